@@ -1,0 +1,22 @@
+# Multi-stage build: compile TypeScript with the dev dependencies, ship only runtime ones.
+FROM node:20-bookworm-slim AS build
+WORKDIR /app
+COPY package.json package-lock.json ./
+RUN npm ci --no-audit --no-fund
+COPY tsconfig.json ./
+COPY gateway ./gateway
+COPY engine ./engine
+COPY shared ./shared
+COPY test ./test
+RUN npx tsc -p tsconfig.json
+
+FROM node:20-bookworm-slim
+ENV NODE_ENV=production HOST=0.0.0.0 PORT=8080 DATA_DIR=/data
+WORKDIR /app
+COPY package.json package-lock.json ./
+RUN npm ci --omit=dev --no-audit --no-fund && mkdir -p /data && chown node:node /data
+COPY --from=build /app/dist ./dist
+USER node
+EXPOSE 8080
+HEALTHCHECK --interval=10s --timeout=3s CMD node -e "fetch('http://127.0.0.1:8080/healthz').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"
+CMD ["node", "dist/gateway/server.js"]

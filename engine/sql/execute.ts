@@ -1,0 +1,91 @@
+/**
+ * Runs one SQL task on sql.js. Each table version is opened once per worker from its SQLite
+ * image (sql.js copies it into its in-memory file system) and kept in a small cache; a query
+ * ATTACHes the versions it was handed as t0, t1… on a scratch connection with query_only set,
+ * so SQLite itself refuses any write even if the gateway's guard were bypassed.
+ */
+import type { Database, SqlJsStatic } from 'sql.js'
+import { AppError } from '../../shared/errors.js'
+import type { ResultSet, SqlTask } from '../../shared/protocol.js'
+import { ResultBuilder } from './result-builder.js'
+
+/** How many opened table versions a worker keeps. */
+const MAX_OPEN_VERSIONS = 32
+
+export class SqlExecutor {
+  private readonly open = new Map<string, Database>()
+  private readonly scratch: Database
+
+  constructor(private readonly sql: SqlJsStatic) {
+    this.scratch = new sql.Database()
+    this.scratch.run('PRAGMA query_only = 1')
+  }
+
+  /** The opened image of a version; least recently used versions are closed beyond the cap. */
+  private database(version: string, image: SharedArrayBuffer): Database {
+    let db = this.open.get(version)
+    if (db) {
+      this.open.delete(version)
+    } else {
+      db = new this.sql.Database(new Uint8Array(image))
+      if (this.open.size >= MAX_OPEN_VERSIONS) {
+        const [oldest, oldDb] = this.open.entries().next().value as [string, Database]
+        this.open.delete(oldest)
+        oldDb.close()
+      }
+    }
+    this.open.set(version, db)
+    return db
+  }
+
+  run(task: SqlTask): ResultSet {
+    const attached: string[] = []
+    try {
+      for (const t of task.tables) {
+        const db = this.database(t.version, t.image)
+        // The alias is gateway-made (t0, t1…), never user text; the file name is sql.js's own.
+        this.scratch.run(`ATTACH ? AS ${t.alias}`, [(db as unknown as { filename: string }).filename])
+        attached.push(t.alias)
+      }
+      return this.query(task)
+    } finally {
+      for (const alias of attached) this.scratch.run(`DETACH ${alias}`)
+    }
+  }
+
+  private query(task: SqlTask): ResultSet {
+    let stmt
+    try {
+      stmt = this.scratch.prepare(task.sql)
+    } catch (err) {
+      throw sqlError(err)
+    }
+    try {
+      const builder = new ResultBuilder(stmt.getColumnNames(), task.maxRows)
+      for (;;) {
+        let more: boolean
+        try {
+          more = stmt.step()
+        } catch (err) {
+          throw sqlError(err)
+        }
+        if (!more) break
+        builder.add(stmt.get() as (number | string | Uint8Array | null)[])
+      }
+      return builder.build()
+    } finally {
+      stmt.free()
+    }
+  }
+}
+
+/** SQLite's messages are good; say where they come from and map "no such table". */
+function sqlError(err: unknown): AppError {
+  const message = err instanceof Error ? err.message : String(err)
+  const table = /^no such table: (.+)$/.exec(message)
+  if (table) {
+    return new AppError('UNKNOWN_TABLE', `No such table "${table[1]}"; address tables by their dotted path, such as pub.demo.retail.item.`, { table: table[1] })
+  }
+  if (/readonly|query_only/i.test(message)) return new AppError('SQL_NOT_READ_ONLY', 'Only read-only queries are allowed.')
+  return new AppError('SQL_ERROR', `SQL error: ${message}.`, { sqlite: message })
+}

@@ -1,0 +1,76 @@
+/**
+ * Turns rows stepped out of sql.js into the column-major ResultSet. SQLite values carry no
+ * column type, so each column's kind is decided from its values: all integers that fit in
+ * 32 bits → int, other numbers → float, anything textual → text. NULL becomes the N/A of the kind.
+ */
+import { AppError } from '../../shared/errors.js'
+import type { ResultColumn, ResultSet } from '../../shared/protocol.js'
+import { NA_INT, columnMeta, type ColumnType } from '../../shared/table.js'
+
+type SqlValue = number | string | Uint8Array | null
+
+function kindOf(values: readonly SqlValue[]): ColumnType {
+  let sawFloat = false
+  let sawNumber = false
+  for (const v of values) {
+    if (v === null) continue
+    if (typeof v !== 'number') return 'text'
+    sawNumber = true
+    if (!Number.isInteger(v) || v > 2147483647 || v <= NA_INT) sawFloat = true
+  }
+  return sawFloat ? 'float' : sawNumber ? 'int' : 'text'
+}
+
+function toText(v: SqlValue): string {
+  if (v === null) return ''
+  if (v instanceof Uint8Array) return Buffer.from(v).toString('hex')
+  return String(v)
+}
+
+function toColumn(kind: ColumnType, values: readonly SqlValue[]): ResultColumn {
+  if (kind === 'int') return { kind: 'int', data: Int32Array.from(values, (v) => (v === null ? NA_INT : (v as number))) }
+  if (kind === 'float') return { kind: 'float', data: Float64Array.from(values, (v) => (v === null ? Number.NaN : (v as number))) }
+  return { kind: 'text', data: values.map(toText) }
+}
+
+/** Result column names must be distinct to be keys of a JSON object: `a, a` becomes `a, a_2`. */
+export function distinctNames(names: readonly string[]): string[] {
+  const seen = new Set<string>()
+  return names.map((name) => {
+    let candidate = name === '' ? 'col' : name
+    for (let i = 2; seen.has(candidate.toLowerCase()); i++) candidate = `${name}_${i}`
+    seen.add(candidate.toLowerCase())
+    return candidate
+  })
+}
+
+/** Collects rows column by column and enforces the row limit while stepping. */
+export class ResultBuilder {
+  private readonly values: SqlValue[][]
+  private rows = 0
+
+  constructor(
+    private readonly names: readonly string[],
+    private readonly maxRows: number,
+  ) {
+    this.values = names.map(() => [])
+  }
+
+  add(row: readonly SqlValue[]): void {
+    if (++this.rows > this.maxRows) {
+      throw new AppError('RESULT_TOO_LARGE', `The result has more than ${this.maxRows} rows (MAX_RESULT_ROWS); narrow the query with WHERE, LIMIT or an aggregate.`, { maxRows: this.maxRows })
+    }
+    for (let c = 0; c < row.length; c++) this.values[c].push(row[c])
+  }
+
+  build(): ResultSet {
+    const names = distinctNames(this.names)
+    const kinds = this.values.map(kindOf)
+    const columns = kinds.map((k, c) => toColumn(k, this.values[c]))
+    const cols = names.map((name, c) => {
+      const width = kinds[c] === 'text' ? Math.min(64, Math.max(name.length, ...(columns[c].data as string[]).slice(0, 1000).map((s) => s.length), 1)) : undefined
+      return columnMeta({ name, type: kinds[c], label: this.names[c], width })
+    })
+    return { cols, columns, rowCount: this.rows }
+  }
+}

@@ -1,0 +1,142 @@
+/**
+ * Reading table versions. Column files are read straight into SharedArrayBuffers so the gateway
+ * can hand one copy to every worker thread; nothing is parsed except meta.json and dictionaries.
+ * Every file is checked against meta.json, and a missing or damaged file is an INTERNAL error
+ * naming it (the catalog promised the version exists).
+ */
+import './endian.js'
+import { open, readFile } from 'node:fs/promises'
+import { join } from 'node:path'
+import { AppError } from '../../shared/errors.js'
+import type { ColumnType, TableMeta } from '../../shared/table.js'
+import { COLUMN_NAME, COLUMN_TYPES } from '../../shared/table.js'
+import { columnFile, dictFile, META_FILE, SQLITE_FILE, versionDir } from './layout.js'
+import type { LoadedColumn } from './types.js'
+
+const damaged = (file: string, why: string, cause?: unknown): AppError =>
+  new AppError('INTERNAL', `Table file ${file} is missing or damaged: ${why}`, { file }, { cause })
+
+/** Read and check the meta.json of a table version. */
+export async function readTableMeta(dataDir: string, version: string): Promise<TableMeta> {
+  const file = join(versionDir(dataDir, version), META_FILE)
+  let meta: unknown
+  try {
+    meta = JSON.parse(await readFile(file, 'utf8'))
+  } catch (e) {
+    throw damaged(file, describe(e), e)
+  }
+  const why = checkMeta(meta, version)
+  if (why !== undefined) throw damaged(file, why)
+  return meta as TableMeta
+}
+
+/** Why `m` is not a valid TableMeta of `version`, or undefined if it is. */
+function checkMeta(m: unknown, version: string): string | undefined {
+  if (m === null || typeof m !== 'object') return 'not a JSON object'
+  const meta = m as Record<string, unknown>
+  if (meta.version !== version) return `it names version ${JSON.stringify(meta.version)}`
+  if (!Number.isSafeInteger(meta.rows) || (meta.rows as number) < 0) return 'bad row count'
+  // The image name is joined to a path: only the one name the writer uses is acceptable.
+  if (meta.sqlite !== SQLITE_FILE) return 'bad SQLite file name'
+  if (!Array.isArray(meta.columns) || meta.columns.length === 0) return 'no columns'
+  for (const c of meta.columns as unknown[]) {
+    const col = c as Record<string, unknown> | null
+    if (col === null || typeof col !== 'object' || typeof col.name !== 'string' || !COLUMN_NAME.test(col.name)) {
+      return 'bad column name'
+    }
+    if (!COLUMN_TYPES.includes(col.type as ColumnType)) return `column ${col.name} has a bad type`
+  }
+  return undefined
+}
+
+/**
+ * Read a whole file into a new SharedArrayBuffer of exactly its size. The bytes go from the file
+ * straight into the shared memory, with no intermediate Buffer.
+ */
+export async function readFileShared(path: string): Promise<SharedArrayBuffer> {
+  const fh = await open(path, 'r')
+  try {
+    const { size } = await fh.stat()
+    const sab = new SharedArrayBuffer(size)
+    const view = new Uint8Array(sab)
+    let done = 0
+    while (done < size) {
+      // One read call moves at most 2 GiB; keep chunks well under that.
+      const { bytesRead } = await fh.read(view, done, Math.min(size - done, 1 << 30), done)
+      if (bytesRead === 0) throw new Error(`file ended after ${done} of ${size} bytes`)
+      done += bytesRead
+    }
+    return sab
+  } finally {
+    await fh.close()
+  }
+}
+
+const BYTES: Record<ColumnType, number> = { int: 4, date: 4, text: 4, float: 8 }
+
+/** Load column `index` of a version into shared memory, with its dictionary if it is text. */
+export async function loadColumn(dataDir: string, meta: TableMeta, index: number): Promise<LoadedColumn> {
+  const spec = meta.columns[index]
+  if (!Number.isInteger(index) || spec === undefined) {
+    throw new AppError('INTERNAL', `Table version ${meta.version} has no column ${index}.`)
+  }
+  const dir = versionDir(dataDir, meta.version)
+  const file = join(dir, columnFile(index))
+  const buffer = await readShared(file)
+  const expected = meta.rows * BYTES[spec.type]
+  if (buffer.byteLength !== expected) {
+    throw damaged(file, `${buffer.byteLength} bytes where ${meta.rows} rows of ${spec.type} need ${expected}`)
+  }
+  if (spec.type !== 'text') return { type: spec.type, buffer }
+  const dict = await readDict(join(dir, dictFile(index)))
+  // An out-of-range code would later read as `undefined` far from here; catch it now (one pass).
+  const codes = new Int32Array(buffer)
+  for (let r = 0; r < codes.length; r++) {
+    const c = codes[r]
+    if (c < 0 || c >= dict.length) throw damaged(file, `row ${r + 1} has code ${c} outside its dictionary of ${dict.length}`)
+  }
+  return { type: spec.type, buffer, dict }
+}
+
+async function readDict(file: string): Promise<string[]> {
+  let dict: unknown
+  try {
+    dict = JSON.parse(await readFile(file, 'utf8'))
+  } catch (e) {
+    throw damaged(file, describe(e), e)
+  }
+  if (!Array.isArray(dict) || dict[0] !== '' || !dict.every((s) => typeof s === 'string')) {
+    throw damaged(file, "not an array of strings starting with ''")
+  }
+  return dict as string[]
+}
+
+/** A typed-array view over a loaded column: Float64Array for float, Int32Array otherwise. */
+export function columnView(col: LoadedColumn): Int32Array | Float64Array {
+  return col.type === 'float' ? new Float64Array(col.buffer) : new Int32Array(col.buffer)
+}
+
+const SQLITE_MAGIC = 'SQLite format 3\0'
+
+/** Load the SQLite image of a version into shared memory. */
+export async function loadSqliteImage(dataDir: string, meta: TableMeta): Promise<SharedArrayBuffer> {
+  const file = join(versionDir(dataDir, meta.version), SQLITE_FILE)
+  const buffer = await readShared(file)
+  const head = new Uint8Array(buffer, 0, Math.min(buffer.byteLength, SQLITE_MAGIC.length))
+  if (buffer.byteLength < 100 || String.fromCharCode(...head) !== SQLITE_MAGIC) throw damaged(file, 'not an SQLite database')
+  return buffer
+}
+
+async function readShared(file: string): Promise<SharedArrayBuffer> {
+  try {
+    return await readFileShared(file)
+  } catch (e) {
+    throw damaged(file, describe(e), e)
+  }
+}
+
+function describe(e: unknown): string {
+  const err = e as NodeJS.ErrnoException
+  if (err?.code === 'ENOENT') return 'no such file'
+  return err instanceof Error ? err.message : String(e)
+}

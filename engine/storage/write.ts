@@ -1,0 +1,85 @@
+/**
+ * Writing a new table version. Everything goes into a temporary folder that is fsynced and then
+ * renamed into place, so a version folder either is complete or does not exist.
+ */
+import './endian.js'
+import { mkdir, mkdtemp, rename, rm } from 'node:fs/promises'
+import { join } from 'node:path'
+import type { ColumnSpec, TableMeta } from '../../shared/table.js'
+import { encodeText } from './dictionary.js'
+import { bytesOf, syncDir, writeFileDurably } from './durable.js'
+import { columnFile, dictFile, META_FILE, newVersionId, SQLITE_FILE, tablesDir, TEMP_PREFIX, versionDir } from './layout.js'
+import { buildSqliteImage } from './sqlite-image.js'
+import type { ColumnValues } from './types.js'
+import { validateTable } from './validate.js'
+
+/** A table to store: column specs and, in the same order, their values. */
+export interface TableInput {
+  readonly columns: readonly ColumnSpec[]
+  readonly data: readonly ColumnValues[]
+}
+
+/**
+ * Validate and store `input` as a new immutable version under `${dataDir}/tables/`, returning its
+ * metadata. Throws AppError('INVALID_PARAMETER') naming the column if the input is malformed.
+ * Nothing is visible under the version's name until every file is written and fsynced; on any
+ * failure the partial folder is removed. Committing the version to the catalog is the caller's job.
+ */
+export async function writeTableVersion(dataDir: string, input: TableInput): Promise<TableMeta> {
+  const rows = validateTable(input.columns, input.data)
+  const version = newVersionId()
+  const meta: TableMeta = {
+    version,
+    rows,
+    columns: input.columns.map(cleanSpec),
+    sqlite: SQLITE_FILE,
+    createdAt: new Date().toISOString(),
+  }
+  const root = tablesDir(dataDir)
+  await mkdir(root, { recursive: true })
+  const tmp = await mkdtemp(join(root, TEMP_PREFIX))
+  const final = versionDir(dataDir, version)
+  let renamed = false
+  try {
+    await writeFiles(tmp, meta, input.data)
+    await syncDir(tmp)
+    await rename(tmp, final)
+    renamed = true
+    await syncDir(root)
+    return meta
+  } catch (e) {
+    // The catalog has not heard of this version yet, so removing it is always safe.
+    await rm(renamed ? final : tmp, { recursive: true, force: true }).catch(() => undefined)
+    throw e
+  }
+}
+
+async function writeFiles(dir: string, meta: TableMeta, data: readonly ColumnValues[]): Promise<void> {
+  // Text columns are encoded once; the SQLite image is built from the original strings.
+  for (let i = 0; i < data.length; i++) {
+    const values = data[i]
+    if (meta.columns[i].type === 'text') {
+      const { codes, dict } = encodeText(values as readonly string[])
+      await writeFileDurably(join(dir, columnFile(i)), bytesOf(codes))
+      await writeFileDurably(join(dir, dictFile(i)), JSON.stringify(dict))
+    } else {
+      await writeFileDurably(join(dir, columnFile(i)), bytesOf(values as Int32Array | Float64Array))
+    }
+  }
+  await writeFileDurably(join(dir, SQLITE_FILE), await buildSqliteImage(meta.columns, data))
+  // meta.json last: a folder with a meta.json has everything else already.
+  await writeFileDurably(join(dir, META_FILE), JSON.stringify(meta, null, 1))
+}
+
+/** Keep only the ColumnSpec fields, so stray properties of the input never reach meta.json. */
+function cleanSpec(s: ColumnSpec): ColumnSpec {
+  return {
+    name: s.name,
+    type: s.type,
+    ...(s.label !== undefined && { label: s.label }),
+    ...(s.desc !== undefined && { desc: s.desc }),
+    ...(s.width !== undefined && { width: s.width }),
+    ...(s.format !== undefined && { format: s.format }),
+    ...(s.fixed !== undefined && { fixed: s.fixed }),
+  }
+}

@@ -1,0 +1,129 @@
+/**
+ * Sessions in the Store. A user has at most one live session (as in 1010data); logging in again
+ * joins it (`kill=possess`, the default), replaces it (`kill=yes`) or is refused (`kill=no`).
+ *
+ *   sess:{sid}       JSON SessionRecord, expires after SESSION_TTL idle seconds
+ *   user-sess:{uid}  the user's live sid, same lifetime
+ *   sessdata:{sid}   hash of per-session state (last results of api/sql, api/run…), same lifetime
+ *
+ * The epw token is random and only its SHA-256 is stored, so a copy of the Store does not let
+ * anyone in. sid is a digit string, as clients expect; the epw makes the pair unguessable.
+ */
+import { createHash, randomBytes, randomInt, timingSafeEqual } from 'node:crypto'
+import { AppError } from '../../shared/errors.js'
+import type { Store } from '../../shared/store/types.js'
+
+export interface SessionRecord {
+  readonly uid: string
+  readonly sid: string
+  /** SHA-256 (hex) of each epw handed out for this session (one per login that joined it). */
+  readonly epwHashes: readonly string[]
+  readonly created: string
+}
+
+export interface Credentials {
+  readonly uid: string
+  readonly sid: string
+  readonly epw: string
+}
+
+export type KillMode = 'yes' | 'no' | 'possess'
+
+/** How many epw tokens one session keeps (each possessing login adds one). */
+const MAX_TOKENS = 16
+
+export const SESSION_KEYS = {
+  session: (sid: string) => `sess:${sid}`,
+  userSession: (uid: string) => `user-sess:${uid}`,
+  data: (sid: string) => `sessdata:${sid}`,
+} as const
+
+const sha256 = (s: string): string => createHash('sha256').update(s).digest('hex')
+
+/** 15 random digits: below 2^53, so clients that turn the sid into a number keep it exact. */
+function newSid(): string {
+  return String(randomInt(1, 10)) + Array.from({ length: 14 }, () => randomInt(0, 10)).join('')
+}
+
+/** Looks like the vendor's tokens: a run of underscores, then hex (here 192 random bits). */
+const newEpw = (): string => '_______' + randomBytes(24).toString('hex')
+
+export class SessionManager {
+  constructor(
+    private readonly store: Store,
+    private readonly ttl: number,
+  ) {}
+
+  private async read(sid: string): Promise<SessionRecord | null> {
+    const raw = await this.store.get(SESSION_KEYS.session(sid))
+    return raw === null ? null : (JSON.parse(raw) as SessionRecord)
+  }
+
+  private async save(rec: SessionRecord): Promise<void> {
+    await this.store.batch([
+      { op: 'set', key: SESSION_KEYS.session(rec.sid), value: JSON.stringify(rec), ttl: this.ttl },
+      { op: 'set', key: SESSION_KEYS.userSession(rec.uid), value: rec.sid, ttl: this.ttl },
+    ])
+  }
+
+  /** Starts or joins the user's session after the password has been checked. */
+  async login(uid: string, kill: KillMode): Promise<Credentials> {
+    const epw = newEpw()
+    const currentSid = await this.store.get(SESSION_KEYS.userSession(uid))
+    const current = currentSid === null ? null : await this.read(currentSid)
+    if (current) {
+      if (kill === 'no') throw new AppError('ALREADY_LOGGED_IN', `User "${uid}" already has a session; log in with kill=yes to end it or kill=possess to join it.`)
+      if (kill === 'possess') {
+        const epwHashes = [...current.epwHashes, sha256(epw)].slice(-MAX_TOKENS)
+        await this.save({ ...current, epwHashes })
+        return { uid, sid: current.sid, epw }
+      }
+      await this.end(current.sid)
+    }
+    for (;;) {
+      const sid = newSid()
+      const rec: SessionRecord = { uid, sid, epwHashes: [sha256(epw)], created: new Date().toISOString() }
+      // nx: a colliding sid (one in 10^14) must never take over somebody else's session.
+      if (await this.store.set(SESSION_KEYS.session(sid), JSON.stringify(rec), { ttl: this.ttl, nx: true })) {
+        await this.store.set(SESSION_KEYS.userSession(uid), sid, { ttl: this.ttl })
+        return { uid, sid, epw }
+      }
+    }
+  }
+
+  /** The session the credentials belong to, with its idle timer restarted; null when invalid. */
+  async authenticate(c: Credentials): Promise<SessionRecord | null> {
+    if (!/^\d{1,20}$/.test(c.sid) || c.epw.length === 0 || c.epw.length > 256) return null
+    const rec = await this.read(c.sid)
+    if (rec === null || rec.uid !== c.uid) return null
+    const presented = Buffer.from(sha256(c.epw), 'hex')
+    const known = rec.epwHashes.some((h) => timingSafeEqual(Buffer.from(h, 'hex'), presented))
+    if (!known) return null
+    await this.store.batch([
+      { op: 'expire', key: SESSION_KEYS.session(rec.sid), ttl: this.ttl },
+      { op: 'expire', key: SESSION_KEYS.userSession(rec.uid), ttl: this.ttl },
+      { op: 'expire', key: SESSION_KEYS.data(rec.sid), ttl: this.ttl },
+    ])
+    return rec
+  }
+
+  /** Ends a session: its credentials stop working and its state is dropped. */
+  async end(sid: string): Promise<void> {
+    const rec = await this.read(sid)
+    const keys = [SESSION_KEYS.session(sid), SESSION_KEYS.data(sid)]
+    if (rec && (await this.store.get(SESSION_KEYS.userSession(rec.uid))) === sid) keys.push(SESSION_KEYS.userSession(rec.uid))
+    await this.store.del(...keys)
+  }
+
+  /** Per-session state (the last result of each endpoint). */
+  async getData(sid: string, field: string): Promise<string | null> {
+    return this.store.hget(SESSION_KEYS.data(sid), field)
+  }
+
+  async setData(sid: string, field: string, value: string): Promise<void> {
+    await this.store.batch([
+      { op: 'hset', key: SESSION_KEYS.data(sid), fields: { [field]: value } },
+      { op: 'expire', key: SESSION_KEYS.data(sid), ttl: this.ttl },
+    ])
+  }
+}

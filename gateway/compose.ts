@@ -1,0 +1,40 @@
+/**
+ * Builds the real dependencies from a config. server.ts uses it for the process; tests use it to
+ * run the same service in-process against a store of their choice.
+ */
+import type { Config } from '../shared/config.js'
+import { createStore } from '../shared/store/index.js'
+import type { Store } from '../shared/store/types.js'
+import { SessionManager } from './auth/sessions.js'
+import type { Deps } from './deps.js'
+import type { Logger } from './errors.js'
+import { createResultCache } from './queries/result-cache.js'
+import { PoolRunner } from './runner.js'
+import { TableCache } from './table-cache.js'
+
+/** Structured log lines on stderr, one JSON object each. */
+export const jsonLogger: Logger = (line) => process.stderr.write(JSON.stringify({ time: new Date().toISOString(), ...line }) + '\n')
+
+/** Result memo budget per gateway. */
+const RESULT_CACHE_BYTES = 256 * 1024 * 1024
+
+/** Connects the store (or takes a connected one) and starts the worker pool. */
+export async function buildDeps(config: Config, log: Logger, store?: Store): Promise<Deps> {
+  const s = store ?? createStore({ redisUrl: config.redisUrl, dataDir: config.dataDir })
+  if (!store) await s.connect()
+  return {
+    config,
+    store: s,
+    runner: new PoolRunner({ workers: config.workers }),
+    tables: new TableCache(config.dataDir, config.tableCacheBytes),
+    results: createResultCache(RESULT_CACHE_BYTES),
+    sessions: new SessionManager(s, config.sessionTtl),
+    log,
+  }
+}
+
+/** Stops the pool and the store. */
+export async function closeDeps(deps: Deps): Promise<void> {
+  await deps.runner.close()
+  await deps.store.close()
+}

@@ -1,0 +1,19 @@
+/** Everything a request handler may use, built once by server.ts (or by a test). */
+import type { Config } from '../shared/config.js'
+import type { ResultSet } from '../shared/protocol.js'
+import type { Store } from '../shared/store/types.js'
+import type { SessionManager } from './auth/sessions.js'
+import type { Logger } from './errors.js'
+import type { LruCache } from './lru.js'
+import type { QueryRunner } from './runner.js'
+import type { TableCache } from './table-cache.js'
+
+export interface Deps {
+  readonly config: Config
+  readonly store: Store
+  readonly runner: QueryRunner
+  readonly tables: TableCache
+  readonly results: LruCache<ResultSet>
+  readonly sessions: SessionManager
+  readonly log: Logger
+}

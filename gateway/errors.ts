@@ -1,0 +1,99 @@
+/**
+ * The first middleware: everything thrown below it becomes an AppError, mapped to one HTTP
+ * status from one table, and rendered as `{"error": message, "code": code}`. Messages of 4xx
+ * errors are shown as they are (they tell the caller what to fix); 5xx errors show only
+ * "Internal error" plus a request id, and the cause goes to the log.
+ */
+import type { Context, Next } from 'koa'
+import { randomUUID } from 'node:crypto'
+import { AppError, type ErrorCode } from '../shared/errors.js'
+
+export const STATUS = {
+  BAD_JSON: 400,
+  MISSING_PARAMETER: 400,
+  INVALID_PARAMETER: 400,
+  SQL_ERROR: 400,
+  SQL_NOT_READ_ONLY: 400,
+  SQL_MULTIPLE_STATEMENTS: 400,
+  PARSE_ERROR: 400,
+  EXPR_ERROR: 400,
+  CHECK_ERROR: 400,
+  BAD_CREDENTIALS: 401,
+  CREDENTIALS_EXPIRED: 403,
+  NO_SESSION: 403,
+  FORBIDDEN: 403,
+  UNKNOWN_VERSION: 404,
+  NOT_FOUND: 404,
+  UNKNOWN_TABLE: 404,
+  UNKNOWN_DIRECTORY: 404,
+  NO_RESULT: 404,
+  METHOD_NOT_ALLOWED: 405,
+  ALREADY_LOGGED_IN: 409,
+  TABLE_EXISTS: 409,
+  STOPPED: 409,
+  BODY_TOO_LARGE: 413,
+  RESULT_TOO_LARGE: 413,
+  UNSUPPORTED_MEDIA_TYPE: 415,
+  TOO_MANY_REQUESTS: 429,
+  UNAVAILABLE: 503,
+  TIMEOUT: 504,
+  INTERNAL: 500,
+} as const satisfies Record<ErrorCode, number>
+
+/** The wire form of a code: lower case, as in the reference's `"code": "bad_credentials"`. */
+export const wireCode = (code: ErrorCode): string => code.toLowerCase()
+
+/** Errors thrown by koa-body and Koa itself carry a status; keep their meaning. */
+function fromHttpError(err: { status?: number; statusCode?: number; message?: string; type?: string }): AppError | null {
+  const status = err.status ?? err.statusCode
+  if (status === 413) return new AppError('BODY_TOO_LARGE', 'The request body is larger than the limit (MAX_BODY_BYTES); send less data.')
+  if (status === 415) return new AppError('UNSUPPORTED_MEDIA_TYPE', 'Send the body as application/json or application/x-www-form-urlencoded.')
+  if (status === 400) {
+    const hint = err.message ?? 'The request body could not be read.'
+    return /json/i.test(hint) || err.type === 'entity.parse.failed'
+      ? new AppError('BAD_JSON', `The request body is not valid JSON: ${hint}. Send a JSON object, or no body.`)
+      : new AppError('INVALID_PARAMETER', `The request body could not be read: ${hint}`)
+  }
+  return null
+}
+
+export function toAppError(err: unknown): AppError {
+  if (err instanceof AppError) return err
+  if (err && typeof err === 'object') {
+    const mapped = fromHttpError(err as Record<string, never>)
+    if (mapped) return mapped
+  }
+  return new AppError('INTERNAL', 'Internal error', {}, { cause: err })
+}
+
+export type Logger = (line: Record<string, unknown>) => void
+
+/** Renders an error body; the request id lets an operator find the cause of a 5xx in the log. */
+export function errorBody(e: AppError, requestId: string): Record<string, unknown> {
+  const status = STATUS[e.code]
+  const body: Record<string, unknown> = {
+    error: status >= 500 && e.code === 'INTERNAL' ? 'Internal error' : e.message,
+    code: wireCode(e.code),
+  }
+  if (status < 500 && Object.keys(e.detail).length > 0) body.detail = e.detail
+  if (status >= 500) body.requestId = requestId
+  return body
+}
+
+export function errorMiddleware(log: Logger) {
+  return async function handleErrors(ctx: Context, next: Next): Promise<void> {
+    const requestId = randomUUID()
+    ctx.state.requestId = requestId
+    try {
+      await next()
+    } catch (err) {
+      const e = toAppError(err)
+      const status = STATUS[e.code]
+      if (status >= 500) log({ level: 'error', requestId, code: e.code, path: ctx.path, err: String((e.cause as Error)?.stack ?? e.stack) })
+      ctx.status = status
+      ctx.type = 'application/json; charset=utf-8'
+      if (e.code === 'METHOD_NOT_ALLOWED' && Array.isArray(e.detail.allow)) ctx.set('Allow', e.detail.allow.join(', '))
+      ctx.body = JSON.stringify(errorBody(e, requestId))
+    }
+  }
+}

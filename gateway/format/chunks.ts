@@ -1,0 +1,71 @@
+/**
+ * Turning a chunk generator into a response body. Every renderer is written once, as a lazy
+ * generator of chunks; small outputs are joined into one string and large ones are handed out
+ * chunk by chunk with a pause for the event loop in between. Because both paths read the same
+ * generator, the bytes are identical either way.
+ */
+import type { Rendered, RowRange } from './types.js'
+
+/** Rows per chunk: large enough to keep per-chunk overhead small, small enough to stay snappy. */
+export const CHUNK_ROWS = 500
+
+/** Selected row counts above this are streamed instead of joined into one string. */
+export const STREAM_THRESHOLD = 2000
+
+/** Makes a fresh chunk generator each time it is called. Empty chunks are allowed (see paced). */
+export type ChunkSource = () => Iterable<string>
+
+/** Whether a rendering of this many rows should stream. */
+export function shouldStream(range: RowRange): boolean {
+  return range.to - range.from > STREAM_THRESHOLD
+}
+
+/** Let timers and I/O run; setImmediate (not a microtask) so pending I/O really gets a turn. */
+function breathe(): Promise<void> {
+  return new Promise((resolve) => setImmediate(resolve))
+}
+
+/**
+ * Yield the chunks of a source, pausing for the event loop before each one after the first.
+ * Empty chunks are not passed on: generators yield '' during long work that produces no output
+ * (like measuring column widths) only to get such a pause.
+ */
+async function* paced(source: ChunkSource): AsyncGenerator<string> {
+  let first = true
+  for (const chunk of source()) {
+    if (!first) await breathe()
+    first = false
+    if (chunk !== '') yield chunk
+  }
+}
+
+/** Join every chunk of a source into one string. */
+export function joinChunks(source: ChunkSource): string {
+  let out = ''
+  for (const chunk of source()) out += chunk
+  return out
+}
+
+/**
+ * Wrap a chunk source as a Rendered: one string, or (when streaming) an async iterable that can
+ * be iterated more than once, each time rendering afresh.
+ */
+export function toRendered(type: string, source: ChunkSource, stream: boolean): Rendered {
+  if (!stream) return { type, body: joinChunks(source) }
+  return { type, body: { [Symbol.asyncIterator]: () => paced(source) } }
+}
+
+/** The whole body of a Rendered as one string (for tests and for small consumers). */
+export async function collectBody(rendered: Rendered): Promise<string> {
+  if (typeof rendered.body === 'string') return rendered.body
+  let out = ''
+  for await (const chunk of rendered.body) out += chunk
+  return out
+}
+
+/** Clip a range to [0, rowCount]; callers clip already, but reading past a typed array is silent. */
+export function clipRange(range: RowRange | undefined, rowCount: number): RowRange {
+  if (range === undefined) return { from: 0, to: rowCount }
+  const from = Math.max(0, Math.min(range.from, rowCount))
+  return { from, to: Math.max(from, Math.min(range.to, rowCount)) }
+}

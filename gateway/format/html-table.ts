@@ -1,0 +1,39 @@
+/**
+ * A result set as an HTML table: labels in the header (multi-line labels as line breaks, the
+ * column name as tooltip), one row per result row, numbers right-aligned, everything escaped.
+ */
+import type { ResultSet } from '../../shared/protocol.js'
+import { CHUNK_ROWS } from './chunks.js'
+import { escapeHtml } from './escape.js'
+import type { RowRange } from './types.js'
+import { displayCellReader, isNumeric } from './values.js'
+
+/** Escape a label and turn its newlines (the 1010data multi-line heading) into <br>. */
+function labelHtml(label: string): string {
+  return escapeHtml(label).replace(/\r\n|\r|\n/g, '<br>')
+}
+
+/** Render rows [from, to) as a <table>, in chunks of CHUNK_ROWS rows. */
+export function* htmlTable(result: ResultSet, range: RowRange): Generator<string> {
+  const { from, to } = range
+  const { cols, columns } = result
+  const readers = columns.map((column, c) => displayCellReader(cols[c], column))
+  const opens = columns.map((column) => (isNumeric(column) ? '<td class="n">' : '<td>'))
+
+  let out = '<table>\n<thead><tr>'
+  for (let c = 0; c < columns.length; c++) {
+    const cls = isNumeric(columns[c]) ? ' class="n"' : ''
+    out += `<th${cls} title="${escapeHtml(cols[c].name)}">${labelHtml(cols[c].label)}</th>`
+  }
+  out += '</tr></thead>\n<tbody>\n'
+  for (let r = from; r < to; r++) {
+    out += '<tr>'
+    for (let c = 0; c < readers.length; c++) out += opens[c] + escapeHtml(readers[c](r)) + '</td>'
+    out += '</tr>\n'
+    if ((r - from + 1) % CHUNK_ROWS === 0) {
+      yield out
+      out = ''
+    }
+  }
+  yield out + '</tbody>\n</table>\n'
+}

@@ -1,0 +1,26 @@
+/**
+ * The output renderers: pure functions from results and values to response bodies. Routes pick
+ * the format from the URL suffix and hand the Rendered to Koa; nothing here knows about HTTP.
+ */
+import type { Format } from './types.js'
+import { FORMATS } from './types.js'
+
+export type { Format, PageInfo, PageLink, Rendered, RowRange } from './types.js'
+export { FORMATS, contentType } from './types.js'
+export { escapeHtml } from './escape.js'
+export { CHUNK_ROWS, STREAM_THRESHOLD, collectBody } from './chunks.js'
+export { cellValue, displayCellReader, parseFormat } from './values.js'
+export type { ResultOptions } from './result.js'
+export { renderResult } from './result.js'
+export { renderValue } from './value.js'
+export { colsTable } from './cols.js'
+export { HEAD_ROWS, renderHead } from './head.js'
+
+/**
+ * The format named by a URL suffix (the part after `:`). No suffix means the browsable HTML;
+ * an unrecognised suffix gives null so the caller can answer with an error.
+ */
+export function formatFromSuffix(suffix: string | null): Format | null {
+  if (suffix === null) return 'html'
+  return (FORMATS as readonly string[]).includes(suffix) ? (suffix as Format) : null
+}

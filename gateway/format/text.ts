@@ -1,0 +1,72 @@
+/**
+ * The plain aligned text table: a header of column names, a line of dashes, one line per row.
+ * Columns are as wide as their widest cell (header included) and two spaces apart; numbers are
+ * right-aligned, text left-aligned, and lines carry no trailing spaces.
+ */
+import type { ResultSet } from '../../shared/protocol.js'
+import { CHUNK_ROWS } from './chunks.js'
+import type { RowRange } from './types.js'
+import { displayCellReader, isNumeric } from './values.js'
+
+const GAP = '  '
+
+/** A newline or tab inside a cell would break the table's lines; show it as a space. */
+function oneLine(text: string): string {
+  return /[\u0000-\u001f\u007f]/.test(text) ? text.replace(/[\u0000-\u001f\u007f]/g, ' ') : text
+}
+
+/** Width in code points, so an emoji (a surrogate pair) counts once. East Asian wide is ignored. */
+function width(text: string): number {
+  if (!/[\ud800-\udfff]/.test(text)) return text.length
+  let n = 0
+  for (const _ of text) n++
+  return n
+}
+
+function pad(text: string, size: number, right: boolean): string {
+  const fill = ' '.repeat(Math.max(0, size - width(text)))
+  return right ? fill + text : text + fill
+}
+
+/**
+ * Join padded cells and drop the padding (or spaces) at the end of the line. A loop, not
+ * / +$/: that regex retries at every space of a long inner run and goes quadratic on wide columns.
+ */
+function line(cells: readonly string[]): string {
+  const joined = cells.join(GAP)
+  let end = joined.length
+  while (end > 0 && joined.charCodeAt(end - 1) === 32) end--
+  return joined.slice(0, end) + '\n'
+}
+
+/**
+ * Render rows [from, to) as a text table. Widths need every selected cell, so a first pass
+ * measures them; it yields empty chunks so a streamed rendering can pause during it too.
+ */
+export function* textTable(result: ResultSet, range: RowRange): Generator<string> {
+  const { from, to } = range
+  const { cols, columns } = result
+  const readers = columns.map((column, c) => displayCellReader(cols[c], column))
+  const right = columns.map(isNumeric)
+  const names = cols.map((m) => oneLine(m.name))
+  const widths = names.map(width)
+
+  for (let r = from; r < to; r++) {
+    for (let c = 0; c < readers.length; c++) {
+      const w = width(oneLine(readers[c](r)))
+      if (w > widths[c]) widths[c] = w
+    }
+    if ((r - from + 1) % CHUNK_ROWS === 0) yield ''
+  }
+
+  let out = line(names.map((name, c) => pad(name, widths[c], right[c])))
+  out += line(widths.map((w) => '-'.repeat(w)))
+  for (let r = from; r < to; r++) {
+    out += line(readers.map((read, c) => pad(oneLine(read(r)), widths[c], right[c])))
+    if ((r - from + 1) % CHUNK_ROWS === 0) {
+      yield out
+      out = ''
+    }
+  }
+  yield out
+}

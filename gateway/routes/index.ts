@@ -1,0 +1,44 @@
+/**
+ * The router. Routes are declared on canonical paths (see path.ts): `/api/index/login` is
+ * `!login`, `/api/sql/index/cols` is `api/sql/!cols` or `api/sql/@index/cols`. Methods:
+ * every endpoint takes POST; read endpoints take GET too; `!login` and `!logout` only POST.
+ */
+import Router from '@koa/router'
+import type { Context, Next } from 'koa'
+import { AppError } from '../../shared/errors.js'
+import type { Deps } from '../deps.js'
+import { requireSession } from '../session.js'
+import { endpointsHandler } from './endpoints.js'
+import { loginHandler, logoutHandler } from './login.js'
+import { sqlHandler, sqlMethodHandler } from './sql.js'
+
+type Handler = (ctx: Context, next: Next) => unknown
+
+/** Answers 405 with an Allow header for any method the route does not take. */
+function only(methods: readonly string[], handler: Handler): Handler {
+  return (ctx, next) => {
+    if (!methods.includes(ctx.method)) {
+      throw new AppError('METHOD_NOT_ALLOWED', `This endpoint takes ${methods.join(' or ')}, not ${ctx.method}.`, { allow: methods })
+    }
+    return handler(ctx, next)
+  }
+}
+
+const READ = ['GET', 'HEAD', 'POST'] as const
+const WRITE = ['POST'] as const
+
+export function createRouter(deps: Deps): Router {
+  const router = new Router()
+  const auth = requireSession(deps)
+  const authed = (methods: readonly string[], handler: Handler): Handler =>
+    only(methods, (ctx, next) => auth(ctx, () => Promise.resolve(handler(ctx, next)).then(() => undefined)))
+
+  router.all('/api', authed(READ, endpointsHandler()))
+  router.all('/api/index/login', only(WRITE, loginHandler(deps)))
+  router.all('/api/index/logout', only(WRITE, logoutHandler(deps)))
+  for (const base of ['/api/sql', '/api/sql/new']) {
+    router.all(base, authed(READ, sqlHandler(deps)))
+    router.all(`${base}/index/:method`, authed(READ, sqlMethodHandler(deps)))
+  }
+  return router
+}

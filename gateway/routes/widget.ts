@@ -1,0 +1,43 @@
+/**
+ * The index widget's read methods over one kept result: `!cols`, `!rows`, `!data`, `!head`.
+ * Shared by every endpoint that keeps a result (sql now; run and instances later).
+ */
+import type { Context } from 'koa'
+import { AppError } from '../../shared/errors.js'
+import type { ResultSet } from '../../shared/protocol.js'
+import { colsTable, renderHead, renderResult, renderValue } from '../format/index.js'
+import type { ParsedPath } from '../path.js'
+import { requestParams, rowParam } from '../params.js'
+import { formatLinks, send } from '../respond.js'
+
+export type AppKind = 'run' | 'sql'
+
+/** sql numbers rows with `range`/`to`, run and instances with `range_`/`to_`. */
+const RANGE_NAMES: Record<AppKind, readonly [string, string]> = { sql: ['range', 'to'], run: ['range_', 'to_'] }
+
+export const READ_METHODS = ['cols', 'rows', 'data', 'head'] as const
+
+/** Half-open row range from the request, clipped to the result (never an error for bounds). */
+export function requestedRange(ctx: Context, app: AppKind, rowCount: number): { from: number; to: number } {
+  const params = requestParams(ctx)
+  const [fromName, toName] = RANGE_NAMES[app]
+  const from = Math.min(rowParam(params, fromName) ?? 0, rowCount)
+  const to = Math.max(from, Math.min(rowParam(params, toName) ?? rowCount, rowCount))
+  return { from, to }
+}
+
+export function serveReadMethod(ctx: Context, route: ParsedPath, method: string, result: ResultSet, app: AppKind): void {
+  const page = { title: `${app} ${method}`, links: formatLinks(ctx) }
+  switch (method) {
+    case 'cols':
+      return send(ctx, renderResult(colsTable(result.cols, app), route.format, { page }))
+    case 'rows':
+      return send(ctx, renderValue(result.rowCount, route.format, page))
+    case 'data':
+      return send(ctx, renderResult(result, route.format, { range: requestedRange(ctx, app, result.rowCount), page }))
+    case 'head':
+      return send(ctx, renderHead(result, app, route.format))
+    default:
+      throw new AppError('NOT_FOUND', `Unknown index-widget method "!${method}"; use !${READ_METHODS.join(', !')}.`, { method })
+  }
+}

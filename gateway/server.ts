@@ -1,0 +1,60 @@
+/**
+ * The process entry point and composition root: reads the environment (the only place that
+ * does), builds the store, the engine pool and the app, seeds a new installation, listens, and
+ * shuts down cleanly on SIGTERM/SIGINT (in-flight requests finish first).
+ */
+import { readFileSync } from 'node:fs'
+import http from 'node:http'
+import https from 'node:https'
+import { loadConfig, type Config } from '../shared/config.js'
+import { createApp } from './app.js'
+import { buildDeps, closeDeps, jsonLogger } from './compose.js'
+import { ensureAdmin, seedDemoData } from './seed.js'
+
+async function main(): Promise<void> {
+  let config: Config
+  try {
+    config = loadConfig(process.env)
+  } catch (err) {
+    process.stderr.write(`${(err as Error).message}\n`)
+    process.exit(2)
+  }
+  const deps = await buildDeps(config, jsonLogger)
+  const log = deps.log
+  const admin = await ensureAdmin(deps.store, config)
+  if (admin.generated) {
+    process.stdout.write(`Created user "admin" with the generated password: ${admin.generated}\n(It is shown only this once; set ADMIN_PASSWORD to choose it.)\n`)
+  }
+  if (config.demoData) {
+    const seeded = await seedDemoData(deps.store, config)
+    if (seeded.length > 0) log({ level: 'info', msg: 'seeded demo data', tables: seeded, rows: config.demoRows })
+  }
+  const app = createApp(deps)
+  const tls = config.tlsCert && config.tlsKey ? { cert: readFileSync(config.tlsCert), key: readFileSync(config.tlsKey) } : null
+  const server = tls ? https.createServer(tls, app.callback()) : http.createServer(app.callback())
+  server.listen(config.port, config.host, () => {
+    const addr = server.address()
+    const port = typeof addr === 'object' && addr ? addr.port : config.port
+    const base = `${tls ? 'https' : 'http'}://${config.host === '0.0.0.0' ? 'localhost' : config.host}:${port}/${config.apiVersions[0]}/api`
+    process.stdout.write(
+      `tabula is serving ${base} (store: ${deps.store.kind}, workers: ${config.workers}, data: ${config.dataDir})\n` +
+        `Log in:  curl -c cookies.txt -d uid=admin -d pw=<password> ${base}/!login:json\n` +
+        `Query:   curl -b cookies.txt -d sql='select store, count(*) n from pub.demo.retail.item group by store' ${base}/sql:json\n`,
+    )
+  })
+  let stopping = false
+  const shutdown = (signal: string): void => {
+    if (stopping) return
+    stopping = true
+    log({ level: 'info', msg: `received ${signal}, draining` })
+    server.close(async () => {
+      await closeDeps(deps)
+      process.exit(0)
+    })
+    server.closeIdleConnections?.()
+  }
+  process.on('SIGTERM', () => shutdown('SIGTERM'))
+  process.on('SIGINT', () => shutdown('SIGINT'))
+}
+
+await main()

@@ -1,0 +1,105 @@
+/**
+ * Service configuration: every setting, its default and its validation in one place.
+ * loadConfig(env) is called once, by gateway/server.ts, the only reader of process.env.
+ */
+import { availableParallelism } from 'node:os'
+import { resolve } from 'node:path'
+
+export interface Config {
+  readonly port: number
+  readonly host: string
+  readonly apiVersions: readonly string[]
+  /** Unset: the embedded in-memory store. */
+  readonly redisUrl: string | null
+  readonly dataDir: string
+  readonly workers: number
+  readonly tlsCert: string | null
+  readonly tlsKey: string | null
+  /** Unset: a password is generated on first start and printed once. */
+  readonly adminPassword: string | null
+  /** Idle lifetime of a session, in seconds; refreshed by every authenticated request. */
+  readonly sessionTtl: number
+  readonly queryTimeoutMs: number
+  readonly maxResultRows: number
+  readonly maxBodyBytes: number
+  /** Seed the demo tables on first start. */
+  readonly demoData: boolean
+  /** Number of transactions in the demo table pub.demo.retail.item. */
+  readonly demoRows: number
+  /** Budget of the gateway's cache of loaded table columns, in bytes. */
+  readonly tableCacheBytes: number
+}
+
+export const DEFAULTS = {
+  PORT: '8080',
+  HOST: '127.0.0.1',
+  API_VERSIONS: 'v1',
+  DATA_DIR: './data',
+  SESSION_TTL: '3600',
+  QUERY_TIMEOUT_MS: '300000',
+  MAX_RESULT_ROWS: '1000000',
+  MAX_BODY_BYTES: '10485760',
+  DEMO_DATA: '1',
+  DEMO_ROWS: '100000',
+  TABLE_CACHE_MB: '2048',
+} as const
+
+/** Every variable the service reads, for the README check and error messages. */
+export const CONFIG_VARIABLES = [
+  'PORT', 'HOST', 'API_VERSIONS', 'REDIS_URL', 'DATA_DIR', 'WORKERS', 'TLS_CERT', 'TLS_KEY',
+  'ADMIN_PASSWORD', 'SESSION_TTL', 'QUERY_TIMEOUT_MS', 'MAX_RESULT_ROWS', 'MAX_BODY_BYTES',
+  'DEMO_DATA', 'DEMO_ROWS', 'TABLE_CACHE_MB',
+] as const
+
+type Env = Readonly<Record<string, string | undefined>>
+
+function intVar(env: Env, name: keyof typeof DEFAULTS | 'WORKERS', fallback: string, min: number, max: number): number {
+  const raw = (env[name] ?? '').trim() || fallback
+  const n = Number(raw)
+  if (!Number.isInteger(n) || n < min || n > max) {
+    throw new Error(`config: ${name} must be a whole number from ${min} to ${max} (got "${raw}")`)
+  }
+  return n
+}
+
+function boolVar(env: Env, name: keyof typeof DEFAULTS): boolean {
+  const raw = ((env[name] ?? '').trim() || DEFAULTS[name]).toLowerCase()
+  if (['1', 'true', 'yes', 'on'].includes(raw)) return true
+  if (['0', 'false', 'no', 'off'].includes(raw)) return false
+  throw new Error(`config: ${name} must be 1 or 0 (got "${raw}")`)
+}
+
+const optional = (env: Env, name: string): string | null => (env[name] ?? '').trim() || null
+
+/** Reads and validates the configuration; throws an Error naming the variable on bad input. */
+export function loadConfig(env: Env): Config {
+  const apiVersions = (env.API_VERSIONS ?? DEFAULTS.API_VERSIONS).split(',').map((v) => v.trim()).filter(Boolean)
+  for (const v of apiVersions) {
+    if (!/^[A-Za-z0-9._-]+$/.test(v) || v === 'api') {
+      throw new Error(`config: API_VERSIONS entries must be path segments of letters, digits, '.', '_' or '-' (got "${v}")`)
+    }
+  }
+  if (apiVersions.length === 0) throw new Error('config: API_VERSIONS must name at least one version')
+  const tlsCert = optional(env, 'TLS_CERT')
+  const tlsKey = optional(env, 'TLS_KEY')
+  if ((tlsCert === null) !== (tlsKey === null)) throw new Error('config: TLS_CERT and TLS_KEY must be set together')
+  const cores = availableParallelism()
+  return Object.freeze({
+    port: intVar(env, 'PORT', DEFAULTS.PORT, 0, 65535),
+    host: optional(env, 'HOST') ?? DEFAULTS.HOST,
+    apiVersions: Object.freeze(apiVersions),
+    redisUrl: optional(env, 'REDIS_URL'),
+    dataDir: resolve(optional(env, 'DATA_DIR') ?? DEFAULTS.DATA_DIR),
+    workers: intVar(env, 'WORKERS', String(cores), 1, 256),
+    tlsCert,
+    tlsKey,
+    adminPassword: optional(env, 'ADMIN_PASSWORD'),
+    sessionTtl: intVar(env, 'SESSION_TTL', DEFAULTS.SESSION_TTL, 1, 30 * 24 * 3600),
+    queryTimeoutMs: intVar(env, 'QUERY_TIMEOUT_MS', DEFAULTS.QUERY_TIMEOUT_MS, 100, 24 * 3600 * 1000),
+    maxResultRows: intVar(env, 'MAX_RESULT_ROWS', DEFAULTS.MAX_RESULT_ROWS, 1, 500_000_000),
+    maxBodyBytes: intVar(env, 'MAX_BODY_BYTES', DEFAULTS.MAX_BODY_BYTES, 1024, 2 ** 31 - 1),
+    demoData: boolVar(env, 'DEMO_DATA'),
+    demoRows: intVar(env, 'DEMO_ROWS', DEFAULTS.DEMO_ROWS, 100, 100_000_000),
+    tableCacheBytes: intVar(env, 'TABLE_CACHE_MB', DEFAULTS.TABLE_CACHE_MB, 16, 1024 * 1024) * 1024 * 1024,
+  })
+}

@@ -1,0 +1,66 @@
+/**
+ * The one catalogue of error codes. Every failure the service reports carries one of these codes,
+ * a message that tells the caller what to fix, and optional detail (line, column, parameter…).
+ * Domain code throws AppError; only gateway/errors.ts knows about HTTP statuses.
+ */
+export const ERROR_CODES = {
+  BAD_JSON: 'The request body is not valid JSON.',
+  MISSING_PARAMETER: 'A required parameter is missing.',
+  INVALID_PARAMETER: 'A parameter has a value that cannot be used.',
+  SQL_ERROR: 'The SQL query could not be run.',
+  SQL_NOT_READ_ONLY: 'Only one read-only statement (SELECT, WITH or VALUES) is allowed.',
+  SQL_MULTIPLE_STATEMENTS: 'Only one SQL statement is allowed per request.',
+  PARSE_ERROR: 'The query is not well-formed XML.',
+  EXPR_ERROR: 'An expression in the query could not be parsed.',
+  CHECK_ERROR: 'The query refers to something that does not exist or has the wrong type.',
+  BAD_CREDENTIALS: 'Invalid user id or password.',
+  CREDENTIALS_EXPIRED: 'The credentials have expired; log in again.',
+  NO_SESSION: 'No valid session; log in again.',
+  FORBIDDEN: 'You do not have permission for this action.',
+  UNKNOWN_VERSION: 'Unknown API version.',
+  NOT_FOUND: 'No such endpoint.',
+  UNKNOWN_TABLE: 'No such table.',
+  UNKNOWN_DIRECTORY: 'No such directory.',
+  NO_RESULT: 'There is no result to read yet; run a query first.',
+  METHOD_NOT_ALLOWED: 'This endpoint does not accept that HTTP method.',
+  ALREADY_LOGGED_IN: 'The user already has a session.',
+  TABLE_EXISTS: 'The table already exists.',
+  STOPPED: 'The query was stopped.',
+  BODY_TOO_LARGE: 'The request body is too large.',
+  RESULT_TOO_LARGE: 'The result has more rows than the service allows.',
+  UNSUPPORTED_MEDIA_TYPE: 'The request body has a content type the service does not read.',
+  TOO_MANY_REQUESTS: 'Too many requests; try again later.',
+  UNAVAILABLE: 'The service is temporarily unavailable; try again later.',
+  TIMEOUT: 'The query took longer than the time limit.',
+  INTERNAL: 'Internal error.',
+} as const
+
+export type ErrorCode = keyof typeof ERROR_CODES
+
+/** A plain-data form of an AppError, safe to send across threads and processes. */
+export interface ErrorPayload {
+  readonly code: ErrorCode
+  readonly message: string
+  readonly detail: Record<string, unknown>
+}
+
+export class AppError extends Error {
+  override readonly name = 'AppError'
+  constructor(
+    readonly code: ErrorCode,
+    message: string = ERROR_CODES[code],
+    readonly detail: Record<string, unknown> = {},
+    opts?: { cause?: unknown },
+  ) {
+    super(message, opts)
+  }
+}
+
+export const isErrorCode = (x: unknown): x is ErrorCode =>
+  typeof x === 'string' && Object.prototype.hasOwnProperty.call(ERROR_CODES, x)
+
+export const toPayload = (e: AppError): ErrorPayload => ({ code: e.code, message: e.message, detail: e.detail })
+
+export function fromPayload(p: ErrorPayload): AppError {
+  return new AppError(isErrorCode(p.code) ? p.code : 'INTERNAL', p.message, p.detail ?? {})
+}

@@ -1,0 +1,47 @@
+/**
+ * What crosses the boundary between the gateway and an engine worker. Plain data only: typed
+ * arrays, SharedArrayBuffers, strings and plain objects (class instances lose their prototype in
+ * postMessage, so errors travel as ErrorPayload).
+ */
+import type { ErrorPayload } from './errors.js'
+import type { ColumnMeta } from './table.js'
+
+/**
+ * One result column. Integer and date columns are Int32Array with NA_INT for N/A, floats are
+ * Float64Array with NaN for N/A, text is an array of strings with '' for N/A.
+ */
+export type ResultColumn =
+  | { readonly kind: 'int'; readonly data: Int32Array }
+  | { readonly kind: 'float'; readonly data: Float64Array }
+  | { readonly kind: 'text'; readonly data: readonly string[] }
+
+/** The one result shape every renderer and every index-widget method reads. */
+export interface ResultSet {
+  readonly cols: readonly ColumnMeta[]
+  readonly columns: readonly ResultColumn[]
+  readonly rowCount: number
+}
+
+/** A table version handed to a worker: the bytes it may read, shared without copying. */
+export interface SqlTableInput {
+  /** The schema name the table is attached under in the worker (t0, t1, …). */
+  readonly alias: string
+  /** Immutable version id; workers cache the opened image under it. */
+  readonly version: string
+  /** The SQLite image of the version, in shared memory. */
+  readonly image: SharedArrayBuffer
+}
+
+export interface SqlTask {
+  readonly kind: 'sql'
+  /** SQL already rewritten by the gateway: table paths replaced by `tN."data"`. */
+  readonly sql: string
+  readonly tables: readonly SqlTableInput[]
+  readonly maxRows: number
+}
+
+export type EngineTask = SqlTask
+
+export type TaskOutcome =
+  | { readonly ok: true; readonly result: ResultSet }
+  | { readonly ok: false; readonly error: ErrorPayload }

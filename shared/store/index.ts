@@ -1,0 +1,20 @@
+/**
+ * The store's public face: pick the implementation from configuration, and everything callers
+ * need to type their code against it. Code outside shared/store imports from here only.
+ */
+import { createMemoryStore } from './memory.js'
+import { createRedisStore } from './redis.js'
+import type { Store } from './types.js'
+
+export { createMemoryStore } from './memory.js'
+export { createRedisStore } from './redis.js'
+export { DURABLE_PREFIXES, isDurableKey } from './types.js'
+export type { MessageHandler, SetOptions, Store, WatchToken, WriteOp } from './types.js'
+
+/**
+ * Redis when a URL is configured (several gateways share state), otherwise the embedded store
+ * persisting durable keys under dataDir. Does no I/O: call connect() on the result.
+ */
+export function createStore(cfg: { readonly redisUrl: string | null; readonly dataDir: string }): Store {
+  return cfg.redisUrl ? createRedisStore(cfg.redisUrl) : createMemoryStore({ dataDir: cfg.dataDir })
+}

@@ -1,0 +1,81 @@
+/**
+ * Table and column metadata shared by the gateway (catalog, renderers) and the engine (storage,
+ * interpreter). Plain data only: these objects are stored as JSON and cross thread boundaries.
+ */
+
+/** Logical column types. Dates are yyyymmdd integers, as the macro language expects. */
+export type ColumnType = 'int' | 'float' | 'text' | 'date'
+
+export const COLUMN_TYPES: readonly ColumnType[] = ['int', 'float', 'text', 'date']
+
+/** N/A sentinels: one per physical representation. Text N/A is the empty string. */
+export const NA_INT = -2147483648
+export const NA_FLOAT = Number.NaN
+
+/** Metadata of one stored column (meta.json). */
+export interface ColumnSpec {
+  readonly name: string
+  readonly type: ColumnType
+  readonly label?: string
+  readonly desc?: string
+  readonly width?: number
+  readonly format?: string
+  readonly fixed?: boolean
+}
+
+/** meta.json of one immutable table version. */
+export interface TableMeta {
+  readonly version: string
+  readonly rows: number
+  readonly columns: readonly ColumnSpec[]
+  /** File name of the SQLite image inside the version folder. */
+  readonly sqlite: string
+  readonly createdAt: string
+}
+
+/** The column metadata a result reports (`!cols`), in the 1010data vocabulary. */
+export interface ColumnMeta {
+  readonly name: string
+  readonly label: string
+  readonly desc: string
+  /** 1010data type letter: i integer, j big integer, f float, a text. */
+  readonly type: 'i' | 'j' | 'f' | 'a'
+  readonly fixed: 0 | 1
+  readonly width: number
+  readonly format: string
+  /** Our logical type, which tells renderers that an integer column holds dates. */
+  readonly logical: ColumnType
+}
+
+const TYPE_LETTER: Record<ColumnType, ColumnMeta['type']> = { int: 'i', float: 'f', text: 'a', date: 'i' }
+const DEFAULT_WIDTH: Record<ColumnType, number> = { int: 10, float: 12, text: 16, date: 10 }
+const DEFAULT_FORMAT: Record<ColumnType, string> = {
+  int: 'type:num;width:10',
+  float: 'type:num;width:12;dec:2',
+  text: 'type:char;width:16',
+  date: 'type:date;width:10',
+}
+
+/** Fill in label, width and format defaults for a stored column. */
+export function columnMeta(spec: ColumnSpec): ColumnMeta {
+  return {
+    name: spec.name,
+    label: spec.label ?? spec.name,
+    desc: spec.desc ?? '',
+    type: TYPE_LETTER[spec.type],
+    fixed: spec.fixed ? 1 : 0,
+    width: spec.width ?? DEFAULT_WIDTH[spec.type],
+    format: spec.format ?? DEFAULT_FORMAT[spec.type],
+    logical: spec.type,
+  }
+}
+
+/** A dotted path part: lower-case letter first, then lower-case letters, digits, underscore. */
+export const PATH_PART = /^[a-z][a-z0-9_]*$/
+
+export function isValidPath(path: string): boolean {
+  return path.length > 0 && path.length <= 512 && path.split('.').every((p) => PATH_PART.test(p))
+}
+
+/** A column name: a letter first, then letters, digits and underscores. */
+export const COLUMN_NAME = /^[A-Za-z][A-Za-z0-9_]*$/
