@@ -89,7 +89,7 @@ export function errorMiddleware(log: Logger) {
     } catch (err) {
       const e = toAppError(err)
       const status = STATUS[e.code]
-      if (status >= 500) log({ level: 'error', requestId, code: e.code, path: ctx.path, err: String((e.cause as Error)?.stack ?? e.stack) })
+      if (status >= 500) log({ level: 'error', requestId, code: e.code, path: ctx.path, detail: e.detail, err: String((e.cause as Error)?.stack ?? e.stack) })
       ctx.status = status
       ctx.type = 'application/json; charset=utf-8'
       if (e.code === 'METHOD_NOT_ALLOWED' && Array.isArray(e.detail.allow)) ctx.set('Allow', e.detail.allow.join(', '))

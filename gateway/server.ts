@@ -10,6 +10,7 @@ import { loadConfig, type Config } from '../shared/config.js'
 import { createApp } from './app.js'
 import { buildDeps, closeDeps, jsonLogger } from './compose.js'
 import { ensureAdmin, seedDemoData } from './seed.js'
+import { removeStaleTempFolders } from '../engine/storage/index.js'
 
 async function main(): Promise<void> {
   let config: Config
@@ -21,6 +22,9 @@ async function main(): Promise<void> {
   }
   const deps = await buildDeps(config, jsonLogger)
   const log = deps.log
+  // Leftovers of writes cut short by a crash; only old ones, since other gateways may be writing.
+  const stale = await removeStaleTempFolders(config.dataDir)
+  if (stale.length > 0) log({ level: 'info', msg: 'removed unfinished table writes', folders: stale })
   const admin = await ensureAdmin(deps.store, config)
   if (admin.generated) {
     process.stdout.write(`Created user "admin" with the generated password: ${admin.generated}\n(It is shown only this once; set ADMIN_PASSWORD to choose it.)\n`)

@@ -15,7 +15,7 @@ export {
 } from './layout.js'
 export { writeTableVersion } from './write.js'
 export { columnView, loadColumn, loadSqliteImage, readFileShared, readTableMeta } from './read.js'
-export { buildSqliteImage, quoteIdent, SQLITE_TABLE } from './sqlite-image.js'
+export { buildSqliteImage, SQLITE_TABLE } from './sqlite-image.js'
 export { encodeText } from './dictionary.js'
 export { isYmd, validateTable } from './validate.js'
 export { removeStaleTempFolders, removeTableVersion } from './cleanup.js'

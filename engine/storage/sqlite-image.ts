@@ -6,6 +6,7 @@
 import type { SqlValue } from 'sql.js'
 import type { ColumnSpec, ColumnType } from '../../shared/table.js'
 import { NA_INT } from '../../shared/table.js'
+import { quoteIdent } from '../sql/table-refs.js'
 import { sqlJs } from './sqljs.js'
 import type { ColumnValues } from './types.js'
 
@@ -14,10 +15,6 @@ export const SQLITE_TABLE = 'data'
 
 const DECLARED: Record<ColumnType, string> = { int: 'INTEGER', date: 'INTEGER', float: 'REAL', text: 'TEXT' }
 
-/** Quote an SQL identifier: wrap in double quotes and double any double quote inside. */
-export function quoteIdent(name: string): string {
-  return `"${name.replaceAll('"', '""')}"`
-}
 
 /**
  * Build the SQLite image (the bytes of a database file) of a validated table. Rows go in through

@@ -19,7 +19,6 @@ import {
   loadSqliteImage,
   META_FILE,
   newVersionId,
-  quoteIdent,
   readFileShared,
   readTableMeta,
   removeStaleTempFolders,
@@ -69,7 +68,7 @@ describe('engine/storage', function () {
     await rm(dataDir, { recursive: true, force: true })
   })
 
-  describe('layout: newVersionId(), isVersionId(), file names, quoteIdent()', () => {
+  describe('layout: newVersionId(), isVersionId(), file names', () => {
     it('makes version ids that sort in creation order and are all distinct', () => {
       const ids = Array.from({ length: 2000 }, () => newVersionId())
       expect([...ids].sort()).to.deep.equal(ids)
@@ -91,11 +90,6 @@ describe('engine/storage', function () {
       expect(META_FILE).to.equal('meta.json')
       expect(SQLITE_FILE).to.equal('data.sqlite')
       expect(tablesDir('/d')).to.equal('/d/tables')
-    })
-
-    it('quotes identifiers by doubling double quotes', () => {
-      expect(quoteIdent('a')).to.equal('"a"')
-      expect(quoteIdent('x" ; DROP TABLE data; --')).to.equal('"x"" ; DROP TABLE data; --"')
     })
   })
 

@@ -53,6 +53,21 @@ forEachStore('api/sql', (svc) => {
       expect(res.text).to.contain('<table').and.to.contain('!data:text').and.to.contain('!data:json')
     })
 
+    it('streams a result of more than 2,000 rows complete in every format', async () => {
+      const sql = 'select trans, payment, sales from pub.demo.retail.item'
+      const json = await post('/v1/api/sql:json', { sql })
+      expect(json.body.trans).to.have.length(DEMO_ROWS)
+      const rows = await post('/v1/api/sql:json.rows', { sql })
+      expect(rows.body.rows).to.have.length(DEMO_ROWS)
+      const keyed = await post('/v1/api/sql:json.keyed', { sql })
+      expect(keyed.body).to.have.length(DEMO_ROWS)
+      const text = await post('/v1/api/sql:text', { sql })
+      expect(text.text.trimEnd().split('\n')).to.have.length(DEMO_ROWS + 2)
+      const html = await post('/v1/api/sql', { sql })
+      expect(html.text.match(/<tr>/g)).to.have.length(DEMO_ROWS + 1)
+      expect(html.text.trimEnd()).to.match(/<\/html>$/)
+    })
+
     it('accepts the SQL as a form field and as a query-string value on GET', async () => {
       const form = await svc().http.post('/v1/api/sql:json').set('Cookie', cookie).type('form').send({ sql: 'select 2 as two' })
       expect(form.body).to.deep.equal({ two: [2] })

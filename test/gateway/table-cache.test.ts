@@ -1,0 +1,48 @@
+import { expect } from 'chai'
+import { mkdtemp, rm } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { writeTableVersion, columnView } from '../../engine/storage/index.js'
+import { TableCache } from '../../gateway/table-cache.js'
+
+describe('TableCache', () => {
+  let dir: string
+  before(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'tabula-cache-'))
+  })
+  after(() => rm(dir, { recursive: true, force: true }))
+
+  const write = (n: number) =>
+    writeTableVersion(dir, { columns: [{ name: 'x', type: 'int' }, { name: 's', type: 'text' }], data: [Int32Array.from({ length: n }, (_, i) => i), Array.from({ length: n }, (_, i) => `v${i % 7}`)] })
+
+  it('loads columns into SharedArrayBuffers and serves the same buffer on every hit', async () => {
+    const meta = await write(1000)
+    const cache = new TableCache(dir, 64 * 1024 * 1024)
+    const a = await cache.column(meta.version, 0)
+    const b = await cache.column(meta.version, 0)
+    expect(a.buffer).to.be.instanceOf(SharedArrayBuffer)
+    expect(b.buffer).to.equal(a.buffer)
+    expect(Array.from(columnView(a).slice(0, 3))).to.deep.equal([0, 1, 2])
+    const s = await cache.column(meta.version, 1)
+    expect(s.dict).to.include('v3')
+    expect(cache.stats.hits).to.be.at.least(1)
+  })
+
+  it('shares one load between concurrent requests for the same SQLite image', async () => {
+    const meta = await write(10)
+    const cache = new TableCache(dir, 64 * 1024 * 1024)
+    const [x, y] = await Promise.all([cache.sqliteImage(meta.version), cache.sqliteImage(meta.version)])
+    expect(x).to.be.instanceOf(SharedArrayBuffer)
+    expect(y).to.equal(x)
+  })
+
+  it('evicts the least recently used files beyond its byte budget', async () => {
+    const big = await write(100_000)
+    const cache = new TableCache(dir, 600_000)
+    const first = await cache.column(big.version, 0)
+    await cache.column(big.version, 1)
+    expect(cache.stats.bytes).to.be.at.most(600_000)
+    const again = await cache.column(big.version, 0)
+    expect(again.buffer).not.to.equal(first.buffer)
+  })
+})
