@@ -1,0 +1,34 @@
+/**
+ * Text literals: single quotes, with a quote inside written either doubled (`'it''s'`) or
+ * backslashed (`'it\'s'`); the reference leaves escaping open and both forms appear in the wild.
+ * No other backslash sequence is special, so `'a\b'` keeps its backslash. A text may span lines.
+ */
+import { exprError } from './errors.js'
+import type { PositionText } from './errors.js'
+import type { Source } from './source.js'
+import type { Token } from './token.js'
+
+/** Reads the text literal whose opening quote is at the cursor. */
+export function lexText(src: Source, at: PositionText): Token {
+  const loc = src.loc
+  const start = src.pos
+  src.advance()
+  let value = ''
+  for (;;) {
+    if (src.atEnd) {
+      const found = src.since(start)
+      throw exprError(`Unterminated text starting at ${at(loc)}: expected a closing ' before the end of the expression`, loc, found)
+    }
+    const c = src.char()
+    if (c === "'" && src.char(1) !== "'") break
+    if ((c === "'" || c === '\\') && src.char(1) === "'") {
+      value += "'"
+      src.advance(2)
+    } else {
+      value += c
+      src.advance()
+    }
+  }
+  src.advance()
+  return { type: 'str', value, text: src.since(start), loc }
+}
