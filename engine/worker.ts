@@ -8,6 +8,7 @@ import { Piscina } from 'piscina'
 import { AppError, toPayload } from '../shared/errors.js'
 import type { EngineTask, ResultSet, TaskOutcome } from '../shared/protocol.js'
 import { SqlExecutor } from './sql/execute.js'
+import { runMacroTask } from './interpret/task.js'
 
 const sqlExecutor = new SqlExecutor(await initSqlJs())
 
@@ -15,9 +16,11 @@ function execute(task: EngineTask): ResultSet {
   switch (task.kind) {
     case 'sql':
       return sqlExecutor.run(task)
+    case 'run':
+      return runMacroTask(task)
     default: {
-      const never: never = task.kind
-      throw new AppError('INTERNAL', `Unknown task kind ${String(never)}`)
+      const never: never = task
+      throw new AppError('INTERNAL', `Unknown task ${JSON.stringify(never)}`)
     }
   }
 }
@@ -25,9 +28,13 @@ function execute(task: EngineTask): ResultSet {
 /** Numeric result columns are moved back to the gateway, not copied. */
 function withTransferList(outcome: TaskOutcome): unknown {
   if (!outcome.ok) return outcome
-  const buffers = outcome.result.columns.flatMap((c) => (c.kind === 'text' ? [] : [c.data.buffer]))
+  // Columns read straight from a table live in shared memory, which is shared, not moved.
+  const buffers = new Set<ArrayBuffer>()
+  for (const c of outcome.result.columns) {
+    if (c.kind !== 'text' && c.data.buffer instanceof ArrayBuffer) buffers.add(c.data.buffer)
+  }
   // move() marks the wrapper so Piscina posts `outcome` with the buffers in its transfer list.
-  return Piscina.move({ [Piscina.transferableSymbol]: buffers, [Piscina.valueSymbol]: outcome } as never)
+  return Piscina.move({ [Piscina.transferableSymbol]: [...buffers], [Piscina.valueSymbol]: outcome } as never)
 }
 
 export default function runTask(task: EngineTask): unknown {

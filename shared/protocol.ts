@@ -4,7 +4,7 @@
  * postMessage, so errors travel as ErrorPayload).
  */
 import type { ErrorPayload } from './errors.js'
-import type { ColumnMeta } from './table.js'
+import type { ColumnMeta, ColumnSpec } from './table.js'
 
 /**
  * One result column. Integer and date columns are Int32Array with NA_INT for N/A, floats are
@@ -40,7 +40,34 @@ export interface SqlTask {
   readonly maxRows: number
 }
 
-export type EngineTask = SqlTask
+/** A stored column handed to a worker: its bytes in shared memory and, for text, its strings. */
+export interface TableColumnInput {
+  readonly spec: ColumnSpec
+  readonly buffer: SharedArrayBuffer
+  readonly dict?: readonly string[]
+}
+
+/** A table version a macro query may read, by its dotted path. */
+export interface TableInput {
+  readonly path: string
+  readonly version: string
+  readonly rows: number
+  readonly title: string
+  readonly columns: readonly TableColumnInput[]
+}
+
+/**
+ * A macro-language query, already parsed, expanded and checked by the gateway. `ops` is the
+ * engine's operation list (engine/ast.ts), plain data; shared/ does not import the engine.
+ */
+export interface RunTask {
+  readonly kind: 'run'
+  readonly ops: readonly unknown[]
+  readonly tables: readonly TableInput[]
+  readonly maxRows: number
+}
+
+export type EngineTask = SqlTask | RunTask
 
 export type TaskOutcome =
   | { readonly ok: true; readonly result: ResultSet }

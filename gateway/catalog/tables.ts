@@ -66,11 +66,14 @@ export interface TableInit {
  * Points the catalog at a freshly written version: one atomic batch that writes the table record
  * and lists it in its folder. The version folder must already be complete on disk.
  */
-export async function commitTable(store: Store, init: TableInit, meta: TableMeta): Promise<TableRecord> {
+export async function commitTable(store: Store, init: TableInit, meta: TableMeta, opts: { mustNotExist?: boolean } = {}): Promise<TableRecord> {
   if (!isValidPath(init.path) || !init.path.includes('.')) {
     throw new AppError('INVALID_PARAMETER', `Invalid table path "${init.path}": use dotted lower-case names inside a folder, such as uploads.me.sales.`)
   }
-  const previous = parse<TableRecord>(await store.get(KEYS.table(init.path)))
+  // The record is read under watch, so a table created meanwhile by someone else is noticed.
+  const token = await store.watch([KEYS.table(init.path)])
+  const previous = parse<TableRecord>(token.values[0])
+  if (previous && opts.mustNotExist) throw tableExists(init.path)
   const now = new Date().toISOString()
   const record: TableRecord = {
     kind: 'table', path: init.path, title: init.title ?? previous?.title ?? init.path.split('.').pop()!,
@@ -83,6 +86,13 @@ export async function commitTable(store: Store, init: TableInit, meta: TableMeta
     { op: 'set', key: KEYS.table(record.path), value: JSON.stringify(record) },
     { op: 'sadd', key: KEYS.entries(parentPath(record.path)), members: [`table:${record.path}`] },
   ]
-  await store.batch(ops)
+  if (!(await store.batch(ops, token))) {
+    if (opts.mustNotExist) throw tableExists(init.path)
+    return commitTable(store, init, meta, opts)
+  }
   return record
+}
+
+function tableExists(path: string): AppError {
+  return new AppError('TABLE_EXISTS', `The table "${path}" already exists; send replace=1 to replace it.`, { table: path })
 }

@@ -9,6 +9,7 @@ import { formatLinks, send } from '../respond.js'
 export const ENDPOINTS: readonly { readonly name: string; readonly title: string }[] = [
   { name: '!login', title: 'Log in: post uid and pw, get uid, sid and epw' },
   { name: '!logout', title: 'Log out: end the session of the cookie' },
+  { name: 'run', title: 'Run one macro-language query; savetable saves its result' },
   { name: 'sql', title: 'Run one read-only SQL query over the tables you may read' },
 ]
 

@@ -10,7 +10,9 @@ import type { Deps } from '../deps.js'
 import { requireSession } from '../session.js'
 import { endpointsHandler } from './endpoints.js'
 import { loginHandler, logoutHandler } from './login.js'
-import { sqlHandler, sqlMethodHandler } from './sql.js'
+import { queryHandler, queryMethodHandler, type QueryEndpoint } from './query-endpoint.js'
+import { RUN_ENDPOINT } from './run.js'
+import { SQL_ENDPOINT } from './sql.js'
 
 type Handler = (ctx: Context, next: Next) => unknown
 
@@ -36,9 +38,12 @@ export function createRouter(deps: Deps): Router {
   router.all('/api', authed(READ, endpointsHandler()))
   router.all('/api/index/login', only(WRITE, loginHandler(deps)))
   router.all('/api/index/logout', only(WRITE, logoutHandler(deps)))
-  for (const base of ['/api/sql', '/api/sql/new']) {
-    router.all(base, authed(READ, sqlHandler(deps)))
-    router.all(`${base}/index/:method`, authed(READ, sqlMethodHandler(deps)))
+  const mount = <R>(base: string, ep: QueryEndpoint<R>): void => {
+    router.all(base, authed(READ, queryHandler(deps, ep)))
+    router.all(`${base}/index/:method`, authed(READ, queryMethodHandler(deps, ep)))
   }
+  mount('/api/sql', SQL_ENDPOINT)
+  mount('/api/sql/new', SQL_ENDPOINT)
+  mount('/api/run', RUN_ENDPOINT)
   return router
 }

@@ -1,0 +1,136 @@
+/**
+ * The macro language's syntax trees. Nodes are plain, readonly data keyed by `kind`, each with a
+ * source location, and carry no behaviour: parsing, block expansion, checking and interpreting
+ * are separate stages that read them. Plain data also means an operation list can be sent to a
+ * worker thread as it is.
+ */
+
+/** 1-based line and column in the query text (for expressions: of the attribute value's text). */
+export interface Loc {
+  readonly line: number
+  readonly col: number
+}
+
+// ---------------------------------------------------------------------------------------------
+// The XML layer: what sax gives, before blocks are expanded.
+
+export interface XmlElement {
+  readonly kind: 'Element'
+  /** Lower-cased element name. */
+  readonly name: string
+  /** Attributes by lower-cased name, values entity-decoded, in document order. */
+  readonly attrs: Readonly<Record<string, string>>
+  readonly children: readonly XmlNode[]
+  readonly loc: Loc
+}
+
+export interface XmlText {
+  readonly kind: 'Text'
+  readonly text: string
+  readonly loc: Loc
+}
+
+export type XmlNode = XmlElement | XmlText
+
+// ---------------------------------------------------------------------------------------------
+// Expressions (value and selection expressions, and block-level `{…}` expressions).
+
+export type BinOp = '^' | '*' | '/' | '+' | '-' | '=' | '<>' | '<' | '>' | '<=' | '>=' | '&' | '|'
+
+export type Expr =
+  /** A number; `int` is true when written without a decimal point (or exponent). */
+  | { readonly kind: 'Num'; readonly value: number; readonly int: boolean; readonly loc: Loc }
+  | { readonly kind: 'Str'; readonly value: string; readonly loc: Loc }
+  /** A date literal such as 3/15/03, as yyyymmdd. */
+  | { readonly kind: 'Date'; readonly value: number; readonly loc: Loc }
+  /** A time literal such as 13:45, as hhmmss. */
+  | { readonly kind: 'Time'; readonly value: number; readonly loc: Loc }
+  /** Juxtaposed constants: `'NY' 'CA'`, `1 2 3`. Items are Num, Str, Date or Time (or Neg of Num). */
+  | { readonly kind: 'List'; readonly items: readonly Expr[]; readonly loc: Loc }
+  /** A column reference; `name` is lower-cased. */
+  | { readonly kind: 'Col'; readonly name: string; readonly loc: Loc }
+  /** Several columns in a G/O/C argument: `state city` or `state,city`. Names lower-cased. */
+  | { readonly kind: 'ColList'; readonly names: readonly string[]; readonly loc: Loc }
+  /** A function call; `null` is an omitted argument (`g_sum(g;;x)`). Name lower-cased. */
+  | { readonly kind: 'Call'; readonly name: string; readonly args: readonly (Expr | null)[]; readonly loc: Loc }
+  | { readonly kind: 'Neg'; readonly operand: Expr; readonly loc: Loc }
+  | { readonly kind: 'Not'; readonly operand: Expr; readonly loc: Loc }
+  | { readonly kind: 'Bin'; readonly op: BinOp; readonly left: Expr; readonly right: Expr; readonly loc: Loc }
+  /** `@name` or `@name.field` inside a block-level `{…}` expression. */
+  | { readonly kind: 'Var'; readonly name: string; readonly loc: Loc }
+
+// ---------------------------------------------------------------------------------------------
+// Operations: the flat pipeline left after block expansion.
+
+/** Column metadata set by willbe, col, tcol… (absent fields are left as they are). */
+export interface MetaPatch {
+  readonly label?: string
+  readonly desc?: string
+  readonly format?: string
+  readonly width?: number
+  readonly fixed?: boolean
+}
+
+export interface SortKey {
+  readonly col: string
+  readonly dir: 'up' | 'down'
+}
+
+export interface BreakSpec {
+  readonly col: string
+  readonly sort: 'up' | 'down' | 'none'
+  readonly naorder: 'first' | 'last'
+  readonly rename?: string
+  readonly relabel?: string
+  readonly loc: Loc
+}
+
+export interface Tcol {
+  readonly fun: string
+  /** The summarised value; null for `cnt` without source. */
+  readonly source: Expr | null
+  readonly weight: Expr | null
+  readonly name: string | null
+  readonly meta: MetaPatch
+  readonly loc: Loc
+}
+
+export type LinkType = 'exact' | 'select' | 'include' | 'exclude'
+
+export type Op =
+  | { readonly kind: 'Base'; readonly table: string; readonly loc: Loc }
+  /** `<table>`: inline rows (cells as written, '' = N/A), or `depth` rows and no columns. */
+  | { readonly kind: 'Table'; readonly cols: readonly string[]; readonly rows: readonly (readonly string[])[]; readonly depth: number | null; readonly title: string; readonly loc: Loc }
+  | { readonly kind: 'Sel'; readonly cond: Expr; readonly loc: Loc }
+  | { readonly kind: 'Willbe'; readonly name: string; readonly value: Expr; readonly meta: MetaPatch; readonly loc: Loc }
+  /** `cols` null = every column; names may contain `*` wildcards. */
+  | { readonly kind: 'Colord'; readonly cols: readonly string[] | null; readonly hide: readonly string[]; readonly hard: boolean; readonly loc: Loc }
+  | { readonly kind: 'ColMeta'; readonly name: string; readonly meta: MetaPatch; readonly loc: Loc }
+  | { readonly kind: 'Sort'; readonly keys: readonly SortKey[]; readonly loc: Loc }
+  | {
+      readonly kind: 'Tabu'
+      readonly breaks: readonly string[]
+      readonly cbreaks: readonly string[]
+      readonly breakSpecs: readonly BreakSpec[]
+      readonly tcols: readonly Tcol[]
+      readonly label: string
+      readonly loc: Loc
+    }
+  | {
+      readonly kind: 'Link'
+      readonly table2: string
+      /** Operations applied to the foreign table before linking. */
+      readonly ops: readonly Op[]
+      readonly col: readonly string[]
+      readonly col2: readonly string[]
+      /** Foreign columns to bring in; null = all. */
+      readonly cols: readonly string[] | null
+      readonly suffix: string
+      readonly type: LinkType
+      readonly label: string
+      readonly loc: Loc
+    }
+  /** `<merge table2=…/>`: the rows of table2 (after its ops) appended, columns matched by name. */
+  | { readonly kind: 'Merge'; readonly table2: string; readonly ops: readonly Op[]; readonly loc: Loc }
+
+export type OpKind = Op['kind']

@@ -1,0 +1,176 @@
+/**
+ * Walks the operation list over schemas only, the way the interpreter will walk it over data:
+ * every column, function, table and summary named must exist and every expression must type
+ * check, before any data is touched. Returns the operations with normalised expressions.
+ */
+import type { Expr, Op, Tcol } from '../ast.js'
+import type { ColumnSpec } from '../../shared/table.js'
+import { COLUMN_NAME } from '../../shared/table.js'
+import { lookupSummary, SUMMARY_NAMES } from '../summaries/index.js'
+import { inlineColumnType } from '../interpret/inline-table.js'
+import { matchesPattern } from '../interpret/patterns.js'
+import { checkError, inExpression } from './errors.js'
+import { typeExpr, type Typed } from './expr-types.js'
+import type { Loc } from '../ast.js'
+import { findCol, type Schema, type SchemaCol } from './schema.js'
+
+/** Schemas of the tables the query may read, by dotted path. */
+export type TableSchemas = ReadonlyMap<string, readonly ColumnSpec[]>
+
+const EMPTY: Schema = { cols: [], open: false }
+
+function requireCol(s: Schema, name: string, op: Op): SchemaCol | null {
+  const col = findCol(s, name)
+  if (!col && !s.open) throw checkError(op.loc, `Unknown column "${name}" in <${op.kind.toLowerCase()}>.`, { column: name })
+  return col ?? null
+}
+
+function newName(s: Schema, name: string, op: Op): void {
+  if (!COLUMN_NAME.test(name)) throw checkError(op.loc, `Invalid column name "${name}": use a letter, then letters, digits or underscores.`)
+  if (findCol(s, name)) throw checkError(op.loc, `A column named "${name}" already exists; choose another name.`, { column: name })
+}
+
+/** Types an expression, reporting errors at the operation that holds it. */
+function typed(e: Expr, s: Schema, loc: Loc, where: string): Typed {
+  try {
+    return typeExpr(e, s)
+  } catch (err) {
+    throw inExpression(err, loc, where)
+  }
+}
+
+function numericCondition(e: Expr, s: Schema, op: Op): Expr {
+  const t = typed(e, s, op.loc, '<sel value>')
+  if (t.type === 'text' || t.list) throw checkError(op.loc, 'A selection must be a 0/1 expression, such as a comparison; this one gives text.')
+  return t.expr
+}
+
+export class Checker {
+  constructor(private readonly tables: TableSchemas) {}
+
+  private tableSchema(path: string, op: Op): Schema {
+    const specs = this.tables.get(path)
+    if (!specs) throw checkError(op.loc, `No such table "${path}".`, { table: path })
+    return { cols: specs.map((c) => ({ name: c.name.toLowerCase(), type: c.type, visible: true })), open: false }
+  }
+
+  /** Checks a pipeline starting from `start`; returns its final schema and checked ops. */
+  run(ops: readonly Op[], start: Schema = EMPTY): { schema: Schema; ops: Op[] } {
+    let schema = start
+    const out: Op[] = []
+    for (const op of ops) {
+      const r = this.step(op, schema)
+      schema = r.schema
+      out.push(r.op)
+    }
+    return { schema, ops: out }
+  }
+
+  private step(op: Op, s: Schema): { schema: Schema; op: Op } {
+    switch (op.kind) {
+      case 'Base':
+        return { schema: this.tableSchema(op.table, op), op }
+      case 'Table':
+        return { op, schema: { open: false, cols: op.cols.map((name, c) => ({ name, visible: true, type: inlineColumnType(op.rows.map((r) => r[c] ?? '')) })) } }
+      case 'Sel':
+        return { schema: s, op: { ...op, cond: numericCondition(op.cond, s, op) } }
+      case 'Willbe': {
+        newName(s, op.name, op)
+        const t = typed(op.value, s, op.loc, '<willbe value>')
+        if (t.list) throw checkError(op.loc, `A list of values cannot be a column; <willbe name="${op.name}"> needs one value per row.`)
+        return { schema: { ...s, cols: [...s.cols, { name: op.name, type: t.type, visible: true }] }, op: { ...op, value: t.expr } }
+      }
+      case 'Colord':
+        return { op, schema: this.colord(op, s) }
+      case 'ColMeta':
+        requireCol(s, op.name, op)
+        return { schema: s, op }
+      case 'Sort':
+        for (const k of op.keys) requireCol(s, k.col, op)
+        return { schema: s, op }
+      case 'Tabu':
+        return this.tabu(op, s)
+      case 'Link':
+        return this.link(op, s)
+      case 'Merge':
+        return this.merge(op, s)
+    }
+  }
+
+  private colord(op: Op & { kind: 'Colord' }, s: Schema): Schema {
+    const shown = (name: string) => (op.cols === null || op.cols.some((p) => matchesPattern(name, p))) && !op.hide.some((p) => matchesPattern(name, p))
+    const cols = s.cols.map((c) => ({ ...c, visible: shown(c.name) }))
+    return { ...s, cols: op.hard ? cols.filter((c) => c.visible) : cols }
+  }
+
+  private tcolType(t: Tcol, s: Schema): { tcol: Tcol; type: SchemaCol['type'] } {
+    const def = lookupSummary(t.fun)
+    if (!def) throw checkError(t.loc, `Unknown summary fun="${t.fun}"; use one of ${SUMMARY_NAMES.join(', ')}.`)
+    if (def.needsSource && !t.source) throw checkError(t.loc, `<tcol fun="${t.fun}"> needs a source column.`)
+    if (def.needsWeight && !t.weight) throw checkError(t.loc, `<tcol fun="${t.fun}"> needs a weight column.`)
+    const source = t.source ? typed(t.source, s, t.loc, '<tcol source>') : null
+    const weight = t.weight ? typed(t.weight, s, t.loc, '<tcol weight>') : null
+    if (source && def.types && !def.types.includes(source.type)) throw checkError(t.loc, `<tcol fun="${t.fun}"> needs a numeric source, got ${source.type}.`)
+    if (weight && weight.type === 'text') throw checkError(t.loc, `<tcol fun="${t.fun}"> needs a numeric weight.`)
+    return { tcol: { ...t, source: source?.expr ?? null, weight: weight?.expr ?? null }, type: def.result(source?.type ?? null) }
+  }
+
+  private tabu(op: Op & { kind: 'Tabu' }, s: Schema): { schema: Schema; op: Op } {
+    for (const b of [...op.breaks, ...op.cbreaks]) requireCol(s, b, op)
+    for (const b of op.breakSpecs) {
+      if (!op.breaks.includes(b.col) && !op.cbreaks.includes(b.col)) throw checkError(b.loc, `<break col="${b.col}"> names a column that is not in breaks or cbreaks.`)
+    }
+    const tcols = op.tcols.map((t) => this.tcolType(t, s))
+    if (tcols.length === 0) throw checkError(op.loc, '<tabu> needs at least one <tcol>.')
+    const breakCols = op.breaks.map((b) => {
+      const spec = op.breakSpecs.find((x) => x.col === b)
+      return { name: spec?.rename ?? b, type: findCol(s, b)?.type ?? 'text', visible: true }
+    })
+    const names = new Set(breakCols.map((c) => c.name))
+    const valueCols = op.cbreaks.length > 0 ? [] : tcols.map((t, i) => ({ name: t.tcol.name ?? `t${i}`, type: t.type, visible: true }))
+    for (const c of valueCols) {
+      if (names.has(c.name)) throw checkError(op.loc, `Two columns of the tabulation would be named "${c.name}"; give the <tcol> another name.`)
+      names.add(c.name)
+    }
+    return { schema: { cols: [...breakCols, ...valueCols], open: op.cbreaks.length > 0 }, op: { ...op, tcols: tcols.map((t) => t.tcol) } }
+  }
+
+  private link(op: Op & { kind: 'Link' }, s: Schema): { schema: Schema; op: Op } {
+    const foreign = this.run(op.ops, this.tableSchema(op.table2, op))
+    if (op.col.length !== op.col2.length) throw checkError(op.loc, `<link> col and col2 must name the same number of columns (${op.col.length} and ${op.col2.length}).`)
+    op.col.forEach((c, i) => {
+      const mine = requireCol(s, c, op)
+      const theirs = findCol(foreign.schema, op.col2[i])
+      if (!theirs && !foreign.schema.open) throw checkError(op.loc, `Unknown column "${op.col2[i]}" in ${op.table2} (col2 of <link>).`)
+      if (mine && theirs && (mine.type === 'text') !== (theirs.type === 'text')) {
+        throw checkError(op.loc, `<link> keys ${c} (${mine.type}) and ${op.col2[i]} (${theirs.type}) have different types.`)
+      }
+    })
+    if (op.type === 'include' || op.type === 'exclude') return { schema: s, op: { ...op, ops: foreign.ops } }
+    const brought = (op.cols ?? foreign.schema.cols.filter((c) => c.visible && !op.col2.includes(c.name)).map((c) => c.name)).map((name) => {
+      const col = findCol(foreign.schema, name)
+      if (!col && !foreign.schema.open) throw checkError(op.loc, `Unknown column "${name}" in ${op.table2} (cols of <link>).`)
+      return { name: name + op.suffix, type: col?.type ?? 'float', visible: true }
+    })
+    for (const c of brought) {
+      if (findCol(s, c.name)) throw checkError(op.loc, `<link> would add a second column named "${c.name}"; set suffix="…" or choose cols.`)
+    }
+    return { schema: { ...s, cols: [...s.cols, ...brought], open: s.open || foreign.schema.open }, op: { ...op, ops: foreign.ops } }
+  }
+
+  private merge(op: Op & { kind: 'Merge' }, s: Schema): { schema: Schema; op: Op } {
+    const foreign = this.run(op.ops, this.tableSchema(op.table2, op))
+    for (const c of s.cols) {
+      const f = findCol(foreign.schema, c.name)
+      if (f && (f.type === 'text') !== (c.type === 'text')) throw checkError(op.loc, `<merge>: column "${c.name}" is ${c.type} here but ${f.type} in ${op.table2}.`)
+    }
+    return { schema: s, op: { ...op, ops: foreign.ops } }
+  }
+}
+
+/** Checks a whole query against the schemas of the tables it reads. */
+export function checkQuery(ops: readonly Op[], tables: TableSchemas): { schema: Schema; ops: Op[] } {
+  const r = new Checker(tables).run(ops)
+  if (r.schema.cols.length === 0 && !r.schema.open && ops.length === 0) throw checkError(undefined, 'The query has no operations; start it with <base table="…"/>.')
+  return r
+}

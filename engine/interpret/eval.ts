@@ -1,0 +1,111 @@
+/**
+ * Evaluates a checked expression over a worksheet, whole columns at a time. Constants stay
+ * scalars (kernels take them as they are); G arguments become group indexes, S arguments masks
+ * and O arguments row orders, computed here once so that kernels only compute.
+ */
+import type { Expr } from '../ast.js'
+import { groupBy, scalarToColumn, sortPermutation } from '../columns/index.js'
+import { NA_INT, type Column, type Scalar, type Value } from '../columns/types.js'
+import { lookupFunction } from '../functions/index.js'
+import type { KernelArg } from '../functions/types.js'
+import { argSpec } from '../check/expr-types.js'
+import { checkError } from '../check/errors.js'
+import type { Worksheet } from './worksheet.js'
+
+const OPERATOR_FUNCTION = { Neg: 'neg', Not: 'not' } as const
+
+function columnOf(ws: Worksheet, name: string, e: Expr): Column {
+  const col = ws.column(name)
+  if (!col) throw checkError(undefined, `Unknown column "${name}".`, { column: name })
+  return col.data()
+}
+
+function namesOf(e: Expr): string[] | null {
+  if (e.kind === 'Col') return [e.name]
+  if (e.kind === 'ColList') return [...e.names]
+  return null
+}
+
+const kindOf = (v: Value): string | undefined => (v as { kind?: string }).kind
+
+/** A value as a full column: a constant is repeated on every row; null for a list. */
+function asColumn(v: Value, rows: number): Column | null {
+  const kind = kindOf(v)
+  if (kind === 'list') return null
+  return kind === 'scalar' ? scalarToColumn(v as Scalar, rows) : (v as Column)
+}
+
+/** A 0/1 mask from a selection value: non-zero is 1, N/A is 0. */
+export function toMask(v: Value, rows: number): Uint8Array {
+  const col = asColumn(v, rows)
+  const mask = new Uint8Array(rows)
+  if (!col || col.type === 'text') return mask
+  const d = col.data
+  if (col.type === 'float') for (let i = 0; i < rows; i++) mask[i] = d[i] !== 0 && d[i] === d[i] ? 1 : 0
+  else for (let i = 0; i < rows; i++) mask[i] = d[i] !== 0 && d[i] !== NA_INT ? 1 : 0
+  return mask
+}
+
+function prepareArg(kind: string, arg: Expr | null, ws: Worksheet): KernelArg {
+  if (arg === null) return { kind: 'omitted' }
+  switch (kind) {
+    case 'group': {
+      const cols = (namesOf(arg) ?? []).map((n) => columnOf(ws, n, arg))
+      return { kind: 'group', groups: groupBy(cols, ws.rows, null) }
+    }
+    case 'order': {
+      const keys = (namesOf(arg) ?? []).map((n) => ({ col: columnOf(ws, n, arg), desc: false }))
+      return { kind: 'order', order: sortPermutation(keys, ws.rows) }
+    }
+    case 'select':
+      return { kind: 'select', mask: toMask(evalExpr(arg, ws), ws.rows) }
+    default:
+      return { kind: 'value', value: evalExpr(arg, ws) }
+  }
+}
+
+function call(name: string, args: readonly (Expr | null)[], ws: Worksheet, e: Expr): Column {
+  const def = lookupFunction(name)
+  if (!def) throw checkError(undefined, `Unknown function "${name}".`)
+  const prepared = args.map((a, i) => prepareArg(argSpec(def, i)?.kind ?? 'value', a, ws))
+  return def.kernel(prepared, { rows: ws.rows })
+}
+
+export function evalExpr(e: Expr, ws: Worksheet): Value {
+  switch (e.kind) {
+    case 'Num':
+      return { kind: 'scalar', type: e.int ? 'int' : 'float', value: e.value }
+    case 'Str':
+      return { kind: 'scalar', type: 'text', value: e.value }
+    case 'Date':
+      return { kind: 'scalar', type: 'date', value: e.value }
+    case 'Time':
+      return { kind: 'scalar', type: 'int', value: e.value }
+    case 'List': {
+      const items = e.items.map((i) => evalExpr(i, ws)) as { kind: 'scalar'; type: string; value: number | string }[]
+      const text = items.some((i) => i.type === 'text')
+      const type = text ? 'text' : items.some((i) => i.type === 'float') ? 'float' : items.every((i) => i.type === 'date') ? 'date' : 'int'
+      return { kind: 'list', type, values: items.map((i) => i.value) } as Value
+    }
+    case 'Col':
+      return columnOf(ws, e.name, e)
+    case 'ColList':
+      throw checkError(undefined, 'A list of columns is only allowed as a G or O argument.')
+    case 'Var':
+      throw checkError(undefined, `@${e.name} is a block variable: write {@${e.name}}.`)
+    case 'Call':
+      return call(e.name, e.args, ws, e)
+    case 'Neg':
+    case 'Not':
+      return call(OPERATOR_FUNCTION[e.kind], [e.operand], ws, e)
+    case 'Bin':
+      return call(e.op, [e.left, e.right], ws, e)
+  }
+}
+
+/** Evaluates to a full column (a constant is repeated on every row). */
+export function evalColumn(e: Expr, ws: Worksheet): Column {
+  const col = asColumn(evalExpr(e, ws), ws.rows)
+  if (col === null) throw checkError(undefined, 'A list of values cannot be a column.')
+  return col
+}

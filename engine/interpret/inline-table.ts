@@ -1,0 +1,29 @@
+/**
+ * `<table>` content: column types are inferred from the cells. A column whose non-empty cells
+ * are all integers is int, all numbers float, anything else text; an empty cell is N/A.
+ */
+import type { ColumnType } from '../../shared/table.js'
+import { textColumnFromStrings } from '../columns/index.js'
+import { NA_INT, type Column } from '../columns/types.js'
+
+const INT = /^[+-]?\d+$/
+const NUM = /^[+-]?(\d+\.?\d*|\.\d+)$/
+
+export function inlineColumnType(cells: readonly string[]): ColumnType {
+  let type: ColumnType = 'int'
+  for (const raw of cells) {
+    const c = raw.trim()
+    if (c === '') continue
+    if (INT.test(c) && Math.abs(Number(c)) < 2147483647) continue
+    if (NUM.test(c)) type = 'float'
+    else return 'text'
+  }
+  return type
+}
+
+export function inlineColumn(cells: readonly string[]): Column {
+  const type = inlineColumnType(cells)
+  if (type === 'text') return textColumnFromStrings(cells.map((c) => c.trim()))
+  if (type === 'int') return { type: 'int', data: Int32Array.from(cells, (c) => (c.trim() === '' ? NA_INT : Number(c))) }
+  return { type: 'float', data: Float64Array.from(cells, (c) => (c.trim() === '' ? Number.NaN : Number(c))) }
+}

@@ -1,0 +1,66 @@
+/**
+ * `<link>`: each row of the worksheet is matched to the FIRST row of the foreign worksheet (after
+ * the link's own operations) whose keys are equal, N/A matching N/A. The plain link keeps every
+ * row and pads unmatched ones with N/A; select keeps matched rows; include and exclude keep the
+ * matched or unmatched rows and add no columns.
+ */
+import type { Op } from '../../ast.js'
+import { firstIndexLookup, lookupCode } from '../../columns/index.js'
+import type { Column } from '../../columns/types.js'
+import { checkError } from '../../check/errors.js'
+import type { Worksheet, WsColumn } from '../worksheet.js'
+
+/** Text keys from two dictionaries become codes of the foreign dictionary (-2: absent there). */
+function alignKeys(mine: Column, theirs: Column): [Column, Column] {
+  if (mine.type === 'text' && theirs.type === 'text') {
+    if (mine.dict === theirs.dict) return [mine, theirs]
+    const map = Int32Array.from(mine.dict, (s) => (s === '' ? 0 : lookupCode(theirs.dict, s)))
+    const codes = mine.codes.map((c) => (map[c] < 0 ? -2 : map[c]))
+    return [{ type: 'int', data: codes }, { type: 'int', data: theirs.codes }]
+  }
+  if (mine.type === 'float' || theirs.type === 'float') return [toFloat(mine), toFloat(theirs)]
+  return [mine, theirs]
+}
+
+function toFloat(c: Column): Column {
+  if (c.type === 'float' || c.type === 'text') return c
+  return { type: 'float', data: Float64Array.from(c.data, (v) => (v === -2147483648 ? Number.NaN : v)) }
+}
+
+function keyColumn(ws: Worksheet, name: string, op: Op, where: string): Column {
+  const c = ws.column(name)
+  if (!c) throw checkError(op.loc, `Unknown column "${name}" in ${where} (<link>).`)
+  return c.data()
+}
+
+export function runLink(op: Op & { kind: 'Link' }, ws: Worksheet, foreign: Worksheet): Worksheet {
+  const pairs = op.col.map((c, i) => alignKeys(keyColumn(ws, c, op, 'the worksheet'), keyColumn(foreign, op.col2[i], op, op.table2)))
+  const match = firstIndexLookup(pairs.map((p) => p[1]), foreign.rows, pairs.map((p) => p[0]), ws.rows)
+  if (op.type === 'include' || op.type === 'exclude') {
+    const want = op.type === 'include'
+    return ws.selectRows(rowsWhere(match, (m) => (m >= 0) === want))
+  }
+  let base = ws
+  let index = match
+  if (op.type === 'select') {
+    const kept = rowsWhere(match, (m) => m >= 0)
+    base = ws.selectRows(kept)
+    index = kept.map((r) => match[r])
+  }
+  const names = op.cols ?? foreign.cols.filter((c) => c.visible && !op.col2.includes(c.name)).map((c) => c.name)
+  const composed = new Map<Int32Array | null, Int32Array>()
+  const added: WsColumn[] = names.map((name) => {
+    const c = foreign.column(name)
+    if (!c) throw checkError(op.loc, `Unknown column "${name}" in ${op.table2} (cols of <link>).`)
+    const newName = name + op.suffix
+    if (base.column(newName)) throw checkError(op.loc, `<link> would add a second column named "${newName}"; set suffix="…" or choose cols.`)
+    return c.reindex(index, composed).with({ name: newName, visible: true })
+  })
+  return base.withColumns([...base.cols, ...added])
+}
+
+function rowsWhere(match: Int32Array, keep: (m: number) => boolean): Int32Array {
+  const out: number[] = []
+  for (let i = 0; i < match.length; i++) if (keep(match[i])) out.push(i)
+  return Int32Array.from(out)
+}

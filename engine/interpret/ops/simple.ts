@@ -1,0 +1,62 @@
+/** sel, willbe, colord, col and sort: operations on one worksheet that keep its rows' identity. */
+import type { Op } from '../../ast.js'
+import { sortPermutation } from '../../columns/index.js'
+import { checkError } from '../../check/errors.js'
+import { evalColumn, evalExpr, toMask } from '../eval.js'
+import { matchesPattern } from '../patterns.js'
+import { newColumn, type WsColumn, type Worksheet, type ColumnInfo } from '../worksheet.js'
+import type { MetaPatch } from '../../ast.js'
+
+/** Row numbers where a mask is 1, in order. */
+export function maskRows(mask: Uint8Array): Int32Array {
+  let n = 0
+  for (let i = 0; i < mask.length; i++) n += mask[i]
+  const rows = new Int32Array(n)
+  for (let i = 0, j = 0; i < mask.length; i++) if (mask[i]) rows[j++] = i
+  return rows
+}
+
+export function runSel(op: Op & { kind: 'Sel' }, ws: Worksheet): Worksheet {
+  return ws.selectRows(maskRows(toMask(evalExpr(op.cond, ws), ws.rows)))
+}
+
+export function infoPatch(meta: MetaPatch): Partial<ColumnInfo> {
+  const p: { -readonly [K in keyof ColumnInfo]?: ColumnInfo[K] } = {}
+  if (meta.label !== undefined) p.label = meta.label
+  if (meta.desc !== undefined) p.desc = meta.desc
+  if (meta.format !== undefined) p.format = meta.format
+  if (meta.width !== undefined) p.width = meta.width
+  if (meta.fixed !== undefined) p.fixed = meta.fixed
+  return p
+}
+
+export function runWillbe(op: Op & { kind: 'Willbe' }, ws: Worksheet): Worksheet {
+  if (ws.column(op.name)) throw checkError(op.loc, `A column named "${op.name}" already exists; choose another name.`)
+  return ws.withColumns([...ws.cols, newColumn(op.name, evalColumn(op.value, ws), infoPatch(op.meta))])
+}
+
+/** Shown columns first, in the order `cols` names them; hidden ones keep their order after. */
+export function runColord(op: Op & { kind: 'Colord' }, ws: Worksheet): Worksheet {
+  const hidden = (c: WsColumn) => op.hide.some((p) => matchesPattern(c.name, p)) || (op.cols !== null && !op.cols.some((p) => matchesPattern(c.name, p)))
+  const shown: WsColumn[] = []
+  if (op.cols === null) shown.push(...ws.cols.filter((c) => !hidden(c)))
+  else for (const p of op.cols) for (const c of ws.cols) if (matchesPattern(c.name, p) && !hidden(c) && !shown.includes(c)) shown.push(c)
+  const rest = ws.cols.filter((c) => !shown.includes(c))
+  const cols = [...shown.map((c) => c.with({ visible: true })), ...(op.hard ? [] : rest.map((c) => c.with({ visible: false })))]
+  return ws.withColumns(cols)
+}
+
+export function runColMeta(op: Op & { kind: 'ColMeta' }, ws: Worksheet): Worksheet {
+  if (!ws.column(op.name)) throw checkError(op.loc, `Unknown column "${op.name}" in <col>.`)
+  return ws.withColumns(ws.cols.map((c) => (c.name === op.name ? c.with({ info: infoPatch(op.meta) }) : c)))
+}
+
+/** Stable: rows with equal keys keep their order, so consecutive sorts compose. */
+export function runSort(op: Op & { kind: 'Sort' }, ws: Worksheet): Worksheet {
+  const keys = op.keys.map((k) => {
+    const col = ws.column(k.col)
+    if (!col) throw checkError(op.loc, `Unknown column "${k.col}" in <sort>.`)
+    return { col: col.data(), desc: k.dir === 'down' }
+  })
+  return ws.selectRows(sortPermutation(keys, ws.rows))
+}

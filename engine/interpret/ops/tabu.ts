@@ -1,0 +1,95 @@
+/**
+ * `<tabu>`: one row per distinct combination of the break values, one column per `<tcol>`
+ * summary. With `cbreaks`, a cross-tabulation: the row totals (t0…) then one column per
+ * combination of column-break values (m0, m1…), cells without rows N/A.
+ */
+import type { Op, Tcol } from '../../ast.js'
+import { gather, groupBy } from '../../columns/index.js'
+import { NA_INT, type Column, type GroupIndex } from '../../columns/types.js'
+import { lookupSummary } from '../../summaries/index.js'
+import { checkError } from '../../check/errors.js'
+import { evalColumn } from '../eval.js'
+import { newColumn, Worksheet, type WsColumn } from '../worksheet.js'
+import { groupOrder } from './group-order.js'
+import { infoPatch } from './simple.js'
+
+function firstRows(g: GroupIndex): Int32Array {
+  const rows = new Int32Array(g.count).fill(-1)
+  for (let i = 0; i < g.ids.length; i++) if (rows[g.ids[i]] < 0) rows[g.ids[i]] = i
+  return rows
+}
+
+function groupsOf(names: readonly string[], ws: Worksheet, op: Op): { groups: GroupIndex; values: Column[] } {
+  const cols = names.map((n) => {
+    const c = ws.column(n)
+    if (!c) throw checkError(op.loc, `Unknown column "${n}" in <tabu>.`)
+    return c.data()
+  })
+  const groups = cols.length > 0 ? groupBy(cols, ws.rows, null) : { ids: new Int32Array(ws.rows), count: 1 }
+  const first = firstRows(groups)
+  return { groups, values: cols.map((c) => gather(c, first)) }
+}
+
+function summarise(t: Tcol, groups: GroupIndex, ws: Worksheet): Column {
+  const def = lookupSummary(t.fun)
+  if (!def) throw checkError(t.loc, `Unknown summary fun="${t.fun}".`)
+  return def.kernel({ groups, source: t.source ? evalColumn(t.source, ws) : null, weight: t.weight ? evalColumn(t.weight, ws) : null })
+}
+
+function breakColumns(op: Op & { kind: 'Tabu' }, ws: Worksheet, values: readonly Column[]): WsColumn[] {
+  return op.breaks.map((b, i) => {
+    const spec = op.breakSpecs.find((s) => s.col === b)
+    const src = ws.column(b)!
+    return newColumn(spec?.rename ?? b, values[i], { ...src.info, label: spec?.relabel ?? src.info.label, fixed: true })
+  })
+}
+
+const tcolColumn = (t: Tcol, name: string, data: Column, label?: string): WsColumn => newColumn(name, data, { ...infoPatch(t.meta), ...(label !== undefined && !t.meta.label ? { label } : {}) })
+
+function reorder(cols: WsColumn[], order: Int32Array | null, rows: number): Worksheet {
+  const ws = new Worksheet(rows, cols)
+  return order ? ws.selectRows(order) : ws
+}
+
+export function runTabu(op: Op & { kind: 'Tabu' }, ws: Worksheet): Worksheet {
+  if (op.cbreaks.length > 0) return runCrossTab(op, ws)
+  const { groups, values } = groupsOf(op.breaks, ws, op)
+  const tcols = op.tcols.map((t, i) => tcolColumn(t, t.name ?? `t${i}`, summarise(t, groups, ws)))
+  const order = groupOrder(op.breaks, values, op.breakSpecs, groups.count)
+  return reorder([...breakColumns(op, ws, values), ...tcols], order, groups.count)
+}
+
+/** Marks cells of empty (row, column) combinations N/A. */
+function blankEmpty(col: Column, counts: Int32Array): Column {
+  if (col.type === 'float') return { type: 'float', data: col.data.map((v, i) => (counts[i] === 0 ? Number.NaN : v)) }
+  if (col.type === 'text') return { ...col, codes: col.codes.map((v, i) => (counts[i] === 0 ? 0 : v)) }
+  return { type: col.type, data: col.data.map((v, i) => (counts[i] === 0 ? NA_INT : v)) }
+}
+
+function displayValue(col: Column, row: number): string {
+  if (col.type === 'text') return col.dict[col.codes[row]]
+  const v = col.data[row]
+  return v === NA_INT || v !== v ? '' : String(v)
+}
+
+function runCrossTab(op: Op & { kind: 'Tabu' }, ws: Worksheet): Worksheet {
+  const rowSide = groupsOf(op.breaks, ws, op)
+  const colSide = groupsOf(op.cbreaks, ws, op)
+  const colOrder = groupOrder(op.cbreaks, colSide.values, op.breakSpecs, colSide.groups.count, 'up') ?? Int32Array.from({ length: colSide.groups.count }, (_, i) => i)
+  const nc = colSide.groups.count
+  const cellIds = new Int32Array(ws.rows)
+  for (let i = 0; i < ws.rows; i++) cellIds[i] = rowSide.groups.ids[i] * nc + colSide.groups.ids[i]
+  const cells: GroupIndex = { ids: cellIds, count: rowSide.groups.count * nc }
+  const counts = new Int32Array(cells.count)
+  for (let i = 0; i < ws.rows; i++) counts[cellIds[i]]++
+  const totals = op.tcols.map((t, i) => tcolColumn(t, op.tcols.length === 1 ? 't0' : `t${i}`, summarise(t, rowSide.groups, ws)))
+  const cellValues = op.tcols.map((t) => blankEmpty(summarise(t, cells, ws), counts))
+  const matrix: WsColumn[] = []
+  colOrder.forEach((cg) => {
+    const label = colSide.values.map((v) => displayValue(v, cg)).join(' ')
+    const pick = Int32Array.from({ length: rowSide.groups.count }, (_, r) => r * nc + cg)
+    op.tcols.forEach((t, k) => matrix.push(tcolColumn(t, `m${matrix.length}`, gather(cellValues[k], pick), op.tcols.length === 1 ? label : `${label} ${t.meta.label ?? t.fun}`)))
+  })
+  const order = groupOrder(op.breaks, rowSide.values, op.breakSpecs, rowSide.groups.count)
+  return reorder([...breakColumns(op, ws, rowSide.values), ...totals, ...matrix], order, rowSide.groups.count)
+}

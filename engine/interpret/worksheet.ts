@@ -1,0 +1,98 @@
+/**
+ * The worksheet: the current table of a query. Columns are kept as a source column plus an index
+ * vector of the rows that survive (selections, sorts and links compose index vectors instead of
+ * copying data); a column is gathered only when an expression or the output reads it, and then
+ * once. Index entries of -1 are rows with no source row (unmatched link rows): N/A.
+ */
+import type { ColumnType } from '../../shared/table.js'
+import { gather } from '../columns/index.js'
+import type { Column } from '../columns/types.js'
+
+export interface ColumnInfo {
+  readonly label: string
+  readonly desc: string
+  readonly format: string
+  readonly width: number | null
+  readonly fixed: boolean
+}
+
+/** A column of the worksheet: its data (lazily gathered) and what the user sees of it. */
+export class WsColumn {
+  private cached: Column | null = null
+
+  constructor(
+    readonly name: string,
+    readonly type: ColumnType,
+    readonly info: ColumnInfo,
+    readonly visible: boolean,
+    private readonly source: Column,
+    /** Rows of `source` in worksheet order; null = all of them, in order. */
+    readonly index: Int32Array | null,
+  ) {}
+
+  /** The column's values for the worksheet's rows. */
+  data(): Column {
+    const data = this.cached ?? (this.index === null ? this.source : gather(this.source, this.index))
+    this.cached = data
+    return data
+  }
+
+  /** The same column over a subset or reordering of the worksheet's rows. */
+  reindex(rows: Int32Array, composed: Map<Int32Array | null, Int32Array>): WsColumn {
+    let index = composed.get(this.index)
+    if (index === undefined) {
+      index = composeIndex(this.index, rows)
+      composed.set(this.index, index)
+    }
+    return new WsColumn(this.name, this.type, this.info, this.visible, this.source, index)
+  }
+
+  with(changes: { name?: string; info?: Partial<ColumnInfo>; visible?: boolean }): WsColumn {
+    const c = new WsColumn(changes.name ?? this.name, this.type, { ...this.info, ...changes.info }, changes.visible ?? this.visible, this.source, this.index)
+    c.cached = this.cached
+    return c
+  }
+}
+
+/** outer ∘ rows: position i of the result reads source row outer[rows[i]] (-1 stays -1). */
+export function composeIndex(outer: Int32Array | null, rows: Int32Array): Int32Array {
+  if (outer === null) return rows
+  const out = new Int32Array(rows.length)
+  for (let i = 0; i < rows.length; i++) {
+    const r = rows[i]
+    out[i] = r < 0 ? -1 : outer[r]
+  }
+  return out
+}
+
+export class Worksheet {
+  private readonly byName: Map<string, WsColumn>
+
+  constructor(
+    readonly rows: number,
+    readonly cols: readonly WsColumn[],
+    readonly title: string = '',
+  ) {
+    this.byName = new Map(cols.map((c) => [c.name, c]))
+  }
+
+  column(name: string): WsColumn | undefined {
+    return this.byName.get(name)
+  }
+
+  /** Keeps or reorders rows: `rows` are worksheet row numbers (-1 = an all-N/A row). */
+  selectRows(rows: Int32Array): Worksheet {
+    const composed = new Map<Int32Array | null, Int32Array>()
+    return new Worksheet(rows.length, this.cols.map((c) => c.reindex(rows, composed)), this.title)
+  }
+
+  withColumns(cols: readonly WsColumn[]): Worksheet {
+    return new Worksheet(this.rows, cols, this.title)
+  }
+}
+
+/** A fresh column over materialised data (computed columns, tabulations, inline tables). */
+export function newColumn(name: string, data: Column, info: Partial<ColumnInfo> = {}, visible = true): WsColumn {
+  const full: ColumnInfo = { label: info.label ?? name, desc: info.desc ?? '', format: info.format ?? '', width: info.width ?? null, fixed: info.fixed ?? false }
+  return new WsColumn(name, data.type, full, visible, data, null)
+}

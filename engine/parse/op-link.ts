@@ -1,0 +1,57 @@
+/**
+ * `<link>` and `<merge>`: both read another table, and their child elements are that table's own
+ * pipeline, applied before linking or appending.
+ */
+import type { LinkType, Op, XmlElement } from '../ast.js'
+import { attr, nameList, normName, requiredAttr } from './attrs.js'
+import { opError, unsupported } from './op-errors.js'
+
+/** Builds the operations of a nested pipeline. */
+export type NestedOps = (elements: readonly XmlElement[]) => Op[]
+
+const LINK_TYPES: readonly LinkType[] = ['exact', 'select', 'include', 'exclude']
+const REFUSED_TYPES = ['asof', 'side', 'expand']
+
+/** `<link>`: col2 defaults to col, type to exact; asof/side/expand and shift≠0 are refused. */
+export function buildLink(el: XmlElement, nested: NestedOps): Op {
+  const table2 = normName(requiredAttr(el, 'table2'))
+  const col = nameList(el, 'col') ?? []
+  if (col.length === 0) throw opError(el, '<link> needs a col attribute', { attribute: 'col' })
+  const col2 = nameList(el, 'col2') ?? col
+  if (col2.length !== col.length) throw opError(el, `<link> pairs col (${col.length} column${col.length === 1 ? '' : 's'}) with col2 (${col2.length}): give as many of each`)
+  const shift = attr(el, 'shift')?.trim()
+  if (shift !== undefined && shift !== '0') throw unsupported(el, `<link shift="${shift}">`)
+  const suffix = normName(attr(el, 'suffix') ?? '')
+  if (!/^[a-z0-9_]*$/.test(suffix)) throw opError(el, `<link suffix="${suffix}"> may only hold letters, digits and '_'`, { attribute: 'suffix' })
+  return {
+    kind: 'Link',
+    table2,
+    ops: nested(childElements(el)),
+    col,
+    col2,
+    cols: nameList(el, 'cols') ?? null,
+    suffix,
+    type: linkType(el),
+    label: attr(el, 'label') ?? '',
+    loc: el.loc,
+  }
+}
+
+/** `<merge table2>`: the rows of table2 (after its own pipeline) appended. */
+export function buildMerge(el: XmlElement, nested: NestedOps): Op {
+  return { kind: 'Merge', table2: normName(requiredAttr(el, 'table2')), ops: nested(childElements(el)), loc: el.loc }
+}
+
+function linkType(el: XmlElement): LinkType {
+  const type = attr(el, 'type')?.trim().toLowerCase() ?? 'exact'
+  if ((LINK_TYPES as readonly string[]).includes(type)) return type as LinkType
+  if (REFUSED_TYPES.includes(type)) throw unsupported(el, `<link type="${type}">`)
+  throw opError(el, `<link type> must be ${LINK_TYPES.join(', ')}, not '${type}'`, { attribute: 'type' })
+}
+
+function childElements(el: XmlElement): XmlElement[] {
+  return el.children.map((child) => {
+    if (child.kind === 'Text') throw opError(el, `unexpected text inside <${el.name}>: expected operations on ${el.attrs.table2}`)
+    return child
+  })
+}

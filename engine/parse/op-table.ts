@@ -1,0 +1,81 @@
+/**
+ * `<table>`: an inline table. The content is rows separated by `;` and cells by `,`; a cell in
+ * single quotes may hold `,` and `;` (a doubled quote inside is one quote). Blank rows (such as
+ * the one after a trailing `;`) are dropped; an empty cell is N/A.
+ */
+import type { Op, XmlElement } from '../ast.js'
+import { attr, choiceAttr, countAttr, nameList } from './attrs.js'
+import { opError, unsupported } from './op-errors.js'
+
+/** `<table>`: csv content, or `depth` rows with no columns; `format="xml"` is refused. */
+export function buildTable(el: XmlElement): Op {
+  const format = choiceAttr(el, 'format', ['csv', 'empty', 'xml'] as const, 'csv')
+  if (format === 'xml') throw unsupported(el, '<table format="xml">')
+  const content = tableContent(el)
+  const cols = nameList(el, 'cols') ?? []
+  const depth = countAttr(el, 'depth') ?? null
+  const title = attr(el, 'title') ?? ''
+  if (depth !== null) {
+    if (cols.length > 0 || content.trim() !== '') throw opError(el, '<table depth> makes rows without columns: it cannot be combined with cols or data')
+    return { kind: 'Table', cols: [], rows: [], depth, title, loc: el.loc }
+  }
+  const rows = format === 'empty' ? [] : parseRows(el, content)
+  if (rows.length > 0 && cols.length === 0) throw opError(el, '<table> with data needs a cols attribute naming its columns', { attribute: 'cols' })
+  rows.forEach((row, i) => {
+    if (row.length !== cols.length) throw opError(el, `row ${i + 1} of <table> has ${row.length} value${row.length === 1 ? '' : 's'}, but cols names ${cols.length} column${cols.length === 1 ? '' : 's'}`)
+  })
+  return { kind: 'Table', cols, rows, depth: null, title, loc: el.loc }
+}
+
+function tableContent(el: XmlElement): string {
+  let text = ''
+  for (const child of el.children) {
+    if (child.kind === 'Element') throw opError(el, `<${child.name}> cannot appear inside <table>: its content is rows of values`)
+    text += child.text
+  }
+  return text
+}
+
+/** Splits the content into rows of cells. */
+function parseRows(el: XmlElement, text: string): string[][] {
+  const rows: string[][] = []
+  let row: string[] = []
+  let cell = ''
+  let quoted: string | null = null
+  const endCell = (): void => {
+    row.push(quoted ?? cell.trim())
+    cell = ''
+    quoted = null
+  }
+  const endRow = (): void => {
+    endCell()
+    if (!(row.length === 1 && row[0] === '')) rows.push(row)
+    row = []
+  }
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i]
+    if (c === "'" && quoted === null && cell.trim() === '') {
+      const q = readQuoted(el, text, i)
+      quoted = q.value
+      i = q.end
+    } else if (c === ',') endCell()
+    else if (c === ';') endRow()
+    else if (quoted !== null && c.trim() !== '') throw opError(el, `unexpected '${c}' after the quoted value '${quoted}' in <table>: expected ',' or ';'`)
+    else if (quoted === null) cell += c
+  }
+  endRow()
+  return rows
+}
+
+/** Reads a quoted cell starting at `start`; returns its value and the offset of its closing quote. */
+function readQuoted(el: XmlElement, text: string, start: number): { value: string; end: number } {
+  let value = ''
+  for (let i = start + 1; i < text.length; i++) {
+    if (text[i] !== "'") value += text[i]
+    else if (text[i + 1] === "'") {
+      value += "'"
+      i++
+    } else return { value, end: i }
+  }
+  throw opError(el, `a quoted value in <table> is never closed: expected ' after '${value.slice(0, 20)}'`)
+}

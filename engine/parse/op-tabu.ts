@@ -1,0 +1,51 @@
+/** `<tabu>` with its `<tcol>` and `<break>` children. */
+import type { BreakSpec, Op, Tcol, XmlElement } from '../ast.js'
+import { attr, choiceAttr, metaPatch, nameList, newColumnName, normName, requiredAttr } from './attrs.js'
+import { optionalExpr } from './expr-attr.js'
+import { opError, unsupported } from './op-errors.js'
+
+/** `<tabu>`: breaks, cbreaks, label and its `<tcol>`/`<break>` children; `<rollup>` is refused. */
+export function buildTabu(el: XmlElement): Op {
+  const breaks = nameList(el, 'breaks') ?? []
+  const cbreaks = nameList(el, 'cbreaks') ?? []
+  const tcols: Tcol[] = []
+  const breakSpecs: BreakSpec[] = []
+  for (const child of el.children) {
+    if (child.kind === 'Text') throw opError(el, 'unexpected text inside <tabu>: expected <tcol> or <break> elements')
+    if (child.name === 'tcol') tcols.push(buildTcol(child))
+    else if (child.name === 'break') breakSpecs.push(buildBreak(child, breaks, cbreaks, breakSpecs))
+    else if (child.name === 'rollup') throw unsupported(child, '<rollup>')
+    else if (child.name !== 'note') throw opError(child, `<${child.name}> cannot appear inside <tabu>: expected <tcol> or <break>`)
+  }
+  return { kind: 'Tabu', breaks, cbreaks, breakSpecs, tcols, label: attr(el, 'label') ?? '', loc: el.loc }
+}
+
+/** A summary column. Whether `fun` exists and needs a source or weight is the checker's call. */
+function buildTcol(el: XmlElement): Tcol {
+  const name = attr(el, 'name')
+  return {
+    fun: normName(requiredAttr(el, 'fun')),
+    source: optionalExpr(el, 'source'),
+    weight: optionalExpr(el, 'weight'),
+    name: name === undefined ? null : newColumnName(el, 'name', name),
+    meta: metaPatch(el),
+    loc: el.loc,
+  }
+}
+
+/** How one break column is sorted and renamed; it must be one of the tabulation's breaks. */
+function buildBreak(el: XmlElement, breaks: readonly string[], cbreaks: readonly string[], seen: readonly BreakSpec[]): BreakSpec {
+  const col = normName(requiredAttr(el, 'col'))
+  if (!breaks.includes(col) && !cbreaks.includes(col)) throw opError(el, `<break col="${col}"> is not one of the tabulation's breaks or cbreaks`)
+  if (seen.some((b) => b.col === col)) throw opError(el, `<break col="${col}"> is given twice`)
+  const rename = attr(el, 'rename')
+  const relabel = attr(el, 'relabel')
+  return {
+    col,
+    sort: choiceAttr(el, 'sort', ['up', 'down', 'none'] as const, 'up'),
+    naorder: choiceAttr(el, 'naorder', ['first', 'last'] as const, 'first'),
+    ...(rename === undefined ? {} : { rename: newColumnName(el, 'rename', rename) }),
+    ...(relabel === undefined ? {} : { relabel }),
+    loc: el.loc,
+  }
+}

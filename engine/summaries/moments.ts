@@ -1,0 +1,77 @@
+/** sum, avg, var, stdev, wsum, wavg: one pass accumulating per group. */
+import type { Column } from '../columns/types.js'
+import { asFloat64 } from './numeric.js'
+import type { SummaryDef, SummaryInput } from './types.js'
+
+const NUMERIC = ['int', 'float', 'date'] as const
+
+interface Sums {
+  n: Float64Array
+  s: Float64Array
+  ss: Float64Array
+}
+
+function accumulate({ groups, source }: SummaryInput, squares: boolean): Sums {
+  const x = asFloat64(source!)
+  const ids = groups.ids
+  const n = new Float64Array(groups.count)
+  const s = new Float64Array(groups.count)
+  const ss = new Float64Array(squares ? groups.count : 0)
+  for (let i = 0; i < ids.length; i++) {
+    const v = x[i]
+    if (v !== v) continue
+    const g = ids[i]
+    n[g]++
+    s[g] += v
+    if (squares) ss[g] += v * v
+  }
+  return { n, s, ss }
+}
+
+const float = (data: Float64Array): Column => ({ type: 'float', data })
+
+/** All-N/A group sums to 0, as g_sum does. */
+const sum = (input: SummaryInput): Column => float(accumulate(input, false).s)
+
+function avg(input: SummaryInput): Column {
+  const { n, s } = accumulate(input, false)
+  return float(s.map((v, g) => (n[g] === 0 ? Number.NaN : v / n[g])))
+}
+
+/** Sample variance (n − 1); fewer than two values → N/A. */
+function variance(input: SummaryInput): Float64Array {
+  const { n, s, ss } = accumulate(input, true)
+  return s.map((v, g) => (n[g] < 2 ? Number.NaN : Math.max(0, (ss[g] - (v * v) / n[g]) / (n[g] - 1))))
+}
+
+function weighted({ groups, source, weight }: SummaryInput): { sw: Float64Array; sxw: Float64Array } {
+  const x = asFloat64(source!)
+  const w = asFloat64(weight!)
+  const ids = groups.ids
+  const sw = new Float64Array(groups.count)
+  const sxw = new Float64Array(groups.count)
+  for (let i = 0; i < ids.length; i++) {
+    const v = x[i]
+    const wi = w[i]
+    if (v !== v || wi !== wi) continue
+    sw[ids[i]] += wi
+    sxw[ids[i]] += v * wi
+  }
+  return { sw, sxw }
+}
+
+export const MOMENTS: readonly SummaryDef[] = [
+  { name: 'sum', needsSource: true, needsWeight: false, types: NUMERIC, result: () => 'float', kernel: sum, doc: 'sum: sum of non-N/A values (0 when all are N/A)' },
+  { name: 'avg', needsSource: true, needsWeight: false, types: NUMERIC, result: () => 'float', kernel: avg, doc: 'avg: mean of non-N/A values' },
+  { name: 'var', needsSource: true, needsWeight: false, types: NUMERIC, result: () => 'float', kernel: (i) => float(variance(i)), doc: 'var: sample variance' },
+  { name: 'stdev', needsSource: true, needsWeight: false, types: NUMERIC, result: () => 'float', kernel: (i) => float(variance(i).map(Math.sqrt)), doc: 'stdev: sample standard deviation' },
+  { name: 'wsum', needsSource: true, needsWeight: true, types: NUMERIC, result: () => 'float', kernel: (i) => float(weighted(i).sxw), doc: 'wsum: sum of value × weight' },
+  {
+    name: 'wavg', needsSource: true, needsWeight: true, types: NUMERIC, result: () => 'float',
+    kernel: (i) => {
+      const { sw, sxw } = weighted(i)
+      return float(sxw.map((v, g) => (sw[g] === 0 ? Number.NaN : v / sw[g])))
+    },
+    doc: 'wavg: weighted average, sum(value × weight) / sum(weight)',
+  },
+]

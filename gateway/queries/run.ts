@@ -1,0 +1,60 @@
+/**
+ * api/run: the gateway parses and expands the query, resolves the tables it names through the
+ * catalog (only tables the caller may read: others are reported exactly like missing ones),
+ * checks it against their schemas, and hands the worker the checked operations plus the tables'
+ * columns in shared memory. The session keeps the recipe (query + versions).
+ */
+import type { ResultSet, RunTask, TableInput } from '../../shared/protocol.js'
+import type { ColumnSpec } from '../../shared/table.js'
+import { parseQuery, tableRefs } from '../../engine/parse/index.js'
+import { checkQuery } from '../../engine/check/index.js'
+import type { Op } from '../../engine/ast.js'
+import { readableTable } from '../catalog/tables.js'
+import type { UserRecord } from '../catalog/records.js'
+import type { Deps } from '../deps.js'
+import { recipeKey } from './result-cache.js'
+
+export interface RunRecipe {
+  readonly kind: 'run'
+  readonly xml: string
+  readonly vars: Readonly<Record<string, string>>
+  readonly tables: readonly { readonly path: string; readonly version: string; readonly title: string }[]
+}
+
+/** Parses, resolves and checks a query; bad queries fail here, before a worker is involved. */
+export async function prepareRun(deps: Deps, user: UserRecord, xml: string, vars: Readonly<Record<string, string>> = {}): Promise<RunRecipe> {
+  const ops = parseQuery(xml, vars)
+  const tables = []
+  for (const path of tableRefs(ops)) {
+    const t = await readableTable(deps.store, user, path)
+    tables.push({ path, version: t.version, title: t.title, columns: t.columns })
+  }
+  checkQuery(ops, new Map(tables.map((t) => [t.path, t.columns as readonly ColumnSpec[]])))
+  return { kind: 'run', xml, vars, tables: tables.map(({ path, version, title }) => ({ path, version, title })) }
+}
+
+async function tableInput(deps: Deps, t: RunRecipe['tables'][number]): Promise<TableInput> {
+  const meta = await deps.tables.meta(t.version)
+  const columns = await Promise.all(
+    meta.columns.map(async (spec, i) => {
+      const loaded = await deps.tables.column(t.version, i)
+      return { spec, buffer: loaded.buffer, ...(loaded.dict ? { dict: loaded.dict } : {}) }
+    }),
+  )
+  return { path: t.path, version: t.version, rows: meta.rows, title: t.title, columns }
+}
+
+/** Runs a recipe on the pool (or serves it from the memo). */
+export async function runRunRecipe(deps: Deps, recipe: RunRecipe, signal?: AbortSignal): Promise<ResultSet> {
+  return deps.results.getOrLoad(recipeKey(recipe), async () => {
+    const ops: Op[] = checkQuery(parseQuery(recipe.xml, recipe.vars), await schemasOf(deps, recipe)).ops
+    const tables = await Promise.all(recipe.tables.map((t) => tableInput(deps, t)))
+    const task: RunTask = { kind: 'run', ops, tables, maxRows: deps.config.maxResultRows }
+    return deps.runner.run(task, { signal, timeoutMs: deps.config.queryTimeoutMs })
+  })
+}
+
+async function schemasOf(deps: Deps, recipe: RunRecipe): Promise<Map<string, readonly ColumnSpec[]>> {
+  const metas = await Promise.all(recipe.tables.map((t) => deps.tables.meta(t.version)))
+  return new Map(recipe.tables.map((t, i) => [t.path, metas[i].columns]))
+}

@@ -1,0 +1,66 @@
+/**
+ * The shape shared by `api/sql` and `api/run`: a query parameter (`sql` or `xml`) that is run,
+ * whose recipe the session keeps, and whose result the index widget (`!cols`, `!rows`, `!data`,
+ * `!head`) then reads without running the query again on this gateway.
+ */
+import type { Context } from 'koa'
+import { AppError } from '../../shared/errors.js'
+import type { ResultSet } from '../../shared/protocol.js'
+import type { UserRecord } from '../catalog/records.js'
+import type { Deps } from '../deps.js'
+import { renderResult, type Rendered } from '../format/index.js'
+import type { ParsedPath } from '../path.js'
+import { requestParams, stringParam, type Params } from '../params.js'
+import { send } from '../respond.js'
+import { authState } from '../session.js'
+import { clientGoneSignal } from './abort.js'
+import { READ_METHODS, serveReadMethod, type AppKind } from './widget.js'
+
+export interface QueryEndpoint<R> {
+  readonly app: AppKind
+  /** The parameter holding the query text. */
+  readonly param: 'sql' | 'xml'
+  readonly prepare: (deps: Deps, user: UserRecord, text: string) => Promise<R>
+  readonly execute: (deps: Deps, recipe: R, signal: AbortSignal) => Promise<ResultSet>
+  /** Work after a successful run (savetable). */
+  readonly after?: (deps: Deps, user: UserRecord, result: ResultSet, params: Params) => Promise<void>
+  /** The HTML page shown when a browser opens the endpoint without a query. */
+  readonly form: (route: ParsedPath) => Rendered
+}
+
+function dataLinks(route: ParsedPath, app: AppKind): { label: string; href: string }[] {
+  return ['text', 'json', 'json.rows', 'json.keyed'].map((f) => ({ label: f, href: `/${route.version}/api/${app}/!data:${f}` }))
+}
+
+export function queryHandler<R>(deps: Deps, ep: QueryEndpoint<R>) {
+  return async function runQuery(ctx: Context): Promise<void> {
+    const route = ctx.state.route as ParsedPath
+    const { session, user } = authState(ctx)
+    const params = requestParams(ctx)
+    const text = stringParam(params, ep.param)
+    if (text === undefined || text.trim() === '') {
+      if (route.format === 'html' && text === undefined) return send(ctx, ep.form(route))
+      throw new AppError('MISSING_PARAMETER', `The parameter "${ep.param}" is missing or empty; send the query as a form field, JSON member or query-string value.`, { parameter: ep.param })
+    }
+    const recipe = await ep.prepare(deps, user, text)
+    const result = await ep.execute(deps, recipe, clientGoneSignal(ctx))
+    await deps.sessions.setData(session.sid, ep.app, JSON.stringify(recipe))
+    if (ep.after) await ep.after(deps, user, result, params)
+    send(ctx, renderResult(result, route.format, { page: { title: ep.app, links: dataLinks(route, ep.app) } }))
+  }
+}
+
+export function queryMethodHandler<R>(deps: Deps, ep: QueryEndpoint<R>) {
+  return async function queryMethod(ctx: Context): Promise<void> {
+    const route = ctx.state.route as ParsedPath
+    const { session } = authState(ctx)
+    const method = String(ctx.params.method)
+    if (!(READ_METHODS as readonly string[]).includes(method)) {
+      throw new AppError('NOT_FOUND', `Unknown index-widget method "!${method}" for api/${ep.app}; use !${READ_METHODS.join(', !')}.`, { method })
+    }
+    const raw = await deps.sessions.getData(session.sid, ep.app)
+    if (raw === null) throw new AppError('NO_RESULT', `There is no ${ep.app} result in this session yet; run a query with api/${ep.app} first.`)
+    const result = await ep.execute(deps, JSON.parse(raw) as R, clientGoneSignal(ctx))
+    serveReadMethod(ctx, route, method, result, ep.app)
+  }
+}

@@ -1,0 +1,28 @@
+/** `api/run`: one macro-language query; `savetable`, `replace` and `title` save its result. */
+import { AppError } from '../../shared/errors.js'
+import type { Params } from '../params.js'
+import { stringParam } from '../params.js'
+import { prepareRun, runRunRecipe, type RunRecipe } from '../queries/run.js'
+import { saveResult } from '../queries/save.js'
+import { runFormPage } from './pages.js'
+import type { QueryEndpoint } from './query-endpoint.js'
+
+function replaceFlag(params: Params): boolean {
+  const raw = (stringParam(params, 'replace') ?? '0').trim().toLowerCase()
+  if (['1', 'true', 'yes'].includes(raw)) return true
+  if (['0', 'false', 'no', ''].includes(raw)) return false
+  throw new AppError('INVALID_PARAMETER', `The parameter "replace" must be 0 or 1 (got "${raw}").`, { parameter: 'replace' })
+}
+
+export const RUN_ENDPOINT: QueryEndpoint<RunRecipe> = {
+  app: 'run',
+  param: 'xml',
+  prepare: (deps, user, xml) => prepareRun(deps, user, xml),
+  execute: runRunRecipe,
+  async after(deps, user, result, params) {
+    const path = stringParam(params, 'savetable')?.trim() ?? ''
+    if (path === '') return
+    await saveResult(deps, user, result, { path, replace: replaceFlag(params), title: stringParam(params, 'title') })
+  },
+  form: (route) => runFormPage(route),
+}

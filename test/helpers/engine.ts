@@ -1,0 +1,64 @@
+/**
+ * Runs macro queries in-process for engine tests: parse → expand → check → interpret, over
+ * small tables built from plain arrays (null = N/A) in shared memory, like the gateway's.
+ */
+import type { ResultSet, TableInput } from '../../shared/protocol.js'
+import { NA_INT, type ColumnType } from '../../shared/table.js'
+import { encodeText } from '../../engine/storage/index.js'
+import { parseQuery, tableRefs } from '../../engine/parse/index.js'
+import { checkQuery } from '../../engine/check/index.js'
+import { runOps, toResultSet } from '../../engine/interpret/index.js'
+
+export type Cell = number | string | null
+
+export interface ColDef {
+  readonly name: string
+  readonly type: ColumnType
+  readonly values: readonly Cell[]
+}
+
+function shared(array: Int32Array | Float64Array): SharedArrayBuffer {
+  const sab = new SharedArrayBuffer(array.byteLength)
+  new Uint8Array(sab).set(new Uint8Array(array.buffer, array.byteOffset, array.byteLength))
+  return sab
+}
+
+export function makeTable(path: string, cols: readonly ColDef[]): TableInput {
+  const rows = cols[0]?.values.length ?? 0
+  return {
+    path, version: `v-${path}`, rows, title: path,
+    columns: cols.map((c) => {
+      const spec = { name: c.name, type: c.type }
+      if (c.type === 'text') {
+        const enc = encodeText(c.values.map((v) => (v === null ? '' : String(v))))
+        return { spec, buffer: shared(enc.codes), dict: enc.dict }
+      }
+      if (c.type === 'float') return { spec, buffer: shared(Float64Array.from(c.values, (v) => (v === null ? Number.NaN : Number(v)))) }
+      return { spec, buffer: shared(Int32Array.from(c.values, (v) => (v === null ? NA_INT : Number(v)))) }
+    }),
+  }
+}
+
+export function runXml(xml: string, tables: readonly TableInput[] = [], vars: Record<string, string> = {}): ResultSet {
+  const ops = parseQuery(xml, vars)
+  const byPath = new Map(tables.map((t) => [t.path, t]))
+  for (const p of tableRefs(ops)) if (!byPath.has(p)) throw new Error(`test table ${p} missing`)
+  const checked = checkQuery(ops, new Map(tables.map((t) => [t.path, t.columns.map((c) => c.spec)])))
+  return toResultSet(runOps(checked.ops, byPath), 1e9)
+}
+
+/** The result as { column name: values } with null for N/A (what JSON would show). */
+export function columnsOf(r: ResultSet): Record<string, Cell[]> {
+  const out: Record<string, Cell[]> = {}
+  r.cols.forEach((c, i) => {
+    const col = r.columns[i]
+    out[c.name] = Array.from(col.data as ArrayLike<number | string>, (v) => {
+      if (col.kind === 'int') return v === NA_INT ? null : (v as number)
+      if (col.kind === 'float') return Number.isNaN(v) ? null : (v as number)
+      return v as string
+    })
+  })
+  return out
+}
+
+export const names = (r: ResultSet): string[] => r.cols.map((c) => c.name)
