@@ -1,0 +1,103 @@
+/**
+ * Each <tcol> summary kernel against a plain row-by-row reference on random data with N/A mixed
+ * in: the reference works on arrays of JS values (null = N/A) grouped with a Map.
+ */
+import { expect } from 'chai'
+import { Rng, randomFloatColumn, randomIntColumn, randomTextColumn } from '../../engine/columns/random.js'
+import { columnValues, groupBy } from '../../engine/columns/index.js'
+import type { Column } from '../../engine/columns/types.js'
+import { SUMMARIES } from '../../engine/summaries/index.js'
+
+type V = number | string | null
+
+function groupsOf(ids: Int32Array, count: number, values: readonly V[]): V[][] {
+  const out: V[][] = Array.from({ length: count }, () => [])
+  ids.forEach((g, i) => out[g].push(values[i]))
+  return out
+}
+
+const valid = (vs: readonly V[]) => vs.filter((v) => v !== null && v !== '') as (number | string)[]
+const nums = (vs: readonly V[]) => valid(vs) as number[]
+
+const REFERENCE: Record<string, (vs: V[], ws: V[]) => V> = {
+  cnt: (vs) => vs.length,
+  cntnna: (vs) => valid(vs).length,
+  ucnt: (vs) => new Set(valid(vs)).size,
+  sum: (vs) => nums(vs).reduce((a, b) => a + b, 0),
+  avg: (vs) => (nums(vs).length ? nums(vs).reduce((a, b) => a + b, 0) / nums(vs).length : null),
+  var: (vs) => {
+    const x = nums(vs)
+    if (x.length < 2) return null
+    const m = x.reduce((a, b) => a + b, 0) / x.length
+    return x.reduce((a, b) => a + (b - m) ** 2, 0) / (x.length - 1)
+  },
+  stdev: (vs) => {
+    const v = REFERENCE.var(vs, []) as number | null
+    return v === null ? null : Math.sqrt(v)
+  },
+  median: (vs) => {
+    const x = [...nums(vs)].sort((a, b) => a - b)
+    if (x.length === 0) return null
+    const m = x.length >> 1
+    return x.length % 2 ? x[m] : (x[m - 1] + x[m]) / 2
+  },
+  first: (vs) => vs[0] ?? null,
+  last: (vs) => vs[vs.length - 1] ?? null,
+  min: (vs) => (valid(vs).length ? valid(vs).reduce((a, b) => (b < a ? b : a)) : null),
+  max: (vs) => (valid(vs).length ? valid(vs).reduce((a, b) => (b > a ? b : a)) : null),
+  wsum: (vs, ws) => vs.reduce<number>((a, v, i) => (v === null || ws[i] === null ? a : a + (v as number) * (ws[i] as number)), 0),
+  wavg: (vs, ws) => {
+    let sw = 0
+    let sxw = 0
+    vs.forEach((v, i) => {
+      if (v === null || ws[i] === null) return
+      sw += ws[i] as number
+      sxw += (v as number) * (ws[i] as number)
+    })
+    return sw === 0 ? null : sxw / sw
+  },
+}
+
+function closeTo(actual: readonly V[], expected: readonly V[], what: string): void {
+  expect(actual.length, what).to.equal(expected.length)
+  actual.forEach((a, i) => {
+    const e = expected[i]
+    if (typeof a === 'number' && typeof e === 'number') expect(a, `${what} group ${i}`).to.be.closeTo(e, 1e-9 * Math.max(1, Math.abs(e)))
+    else expect(a, `${what} group ${i}`).to.equal(e)
+  })
+}
+
+describe('tabulation summaries against a row-by-row reference', () => {
+  const rng = new Rng(20261121)
+  const sources: [string, (rows: number) => Column][] = [
+    ['int', (n) => randomIntColumn(rng, n, -50, 50, { na: 0.15 })],
+    ['float', (n) => randomFloatColumn(rng, n, -100, 100, { na: 0.15 })],
+    ['text', (n) => randomTextColumn(rng, n, ['ant', 'bee', 'cat', 'dog', 'eel'], { na: 0.15 })],
+  ]
+  for (const [name, def] of Object.entries(SUMMARIES)) {
+    for (const [kind, make] of sources) {
+      if (def.types && kind === 'text') continue
+      for (const rows of [0, 1, 7, 500]) {
+        it(`${name} over ${kind} values agrees on ${rows} rows`, () => {
+          const keys = randomIntColumn(rng, rows, 0, 6, { na: 0.1 })
+          const source = make(rows)
+          const weight = randomIntColumn(rng, rows, 0, 5, { na: 0.1 })
+          const groups = groupBy([keys], rows, null)
+          const out = def.kernel({ groups, source: def.needsSource ? source : null, weight: def.needsWeight ? weight : null })
+          const values = columnValues(source) as V[]
+          const perGroup = groupsOf(groups.ids, groups.count, values)
+          const weights = groupsOf(groups.ids, groups.count, columnValues(weight) as V[])
+          const expected = perGroup.map((vs, g) => REFERENCE[name](vs, weights[g]))
+          closeTo(columnValues(out) as V[], expected.map((v) => (v === '' ? '' : v)), `${name}/${kind}`)
+        })
+      }
+    }
+  }
+
+  it('sums an all-N/A group to 0 and averages it to N/A', () => {
+    const groups = { ids: Int32Array.from([0, 0, 1]), count: 2 }
+    const source: Column = { type: 'float', data: Float64Array.from([Number.NaN, Number.NaN, 2]) }
+    expect(columnValues(SUMMARIES.sum.kernel({ groups, source, weight: null }))).to.deep.equal([0, 2])
+    expect(columnValues(SUMMARIES.avg.kernel({ groups, source, weight: null }))).to.deep.equal([null, 2])
+  })
+})
