@@ -17,8 +17,13 @@ interface Running {
   readonly stdout: string
 }
 
+/** Every server started here, so a failing test never leaves one running. */
+const children = new Set<ChildProcess>()
+
 function start(env: Record<string, string>): Promise<Running> {
   const child = spawn(process.execPath, [SERVER], { env: { PATH: process.env.PATH ?? '', ...env }, stdio: ['ignore', 'pipe', 'pipe'] })
+  children.add(child)
+  child.on('exit', () => children.delete(child))
   let stdout = ''
   let stderr = ''
   return new Promise((resolve, reject) => {
@@ -57,7 +62,10 @@ describe('gateway/server.js as a process', function () {
   before(async () => {
     dataDir = await mkdtemp(join(tmpdir(), 'tabula-proc-'))
   })
-  after(() => rm(dataDir, { recursive: true, force: true }))
+  after(async () => {
+    for (const child of children) child.kill('SIGKILL')
+    await rm(dataDir, { recursive: true, force: true })
+  })
 
   const env = () => ({ DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1', DEMO_ROWS: '2000', WORKERS: '1' })
 
