@@ -31,13 +31,17 @@ export function argSpec(def: FunctionDef, i: number): ArgSpec | undefined {
 
 function checkArity(def: FunctionDef, e: Expr & { kind: 'Call' }): void {
   const n = e.args.length
-  const required = def.minArgs ?? def.args.filter((a) => !a.optional).length
+  // Optional arguments before a required one must still be written (empty): g_sum(;;x).
+  const required = def.minArgs ?? def.args.reduce((last, a, i) => (a.optional ? last : i + 1), 0)
   const max = def.repeatFrom === undefined ? def.args.length : Infinity
   if (n < required || n > max) {
     const expected = max === Infinity ? `at least ${required}` : required === max ? `${max}` : `${required} to ${max}`
     throw checkError(e.loc, `${e.name}() takes ${expected} argument${max === 1 ? '' : 's'}, got ${n}: ${def.doc}`, { function: e.name })
   }
 }
+
+const isConstant = (e: Expr): boolean =>
+  e.kind === 'Num' || e.kind === 'Str' || e.kind === 'Date' || e.kind === 'Time' || e.kind === 'List' || (e.kind === 'Neg' && isConstant(e.operand))
 
 function checkColumns(schema: Schema, names: readonly string[], e: Expr): void {
   for (const name of names) {
@@ -56,6 +60,7 @@ function typeArgument(schema: Schema, def: FunctionDef, spec: ArgSpec, arg: Expr
     else throw checkError(arg.loc, `${call.name}(): the argument ${spec.name} must name columns (such as "state city").`)
     return null
   }
+  if (spec.constant && !isConstant(arg)) throw checkError(arg.loc, `${call.name}(): the argument ${spec.name} must be a constant, not a column or expression.`)
   const typed = typeExpr(arg, schema)
   if (typed.list && !spec.list) throw checkError(arg.loc, `${call.name}(): the argument ${spec.name} cannot be a list of values.`)
   if (spec.kind === 'select' && typed.type === 'text') throw checkError(arg.loc, `${call.name}(): the argument ${spec.name} must be a 0/1 column, not text.`)

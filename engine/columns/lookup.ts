@@ -1,0 +1,58 @@
+/**
+ * The hash lookup behind `<link>`: for each probe row, the FIRST key-side row whose key values
+ * are all equal (N/A matching N/A, as `=` does). The key side is interned column by column;
+ * because ids are numbered by first appearance, the row that created an id is the first row
+ * with that key.
+ */
+import { keyIds } from './key-ids.js'
+import { toFloat } from './make.js'
+import { internIdPairs } from './pair-ids.js'
+import type { Column } from './types.js'
+
+/**
+ * @param keyCols the key columns of the side looked up (the foreign worksheet)
+ * @param probeCols the matching columns of the side looking up, pairwise with keyCols
+ * @returns per probe row, the first matching key row, or -1
+ */
+export function firstIndexLookup(keyCols: readonly Column[], rows: number, probeCols: readonly Column[], probeRows: number): Int32Array {
+  if (keyCols.length !== probeCols.length) throw new Error('firstIndexLookup: key and probe column counts differ')
+  if (keyCols.length === 0) return new Int32Array(probeRows).fill(rows > 0 ? 0 : -1)
+  let ids: Int32Array = new Int32Array(0)
+  let count = 0
+  let found: Int32Array = new Int32Array(0)
+  for (let c = 0; c < keyCols.length; c++) {
+    const [key, probe] = alignTypes(keyCols[c], probeCols[c])
+    const k = keyIds(key, rows, null, probeRows)
+    const f = k.find(probe, probeRows)
+    if (c === 0) {
+      ids = k.ids
+      count = k.count
+      found = f
+    } else {
+      const pair = internIdPairs(ids, count, k.ids, k.count, rows)
+      found = pair.find(found, f, probeRows)
+      ids = pair.ids
+      count = pair.count
+    }
+  }
+  const firstRow = new Int32Array(count)
+  let next = 0
+  // Ids are handed out in row order, so id `next` first appears at the row where it is new.
+  for (let r = 0; r < rows && next < count; r++) if (ids[r] === next) firstRow[next++] = r
+  const out = new Int32Array(probeRows)
+  for (let i = 0; i < probeRows; i++) {
+    const id = found[i]
+    out[i] = id < 0 ? -1 : firstRow[id]
+  }
+  return out
+}
+
+/** Int (or date) against float compares as floats; everything else as it is. */
+function alignTypes(key: Column, probe: Column): [Column, Column] {
+  if (key.type === 'float' && probe.type !== 'float' && probe.type !== 'text') return [key, toFloat(probe)]
+  if (probe.type === 'float' && key.type !== 'float' && key.type !== 'text') return [toFloat(key), probe]
+  if ((key.type === 'text') !== (probe.type === 'text') && (key.type === 'float' || probe.type === 'float')) {
+    throw new Error('firstIndexLookup: cannot match text keys with float keys')
+  }
+  return [key, probe]
+}

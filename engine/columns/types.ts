@@ -1,0 +1,45 @@
+/**
+ * The column representation every operation and kernel shares. Whole columns as typed arrays:
+ * integers and dates in Int32Array with NA_INT for N/A, floats in Float64Array with NaN for N/A,
+ * text as Int32 dictionary codes into a sorted string table whose entry 0 is '' (text N/A).
+ *
+ * Invariant for text: `dict` is sorted (JavaScript string order), has no duplicates, and
+ * `dict[0] === ''`. Two codes of one column therefore compare like their strings, so equality,
+ * ordering, grouping and sorting of text run on integers.
+ */
+import type { ColumnType } from '../../shared/table.js'
+
+export { NA_INT, NA_FLOAT } from '../../shared/table.js'
+export type { ColumnType }
+
+export type IntColumn = { readonly type: 'int' | 'date'; readonly data: Int32Array }
+export type FloatColumn = { readonly type: 'float'; readonly data: Float64Array }
+export type TextColumn = { readonly type: 'text'; readonly codes: Int32Array; readonly dict: readonly string[] }
+
+export type Column = IntColumn | FloatColumn | TextColumn
+
+/** A constant operand, kept unbroadcast so kernels need not allocate a column for it. */
+export type Scalar =
+  | { readonly kind: 'scalar'; readonly type: 'int' | 'date' | 'float'; readonly value: number }
+  | { readonly kind: 'scalar'; readonly type: 'text'; readonly value: string }
+
+/** Juxtaposed constants (`'NY' 'CA'`), only meaningful to =, <> and list-aware functions. */
+export type ScalarList =
+  | { readonly kind: 'list'; readonly type: 'int' | 'date' | 'float'; readonly values: readonly number[] }
+  | { readonly kind: 'list'; readonly type: 'text'; readonly values: readonly string[] }
+
+/** What a value argument evaluates to. */
+export type Value = Column | Scalar | ScalarList
+
+/**
+ * Rows grouped by the values of some columns: `ids[row]` is the row's group number, from 0 to
+ * `count - 1`, numbered in order of first appearance. N/A is a value like any other.
+ */
+export interface GroupIndex {
+  readonly ids: Int32Array
+  readonly count: number
+}
+
+export const columnLength = (c: Column): number => (c.type === 'text' ? c.codes.length : c.data.length)
+
+export const isNumericType = (t: ColumnType): boolean => t !== 'text'

@@ -1,0 +1,89 @@
+/**
+ * The core of if() and case(): given 0/1 conditions and candidate values, each row takes the
+ * value of its first true condition, or the default. Values are brought to one type first
+ * (floats if any is a float; text on one merged dictionary), then written from the last
+ * condition to the first so that the first true one is written last and wins.
+ */
+import { mergeDicts, toFloat } from '../columns/index.js'
+import { NA_INT, type Column, type ColumnType, type Value } from '../columns/types.js'
+import { callError, isColumn, isScalar, scalarIsNA } from './args.js'
+import { truthy } from './logic.js'
+
+/** A candidate value as the result representation: an array, or a constant. */
+type Source = Int32Array | Float64Array | number
+
+/**
+ * @param conds the conditions, one per value, in priority order
+ * @param values the candidate values, one per condition
+ * @param fallback the default value (rows where no condition holds)
+ */
+export function choose(conds: readonly Value[], values: readonly Value[], fallback: Value, type: ColumnType, rows: number): Column {
+  const all = [...values, fallback]
+  let dict: string[] | null = null
+  let sources: Source[]
+  if (type === 'text') {
+    const merged = textSources(all)
+    dict = merged.dict
+    sources = merged.sources
+  } else {
+    sources = all.map((v) => numericSource(v, type === 'float'))
+  }
+  const out = type === 'float' ? new Float64Array(rows) : new Int32Array(rows)
+  fill(out, sources[sources.length - 1], rows)
+  for (let k = conds.length - 1; k >= 0; k--) {
+    const c = conds[k]
+    if (!isColumn(c)) {
+      if (!isScalar(c)) throw callError('A condition cannot be a list of values.')
+      if (!scalarIsNA(c) && c.value !== 0) fill(out, sources[k], rows)
+      continue
+    }
+    overwrite(out, truthy(c, rows), sources[k], rows)
+  }
+  if (dict !== null) return { type: 'text', codes: out as Int32Array, dict }
+  return type === 'float' ? { type: 'float', data: out as Float64Array } : { type: type as 'int' | 'date', data: out as Int32Array }
+}
+
+function numericSource(v: Value, float: boolean): Source {
+  if (isScalar(v)) {
+    if (v.type === 'text') throw callError('Cannot mix text and numbers in the results.')
+    return scalarIsNA(v) ? (float ? NaN : NA_INT) : v.value
+  }
+  if (!isColumn(v) || v.type === 'text') throw callError('Cannot mix text and numbers (or lists) in the results.')
+  return float ? toFloat(v).data : v.data
+}
+
+/** Text candidates as codes of one merged dictionary (constants as single codes). */
+function textSources(values: readonly Value[]): { dict: string[]; sources: Source[] } {
+  const dicts = values.map((v) => {
+    if (isScalar(v) && v.type === 'text') return ['', v.value].filter((s, i) => i === 0 || s !== '')
+    if (isColumn(v) && v.type === 'text') return v.dict
+    throw callError('Cannot mix text and numbers (or lists) in the results.')
+  })
+  const { dict, remaps } = mergeDicts(dicts)
+  const sources = values.map((v, k): Source => {
+    const remap = remaps[k]
+    if (isScalar(v)) return remap[remap.length - 1] // '' alone maps to 0
+    const codes = (v as Column & { type: 'text' }).codes
+    const o = new Int32Array(codes.length)
+    for (let i = 0; i < codes.length; i++) o[i] = remap[codes[i]]
+    return o
+  })
+  return { dict, sources }
+}
+
+function fill(out: Int32Array | Float64Array, src: Source, rows: number): void {
+  if (typeof src === 'number') out.fill(src)
+  else out.set(src.subarray(0, rows))
+}
+
+function overwrite(out: Int32Array | Float64Array, when: Int32Array, src: Source, rows: number): void {
+  if (typeof src === 'number') {
+    for (let i = 0; i < rows; i++) if (when[i] !== 0) out[i] = src
+  } else if (out instanceof Float64Array) {
+    const s = src as Float64Array
+    for (let i = 0; i < rows; i++) if (when[i] !== 0) out[i] = s[i]
+  } else {
+    const s = src as Int32Array
+    for (let i = 0; i < rows; i++) if (when[i] !== 0) out[i] = s[i]
+  }
+}

@@ -1,0 +1,36 @@
+/**
+ * The function registry: one table, one row per function and operator, assembled from the
+ * family files. A missing function is one missing row.
+ */
+import { ARITHMETIC } from './arith.js'
+import { COMPARISONS } from './compare.js'
+import { CONDITIONAL } from './conditional.js'
+import { DATES } from './date.js'
+import { GROUP_FUNCTIONS } from './group/defs.js'
+import { LOGIC } from './logic.js'
+import { MATH } from './math.js'
+import { ROW } from './row.js'
+import { TEXT } from './text.js'
+import type { FunctionDef } from './types.js'
+
+const FAMILIES: readonly (readonly FunctionDef[])[] = [ARITHMETIC, COMPARISONS, LOGIC, ROW, MATH, CONDITIONAL, TEXT, DATES, GROUP_FUNCTIONS]
+
+function assemble(): Readonly<Record<string, FunctionDef>> {
+  // A null prototype keeps names like "constructor" from resolving to Object's members.
+  const table: Record<string, FunctionDef> = Object.create(null) as Record<string, FunctionDef>
+  for (const family of FAMILIES) {
+    for (const def of family) {
+      if (table[def.name]) throw new Error(`function ${def.name} is defined twice`)
+      table[def.name] = def
+    }
+  }
+  return Object.freeze(table)
+}
+
+/** Every function and operator by name (operators by their symbol; `neg` and `not` for - and ~). */
+export const FUNCTIONS: Readonly<Record<string, FunctionDef>> = assemble()
+
+/** The function named `name` (case-insensitive), or undefined. */
+export function lookupFunction(name: string): FunctionDef | undefined {
+  return FUNCTIONS[name.toLowerCase()]
+}

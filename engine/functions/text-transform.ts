@@ -1,0 +1,44 @@
+/**
+ * Text functions that build text or numbers from text: case, trimming, length, substrings and
+ * fixed-width padding. Each runs once per dictionary entry (textFromDictMap / intFromDictMap).
+ * Positions and lengths count UTF-16 code units, as JavaScript strings do.
+ */
+import { intFromDictMap, textFromDictMap } from '../columns/index.js'
+import { NA_INT, type Column, type TextColumn } from '../columns/types.js'
+
+/** The text-to-text functions that take only X. */
+export type TextMap = 'strupcase' | 'strdowncase' | 'strtrim'
+
+/** strupcase / strdowncase / strtrim. */
+export function mapText(name: TextMap, x: TextColumn): Column {
+  if (name === 'strupcase') return textFromDictMap(x, (s) => s.toUpperCase())
+  if (name === 'strdowncase') return textFromDictMap(x, (s) => s.toLowerCase())
+  return textFromDictMap(x, (s) => s.trim())
+}
+
+/** strlen: the length of each value; N/A for N/A. */
+export function textLength(x: TextColumn): Column {
+  return { type: 'int', data: intFromDictMap(x, (s) => s.length, NA_INT) }
+}
+
+/**
+ * substr(X;start;len): `len` characters from the 1-based position `start` (to the end when len
+ * is omitted). A start before 1 counts from 1; a substring that is empty is N/A.
+ */
+export function substring(x: TextColumn, start: number, len: number | null): Column {
+  const from = Math.max(0, Math.floor(start) - 1)
+  const to = len === null ? Infinity : Math.floor(start) - 1 + Math.max(0, Math.floor(len))
+  return textFromDictMap(x, (s) => s.slice(from, Math.max(from, to)))
+}
+
+/**
+ * padright(X;N): X in a field of N characters, aligned left: its first N characters, padded
+ * with spaces on the right. padleft(X;N): aligned right: its last N characters, padded with
+ * spaces on the left. (The K-style `N$x` and `-N$x`; with account numbers, padright(account;4)
+ * is the 4-digit prefix that `=5391` tests.)
+ */
+export function pad(x: TextColumn, width: number, side: 'left' | 'right'): Column {
+  const w = Math.max(0, Math.floor(width))
+  if (side === 'right') return textFromDictMap(x, (s) => s.slice(0, w).padEnd(w, ' '))
+  return textFromDictMap(x, (s) => (s.length >= w ? s.slice(s.length - w) : s.padStart(w, ' ')))
+}
