@@ -2,22 +2,14 @@
 import type { Op } from '../../ast.js'
 import { sortPermutation } from '../../columns/index.js'
 import { checkError } from '../../check/errors.js'
-import { evalColumn, evalExpr, toMask } from '../eval.js'
+import { evalColumn } from '../eval.js'
+import { selectRows } from '../select.js'
 import { matchesPattern } from '../patterns.js'
 import { newColumn, type WsColumn, type Worksheet, type ColumnInfo } from '../worksheet.js'
 import type { MetaPatch } from '../../ast.js'
 
-/** Row numbers where a mask is 1, in order. */
-export function maskRows(mask: Uint8Array): Int32Array {
-  let n = 0
-  for (let i = 0; i < mask.length; i++) n += mask[i]
-  const rows = new Int32Array(n)
-  for (let i = 0, j = 0; i < mask.length; i++) if (mask[i]) rows[j++] = i
-  return rows
-}
-
 export function runSel(op: Op & { kind: 'Sel' }, ws: Worksheet): Worksheet {
-  return ws.selectRows(maskRows(toMask(evalExpr(op.cond, ws), ws.rows)))
+  return ws.selectRows(selectRows(op.cond, ws))
 }
 
 export function infoPatch(meta: MetaPatch): Partial<ColumnInfo> {

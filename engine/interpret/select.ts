@@ -1,0 +1,141 @@
+/**
+ * Selections evaluated as row lists rather than 0/1 columns. `a & b` tests `b` only on the rows
+ * `a` kept, and a comparison of a column with a constant (or a list, or another numeric column)
+ * is one tight loop over the candidate rows, writing nothing for the rows it drops. Anything
+ * else falls back to evaluating the expression as a column, with exactly the same semantics:
+ * non-zero is true, N/A is false, `=` is N/A-safe, ordered comparisons with N/A are false.
+ */
+import type { BinOp, Expr } from '../ast.js'
+import { lowerBound, lookupCode, upperBound } from '../columns/index.js'
+import { NA_INT, type Column } from '../columns/types.js'
+import { evalExpr, toMask } from './eval.js'
+import type { Worksheet } from './worksheet.js'
+
+type Cmp = '=' | '<>' | '<' | '>' | '<=' | '>='
+
+const FLIP: Record<Cmp, Cmp> = { '=': '=', '<>': '<>', '<': '>', '>': '<', '<=': '>=', '>=': '<=' }
+const isCmp = (op: BinOp): op is Cmp => op in FLIP
+
+/** Candidate rows: null means every row of the worksheet. */
+type Rows = Int32Array | null
+
+/** Keeps the candidates a row test accepts, in order. */
+function keep(rows: Rows, n: number, test: (r: number) => boolean): Int32Array {
+  const out = new Int32Array(rows === null ? n : rows.length)
+  let k = 0
+  if (rows === null) {
+    for (let r = 0; r < n; r++) if (test(r)) out[k++] = r
+  } else {
+    for (let i = 0; i < rows.length; i++) if (test(rows[i])) out[k++] = rows[i]
+  }
+  return out.subarray(0, k)
+}
+
+function numericTest(op: Cmp, data: Int32Array | Float64Array, isInt: boolean, v: number): (r: number) => boolean {
+  // v is a valid number: N/A never equals it, and ordered comparisons with N/A are false.
+  const na = isInt ? NA_INT : Number.NaN
+  switch (op) {
+    case '=': return (r) => data[r] === v
+    case '<>': return (r) => data[r] !== v
+    case '<': return isInt ? (r) => data[r] < v && data[r] !== na : (r) => data[r] < v
+    case '<=': return isInt ? (r) => data[r] <= v && data[r] !== na : (r) => data[r] <= v
+    case '>': return (r) => data[r] > v
+    case '>=': return (r) => data[r] >= v
+  }
+}
+
+/** Text against a constant, on codes: the dictionary is sorted, so bounds give the ranges. */
+function textTest(op: Cmp, codes: Int32Array, dict: readonly string[], s: string): (r: number) => boolean {
+  if (op === '=' || op === '<>') {
+    const code = s === '' ? 0 : lookupCode(dict, s)
+    return op === '=' ? (r) => codes[r] === code : (r) => codes[r] !== code
+  }
+  if (s === '') return () => false
+  const lo = lowerBound(dict, s)
+  const hi = upperBound(dict, s)
+  switch (op) {
+    case '<': return (r) => codes[r] !== 0 && codes[r] < lo
+    case '<=': return (r) => codes[r] !== 0 && codes[r] < hi
+    case '>': return (r) => codes[r] >= hi
+    case '>=': return (r) => codes[r] >= lo && codes[r] !== 0
+  }
+}
+
+function listTest(op: '=' | '<>', col: Column, values: readonly (number | string)[]): (r: number) => boolean {
+  let set: Set<number>
+  let read: (r: number) => number
+  if (col.type === 'text') {
+    set = new Set(values.map((s) => (s === '' ? 0 : lookupCode(col.dict, String(s)))))
+    read = (r) => col.codes[r]
+  } else {
+    set = new Set(values.map(Number))
+    const d = col.data
+    const na = col.type === 'float' ? Number.NaN : NA_INT
+    read = (r) => (d[r] === na ? Number.NaN : d[r])
+  }
+  return op === '=' ? (r) => set.has(read(r)) : (r) => !set.has(read(r))
+}
+
+function constantOf(e: Expr): number | string | null {
+  if (e.kind === 'Num' || e.kind === 'Date' || e.kind === 'Time' || e.kind === 'Str') return e.value
+  if (e.kind === 'Neg' && e.operand.kind === 'Num') return -e.operand.value
+  return null
+}
+
+/** A fast test for `column op constant|list`, or null when the shapes do not fit. */
+function comparisonTest(op: Cmp, left: Expr, right: Expr, ws: Worksheet): ((r: number) => boolean) | null {
+  if (left.kind !== 'Col') {
+    if (right.kind === 'Col' && constantOf(left) !== null) return comparisonTest(FLIP[op], right, left, ws)
+    return null
+  }
+  const col = ws.column(left.name)?.data()
+  if (!col) return null
+  if (right.kind === 'List' && (op === '=' || op === '<>')) {
+    const values = right.items.map(constantOf)
+    if (values.some((v) => v === null) || values.some((v) => typeof v === 'string') !== (col.type === 'text')) return null
+    return listTest(op, col, values as (number | string)[])
+  }
+  const v = constantOf(right)
+  if (v === null) return null
+  if (col.type === 'text') return typeof v === 'string' ? textTest(op, col.codes, col.dict, v) : null
+  return typeof v === 'number' ? numericTest(op, col.data, col.type !== 'float', v) : null
+}
+
+/** Rows of `rows` where the expression holds, evaluated generally (as a column). */
+function generic(e: Expr, ws: Worksheet, rows: Rows): Int32Array {
+  const mask = toMask(evalExpr(e, ws), ws.rows)
+  return keep(rows, ws.rows, (r) => mask[r] === 1)
+}
+
+/** Sorted union of two sorted row lists. */
+function union(a: Int32Array, b: Int32Array): Int32Array {
+  const out = new Int32Array(a.length + b.length)
+  let i = 0
+  let j = 0
+  let k = 0
+  while (i < a.length || j < b.length) {
+    if (j >= b.length || (i < a.length && a[i] < b[j])) out[k++] = a[i++]
+    else if (i >= a.length || b[j] < a[i]) out[k++] = b[j++]
+    else {
+      out[k++] = a[i++]
+      j++
+    }
+  }
+  return out.subarray(0, k)
+}
+
+/** The rows (of `rows`, or of the whole worksheet) where a selection expression is true. */
+export function selectRows(e: Expr, ws: Worksheet, rows: Rows = null): Int32Array {
+  if (e.kind === 'Bin' && e.op === '&') return selectRows(e.right, ws, selectRows(e.left, ws, rows))
+  if (e.kind === 'Bin' && e.op === '|') return union(selectRows(e.left, ws, rows), selectRows(e.right, ws, rows))
+  if (e.kind === 'Not') {
+    const yes = new Uint8Array(ws.rows)
+    for (const r of selectRows(e.operand, ws, rows)) yes[r] = 1
+    return keep(rows, ws.rows, (r) => yes[r] === 0)
+  }
+  if (e.kind === 'Bin' && isCmp(e.op)) {
+    const test = comparisonTest(e.op, e.left, e.right, ws)
+    if (test) return keep(rows, ws.rows, test)
+  }
+  return generic(e, ws, rows)
+}
