@@ -1,0 +1,80 @@
+/**
+ * Timing one query on one target: a first run that is checked against the reference answer (and
+ * warms up caches and the JIT), then the median of at least MIN_RUNS timed runs, more while they
+ * are quick, so the whole benchmark stays bounded.
+ */
+import { performance } from 'node:perf_hooks'
+import { compareDigests, type Digest } from './digest.js'
+import type { BenchQuery } from './queries.js'
+import type { Target } from './target.js'
+
+export const MIN_RUNS = 3
+const MAX_RUNS = 7
+/** Keep adding runs (up to MAX_RUNS) while the timed runs so far took less than this. */
+const QUICK_MS = 1500
+
+export type Outcome =
+  | { readonly kind: 'ok'; readonly ms: number; readonly runs: number; readonly all: readonly number[] }
+  | { readonly kind: 'error'; readonly message: string }
+  | { readonly kind: 'mismatch'; readonly diffs: readonly string[] }
+
+const gc: (() => void) | undefined = (globalThis as { gc?: () => void }).gc
+
+function describe(e: unknown): string {
+  if (e instanceof Error) {
+    const code = (e as { code?: unknown }).code
+    const detail = (e as { detail?: unknown }).detail
+    const extra = [code !== undefined ? `code=${String(code)}` : '', detail !== undefined ? `detail=${JSON.stringify(detail)}` : ''].filter(Boolean).join(' ')
+    return `${e.name}: ${e.message}${extra ? ` (${extra})` : ''}`
+  }
+  return String(e)
+}
+
+export function median(xs: readonly number[]): number {
+  const s = [...xs].sort((a, b) => a - b)
+  const m = s.length >> 1
+  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2
+}
+
+/**
+ * The first (checked) run: its digest, or the error. When `reference` is given the digest must
+ * agree with it.
+ */
+export async function checkedRun(t: Target, q: BenchQuery, reference: Digest | null): Promise<{ digest: Digest } | { outcome: Outcome }> {
+  try {
+    await t.before?.()
+    await t.run(q)
+    const digest = await t.digest(q)
+    await t.release()
+    if (reference) {
+      const diffs = compareDigests(reference, digest)
+      if (diffs.length > 0) return { outcome: { kind: 'mismatch', diffs } }
+    }
+    return { digest }
+  } catch (e) {
+    await t.release().catch(() => undefined)
+    return { outcome: { kind: 'error', message: describe(e) } }
+  }
+}
+
+/** Timed runs after a successful checked run. */
+export async function timedRuns(t: Target, q: BenchQuery): Promise<Outcome> {
+  const times: number[] = []
+  try {
+    let spent = 0
+    while (times.length < MIN_RUNS || (times.length < MAX_RUNS && spent < QUICK_MS)) {
+      await t.before?.()
+      gc?.()
+      const start = performance.now()
+      await t.run(q)
+      const ms = performance.now() - start
+      await t.release()
+      times.push(ms)
+      spent += ms
+    }
+  } catch (e) {
+    await t.release().catch(() => undefined)
+    return { kind: 'error', message: describe(e) }
+  }
+  return { kind: 'ok', ms: median(times), runs: times.length, all: times }
+}

@@ -1,0 +1,130 @@
+/**
+ * The memory line of `npm run bench`: a gateway-like process with a PoolRunner of two engine
+ * workers and a TableCache loads the item table's column files into SharedArrayBuffers once and
+ * runs one macro query on both workers at the same time. Resident memory is printed before
+ * loading, after loading and after the workers ran: if the workers had copies of the table, the
+ * last step would add about twice the table's size; sharing adds only the query's own memory.
+ *
+ *   node --expose-gc dist/bench/memory.js --rows 10000000
+ *
+ * The table files are written first by a child process (`--write DIR`), so that generating the
+ * data does not inflate this process's baseline. They are written as the storage layer lays a
+ * version out (meta.json + one binary file per column + dictionaries), without the SQLite image,
+ * which api/run does not read.
+ */
+import { spawn } from 'node:child_process'
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import type { RunTask, TableInput } from '../shared/protocol.js'
+import type { TableMeta } from '../shared/table.js'
+import { columnFile, dictFile, encodeText, META_FILE, newVersionId, SQLITE_FILE, tablesDir, versionDir } from '../engine/storage/index.js'
+import { parseQuery } from '../engine/parse/index.js'
+import { checkQuery } from '../engine/check/index.js'
+import { PoolRunner } from '../gateway/runner.js'
+import { TableCache } from '../gateway/table-cache.js'
+import { makeBenchData } from './data.js'
+
+const QUERY =
+  '<base table="pub.demo.retail.item"/>' +
+  '<tabu breaks="store"><break col="store" sort="up"/><tcol source="sales" fun="sum"/><tcol source="cost" fun="sum"/>' +
+  '<tcol source="qty" fun="sum"/><tcol source="payment" fun="first"/><tcol fun="cnt"/></tabu>'
+
+const mb = (bytes: number): string => `${(bytes / 2 ** 20).toFixed(0)} MB`
+const gc = (): void => (globalThis as { gc?: () => void }).gc?.()
+
+function arg(name: string): string | undefined {
+  const i = process.argv.indexOf(name)
+  return i >= 0 ? process.argv[i + 1] : undefined
+}
+
+/** Child mode: generate the item table and write it as one table version under dataDir. */
+async function writeTable(dataDir: string, rows: number): Promise<void> {
+  const { item } = makeBenchData(rows)
+  const version = newVersionId()
+  const dir = versionDir(dataDir, version)
+  await mkdir(dir, { recursive: true })
+  for (let i = 0; i < item.columns.length; i++) {
+    const values = item.data[i]
+    if (item.columns[i].type === 'text') {
+      const { codes, dict } = encodeText(values as readonly string[])
+      await writeFile(join(dir, columnFile(i)), new Uint8Array(codes.buffer))
+      await writeFile(join(dir, dictFile(i)), JSON.stringify(dict))
+    } else {
+      const a = values as Int32Array | Float64Array
+      await writeFile(join(dir, columnFile(i)), new Uint8Array(a.buffer, a.byteOffset, a.byteLength))
+    }
+  }
+  const meta: TableMeta = { version, rows: item.rows, columns: item.columns, sqlite: SQLITE_FILE, createdAt: new Date().toISOString() }
+  await writeFile(join(dir, META_FILE), JSON.stringify(meta))
+  process.stdout.write(`${version}\n`)
+}
+
+function writeInChild(dataDir: string, rows: number): Promise<string> {
+  const script = fileURLToPath(import.meta.url)
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [script, '--write', dataDir, '--rows', String(rows)], { stdio: ['ignore', 'pipe', 'inherit'] })
+    let out = ''
+    child.stdout.on('data', (d: Buffer) => (out += d.toString()))
+    child.on('error', reject)
+    child.on('exit', (code) => (code === 0 ? resolve(out.trim()) : reject(new Error(`table writer exited with ${code}`))))
+  })
+}
+
+function rss(): number {
+  gc()
+  return process.memoryUsage().rss
+}
+
+async function measure(rows: number): Promise<void> {
+  const dataDir = await mkdtemp(join(tmpdir(), 'tabula-bench-'))
+  let runner: PoolRunner | null = null
+  try {
+    await mkdir(tablesDir(dataDir), { recursive: true })
+    const version = await writeInChild(dataDir, rows)
+    const path = 'pub.demo.retail.item'
+
+    // Workers up and warm (each has loaded the engine and sql.js) before the baseline.
+    runner = new PoolRunner({ workers: 2 })
+    const warm: RunTask = { kind: 'run', ops: checkQuery(parseQuery('<table cols="a">1;2</table>', {}), new Map()).ops, tables: [], maxRows: 1000 }
+    await Promise.all([1, 2].map(() => runner!.run(warm, { timeoutMs: 60_000 })))
+    const before = rss()
+
+    const cache = new TableCache(dataDir, 8 * 2 ** 30)
+    const meta = await cache.meta(version)
+    const columns = await Promise.all(
+      meta.columns.map(async (spec, i) => {
+        const c = await cache.column(version, i)
+        return { spec, buffer: c.buffer, ...(c.dict ? { dict: c.dict } : {}) }
+      }),
+    )
+    const table: TableInput = { path, version, rows: meta.rows, title: 'Retail Demo: Line Items', columns }
+    const tableBytes = columns.reduce((n, c) => n + c.buffer.byteLength, 0)
+    const loaded = rss()
+
+    const ops = checkQuery(parseQuery(QUERY, {}), new Map([[path, meta.columns]])).ops
+    const task: RunTask = { kind: 'run', ops, tables: [table], maxRows: 1_000_000 }
+    const results = await Promise.all([1, 2].map(() => runner!.run(task, { timeoutMs: 300_000 })))
+    const ran = rss()
+    if (results.some((r) => r.rowCount !== results[0].rowCount)) throw new Error('the two workers disagree')
+
+    process.stdout.write(
+      `RSS before loading ${mb(before)}; after loading the ${meta.rows.toLocaleString('en-US')}-row, ${meta.columns.length}-column item table into the TableCache ${mb(loaded)} ` +
+        `(+${mb(loaded - before)}, table ${mb(tableBytes)}); after both workers ran the query at once ${mb(ran)} (+${mb(ran - loaded)}).\n` +
+        `Two workers read the same SharedArrayBuffers (the table is held once): a copy per worker would have added about ${mb(2 * tableBytes)}.\n` +
+        `query on both workers: ${QUERY}\n`,
+    )
+  } finally {
+    await runner?.close()
+    await rm(dataDir, { recursive: true, force: true })
+  }
+}
+
+const rowsArg = Number(arg('--rows') ?? 10_000_000)
+const writeDir = arg('--write')
+const main = writeDir !== undefined ? writeTable(writeDir, rowsArg) : measure(rowsArg)
+main.catch((e: unknown) => {
+  process.stderr.write(`memory benchmark failed: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}\n`)
+  process.exit(1)
+})
