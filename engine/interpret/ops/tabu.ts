@@ -13,9 +13,18 @@ import { newColumn, Worksheet, type WsColumn } from '../worksheet.js'
 import { groupOrder } from './group-order.js'
 import { infoPatch } from './simple.js'
 
+/** First row of each group; stops as soon as every group has been seen (usually early). */
 function firstRows(g: GroupIndex): Int32Array {
   const rows = new Int32Array(g.count).fill(-1)
-  for (let i = 0; i < g.ids.length; i++) if (rows[g.ids[i]] < 0) rows[g.ids[i]] = i
+  const ids = g.ids
+  let found = 0
+  for (let i = 0; i < ids.length && found < g.count; i++) {
+    const id = ids[i]
+    if (id >= 0 && rows[id] < 0) {
+      rows[id] = i
+      found++
+    }
+  }
   return rows
 }
 
