@@ -6,6 +6,7 @@ import type { Config } from '../shared/config.js'
 import { createStore } from '../shared/store/index.js'
 import type { Store } from '../shared/store/types.js'
 import { SessionManager } from './auth/sessions.js'
+import { Instances } from './instances/instances.js'
 import type { Deps } from './deps.js'
 import type { Logger } from './errors.js'
 import { createResultCache } from './queries/result-cache.js'
@@ -22,13 +23,15 @@ const RESULT_CACHE_BYTES = 256 * 1024 * 1024
 export async function buildDeps(config: Config, log: Logger, store?: Store): Promise<Deps> {
   const s = store ?? createStore({ redisUrl: config.redisUrl, dataDir: config.dataDir })
   if (!store) await s.connect()
+  const instances = new Instances(s, { ttl: config.sessionTtl, perSession: config.maxInstancesPerSession })
   return {
     config,
     store: s,
     runner: new PoolRunner({ workers: config.workers }),
     tables: new TableCache(config.dataDir, config.tableCacheBytes),
     results: createResultCache(RESULT_CACHE_BYTES),
-    sessions: new SessionManager(s, config.sessionTtl),
+    sessions: new SessionManager(s, config.sessionTtl, (sid) => instances.endSession(sid)),
+    instances,
     log,
   }
 }

@@ -3,6 +3,7 @@ import type { Config } from '../shared/config.js'
 import type { ResultSet } from '../shared/protocol.js'
 import type { Store } from '../shared/store/types.js'
 import type { SessionManager } from './auth/sessions.js'
+import type { Instances } from './instances/instances.js'
 import type { Logger } from './errors.js'
 import type { LruCache } from './lru.js'
 import type { QueryRunner } from './runner.js'
@@ -15,5 +16,6 @@ export interface Deps {
   readonly tables: TableCache
   readonly results: LruCache<ResultSet>
   readonly sessions: SessionManager
+  readonly instances: Instances
   readonly log: Logger
 }

@@ -28,6 +28,8 @@ export interface Config {
   readonly demoRows: number
   /** Budget of the gateway's cache of loaded table columns, in bytes. */
   readonly tableCacheBytes: number
+  /** Instances one session may hold at once (api/new answers 429 beyond). */
+  readonly maxInstancesPerSession: number
 }
 
 export const DEFAULTS = {
@@ -42,13 +44,14 @@ export const DEFAULTS = {
   DEMO_DATA: '1',
   DEMO_ROWS: '100000',
   TABLE_CACHE_MB: '2048',
+  MAX_INSTANCES_PER_SESSION: '100',
 } as const
 
 /** Every variable the service reads, for the README check and error messages. */
 export const CONFIG_VARIABLES = [
   'PORT', 'HOST', 'API_VERSIONS', 'REDIS_URL', 'DATA_DIR', 'WORKERS', 'TLS_CERT', 'TLS_KEY',
   'ADMIN_PASSWORD', 'SESSION_TTL', 'QUERY_TIMEOUT_MS', 'MAX_RESULT_ROWS', 'MAX_BODY_BYTES',
-  'DEMO_DATA', 'DEMO_ROWS', 'TABLE_CACHE_MB',
+  'DEMO_DATA', 'DEMO_ROWS', 'TABLE_CACHE_MB', 'MAX_INSTANCES_PER_SESSION',
 ] as const
 
 type Env = Readonly<Record<string, string | undefined>>
@@ -101,5 +104,6 @@ export function loadConfig(env: Env): Config {
     demoData: boolVar(env, 'DEMO_DATA'),
     demoRows: intVar(env, 'DEMO_ROWS', DEFAULTS.DEMO_ROWS, 100, 100_000_000),
     tableCacheBytes: intVar(env, 'TABLE_CACHE_MB', DEFAULTS.TABLE_CACHE_MB, 16, 1024 * 1024) * 1024 * 1024,
+    maxInstancesPerSession: intVar(env, 'MAX_INSTANCES_PER_SESSION', DEFAULTS.MAX_INSTANCES_PER_SESSION, 1, 100_000),
   })
 }

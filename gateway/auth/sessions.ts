@@ -52,6 +52,8 @@ export class SessionManager {
   constructor(
     private readonly store: Store,
     private readonly ttl: number,
+    /** Drops what else belongs to an ended session (its instances). */
+    private readonly onEnd: (sid: string) => Promise<void> = async () => undefined,
   ) {}
 
   private async read(sid: string): Promise<SessionRecord | null> {
@@ -113,6 +115,7 @@ export class SessionManager {
     const keys = [SESSION_KEYS.session(sid), SESSION_KEYS.data(sid)]
     if (rec && (await this.store.get(SESSION_KEYS.userSession(rec.uid))) === sid) keys.push(SESSION_KEYS.userSession(rec.uid))
     await this.store.del(...keys)
+    await this.onEnd(sid)
   }
 
   /** Per-session state (the last result of each endpoint). */

@@ -12,6 +12,7 @@ import { endpointsHandler } from './endpoints.js'
 import { loginHandler, logoutHandler } from './login.js'
 import { queryHandler, queryMethodHandler, type QueryEndpoint } from './query-endpoint.js'
 import { RUN_ENDPOINT } from './run.js'
+import { instanceHandler, instanceMethodHandler, newAppHandler, newQueryHandler } from './instances.js'
 import { SQL_ENDPOINT } from './sql.js'
 
 type Handler = (ctx: Context, next: Next) => unknown
@@ -45,5 +46,10 @@ export function createRouter(deps: Deps): Router {
   mount('/api/sql', SQL_ENDPOINT)
   mount('/api/sql/new', SQL_ENDPOINT)
   mount('/api/run', RUN_ENDPOINT)
+  router.all('/api/new', authed(READ, newQueryHandler(deps)))
+  router.all('/api/new/:app', authed(WRITE, newAppHandler(deps)))
+  // Declared last: a tag is any other single segment of digits.
+  router.all('/api/:tag', authed(READ, instanceHandler(deps)))
+  router.all('/api/:tag/index/:method', authed(READ, instanceMethodHandler(deps)))
   return router
 }

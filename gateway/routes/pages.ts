@@ -20,5 +20,7 @@ function queryForm(route: ParsedPath, app: string, param: string, label: string,
 
 export const sqlFormPage = (route: ParsedPath, sql: string): Rendered => queryForm(route, 'sql', 'sql', 'SQL query', sql)
 
+export const newFormPage = (route: ParsedPath): Rendered => queryForm(route, 'new', 'xml', 'Query of the new instance', '<macro>\n  <dynamic x="1">\n  </dynamic>\n</macro>')
+
 export const runFormPage = (route: ParsedPath): Rendered =>
   queryForm(route, 'run', 'xml', 'Macro-language query', '<base table="pub.demo.retail.item"/>\n<sel value="store=1"/>')

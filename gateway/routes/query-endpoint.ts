@@ -16,6 +16,24 @@ import { authState } from '../session.js'
 import { clientGoneSignal } from './abort.js'
 import { READ_METHODS, serveReadMethod, type AppKind } from './widget.js'
 
+/** Where a query's recipe is kept between requests: the session, or an instance. */
+export interface Keeper {
+  /** For messages: "this session", "instance 7". */
+  readonly owner: string
+  /** The path segment after api/ that reaches the kept result: `sql`, `run`, or a tag. */
+  readonly path: string
+  get(): Promise<string | null>
+  set(recipe: string): Promise<void>
+}
+
+export type KeeperOf = (ctx: Context, deps: Deps, app: AppKind) => Promise<Keeper>
+
+/** The session keeps the last recipe of each built-in endpoint. */
+export const sessionKeeper: KeeperOf = async (ctx, deps, app) => {
+  const { session } = authState(ctx)
+  return { owner: 'this session', path: app, get: () => deps.sessions.getData(session.sid, app), set: (v) => deps.sessions.setData(session.sid, app, v) }
+}
+
 export interface QueryEndpoint<R> {
   readonly app: AppKind
   /** The parameter holding the query text. */
@@ -28,38 +46,39 @@ export interface QueryEndpoint<R> {
   readonly form: (route: ParsedPath) => Rendered
 }
 
-function dataLinks(route: ParsedPath, app: AppKind): { label: string; href: string }[] {
-  return ['text', 'json', 'json.rows', 'json.keyed'].map((f) => ({ label: f, href: `/${route.version}/api/${app}/!data:${f}` }))
+function dataLinks(route: ParsedPath, path: string): { label: string; href: string }[] {
+  return ['text', 'json', 'json.rows', 'json.keyed'].map((f) => ({ label: f, href: `/${route.version}/api/${path}/!data:${f}` }))
 }
 
-export function queryHandler<R>(deps: Deps, ep: QueryEndpoint<R>) {
+export function queryHandler<R>(deps: Deps, ep: QueryEndpoint<R>, keeperOf: KeeperOf = sessionKeeper) {
   return async function runQuery(ctx: Context): Promise<void> {
     const route = ctx.state.route as ParsedPath
-    const { session, user } = authState(ctx)
+    const { user } = authState(ctx)
     const params = requestParams(ctx)
     const text = stringParam(params, ep.param)
     if (text === undefined || text.trim() === '') {
       if (route.format === 'html' && text === undefined) return send(ctx, ep.form(route))
       throw new AppError('MISSING_PARAMETER', `The parameter "${ep.param}" is missing or empty; send the query as a form field, JSON member or query-string value.`, { parameter: ep.param })
     }
+    const keeper = await keeperOf(ctx, deps, ep.app)
     const recipe = await ep.prepare(deps, user, text)
     const result = await ep.execute(deps, recipe, clientGoneSignal(ctx))
-    await deps.sessions.setData(session.sid, ep.app, JSON.stringify(recipe))
+    await keeper.set(JSON.stringify(recipe))
     if (ep.after) await ep.after(deps, user, result, params)
-    send(ctx, renderResult(result, route.format, { page: { title: ep.app, links: dataLinks(route, ep.app) } }))
+    send(ctx, renderResult(result, route.format, { page: { title: ep.app, links: dataLinks(route, keeper.path) } }))
   }
 }
 
-export function queryMethodHandler<R>(deps: Deps, ep: QueryEndpoint<R>) {
+export function queryMethodHandler<R>(deps: Deps, ep: QueryEndpoint<R>, keeperOf: KeeperOf = sessionKeeper) {
   return async function queryMethod(ctx: Context): Promise<void> {
     const route = ctx.state.route as ParsedPath
-    const { session } = authState(ctx)
     const method = String(ctx.params.method)
     if (!(READ_METHODS as readonly string[]).includes(method)) {
       throw new AppError('NOT_FOUND', `Unknown index-widget method "!${method}" for api/${ep.app}; use !${READ_METHODS.join(', !')}.`, { method })
     }
-    const raw = await deps.sessions.getData(session.sid, ep.app)
-    if (raw === null) throw new AppError('NO_RESULT', `There is no ${ep.app} result in this session yet; run a query with api/${ep.app} first.`)
+    const keeper = await keeperOf(ctx, deps, ep.app)
+    const raw = await keeper.get()
+    if (raw === null) throw new AppError('NO_RESULT', `There is no ${ep.app} result in ${keeper.owner} yet; run a query first.`)
     const result = await ep.execute(deps, JSON.parse(raw) as R, clientGoneSignal(ctx))
     serveReadMethod(ctx, route, method, result, ep.app)
   }

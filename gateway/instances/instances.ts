@@ -1,0 +1,81 @@
+/**
+ * Creating, finding and ending instances. Another session's instance is reported exactly like a
+ * missing one. Every access restarts the instance's idle timer (the session's TTL).
+ */
+import { AppError } from '../../shared/errors.js'
+import type { Store, WriteOp } from '../../shared/store/types.js'
+import { INSTANCE_KEYS as K, type InstanceKind, type InstanceRecord } from './records.js'
+
+export interface InstanceLimits {
+  readonly ttl: number
+  readonly perSession: number
+}
+
+function noSuchInstance(tag: string | number): AppError {
+  return new AppError('NOT_FOUND', `No such instance ${tag}; create one with api/new or api/new/{app}.`, { tag: String(tag) })
+}
+
+export class Instances {
+  constructor(
+    private readonly store: Store,
+    private readonly limits: InstanceLimits,
+  ) {}
+
+  async create(sid: string, uid: string, kind: InstanceKind, xml: (tag: number) => string, vars: Readonly<Record<string, string>> = {}): Promise<InstanceRecord> {
+    const owned = await this.store.smembers(K.ofSession(sid))
+    if (owned.length >= this.limits.perSession) {
+      throw new AppError('TOO_MANY_REQUESTS', `This session already has ${owned.length} instances, the limit (MAX_INSTANCES_PER_SESSION); log out to drop them or reuse one.`, { limit: this.limits.perSession })
+    }
+    const tag = await this.store.incr(K.counter)
+    const record: InstanceRecord = { tag, sid, uid, kind, xml: xml(tag), created: new Date().toISOString() }
+    const ops: WriteOp[] = [
+      { op: 'set', key: K.record(tag), value: JSON.stringify(record), ttl: this.limits.ttl },
+      { op: 'sadd', key: K.ofSession(sid), members: [String(tag)] },
+      { op: 'expire', key: K.ofSession(sid), ttl: this.limits.ttl },
+    ]
+    if (Object.keys(vars).length > 0) ops.push({ op: 'hset', key: K.vars(tag), fields: vars }, { op: 'expire', key: K.vars(tag), ttl: this.limits.ttl })
+    await this.store.batch(ops)
+    return record
+  }
+
+  /** The session's instance with this tag (digits only), with its timers restarted. */
+  async get(sid: string, tagText: string): Promise<InstanceRecord> {
+    if (!/^\d{1,15}$/.test(tagText)) throw noSuchInstance(tagText)
+    const tag = Number(tagText)
+    const raw = await this.store.get(K.record(tag))
+    const record = raw === null ? null : (JSON.parse(raw) as InstanceRecord)
+    if (!record || record.sid !== sid) throw noSuchInstance(tagText)
+    await this.store.batch([K.record(tag), K.vars(tag), K.state(tag), K.ofSession(sid)].map((key) => ({ op: 'expire', key, ttl: this.limits.ttl }) as WriteOp))
+    return record
+  }
+
+  vars(tag: number): Promise<Record<string, string>> {
+    return this.store.hgetall(K.vars(tag))
+  }
+
+  async setVars(tag: number, vars: Readonly<Record<string, string>>): Promise<void> {
+    if (Object.keys(vars).length === 0) return
+    await this.store.batch([
+      { op: 'hset', key: K.vars(tag), fields: vars },
+      { op: 'expire', key: K.vars(tag), ttl: this.limits.ttl },
+    ])
+  }
+
+  state(tag: number, field: string): Promise<string | null> {
+    return this.store.hget(K.state(tag), field)
+  }
+
+  async setState(tag: number, field: string, value: string): Promise<void> {
+    await this.store.batch([
+      { op: 'hset', key: K.state(tag), fields: { [field]: value } },
+      { op: 'expire', key: K.state(tag), ttl: this.limits.ttl },
+    ])
+  }
+
+  /** Drops every instance of a session (logout, kill=yes). */
+  async endSession(sid: string): Promise<void> {
+    const tags = (await this.store.smembers(K.ofSession(sid))).map(Number)
+    const keys = tags.flatMap((t) => [K.record(t), K.vars(t), K.state(t)])
+    await this.store.del(...keys, K.ofSession(sid))
+  }
+}

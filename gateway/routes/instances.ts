@@ -1,0 +1,115 @@
+/**
+ * Instances: `api/new/{app}` (sql, run) and `api/new` with `xml` create one and answer its tag;
+ * `api/{tag}` and `api/{tag}/!method` talk to it. An sql or run instance is its own endpoint (a
+ * query per request, the last result kept); an instance made from a query without a dynamic
+ * element runs that query. Instances belong to the session that made them.
+ */
+import type { Context } from 'koa'
+import { AppError } from '../../shared/errors.js'
+import type { Deps } from '../deps.js'
+import { renderValue } from '../format/index.js'
+import { APPS, type InstanceRecord } from '../instances/records.js'
+import type { ParsedPath } from '../path.js'
+import { requestParams, stringParam } from '../params.js'
+import { prepareRun, runRunRecipe, type RunRecipe } from '../queries/run.js'
+import { send } from '../respond.js'
+import { authState } from '../session.js'
+import { clientGoneSignal } from './abort.js'
+import { newFormPage } from './pages.js'
+import { queryHandler, queryMethodHandler, type Keeper, type KeeperOf, type QueryEndpoint } from './query-endpoint.js'
+import { RUN_ENDPOINT } from './run.js'
+import { SQL_ENDPOINT } from './sql.js'
+import { READ_METHODS, serveReadMethod } from './widget.js'
+
+function sendTag(ctx: Context, tag: number): void {
+  const route = ctx.state.route as ParsedPath
+  const href = `/${route.version}/api/${tag}`
+  send(ctx, renderValue({ tag }, route.format, { title: `instance ${tag}`, links: [{ label: `open instance ${tag}`, href }] }))
+}
+
+export function newAppHandler(deps: Deps) {
+  return async function newApp(ctx: Context): Promise<void> {
+    const app = String(ctx.params.app)
+    if (!(APPS as readonly string[]).includes(app)) {
+      throw new AppError('NOT_FOUND', `No app "${app}"; api/new/{app} knows ${APPS.join(' and ')} (or post xml to api/new).`, { app })
+    }
+    const { session, user } = authState(ctx)
+    const record = await deps.instances.create(session.sid, user.uid, app as 'sql' | 'run', () => '')
+    sendTag(ctx, record.tag)
+  }
+}
+
+export function newQueryHandler(deps: Deps) {
+  return async function newQuery(ctx: Context): Promise<void> {
+    const route = ctx.state.route as ParsedPath
+    const xml = stringParam(requestParams(ctx), 'xml')
+    if (xml === undefined || xml.trim() === '') {
+      if (route.format === 'html' && xml === undefined) return send(ctx, newFormPage(route))
+      throw new AppError('MISSING_PARAMETER', 'The parameter "xml" is missing: post the query of the new instance (or use api/new/sql or api/new/run).', { parameter: 'xml' })
+    }
+    if (ctx.method !== 'POST') throw new AppError('METHOD_NOT_ALLOWED', 'Creating an instance takes POST.', { allow: ['POST'] })
+    const { session, user } = authState(ctx)
+    // Checked now, so a broken query fails at creation rather than at first use.
+    await prepareRun(deps, user, xml)
+    const record = await deps.instances.create(session.sid, user.uid, 'query', () => xml)
+    sendTag(ctx, record.tag)
+  }
+}
+
+async function instanceOf(ctx: Context, deps: Deps): Promise<InstanceRecord> {
+  const { session } = authState(ctx)
+  return deps.instances.get(session.sid, String(ctx.params.tag))
+}
+
+/** An instance keeps its own last recipe. */
+const instanceKeeper: KeeperOf = async (ctx, deps) => {
+  const inst = await instanceOf(ctx, deps)
+  const keeper: Keeper = {
+    owner: `instance ${inst.tag}`,
+    path: String(inst.tag),
+    get: () => deps.instances.state(inst.tag, 'recipe'),
+    set: (v) => deps.instances.setState(inst.tag, 'recipe', v),
+  }
+  return keeper
+}
+
+const ENDPOINTS: Record<'sql' | 'run', QueryEndpoint<never>> = {
+  sql: SQL_ENDPOINT as unknown as QueryEndpoint<never>,
+  run: RUN_ENDPOINT as unknown as QueryEndpoint<never>,
+}
+
+/** The result of a fixed-query instance: its kept recipe, or the query prepared now. */
+async function queryInstanceResult(ctx: Context, deps: Deps, inst: InstanceRecord) {
+  const raw = await deps.instances.state(inst.tag, 'recipe')
+  let recipe: RunRecipe
+  if (raw !== null) recipe = JSON.parse(raw) as RunRecipe
+  else {
+    recipe = await prepareRun(deps, authState(ctx).user, inst.xml)
+    await deps.instances.setState(inst.tag, 'recipe', JSON.stringify(recipe))
+  }
+  return runRunRecipe(deps, recipe, clientGoneSignal(ctx))
+}
+
+export function instanceHandler(deps: Deps) {
+  return async function instance(ctx: Context, next: () => Promise<unknown>): Promise<unknown> {
+    if (!/^\d+$/.test(String(ctx.params.tag))) return next()
+    const inst = await instanceOf(ctx, deps)
+    if (inst.kind === 'sql' || inst.kind === 'run') return queryHandler(deps, ENDPOINTS[inst.kind], instanceKeeper)(ctx)
+    const route = ctx.state.route as ParsedPath
+    const result = await queryInstanceResult(ctx, deps, inst)
+    serveReadMethod(ctx, route, 'data', result, 'run')
+  }
+}
+
+export function instanceMethodHandler(deps: Deps) {
+  return async function instanceMethod(ctx: Context, next: () => Promise<unknown>): Promise<unknown> {
+    if (!/^\d+$/.test(String(ctx.params.tag))) return next()
+    const inst = await instanceOf(ctx, deps)
+    if (inst.kind === 'sql' || inst.kind === 'run') return queryMethodHandler(deps, ENDPOINTS[inst.kind], instanceKeeper)(ctx)
+    const method = String(ctx.params.method)
+    if (!(READ_METHODS as readonly string[]).includes(method)) {
+      throw new AppError('NOT_FOUND', `Unknown index-widget method "!${method}"; use !${READ_METHODS.join(', !')}.`, { method })
+    }
+    serveReadMethod(ctx, ctx.state.route as ParsedPath, method, await queryInstanceResult(ctx, deps, inst), 'run')
+  }
+}
