@@ -31,17 +31,62 @@ function keep(rows: Rows, n: number, test: (r: number) => boolean): Int32Array {
   return out.subarray(0, k)
 }
 
-function numericTest(op: Cmp, data: Int32Array | Float64Array, isInt: boolean, v: number): (r: number) => boolean {
-  // v is a valid number: N/A never equals it, and ordered comparisons with N/A are false.
-  const na = isInt ? NA_INT : Number.NaN
-  switch (op) {
-    case '=': return (r) => data[r] === v
-    case '<>': return (r) => data[r] !== v
-    case '<': return isInt ? (r) => data[r] < v && data[r] !== na : (r) => data[r] < v
-    case '<=': return isInt ? (r) => data[r] <= v && data[r] !== na : (r) => data[r] <= v
-    case '>': return (r) => data[r] > v
-    case '>=': return (r) => data[r] >= v
-  }
+type Scan = (data: Int32Array | Float64Array, v: number, rows: Rows, n: number, out: Int32Array) => number
+
+/**
+ * One loop per comparison, written out, so that each stays monomorphic and V8 compiles the
+ * comparison inline: this is the scan every selective query starts with. `v` is a valid
+ * number, so N/A never equals it; the ordered tests exclude the int N/A (NaN fails by itself).
+ */
+const SCANS: Record<Cmp, (naInt: boolean) => Scan> = {
+  '=': () => (d, v, rows, n, out) => {
+    let k = 0
+    if (rows === null) for (let r = 0; r < n; r++) { if (d[r] === v) out[k++] = r }
+    else for (let i = 0; i < rows.length; i++) { const r = rows[i]; if (d[r] === v) out[k++] = r }
+    return k
+  },
+  '<>': () => (d, v, rows, n, out) => {
+    let k = 0
+    if (rows === null) for (let r = 0; r < n; r++) { if (d[r] !== v) out[k++] = r }
+    else for (let i = 0; i < rows.length; i++) { const r = rows[i]; if (d[r] !== v) out[k++] = r }
+    return k
+  },
+  '<': (naInt) => (d, v, rows, n, out) => {
+    let k = 0
+    const na = naInt ? NA_INT : Number.NaN
+    if (rows === null) for (let r = 0; r < n; r++) { const x = d[r]; if (x < v && x !== na) out[k++] = r }
+    else for (let i = 0; i < rows.length; i++) { const r = rows[i]; const x = d[r]; if (x < v && x !== na) out[k++] = r }
+    return k
+  },
+  '<=': (naInt) => (d, v, rows, n, out) => {
+    let k = 0
+    const na = naInt ? NA_INT : Number.NaN
+    if (rows === null) for (let r = 0; r < n; r++) { const x = d[r]; if (x <= v && x !== na) out[k++] = r }
+    else for (let i = 0; i < rows.length; i++) { const r = rows[i]; const x = d[r]; if (x <= v && x !== na) out[k++] = r }
+    return k
+  },
+  '>': () => (d, v, rows, n, out) => {
+    let k = 0
+    if (rows === null) for (let r = 0; r < n; r++) { if (d[r] > v) out[k++] = r }
+    else for (let i = 0; i < rows.length; i++) { const r = rows[i]; if (d[r] > v) out[k++] = r }
+    return k
+  },
+  '>=': () => (d, v, rows, n, out) => {
+    let k = 0
+    if (rows === null) for (let r = 0; r < n; r++) { if (d[r] >= v) out[k++] = r }
+    else for (let i = 0; i < rows.length; i++) { const r = rows[i]; if (d[r] >= v) out[k++] = r }
+    return k
+  },
+}
+
+/** The scans, made once per (operator, N/A kind) so each keeps its own type feedback. */
+const SCAN_INT = Object.fromEntries(Object.entries(SCANS).map(([op, make]) => [op, make(true)])) as Record<Cmp, Scan>
+const SCAN_FLOAT = Object.fromEntries(Object.entries(SCANS).map(([op, make]) => [op, make(false)])) as Record<Cmp, Scan>
+
+function scanNumeric(op: Cmp, col: Column & { type: 'int' | 'date' | 'float' }, v: number, rows: Rows, n: number): Int32Array {
+  const out = new Int32Array(rows === null ? n : rows.length)
+  const k = (col.type === 'float' ? SCAN_FLOAT : SCAN_INT)[op](col.data, v, rows, n, out)
+  return out.subarray(0, k)
 }
 
 /** Text against a constant, on codes: the dictionary is sorted, so bounds give the ranges. */
@@ -82,10 +127,10 @@ function constantOf(e: Expr): number | string | null {
   return null
 }
 
-/** A fast test for `column op constant|list`, or null when the shapes do not fit. */
-function comparisonTest(op: Cmp, left: Expr, right: Expr, ws: Worksheet): ((r: number) => boolean) | null {
+/** The rows where `column op constant|list` holds, or null when the shapes do not fit. */
+function comparisonRows(op: Cmp, left: Expr, right: Expr, ws: Worksheet, rows: Rows): Int32Array | null {
   if (left.kind !== 'Col') {
-    if (right.kind === 'Col' && constantOf(left) !== null) return comparisonTest(FLIP[op], right, left, ws)
+    if (right.kind === 'Col' && constantOf(left) !== null) return comparisonRows(FLIP[op], right, left, ws, rows)
     return null
   }
   const col = ws.column(left.name)?.data()
@@ -93,12 +138,12 @@ function comparisonTest(op: Cmp, left: Expr, right: Expr, ws: Worksheet): ((r: n
   if (right.kind === 'List' && (op === '=' || op === '<>')) {
     const values = right.items.map(constantOf)
     if (values.some((v) => v === null) || values.some((v) => typeof v === 'string') !== (col.type === 'text')) return null
-    return listTest(op, col, values as (number | string)[])
+    return keep(rows, ws.rows, listTest(op, col, values as (number | string)[]))
   }
   const v = constantOf(right)
   if (v === null) return null
-  if (col.type === 'text') return typeof v === 'string' ? textTest(op, col.codes, col.dict, v) : null
-  return typeof v === 'number' ? numericTest(op, col.data, col.type !== 'float', v) : null
+  if (col.type === 'text') return typeof v === 'string' ? keep(rows, ws.rows, textTest(op, col.codes, col.dict, v)) : null
+  return typeof v === 'number' ? scanNumeric(op, col, v, rows, ws.rows) : null
 }
 
 /** Rows of `rows` where the expression holds, evaluated generally (as a column). */
@@ -134,8 +179,8 @@ export function selectRows(e: Expr, ws: Worksheet, rows: Rows = null): Int32Arra
     return keep(rows, ws.rows, (r) => yes[r] === 0)
   }
   if (e.kind === 'Bin' && isCmp(e.op)) {
-    const test = comparisonTest(e.op, e.left, e.right, ws)
-    if (test) return keep(rows, ws.rows, test)
+    const found = comparisonRows(e.op, e.left, e.right, ws, rows)
+    if (found) return found
   }
   return generic(e, ws, rows)
 }
