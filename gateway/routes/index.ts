@@ -12,7 +12,7 @@ import { endpointsHandler } from './endpoints.js'
 import { loginHandler, logoutHandler } from './login.js'
 import { queryHandler, queryMethodHandler, type QueryEndpoint } from './query-endpoint.js'
 import { RUN_ENDPOINT } from './run.js'
-import { instanceHandler, instanceMethodHandler, newAppHandler, newQueryHandler } from './instances.js'
+import { instanceHandler, instanceMethodHandler, newAppHandler, newQueryHandler, widgetHandler } from './instances.js'
 import { SQL_ENDPOINT } from './sql.js'
 
 type Handler = (ctx: Context, next: Next) => unknown
@@ -51,5 +51,7 @@ export function createRouter(deps: Deps): Router {
   // Declared last: a tag is any other single segment of digits.
   router.all('/api/:tag', authed(READ, instanceHandler(deps)))
   router.all('/api/:tag/index/:method', authed(READ, instanceMethodHandler(deps)))
+  router.all('/api/:tag/:widget', authed(READ, widgetHandler(deps)))
+  router.all('/api/:tag/:widget/index/:method', authed(READ, widgetHandler(deps)))
   return router
 }

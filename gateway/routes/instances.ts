@@ -16,6 +16,8 @@ import { send } from '../respond.js'
 import { authState } from '../session.js'
 import { clientGoneSignal } from './abort.js'
 import { newFormPage } from './pages.js'
+import { createDynamic, dynamicMethod, dynamicRequest } from './dynamic.js'
+import { parseDynamic } from '../../engine/dynamic/index.js'
 import { queryHandler, queryMethodHandler, type Keeper, type KeeperOf, type QueryEndpoint } from './query-endpoint.js'
 import { RUN_ENDPOINT } from './run.js'
 import { SQL_ENDPOINT } from './sql.js'
@@ -48,6 +50,8 @@ export function newQueryHandler(deps: Deps) {
       throw new AppError('MISSING_PARAMETER', 'The parameter "xml" is missing: post the query of the new instance (or use api/new/sql or api/new/run).', { parameter: 'xml' })
     }
     if (ctx.method !== 'POST') throw new AppError('METHOD_NOT_ALLOWED', 'Creating an instance takes POST.', { allow: ['POST'] })
+    const app = parseDynamic(xml)
+    if (app) return sendTag(ctx, await createDynamic(ctx, deps, xml, app))
     const { session, user } = authState(ctx)
     // Checked now, so a broken query fails at creation rather than at first use.
     await prepareRun(deps, user, xml)
@@ -95,6 +99,7 @@ export function instanceHandler(deps: Deps) {
     if (!/^\d+$/.test(String(ctx.params.tag))) return next()
     const inst = await instanceOf(ctx, deps)
     if (inst.kind === 'sql' || inst.kind === 'run') return queryHandler(deps, ENDPOINTS[inst.kind], instanceKeeper)(ctx)
+    if (inst.kind === 'dynamic') return dynamicRequest(ctx, deps, inst, null)
     const route = ctx.state.route as ParsedPath
     const result = await queryInstanceResult(ctx, deps, inst)
     serveReadMethod(ctx, route, 'data', result, 'run')
@@ -107,9 +112,22 @@ export function instanceMethodHandler(deps: Deps) {
     const inst = await instanceOf(ctx, deps)
     if (inst.kind === 'sql' || inst.kind === 'run') return queryMethodHandler(deps, ENDPOINTS[inst.kind], instanceKeeper)(ctx)
     const method = String(ctx.params.method)
+    if (inst.kind === 'dynamic') return dynamicMethod(ctx, deps, inst, null, method)
     if (!(READ_METHODS as readonly string[]).includes(method)) {
       throw new AppError('NOT_FOUND', `Unknown index-widget method "!${method}"; use !${READ_METHODS.join(', !')}.`, { method })
     }
     serveReadMethod(ctx, ctx.state.route as ParsedPath, method, await queryInstanceResult(ctx, deps, inst), 'run')
+  }
+}
+
+/** `api/{tag}/{widget}` and `api/{tag}/{widget}/!method` of a dynamic instance. */
+export function widgetHandler(deps: Deps) {
+  return async function widget(ctx: Context, next: () => Promise<unknown>): Promise<unknown> {
+    if (!/^\d+$/.test(String(ctx.params.tag))) return next()
+    const inst = await instanceOf(ctx, deps)
+    const name = String(ctx.params.widget).replace(/^\./, '')
+    if (inst.kind !== 'dynamic') throw new AppError('NOT_FOUND', `Instance ${inst.tag} has no widgets; its index widget answers at api/${inst.tag}/!data.`)
+    if (ctx.params.method !== undefined) return dynamicMethod(ctx, deps, inst, name, String(ctx.params.method))
+    return dynamicRequest(ctx, deps, inst, name)
   }
 }

@@ -120,3 +120,92 @@ forEachStore('instance limit', (svc) => {
     expect(res.body.error).to.contain('MAX_INSTANCES_PER_SESSION')
   })
 }, { MAX_INSTANCES_PER_SESSION: '3' })
+
+const DYNAMIC = `<macro>
+  <dynamic x="1" y="0" region="South">
+    <do on_="init"><set y="100"/></do>
+    <do on_="change(x)"><set y="@x*10"/></do>
+    <widget name="index" class_="grid">
+      <base table="pub.demo.retail.stores"/>
+      <willbe name="x" value="{@x}"/>
+      <willbe name="y" value="{@y}"/>
+      <sel value="region='{@region}'"/>
+      <colord cols="store,region,x,y"/>
+    </widget>
+    <widget name="title" class_="text" text_="Region {@region}"/>
+  </dynamic>
+</macro>`
+
+const NO_INDEX = `<dynamic state="NY" n="1">
+  <do on_="change(state)"><set n="@n+1"/></do>
+  <widget name="grid1"><table cols="s">{@state}</table></widget>
+</dynamic>`
+
+forEachStore('dynamic instances', (svc) => {
+  let cookie: string
+  let tag: number
+  const post = (path: string, body?: object) => {
+    const req = svc().http.post(path).set('Cookie', cookie)
+    return body === undefined ? req : req.send(body)
+  }
+  before(async () => {
+    cookie = await svc().login()
+    const res = await post('/v1/api/new:json', { xml: DYNAMIC })
+    expect(res.status, res.text).to.equal(200)
+    tag = res.body.tag
+  })
+
+  it('runs init once at creation and answers the index widget', async () => {
+    const res = await post(`/v1/api/${tag}:json`)
+    expect(res.status, res.text).to.equal(200)
+    expect(res.body.y[0]).to.equal(100)
+    expect(res.body.x[0]).to.equal(1)
+    expect(new Set(res.body.region)).to.deep.equal(new Set(['South']))
+    const again = await post(`/v1/api/${tag}:json`)
+    expect(again.body.y[0], 'init does not run again').to.equal(100)
+  })
+
+  it('adds instid_ with the tag to a query that ends with its dynamic element', async () => {
+    const record = JSON.parse((await svc().deps.store.get(`inst:${tag}`))!)
+    expect(record.kind).to.equal('dynamic')
+    expect(record.xml).to.contain(`instid_="${tag}"`)
+  })
+
+  it('sets x from the query string, fires change(x) which sets y, and shows the new y', async () => {
+    const res = await post(`/v1/api/${tag}:json?x=3`)
+    expect(res.body.x[0]).to.equal(3)
+    expect(res.body.y[0]).to.equal(30)
+  })
+
+  it('takes variables as JSON members and form fields, and ignores unknown ones', async () => {
+    const json = await post(`/v1/api/${tag}:json`, { region: 'West', nosuch: 1, fmt_: 'html' })
+    expect(new Set(json.body.region)).to.deep.equal(new Set(['West']))
+    const form = await svc().http.post(`/v1/api/${tag}:json`).set('Cookie', cookie).type('form').send({ x: '5' })
+    expect(form.body.y[0]).to.equal(50)
+  })
+
+  it('reads the index widget result through !rows, !cols and !data with range_ and to_', async () => {
+    const rows = (await post(`/v1/api/${tag}/!rows:json`)).body
+    expect(rows).to.be.greaterThan(2)
+    expect((await post(`/v1/api/${tag}/!cols:json`)).body.name).to.deep.equal(['store', 'region', 'x', 'y'])
+    expect((await post(`/v1/api/${tag}/!data:json?range_=1&to_=3`)).body.store).to.have.length(2)
+  })
+
+  it('serves named widgets and their methods', async () => {
+    expect((await post(`/v1/api/${tag}/title:json`)).body).to.equal('Region West')
+    expect((await post(`/v1/api/${tag}/index/!rows:json`)).status).to.equal(200)
+    expect((await post(`/v1/api/${tag}/nosuch:json`)).status).to.equal(404)
+  })
+
+  it('answers the status table and the changes when there is no index widget', async () => {
+    const t = (await post('/v1/api/new:json', { xml: NO_INDEX })).body.tag
+    const res = await post(`/v1/api/${t}:json`, { state: 'CA' })
+    expect(res.status, res.text).to.equal(200)
+    expect(res.body.changes).to.deep.equal({ state: 'CA', n: '2' })
+    expect(res.body.widgets.name).to.deep.equal(['grid1'])
+    expect(res.body.widgets.changed).to.deep.equal([1])
+    const quiet = await post(`/v1/api/${t}:json`)
+    expect(quiet.body.changes).to.deep.equal({})
+    expect((await post(`/v1/api/${t}/grid1:json`)).body).to.deep.equal({ s: ['CA'] })
+  })
+})

@@ -1,0 +1,93 @@
+/**
+ * Dynamic instances: `api/new` with a query holding a `<dynamic>` element. Its variables live in
+ * the Store with the instance; a request sets the ones it names, fires the `<do>` triggers, and
+ * answers the widget named `index` (or, without one, the widget status table and the changes).
+ */
+import type { Context } from 'koa'
+import { AppError } from '../../shared/errors.js'
+import type { ResultSet } from '../../shared/protocol.js'
+import { applyRequest, changedWidgets, findWidget, initialVars, parseDynamic, statusTable, widgetQuery, widgetText, withInstanceId, type DynamicApp } from '../../engine/dynamic/index.js'
+import type { UserRecord } from '../catalog/records.js'
+import type { Deps } from '../deps.js'
+import { renderResult, renderValue } from '../format/index.js'
+import type { InstanceRecord } from '../instances/records.js'
+import type { ParsedPath } from '../path.js'
+import { requestParams, type Params } from '../params.js'
+import { prepareRun, runRunRecipe, type RunRecipe } from '../queries/run.js'
+import { formatLinks, send } from '../respond.js'
+import { authState } from '../session.js'
+import { clientGoneSignal } from './abort.js'
+import { READ_METHODS, serveReadMethod } from './widget.js'
+
+const recipeField = (widget: string) => `recipe:${widget}`
+
+/** Parameters that set variables: everything but the query text and system (`…_`) names. */
+function incoming(params: Params): Record<string, unknown> {
+  const out: Record<string, unknown> = {}
+  for (const [k, v] of Object.entries(params)) if (k !== 'xml' && !k.endsWith('_')) out[k] = v
+  return out
+}
+
+function runner(deps: Deps, user: UserRecord, signal: AbortSignal) {
+  return async (xml: string, vars: Readonly<Record<string, string>>): Promise<ResultSet> => runRunRecipe(deps, await prepareRun(deps, user, xml, vars), signal)
+}
+
+export function appOf(inst: InstanceRecord): DynamicApp {
+  const app = parseDynamic(inst.xml)
+  if (!app) throw new AppError('INTERNAL', `Instance ${inst.tag} has no dynamic element.`)
+  return app
+}
+
+/** Creates a dynamic instance: stores the query with instid_, then runs the init triggers. */
+export async function createDynamic(ctx: Context, deps: Deps, xml: string, app: DynamicApp): Promise<number> {
+  const { session, user } = authState(ctx)
+  const record = await deps.instances.create(session.sid, user.uid, 'dynamic', (tag) => withInstanceId(xml, tag))
+  const start = initialVars(app, record.tag)
+  const outcome = await applyRequest(app, start, incoming(requestParams(ctx)), { init: true, runQuery: runner(deps, user, clientGoneSignal(ctx)), count: record.tag })
+  await deps.instances.setVars(record.tag, outcome.vars)
+  return record.tag
+}
+
+/** Runs a widget's query with the variables and keeps its recipe for the widget's methods. */
+async function widgetResult(deps: Deps, ctx: Context, inst: InstanceRecord, app: DynamicApp, name: string, vars: Record<string, string>): Promise<ResultSet> {
+  const query = widgetQuery(app, name)
+  if (query === null) throw new AppError('NOT_FOUND', `Instance ${inst.tag} has no widget "${name}".`, { widget: name })
+  if (query.trim() === '') throw new AppError('NO_RESULT', `The widget "${name}" has no query.`, { widget: name })
+  const recipe = await prepareRun(deps, authState(ctx).user, query, vars)
+  await deps.instances.setState(inst.tag, recipeField(name), JSON.stringify(recipe))
+  return runRunRecipe(deps, recipe, clientGoneSignal(ctx))
+}
+
+/** `api/{tag}` (and `api/{tag}/{widget}`) of a dynamic instance: set, trigger, answer. */
+export async function dynamicRequest(ctx: Context, deps: Deps, inst: InstanceRecord, widget: string | null): Promise<void> {
+  const route = ctx.state.route as ParsedPath
+  const app = appOf(inst)
+  const current = await deps.instances.vars(inst.tag)
+  const outcome = await applyRequest(app, current, incoming(requestParams(ctx)), { init: false, runQuery: runner(deps, authState(ctx).user, clientGoneSignal(ctx)), count: inst.tag })
+  await deps.instances.setVars(inst.tag, outcome.vars)
+  const name = widget ?? (app.hasIndex ? 'index' : null)
+  const page = { title: `instance ${inst.tag}`, links: formatLinks(ctx) }
+  if (name === null) {
+    const widgets = statusTable(app, changedWidgets(app, Object.keys(outcome.changes)))
+    return send(ctx, renderValue({ widgets, changes: outcome.changes }, route.format, page))
+  }
+  const def = findWidget(app, name)
+  if (!def) throw new AppError('NOT_FOUND', `Instance ${inst.tag} has no widget "${name}".`, { widget: name })
+  if (def.class === 'text') return send(ctx, renderValue(widgetText(app, name, outcome.vars), route.format, page))
+  send(ctx, renderResult(await widgetResult(deps, ctx, inst, app, name, outcome.vars), route.format, { page }))
+}
+
+/** `api/{tag}/!m` and `api/{tag}/{widget}/!m`: the widget's kept result (computed if none). */
+export async function dynamicMethod(ctx: Context, deps: Deps, inst: InstanceRecord, widget: string | null, method: string): Promise<void> {
+  if (!(READ_METHODS as readonly string[]).includes(method)) {
+    throw new AppError('NOT_FOUND', `Unknown widget method "!${method}"; use !${READ_METHODS.join(', !')}.`, { method })
+  }
+  const app = appOf(inst)
+  const name = widget ?? 'index'
+  if (!findWidget(app, name)) throw new AppError('NOT_FOUND', `Instance ${inst.tag} has no widget "${name}".`, { widget: name })
+  const raw = await deps.instances.state(inst.tag, recipeField(name))
+  const result = raw !== null
+    ? await runRunRecipe(deps, JSON.parse(raw) as RunRecipe, clientGoneSignal(ctx))
+    : await widgetResult(deps, ctx, inst, app, name, await deps.instances.vars(inst.tag))
+  serveReadMethod(ctx, ctx.state.route as ParsedPath, method, result, 'run')
+}
