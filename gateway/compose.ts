@@ -7,6 +7,7 @@ import { createStore } from '../shared/store/index.js'
 import type { Store } from '../shared/store/types.js'
 import { SessionManager } from './auth/sessions.js'
 import { Instances } from './instances/instances.js'
+import { StopRegistry } from './stop/index.js'
 import type { Deps } from './deps.js'
 import type { Logger } from './errors.js'
 import { createResultCache } from './queries/result-cache.js'
@@ -23,6 +24,8 @@ const RESULT_CACHE_BYTES = 256 * 1024 * 1024
 export async function buildDeps(config: Config, log: Logger, store?: Store): Promise<Deps> {
   const s = store ?? createStore({ redisUrl: config.redisUrl, dataDir: config.dataDir })
   if (!store) await s.connect()
+  const stops = new StopRegistry(s)
+  await stops.start()
   const instances = new Instances(s, { ttl: config.sessionTtl, perSession: config.maxInstancesPerSession })
   return {
     config,
@@ -32,12 +35,14 @@ export async function buildDeps(config: Config, log: Logger, store?: Store): Pro
     results: createResultCache(RESULT_CACHE_BYTES),
     sessions: new SessionManager(s, config.sessionTtl, (sid) => instances.endSession(sid)),
     instances,
+    stops,
     log,
   }
 }
 
 /** Stops the pool and the store. */
 export async function closeDeps(deps: Deps): Promise<void> {
+  await deps.stops.close()
   await deps.runner.close()
   await deps.store.close()
 }

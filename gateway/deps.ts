@@ -4,6 +4,7 @@ import type { ResultSet } from '../shared/protocol.js'
 import type { Store } from '../shared/store/types.js'
 import type { SessionManager } from './auth/sessions.js'
 import type { Instances } from './instances/instances.js'
+import type { StopRegistry } from './stop/index.js'
 import type { Logger } from './errors.js'
 import type { LruCache } from './lru.js'
 import type { QueryRunner } from './runner.js'
@@ -17,5 +18,6 @@ export interface Deps {
   readonly results: LruCache<ResultSet>
   readonly sessions: SessionManager
   readonly instances: Instances
+  readonly stops: StopRegistry
   readonly log: Logger
 }

@@ -18,6 +18,7 @@ import { formatLinks, send } from '../respond.js'
 import { authState } from '../session.js'
 import { clientGoneSignal } from './abort.js'
 import { READ_METHODS, serveReadMethod } from './widget.js'
+import { stoppable } from './stop.js'
 
 const recipeField = (widget: string) => `recipe:${widget}`
 
@@ -55,7 +56,7 @@ async function widgetResult(deps: Deps, ctx: Context, inst: InstanceRecord, app:
   if (query.trim() === '') throw new AppError('NO_RESULT', `The widget "${name}" has no query.`, { widget: name })
   const recipe = await prepareRun(deps, authState(ctx).user, query, vars)
   await deps.instances.setState(inst.tag, recipeField(name), JSON.stringify(recipe))
-  return runRunRecipe(deps, recipe, clientGoneSignal(ctx))
+  return stoppable(ctx, deps, `inst:${inst.tag}`, (signal) => runRunRecipe(deps, recipe, signal))
 }
 
 /** `api/{tag}` (and `api/{tag}/{widget}`) of a dynamic instance: set, trigger, answer. */
@@ -87,7 +88,7 @@ export async function dynamicMethod(ctx: Context, deps: Deps, inst: InstanceReco
   if (!findWidget(app, name)) throw new AppError('NOT_FOUND', `Instance ${inst.tag} has no widget "${name}".`, { widget: name })
   const raw = await deps.instances.state(inst.tag, recipeField(name))
   const result = raw !== null
-    ? await runRunRecipe(deps, JSON.parse(raw) as RunRecipe, clientGoneSignal(ctx))
+    ? await stoppable(ctx, deps, `inst:${inst.tag}`, (signal) => runRunRecipe(deps, JSON.parse(raw) as RunRecipe, signal))
     : await widgetResult(deps, ctx, inst, app, name, await deps.instances.vars(inst.tag))
   serveReadMethod(ctx, ctx.state.route as ParsedPath, method, result, 'run')
 }

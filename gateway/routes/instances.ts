@@ -14,7 +14,7 @@ import { requestParams, stringParam } from '../params.js'
 import { prepareRun, runRunRecipe, type RunRecipe } from '../queries/run.js'
 import { send } from '../respond.js'
 import { authState } from '../session.js'
-import { clientGoneSignal } from './abort.js'
+import { answerStop, stoppable } from './stop.js'
 import { newFormPage } from './pages.js'
 import { createDynamic, dynamicMethod, dynamicRequest } from './dynamic.js'
 import { parseDynamic } from '../../engine/dynamic/index.js'
@@ -71,6 +71,7 @@ const instanceKeeper: KeeperOf = async (ctx, deps) => {
   const keeper: Keeper = {
     owner: `instance ${inst.tag}`,
     path: String(inst.tag),
+    stopKey: `inst:${inst.tag}`,
     get: () => deps.instances.state(inst.tag, 'recipe'),
     set: (v) => deps.instances.setState(inst.tag, 'recipe', v),
   }
@@ -91,7 +92,7 @@ async function queryInstanceResult(ctx: Context, deps: Deps, inst: InstanceRecor
     recipe = await prepareRun(deps, authState(ctx).user, inst.xml)
     await deps.instances.setState(inst.tag, 'recipe', JSON.stringify(recipe))
   }
-  return runRunRecipe(deps, recipe, clientGoneSignal(ctx))
+  return stoppable(ctx, deps, `inst:${inst.tag}`, (signal) => runRunRecipe(deps, recipe, signal))
 }
 
 export function instanceHandler(deps: Deps) {
@@ -112,6 +113,7 @@ export function instanceMethodHandler(deps: Deps) {
     const inst = await instanceOf(ctx, deps)
     if (inst.kind === 'sql' || inst.kind === 'run') return queryMethodHandler(deps, ENDPOINTS[inst.kind], instanceKeeper)(ctx)
     const method = String(ctx.params.method)
+    if (method === 'stop') return answerStop(ctx, deps, `inst:${inst.tag}`)
     if (inst.kind === 'dynamic') return dynamicMethod(ctx, deps, inst, null, method)
     if (!(READ_METHODS as readonly string[]).includes(method)) {
       throw new AppError('NOT_FOUND', `Unknown index-widget method "!${method}"; use !${READ_METHODS.join(', !')}.`, { method })
@@ -127,6 +129,7 @@ export function widgetHandler(deps: Deps) {
     const inst = await instanceOf(ctx, deps)
     const name = String(ctx.params.widget).replace(/^\./, '')
     if (inst.kind !== 'dynamic') throw new AppError('NOT_FOUND', `Instance ${inst.tag} has no widgets; its index widget answers at api/${inst.tag}/!data.`)
+    if (ctx.params.method === 'stop') return answerStop(ctx, deps, `inst:${inst.tag}`)
     if (ctx.params.method !== undefined) return dynamicMethod(ctx, deps, inst, name, String(ctx.params.method))
     return dynamicRequest(ctx, deps, inst, name)
   }

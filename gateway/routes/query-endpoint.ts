@@ -13,7 +13,7 @@ import type { ParsedPath } from '../path.js'
 import { requestParams, stringParam, type Params } from '../params.js'
 import { send } from '../respond.js'
 import { authState } from '../session.js'
-import { clientGoneSignal } from './abort.js'
+import { answerStop, stoppable } from './stop.js'
 import { READ_METHODS, serveReadMethod, type AppKind } from './widget.js'
 
 /** Where a query's recipe is kept between requests: the session, or an instance. */
@@ -22,6 +22,8 @@ export interface Keeper {
   readonly owner: string
   /** The path segment after api/ that reaches the kept result: `sql`, `run`, or a tag. */
   readonly path: string
+  /** The name `!stop` uses for the query running here. */
+  readonly stopKey: string
   get(): Promise<string | null>
   set(recipe: string): Promise<void>
 }
@@ -31,7 +33,7 @@ export type KeeperOf = (ctx: Context, deps: Deps, app: AppKind) => Promise<Keepe
 /** The session keeps the last recipe of each built-in endpoint. */
 export const sessionKeeper: KeeperOf = async (ctx, deps, app) => {
   const { session } = authState(ctx)
-  return { owner: 'this session', path: app, get: () => deps.sessions.getData(session.sid, app), set: (v) => deps.sessions.setData(session.sid, app, v) }
+  return { owner: 'this session', path: app, stopKey: `sess:${session.sid}:${app}`, get: () => deps.sessions.getData(session.sid, app), set: (v) => deps.sessions.setData(session.sid, app, v) }
 }
 
 export interface QueryEndpoint<R> {
@@ -62,7 +64,7 @@ export function queryHandler<R>(deps: Deps, ep: QueryEndpoint<R>, keeperOf: Keep
     }
     const keeper = await keeperOf(ctx, deps, ep.app)
     const recipe = await ep.prepare(deps, user, text)
-    const result = await ep.execute(deps, recipe, clientGoneSignal(ctx))
+    const result = await stoppable(ctx, deps, keeper.stopKey, (signal) => ep.execute(deps, recipe, signal))
     await keeper.set(JSON.stringify(recipe))
     if (ep.after) await ep.after(deps, user, result, params)
     send(ctx, renderResult(result, route.format, { page: { title: ep.app, links: dataLinks(route, keeper.path) } }))
@@ -73,13 +75,14 @@ export function queryMethodHandler<R>(deps: Deps, ep: QueryEndpoint<R>, keeperOf
   return async function queryMethod(ctx: Context): Promise<void> {
     const route = ctx.state.route as ParsedPath
     const method = String(ctx.params.method)
-    if (!(READ_METHODS as readonly string[]).includes(method)) {
-      throw new AppError('NOT_FOUND', `Unknown index-widget method "!${method}" for api/${ep.app}; use !${READ_METHODS.join(', !')}.`, { method })
-    }
     const keeper = await keeperOf(ctx, deps, ep.app)
+    if (method === 'stop') return answerStop(ctx, deps, keeper.stopKey)
+    if (!(READ_METHODS as readonly string[]).includes(method)) {
+      throw new AppError('NOT_FOUND', `Unknown index-widget method "!${method}" for api/${ep.app}; use !${READ_METHODS.join(', !stop, !')}.`, { method })
+    }
     const raw = await keeper.get()
     if (raw === null) throw new AppError('NO_RESULT', `There is no ${ep.app} result in ${keeper.owner} yet; run a query first.`)
-    const result = await ep.execute(deps, JSON.parse(raw) as R, clientGoneSignal(ctx))
+    const result = await stoppable(ctx, deps, keeper.stopKey, (signal) => ep.execute(deps, JSON.parse(raw) as R, signal))
     serveReadMethod(ctx, route, method, result, ep.app)
   }
 }

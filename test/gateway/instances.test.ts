@@ -209,3 +209,44 @@ forEachStore('dynamic instances', (svc) => {
     expect((await post(`/v1/api/${t}/grid1:json`)).body).to.deep.equal({ s: ['CA'] })
   })
 })
+
+const FOREVER = 'with recursive c(x) as (select 1 union all select x + 1 from c) select count(*) n from c'
+const delay = (ms: number) => new Promise((r) => setTimeout(r, ms))
+
+forEachStore('!stop', (svc) => {
+  let cookie: string
+  before(async () => {
+    cookie = await svc().login()
+  })
+
+  it('stops a running instance query: the query answers 409 stopped and !stop answers stopped', async () => {
+    const tag = (await svc().http.post('/v1/api/new/sql:json').set('Cookie', cookie).send({})).body.tag
+    const running = svc().http.post(`/v1/api/${tag}:json`).set('Cookie', cookie).send({ sql: FOREVER }).then((r) => r)
+    await delay(400)
+    const started = Date.now()
+    const stop = await svc().http.post(`/v1/api/${tag}/!stop:json?force_=1`).set('Cookie', cookie)
+    expect(stop.status).to.equal(200)
+    expect(stop.body).to.deep.equal({ stopped: true })
+    const res = await running
+    expect(res.status).to.equal(409)
+    expect(res.body.code).to.equal('stopped')
+    expect(Date.now() - started).to.be.below(5000)
+    expect((await svc().http.post(`/v1/api/${tag}/!stop:json`).set('Cookie', cookie)).body).to.deep.equal({ stopped: false })
+    const after = await svc().http.post(`/v1/api/${tag}:json`).set('Cookie', cookie).send({ sql: 'select 7 as n' })
+    expect(after.body).to.deep.equal({ n: [7] })
+  })
+
+  it("stops the session's api/sql query through api/sql/!stop without disturbing other queries", async () => {
+    const running = svc().http.post('/v1/api/sql:json').set('Cookie', cookie).send({ sql: FOREVER }).then((r) => r)
+    await delay(400)
+    const other = svc().http.post('/v1/api/run:json').set('Cookie', cookie).send({ xml: '<table cols="a">1;2</table>' })
+    expect((await svc().http.post('/v1/api/sql/!stop:json').set('Cookie', cookie)).body).to.deep.equal({ stopped: true })
+    expect((await running).status).to.equal(409)
+    expect((await other).body).to.deep.equal({ a: [1, 2] })
+  })
+
+  it('answers stopped:false for api/run/!stop when nothing runs', async () => {
+    const res = await svc().http.post('/v1/api/run/!stop:json').set('Cookie', cookie)
+    expect(res.body).to.deep.equal({ stopped: false })
+  })
+}, { QUERY_TIMEOUT_MS: '60000' })
