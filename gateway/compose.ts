@@ -8,6 +8,7 @@ import type { Store } from '../shared/store/types.js'
 import { SessionManager } from './auth/sessions.js'
 import { Instances } from './instances/instances.js'
 import { StopRegistry } from './stop/index.js'
+import { ResultStore } from './results/chunked.js'
 import type { Deps } from './deps.js'
 import type { Logger } from './errors.js'
 import { createResultCache } from './queries/result-cache.js'
@@ -33,6 +34,7 @@ export async function buildDeps(config: Config, log: Logger, store?: Store): Pro
     runner: new PoolRunner({ workers: config.workers }),
     tables: new TableCache(config.dataDir, config.tableCacheBytes),
     results: createResultCache(RESULT_CACHE_BYTES),
+    resultStore: new ResultStore(s, { ttl: config.sessionTtl }),
     sessions: new SessionManager(s, config.sessionTtl, (sid) => instances.endSession(sid)),
     instances,
     stops,

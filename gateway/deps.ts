@@ -5,6 +5,7 @@ import type { Store } from '../shared/store/types.js'
 import type { SessionManager } from './auth/sessions.js'
 import type { Instances } from './instances/instances.js'
 import type { StopRegistry } from './stop/index.js'
+import type { ResultStore } from './results/chunked.js'
 import type { Logger } from './errors.js'
 import type { LruCache } from './lru.js'
 import type { QueryRunner } from './runner.js'
@@ -16,6 +17,8 @@ export interface Deps {
   readonly runner: QueryRunner
   readonly tables: TableCache
   readonly results: LruCache<ResultSet>
+  /** Kept results in the Store, in row chunks, readable by every gateway. */
+  readonly resultStore: ResultStore
   readonly sessions: SessionManager
   readonly instances: Instances
   readonly stops: StopRegistry

@@ -19,6 +19,8 @@ import { authState } from '../session.js'
 import { clientGoneSignal } from './abort.js'
 import { READ_METHODS, serveReadMethod } from './widget.js'
 import { stoppable } from './stop.js'
+import { keepInStore, keptFrom, keptResult } from '../queries/kept.js'
+import { recipeKey } from '../queries/result-cache.js'
 
 const recipeField = (widget: string) => `recipe:${widget}`
 
@@ -56,7 +58,9 @@ async function widgetResult(deps: Deps, ctx: Context, inst: InstanceRecord, app:
   if (query.trim() === '') throw new AppError('NO_RESULT', `The widget "${name}" has no query.`, { widget: name })
   const recipe = await prepareRun(deps, authState(ctx).user, query, vars)
   await deps.instances.setState(inst.tag, recipeField(name), JSON.stringify(recipe))
-  return stoppable(ctx, deps, `inst:${inst.tag}`, (signal) => runRunRecipe(deps, recipe, signal))
+  const result = await stoppable(ctx, deps, `inst:${inst.tag}`, (signal) => runRunRecipe(deps, recipe, signal))
+  keepInStore(deps, recipeKey(recipe), result)
+  return result
 }
 
 /** `api/{tag}` (and `api/{tag}/{widget}`) of a dynamic instance: set, trigger, answer. */
@@ -87,8 +91,8 @@ export async function dynamicMethod(ctx: Context, deps: Deps, inst: InstanceReco
   const name = widget ?? 'index'
   if (!findWidget(app, name)) throw new AppError('NOT_FOUND', `Instance ${inst.tag} has no widget "${name}".`, { widget: name })
   const raw = await deps.instances.state(inst.tag, recipeField(name))
-  const result = raw !== null
-    ? await stoppable(ctx, deps, `inst:${inst.tag}`, (signal) => runRunRecipe(deps, JSON.parse(raw) as RunRecipe, signal))
-    : await widgetResult(deps, ctx, inst, app, name, await deps.instances.vars(inst.tag))
-  serveReadMethod(ctx, ctx.state.route as ParsedPath, method, result, 'run')
+  const kept = raw !== null
+    ? await keptResult(deps, recipeKey(JSON.parse(raw)), () => stoppable(ctx, deps, `inst:${inst.tag}`, (signal) => runRunRecipe(deps, JSON.parse(raw) as RunRecipe, signal)))
+    : keptFrom(await widgetResult(deps, ctx, inst, app, name, await deps.instances.vars(inst.tag)))
+  await serveReadMethod(ctx, ctx.state.route as ParsedPath, method, kept, 'run')
 }

@@ -15,6 +15,8 @@ import { prepareRun, runRunRecipe, type RunRecipe } from '../queries/run.js'
 import { send } from '../respond.js'
 import { authState } from '../session.js'
 import { answerStop, stoppable } from './stop.js'
+import { keptResult, type KeptResult } from '../queries/kept.js'
+import { recipeKey } from '../queries/result-cache.js'
 import { newFormPage } from './pages.js'
 import { createDynamic, dynamicMethod, dynamicRequest } from './dynamic.js'
 import { parseDynamic } from '../../engine/dynamic/index.js'
@@ -84,7 +86,7 @@ const ENDPOINTS: Record<'sql' | 'run', QueryEndpoint<never>> = {
 }
 
 /** The result of a fixed-query instance: its kept recipe, or the query prepared now. */
-async function queryInstanceResult(ctx: Context, deps: Deps, inst: InstanceRecord) {
+async function queryInstanceResult(ctx: Context, deps: Deps, inst: InstanceRecord): Promise<KeptResult> {
   const raw = await deps.instances.state(inst.tag, 'recipe')
   let recipe: RunRecipe
   if (raw !== null) recipe = JSON.parse(raw) as RunRecipe
@@ -92,7 +94,7 @@ async function queryInstanceResult(ctx: Context, deps: Deps, inst: InstanceRecor
     recipe = await prepareRun(deps, authState(ctx).user, inst.xml)
     await deps.instances.setState(inst.tag, 'recipe', JSON.stringify(recipe))
   }
-  return stoppable(ctx, deps, `inst:${inst.tag}`, (signal) => runRunRecipe(deps, recipe, signal))
+  return keptResult(deps, recipeKey(recipe), () => stoppable(ctx, deps, `inst:${inst.tag}`, (signal) => runRunRecipe(deps, recipe, signal)))
 }
 
 export function instanceHandler(deps: Deps) {
@@ -102,8 +104,7 @@ export function instanceHandler(deps: Deps) {
     if (inst.kind === 'sql' || inst.kind === 'run') return queryHandler(deps, ENDPOINTS[inst.kind], instanceKeeper)(ctx)
     if (inst.kind === 'dynamic') return dynamicRequest(ctx, deps, inst, null)
     const route = ctx.state.route as ParsedPath
-    const result = await queryInstanceResult(ctx, deps, inst)
-    serveReadMethod(ctx, route, 'data', result, 'run')
+    await serveReadMethod(ctx, route, 'data', await queryInstanceResult(ctx, deps, inst), 'run')
   }
 }
 
@@ -118,7 +119,7 @@ export function instanceMethodHandler(deps: Deps) {
     if (!(READ_METHODS as readonly string[]).includes(method)) {
       throw new AppError('NOT_FOUND', `Unknown index-widget method "!${method}"; use !${READ_METHODS.join(', !')}.`, { method })
     }
-    serveReadMethod(ctx, ctx.state.route as ParsedPath, method, await queryInstanceResult(ctx, deps, inst), 'run')
+    await serveReadMethod(ctx, ctx.state.route as ParsedPath, method, await queryInstanceResult(ctx, deps, inst), 'run')
   }
 }
 

@@ -14,6 +14,8 @@ import { requestParams, stringParam, type Params } from '../params.js'
 import { send } from '../respond.js'
 import { authState } from '../session.js'
 import { answerStop, stoppable } from './stop.js'
+import { keepInStore, keptResult } from '../queries/kept.js'
+import { recipeKey } from '../queries/result-cache.js'
 import { READ_METHODS, serveReadMethod, type AppKind } from './widget.js'
 
 /** Where a query's recipe is kept between requests: the session, or an instance. */
@@ -66,6 +68,7 @@ export function queryHandler<R>(deps: Deps, ep: QueryEndpoint<R>, keeperOf: Keep
     const recipe = await ep.prepare(deps, user, text)
     const result = await stoppable(ctx, deps, keeper.stopKey, (signal) => ep.execute(deps, recipe, signal))
     await keeper.set(JSON.stringify(recipe))
+    keepInStore(deps, recipeKey(recipe), result)
     if (ep.after) await ep.after(deps, user, result, params)
     send(ctx, renderResult(result, route.format, { page: { title: ep.app, links: dataLinks(route, keeper.path) } }))
   }
@@ -82,7 +85,8 @@ export function queryMethodHandler<R>(deps: Deps, ep: QueryEndpoint<R>, keeperOf
     }
     const raw = await keeper.get()
     if (raw === null) throw new AppError('NO_RESULT', `There is no ${ep.app} result in ${keeper.owner} yet; run a query first.`)
-    const result = await stoppable(ctx, deps, keeper.stopKey, (signal) => ep.execute(deps, JSON.parse(raw) as R, signal))
-    serveReadMethod(ctx, route, method, result, ep.app)
+    const recipe = JSON.parse(raw) as R
+    const kept = await keptResult(deps, recipeKey(recipe), () => stoppable(ctx, deps, keeper.stopKey, (signal) => ep.execute(deps, recipe, signal)))
+    await serveReadMethod(ctx, route, method, kept, ep.app)
   }
 }

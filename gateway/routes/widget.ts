@@ -4,8 +4,8 @@
  */
 import type { Context } from 'koa'
 import { AppError } from '../../shared/errors.js'
-import type { ResultSet } from '../../shared/protocol.js'
-import { colsTable, renderHead, renderResult, renderValue } from '../format/index.js'
+import { colsTable, HEAD_ROWS, renderHead, renderResult, renderValue } from '../format/index.js'
+import type { KeptResult } from '../queries/kept.js'
 import type { ParsedPath } from '../path.js'
 import { requestParams, rowParam } from '../params.js'
 import { formatLinks, send } from '../respond.js'
@@ -26,17 +26,22 @@ export function requestedRange(ctx: Context, app: AppKind, rowCount: number): { 
   return { from, to }
 }
 
-export function serveReadMethod(ctx: Context, route: ParsedPath, method: string, result: ResultSet, app: AppKind): void {
+export async function serveReadMethod(ctx: Context, route: ParsedPath, method: string, kept: KeptResult, app: AppKind): Promise<void> {
   const page = { title: `${app} ${method}`, links: formatLinks(ctx) }
   switch (method) {
     case 'cols':
-      return send(ctx, renderResult(colsTable(result.cols, app), route.format, { page }))
+      return send(ctx, renderResult(colsTable(kept.cols, app), route.format, { page }))
     case 'rows':
-      return send(ctx, renderValue(result.rowCount, route.format, page))
-    case 'data':
-      return send(ctx, renderResult(result, route.format, { range: requestedRange(ctx, app, result.rowCount), page }))
-    case 'head':
-      return send(ctx, renderHead(result, app, route.format))
+      return send(ctx, renderValue(kept.rowCount, route.format, page))
+    case 'data': {
+      const { from, to } = requestedRange(ctx, app, kept.rowCount)
+      return send(ctx, renderResult(await kept.rows(from, to), route.format, { page }))
+    }
+    case 'head': {
+      const first = await kept.rows(0, HEAD_ROWS)
+      // renderHead shows the total row count and the rows it is given (all of `first`).
+      return send(ctx, renderHead({ ...first, rowCount: kept.rowCount }, app, route.format, first.rowCount))
+    }
     default:
       throw new AppError('NOT_FOUND', `Unknown index-widget method "!${method}"; use !${READ_METHODS.join(', !')}.`, { method })
   }
