@@ -34,7 +34,7 @@ export async function buildDeps(config: Config, log: Logger, store?: Store): Pro
     runner: new PoolRunner({ workers: config.workers }),
     tables: new TableCache(config.dataDir, config.tableCacheBytes),
     results: createResultCache(RESULT_CACHE_BYTES),
-    resultStore: new ResultStore(s, { ttl: config.sessionTtl }),
+    resultStore: new ResultStore(s, { ttl: config.sessionTtl, maxBytes: config.resultStoreBytes }),
     sessions: new SessionManager(s, config.sessionTtl, (sid) => instances.endSession(sid)),
     instances,
     stops,

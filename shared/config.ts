@@ -30,6 +30,8 @@ export interface Config {
   readonly tableCacheBytes: number
   /** Instances one session may hold at once (api/new answers 429 beyond). */
   readonly maxInstancesPerSession: number
+  /** Largest result kept in the Store for other gateways, in bytes (larger ones are recomputed). */
+  readonly resultStoreBytes: number
 }
 
 export const DEFAULTS = {
@@ -45,6 +47,7 @@ export const DEFAULTS = {
   DEMO_ROWS: '100000',
   TABLE_CACHE_MB: '2048',
   MAX_INSTANCES_PER_SESSION: '100',
+  RESULT_STORE_MB: '64',
 } as const
 
 /** Every variable the service reads, for the README check and error messages. */
@@ -52,6 +55,7 @@ export const CONFIG_VARIABLES = [
   'PORT', 'HOST', 'API_VERSIONS', 'REDIS_URL', 'DATA_DIR', 'WORKERS', 'TLS_CERT', 'TLS_KEY',
   'ADMIN_PASSWORD', 'SESSION_TTL', 'QUERY_TIMEOUT_MS', 'MAX_RESULT_ROWS', 'MAX_BODY_BYTES',
   'DEMO_DATA', 'DEMO_ROWS', 'TABLE_CACHE_MB', 'MAX_INSTANCES_PER_SESSION',
+  'RESULT_STORE_MB',
 ] as const
 
 type Env = Readonly<Record<string, string | undefined>>
@@ -105,5 +109,6 @@ export function loadConfig(env: Env): Config {
     demoRows: intVar(env, 'DEMO_ROWS', DEFAULTS.DEMO_ROWS, 100, 100_000_000),
     tableCacheBytes: intVar(env, 'TABLE_CACHE_MB', DEFAULTS.TABLE_CACHE_MB, 16, 1024 * 1024) * 1024 * 1024,
     maxInstancesPerSession: intVar(env, 'MAX_INSTANCES_PER_SESSION', DEFAULTS.MAX_INSTANCES_PER_SESSION, 1, 100_000),
+    resultStoreBytes: intVar(env, 'RESULT_STORE_MB', DEFAULTS.RESULT_STORE_MB, 1, 1024 * 1024) * 1024 * 1024,
   })
 }
