@@ -3,51 +3,11 @@
  * port, with the embedded store and demo data; then restarted on the same DATA_DIR.
  */
 import { expect } from 'chai'
-import { spawn, type ChildProcess } from 'node:child_process'
+import { spawn } from 'node:child_process'
 import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { fileURLToPath } from 'node:url'
-
-const SERVER = fileURLToPath(new URL('../../gateway/server.js', import.meta.url))
-
-interface Running {
-  readonly child: ChildProcess
-  readonly base: string
-  readonly stdout: string
-}
-
-/** Every server started here, so a failing test never leaves one running. */
-const children = new Set<ChildProcess>()
-
-function start(env: Record<string, string>): Promise<Running> {
-  const child = spawn(process.execPath, [SERVER], { env: { PATH: process.env.PATH ?? '', ...env }, stdio: ['ignore', 'pipe', 'pipe'] })
-  children.add(child)
-  child.on('exit', () => children.delete(child))
-  let stdout = ''
-  let stderr = ''
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`server did not start:\n${stdout}\n${stderr}`)), 30_000)
-    child.stderr!.on('data', (d) => (stderr += d))
-    child.stdout!.on('data', (d) => {
-      stdout += d
-      const m = /serving (http:\/\/\S+\/api)/.exec(stdout)
-      if (m && stdout.includes('Query:')) {
-        clearTimeout(timer)
-        resolve({ child, base: m[1], stdout })
-      }
-    })
-    child.on('exit', (code) => reject(new Error(`server exited with ${code}:\n${stdout}\n${stderr}`)))
-  })
-}
-
-function stop(r: Running): Promise<number | null> {
-  return new Promise((resolve) => {
-    r.child.removeAllListeners('exit')
-    r.child.on('exit', (code) => resolve(code))
-    r.child.kill('SIGTERM')
-  })
-}
+import { SERVER, children, start, stop } from '../helpers/processes.js'
 
 async function login(base: string, pw: string): Promise<string> {
   const res = await fetch(`${base}/!login:json`, { method: 'POST', body: new URLSearchParams({ uid: 'admin', pw }) })
