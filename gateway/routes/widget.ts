@@ -1,6 +1,6 @@
 /**
  * The index widget's read methods over one kept result: `!cols`, `!rows`, `!data`, `!head`.
- * Shared by every endpoint that keeps a result (sql now; run and instances later).
+ * Shared by every endpoint that keeps a result: api/sql, api/run and instances.
  */
 import type { Context } from 'koa'
 import { AppError } from '../../shared/errors.js'
