@@ -43,7 +43,7 @@ function step(op: Op, ws: Worksheet, tables: Tables): Worksheet {
     case 'Link':
       return runLink(op, ws, runOps(op.ops, tables, tableWorksheet(tables, op.table2, op.loc)))
     case 'Merge':
-      return runMerge(op, ws, runOps(op.ops, tables, tableWorksheet(tables, op.table2, op.loc)))
+      return runMerge(ws, runOps(op.ops, tables, tableWorksheet(tables, op.table2, op.loc)))
     default: {
       const never: never = op
       throw new AppError('INTERNAL', `Unknown operation ${JSON.stringify(never)}`)

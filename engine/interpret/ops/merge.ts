@@ -2,7 +2,6 @@
  * `<merge table2=…>`: the foreign worksheet's rows appended below the current ones, columns
  * matched by name; a column the foreign side lacks is N/A there. Text dictionaries are merged.
  */
-import type { Op } from '../../ast.js'
 import { textColumnFromStrings } from '../../columns/index.js'
 import { NA_INT, type Column } from '../../columns/types.js'
 import { newColumn, Worksheet } from '../worksheet.js'
@@ -14,7 +13,7 @@ function strings(c: Column | null, rows: number): string[] {
 }
 
 function concat(a: Column, b: Column | null, bRows: number): Column {
-  if (a.type === 'text') return textColumnFromStrings([...strings(a, 0), ...strings(b, bRows)].slice(0))
+  if (a.type === 'text') return textColumnFromStrings([...strings(a, 0), ...strings(b, bRows)])
   const n = a.data.length
   if (a.type === 'float' || b?.type === 'float') {
     const out = new Float64Array(n + bRows).fill(Number.NaN)
@@ -32,8 +31,7 @@ function concat(a: Column, b: Column | null, bRows: number): Column {
   return { type: a.type, data: out }
 }
 
-export function runMerge(op: Op & { kind: 'Merge' }, ws: Worksheet, foreign: Worksheet): Worksheet {
-  void op
+export function runMerge(ws: Worksheet, foreign: Worksheet): Worksheet {
   const cols = ws.cols.map((c) => {
     const other = foreign.column(c.name)?.data() ?? null
     return newColumn(c.name, concat(c.data(), other, foreign.rows), c.info, c.visible)
