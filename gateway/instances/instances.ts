@@ -72,6 +72,26 @@ export class Instances {
     ])
   }
 
+  /**
+   * Runs `work` holding the instance's write lock (a Store key with a TTL, so a crashed gateway
+   * cannot hold it forever): variable updates of one instance happen one at a time, on any
+   * gateway, while reads need no lock.
+   */
+  async exclusive<T>(tag: number, work: () => Promise<T>, opts: { waitMs?: number; holdSeconds?: number } = {}): Promise<T> {
+    const key = `instlock:${tag}`
+    const token = `${process.pid}:${Math.random().toString(36).slice(2)}`
+    const deadline = Date.now() + (opts.waitMs ?? 30_000)
+    for (let delay = 5; !(await this.store.set(key, token, { nx: true, ttl: opts.holdSeconds ?? 600 })); delay = Math.min(delay * 2, 200)) {
+      if (Date.now() > deadline) throw new AppError('TOO_MANY_REQUESTS', `Instance ${tag} is busy with another request that changes it; try again.`, { tag })
+      await new Promise((r) => setTimeout(r, delay))
+    }
+    try {
+      return await work()
+    } finally {
+      if ((await this.store.get(key)) === token) await this.store.del(key)
+    }
+  }
+
   /** Drops every instance of a session (logout, kill=yes). */
   async endSession(sid: string): Promise<void> {
     const tags = (await this.store.smembers(K.ofSession(sid))).map(Number)

@@ -67,9 +67,21 @@ async function widgetResult(deps: Deps, ctx: Context, inst: InstanceRecord, app:
 export async function dynamicRequest(ctx: Context, deps: Deps, inst: InstanceRecord, widget: string | null): Promise<void> {
   const route = ctx.state.route as ParsedPath
   const app = appOf(inst)
-  const current = await deps.instances.vars(inst.tag)
-  const outcome = await applyRequest(app, current, incoming(requestParams(ctx)), { init: false, runQuery: runner(deps, authState(ctx).user, clientGoneSignal(ctx)), count: inst.tag })
-  await deps.instances.setVars(inst.tag, outcome.vars)
+  const sent = incoming(requestParams(ctx))
+  // A widget bound to a variable (value_="@v") sets it from the `value` it is sent.
+  const bound = widget === null ? undefined : findWidget(app, widget)?.binding
+  if (bound && sent.value !== undefined && !(('value' in app.vars))) {
+    sent[bound] = sent.value
+    delete sent.value
+  }
+  // Changing variables (and running triggers) is serialised per instance; a pure read is not.
+  const update = async () => {
+    const current = await deps.instances.vars(inst.tag)
+    const outcome = await applyRequest(app, current, sent, { init: false, runQuery: runner(deps, authState(ctx).user, clientGoneSignal(ctx)), count: inst.tag })
+    await deps.instances.setVars(inst.tag, outcome.vars)
+    return outcome
+  }
+  const outcome = Object.keys(sent).length > 0 ? await deps.instances.exclusive(inst.tag, update) : await update()
   const name = widget ?? (app.hasIndex ? 'index' : null)
   const page = { title: `instance ${inst.tag}`, links: formatLinks(ctx) }
   if (name === null) {

@@ -197,6 +197,34 @@ forEachStore('dynamic instances', (svc) => {
     expect((await post(`/v1/api/${tag}/nosuch:json`)).status).to.equal(404)
   })
 
+  it('copies cells of a recompute query into variables when its onchange_ variable changes', async () => {
+    const xml = `<dynamic st="1" city="" n="0">
+      <do onchange_="@st" value1_="city" col1_="2" value2_="n" col2_="1">
+        <base table="pub.demo.retail.stores"/><sel value="store={@st}"/><colord cols="store,city"/>
+      </do>
+      <widget name="index"><table cols="c,n">'{@city}',{@n}</table></widget>
+    </dynamic>`
+    const t = (await post('/v1/api/new:json', { xml })).body.tag
+    const res = await post(`/v1/api/${t}:json?st=7`)
+    expect(res.status, res.text).to.equal(200)
+    const sql = await post('/v1/api/sql:json', { sql: 'select city from pub.demo.retail.stores where store = 7' })
+    expect(res.body).to.deep.equal({ c: [sql.body.city[0]], n: [7] })
+  })
+
+  it('sets the variable a widget is bound to from the value sent to that widget', async () => {
+    const xml = '<dynamic pick="a"><widget name="chooser" class_="dropdown" value_="@pick"><table cols="v">a;b</table></widget><widget name="index"><table cols="p">{@pick}</table></widget></dynamic>'
+    const t = (await post('/v1/api/new:json', { xml })).body.tag
+    await post(`/v1/api/${t}/chooser:json`, { value: 'b' })
+    expect((await post(`/v1/api/${t}:json`)).body).to.deep.equal({ p: ['b'] })
+  })
+
+  it('applies concurrent variable changes to one instance one at a time', async () => {
+    const xml = '<dynamic a="0" b="0"><do on_="change(a)"><set b="@b+1"/></do><widget name="index"><table cols="b">{@b}</table></widget></dynamic>'
+    const t = (await post('/v1/api/new:json', { xml })).body.tag
+    await Promise.all(Array.from({ length: 8 }, (_, i) => post(`/v1/api/${t}:json?a=${i + 1}`)))
+    expect((await post(`/v1/api/${t}:json`)).body).to.deep.equal({ b: [8] })
+  })
+
   it('answers the status table and the changes when there is no index widget', async () => {
     const t = (await post('/v1/api/new:json', { xml: NO_INDEX })).body.tag
     const res = await post(`/v1/api/${t}:json`, { state: 'CA' })
