@@ -35,7 +35,13 @@ async function main(): Promise<number> {
   const mocha = new Mocha({ timeout: 30_000, reporter: 'spec' })
   for (const file of files) mocha.addFile(file)
   await mocha.loadFilesAsync()
-  const failures = await new Promise<number>((resolve) => mocha.run(resolve))
+  let stats = { passes: 0, failures: 0, pending: 0 }
+  const failures = await new Promise<number>((resolve) => {
+    const runner = mocha.run(resolve)
+    runner.on('end', () => (stats = { passes: runner.stats?.passes ?? 0, failures: runner.stats?.failures ?? 0, pending: runner.stats?.pending ?? 0 }))
+  })
+  // One plain closing line that CI reads, whatever the reporter printed above.
+  console.log(`${stats.passes} passed, ${stats.failures} failed, ${stats.pending} skipped`)
   return failures > 0 ? 1 : 0
 }
 
