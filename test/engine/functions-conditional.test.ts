@@ -1,7 +1,8 @@
 import { expect } from 'chai'
-import { columnFromValues, columnValues, NA_INT, type Column, type ColumnType, type Scalar, type ScalarList, type Value } from '../../engine/columns/index.js'
+import { columnFromValues, columnValues, type Column, type ColumnType, type ScalarList, type Value } from '../../engine/columns/index.js'
 import { Rng } from '../../engine/columns/random.js'
 import { FUNCTIONS } from '../../engine/functions/index.js'
+import { runKernel, scalar } from '../helpers/kernels.js'
 
 // Plain values (null = N/A) and deliberately simple row-by-row references.
 type V = number | string | null
@@ -19,17 +20,7 @@ function randomValue(rng: Rng, type: ColumnType, na = 0.15): V {
 const randomValues = (rng: Rng, type: ColumnType, n: number, na = 0.15): V[] => Array.from({ length: n }, () => randomValue(rng, type, na))
 const column = (type: ColumnType, values: readonly V[]): Column => columnFromValues(type, values)
 
-function scalar(type: ColumnType, v: V): Scalar {
-  if (type === 'text') return { kind: 'scalar', type, value: (v as string | null) ?? '' }
-  return { kind: 'scalar', type, value: v === null ? (type === 'float' ? NaN : NA_INT) : (v as number) }
-}
-
-function run(name: string, args: readonly Value[], rows: number): Column {
-  return FUNCTIONS[name].kernel(
-    args.map((value) => ({ kind: 'value' as const, value })),
-    { rows },
-  )
-}
+const run = runKernel
 
 /** A column or (sometimes) a constant, with its per-row values. */
 function operand(rng: Rng, type: ColumnType, n: number): { value: Value; rows: V[] } {
