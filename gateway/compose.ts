@@ -6,6 +6,8 @@ import type { Config } from '../shared/config.js'
 import { createStore } from '../shared/store/index.js'
 import type { Store } from '../shared/store/types.js'
 import { SessionManager } from './auth/sessions.js'
+import { Directory } from './catalog/principal.js'
+import { RetiredVersionSweeper } from './catalog/retired.js'
 import { Instances } from './instances/instances.js'
 import { StopRegistry } from './stop/index.js'
 import { ResultStore } from './results/chunked.js'
@@ -28,6 +30,10 @@ export async function buildDeps(config: Config, log: Logger, store?: Store): Pro
   const stops = new StopRegistry(s)
   await stops.start()
   const instances = new Instances(s, { ttl: config.sessionTtl, perSession: config.maxInstancesPerSession })
+  // A retired version may still be named by a kept recipe (for SESSION_TTL) or read by a query.
+  const graceMs = Math.max(config.sessionTtl * 1000, config.queryTimeoutMs) + 60_000
+  const sweeper = new RetiredVersionSweeper(s, config.dataDir, graceMs, (err) => log({ level: 'warn', msg: 'sweeping retired table versions failed', error: String(err) }))
+  sweeper.start()
   return {
     config,
     store: s,
@@ -36,6 +42,8 @@ export async function buildDeps(config: Config, log: Logger, store?: Store): Pro
     results: createResultCache(RESULT_CACHE_BYTES),
     resultStore: new ResultStore(s, { ttl: config.sessionTtl, maxBytes: config.resultStoreBytes }),
     sessions: new SessionManager(s, config.sessionTtl, (sid) => instances.endSession(sid)),
+    directory: new Directory(s),
+    sweeper,
     instances,
     stops,
     log,
@@ -44,6 +52,7 @@ export async function buildDeps(config: Config, log: Logger, store?: Store): Pro
 
 /** Stops the pool and the store. */
 export async function closeDeps(deps: Deps): Promise<void> {
+  await deps.sweeper.stop()
   await deps.stops.close()
   await deps.runner.close()
   await deps.store.close()

@@ -3,6 +3,8 @@ import type { Config } from '../shared/config.js'
 import type { ResultSet } from '../shared/protocol.js'
 import type { Store } from '../shared/store/types.js'
 import type { SessionManager } from './auth/sessions.js'
+import type { Directory } from './catalog/principal.js'
+import type { RetiredVersionSweeper } from './catalog/retired.js'
 import type { Instances } from './instances/instances.js'
 import type { StopRegistry } from './stop/index.js'
 import type { ResultStore } from './results/chunked.js'
@@ -20,6 +22,10 @@ export interface Deps {
   /** Kept results in the Store, in row chunks, readable by every gateway. */
   readonly resultStore: ResultStore
   readonly sessions: SessionManager
+  /** Turns user records into principals (groups, capabilities) for permission checks. */
+  readonly directory: Directory
+  /** Deletes table versions some time after the catalog stopped pointing at them. */
+  readonly sweeper: RetiredVersionSweeper
   readonly instances: Instances
   readonly stops: StopRegistry
   readonly log: Logger

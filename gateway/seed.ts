@@ -1,6 +1,7 @@
 /**
- * First-start set-up: the `admin` user and, with DEMO_DATA on, the demo retail tables. Safe to run
- * on several gateways at once: creation uses set-if-absent, and seeding takes a lock.
+ * First-start set-up: the default company, the built-in roles, the `admin` user and, with
+ * DEMO_DATA on, the demo retail tables. Safe to run on several gateways at once: creation is
+ * set-if-absent, and seeding the demo takes a lock.
  */
 import type { Config } from '../shared/config.js'
 import type { Store } from '../shared/store/types.js'
@@ -8,15 +9,40 @@ import { makeRetailDemo } from '../engine/demo/retail.js'
 import { writeTableVersion } from '../engine/storage/index.js'
 import { generatePassword } from './auth/password.js'
 import { commitTable, ensureDir } from './catalog/tables.js'
-import { createUser, getUser } from './catalog/users.js'
-import { KEYS } from './catalog/records.js'
+import { createUser, DEFAULT_COMPANY, getUser } from './catalog/users.js'
+import { KEYS, type CompanyRecord, type RoleRecord } from './catalog/records.js'
+import type { Capability } from './catalog/principal.js'
+
+/** Roles every installation has; they cannot be changed or dropped. */
+export const BUILTIN_ROLES: readonly { role: string; title: string; description: string; capabilities: readonly Capability[] }[] = [
+  { role: 'admin', title: 'Administrator', description: 'Administers everything.', capabilities: ['admin'] },
+  { role: 'user_admin', title: 'User administrator', description: "Manages the users and groups of their own company.", capabilities: ['manage_users', 'manage_groups'] },
+  { role: 'folder_creator', title: 'Folder creator', description: 'Creates top-level folders.', capabilities: ['create_top_folders'] },
+]
+
+async function ensureCatalogBasics(store: Store): Promise<void> {
+  const now = new Date().toISOString()
+  for (const r of BUILTIN_ROLES) {
+    const role: RoleRecord = { ...r, builtin: true, created: now, updated: now }
+    await store.set(KEYS.role(r.role), JSON.stringify(role), { nx: true })
+    // Unconditional: a start cut short between the two writes is completed by the next one.
+    await store.sadd(KEYS.allRoles, r.role)
+  }
+  const company: CompanyRecord = {
+    company: DEFAULT_COMPANY, name: 'Main', admins: [], max_ids: 0, email: '', phone: '', street: '', city: '', state: '', zip: '', country: '',
+    created: now, updated: now, created_by: 'admin', updated_by: 'admin',
+  }
+  await store.set(KEYS.company(DEFAULT_COMPANY), JSON.stringify(company), { nx: true })
+  await store.sadd(KEYS.allCompanies, DEFAULT_COMPANY)
+}
 
 /** Creates `admin` on first start; returns the password when it was generated here. */
 export async function ensureAdmin(store: Store, config: Config): Promise<{ created: boolean; generated: string | null }> {
+  await ensureCatalogBasics(store)
   if (await getUser(store, 'admin')) return { created: false, generated: null }
   const generated = config.adminPassword === null ? generatePassword() : null
-  const created = await createUser(store, { uid: 'admin', password: config.adminPassword ?? generated!, admin: true, first: 'Administrator' })
-  return { created, generated: created ? generated : null }
+  const created = await createUser(store, { uid: 'admin', password: config.adminPassword ?? generated!, roles: ['admin'], first: 'Administrator' })
+  return { created: created !== null, generated: created ? generated : null }
 }
 
 const DEMO_LOCK = 'lock:demo-seed'

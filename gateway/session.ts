@@ -9,11 +9,14 @@ import { parseSessionCookie, sessionCookieValues } from './auth/cookie.js'
 import type { SessionRecord } from './auth/sessions.js'
 import { getUser } from './catalog/users.js'
 import type { UserRecord } from './catalog/records.js'
+import type { Principal } from './catalog/principal.js'
 import type { Deps } from './deps.js'
 
 export interface AuthState {
   readonly session: SessionRecord
-  readonly user: UserRecord
+  /** Who is asking, with their groups and capabilities: what permission checks take. */
+  readonly user: Principal
+  readonly record: UserRecord
 }
 
 export function authState(ctx: Context): AuthState {
@@ -35,7 +38,7 @@ export function requireSession(deps: Deps) {
         await deps.sessions.end(session.sid)
         break
       }
-      ctx.state.auth = { session, user } satisfies AuthState
+      ctx.state.auth = { session, user: await deps.directory.principal(user), record: user } satisfies AuthState
       return next()
     }
     throw new AppError('NO_SESSION', 'The session is invalid or has expired; log in again with api/!login.')

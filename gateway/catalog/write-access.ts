@@ -1,38 +1,36 @@
 /**
- * Write permission on a folder: creating or replacing a table in it. Administrators, the folder's
- * owner and its uploaders may write. Each user has a home folder `uploads.<uid>`, created on
- * first use, where only that user writes; `uploads` itself takes no tables.
+ * The folder a new table goes into. Each user has a home folder `uploads.<uid>`, created on first
+ * use, where only that user writes; `uploads` itself takes no tables.
  */
 import { AppError } from '../../shared/errors.js'
 import type { Store } from '../../shared/store/types.js'
-import type { DirRecord, TableRecord, UserRecord } from './records.js'
-import { ensureDir, getDir } from './tables.js'
+import { canEdit, canWriteDir } from './access.js'
+import type { Principal } from './principal.js'
+import type { DirRecord, TableRecord } from './records.js'
+import { ensureDir, visibleDir } from './tables.js'
 
-const listed = (user: UserRecord, users: readonly string[]): boolean =>
-  users.includes('*') || users.includes(user.uid) || user.groups.some((g) => users.includes(g))
+export { canWriteDir }
 
-export function canWriteDir(user: UserRecord, dir: DirRecord): boolean {
-  return user.admin || dir.owner === user.uid || listed(user, dir.uploaders)
-}
+/** Replacing or appending to a table also needs ownership of the table (or administration). */
+export const canReplace = (p: Principal, table: TableRecord): boolean => canEdit(p, table)
 
-/** Replacing a table also needs ownership of the table (or administration). */
-export function canReplace(user: UserRecord, table: TableRecord): boolean {
-  return user.admin || table.owner === user.uid
+/** The user's home folder (and `uploads` above it), made on demand. */
+export async function ensureHomeFolder(store: Store, uid: string): Promise<DirRecord> {
+  await ensureDir(store, { path: 'uploads', owner: 'admin', title: 'Uploads', users: [], inherit: false })
+  return ensureDir(store, { path: `uploads.${uid}`, owner: uid, title: `${uid}'s tables`, users: [], inherit: false })
 }
 
 /** The folder a new table goes into, checked for write permission (home folders made on demand). */
-export async function writableFolder(store: Store, user: UserRecord, folder: string): Promise<DirRecord> {
+export async function writableFolder(store: Store, p: Principal, folder: string): Promise<DirRecord> {
   if (folder === 'uploads') {
-    throw new AppError('FORBIDDEN', `Tables cannot be saved directly into "uploads"; save into your own folder uploads.${user.uid}.`)
+    throw new AppError('FORBIDDEN', `Tables cannot be saved directly into "uploads"; save into your own folder uploads.${p.uid}.`)
   }
-  if (folder === `uploads.${user.uid}`) {
-    await ensureDir(store, { path: 'uploads', owner: 'admin', title: 'Uploads', users: [], inherit: false })
-    return ensureDir(store, { path: folder, owner: user.uid, title: `${user.uid}'s tables`, users: [], inherit: false })
-  }
-  const dir = await getDir(store, folder)
+  if (folder === `uploads.${p.uid}`) return ensureHomeFolder(store, p.uid)
+  // A folder the caller may not read is reported like a missing one.
+  const dir = await visibleDir(store, p, folder)
   if (!dir) {
-    throw new AppError('UNKNOWN_DIRECTORY', `No such folder "${folder}"; save into an existing folder you may write to, such as uploads.${user.uid}.`, { folder })
+    throw new AppError('UNKNOWN_DIRECTORY', `No such folder "${folder}"; save into an existing folder you may write to, such as uploads.${p.uid}.`, { folder })
   }
-  if (!canWriteDir(user, dir)) throw new AppError('FORBIDDEN', `You may not save tables into "${folder}"; save into uploads.${user.uid} or ask the folder's owner.`, { folder })
+  if (!canWriteDir(p, dir)) throw new AppError('FORBIDDEN', `You may not save tables into "${folder}"; save into uploads.${p.uid} or ask the folder's owner.`, { folder })
   return dir
 }

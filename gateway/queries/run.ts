@@ -10,7 +10,7 @@ import { parseQuery, tableRefs } from '../../engine/parse/index.js'
 import { checkQuery } from '../../engine/check/index.js'
 import type { Op } from '../../engine/ast.js'
 import { readableTable } from '../catalog/tables.js'
-import type { UserRecord } from '../catalog/records.js'
+import type { Principal } from '../catalog/principal.js'
 import type { Deps } from '../deps.js'
 import { recipeKey } from './result-cache.js'
 
@@ -22,7 +22,7 @@ export interface RunRecipe {
 }
 
 /** Parses, resolves and checks a query; bad queries fail here, before a worker is involved. */
-export async function prepareRun(deps: Deps, user: UserRecord, xml: string, vars: Readonly<Record<string, string>> = {}): Promise<RunRecipe> {
+export async function prepareRun(deps: Deps, user: Principal, xml: string, vars: Readonly<Record<string, string>> = {}): Promise<RunRecipe> {
   const ops = parseQuery(xml, vars)
   const tables = []
   for (const path of tableRefs(ops)) {

@@ -8,7 +8,8 @@ import type { ResultSet } from '../../shared/protocol.js'
 import { isValidPath, type ColumnSpec } from '../../shared/table.js'
 import { removeTableVersion, writeTableVersion, type ColumnValues } from '../../engine/storage/index.js'
 import { commitTable } from '../catalog/tables.js'
-import { KEYS, parentPath, type TableRecord, type UserRecord } from '../catalog/records.js'
+import { KEYS, parentPath, type TableRecord } from '../catalog/records.js'
+import type { Principal } from '../catalog/principal.js'
 import { canReplace, writableFolder } from '../catalog/write-access.js'
 import type { Deps } from '../deps.js'
 
@@ -26,7 +27,7 @@ function valuesOf(result: ResultSet): ColumnValues[] {
   return result.columns.map((c) => (c.kind === 'text' ? c.data : c.data))
 }
 
-export async function saveResult(deps: Deps, user: UserRecord, result: ResultSet, req: SaveRequest): Promise<TableRecord> {
+export async function saveResult(deps: Deps, user: Principal, result: ResultSet, req: SaveRequest): Promise<TableRecord> {
   const path = req.path.trim().toLowerCase()
   if (!isValidPath(path) || !path.includes('.')) {
     throw new AppError('INVALID_PARAMETER', `The savetable path "${req.path}" is not valid: use a folder and a name separated by dots, such as uploads.${user.uid}.mytable.`, { parameter: 'savetable' })

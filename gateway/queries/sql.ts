@@ -8,7 +8,7 @@ import { AppError } from '../../shared/errors.js'
 import type { ResultSet, SqlTask } from '../../shared/protocol.js'
 import { checkReadOnlySql, findTableRefs, rewriteTableRefs } from '../../engine/sql/index.js'
 import { readableTable } from '../catalog/tables.js'
-import type { UserRecord } from '../catalog/records.js'
+import type { Principal } from '../catalog/principal.js'
 import type { Deps } from '../deps.js'
 import { recipeKey } from './result-cache.js'
 
@@ -20,7 +20,7 @@ export interface SqlRecipe {
 }
 
 /** Resolves the tables a query names; paths that are not tables are left for SQLite to judge. */
-export async function prepareSql(deps: Deps, user: UserRecord, sql: string): Promise<SqlRecipe> {
+export async function prepareSql(deps: Deps, user: Principal, sql: string): Promise<SqlRecipe> {
   checkReadOnlySql(sql)
   const paths = [...new Set(findTableRefs(sql).map((r) => r.path))]
   const tables: { path: string; version: string }[] = []

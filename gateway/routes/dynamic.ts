@@ -7,7 +7,7 @@ import type { Context } from 'koa'
 import { AppError } from '../../shared/errors.js'
 import type { ResultSet } from '../../shared/protocol.js'
 import { applyRequest, changedWidgets, findWidget, initialVars, parseDynamic, statusTable, widgetQuery, widgetText, withInstanceId, type DynamicApp } from '../../engine/dynamic/index.js'
-import type { UserRecord } from '../catalog/records.js'
+import type { Principal } from '../catalog/principal.js'
 import type { Deps } from '../deps.js'
 import { renderResult, renderValue } from '../format/index.js'
 import type { InstanceRecord } from '../instances/records.js'
@@ -31,7 +31,7 @@ function incoming(params: Params): Record<string, unknown> {
   return out
 }
 
-function runner(deps: Deps, user: UserRecord, signal: AbortSignal) {
+function runner(deps: Deps, user: Principal, signal: AbortSignal) {
   return async (xml: string, vars: Readonly<Record<string, string>>): Promise<ResultSet> => runRunRecipe(deps, await prepareRun(deps, user, xml, vars), signal)
 }
 

@@ -8,6 +8,7 @@ import type { Context, Next } from 'koa'
 import { AppError } from '../../shared/errors.js'
 import type { Deps } from '../deps.js'
 import { requireSession } from '../session.js'
+import { dbmHandler } from './dbm.js'
 import { endpointsHandler } from './endpoints.js'
 import { loginHandler, logoutHandler } from './login.js'
 import { queryHandler, queryMethodHandler, type QueryEndpoint } from './query-endpoint.js'
@@ -46,6 +47,7 @@ export function createRouter(deps: Deps): Router {
   mount('/api/sql', SQL_ENDPOINT)
   mount('/api/sql/new', SQL_ENDPOINT)
   mount('/api/run', RUN_ENDPOINT)
+  router.all('/api/dbm', authed(WRITE, dbmHandler(deps)))
   router.all('/api/new', authed(READ, newQueryHandler(deps)))
   router.all('/api/new/:app', authed(WRITE, newAppHandler(deps)))
   // Declared last: a tag is any other single segment of digits.

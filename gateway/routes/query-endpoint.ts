@@ -6,7 +6,7 @@
 import type { Context } from 'koa'
 import { AppError } from '../../shared/errors.js'
 import type { ResultSet } from '../../shared/protocol.js'
-import type { UserRecord } from '../catalog/records.js'
+import type { Principal } from '../catalog/principal.js'
 import type { Deps } from '../deps.js'
 import { renderResult, type Rendered } from '../format/index.js'
 import type { ParsedPath } from '../path.js'
@@ -42,10 +42,10 @@ export interface QueryEndpoint<R> {
   readonly app: AppKind
   /** The parameter holding the query text. */
   readonly param: 'sql' | 'xml'
-  readonly prepare: (deps: Deps, user: UserRecord, text: string) => Promise<R>
+  readonly prepare: (deps: Deps, user: Principal, text: string) => Promise<R>
   readonly execute: (deps: Deps, recipe: R, signal: AbortSignal) => Promise<ResultSet>
   /** Work after a successful run (savetable). */
-  readonly after?: (deps: Deps, user: UserRecord, result: ResultSet, params: Params) => Promise<void>
+  readonly after?: (deps: Deps, user: Principal, result: ResultSet, params: Params) => Promise<void>
   /** The HTML page shown when a browser opens the endpoint without a query. */
   readonly form: (route: ParsedPath) => Rendered
 }

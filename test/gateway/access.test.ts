@@ -1,12 +1,13 @@
 import { expect } from 'chai'
 import { canRead } from '../../gateway/catalog/access.js'
-import type { DirRecord, UserRecord } from '../../gateway/catalog/records.js'
+import type { Principal } from '../../gateway/catalog/principal.js'
+import type { DirRecord } from '../../gateway/catalog/records.js'
 
-const user = (uid: string, extra: Partial<UserRecord> = {}): UserRecord => ({
-  uid, passwordHash: '', active: true, admin: false, first: '', last: '', email: '', groups: [], created: '', ...extra,
+const user = (uid: string, extra: Partial<Principal> = {}): Principal => ({
+  uid, company: 'main', groups: [], caps: new Set(), admin: false, ...extra,
 })
 const dir = (owner: string, users: string[], inherit: boolean): DirRecord => ({
-  kind: 'dir', path: 'x', title: '', owner, users, uploaders: [], inherit, sdesc: '', ldesc: '', created: '', updated: '',
+  kind: 'dir', id: 1, path: 'x', title: '', owner, users, uploaders: [], inherit, sdesc: '', ldesc: '', created: '', updated: '',
 })
 const obj = (owner: string, users: string[], inherit: boolean) => ({ owner, users, inherit })
 

@@ -1,0 +1,4 @@
+/** dbm transactions: companies. */
+import type { Transaction } from './registry.js'
+
+export const COMPANIES_TRANSACTIONS: readonly Transaction[] = []

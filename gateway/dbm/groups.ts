@@ -1,0 +1,4 @@
+/** dbm transactions: groups. */
+import type { Transaction } from './registry.js'
+
+export const GROUPS_TRANSACTIONS: readonly Transaction[] = []

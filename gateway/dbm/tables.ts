@@ -1,0 +1,4 @@
+/** dbm transactions: tables. */
+import type { Transaction } from './registry.js'
+
+export const TABLES_TRANSACTIONS: readonly Transaction[] = []

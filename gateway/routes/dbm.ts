@@ -1,0 +1,63 @@
+/**
+ * `api/dbm`: one administrative transaction per request, `{"cmd": [name, {params}]}`, answered
+ * `{"rc": 0, "value": …}` or `{"rc": 1, "msg": …, "code": …}`. A transaction that fails answers
+ * HTTP 200 with rc 1, so macro-language callers (`<do action_="dbm">`) see the message; only a
+ * missing session (403) and failures of the service itself (5xx) are HTTP errors.
+ */
+import type { Context } from 'koa'
+import { AppError } from '../../shared/errors.js'
+import { runTransaction } from '../dbm/index.js'
+import type { DbmContext, ParamValues } from '../dbm/registry.js'
+import type { Deps } from '../deps.js'
+import { STATUS, wireCode } from '../errors.js'
+import { renderValue } from '../format/index.js'
+import type { ParsedPath } from '../path.js'
+import { requestParams } from '../params.js'
+import { send } from '../respond.js'
+import { authState } from '../session.js'
+import { clientGoneSignal } from './abort.js'
+
+const SHAPE = 'send cmd as a JSON array of two items: the transaction name and an object of parameters, such as {"cmd": ["get_names_in_dir", {"path": "pub"}]}'
+
+/** The transaction name and parameters of a request. */
+export function parseCommand(cmd: unknown): { name: string; params: ParamValues } {
+  if (cmd === undefined || cmd === null || cmd === '') throw new AppError('MISSING_PARAMETER', `The parameter "cmd" is missing; ${SHAPE}.`, { parameter: 'cmd' })
+  let value = cmd
+  if (typeof value === 'string') {
+    try {
+      value = JSON.parse(value)
+    } catch {
+      throw new AppError('INVALID_PARAMETER', `The parameter "cmd" is not valid JSON; ${SHAPE}.`, { parameter: 'cmd' })
+    }
+  }
+  if (!Array.isArray(value) || value.length !== 2) throw new AppError('INVALID_PARAMETER', `The parameter "cmd" must be an array of exactly two items; ${SHAPE}.`, { parameter: 'cmd' })
+  const [name, params] = value as [unknown, unknown]
+  if (typeof name !== 'string' || name.trim() === '') throw new AppError('INVALID_PARAMETER', `The first item of "cmd" must be the transaction name (a string); ${SHAPE}.`, { parameter: 'cmd' })
+  if (typeof params !== 'object' || params === null || Array.isArray(params)) {
+    throw new AppError('INVALID_PARAMETER', `The second item of "cmd" must be an object of parameters (use {} for none); ${SHAPE}.`, { parameter: 'cmd' })
+  }
+  return { name: name.trim(), params: params as ParamValues }
+}
+
+export type DbmReply = { rc: 0; value: unknown } | { rc: 1; msg: string; code: string }
+
+/** Runs a command and turns a transaction failure into an rc 1 reply; service failures throw. */
+export async function dbmReply(ctx: DbmContext, cmd: unknown): Promise<DbmReply> {
+  try {
+    const { name, params } = parseCommand(cmd)
+    const value = await runTransaction(ctx, name, params)
+    return { rc: 0, value: value ?? null }
+  } catch (err) {
+    if (err instanceof AppError && STATUS[err.code] < 500) return { rc: 1, msg: err.message, code: wireCode(err.code) }
+    throw err
+  }
+}
+
+export function dbmHandler(deps: Deps) {
+  return async function dbm(ctx: Context): Promise<void> {
+    const route = ctx.state.route as ParsedPath
+    const { session, user, record } = authState(ctx)
+    const reply = await dbmReply({ deps, user, record, session, signal: clientGoneSignal(ctx) }, requestParams(ctx).cmd)
+    send(ctx, renderValue(reply, route.format, { title: 'dbm', links: [] }))
+  }
+}
