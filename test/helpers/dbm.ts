@@ -1,0 +1,60 @@
+/** Calling api/dbm from tests. */
+import { expect } from 'chai'
+import { createUser } from '../../gateway/catalog/users.js'
+import type { TestService } from './service.js'
+
+export interface DbmAnswer {
+  readonly rc: 0 | 1
+  readonly value?: unknown
+  readonly msg?: string
+  readonly code?: string
+}
+
+/** Posts one transaction and returns the parsed reply (asserting HTTP 200 and JSON). */
+export async function dbm(svc: TestService, cookie: string, name: string, params: Record<string, unknown> = {}): Promise<DbmAnswer> {
+  const res = await svc.http.post('/v1/api/dbm:json').set('Cookie', cookie).send({ cmd: [name, params] })
+  expect(res.status, res.text).to.equal(200)
+  expect(res.type).to.equal('application/json')
+  return res.body as DbmAnswer
+}
+
+/** A transaction that must succeed: returns its value. */
+export async function dbmOk<T = unknown>(svc: TestService, cookie: string, name: string, params: Record<string, unknown> = {}): Promise<T> {
+  const r = await dbm(svc, cookie, name, params)
+  expect(r.rc, `${name} failed: ${r.msg}`).to.equal(0)
+  return r.value as T
+}
+
+/** A transaction that must fail: returns the reply, whose msg is checked against `msg`. */
+export async function dbmFails(svc: TestService, cookie: string, name: string, params: Record<string, unknown>, msg: RegExp): Promise<DbmAnswer> {
+  const r = await dbm(svc, cookie, name, params)
+  expect(r.rc, `${name} should fail`).to.equal(1)
+  expect(r.msg).to.match(msg)
+  return r
+}
+
+/** Creates a plain user straight in the store and logs them in; returns the cookie. */
+export async function userCookie(svc: TestService, uid: string, opts: { company?: string; roles?: string[] } = {}): Promise<string> {
+  const password = `${uid}-pass-1`
+  await createUser(svc.deps.store, { uid, password, first: uid, last: 'Test', email: `${uid}@example.com`, ...opts })
+  return svc.login(uid, password)
+}
+
+/** Every catalog key and value: compared before and after a refused change to show nothing moved. */
+export async function catalogSnapshot(svc: TestService): Promise<Record<string, unknown>> {
+  const store = svc.deps.store
+  const keys = (await store.keys('cat:')).filter((k) => k !== 'cat:groups-rev')
+  const out: Record<string, unknown> = {}
+  for (const k of keys) {
+    try {
+      out[k] = await store.get(k)
+    } catch {
+      try {
+        out[k] = (await store.smembers(k)).sort()
+      } catch {
+        out[k] = await store.hgetall(k)
+      }
+    }
+  }
+  return out
+}
