@@ -118,6 +118,12 @@ export class SessionManager {
     await this.onEnd(sid)
   }
 
+  /** Ends the user's live session, if any (deactivation, a password reset by an administrator). */
+  async endUser(uid: string): Promise<void> {
+    const sid = await this.store.get(SESSION_KEYS.userSession(uid))
+    if (sid !== null) await this.end(sid)
+  }
+
   /** Per-session state (the last result of each endpoint). */
   async getData(sid: string, field: string): Promise<string | null> {
     return this.store.hget(SESSION_KEYS.data(sid), field)
