@@ -23,8 +23,11 @@ export function requestParams(ctx: Context): Params {
     if (typeof body !== 'object' || Array.isArray(body)) {
       throw new AppError('INVALID_PARAMETER', 'The request body must be a JSON object (or form fields), not a JSON array or scalar.')
     }
+    // A repeated form field arrives as an array (the last one counts); a JSON member that is an
+    // array is a value of its own (dbm's cmd, upload data) and is kept whole.
+    const json = ctx.is('json') !== false
     for (const [k, v] of Object.entries(body as Record<string, unknown>)) {
-      if (!IGNORED.has(k)) out[k] = lastValue(v)
+      if (!IGNORED.has(k)) out[k] = json ? v : lastValue(v)
     }
   }
   return out

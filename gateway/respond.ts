@@ -9,8 +9,11 @@ export function send(ctx: Context, rendered: Rendered, status = 200): void {
   ctx.body = typeof rendered.body === 'string' ? rendered.body : Readable.from(rendered.body, { objectMode: false })
 }
 
-/** Links to the same resource in the other formats, for HTML pages. */
-export function formatLinks(ctx: Context, path: string = ctx.path): { label: string; href: string }[] {
+/**
+ * Links to the same resource in the other formats, for HTML pages. The default is the path as
+ * the client sent it: ctx.path has been rewritten to the router's canonical form by then.
+ */
+export function formatLinks(ctx: Context, path: string = ctx.originalUrl.split('?')[0]): { label: string; href: string }[] {
   const base = path.replace(/:[^/]*$/, '')
   const qs = ctx.querystring ? `?${ctx.querystring}` : ''
   return [

@@ -1,4 +1,91 @@
-/** dbm transactions: data. */
-import type { Transaction } from './registry.js'
+/**
+ * dbm transactions that write table data: `save_table` (a query's result) and `upload_table`
+ * (rows sent with the request). Both go through saveTable, which checks the folder and the
+ * table's owner before any data is computed or written.
+ */
+import { AppError } from '../../shared/errors.js'
+import { prepareRun, runRunRecipe } from '../queries/run.js'
+import { resultRows, saveTable, type SaveMode, type SaveRequest } from '../queries/save.js'
+import { uploadInput } from '../queries/upload.js'
+import { checkPath, checkPrincipalNames, tableView } from './common.js'
+import type { DbmContext, ParamSpec, ParamValues, Transaction } from './registry.js'
 
-export const DATA_TRANSACTIONS: readonly Transaction[] = []
+/** Catalog fields both transactions take for the table they make. */
+const TABLE_FIELDS: Readonly<Record<string, ParamSpec>> = {
+  title: { type: 'string', doc: 'Title of the table (default: its name; kept when replacing).' },
+  sdesc: { type: 'string', doc: 'Short description.' },
+  ldesc: { type: 'string', doc: 'Long description.' },
+  users: { type: 'names', doc: 'Who may read the table: users, groups, or * for everyone. Giving users turns inherit off unless inherit is given.' },
+  inherit: { type: 'boolean', doc: 'True: the readers are those of the folder (the default for a new table).' },
+}
+
+/**
+ * The table path: a bare name goes to the caller's own folder uploads.<uid>. Checked here so a
+ * bad name is reported as such rather than as a missing folder.
+ */
+function tablePath(ctx: DbmContext, raw: string): string {
+  const path = raw.includes('.') ? raw : `uploads.${ctx.user.uid}.${raw}`
+  return checkPath(path, 'table')
+}
+
+/** The save request for a transaction's parameters, with its user list checked. */
+async function saveRequest(ctx: DbmContext, p: ParamValues, mode: SaveMode, replaceHint: string): Promise<SaveRequest> {
+  const users = p.users as string[] | undefined
+  if (users) await checkPrincipalNames(ctx.deps.store, users, 'users')
+  return {
+    path: tablePath(ctx, p.path as string),
+    mode,
+    title: p.title as string | undefined,
+    sdesc: p.sdesc as string | undefined,
+    ldesc: p.ldesc as string | undefined,
+    users,
+    // An explicit reader list means nothing if the table inherits its folder's readers.
+    inherit: (p.inherit as boolean | undefined) ?? (users ? false : undefined),
+    replaceHint,
+  }
+}
+
+const SAVE_TABLE: Transaction = {
+  name: 'save_table',
+  summary: 'Runs a macro-language query with your permissions and saves its result as a table.',
+  requires: 'write permission in the folder; ownership of the table to replace or append to it',
+  params: {
+    path: { type: 'path', required: true, doc: 'Where to save: a dotted table path, or a bare name for your folder uploads.<uid>.' },
+    xml: { type: 'string', required: true, doc: 'The query, as for api/run.' },
+    replace: { type: 'boolean', doc: 'True: replace an existing table (default false: an existing table is an error).' },
+    append: { type: 'boolean', doc: 'True: add the result after the rows of an existing table with the same columns.' },
+    ...TABLE_FIELDS,
+  },
+  async handler(ctx, p) {
+    if (p.replace && p.append) throw new AppError('INVALID_PARAMETER', 'Transaction "save_table": give "replace" or "append", not both.', { parameter: 'append' })
+    const mode: SaveMode = p.append ? 'append' : p.replace ? 'replace' : 'noreplace'
+    const req = await saveRequest(ctx, p, mode, 'send "replace": true to replace it or "append": true to add rows to it')
+    // Parsing and checking the query first: a bad query is reported whatever the target.
+    const recipe = await prepareRun(ctx.deps, ctx.user, p.xml as string)
+    const saved = await saveTable(ctx.deps, ctx.user, req, async () => resultRows(await runRunRecipe(ctx.deps, recipe, ctx.signal)))
+    return { path: saved.path, rows: saved.rows }
+  },
+}
+
+const UPLOAD_TABLE: Transaction = {
+  name: 'upload_table',
+  summary: 'Makes a table from rows sent with the request: JSON data or CSV text.',
+  requires: 'write permission in the folder; ownership of the table to replace or append to it',
+  params: {
+    path: { type: 'path', required: true, doc: 'Where to save: a dotted table path, or a bare name for your folder uploads.<uid>.' },
+    mode: { type: 'string', values: ['noreplace', 'replace', 'append'], doc: 'noreplace (default): an existing table is an error; replace it; or append the rows to it.' },
+    ...TABLE_FIELDS,
+    cols: { type: 'array', doc: 'The columns, in order: [{name, type (int, float, text or date), label?, format?, desc?}]. Without it (or without a type) types are inferred from the values.' },
+    data: { type: 'any', doc: 'The rows: column-major {"col": [values]}, or an array of rows (arrays in column order, or objects keyed by column name). null or "" is N/A; dates as YYYY-MM-DD or yyyymmdd.' },
+    csv: { type: 'string', doc: 'The rows as CSV text (RFC 4180) whose first line names the columns; instead of data.' },
+  },
+  async handler(ctx, p) {
+    const mode = (p.mode as SaveMode | undefined) ?? 'noreplace'
+    const req = await saveRequest(ctx, p, mode, 'send "mode": "replace" to replace it or "mode": "append" to add rows to it')
+    const upload = { cols: p.cols as unknown[] | undefined, data: p.data, csv: p.csv as string | undefined }
+    const saved = await saveTable(ctx.deps, ctx.user, req, (appendTo) => uploadInput(upload, appendTo))
+    return tableView(saved, { cols: true })
+  },
+}
+
+export const DATA_TRANSACTIONS: readonly Transaction[] = [SAVE_TABLE, UPLOAD_TABLE]

@@ -1,48 +1,114 @@
 /**
- * `savetable`: a query result written as a new immutable table version and committed to the
- * catalog. With replace=0 an existing table is an error and stays untouched; with replace=1 the
- * catalog switches to the new version in one atomic step.
+ * Saving rows as a table: api/run's `savetable`, dbm `save_table` and `upload_table`. The rows
+ * are written as a new immutable version and the catalog is switched to it in one conditional
+ * step: on what it was when the save started (missing, or the version replaced or appended to).
+ * If someone else changed the table meanwhile, the save starts again from the new state, a few
+ * times, then gives up with a clear message. A version that the catalog does not end up pointing
+ * at is removed at once.
  */
 import { AppError } from '../../shared/errors.js'
 import type { ResultSet } from '../../shared/protocol.js'
 import { isValidPath, type ColumnSpec } from '../../shared/table.js'
-import { removeTableVersion, writeTableVersion, type ColumnValues } from '../../engine/storage/index.js'
+import { removeTableVersion, writeTableVersion, type ColumnValues, type TableInput } from '../../engine/storage/index.js'
 import { commitTable } from '../catalog/tables.js'
-import { KEYS, parentPath, type TableRecord } from '../catalog/records.js'
+import { KEYS, parentPath, parseRecord, type TableRecord } from '../catalog/records.js'
 import type { Principal } from '../catalog/principal.js'
 import { canReplace, writableFolder } from '../catalog/write-access.js'
 import type { Deps } from '../deps.js'
+import { appendRows, readVersionValues } from './append.js'
+
+/** noreplace: the table must not exist; replace: new rows only; append: old rows, then new. */
+export type SaveMode = 'noreplace' | 'replace' | 'append'
 
 export interface SaveRequest {
   readonly path: string
-  readonly replace: boolean
+  readonly mode: SaveMode
+  /** Catalog fields; when given they also apply to a table that is replaced or appended to. */
   readonly title?: string
+  readonly sdesc?: string
+  readonly ldesc?: string
+  readonly users?: readonly string[]
+  readonly inherit?: boolean
+  /** How the caller's interface asks for a replacement, for the "already exists" message. */
+  readonly replaceHint?: string
+  /** The parameter that named the path, for messages. */
+  readonly pathParam?: string
+}
+
+/**
+ * The rows to save. `appendTo` is the column list of the table being appended to (null
+ * otherwise), so an upload can read its values with the table's types.
+ */
+export type RowsBuilder = (appendTo: readonly ColumnSpec[] | null) => Promise<TableInput> | TableInput
+
+const ATTEMPTS = 4
+
+/**
+ * Saves the rows `build` gives at `req.path`; returns the committed record. Permission and mode
+ * are checked before `build` runs, so a refused save never computes (or writes) anything.
+ */
+export async function saveTable(deps: Deps, user: Principal, req: SaveRequest, build: RowsBuilder): Promise<TableRecord> {
+  const path = checkTablePath(user, req)
+  const folder = parentPath(path)
+  // The caller's home folder is made on demand, but only once the rows are known to be good.
+  const home = folder === `uploads.${user.uid}`
+  if (!home) await writableFolder(deps.store, user, folder)
+  for (let attempt = 1; ; attempt++) {
+    const existing = parseRecord<TableRecord>(await deps.store.get(KEYS.table(path)))
+    checkMode(user, path, req, existing)
+    const rows = await build(req.mode === 'append' && existing ? existing.columns : null)
+    const input = req.mode === 'append' && existing ? appendRows(path, await readVersionValues(deps, existing.version), rows) : rows
+    if (home) await writableFolder(deps.store, user, folder)
+    const meta = await writeTableVersion(deps.config.dataDir, input)
+    try {
+      const init = { path, owner: user.uid, title: req.title, sdesc: req.sdesc, ldesc: req.ldesc, users: req.users, inherit: req.inherit }
+      return await commitTable(deps.store, init, meta, existing ? { expectVersion: existing.version } : { mustNotExist: true })
+    } catch (err) {
+      await removeTableVersion(deps.config.dataDir, meta.version).catch(() => undefined)
+      if (!lostRace(err)) throw err
+      if (req.mode === 'noreplace') throw tableExists(path, req)
+      if (attempt === ATTEMPTS) {
+        throw new AppError('UNAVAILABLE', `The table "${path}" kept changing while it was being saved (others are writing to it); try again.`, { table: path })
+      }
+    }
+  }
+}
+
+/** The commit found the table other than this save saw it: created, replaced or dropped meanwhile. */
+const lostRace = (err: unknown): boolean => err instanceof AppError && (err.code === 'UNAVAILABLE' || err.code === 'TABLE_EXISTS')
+
+function checkTablePath(user: Principal, req: SaveRequest): string {
+  const path = req.path.trim().toLowerCase()
+  if (!isValidPath(path) || !path.includes('.')) {
+    const param = req.pathParam ?? 'path'
+    throw new AppError('INVALID_PARAMETER', `Invalid table name "${req.path}" in "${param}": use a folder and a name separated by dots, such as uploads.${user.uid}.mytable.`, { parameter: param })
+  }
+  return path
+}
+
+function tableExists(path: string, req: SaveRequest): AppError {
+  return new AppError('TABLE_EXISTS', `Table already exists: "${path}"; ${req.replaceHint ?? 'send replace=1 to replace it'}, or choose another name.`, { table: path })
+}
+
+function checkMode(user: Principal, path: string, req: SaveRequest, existing: TableRecord | null): void {
+  if (!existing) return
+  if (req.mode === 'noreplace') throw tableExists(path, req)
+  if (!canReplace(user, existing)) {
+    const verb = req.mode === 'append' ? 'append to' : 'replace'
+    throw new AppError('FORBIDDEN', `You do not own the table "${path}": only its owner or an administrator may ${verb} it; save under another name instead.`, { table: path })
+  }
 }
 
 function specsOf(result: ResultSet): ColumnSpec[] {
   return result.cols.map((c) => ({ name: c.name, type: c.logical, label: c.label, desc: c.desc || undefined, format: c.format, width: c.width, fixed: c.fixed === 1 }))
 }
 
-function valuesOf(result: ResultSet): ColumnValues[] {
-  return result.columns.map((c) => (c.kind === 'text' ? c.data : c.data))
+/** A query result as the rows to save. */
+export function resultRows(result: ResultSet): TableInput {
+  return { columns: specsOf(result), data: result.columns.map((c): ColumnValues => c.data) }
 }
 
+/** api/run's `savetable`: the result of the query just run, saved with the caller's rights. */
 export async function saveResult(deps: Deps, user: Principal, result: ResultSet, req: SaveRequest): Promise<TableRecord> {
-  const path = req.path.trim().toLowerCase()
-  if (!isValidPath(path) || !path.includes('.')) {
-    throw new AppError('INVALID_PARAMETER', `The savetable path "${req.path}" is not valid: use a folder and a name separated by dots, such as uploads.${user.uid}.mytable.`, { parameter: 'savetable' })
-  }
-  await writableFolder(deps.store, user, parentPath(path))
-  const raw = await deps.store.get(KEYS.table(path))
-  const existing = raw === null ? null : (JSON.parse(raw) as TableRecord)
-  if (existing && !req.replace) throw new AppError('TABLE_EXISTS', `The table "${path}" already exists; send replace=1 to replace it.`, { table: path })
-  if (existing && !canReplace(user, existing)) throw new AppError('FORBIDDEN', `Only the owner of "${path}" may replace it.`, { table: path })
-  const meta = await writeTableVersion(deps.config.dataDir, { columns: specsOf(result), data: valuesOf(result) })
-  try {
-    return await commitTable(deps.store, { path, owner: user.uid, title: req.title }, meta, { mustNotExist: !req.replace })
-  } catch (err) {
-    // Nothing points at the version: remove it rather than leave it on disk.
-    await removeTableVersion(deps.config.dataDir, meta.version).catch(() => undefined)
-    throw err
-  }
+  return saveTable(deps, user, { pathParam: 'savetable', ...req }, () => resultRows(result))
 }

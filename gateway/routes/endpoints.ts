@@ -4,13 +4,21 @@ import type { ResultSet } from '../../shared/protocol.js'
 import { columnMeta } from '../../shared/table.js'
 import { renderResult } from '../format/index.js'
 import type { ParsedPath } from '../path.js'
-import { formatLinks, send } from '../respond.js'
+import { send } from '../respond.js'
+import { pageInfo } from './ls.js'
 
+/** Every endpoint of the service, in the order a newcomer needs them. */
 export const ENDPOINTS: readonly { readonly name: string; readonly title: string }[] = [
   { name: '!login', title: 'Log in: post uid and pw, get uid, sid and epw' },
   { name: '!logout', title: 'Log out: end the session of the cookie' },
   { name: 'run', title: 'Run one macro-language query; savetable saves its result' },
   { name: 'sql', title: 'Run one read-only SQL query over the tables you may read' },
+  { name: 'new', title: 'Create an instance from a query or a QuickApp posted as xml; answers its tag' },
+  { name: 'new/{app}', title: 'Create an instance of a built-in app (sql or run); answers its tag' },
+  { name: '{tag}', title: 'Talk to an instance: set its variables, read its widgets' },
+  { name: 'dbm', title: 'Administer folders, tables, users, groups, companies and roles: post {"cmd": [name, {params}]}' },
+  { name: 'ls', title: 'List a folder: ls for the top-level folders, ls/{path} for one folder' },
+  { name: '{path}', title: 'A folder (its listing) or a table (its data) by dotted path, e.g. pub.demo.retail.item' },
 ]
 
 export function endpointsHandler() {
@@ -24,6 +32,6 @@ export function endpointsHandler() {
       ],
       rowCount: ENDPOINTS.length,
     }
-    send(ctx, renderResult(table, route.format, { page: { title: 'tabula API', links: formatLinks(ctx) } }))
+    send(ctx, renderResult(table, route.format, { page: pageInfo(ctx, 'tabula API') }))
   }
 }

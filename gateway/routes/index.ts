@@ -11,6 +11,8 @@ import { requireSession } from '../session.js'
 import { dbmHandler } from './dbm.js'
 import { endpointsHandler } from './endpoints.js'
 import { loginHandler, logoutHandler } from './login.js'
+import { lsHandler } from './ls.js'
+import { objectHandler } from './objects.js'
 import { queryHandler, queryMethodHandler, type QueryEndpoint } from './query-endpoint.js'
 import { RUN_ENDPOINT } from './run.js'
 import { instanceHandler, instanceMethodHandler, newAppHandler, newQueryHandler, widgetHandler } from './instances.js'
@@ -26,6 +28,11 @@ function only(methods: readonly string[], handler: Handler): Handler {
     }
     return handler(ctx, next)
   }
+}
+
+/** Digit-only segments are instance tags; anything else names a folder or table. */
+function byTag(instance: Handler, object: Handler): Handler {
+  return (ctx, next) => (/^\d+$/.test(String(ctx.params.tag)) ? instance(ctx, next) : object(ctx, next))
 }
 
 const READ = ['GET', 'HEAD', 'POST'] as const
@@ -50,9 +57,15 @@ export function createRouter(deps: Deps): Router {
   router.all('/api/dbm', authed(WRITE, dbmHandler(deps)))
   router.all('/api/new', authed(READ, newQueryHandler(deps)))
   router.all('/api/new/:app', authed(WRITE, newAppHandler(deps)))
-  // Declared last: a tag is any other single segment of digits.
-  router.all('/api/:tag', authed(READ, instanceHandler(deps)))
-  router.all('/api/:tag/index/:method', authed(READ, instanceMethodHandler(deps)))
+  const ls = lsHandler(deps)
+  router.all('/api/ls', authed(READ, ls))
+  router.all('/api/ls/index/:method', authed(READ, ls))
+  router.all('/api/ls/:path', authed(READ, ls))
+  router.all('/api/ls/:path/index/:method', authed(READ, ls))
+  // Declared last: any other single segment is an instance tag (digits) or a catalog path.
+  const objects = objectHandler(deps)
+  router.all('/api/:tag', authed(READ, byTag(instanceHandler(deps), objects)))
+  router.all('/api/:tag/index/:method', authed(READ, byTag(instanceMethodHandler(deps), objects)))
   router.all('/api/:tag/:widget', authed(READ, widgetHandler(deps)))
   router.all('/api/:tag/:widget/index/:method', authed(READ, widgetHandler(deps)))
   return router

@@ -22,7 +22,7 @@ export const RUN_ENDPOINT: QueryEndpoint<RunRecipe> = {
   async after(deps, user, result, params) {
     const path = stringParam(params, 'savetable')?.trim() ?? ''
     if (path === '') return
-    await saveResult(deps, user, result, { path, replace: replaceFlag(params), title: stringParam(params, 'title') })
+    await saveResult(deps, user, result, { path, mode: replaceFlag(params) ? 'replace' : 'noreplace', title: stringParam(params, 'title') })
   },
   form: (route) => runFormPage(route),
 }

@@ -1,0 +1,58 @@
+/**
+ * A stored table version read as a kept result, so the index widget (`!cols`, `!rows`, `!data`,
+ * `!head`) serves a table the way it serves a query result. Nothing is run and nothing is copied
+ * whole: the columns come from the table cache (shared memory, loaded once per version), numbers
+ * are handed out as views over it, and only the text of the requested rows is decoded.
+ */
+import type { ResultColumn, ResultSet } from '../../shared/protocol.js'
+import { columnMeta, type TableMeta } from '../../shared/table.js'
+import type { LoadedColumn } from '../../engine/storage/index.js'
+import type { TableRecord } from '../catalog/records.js'
+import type { Deps } from '../deps.js'
+import type { KeptResult } from './kept.js'
+
+/** Rows [from, to) of a loaded column; numbers share the cached buffer, text is decoded. */
+function columnRows(col: LoadedColumn, from: number, to: number): ResultColumn {
+  switch (col.type) {
+    case 'float':
+      return { kind: 'float', data: new Float64Array(col.buffer, from * 8, to - from) }
+    case 'text': {
+      const codes = new Int32Array(col.buffer, from * 4, to - from)
+      const dict = col.dict!
+      return { kind: 'text', data: Array.from(codes, (code) => dict[code]) }
+    }
+    default:
+      return { kind: 'int', data: new Int32Array(col.buffer, from * 4, to - from) }
+  }
+}
+
+/**
+ * Where each catalog column lives in the version's files. Matched by name because the catalog
+ * record is what users edit (labels, descriptions); the files are what was written.
+ */
+function fileIndexes(table: TableRecord, meta: TableMeta): number[] {
+  return table.columns.map((c, i) => {
+    const at = meta.columns.findIndex((m) => m.name === c.name)
+    return at >= 0 ? at : i
+  })
+}
+
+/**
+ * The data of a table version as a KeptResult. Labels, descriptions and formats come from the
+ * catalog record (they can be edited without a new version); the row count from the version.
+ */
+export function tableData(deps: Deps, table: TableRecord): KeptResult {
+  const cols = table.columns.map(columnMeta)
+  return {
+    cols,
+    rowCount: table.rows,
+    async rows(from, to): Promise<ResultSet> {
+      const meta = await deps.tables.meta(table.version)
+      // Clipped to the files themselves: a view past the end of a buffer would throw.
+      const f = Math.max(0, Math.min(from, meta.rows))
+      const t = Math.max(f, Math.min(to, meta.rows))
+      const loaded = await Promise.all(fileIndexes(table, meta).map((i) => deps.tables.column(table.version, i)))
+      return { cols, rowCount: t - f, columns: loaded.map((col) => columnRows(col, f, t)) }
+    },
+  }
+}

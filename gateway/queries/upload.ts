@@ -1,0 +1,308 @@
+/**
+ * upload_table's input turned into what the storage layer writes: column specs and typed values.
+ * Rows come as column-major JSON ({col: [values]}), as row arrays (in column order), as row
+ * objects (keyed by column name) or as CSV text with a header line. Column types come from
+ * `cols` when it gives them; otherwise each column's values decide (all whole numbers → int,
+ * numbers → float, all dates → date, anything else → text). An empty value or null is N/A.
+ */
+import { AppError } from '../../shared/errors.js'
+import { COLUMN_NAME, COLUMN_TYPES, NA_INT, type ColumnSpec, type ColumnType } from '../../shared/table.js'
+import { isYmd, type ColumnValues, type TableInput } from '../../engine/storage/index.js'
+import { readCsvTable } from './csv.js'
+
+export interface UploadRequest {
+  /** Column declarations: name, and optionally type, label, format, desc. */
+  readonly cols?: readonly unknown[]
+  readonly data?: unknown
+  readonly csv?: string
+}
+
+/** A column as `cols` declares it; a missing type is inferred from the values. */
+interface Declared {
+  readonly name: string
+  readonly type?: ColumnType
+  readonly label?: string
+  readonly format?: string
+  readonly desc?: string
+}
+
+/** The upload before typing: named columns of raw cells. */
+interface RawTable {
+  readonly names: string[]
+  readonly cells: unknown[][]
+  /** How a message names row `r` (from 0): "row 3", or "row 3 (line 5 of the CSV)". */
+  readonly rowLabel: (r: number) => string
+  /** Where the names came from, for messages: "data", "the CSV header". */
+  readonly source: string
+  /** The parameter the rows came in. */
+  readonly param: 'data' | 'csv'
+  /** True when the rows name their columns, so cols may declare columns the rows leave out. */
+  readonly sparse: boolean
+}
+
+const invalid = (message: string, parameter: string): AppError => new AppError('INVALID_PARAMETER', message, { parameter })
+
+const show = (v: unknown): string => {
+  const text = JSON.stringify(v) ?? String(v)
+  return text.length > 40 ? `${text.slice(0, 37)}...` : text
+}
+
+/**
+ * The column specs and values of an upload. `appendTo` is the column list of the table being
+ * appended to: rows given as arrays may then leave out `cols`, and values are read with the
+ * table's types rather than guessed.
+ */
+export function uploadInput(req: UploadRequest, appendTo: readonly ColumnSpec[] | null = null): TableInput {
+  const declared = req.cols === undefined ? undefined : parseCols(req.cols)
+  if (declared) checkNames(declared.map((d) => d.name), '"cols"', 'cols')
+  const positional = declared?.map((d) => d.name) ?? appendTo?.map((c) => c.name)
+  const raw = readRaw(req, declared?.map((d) => d.name), positional)
+  checkNames(raw.names, raw.source, raw.param)
+  const columns = declared ? bindToDeclared(raw, declared) : raw.names.map((name, i) => ({ name, cells: raw.cells[i], type: typeFromTable(name, appendTo, raw.names) }))
+  if (columns.length === 0) {
+    throw invalid('Empty table: the upload has no columns; declare them in "cols", or give data with at least one column.', declared ? 'cols' : 'data')
+  }
+  const specs: ColumnSpec[] = []
+  const data: ColumnValues[] = []
+  for (const c of columns) {
+    const type = c.type ?? inferType(c.name, c.cells, raw)
+    specs.push(specOf(c, type))
+    data.push(convertColumn(c.name, type, c.cells, raw))
+  }
+  return { columns: specs, data }
+}
+
+function specOf(c: { name: string; label?: string; format?: string; desc?: string }, type: ColumnType): ColumnSpec {
+  return { name: c.name, type, ...(c.label !== undefined && { label: c.label }), ...(c.format !== undefined && { format: c.format }), ...(c.desc !== undefined && { desc: c.desc }) }
+}
+
+/**
+ * When appending without cols to a table whose column names the upload repeats exactly, read the
+ * values with the table's types; otherwise guess (a mismatch is then reported by the append).
+ */
+function typeFromTable(name: string, appendTo: readonly ColumnSpec[] | null, names: readonly string[]): ColumnType | undefined {
+  if (!appendTo || appendTo.length !== names.length) return undefined
+  if (!appendTo.every((c, i) => c.name.toLowerCase() === names[i].toLowerCase())) return undefined
+  return appendTo.find((c) => c.name.toLowerCase() === name.toLowerCase())?.type
+}
+
+// ---------------------------------------------------------------------------------------------
+// cols
+
+const COL_KEYS = ['name', 'type', 'label', 'format', 'desc']
+
+function parseCols(cols: readonly unknown[]): Declared[] {
+  return cols.map((c, i) => {
+    const where = `"cols" item ${i + 1}`
+    if (typeof c !== 'object' || c === null || Array.isArray(c)) throw invalid(`${where} must be an object such as {"name": "qty", "type": "int"} (got ${show(c)}).`, 'cols')
+    const o = c as Record<string, unknown>
+    const unknown = Object.keys(o).find((k) => !COL_KEYS.includes(k))
+    if (unknown !== undefined) throw invalid(`${where} has the unknown field "${unknown}"; a column takes ${COL_KEYS.join(', ')}.`, 'cols')
+    if (typeof o.name !== 'string') throw invalid(`${where} needs a "name" (a string).`, 'cols')
+    if (o.type !== undefined && !COLUMN_TYPES.includes(o.type as ColumnType)) {
+      throw invalid(`${where} ("${o.name}") has the type ${show(o.type)}; use one of ${COLUMN_TYPES.join(', ')}, or leave it out to infer it from the values.`, 'cols')
+    }
+    for (const k of ['label', 'format', 'desc'] as const) {
+      if (o[k] !== undefined && typeof o[k] !== 'string') throw invalid(`${where} ("${o.name}") has a ${k} that is not a string.`, 'cols')
+    }
+    return { name: o.name, type: o.type as ColumnType | undefined, label: o.label as string | undefined, format: o.format as string | undefined, desc: o.desc as string | undefined }
+  })
+}
+
+/** Valid and case-insensitively distinct column names. */
+function checkNames(names: readonly string[], source: string, param: string): void {
+  const seen = new Map<string, string>()
+  names.forEach((name, i) => {
+    if (!COLUMN_NAME.test(name)) {
+      throw invalid(`Invalid column name ${show(name)} (column ${i + 1} of ${source}): use a letter followed by letters, digits or underscores.`, param)
+    }
+    const first = seen.get(name.toLowerCase())
+    if (first !== undefined) throw invalid(`Duplicate column names: "${first}" and "${name}" in ${source} (names ignore case); give each column its own name.`, param)
+    seen.set(name.toLowerCase(), name)
+  })
+}
+
+/** The raw columns in the order `cols` declares, with the declared names and types. */
+function bindToDeclared(raw: RawTable, declared: readonly Declared[]): (Declared & { cells: unknown[] })[] {
+  const byName = new Map(raw.names.map((n, i) => [n.toLowerCase(), raw.cells[i]]))
+  const extra = raw.names.find((n) => !declared.some((d) => d.name.toLowerCase() === n.toLowerCase()))
+  if (extra !== undefined) throw invalid(`${cap(raw.source)} has a column "${extra}" that "cols" does not declare; declare it in "cols" or leave it out.`, 'cols')
+  const rows = raw.cells[0]?.length ?? 0
+  return declared.map((d) => {
+    const cells = byName.get(d.name.toLowerCase())
+    if (cells === undefined && !raw.sparse) throw invalid(`"cols" declares the column "${d.name}" but ${raw.source} has no values for it.`, 'cols')
+    return { ...d, cells: cells ?? new Array<unknown>(rows).fill(null) }
+  })
+}
+
+const cap = (s: string): string => s[0].toUpperCase() + s.slice(1)
+
+// ---------------------------------------------------------------------------------------------
+// the shapes rows arrive in
+
+function readRaw(req: UploadRequest, declared: readonly string[] | undefined, positional: readonly string[] | undefined): RawTable {
+  if (req.data !== undefined && req.csv !== undefined) throw invalid('Give the rows either as "data" or as "csv", not both.', 'csv')
+  if (req.csv !== undefined) return fromCsv(req.csv)
+  if (req.data === undefined) {
+    throw new AppError('MISSING_PARAMETER', 'upload_table needs the rows: "data" (column-major {"col": [values]}, or an array of rows) or "csv" (text with a header line).', { parameter: 'data' })
+  }
+  if (Array.isArray(req.data)) return fromRows(req.data, declared, positional)
+  if (typeof req.data === 'object' && req.data !== null) return fromColumns(req.data as Record<string, unknown>)
+  throw invalid(`"data" must be an object of columns ({"col": [values]}) or an array of rows (got ${show(req.data)}).`, 'data')
+}
+
+const rowLabel = (r: number): string => `row ${r + 1}`
+
+function fromColumns(data: Record<string, unknown>): RawTable {
+  const names = Object.keys(data)
+  const cells = names.map((n) => {
+    const values = data[n]
+    if (!Array.isArray(values)) throw invalid(`Column "${n}" of "data" must be an array of values (got ${show(values)}).`, 'data')
+    return values as unknown[]
+  })
+  cells.forEach((c, i) => {
+    if (c.length !== cells[0].length) {
+      throw invalid(`Too many values: column "${names[i]}" has ${c.length} values but column "${names[0]}" has ${cells[0].length}; give every column the same number of values (null for N/A).`, 'data')
+    }
+  })
+  return { names, cells, rowLabel, source: '"data"', param: 'data', sparse: false }
+}
+
+/** Rows as arrays (in `positional` order) or objects (by name); a name a row leaves out is N/A. */
+function fromRows(rows: readonly unknown[], declared: readonly string[] | undefined, positional: readonly string[] | undefined): RawTable {
+  const names = [...(declared ?? [])]
+  const index = new Map(names.map((n, i) => [n.toLowerCase(), i]))
+  const cells: unknown[][] = names.map(() => [])
+  const columnOf = (name: string, r: number): number => {
+    let i = index.get(name.toLowerCase())
+    if (i === undefined) {
+      if (declared) throw invalid(`Row ${r + 1} of "data" has a value for "${name}", which "cols" does not declare.`, 'data')
+      i = names.length
+      names.push(name)
+      index.set(name.toLowerCase(), i)
+      cells.push(new Array<unknown>(r).fill(null))
+    }
+    return i
+  }
+  rows.forEach((row, r) => {
+    for (const c of cells) c.push(null)
+    if (Array.isArray(row)) {
+      if (!positional) throw invalid('Rows given as arrays need "cols" to name their columns (or give rows as objects keyed by column name).', 'cols')
+      if (row.length !== positional.length) throw rowLengthError(row.length, `row ${r + 1} of "data" has ${row.length} values for ${positional.length} columns`, positional.length, 'data')
+      row.forEach((v, k) => (cells[columnOf(positional[k], r)][r] = v))
+    } else if (typeof row === 'object' && row !== null) {
+      for (const [k, v] of Object.entries(row)) cells[columnOf(k, r)][r] = v
+    } else {
+      throw invalid(`Row ${r + 1} of "data" must be an array of values or an object keyed by column name (got ${show(row)}).`, 'data')
+    }
+  })
+  return { names, cells, rowLabel, source: '"data"', param: 'data', sparse: true }
+}
+
+function rowLengthError(got: number, what: string, want: number, parameter: string): AppError {
+  return invalid(`${got > want ? 'Too many' : 'Too few'} values: ${what}; give one value per column (an empty value or null is N/A).`, parameter)
+}
+
+function fromCsv(text: string): RawTable {
+  const { header, rows } = readCsvTable(text)
+  const cells: unknown[][] = header.map(() => new Array<unknown>(rows.length))
+  rows.forEach((rec, r) => {
+    if (rec.fields.length !== header.length) {
+      throw rowLengthError(rec.fields.length, `line ${rec.line} of the CSV has ${rec.fields.length} values but the header names ${header.length} columns`, header.length, 'csv')
+    }
+    rec.fields.forEach((v, c) => (cells[c][r] = v))
+  })
+  const names = header.map((h) => h.trim())
+  return { names, cells, rowLabel: (r) => `row ${r + 1} (line ${rows[r].line} of the CSV)`, source: 'the CSV header', param: 'csv', sparse: false }
+}
+
+// ---------------------------------------------------------------------------------------------
+// values
+
+const INT_TEXT = /^[+-]?\d+$/
+const FLOAT_TEXT = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/
+const DASHED_DATE = /^(\d{4})-(\d{2})-(\d{2})$/
+const PLAIN_DATE = /^\d{8}$/
+const INT_MAX = 2147483647
+
+type Kind = 'na' | 'int' | 'float' | 'date' | 'text'
+
+/** What a cell looks like; null when it is no kind of table value (object, boolean…). */
+function kindOf(v: unknown): Kind | null {
+  if (v === null || v === undefined) return 'na'
+  if (typeof v === 'number') return Number.isInteger(v) && Math.abs(v) <= INT_MAX ? 'int' : Number.isFinite(v) ? 'float' : null
+  if (typeof v !== 'string') return null
+  const t = v.trim()
+  if (t === '') return 'na'
+  if (INT_TEXT.test(t)) return Math.abs(Number(t)) <= INT_MAX ? 'int' : 'float'
+  if (FLOAT_TEXT.test(t)) return 'float'
+  if (dashedDate(t) !== null) return 'date'
+  return 'text'
+}
+
+function dashedDate(t: string): number | null {
+  const m = DASHED_DATE.exec(t)
+  if (!m) return null
+  const ymd = Number(m[1]) * 10000 + Number(m[2]) * 100 + Number(m[3])
+  return isYmd(ymd) ? ymd : null
+}
+
+/** The type a column's values suggest; a column with no values at all is text. */
+function inferType(name: string, cells: readonly unknown[], raw: RawTable): ColumnType {
+  const kinds = new Set<Kind>()
+  cells.forEach((v, r) => {
+    const k = kindOf(v)
+    if (k === null) throw wrongType(name, null, v, raw, r)
+    if (k !== 'na') kinds.add(k)
+  })
+  if (kinds.size === 0 || kinds.has('text')) return 'text'
+  if (!kinds.has('date')) return kinds.has('float') ? 'float' : 'int'
+  // Dashed dates mixed with whole numbers: a date column if every number is a yyyymmdd date.
+  return !kinds.has('float') && cells.every((v) => CONVERT.date(v) !== undefined) ? 'date' : 'text'
+}
+
+const EXPECTED: Record<ColumnType, string> = {
+  int: `a whole number between -${INT_MAX} and ${INT_MAX}`,
+  float: 'a number',
+  date: 'a date as YYYY-MM-DD or yyyymmdd',
+  text: 'text or a number',
+}
+
+function wrongType(name: string, type: ColumnType | null, v: unknown, raw: RawTable, r: number): AppError {
+  const want = type === null ? 'a number, text or null' : EXPECTED[type]
+  return invalid(`A value of the wrong type: column "${name}"${type ? ` (${type})` : ''} ${raw.rowLabel(r)} has ${show(v)}; give ${want}, or an empty value for N/A.`, raw.param)
+}
+
+const CONVERT: Record<ColumnType, (v: unknown) => number | string | undefined> = {
+  int(v) {
+    const k = kindOf(v)
+    return k === 'na' ? NA_INT : k === 'int' ? Number(typeof v === 'string' ? v.trim() : v) : undefined
+  },
+  float(v) {
+    const k = kindOf(v)
+    return k === 'na' ? NaN : k === 'int' || k === 'float' ? Number(typeof v === 'string' ? v.trim() : v) : undefined
+  },
+  date(v) {
+    const k = kindOf(v)
+    if (k === 'na') return NA_INT
+    if (typeof v === 'string' && k === 'date') return dashedDate(v.trim())!
+    const n = typeof v === 'number' ? v : typeof v === 'string' && PLAIN_DATE.test(v.trim()) ? Number(v.trim()) : NaN
+    return isYmd(n) ? n : undefined
+  },
+  text(v) {
+    if (v === null || v === undefined) return ''
+    if (typeof v === 'string') return v
+    return typeof v === 'number' && Number.isFinite(v) ? String(v) : undefined
+  },
+}
+
+function convertColumn(name: string, type: ColumnType, cells: readonly unknown[], raw: RawTable): ColumnValues {
+  const convert = CONVERT[type]
+  const out = type === 'text' ? new Array<string>(cells.length) : type === 'float' ? new Float64Array(cells.length) : new Int32Array(cells.length)
+  for (let r = 0; r < cells.length; r++) {
+    const x = convert(cells[r])
+    if (x === undefined) throw wrongType(name, type, cells[r], raw, r)
+    out[r] = x as never
+  }
+  return out
+}
