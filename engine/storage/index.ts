@@ -14,6 +14,7 @@ export {
   versionDir,
 } from './layout.js'
 export { writeTableVersion } from './write.js'
+export { cloneTableVersion } from './clone.js'
 export { columnView, loadColumn, loadSqliteImage, readFileShared, readTableMeta } from './read.js'
 export { buildSqliteImage, SQLITE_TABLE } from './sqlite-image.js'
 export { encodeText } from './dictionary.js'

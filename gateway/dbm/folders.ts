@@ -1,4 +1,201 @@
-/** dbm transactions: folders. */
-import type { Transaction } from './registry.js'
+/**
+ * dbm transactions: folders. Listing, reading, creating, editing and dropping folders, with the
+ * rules of access.ts: a folder the caller may not read is answered exactly like a missing one,
+ * and only its owner (or an administrator) edits or drops it.
+ */
+import { AppError } from '../../shared/errors.js'
+import type { Store } from '../../shared/store/types.js'
+import { canWriteDir } from '../catalog/access.js'
+import { LISTING_COLUMNS, listFolder, listingRow } from '../catalog/listing.js'
+import { hasCapability } from '../catalog/principal.js'
+import { KEYS, parentPath, parseRecord, type DirRecord } from '../catalog/records.js'
+import { dropSubtreeOps, subtreeTxn } from '../catalog/subtree.js'
+import { createDir, noSuchDirectory } from '../catalog/tables.js'
+import { catalogTxn } from '../catalog/txn.js'
+import { getUser } from '../catalog/users.js'
+import { checkPath, checkPrincipalNames, columnMajor, dirView, pick, requireDir, requireOwner } from './common.js'
+import type { DbmContext, Transaction } from './registry.js'
 
-export const FOLDERS_TRANSACTIONS: readonly Transaction[] = []
+/** The folder whose children the user creates and the uploads home folders live in. */
+export const UPLOADS = 'uploads'
+
+/** A folder parameter that may name the root: '' (and '0', as in `<directory folder="0"/>`). */
+function folderOrRoot(path: unknown): string {
+  const p = typeof path === 'string' ? path : ''
+  return p === '' || p === '0' ? '' : checkPath(p, 'directory')
+}
+
+/**
+ * Checks that the caller may create `path` (a folder, or with `what` 'table' a table) in its
+ * parent: top-level folders need the create_top_folders capability, anything else a parent the
+ * caller can see and write in. Returns the parent (null at the top level).
+ */
+export async function requireCreatableIn(ctx: DbmContext, path: string, what: 'directory' | 'table'): Promise<DirRecord | null> {
+  const parent = parentPath(path)
+  if (parent === '') {
+    if (what === 'table') throw new AppError('INVALID_PARAMETER', `Invalid table name "${path}": a table must be inside a folder, such as uploads.${ctx.user.uid}.${path}.`, { table: path })
+    if (!hasCapability(ctx.user, 'create_top_folders')) {
+      throw new AppError('FORBIDDEN', `You have no permission to create top-level folders such as "${path}"; create it inside a folder you may write to, or ask an administrator for the folder_creator role.`, { directory: path })
+    }
+    return null
+  }
+  if (what === 'table' && parent === UPLOADS) {
+    throw new AppError('FORBIDDEN', `Cannot save into the uploads folder itself; use your own folder, such as uploads.${ctx.user.uid}.`, { directory: parent })
+  }
+  const dir = await requireDir(ctx, parent)
+  if (!canWriteDir(ctx.user, dir)) {
+    throw new AppError('FORBIDDEN', `You have no permission to create in "${parent}"; ask its owner (${dir.owner}) to add you to its uploaders.`, { directory: parent })
+  }
+  return dir
+}
+
+/** The new owner of an object: an existing, active user. */
+export async function requireActiveUser(store: Store, uid: string): Promise<void> {
+  const user = await getUser(store, uid)
+  if (!user || !user.active) {
+    throw new AppError('UNKNOWN_USER', `Invalid user identification "${uid}": the owner must be an existing, active user.`, { parameter: 'owner', uid })
+  }
+}
+
+/** Refuses changes to the reserved folder that holds every user's home folder. */
+export function refuseReserved(path: string, action: string): void {
+  if (path === UPLOADS) throw new AppError('FORBIDDEN', `The reserved folder "${UPLOADS}" cannot be ${action}; it holds every user's home folder.`, { directory: path })
+}
+
+const PATH = { type: 'path', required: true, doc: 'The folder, as a dotted path such as "pub.demo".' } as const
+const ROOT_PATH = { type: 'path', doc: 'The folder, as a dotted path such as "pub"; "" (or omitted) for the root, which holds the top-level folders.' } as const
+const INCLUDE = { type: 'names', doc: 'Only these fields of the folder (a JSON array or a space-separated list); all fields when left out.' } as const
+const INFO = {
+  title: { type: 'string', doc: 'The display title.' },
+  sdesc: { type: 'string', doc: 'The short description.' },
+  ldesc: { type: 'string', doc: 'The long description.' },
+  users: { type: 'names', doc: 'Users and groups that may read the folder ("*" = everyone); used when inherit is false.' },
+  uploaders: { type: 'names', doc: 'Users and groups that may create tables and folders in the folder.' },
+  inherit: { type: 'boolean', doc: 'True: the readers are those of the parent folder, whatever users says.' },
+} as const
+
+const getNamesInDir: Transaction = {
+  name: 'get_names_in_dir',
+  summary: 'Lists the folders and tables directly in a folder that the caller may see: [kinds, names], kinds "dir" or "tab", names full dotted paths.',
+  requires: 'read permission on the folder',
+  params: { path: ROOT_PATH },
+  handler: async (ctx, p) => {
+    const entries = await listFolder(ctx.deps.store, ctx.user, folderOrRoot(p.path))
+    return [entries.map((e) => (e.kind === 'dir' ? 'dir' : 'tab')), entries.map((e) => e.path)]
+  },
+}
+
+const listDir: Transaction = {
+  name: 'list_dir',
+  summary: 'Lists the folders and tables in a folder (and, with depth, below it) that the caller may see, as a table with the <directory> columns.',
+  requires: 'read permission on the folder',
+  params: {
+    path: ROOT_PATH,
+    depth: { type: 'integer', doc: 'How many levels to list: 1 (the default) = the folder\'s own entries, 0 = every level.' },
+    find: { type: 'string', doc: 'Only entries whose path or title contains this text (ignoring case).' },
+  },
+  handler: async (ctx, p) => {
+    const depth = (p.depth as number | undefined) ?? 1
+    if (depth < 0) throw new AppError('INVALID_PARAMETER', `Transaction "list_dir": the parameter "depth" must be 0 (every level) or a positive number of levels (got ${depth}).`, { parameter: 'depth' })
+    const find = ((p.find as string | undefined) ?? '').toLowerCase()
+    const entries = await listFolder(ctx.deps.store, ctx.user, folderOrRoot(p.path), depth)
+    const found = find === '' ? entries : entries.filter((e) => e.path.includes(find) || e.title.toLowerCase().includes(find))
+    // Spread: an interface (ListingRow) is not a Record<string, unknown> to the compiler.
+    return columnMajor(LISTING_COLUMNS, found.map((e) => ({ ...listingRow(e) })))
+  },
+}
+
+const getDirInfo: Transaction = {
+  name: 'get_dir_info',
+  summary: 'Describes a folder: id, path, title, descriptions, owner, users, uploaders, inherit, dates.',
+  requires: 'read permission on the folder',
+  params: { path: PATH, include: INCLUDE },
+  handler: async (ctx, p) => {
+    const dir = await requireDir(ctx, checkPath(p.path as string, 'directory'))
+    return pick(dirView(dir), p.include as string[] | undefined, 'get_dir_info')
+  },
+}
+
+const makeDir: Transaction = {
+  name: 'make_dir',
+  summary: 'Creates a folder owned by the caller; the folder it goes into must already exist.',
+  requires: 'write permission on the parent folder (top-level folders: the create_top_folders capability)',
+  params: { path: { ...PATH, doc: 'The new folder, as a dotted path such as "pub.sales".' }, ...INFO, inherit: { ...INFO.inherit, doc: `${INFO.inherit.doc} Default true.` } },
+  handler: async (ctx, p) => {
+    const path = checkPath(p.path as string, 'directory')
+    await requireCreatableIn(ctx, path, 'directory')
+    const users = p.users as string[] | undefined
+    const uploaders = p.uploaders as string[] | undefined
+    await checkPrincipalNames(ctx.deps.store, users ?? [], 'users')
+    await checkPrincipalNames(ctx.deps.store, uploaders ?? [], 'uploaders')
+    const { dir } = await createDir(
+      ctx.deps.store,
+      { path, owner: ctx.user.uid, title: p.title as string | undefined, sdesc: p.sdesc as string | undefined, ldesc: p.ldesc as string | undefined, users, uploaders, inherit: p.inherit as boolean | undefined },
+      { mustNotExist: true },
+    )
+    return dirView(dir)
+  },
+}
+
+const setDirInfo: Transaction = {
+  name: 'set_dir_info',
+  summary: 'Changes a folder\'s title, descriptions, readers, uploaders, inheritance or owner; fields left out are unchanged.',
+  requires: 'owner of the folder, or an administrator',
+  params: {
+    path: PATH,
+    id: { type: 'integer', doc: 'The folder\'s id; when given it must match the folder at path (XML putdir sends both).' },
+    ...INFO,
+    owner: { type: 'name', doc: 'A new owner: an existing, active user id.' },
+  },
+  handler: async (ctx, p) => {
+    const path = checkPath(p.path as string, 'directory')
+    const dir = await requireDir(ctx, path)
+    requireOwner(ctx.user, dir)
+    if (p.id !== undefined && p.id !== dir.id) {
+      throw new AppError('INVALID_PARAMETER', `The id ${p.id as number} is not the id of the directory "${path}" (${dir.id}); send the folder's own id, or leave id out.`, { parameter: 'id' })
+    }
+    if (p.owner !== undefined) await requireActiveUser(ctx.deps.store, p.owner as string)
+    await checkPrincipalNames(ctx.deps.store, (p.users as string[] | undefined) ?? [], 'users')
+    await checkPrincipalNames(ctx.deps.store, (p.uploaders as string[] | undefined) ?? [], 'uploaders')
+    const changes: Partial<DirRecord> = {}
+    for (const f of ['title', 'sdesc', 'ldesc', 'users', 'uploaders', 'inherit', 'owner'] as const) {
+      if (p[f] !== undefined) Object.assign(changes, { [f]: p[f] })
+    }
+    const updated = await catalogTxn(ctx.deps.store, () => [KEYS.dir(path)], (w) => {
+      const current = parseRecord<DirRecord>(w.get(KEYS.dir(path)) ?? null)
+      // Dropped meanwhile, or given away by someone else: the checks above no longer hold.
+      if (!current || current.id !== dir.id) throw noSuchDirectory(path)
+      requireOwner(ctx.user, current)
+      const next: DirRecord = { ...current, ...changes, updated: new Date().toISOString() }
+      return { ops: [{ op: 'set', key: KEYS.dir(path), value: JSON.stringify(next) }], result: next }
+    })
+    return dirView(updated)
+  },
+}
+
+const dropDir: Transaction = {
+  name: 'drop_dir',
+  summary: 'Deletes a folder; with recursive, everything in it too, all at once.',
+  requires: 'owner of the folder, or an administrator',
+  params: {
+    path: PATH,
+    recursive: { type: 'boolean', doc: 'Also delete every folder and table inside (default false: the folder must be empty).' },
+  },
+  handler: async (ctx, p) => {
+    const path = checkPath(p.path as string, 'directory')
+    const dir = await requireDir(ctx, path)
+    refuseReserved(path, 'dropped')
+    requireOwner(ctx.user, dir)
+    return subtreeTxn(ctx.deps.store, path, [], (tree, w) => {
+      const current = parseRecord<DirRecord>(w.get(KEYS.dir(path)) ?? null)
+      if (!current || current.id !== dir.id) throw noSuchDirectory(path)
+      requireOwner(ctx.user, current)
+      if (p.recursive !== true && (tree.entries.get(path) ?? []).length > 0) {
+        throw new AppError('DIRECTORY_NOT_EMPTY', `The directory "${path}" is not empty; drop what it contains first, or send recursive=1 to drop it with everything in it.`, { directory: path })
+      }
+      return { ops: dropSubtreeOps(tree, w), result: true }
+    })
+  },
+}
+
+export const FOLDERS_TRANSACTIONS: readonly Transaction[] = [getNamesInDir, listDir, getDirInfo, makeDir, setDirInfo, dropDir]

@@ -1,4 +1,352 @@
-/** dbm transactions: tables. */
-import type { Transaction } from './registry.js'
+/**
+ * dbm transactions: table metadata, and what applies to tables and folders alike (moving,
+ * sharing, permissions). A table version is immutable and every reader keys on its id, so a
+ * change of column metadata, like a copy, makes a new version sharing the data files
+ * (cloneTableVersion); the version the catalog stops pointing at is retired in the same batch.
+ */
+import { cloneTableVersion, removeTableVersion } from '../../engine/storage/index.js'
+import { AppError } from '../../shared/errors.js'
+import type { WriteOp } from '../../shared/store/types.js'
+import { columnMeta, isValidPath, type ColumnSpec, type TableMeta } from '../../shared/table.js'
+import { canEdit, canWriteDir } from '../catalog/access.js'
+import type { Principal } from '../catalog/principal.js'
+import { KEYS, parentPath, parseRecord, type CatalogObject, type DirRecord, type TableRecord } from '../catalog/records.js'
+import { retireVersionOp } from '../catalog/retired.js'
+import { moveSubtreeOps, subtreeTxn } from '../catalog/subtree.js'
+import { commitTable, listInFolderOps, noSuchDirectory, noSuchTable, tableExists, unlistFromFolderOps, visibleTable } from '../catalog/tables.js'
+import { catalogTxn, type Watched } from '../catalog/txn.js'
+import { checkPath, checkPrincipalNames, columnMajor, dirView, effectiveRights, pick, requireOwner, requireTable, tableView, visibleObject } from './common.js'
+import { refuseReserved, requireActiveUser, requireCreatableIn } from './folders.js'
+import type { DbmContext, ParamValues, Transaction } from './registry.js'
 
-export const TABLES_TRANSACTIONS: readonly Transaction[] = []
+const COL_FIELDS = ['name', 'label', 'desc', 'type', 'fixed', 'width', 'format'] as const
+const EDITABLE_COL_FIELDS = ['label', 'desc', 'format'] as const
+
+function noSuchObject(path: string): AppError {
+  return new AppError('UNKNOWN_TABLE', `No such directory or table "${path}"; check the path (names separated by dots).`, { path })
+}
+
+/** A from/to/path parameter that must name an object (folder or table). */
+function objectPath(value: unknown, parameter: string): string {
+  const path = value as string
+  if (!isValidPath(path)) {
+    throw new AppError('INVALID_PARAMETER', `Invalid path "${path}" in "${parameter}": use dot-separated names that start with a lower-case letter and contain only lower-case letters, digits and underscores.`, { parameter })
+  }
+  return path
+}
+
+const viewOf = (o: CatalogObject): Record<string, unknown> => (o.kind === 'dir' ? dirView(o) : tableView(o))
+const keyOf = (o: Pick<CatalogObject, 'kind' | 'path'>): string => (o.kind === 'dir' ? KEYS.dir(o.path) : KEYS.table(o.path))
+
+/** The object as watched, if it is still the one the caller was checked against. */
+function stillThere<T extends CatalogObject>(w: Watched, checked: T): T | null {
+  const current = parseRecord<T>(w.get(keyOf(checked)) ?? null)
+  return current && current.id === checked.id ? current : null
+}
+
+/** The parameters among `fields` that were given: they replace the record's values as they are. */
+function plainChanges(p: ParamValues, fields: readonly string[]): Record<string, unknown> {
+  const out: Record<string, unknown> = {}
+  for (const f of fields) if (p[f] !== undefined) out[f] = p[f]
+  return out
+}
+
+/** The table's columns with the labels, descriptions and formats of `cols` applied. */
+function applyColumnChanges(table: TableRecord, cols: Record<string, unknown>): ColumnSpec[] {
+  const byName = new Map(table.columns.map((c) => [c.name.toLowerCase(), c]))
+  const changes = new Map<string, Partial<ColumnSpec>>()
+  for (const [name, change] of Object.entries(cols)) {
+    const col = byName.get(name.toLowerCase())
+    if (!col) {
+      throw new AppError('INVALID_PARAMETER', `The table "${table.path}" has no column "${name}"; its columns are ${table.columns.map((c) => c.name).join(', ')}.`, { parameter: 'cols', column: name })
+    }
+    if (typeof change !== 'object' || change === null || Array.isArray(change)) {
+      throw new AppError('INVALID_PARAMETER', `"cols.${name}" must be an object such as {"label": "Sales ($)"}.`, { parameter: 'cols', column: name })
+    }
+    for (const [field, value] of Object.entries(change)) {
+      if (!(EDITABLE_COL_FIELDS as readonly string[]).includes(field) || typeof value !== 'string') {
+        throw new AppError('INVALID_PARAMETER', `"cols.${name}.${field}" cannot be set: a column takes label, desc and format, each a string.`, { parameter: 'cols', column: name })
+      }
+    }
+    changes.set(col.name, change as Partial<ColumnSpec>)
+  }
+  return table.columns.map((c) => ({ ...c, ...changes.get(c.name) }))
+}
+
+const PATH = { type: 'path', required: true, doc: 'The table, as a dotted path such as "pub.demo.retail.item".' } as const
+const OBJECT_PATH = { type: 'path', required: true, doc: 'The folder or table, as a dotted path.' } as const
+
+const getTableInfo: Transaction = {
+  name: 'get_table_info',
+  summary: 'Describes a table without its data: id, path, title, descriptions, owner, users, inherit, rows, number of columns, dates.',
+  requires: 'read permission on the table',
+  params: {
+    path: PATH,
+    include: { type: 'names', doc: 'Only these fields (a JSON array or a space-separated list); "cols" adds the column list, which is otherwise left out.' },
+  },
+  handler: async (ctx, p) => {
+    const table = await requireTable(ctx, checkPath(p.path as string, 'table'))
+    const include = (p.include as string[] | undefined) ?? []
+    const fields = include.filter((f) => f !== 'cols')
+    const view = tableView(table, { cols: include.includes('cols') })
+    // 'cols' alone (the XML tabinfo) adds the columns to everything rather than keeping only them.
+    return fields.length === 0 ? view : pick(view, include, 'get_table_info')
+  },
+}
+
+const getTableCols: Transaction = {
+  name: 'get_table_cols',
+  summary: 'The column metadata of a table, column-major, as the !cols method gives it: name, label, desc, type, fixed, width, format.',
+  requires: 'read permission on the table',
+  params: { path: PATH },
+  handler: async (ctx, p) => {
+    const table = await requireTable(ctx, checkPath(p.path as string, 'table'))
+    // Spread: an interface (ColumnMeta) is not a Record<string, unknown> to the compiler.
+    return columnMajor(COL_FIELDS, table.columns.map((c) => ({ ...columnMeta(c) })))
+  },
+}
+
+/** One attempt of set_table_info from `table`: null when the table changed version meanwhile. */
+async function updateTable(ctx: DbmContext, table: TableRecord, changes: Record<string, unknown>, cols: Record<string, unknown> | undefined): Promise<TableRecord | null> {
+  const { store, config } = ctx.deps
+  const meta: TableMeta | null = cols ? await cloneTableVersion(config.dataDir, table.version, applyColumnChanges(table, cols)) : null
+  let committed = false
+  try {
+    const result = await catalogTxn(store, () => [KEYS.table(table.path)], (w) => {
+      const current = stillThere(w, table)
+      if (!current) throw noSuchTable(table.path)
+      requireOwner(ctx.user, current)
+      // The clone was made from the version read before: a newer one (a replace) would be lost.
+      if (meta && current.version !== table.version) return { ops: [], result: null }
+      const next: TableRecord = { ...current, ...changes, ...(meta && { version: meta.version, columns: meta.columns }), updated: new Date().toISOString() }
+      const ops: WriteOp[] = [{ op: 'set', key: KEYS.table(table.path), value: JSON.stringify(next) }]
+      if (meta) ops.push(retireVersionOp(current.version))
+      return { ops, result: next }
+    })
+    committed = result !== null
+    return result
+  } finally {
+    // A clone the catalog never pointed at is nobody's: remove it now rather than leak it.
+    if (meta && !committed) await removeTableVersion(config.dataDir, meta.version).catch(() => undefined)
+  }
+}
+
+const setTableInfo: Transaction = {
+  name: 'set_table_info',
+  summary: 'Changes a table\'s title, descriptions, readers, inheritance, owner, or column labels, descriptions and formats; fields left out are unchanged.',
+  requires: 'owner of the table, or an administrator',
+  params: {
+    path: PATH,
+    title: { type: 'string', doc: 'The display title.' },
+    sdesc: { type: 'string', doc: 'The short description.' },
+    ldesc: { type: 'string', doc: 'The long description.' },
+    users: { type: 'names', doc: 'Users and groups that may read the table ("*" = everyone); used when inherit is false.' },
+    inherit: { type: 'boolean', doc: 'True: the readers are those of the folder, whatever users says.' },
+    owner: { type: 'name', doc: 'A new owner: an existing, active user id.' },
+    cols: { type: 'object', doc: 'Column metadata to change: {"column": {"label": …, "desc": …, "format": …}}; columns left out are unchanged.' },
+  },
+  handler: async (ctx, p) => {
+    const path = checkPath(p.path as string, 'table')
+    let table = await requireTable(ctx, path)
+    requireOwner(ctx.user, table)
+    if (p.owner !== undefined) await requireActiveUser(ctx.deps.store, p.owner as string)
+    await checkPrincipalNames(ctx.deps.store, (p.users as string[] | undefined) ?? [], 'users')
+    // An empty cols changes no column, so it must not cost a new version.
+    const cols = p.cols !== undefined && Object.keys(p.cols as object).length > 0 ? (p.cols as Record<string, unknown>) : undefined
+    if (cols) applyColumnChanges(table, cols)
+    const changes = plainChanges(p, ['title', 'sdesc', 'ldesc', 'users', 'inherit', 'owner'])
+    for (let attempt = 0; attempt < 5; attempt++) {
+      const updated = await updateTable(ctx, table, changes, cols)
+      if (updated) return tableView(updated)
+      table = await requireTable(ctx, path)
+    }
+    throw new AppError('UNAVAILABLE', `The table "${path}" keeps being replaced while its columns are being changed; try again.`, { table: path })
+  },
+}
+
+const dropTable: Transaction = {
+  name: 'drop_table',
+  summary: 'Deletes a table.',
+  requires: 'owner of the table, or an administrator',
+  params: { path: PATH },
+  handler: async (ctx, p) => {
+    const path = checkPath(p.path as string, 'table')
+    const table = await requireTable(ctx, path)
+    requireOwner(ctx.user, table)
+    return catalogTxn(ctx.deps.store, () => [KEYS.table(path)], (w) => {
+      const current = stillThere(w, table)
+      if (!current) throw noSuchTable(path)
+      requireOwner(ctx.user, current)
+      return { ops: [{ op: 'del', key: KEYS.table(path) }, ...unlistFromFolderOps('table', path), retireVersionOp(current.version)], result: true }
+    })
+  },
+}
+
+/** The keys a change creating `to` reads: what may already be there, and its folder. */
+const targetKeys = (to: string): string[] => [KEYS.dir(to), KEYS.table(to), ...(parentPath(to) ? [KEYS.dir(parentPath(to))] : [])]
+
+/** Refuses a target that is taken, or whose folder is gone or no longer writable. */
+/** `rename`: the object stays in its folder, which is an edit of the object, not a creation there. */
+function checkTarget(w: Watched, user: Principal, to: string, rename: boolean): void {
+  if (w.get(KEYS.dir(to))) throw new AppError('ALREADY_EXISTS', `The directory "${to}" already exists; choose another path.`, { path: to })
+  if (w.get(KEYS.table(to))) throw new AppError('TABLE_EXISTS', `The table "${to}" already exists; choose another path, or drop it first.`, { path: to })
+  const parent = parentPath(to)
+  if (parent === '' || rename) return
+  const dir = parseRecord<DirRecord>(w.get(KEYS.dir(parent)) ?? null)
+  if (!dir) throw noSuchDirectory(parent)
+  if (!canWriteDir(user, dir)) throw new AppError('FORBIDDEN', `You have no permission to create in "${parent}"; ask its owner (${dir.owner}) to add you to its uploaders.`, { directory: parent })
+}
+
+async function moveTable(ctx: DbmContext, table: TableRecord, to: string): Promise<TableRecord> {
+  return catalogTxn(ctx.deps.store, () => [KEYS.table(table.path), ...targetKeys(to)], (w) => {
+    const current = stillThere(w, table)
+    if (!current) throw noSuchObject(table.path)
+    requireOwner(ctx.user, current)
+    checkTarget(w, ctx.user, to, parentPath(to) === parentPath(current.path))
+    const moved: TableRecord = { ...current, path: to, updated: new Date().toISOString() }
+    const ops: WriteOp[] = [
+      { op: 'del', key: KEYS.table(current.path) },
+      { op: 'set', key: KEYS.table(to), value: JSON.stringify(moved) },
+      ...unlistFromFolderOps('table', current.path),
+      ...listInFolderOps('table', to),
+    ]
+    return { ops, result: moved }
+  })
+}
+
+async function moveDir(ctx: DbmContext, dir: DirRecord, to: string): Promise<DirRecord> {
+  return subtreeTxn(ctx.deps.store, dir.path, targetKeys(to), (tree, w) => {
+    const current = stillThere(w, dir)
+    if (!current) throw noSuchObject(dir.path)
+    requireOwner(ctx.user, current)
+    checkTarget(w, ctx.user, to, parentPath(to) === parentPath(current.path))
+    const now = new Date().toISOString()
+    return { ops: moveSubtreeOps(tree, w, to, now), result: { ...current, path: to, updated: now } }
+  })
+}
+
+const move: Transaction = {
+  name: 'move',
+  summary: 'Moves or renames a table or a folder (with everything in it); renaming is a move within the same folder.',
+  requires: 'owner of the object (or an administrator) and write permission on the target folder',
+  params: {
+    from: { ...OBJECT_PATH, doc: 'The folder or table to move.' },
+    to: { ...OBJECT_PATH, doc: 'Its full new path, such as "pub.sales.q1"; nothing may be there yet.' },
+  },
+  handler: async (ctx, p) => {
+    const from = objectPath(p.from, 'from')
+    const to = objectPath(p.to, 'to')
+    const object = await visibleObject(ctx, from)
+    if (!object) throw noSuchObject(from)
+    if (object.kind === 'dir') refuseReserved(from, 'moved')
+    if (to === from) throw new AppError('INVALID_PARAMETER', `"to" is the path "${from}" already has; give the new path.`, { parameter: 'to' })
+    if (object.kind === 'dir' && to.startsWith(`${from}.`)) {
+      throw new AppError('INVALID_PARAMETER', `Cannot move "${from}" to "${to}": a folder cannot go into itself or below itself.`, { parameter: 'to' })
+    }
+    requireOwner(ctx.user, object)
+    // Renaming in place needs only ownership; moving elsewhere needs the right to create there.
+    if (parentPath(to) !== parentPath(from)) await requireCreatableIn(ctx, to, object.kind === 'dir' ? 'directory' : 'table')
+    return viewOf(object.kind === 'dir' ? await moveDir(ctx, object, to) : await moveTable(ctx, object, to))
+  },
+}
+
+/** What copy_table may do at `to`: create it, or (replace) overwrite the caller's table there. */
+async function copyTarget(ctx: DbmContext, to: string, replace: boolean): Promise<{ mustNotExist: true } | { expectVersion: string }> {
+  const [dir, raw] = await ctx.deps.store.mget([KEYS.dir(to), KEYS.table(to)])
+  if (dir !== null) throw new AppError('ALREADY_EXISTS', `A folder named "${to}" already exists; choose another table name.`, { table: to })
+  const existing = parseRecord<TableRecord>(raw)
+  if (!existing) return { mustNotExist: true }
+  if (!replace) throw tableExists(to)
+  if (!canEdit(ctx.user, existing)) {
+    // The owner is named only to a caller who may see the table.
+    if (await visibleTable(ctx.deps.store, ctx.user, to)) requireOwner(ctx.user, existing)
+    throw new AppError('FORBIDDEN', `You may not replace the table "${to}"; copy to another path.`, { table: to })
+  }
+  return { expectVersion: existing.version }
+}
+
+const copyTable: Transaction = {
+  name: 'copy_table',
+  summary: 'Copies a table; the copy belongs to the caller, is readable by the readers of its folder, and is independent of the original.',
+  requires: 'read permission on the source, write permission on the target folder (and ownership of a table replaced)',
+  params: {
+    from: { ...PATH, doc: 'The table to copy.' },
+    to: { ...PATH, doc: 'The full path of the copy, such as "uploads.me.item_copy".' },
+    replace: { type: 'boolean', doc: 'Replace a table already at "to" (it must be yours). Default false.' },
+  },
+  handler: async (ctx, p) => {
+    const from = objectPath(p.from, 'from')
+    const to = objectPath(p.to, 'to')
+    const source = await requireTable(ctx, from)
+    if (to === from) throw new AppError('INVALID_PARAMETER', `Cannot copy "${from}" onto itself; give "to" another path.`, { parameter: 'to' })
+    await requireCreatableIn(ctx, to, 'table')
+    const condition = await copyTarget(ctx, to, p.replace === true)
+    const { dataDir } = ctx.deps.config
+    // A version of its own, so dropping either table never breaks the other.
+    const meta = await cloneTableVersion(dataDir, source.version)
+    try {
+      const init = { path: to, owner: ctx.user.uid, title: source.title, sdesc: source.sdesc, ldesc: source.ldesc, users: [], inherit: true }
+      return tableView(await commitTable(ctx.deps.store, init, meta, condition))
+    } catch (e) {
+      await removeTableVersion(dataDir, meta.version).catch(() => undefined)
+      throw e
+    }
+  },
+}
+
+/** The users list after a share: `users` replaces, then `add` and `remove` apply. */
+function sharedUsers(current: readonly string[], p: ParamValues): string[] {
+  const base = (p.users as string[] | undefined) ?? current
+  const add = (p.add as string[] | undefined) ?? []
+  const remove = new Set((p.remove as string[] | undefined) ?? [])
+  return [...new Set([...base, ...add])].filter((u) => !remove.has(u))
+}
+
+const share: Transaction = {
+  name: 'share',
+  summary: 'Changes who may read a folder or table: add or remove users and groups, replace the list, or set inheritance.',
+  requires: 'owner of the object, or an administrator',
+  params: {
+    path: OBJECT_PATH,
+    add: { type: 'names', doc: 'Users and groups to add to the readers ("*" = everyone).' },
+    remove: { type: 'names', doc: 'Users and groups to take off the readers.' },
+    users: { type: 'names', doc: 'The new list of readers, replacing the old one (add and remove then apply to it).' },
+    inherit: { type: 'boolean', doc: 'True: the readers are those of the parent folder, whatever users says.' },
+  },
+  handler: async (ctx, p) => {
+    const path = objectPath(p.path, 'path')
+    const object = await visibleObject(ctx, path)
+    if (!object) throw noSuchObject(path)
+    requireOwner(ctx.user, object)
+    await checkPrincipalNames(ctx.deps.store, (p.users as string[] | undefined) ?? [], 'users')
+    await checkPrincipalNames(ctx.deps.store, (p.add as string[] | undefined) ?? [], 'add')
+    return catalogTxn(ctx.deps.store, () => [keyOf(object)], (w) => {
+      const current = stillThere(w, object)
+      if (!current) throw noSuchObject(path)
+      requireOwner(ctx.user, current)
+      const next = { ...current, users: sharedUsers(current.users, p), inherit: (p.inherit as boolean | undefined) ?? current.inherit, updated: new Date().toISOString() }
+      return { ops: [{ op: 'set', key: keyOf(next), value: JSON.stringify(next) }], result: { users: next.users, inherit: next.inherit ? 1 : 0 } }
+    })
+  },
+}
+
+const getPermissions: Transaction = {
+  name: 'get_permissions',
+  summary: 'Who may read and write a folder or table, and what the caller may do with it (effective read, write, share).',
+  requires: 'read permission on the object',
+  params: { path: OBJECT_PATH },
+  handler: async (ctx, p) => {
+    const path = objectPath(p.path, 'path')
+    const object = await visibleObject(ctx, path)
+    if (!object) throw noSuchObject(path)
+    return {
+      owner: object.owner,
+      users: object.users,
+      uploaders: object.kind === 'dir' ? object.uploaders : [],
+      inherit: object.inherit ? 1 : 0,
+      effective: await effectiveRights(ctx.deps.store, ctx.user, object),
+    }
+  },
+}
+
+export const TABLES_TRANSACTIONS: readonly Transaction[] = [getTableInfo, getTableCols, setTableInfo, dropTable, move, copyTable, share, getPermissions]
