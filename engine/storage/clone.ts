@@ -12,6 +12,7 @@ import type { ColumnSpec, TableMeta } from '../../shared/table.js'
 import { syncDir, writeFileDurably } from './durable.js'
 import { META_FILE, newVersionId, tablesDir, TEMP_PREFIX, versionDir } from './layout.js'
 import { readTableMeta } from './read.js'
+import { cleanSpec } from './write.js'
 
 type LinkFn = (existing: string, created: string) => Promise<void>
 
@@ -51,19 +52,6 @@ function cloneColumns(old: readonly ColumnSpec[], columns: readonly ColumnSpec[]
     }
     return cleanSpec(c)
   })
-}
-
-/** Keep only the ColumnSpec fields, so stray properties never reach meta.json. */
-function cleanSpec(s: ColumnSpec): ColumnSpec {
-  return {
-    name: s.name,
-    type: s.type,
-    ...(s.label !== undefined && { label: s.label }),
-    ...(s.desc !== undefined && { desc: s.desc }),
-    ...(s.width !== undefined && { width: s.width }),
-    ...(s.format !== undefined && { format: s.format }),
-    ...(s.fixed !== undefined && { fixed: s.fixed }),
-  }
 }
 
 /**

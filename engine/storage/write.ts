@@ -72,7 +72,7 @@ async function writeFiles(dir: string, meta: TableMeta, data: readonly ColumnVal
 }
 
 /** Keep only the ColumnSpec fields, so stray properties of the input never reach meta.json. */
-function cleanSpec(s: ColumnSpec): ColumnSpec {
+export function cleanSpec(s: ColumnSpec): ColumnSpec {
   return {
     name: s.name,
     type: s.type,
