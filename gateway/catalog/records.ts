@@ -125,6 +125,10 @@ export const KEYS = {
   allGroups: 'cat:index:groups',
   allCompanies: 'cat:index:companies',
   allRoles: 'cat:index:roles',
+  /** Changes whenever a user joins the company: add_user and drop_company count its users. */
+  companyUsersRev: (company: string) => `cat:company-users-rev:${company}`,
+  /** Changes with every role grant: drop_role must not miss a holder granted meanwhile. */
+  roleGrantsRev: 'cat:role-grants-rev',
   /** Changes with every group change, so gateways know when their membership cache is stale. */
   groupsRev: 'cat:groups-rev',
   /** Hash of table versions no longer referenced: version → ISO time it was retired. */

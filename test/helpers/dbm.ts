@@ -58,3 +58,20 @@ export async function catalogSnapshot(svc: TestService): Promise<Record<string, 
   }
   return out
 }
+
+/** A refused transaction: its code and message, and not one catalog key changed. Returns the message. */
+export async function refused(svc: TestService, cookie: string, name: string, params: Record<string, unknown>, code: string, msg: RegExp): Promise<string> {
+  const before = await catalogSnapshot(svc)
+  const r = await dbmFails(svc, cookie, name, params, msg)
+  expect(r.code).to.equal(code)
+  expect(await catalogSnapshot(svc)).to.deep.equal(before)
+  return r.msg!
+}
+
+/** A company with an administrator (listed in its admins); returns the administrator's cookie. */
+export async function companyWithAdmin(svc: TestService, admin: string, id: string, extra: Record<string, unknown> = {}): Promise<string> {
+  await dbmOk(svc, admin, 'add_company', { company: id, name: `${id} Inc.`, ...extra })
+  const boss = await userCookie(svc, `${id}_boss`, { company: id })
+  await dbmOk(svc, admin, 'set_company', { company: id, admins: [`${id}_boss`] })
+  return boss
+}

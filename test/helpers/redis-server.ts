@@ -22,6 +22,8 @@ export interface RedisServer {
   readonly port: number
   /** Kills the server, waits for it to exit and removes its folder. Safe to call twice. */
   stop(): Promise<void>
+  /** SIGKILL, as a crash or power loss would end it; the folder stays. */
+  crash(): Promise<void>
 }
 
 /** The redis-server binary: the first on PATH, else /usr/bin/redis-server; null when there is none. */
@@ -43,14 +45,14 @@ export function findRedisServer(): string | null {
  * picked was taken in the moment between choosing it and redis binding it. `port` restarts a
  * server on a known port (to test reconnection); it is not retried.
  */
-export async function startRedisServer(opts: { port?: number } = {}): Promise<RedisServer> {
+export async function startRedisServer(opts: { port?: number; aofDir?: string } = {}): Promise<RedisServer> {
   const binary = findRedisServer()
   if (!binary) throw new Error('redis-server is not installed (looked on PATH and at /usr/bin/redis-server).')
-  if (opts.port !== undefined) return startOnce(binary, opts.port)
+  if (opts.port !== undefined) return startOnce(binary, opts.port, opts.aofDir)
   let lastError: unknown
   for (let attempt = 0; attempt < 3; attempt++) {
     try {
-      return await startOnce(binary, await freePort())
+      return await startOnce(binary, await freePort(), opts.aofDir)
     } catch (err) {
       lastError = err
     }
@@ -58,9 +60,15 @@ export async function startRedisServer(opts: { port?: number } = {}): Promise<Re
   throw lastError
 }
 
-async function startOnce(binary: string, port: number): Promise<RedisServer> {
-  const dir = await mkdtemp(join(tmpdir(), 'tabula-redis-'))
-  const child = spawn(binary, ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir], {
+/**
+ * With `aofDir`, the server keeps an append-only file there, fsynced on every write (the
+ * production setting of docker-compose.yml is everysec; `always` makes a test after SIGKILL
+ * deterministic), and stop() leaves the folder for a restart to read.
+ */
+async function startOnce(binary: string, port: number, aofDir?: string): Promise<RedisServer> {
+  const dir = aofDir ?? (await mkdtemp(join(tmpdir(), 'tabula-redis-')))
+  const persistence = aofDir ? ['--appendonly', 'yes', '--appendfsync', 'always'] : ['--appendonly', 'no']
+  const child = spawn(binary, ['--port', String(port), '--bind', '127.0.0.1', '--save', '', ...persistence, '--dir', dir], {
     stdio: ['ignore', 'pipe', 'pipe'],
   })
   // Keep the tail of its output for error messages; reading it also stops a full pipe from blocking redis.
@@ -81,7 +89,7 @@ async function startOnce(binary: string, port: number): Promise<RedisServer> {
 
   const stop = async (): Promise<void> => {
     await kill(child, exited)
-    await rm(dir, { recursive: true, force: true })
+    if (!aofDir) await rm(dir, { recursive: true, force: true })
   }
 
   try {
@@ -90,7 +98,11 @@ async function startOnce(binary: string, port: number): Promise<RedisServer> {
     await stop()
     throw err
   }
-  return { url: `redis://127.0.0.1:${port}`, port, stop }
+  const crash = async (): Promise<void> => {
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL')
+    await exited
+  }
+  return { url: `redis://127.0.0.1:${port}`, port, stop, crash }
 }
 
 /** Asks the OS for a free port by listening on port 0, then releases it for redis. */

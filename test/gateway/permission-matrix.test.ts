@@ -1,0 +1,207 @@
+/**
+ * The permission matrix: every transaction and endpoint that touches folders and tables, tried by
+ * each kind of caller — the owner, a reader (listed in the folder's users), another user of the
+ * same company, a user of another company, an administrator. For each it asserts allowed or
+ * denied; a denial changes nothing in the catalog, and a caller who may not read the object gets
+ * exactly the answer a missing object gives. Deactivated users are covered at the end.
+ */
+import { expect } from 'chai'
+import { forEachStore } from '../helpers/suites.js'
+import { catalogSnapshot, dbm, userCookie } from '../helpers/dbm.js'
+import type { TestService } from '../helpers/service.js'
+import { createDir, commitTable } from '../../gateway/catalog/tables.js'
+import { KEYS } from '../../gateway/catalog/records.js'
+import { ensureHomeFolder } from '../../gateway/catalog/write-access.js'
+import { writeTableVersion } from '../../engine/storage/index.js'
+
+type Actor = 'owner' | 'reader' | 'other' | 'outsider' | 'admin'
+const ACTORS: readonly Actor[] = ['owner', 'reader', 'other', 'outsider', 'admin']
+const UID: Record<Actor, string> = { owner: 'mx_owner', reader: 'mx_reader', other: 'mx_other', outsider: 'mx_outsider', admin: 'admin' }
+const READERS: readonly Actor[] = ['owner', 'reader', 'admin']
+const EDITORS: readonly Actor[] = ['owner', 'admin']
+
+/** What one attempt came to, in a form that compares across paths. */
+interface Outcome {
+  readonly ok: boolean
+  readonly status: number
+  readonly code?: string
+  readonly msg?: string
+}
+
+/** The paths a case works on: the fixture's, or missing ones of the same shape. */
+interface Paths {
+  readonly dir: string
+  readonly table: string
+  /** The acting user's own home folder. */
+  readonly home: string
+}
+
+interface Case {
+  readonly name: string
+  readonly allowed: readonly Actor[]
+  readonly act: (call: Caller, p: Paths) => Promise<Outcome>
+}
+
+type Caller = {
+  dbm(name: string, params: Record<string, unknown>): Promise<Outcome>
+  post(path: string, body: Record<string, unknown>): Promise<Outcome>
+  get(path: string): Promise<Outcome>
+}
+
+const xmlBase = (table: string) => `<base table="${table}"/>`
+
+const CASES: readonly Case[] = [
+  // Reading
+  { name: 'dbm get_names_in_dir', allowed: READERS, act: (c, p) => c.dbm('get_names_in_dir', { path: p.dir }) },
+  { name: 'dbm list_dir', allowed: READERS, act: (c, p) => c.dbm('list_dir', { path: p.dir }) },
+  { name: 'dbm get_dir_info', allowed: READERS, act: (c, p) => c.dbm('get_dir_info', { path: p.dir }) },
+  { name: 'dbm get_table_info', allowed: READERS, act: (c, p) => c.dbm('get_table_info', { path: p.table }) },
+  { name: 'dbm get_table_cols', allowed: READERS, act: (c, p) => c.dbm('get_table_cols', { path: p.table }) },
+  { name: 'dbm get_permissions', allowed: READERS, act: (c, p) => c.dbm('get_permissions', { path: p.table }) },
+  { name: 'dbm copy_table (source)', allowed: READERS, act: (c, p) => c.dbm('copy_table', { from: p.table, to: `${p.home}.copied` }) },
+  { name: 'dbm save_table (source)', allowed: READERS, act: (c, p) => c.dbm('save_table', { path: `${p.home}.saved`, xml: xmlBase(p.table) }) },
+  { name: 'api/sql', allowed: READERS, act: (c, p) => c.post('sql:json', { sql: `select count(*) n from ${p.table}` }) },
+  { name: 'api/run base', allowed: READERS, act: (c, p) => c.post('run:json', { xml: xmlBase(p.table) }) },
+  {
+    name: 'api/run link',
+    allowed: READERS,
+    act: (c, p) => c.post('run:json', { xml: `<base table="pub.demo.retail.products"/><link table2="${p.table}" col="sku" col2="sku" cols="qty"/>` }),
+  },
+  { name: 'api/run merge', allowed: READERS, act: (c, p) => c.post('run:json', { xml: `${xmlBase('pub.demo.retail.products')}<merge table2="${p.table}"/>` }) },
+  { name: 'api/{table}', allowed: READERS, act: (c, p) => c.get(`${p.table}:json`) },
+  { name: 'api/{table}/!cols', allowed: READERS, act: (c, p) => c.get(`${p.table}/!cols:json`) },
+  { name: 'api/{folder}', allowed: READERS, act: (c, p) => c.get(`${p.dir}:json`) },
+  { name: 'api/ls/{folder}', allowed: READERS, act: (c, p) => c.get(`ls/${p.dir}:json`) },
+  // Writing into the folder
+  { name: 'dbm make_dir inside', allowed: EDITORS, act: (c, p) => c.dbm('make_dir', { path: `${p.dir}.made` }) },
+  {
+    name: 'dbm upload_table into',
+    allowed: EDITORS,
+    act: (c, p) => c.dbm('upload_table', { path: `${p.dir}.up`, cols: [{ name: 'a', type: 'int' }], data: { a: [1] } }),
+  },
+  { name: 'dbm save_table into', allowed: EDITORS, act: (c, p) => c.dbm('save_table', { path: `${p.dir}.saved`, xml: xmlBase('pub.demo.retail.stores') }) },
+  { name: 'dbm copy_table into', allowed: EDITORS, act: (c, p) => c.dbm('copy_table', { from: 'pub.demo.retail.stores', to: `${p.dir}.copy` }) },
+  { name: 'api/run savetable into', allowed: EDITORS, act: (c, p) => c.post('run:json', { xml: xmlBase('pub.demo.retail.stores'), savetable: `${p.dir}.viarun` }) },
+  // Editing the objects
+  { name: 'dbm set_dir_info', allowed: EDITORS, act: (c, p) => c.dbm('set_dir_info', { path: p.dir, title: 'Renamed' }) },
+  { name: 'dbm set_table_info', allowed: EDITORS, act: (c, p) => c.dbm('set_table_info', { path: p.table, title: 'Renamed' }) },
+  { name: 'dbm share', allowed: EDITORS, act: (c, p) => c.dbm('share', { path: p.table, add: ['mx_other'] }) },
+  { name: 'dbm drop_table', allowed: EDITORS, act: (c, p) => c.dbm('drop_table', { path: p.table }) },
+  { name: 'dbm drop_dir', allowed: EDITORS, act: (c, p) => c.dbm('drop_dir', { path: p.dir, recursive: true }) },
+  { name: 'dbm move (table out)', allowed: EDITORS, act: (c, p) => c.dbm('move', { from: p.table, to: `${p.home}.moved` }) },
+  { name: 'dbm move (rename folder)', allowed: EDITORS, act: (c, p) => c.dbm('move', { from: p.dir, to: `${p.dir}_renamed` }) },
+  {
+    name: 'dbm upload_table replace',
+    allowed: EDITORS,
+    act: (c, p) => c.dbm('upload_table', { path: p.table, mode: 'replace', cols: [{ name: 'sku', type: 'int' }, { name: 'qty', type: 'int' }], data: { sku: [9], qty: [9] } }),
+  },
+]
+
+async function makeFixture(svc: TestService, dir: string): Promise<void> {
+  const store = svc.deps.store
+  await createDir(store, { path: dir, owner: UID.owner, title: 'Matrix folder', users: [UID.reader], inherit: false })
+  const meta = await writeTableVersion(svc.dataDir, {
+    columns: [{ name: 'sku', type: 'int' }, { name: 'qty', type: 'int' }],
+    data: [Int32Array.from([1, 2, 3]), Int32Array.from([10, 20, 30])],
+  })
+  await commitTable(store, { path: `${dir}.t`, owner: UID.owner }, meta)
+}
+
+/** The message with the missing paths written as the fixture's, so the two can be compared. */
+function asFixture(o: Outcome, missing: Paths, real: Paths): Outcome {
+  const msg = o.msg?.split(missing.table).join(real.table).split(missing.dir).join(real.dir)
+  return { ...o, msg }
+}
+
+forEachStore('permission matrix', (svc) => {
+  const cookies = {} as Record<Actor, string>
+  before(async function () {
+    this.timeout(30_000)
+    const store = svc().deps.store
+    await store.set(KEYS.company('ext'), JSON.stringify({ company: 'ext', name: 'Elsewhere', admins: [], max_ids: 0 }))
+    await store.sadd(KEYS.allCompanies, 'ext')
+    cookies.admin = await svc().login()
+    for (const a of ['owner', 'reader', 'other'] as const) cookies[a] = await userCookie(svc(), UID[a])
+    cookies.outsider = await userCookie(svc(), UID.outsider, { company: 'ext' })
+    // Home folders are made on first use; made here, so that making one is not a catalog change
+    // inside a case that is refused for another reason.
+    for (const a of ACTORS) await ensureHomeFolder(store, UID[a])
+  })
+
+  const caller = (actor: Actor): Caller => {
+    const answer = (res: { status: number; body: Record<string, unknown>; type: string }): Outcome =>
+      res.status === 200 ? { ok: true, status: 200 } : { ok: false, status: res.status, code: res.body.code as string, msg: res.body.error as string }
+    return {
+      async dbm(name, params) {
+        const r = await dbm(svc(), cookies[actor], name, params)
+        return r.rc === 0 ? { ok: true, status: 200 } : { ok: false, status: 200, code: r.code, msg: r.msg }
+      },
+      async post(path, body) {
+        return answer(await svc().http.post(`/v1/api/${path}`).set('Cookie', cookies[actor]).send(body))
+      },
+      async get(path) {
+        return answer(await svc().http.get(`/v1/api/${path}`).set('Cookie', cookies[actor]))
+      },
+    }
+  }
+
+  let serial = 0
+  for (const c of CASES) {
+    describe(c.name, () => {
+      for (const actor of ACTORS) {
+        const allowed = c.allowed.includes(actor)
+        it(`${allowed ? 'allows' : 'refuses'} the ${actor}`, async () => {
+          const n = ++serial
+          const real: Paths = { dir: `mx${n}`, table: `mx${n}.t`, home: `uploads.${UID[actor]}` }
+          await makeFixture(svc(), real.dir)
+          const before = await catalogSnapshot(svc())
+          const outcome = await c.act(caller(actor), real)
+          if (allowed) {
+            expect(outcome, JSON.stringify(outcome)).to.include({ ok: true })
+            return
+          }
+          expect(outcome.ok, `${actor} should be refused`).to.equal(false)
+          expect(outcome.status).to.be.oneOf([200, 403, 404])
+          expect(await catalogSnapshot(svc()), 'a refused change must change nothing').to.deep.equal(before)
+          if (!READERS.includes(actor)) {
+            // Cannot see it: the answer must be the one a missing object gets.
+            const missing: Paths = { dir: `zz${n}`, table: `zz${n}.t`, home: real.home }
+            const forMissing = await c.act(caller(actor), missing)
+            expect(outcome).to.deep.equal(asFixture(forMissing, missing, real))
+          }
+        })
+      }
+    })
+  }
+
+  it('lists a folder only to those who may read it', async () => {
+    await makeFixture(svc(), 'mxlisted')
+    for (const actor of ACTORS) {
+      const r = await dbm(svc(), cookies[actor], 'get_names_in_dir', { path: '' })
+      expect(r.rc).to.equal(0)
+      const [, names] = r.value as [string[], string[]]
+      expect(names.includes('mxlisted'), actor).to.equal(READERS.includes(actor))
+    }
+  })
+
+  describe('a deactivated user', () => {
+    it('is logged out at once, cannot log in, and is refused everywhere', async () => {
+      const cookie = await userCookie(svc(), 'mx_leaver')
+      await makeFixture(svc(), 'mxleaver')
+      await dbm(svc(), cookies.admin, 'share', { path: 'mxleaver', add: ['mx_leaver'] })
+      expect((await svc().http.post('/v1/api/sql:json').set('Cookie', cookie).send({ sql: 'select count(*) n from mxleaver.t' })).status).to.equal(200)
+      const r = await dbm(svc(), cookies.admin, 'deactivate_user', { uid: 'mx_leaver' })
+      expect(r.rc, r.msg).to.equal(0)
+      for (const [path, body] of [['sql:json', { sql: 'select 1' }], ['run:json', { xml: xmlBase('mxleaver.t') }], ['dbm:json', { cmd: ['get_user', {}] }]] as const) {
+        const res = await svc().http.post(`/v1/api/${path}`).set('Cookie', cookie).send(body)
+        expect(res.status, path).to.equal(403)
+        expect(res.body.code).to.equal('no_session')
+      }
+      expect((await svc().http.get('/v1/api/mxleaver.t:json').set('Cookie', cookie)).status).to.equal(403)
+      const login = await svc().http.post('/v1/api/!login:json').type('form').send({ uid: 'mx_leaver', pw: 'mx_leaver-pass-1' })
+      expect(login.status).to.equal(401)
+      await dbm(svc(), cookies.admin, 'activate_user', { uid: 'mx_leaver' })
+      expect((await svc().http.post('/v1/api/!login:json').type('form').send({ uid: 'mx_leaver', pw: 'mx_leaver-pass-1' })).status).to.equal(200)
+    })
+  })
+})
