@@ -205,3 +205,88 @@ forEachStore('permission matrix', (svc) => {
     })
   })
 })
+
+/**
+ * The same for users, groups, companies and roles. The callers: an administrator, the
+ * administrator of company main (listed in its admins), the user the change is about ("self"),
+ * another user of main, and a user of another company.
+ */
+type PeopleActor = 'admin' | 'coadmin' | 'self' | 'other' | 'outsider'
+const PEOPLE_ACTORS: readonly PeopleActor[] = ['admin', 'coadmin', 'self', 'other', 'outsider']
+
+interface PeopleCase {
+  readonly name: string
+  readonly allowed: readonly PeopleActor[]
+  /** `uid` is the user the change is about; `group` a group they own and belong to; `n` a fresh number. */
+  readonly params: (f: { uid: string; group: string; n: number }) => [string, Record<string, unknown>]
+}
+
+const MANAGERS: readonly PeopleActor[] = ['admin', 'coadmin']
+const PEOPLE_CASES: readonly PeopleCase[] = [
+  { name: 'get_user', allowed: [...MANAGERS, 'self'], params: (f) => ['get_user', { uid: f.uid }] },
+  { name: 'list_users', allowed: MANAGERS, params: () => ['list_users', {}] },
+  { name: 'add_user', allowed: MANAGERS, params: (f) => ['add_user', { uid: `pn${f.n}`, first: 'New', last: 'User', email: 'new@example.com', company: 'main' }] },
+  { name: 'set_user', allowed: [...MANAGERS, 'self'], params: (f) => ['set_user', { uid: f.uid, first: 'Changed' }] },
+  { name: 'deactivate_user', allowed: MANAGERS, params: (f) => ['deactivate_user', { uid: f.uid }] },
+  { name: 'set_password (reset)', allowed: MANAGERS, params: (f) => ['set_password', { uid: f.uid, new_password: 'reset-pass-1' }] },
+  { name: 'grant_role user_admin', allowed: MANAGERS, params: (f) => ['grant_role', { uid: f.uid, role: 'user_admin' }] },
+  { name: 'grant_role admin', allowed: ['admin'], params: (f) => ['grant_role', { uid: f.uid, role: 'admin' }] },
+  { name: 'get_group', allowed: [...MANAGERS, 'self'], params: (f) => ['get_group', { group: f.group }] },
+  { name: 'set_group', allowed: [...MANAGERS, 'self'], params: (f) => ['set_group', { group: f.group, title: 'Changed' }] },
+  { name: 'drop_group', allowed: [...MANAGERS, 'self'], params: (f) => ['drop_group', { group: f.group }] },
+  { name: 'add_group owned by the user', allowed: [...MANAGERS, 'self'], params: (f) => ['add_group', { group: `pgn${f.n}`, owner: f.uid }] },
+  { name: 'get_company main', allowed: ['admin', 'coadmin', 'self', 'other'], params: () => ['get_company', { company: 'main' }] },
+  { name: 'set_company main', allowed: MANAGERS, params: () => ['set_company', { company: 'main', phone: '555-0100' }] },
+  { name: 'add_company', allowed: ['admin'], params: (f) => ['add_company', { company: `co${f.n}`, name: 'New Co' }] },
+  { name: 'add_role', allowed: ['admin'], params: (f) => ['add_role', { role: `role${f.n}`, capabilities: ['create_top_folders'] }] },
+]
+
+forEachStore('permission matrix: users, groups, companies, roles', (svc) => {
+  const cookies = {} as Record<Exclude<PeopleActor, 'self'>, string>
+  before(async function () {
+    this.timeout(30_000)
+    const store = svc().deps.store
+    await store.set(KEYS.company('ext'), JSON.stringify({ company: 'ext', name: 'Elsewhere', admins: [], max_ids: 0 }))
+    await store.sadd(KEYS.allCompanies, 'ext')
+    cookies.admin = await svc().login()
+    cookies.coadmin = await userCookie(svc(), 'pm_coadmin')
+    const made = await dbm(svc(), cookies.admin, 'set_company', { company: 'main', admins: ['pm_coadmin'] })
+    expect(made.rc, made.msg).to.equal(0)
+    cookies.other = await userCookie(svc(), 'pm_other')
+    cookies.outsider = await userCookie(svc(), 'pm_outsider', { company: 'ext' })
+  })
+
+  let serial = 0
+  for (const c of PEOPLE_CASES) {
+    describe(c.name, () => {
+      for (const actor of PEOPLE_ACTORS) {
+        const allowed = c.allowed.includes(actor)
+        it(`${allowed ? 'allows' : 'refuses'} ${actor === 'self' ? 'the user themselves' : `the ${actor}`}`, async () => {
+          const n = ++serial
+          const uid = `pt${n}`
+          const self = await userCookie(svc(), uid)
+          const group = `pg${n}`
+          const g = await dbm(svc(), self, 'add_group', { group, users: [uid] })
+          expect(g.rc, g.msg).to.equal(0)
+          const [name, params] = c.params({ uid, group, n })
+          const before = await catalogSnapshot(svc())
+          const r = await dbm(svc(), actor === 'self' ? self : cookies[actor], name, params)
+          if (allowed) {
+            expect(r.rc, r.msg).to.equal(0)
+            return
+          }
+          expect(r.rc, `${actor} should be refused ${name}`).to.equal(1)
+          expect(await catalogSnapshot(svc()), 'a refused change must change nothing').to.deep.equal(before)
+        })
+      }
+    })
+  }
+
+  it('tells a caller who may not see a user exactly what it tells for a missing one', async () => {
+    await userCookie(svc(), 'pm_hidden')
+    const hidden = await dbm(svc(), cookies.other, 'get_user', { uid: 'pm_hidden' })
+    const missing = await dbm(svc(), cookies.other, 'get_user', { uid: 'pm_nobody' })
+    expect(hidden.rc).to.equal(1)
+    expect({ ...hidden, msg: hidden.msg?.replace('pm_hidden', 'X') }).to.deep.equal({ ...missing, msg: missing.msg?.replace('pm_nobody', 'X') })
+  })
+})
