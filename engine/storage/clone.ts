@@ -5,14 +5,13 @@
  * make that cost nothing however large the table is, and each version stays immutable and can be
  * removed without breaking the other.
  */
-import { copyFile, link, mkdir, mkdtemp, open, readdir, rename, rm } from 'node:fs/promises'
+import { copyFile, link, open, readdir } from 'node:fs/promises'
 import { join } from 'node:path'
 import { AppError } from '../../shared/errors.js'
 import type { ColumnSpec, TableMeta } from '../../shared/table.js'
-import { syncDir, writeFileDurably } from './durable.js'
-import { META_FILE, newVersionId, tablesDir, TEMP_PREFIX, versionDir } from './layout.js'
+import { META_FILE, newVersionId, versionDir } from './layout.js'
 import { readTableMeta } from './read.js'
-import { cleanSpec } from './write.js'
+import { cleanSpec, publishVersion } from './write.js'
 
 type LinkFn = (existing: string, created: string) => Promise<void>
 
@@ -69,26 +68,11 @@ export async function cloneTableVersion(dataDir: string, version: string, column
     sqlite: source.sqlite,
     createdAt: new Date().toISOString(),
   }
-  const root = tablesDir(dataDir)
-  await mkdir(root, { recursive: true })
-  const tmp = await mkdtemp(join(root, TEMP_PREFIX))
-  const final = versionDir(dataDir, meta.version)
-  let renamed = false
-  try {
-    const from = versionDir(dataDir, version)
+  const from = versionDir(dataDir, version)
+  await publishVersion(dataDir, meta, async (tmp) => {
     for (const name of await readdir(from)) {
       if (name !== META_FILE) await linkOrCopy(join(from, name), join(tmp, name))
     }
-    // meta.json last, as in write.ts: a folder with a meta.json has everything else already.
-    await writeFileDurably(join(tmp, META_FILE), JSON.stringify(meta, null, 1))
-    await syncDir(tmp)
-    await rename(tmp, final)
-    renamed = true
-    await syncDir(root)
-    return meta
-  } catch (e) {
-    // The catalog has not heard of this version yet, so removing it is always safe.
-    await rm(renamed ? final : tmp, { recursive: true, force: true }).catch(() => undefined)
-    throw e
-  }
+  })
+  return meta
 }

@@ -35,20 +35,30 @@ export async function writeTableVersion(dataDir: string, input: TableInput): Pro
     sqlite: SQLITE_FILE,
     createdAt: new Date().toISOString(),
   }
+  await publishVersion(dataDir, meta, (tmp) => writeFiles(tmp, meta, input.data))
+  return meta
+}
+
+/**
+ * Makes the version folder of `meta` appear whole or not at all: `fill` writes the files into a
+ * temporary folder, then meta.json is written (last: a folder with a meta.json has everything
+ * else already), the folder is fsynced and renamed into place. On any failure the partial folder
+ * is removed — always safe, since the catalog has not heard of this version yet.
+ */
+export async function publishVersion(dataDir: string, meta: TableMeta, fill: (tmp: string) => Promise<void>): Promise<void> {
   const root = tablesDir(dataDir)
   await mkdir(root, { recursive: true })
   const tmp = await mkdtemp(join(root, TEMP_PREFIX))
-  const final = versionDir(dataDir, version)
+  const final = versionDir(dataDir, meta.version)
   let renamed = false
   try {
-    await writeFiles(tmp, meta, input.data)
+    await fill(tmp)
+    await writeFileDurably(join(tmp, META_FILE), JSON.stringify(meta, null, 1))
     await syncDir(tmp)
     await rename(tmp, final)
     renamed = true
     await syncDir(root)
-    return meta
   } catch (e) {
-    // The catalog has not heard of this version yet, so removing it is always safe.
     await rm(renamed ? final : tmp, { recursive: true, force: true }).catch(() => undefined)
     throw e
   }
@@ -67,8 +77,6 @@ async function writeFiles(dir: string, meta: TableMeta, data: readonly ColumnVal
     }
   }
   await writeFileDurably(join(dir, SQLITE_FILE), await buildSqliteImage(meta.columns, data))
-  // meta.json last: a folder with a meta.json has everything else already.
-  await writeFileDurably(join(dir, META_FILE), JSON.stringify(meta, null, 1))
 }
 
 /** Keep only the ColumnSpec fields, so stray properties of the input never reach meta.json. */
