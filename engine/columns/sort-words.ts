@@ -21,7 +21,11 @@ export const bitWidth = (max: number): number => (max <= 0 ? 0 : Math.floor(Math
  * @param rowOf positions → rows (null: position i is row i)
  */
 export function sortWords(col: Column, desc: boolean, n: number, rowOf: Int32Array | null): SortWord[] {
-  if (col.type === 'float') return floatWords(rowOf === null ? col.data : gatherFloat(col.data, rowOf), desc, n)
+  if (col.type === 'float') {
+    const data = rowOf === null ? col.data : gatherFloat(col.data, rowOf)
+    const scaled = decimalScaled(data, n)
+    return scaled ? [intWord(scaled, NA_INT, desc, n)] : floatWords(data, desc, n)
+  }
   // Text codes order like their strings and code 0 (N/A) is the smallest, like NA_INT for ints.
   const data = col.type === 'text' ? col.codes : col.data
   return [intWord(rowOf === null ? data : gatherInt(data, rowOf), col.type === 'text' ? 0 : NA_INT, desc, n)]
@@ -81,6 +85,48 @@ function descWriter(data: Int32Array, na: number, max: number, top: number, n: n
       target[i] |= (v === nav ? last : hi - v) << shift
     }
   }
+}
+
+/** Decimal scales tried for floats, smallest first. */
+const SCALES = [1, 10, 100, 1000, 10000]
+/** Scaled values must stay clear of NA_INT and fit an Int32. */
+const SCALED_LIMIT = 2 ** 31 - 1
+
+/**
+ * Most float columns hold decimals of a few places (prices, amounts). When every value is
+ * exactly the double nearest to k/s for one scale s of SCALES and an integer k that fits an
+ * Int32, the integers k order exactly like the values (k ↦ k/s is increasing and, at these
+ * magnitudes, one-to-one), so the column sorts as one narrow integer key instead of two 32-bit
+ * words: a single radix key where it would take two or three. Returns the k (NA_INT for NaN),
+ * or null when the column is not like that.
+ */
+function decimalScaled(data: Float64Array, n: number): Int32Array | null {
+  const out = new Int32Array(n)
+  let s = 0
+  for (let i = 0; i < n; i++) {
+    const v = data[i]
+    if (v !== v) {
+      out[i] = NA_INT
+      continue
+    }
+    const k = scaledValue(v, SCALES[s])
+    if (k !== null) {
+      out[i] = k
+      continue
+    }
+    // v needs a finer scale: take the next one that fits it and start over (at most 4 times).
+    do s++
+    while (s < SCALES.length && scaledValue(v, SCALES[s]) === null)
+    if (s === SCALES.length) return null
+    i = -1
+  }
+  return out
+}
+
+/** round(v·scale) when v is exactly the double nearest to it divided by scale, else null. */
+function scaledValue(v: number, scale: number): number | null {
+  const k = Math.round(v * scale)
+  return k / scale === v && k <= SCALED_LIMIT && k >= -SCALED_LIMIT ? k : null
 }
 
 /**

@@ -71,7 +71,8 @@ function refGroupBy(cols: V[][], rows: number, mask: Uint8Array | null): number[
 function refCompare(a: V, b: V): number {
   if (a === null || b === null) return a === null ? (b === null ? 0 : -1) : 1
   if (typeof a === 'string') return a < (b as string) ? -1 : a > (b as string) ? 1 : 0
-  return (a as number) - (b as number)
+  // Not a - b: Infinity - Infinity is NaN, which would break the comparator.
+  return (a as number) < (b as number) ? -1 : (a as number) > (b as number) ? 1 : 0
 }
 
 /** Reference sort: Array.prototype.sort is stable; ties keep the incoming order. */
@@ -202,6 +203,30 @@ describe('engine/columns', () => {
         }
       }
     })
+
+    it('gathers large columns through a scattered index (partitioned by block) exactly like a plain gather', () => {
+      const rng = new Rng(6)
+      const n = 300_000
+      const ints = Int32Array.from({ length: n }, (_, i) => (i % 97 === 0 ? NA_INT : i * 3))
+      const floats = Float64Array.from({ length: n }, (_, i) => (i % 89 === 0 ? NaN : i / 4))
+      const text: TextColumn = { type: 'text', codes: Int32Array.from({ length: n }, (_, i) => i % 5), dict: ['', 'a', 'b', 'c', 'd'] }
+      const scattered = Int32Array.from({ length: 200_000 }, () => (rng.chance(0.02) ? -1 : rng.int(0, n - 1)))
+      const inOrder = Int32Array.from({ length: 100_000 }, (_, i) => i * 3)
+      for (const index of [scattered, inOrder]) {
+        // Twice: the second gather reuses the partition kept with the index.
+        for (let round = 0; round < 2; round++) {
+          const gi = gather({ type: 'int', data: ints }, index) as { data: Int32Array }
+          const gf = gather({ type: 'float', data: floats }, index) as { data: Float64Array }
+          const gt = gather(text, index) as TextColumn
+          for (let i = 0; i < index.length; i++) {
+            const r = index[i]
+            if (gi.data[i] !== (r < 0 ? NA_INT : ints[r])) expect.fail(`int row ${i}`)
+            if (!Object.is(gf.data[i], r < 0 ? NaN : floats[r])) expect.fail(`float row ${i}`)
+            if (gt.codes[i] !== (r < 0 ? 0 : text.codes[r])) expect.fail(`text row ${i}`)
+          }
+        }
+      }
+    })
   })
 
   describe('groupBy()', () => {
@@ -320,6 +345,27 @@ describe('engine/columns', () => {
           )
           const ref = refSort(keys, Array.from({ length: n }, (_, i) => i))
           expect(Array.from(p), `${types.join(',')} n=${n}`).to.deep.equal(ref)
+        }
+      }
+    })
+
+    it('sorts decimal floats (one narrow key) exactly like their values, whatever the mix of places', () => {
+      const rng = new Rng(11)
+      const shapes: ((i: number) => number | null)[] = [
+        () => rng.int(0, 100_000) / 100, // cents
+        () => (rng.chance(0.5) ? rng.int(-500, 500) / 10 : rng.int(-5000, 5000) / 1000), // mixed places
+        () => (rng.chance(0.1) ? null : rng.int(-3, 3) / 10000), // ten-thousandths, ties, N/A
+        (i) => (i % 7 === 0 ? -0 : i % 5 === 0 ? 0 : rng.int(-2, 2)), // -0 with 0, whole numbers
+        () => rng.int(0, 1000) / 100 + (rng.chance(0.01) ? 1e-7 : 0), // not decimal: the two-word path
+        () => (rng.chance(0.5) ? 2e9 + rng.int(0, 9) / 10 : rng.int(0, 9)), // too large once scaled
+        () => (rng.chance(0.05) ? (rng.chance(0.5) ? Infinity : -Infinity) : rng.int(0, 9) / 10), // infinities
+      ]
+      for (const [k, shape] of shapes.entries()) {
+        for (const desc of [false, true]) {
+          const values: V[] = Array.from({ length: 3000 }, (_, i) => shape(i))
+          const p = sortPermutation([{ col: col('float', values), desc }, { col: col('int', values.map((_, i) => i % 3)), desc: false }], values.length)
+          const ref = refSort([{ values, desc }, { values: values.map((_, i) => i % 3), desc: false }], values.map((_, i) => i))
+          expect(Array.from(p), `shape ${k} desc=${desc}`).to.deep.equal(ref)
         }
       }
     })
