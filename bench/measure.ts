@@ -12,6 +12,14 @@ export const MIN_RUNS = 3
 const MAX_RUNS = 7
 /** Keep adding runs (up to MAX_RUNS) while the timed runs so far took less than this. */
 const QUICK_MS = 1500
+/**
+ * Untimed warm-up runs after the checked one, while they take less than this in all (at most
+ * MAX_WARMUPS): a query of a few milliseconds is otherwise timed before V8 has optimised the
+ * code it runs, which measures the JIT rather than the steady state a server sees. Every target
+ * gets the same warm-up.
+ */
+const WARMUP_MS = 250
+const MAX_WARMUPS = 20
 
 export type Outcome =
   | { readonly kind: 'ok'; readonly ms: number; readonly runs: number; readonly all: readonly number[] }
@@ -61,6 +69,14 @@ export async function checkedRun(t: Target, q: BenchQuery, reference: Digest | n
 export async function timedRuns(t: Target, q: BenchQuery): Promise<Outcome> {
   const times: number[] = []
   try {
+    let warm = 0
+    for (let i = 0; i < MAX_WARMUPS && warm < WARMUP_MS; i++) {
+      await t.before?.()
+      const start = performance.now()
+      await t.run(q)
+      warm += performance.now() - start
+      await t.release()
+    }
     let spent = 0
     while (times.length < MIN_RUNS || (times.length < MAX_RUNS && spent < QUICK_MS)) {
       await t.before?.()

@@ -16,6 +16,12 @@ export interface ColumnInfo {
   readonly fixed: boolean
 }
 
+/** A column read through a row index without gathering it (see WsColumn.view). */
+export interface ColumnView {
+  readonly source: Column
+  readonly index: Int32Array | null
+}
+
 /** A column of the worksheet: its data (lazily gathered) and what the user sees of it. */
 export class WsColumn {
   private cached: Column | null = null
@@ -35,6 +41,15 @@ export class WsColumn {
     const data = this.cached ?? (this.index === null ? this.source : gather(this.source, this.index))
     this.cached = data
     return data
+  }
+
+  /**
+   * The column as it is held: row i of the worksheet is `source` row `index[i]` (-1: N/A), or
+   * row i itself when `index` is null. Lets a one-pass kernel read through the index instead of
+   * gathering a copy first.
+   */
+  view(): ColumnView {
+    return this.cached !== null ? { source: this.cached, index: null } : { source: this.source, index: this.index }
   }
 
   /** The same column over a subset or reordering of the worksheet's rows. */

@@ -12,6 +12,7 @@ import { evalColumn } from '../eval.js'
 import { newColumn, Worksheet, type WsColumn } from '../worksheet.js'
 import { groupOrder } from './group-order.js'
 import { infoPatch } from './simple.js'
+import { fastTabu, type Tabulated } from './tabu-fast.js'
 
 /** First row of each group; stops as soon as every group has been seen (usually early). */
 function firstRows(g: GroupIndex): Int32Array {
@@ -39,10 +40,11 @@ function groupsOf(names: readonly string[], ws: Worksheet, op: Op): { groups: Gr
   return { groups, values: cols.map((c) => gather(c, first)) }
 }
 
-function summarise(t: Tcol, groups: GroupIndex, ws: Worksheet): Column {
+/** @param source the tcol's source when already evaluated (by an abandoned fast path) */
+function summarise(t: Tcol, groups: GroupIndex, ws: Worksheet, source: Column | null = null): Column {
   const def = lookupSummary(t.fun)
   if (!def) throw checkError(t.loc, `Unknown summary fun="${t.fun}".`)
-  return def.kernel({ groups, source: t.source ? evalColumn(t.source, ws) : null, weight: t.weight ? evalColumn(t.weight, ws) : null })
+  return def.kernel({ groups, source: source ?? (t.source ? evalColumn(t.source, ws) : null), weight: t.weight ? evalColumn(t.weight, ws) : null })
 }
 
 function breakColumns(op: Op & { kind: 'Tabu' }, ws: Worksheet, values: readonly Column[]): WsColumn[] {
@@ -60,12 +62,24 @@ function reorder(cols: WsColumn[], order: Int32Array | null, rows: number): Work
   return order ? ws.selectRows(order) : ws
 }
 
-export function runTabu(op: Op & { kind: 'Tabu' }, ws: Worksheet): Worksheet {
-  if (op.cbreaks.length > 0) return runCrossTab(op, ws)
+/** Group ids for every row, then each summary over them: any breaks, any summaries. */
+function generalTabu(op: Op & { kind: 'Tabu' }, ws: Worksheet, sources: readonly (Column | null)[]): Tabulated {
   const { groups, values } = groupsOf(op.breaks, ws, op)
-  const tcols = op.tcols.map((t, i) => tcolColumn(t, t.name ?? `t${i}`, summarise(t, groups, ws)))
-  const order = groupOrder(op.breaks, values, op.breakSpecs, groups.count)
-  return reorder([...breakColumns(op, ws, values), ...tcols], order, groups.count)
+  const summaries = op.tcols.map((t, i) => summarise(t, groups, ws, sources[i] ?? null))
+  return { count: groups.count, values, summaries, appearance: null }
+}
+
+/**
+ * @param fast false forces the general path (tests compare the two); the one-pass path is
+ *   otherwise tried first and declines what it does not cover
+ */
+export function runTabu(op: Op & { kind: 'Tabu' }, ws: Worksheet, fast = true): Worksheet {
+  if (op.cbreaks.length > 0) return runCrossTab(op, ws)
+  const sources: (Column | null)[] = op.tcols.map(() => null)
+  const t = (fast ? fastTabu(op, ws, sources) : null) ?? generalTabu(op, ws, sources)
+  const tcols = op.tcols.map((tc, i) => tcolColumn(tc, tc.name ?? `t${i}`, t.summaries[i]))
+  const order = groupOrder(op.breaks, t.values, op.breakSpecs, t.count) ?? t.appearance
+  return reorder([...breakColumns(op, ws, t.values), ...tcols], order, t.count)
 }
 
 /** Marks cells of empty (row, column) combinations N/A. */
