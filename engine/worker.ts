@@ -9,6 +9,7 @@ import { AppError, toPayload } from '../shared/errors.js'
 import type { EngineTask, ResultSet, TaskOutcome } from '../shared/protocol.js'
 import { SqlExecutor } from './sql/execute.js'
 import { runMacroTask } from './interpret/task.js'
+import { withProgress } from './interpret/run.js'
 
 const sqlExecutor = new SqlExecutor(await initSqlJs())
 
@@ -17,7 +18,7 @@ function execute(task: EngineTask): ResultSet {
     case 'sql':
       return sqlExecutor.run(task)
     case 'run':
-      return runMacroTask(task)
+      return withProgress(task.progress, () => runMacroTask(task))
     default: {
       const never: never = task
       throw new AppError('INTERNAL', `Unknown task ${JSON.stringify(never)}`)

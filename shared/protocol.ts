@@ -65,7 +65,22 @@ export interface RunTask {
   readonly ops: readonly unknown[]
   readonly tables: readonly TableInput[]
   readonly maxRows: number
+  /** Where the interpreter reports how far it got (layout: PROGRESS_SLOTS); absent when nobody watches. */
+  readonly progress?: SharedArrayBuffer
 }
+
+/**
+ * The progress cell of a running macro query, an Int32Array over a SharedArrayBuffer that the
+ * worker writes and the gateway reads while the task runs. Progress is counted in top-level
+ * operations; `done` is kept in thousandths of an operation so that one word carries both the
+ * finished operations and how far the current one got (one atomic store, so a reader on another
+ * thread never sees the two halves of an update). `total` 0 means not known yet.
+ */
+export const PROGRESS_SLOTS = { done: 0, total: 1 } as const
+/** Int32 slots in a progress cell. */
+export const PROGRESS_LENGTH = 2
+/** `done` is stored in these units per operation. */
+export const PROGRESS_SCALE = 1000
 
 export type EngineTask = SqlTask | RunTask
 

@@ -4,6 +4,7 @@
  */
 import type { Op } from '../ast.js'
 import { AppError } from '../../shared/errors.js'
+import { PROGRESS_SCALE, PROGRESS_SLOTS } from '../../shared/protocol.js'
 import { inlineColumn } from './inline-table.js'
 import { runLink } from './ops/link.js'
 import { runMerge } from './ops/merge.js'
@@ -51,9 +52,59 @@ function step(op: Op, ws: Worksheet, tables: Tables): Worksheet {
   }
 }
 
-/** Runs a pipeline from a starting worksheet (empty for a whole query). */
+/*
+ * Progress for `!status`: the cell shared with the gateway (layout in shared/protocol.ts) of the
+ * task this thread runs. Module state rather than a parameter because a worker runs one task at
+ * a time, synchronously, and the task entry (task.ts) need not know about it; withProgress arms
+ * it for one task. It is written once per operation, never per row, so it costs nothing.
+ */
+let cell: Int32Array | null = null
+/** Nesting of runOps: 0 is the query itself, 1 the pipeline of a `<link>`/`<merge>` in it. */
+let depth = 0
+/** Top-level operations finished so far. */
+let finished = 0
+
+/** Runs `work` (one task) reporting into `buffer`, when there is one. */
+export function withProgress<T>(buffer: SharedArrayBuffer | undefined, work: () => T): T {
+  cell = buffer ? new Int32Array(buffer) : null
+  depth = 0
+  finished = 0
+  try {
+    return work()
+  } finally {
+    cell = null
+  }
+}
+
+/** Publishes `done` operations (fractional within the current one) in one atomic store. */
+function report(done: number): void {
+  if (cell) Atomics.store(cell, PROGRESS_SLOTS.done, Math.min(Math.round(done * PROGRESS_SCALE), 0x7fffffff))
+}
+
+/**
+ * Runs a pipeline from a starting worksheet (empty for a whole query). The query's operations
+ * are the progress steps; a `<link>` or `<merge>` pipeline moves the bar within its one step
+ * (its operations plus the join itself), since such a pipeline can hold most of the work.
+ */
 export function runOps(ops: readonly Op[], tables: Tables, start: Worksheet = EMPTY): Worksheet {
-  let ws = start
-  for (const op of ops) ws = step(op, ws, tables)
-  return ws
+  const level = depth++
+  try {
+    if (level === 0 && cell) {
+      finished = 0
+      Atomics.store(cell, PROGRESS_SLOTS.total, ops.length)
+    }
+    let ws = start
+    for (let i = 0; i < ops.length; i++) {
+      ws = step(ops[i], ws, tables)
+      if (level === 0) {
+        finished = i + 1
+        report(finished)
+      } else if (level === 1) {
+        report(finished + (i + 1) / (ops.length + 1))
+      }
+    }
+    return ws
+  } finally {
+    depth--
+  }
 }

@@ -12,6 +12,7 @@ import type { Op } from '../../engine/ast.js'
 import { readableTable } from '../catalog/tables.js'
 import type { Principal } from '../catalog/principal.js'
 import type { Deps } from '../deps.js'
+import type { ProgressCell } from '../stop/index.js'
 import { recipeKey } from './result-cache.js'
 
 export interface RunRecipe {
@@ -44,12 +45,16 @@ async function tableInput(deps: Deps, t: RunRecipe['tables'][number]): Promise<T
   return { path: t.path, version: t.version, rows: meta.rows, title: t.title, columns }
 }
 
-/** Runs a recipe on the pool (or serves it from the memo). */
-export async function runRunRecipe(deps: Deps, recipe: RunRecipe, signal?: AbortSignal): Promise<ResultSet> {
+/**
+ * Runs a recipe on the pool (or serves it from the memo). `progress`, when given, is where the
+ * worker reports how far it got (`!status`); a run shared with a concurrent identical request
+ * reports into that request's cell only.
+ */
+export async function runRunRecipe(deps: Deps, recipe: RunRecipe, signal?: AbortSignal, progress?: ProgressCell): Promise<ResultSet> {
   return deps.results.getOrLoad(recipeKey(recipe), async () => {
     const ops: Op[] = checkQuery(parseQuery(recipe.xml, recipe.vars), await schemasOf(deps, recipe)).ops
     const tables = await Promise.all(recipe.tables.map((t) => tableInput(deps, t)))
-    const task: RunTask = { kind: 'run', ops, tables, maxRows: deps.config.maxResultRows }
+    const task: RunTask = { kind: 'run', ops, tables, maxRows: deps.config.maxResultRows, ...(progress ? { progress: progress.buffer } : {}) }
     return deps.runner.run(task, { signal, timeoutMs: deps.config.queryTimeoutMs })
   })
 }

@@ -58,7 +58,7 @@ async function widgetResult(deps: Deps, ctx: Context, inst: InstanceRecord, app:
   if (query.trim() === '') throw new AppError('NO_RESULT', `The widget "${name}" has no query.`, { widget: name })
   const recipe = await prepareRun(deps, authState(ctx).user, query, vars)
   await deps.instances.setState(inst.tag, recipeField(name), JSON.stringify(recipe))
-  const result = await stoppable(ctx, deps, `inst:${inst.tag}`, (signal) => runRunRecipe(deps, recipe, signal))
+  const result = await stoppable(ctx, deps, `inst:${inst.tag}`, (signal, progress) => runRunRecipe(deps, recipe, signal, progress))
   keepInStore(deps, recipeKey(recipe), result)
   return result
 }
@@ -104,7 +104,7 @@ export async function dynamicMethod(ctx: Context, deps: Deps, inst: InstanceReco
   if (!findWidget(app, name)) throw new AppError('NOT_FOUND', `Instance ${inst.tag} has no widget "${name}".`, { widget: name })
   const raw = await deps.instances.state(inst.tag, recipeField(name))
   const kept = raw !== null
-    ? await keptResult(deps, recipeKey(JSON.parse(raw)), () => stoppable(ctx, deps, `inst:${inst.tag}`, (signal) => runRunRecipe(deps, JSON.parse(raw) as RunRecipe, signal)))
+    ? await keptResult(deps, recipeKey(JSON.parse(raw)), () => stoppable(ctx, deps, `inst:${inst.tag}`, (signal, progress) => runRunRecipe(deps, JSON.parse(raw) as RunRecipe, signal, progress)))
     : keptFrom(await widgetResult(deps, ctx, inst, app, name, await deps.instances.vars(inst.tag)))
   await serveReadMethod(ctx, ctx.state.route as ParsedPath, method, kept, 'run')
 }

@@ -14,6 +14,7 @@ import { requestParams, stringParam } from '../params.js'
 import { prepareRun, runRunRecipe, type RunRecipe } from '../queries/run.js'
 import { send } from '../respond.js'
 import { authState } from '../session.js'
+import { answerStatus } from './status.js'
 import { answerStop, stoppable } from './stop.js'
 import { keptResult, type KeptResult } from '../queries/kept.js'
 import { recipeKey } from '../queries/result-cache.js'
@@ -94,7 +95,7 @@ async function queryInstanceResult(ctx: Context, deps: Deps, inst: InstanceRecor
     recipe = await prepareRun(deps, authState(ctx).user, inst.xml)
     await deps.instances.setState(inst.tag, 'recipe', JSON.stringify(recipe))
   }
-  return keptResult(deps, recipeKey(recipe), () => stoppable(ctx, deps, `inst:${inst.tag}`, (signal) => runRunRecipe(deps, recipe, signal)))
+  return keptResult(deps, recipeKey(recipe), () => stoppable(ctx, deps, `inst:${inst.tag}`, (signal, progress) => runRunRecipe(deps, recipe, signal, progress)))
 }
 
 export function instanceHandler(deps: Deps) {
@@ -115,9 +116,10 @@ export function instanceMethodHandler(deps: Deps) {
     if (inst.kind === 'sql' || inst.kind === 'run') return queryMethodHandler(deps, ENDPOINTS[inst.kind], instanceKeeper)(ctx)
     const method = String(ctx.params.method)
     if (method === 'stop') return answerStop(ctx, deps, `inst:${inst.tag}`)
+    if (method === 'status') return answerStatus(ctx, deps, `inst:${inst.tag}`)
     if (inst.kind === 'dynamic') return dynamicMethod(ctx, deps, inst, null, method)
     if (!(READ_METHODS as readonly string[]).includes(method)) {
-      throw new AppError('NOT_FOUND', `Unknown index-widget method "!${method}"; use !${READ_METHODS.join(', !')}.`, { method })
+      throw new AppError('NOT_FOUND', `Unknown index-widget method "!${method}"; use !${[...READ_METHODS, 'stop', 'status'].join(', !')}.`, { method })
     }
     await serveReadMethod(ctx, ctx.state.route as ParsedPath, method, await queryInstanceResult(ctx, deps, inst), 'run')
   }
@@ -130,7 +132,9 @@ export function widgetHandler(deps: Deps) {
     const inst = await instanceOf(ctx, deps)
     const name = String(ctx.params.widget).replace(/^\./, '')
     if (inst.kind !== 'dynamic') throw new AppError('NOT_FOUND', `Instance ${inst.tag} has no widgets; its index widget answers at api/${inst.tag}/!data.`)
+    // One query runs per instance at a time, whichever widget started it: both name the instance.
     if (ctx.params.method === 'stop') return answerStop(ctx, deps, `inst:${inst.tag}`)
+    if (ctx.params.method === 'status') return answerStatus(ctx, deps, `inst:${inst.tag}`)
     if (ctx.params.method !== undefined) return dynamicMethod(ctx, deps, inst, name, String(ctx.params.method))
     return dynamicRequest(ctx, deps, inst, name)
   }

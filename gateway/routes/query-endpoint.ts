@@ -1,7 +1,8 @@
 /**
  * The shape shared by `api/sql` and `api/run`: a query parameter (`sql` or `xml`) that is run,
  * whose recipe the session keeps, and whose result the index widget (`!cols`, `!rows`, `!data`,
- * `!head`) then reads without running the query again on this gateway.
+ * `!head`) then reads without running the query again on this gateway. `!stop` and `!status`
+ * act on the query running there.
  */
 import type { Context } from 'koa'
 import { AppError } from '../../shared/errors.js'
@@ -13,6 +14,8 @@ import type { ParsedPath } from '../path.js'
 import { requestParams, stringParam, type Params } from '../params.js'
 import { send } from '../respond.js'
 import { authState } from '../session.js'
+import type { ProgressCell } from '../stop/index.js'
+import { answerStatus } from './status.js'
 import { answerStop, stoppable } from './stop.js'
 import { keepInStore, keptResult } from '../queries/kept.js'
 import { recipeKey } from '../queries/result-cache.js'
@@ -24,7 +27,7 @@ export interface Keeper {
   readonly owner: string
   /** The path segment after api/ that reaches the kept result: `sql`, `run`, or a tag. */
   readonly path: string
-  /** The name `!stop` uses for the query running here. */
+  /** The name `!stop` and `!status` use for the query running here. */
   readonly stopKey: string
   get(): Promise<string | null>
   set(recipe: string): Promise<void>
@@ -43,7 +46,8 @@ export interface QueryEndpoint<R> {
   /** The parameter holding the query text. */
   readonly param: 'sql' | 'xml'
   readonly prepare: (deps: Deps, user: Principal, text: string) => Promise<R>
-  readonly execute: (deps: Deps, recipe: R, signal: AbortSignal) => Promise<ResultSet>
+  /** Runs the recipe; `progress` is where the engine may report how far it got (`!status`). */
+  readonly execute: (deps: Deps, recipe: R, signal: AbortSignal, progress?: ProgressCell) => Promise<ResultSet>
   /** Work after a successful run (savetable). */
   readonly after?: (deps: Deps, user: Principal, result: ResultSet, params: Params) => Promise<void>
   /** The HTML page shown when a browser opens the endpoint without a query. */
@@ -66,7 +70,7 @@ export function queryHandler<R>(deps: Deps, ep: QueryEndpoint<R>, keeperOf: Keep
     }
     const keeper = await keeperOf(ctx, deps, ep.app)
     const recipe = await ep.prepare(deps, user, text)
-    const result = await stoppable(ctx, deps, keeper.stopKey, (signal) => ep.execute(deps, recipe, signal))
+    const result = await stoppable(ctx, deps, keeper.stopKey, (signal, progress) => ep.execute(deps, recipe, signal, progress))
     await keeper.set(JSON.stringify(recipe))
     keepInStore(deps, recipeKey(recipe), result)
     if (ep.after) await ep.after(deps, user, result, params)
@@ -80,13 +84,14 @@ export function queryMethodHandler<R>(deps: Deps, ep: QueryEndpoint<R>, keeperOf
     const method = String(ctx.params.method)
     const keeper = await keeperOf(ctx, deps, ep.app)
     if (method === 'stop') return answerStop(ctx, deps, keeper.stopKey)
+    if (method === 'status') return answerStatus(ctx, deps, keeper.stopKey)
     if (!(READ_METHODS as readonly string[]).includes(method)) {
-      throw new AppError('NOT_FOUND', `Unknown index-widget method "!${method}" for api/${ep.app}; use !${READ_METHODS.join(', !stop, !')}.`, { method })
+      throw new AppError('NOT_FOUND', `Unknown index-widget method "!${method}" for api/${ep.app}; use !${[...READ_METHODS, 'stop', 'status'].join(', !')}.`, { method })
     }
     const raw = await keeper.get()
     if (raw === null) throw new AppError('NO_RESULT', `There is no ${ep.app} result in ${keeper.owner} yet; run a query first.`)
     const recipe = JSON.parse(raw) as R
-    const kept = await keptResult(deps, recipeKey(recipe), () => stoppable(ctx, deps, keeper.stopKey, (signal) => ep.execute(deps, recipe, signal)))
+    const kept = await keptResult(deps, recipeKey(recipe), () => stoppable(ctx, deps, keeper.stopKey, (signal, progress) => ep.execute(deps, recipe, signal, progress)))
     await serveReadMethod(ctx, route, method, kept, ep.app)
   }
 }

@@ -5,6 +5,7 @@
  */
 import type { Context } from 'koa'
 import type { Deps } from '../deps.js'
+import type { ProgressCell } from '../stop/index.js'
 import { renderValue } from '../format/index.js'
 import type { ParsedPath } from '../path.js'
 import { requestParams, stringParam } from '../params.js'
@@ -17,8 +18,11 @@ export async function answerStop(ctx: Context, deps: Deps, key: string): Promise
   send(ctx, renderValue(outcome, (ctx.state.route as ParsedPath).format))
 }
 
-/** Runs a query under `key` so that `!stop` can reach it; the client going away stops it too. */
-export function stoppable<T>(ctx: Context, deps: Deps, key: string, run: (signal: AbortSignal) => Promise<T>): Promise<T> {
+/**
+ * Runs a query under `key` so that `!stop` can reach it and `!status` can follow it (`progress`
+ * goes into the task); the client going away stops it too.
+ */
+export function stoppable<T>(ctx: Context, deps: Deps, key: string, run: (signal: AbortSignal, progress: ProgressCell) => Promise<T>): Promise<T> {
   const gone = clientGoneSignal(ctx)
-  return deps.stops.track(key, (stop) => run(AbortSignal.any([stop, gone])))
+  return deps.stops.track(key, (stop, progress) => run(AbortSignal.any([stop, gone]), progress))
 }

@@ -1,5 +1,9 @@
-/** Stopping running queries across gateways (`!stop`): the public API of gateway/stop. */
+/** Stopping running queries across gateways (`!stop`) and their progress (`!status`): the public API of gateway/stop. */
 export { StopRegistry } from './registry.js'
 export type { StopOptions, TrackOptions } from './registry.js'
-export { DEFAULT_RUNNING_TTL } from './running-marker.js'
+export { DEFAULT_RUNNING_TTL, PROGRESS_INTERVAL_MS } from './running-marker.js'
+export { ProgressCell } from './progress.js'
+export type { Progress } from './progress.js'
+export { IDLE, statusOf } from './status.js'
+export type { QueryStatus } from './status.js'
 export { STOP_CHANNEL } from './message.js'

@@ -12,7 +12,9 @@ import { randomBytes } from 'node:crypto'
 import { AppError } from '../../shared/errors.js'
 import type { Store } from '../../shared/store/index.js'
 import { decodeStopMessage, encodeStopMessage, STOP_CHANNEL } from './message.js'
+import { ProgressCell } from './progress.js'
 import { DEFAULT_RUNNING_TTL, readRunning, RunningMarker, runningKey } from './running-marker.js'
+import { statusOf, type QueryStatus } from './status.js'
 import { TrackedQuery } from './tracked-query.js'
 
 /** Options of StopRegistry#track. */
@@ -77,25 +79,26 @@ export class StopRegistry {
   }
 
   /**
-   * Runs `run(signal)` as the query `queryKey` of this gateway and records it in the Store. When a
-   * stop for the key arrives, the returned promise rejects at once with AppError('STOPPED'), and
+   * Runs `run(signal, progress)` as the query `queryKey` of this gateway and records it in the
+   * Store, with what the work reports into `progress` (see #status). When a stop for the key arrives, the returned promise rejects at once with AppError('STOPPED'), and
    * `signal` is aborted with that error right after (see tracked-query.ts for why in that order).
    * The record is removed however the query ends: before the promise settles when the query ends
    * by itself, just after when it was stopped (so the stop answers without a Store round trip).
    * Rejects without calling `run` when the record cannot be written (the Store is down): a query
    * that could not be stopped must not start.
    */
-  async track<T>(queryKey: string, run: (signal: AbortSignal) => Promise<T>, opts: TrackOptions = {}): Promise<T> {
+  async track<T>(queryKey: string, run: (signal: AbortSignal, progress: ProgressCell) => Promise<T>, opts: TrackOptions = {}): Promise<T> {
     const ttl = opts.ttl ?? DEFAULT_RUNNING_TTL
     if (!Number.isInteger(ttl) || ttl <= 0) throw new RangeError(`A running TTL must be a whole number of seconds above 0 (got ${ttl}).`)
     await this.start()
     const query = new TrackedQuery()
-    const marker = new RunningMarker(this.store, queryKey, this.gatewayId, ttl)
+    const progress = new ProgressCell()
+    const marker = new RunningMarker(this.store, queryKey, this.gatewayId, ttl, progress)
     // Listen locally before the record is visible, so no stop can find the record but miss the query.
     this.add(queryKey, query)
     try {
       await marker.register()
-      return await query.run(run)
+      return await query.run((signal) => run(signal, progress))
     } finally {
       this.remove(queryKey, query)
       query.abortIfStopped()
@@ -116,6 +119,15 @@ export class StopRegistry {
     // Only the fields seen above: a copy that started since keeps its record.
     if (force) await this.store.hdel(runningKey(queryKey), ...running)
     return { stopped: true }
+  }
+
+  /**
+   * `!status`: whether some gateway runs `queryKey`, for how long and how far it got (the most
+   * advanced copy when several run). Progress is as fresh as the last sample written, within
+   * PROGRESS_INTERVAL_MS plus a Store round trip.
+   */
+  async status(queryKey: string): Promise<QueryStatus> {
+    return statusOf(await readRunning(this.store, queryKey), Date.now())
   }
 
   /** Whether some gateway records `queryKey` as running. */
