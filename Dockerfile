@@ -8,7 +8,7 @@ COPY gateway ./gateway
 COPY engine ./engine
 COPY shared ./shared
 COPY test ./test
-RUN npx tsc -p tsconfig.json
+RUN npm run build
 
 FROM node:20-bookworm-slim
 ENV NODE_ENV=production HOST=0.0.0.0 PORT=8080 DATA_DIR=/data

@@ -1,6 +1,7 @@
 /**
  * createApp(deps) builds the Koa application and never listens, so tests drive it directly and
- * server.ts owns the process. Middleware order: errors → API path parsing → body → routes.
+ * server.ts owns the process. Middleware order: security headers → errors → workbench assets
+ * (`/ui/…`) → API path parsing → body → workbench pages → routes.
  */
 import Koa, { type Context, type Next } from 'koa'
 import { koaBody } from 'koa-body'
@@ -9,6 +10,9 @@ import type { Deps } from './deps.js'
 import { errorMiddleware } from './errors.js'
 import { parseApiPath } from './path.js'
 import { createRouter } from './routes/index.js'
+import { uiAssets } from './ui/assets.js'
+import { securityHeaders } from './ui/headers.js'
+import { workbenchPages } from './ui/page-views.js'
 
 /** Parses `/{version}/api/…:{format}` and points the router at the canonical path. */
 function apiPath(deps: Deps) {
@@ -41,7 +45,9 @@ function notFound(ctx: Context): void {
 export function createApp(deps: Deps): Koa {
   const app = new Koa({ proxy: false })
   const router = createRouter(deps)
+  app.use(securityHeaders())
   app.use(errorMiddleware(deps.log))
+  app.use(uiAssets())
   app.use(apiPath(deps))
   app.use(
     koaBody({
@@ -54,6 +60,7 @@ export function createApp(deps: Deps): Koa {
       formLimit: deps.config.maxBodyBytes,
     }),
   )
+  app.use(workbenchPages(deps))
   app.use(router.routes())
   app.use(notFound)
   // Koa would print errors it sees; ours are all handled by errorMiddleware.

@@ -2,11 +2,17 @@
  * The first middleware: everything thrown below it becomes an AppError, mapped to one HTTP
  * status from one table, and rendered as `{"error": message, "code": code}`. Messages of 4xx
  * errors are shown as they are (they tell the caller what to fix); 5xx errors show only
- * "Internal error" plus a request id, and the cause goes to the log.
+ * "Internal error" plus a request id, and the cause goes to the log. A request for HTML (no
+ * format suffix) gets the same status with a page instead: the login page when it has no
+ * session, otherwise the message on a workbench page.
  */
 import type { Context, Next } from 'koa'
 import { randomUUID } from 'node:crypto'
 import { AppError, type ErrorCode } from '../shared/errors.js'
+import { sessionCookieValues } from './auth/cookie.js'
+import type { ParsedPath } from './path.js'
+import type { AuthState } from './session.js'
+import { errorPage, loginPage } from './ui/error-pages.js'
 
 export const STATUS = {
   BAD_JSON: 400,
@@ -88,6 +94,24 @@ export function errorBody(e: AppError, requestId: string): Record<string, unknow
   return body
 }
 
+/** Codes that mean "log in (again)": a browser gets the login page for them. */
+const LOGIN_CODES: ReadonlySet<ErrorCode> = new Set(['NO_SESSION', 'CREDENTIALS_EXPIRED'])
+
+/** `!login` and `!logout` answer JSON whatever the suffix (login.ts): their errors too. */
+function wantsHtml(route: ParsedPath | undefined): route is ParsedPath {
+  if (route?.format !== 'html') return false
+  const [first, second] = route.segments
+  return !(route.segments.length === 2 && first === 'index' && (second === 'login' || second === 'logout'))
+}
+
+/** The HTML page of an error, for a request without a format suffix. */
+function htmlError(ctx: Context, route: ParsedPath, e: AppError, requestId: string): string {
+  const rendered = LOGIN_CODES.has(e.code)
+    ? loginPage({ version: route.version, expired: sessionCookieValues(ctx.get('cookie')).length > 0 })
+    : errorPage({ version: route.version, uid: (ctx.state.auth as AuthState | undefined)?.session.uid ?? null, status: STATUS[e.code], body: errorBody(e, requestId) })
+  return rendered.body as string
+}
+
 export function errorMiddleware(log: Logger) {
   return async function handleErrors(ctx: Context, next: Next): Promise<void> {
     const requestId = randomUUID()
@@ -99,8 +123,14 @@ export function errorMiddleware(log: Logger) {
       const status = STATUS[e.code]
       if (status >= 500) log({ level: 'error', requestId, code: e.code, path: ctx.path, detail: e.detail, err: String((e.cause as Error)?.stack ?? e.stack) })
       ctx.status = status
-      ctx.type = 'application/json; charset=utf-8'
       if (e.code === 'METHOD_NOT_ALLOWED' && Array.isArray(e.detail.allow)) ctx.set('Allow', e.detail.allow.join(', '))
+      const route = ctx.state.route as ParsedPath | undefined
+      if (wantsHtml(route)) {
+        ctx.type = 'text/html; charset=utf-8'
+        ctx.body = htmlError(ctx, route, e, requestId)
+        return
+      }
+      ctx.type = 'application/json; charset=utf-8'
       ctx.body = JSON.stringify(errorBody(e, requestId))
     }
   }

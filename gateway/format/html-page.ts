@@ -1,20 +1,15 @@
 /**
- * The HTML page shell shared by every HTML rendering: a complete, self-contained HTML5 document
- * (no scripts, no external resources) with a title, the caller's links and a one-line summary.
+ * The HTML page shell shared by every HTML rendering: a complete HTML5 document (no scripts,
+ * nothing from another server) with a title, the caller's links and a one-line summary.
  */
 import { escapeHtml } from './escape.js'
 import type { PageInfo, RowRange } from './types.js'
 
-const CSS = [
-  'body{font:14px/1.4 system-ui,sans-serif;margin:1em;color:#222}',
-  'h1{font-size:1.2em}h2{font-size:1.05em}',
-  'nav a{margin-right:1em}',
-  'table{border-collapse:collapse;margin:.5em 0}',
-  'th,td{border:1px solid #ccc;padding:2px 6px;vertical-align:top}',
-  'th{background:#f2f2f2;text-align:left}',
-  '.n{text-align:right}',
-  'pre{background:#f7f7f7;padding:.5em}',
-].join('')
+/**
+ * Styles come from the workbench's stylesheet: the Content-Security-Policy (gateway/ui/headers.ts)
+ * refuses inline styles, and one file keeps these pages and the workbench alike.
+ */
+const HEAD_LINKS = '<link rel="icon" href="/ui/favicon.svg" type="image/svg+xml">\n<link rel="stylesheet" href="/ui/workbench.css">\n'
 
 /** "1 row", "3 rows". */
 export function rowsText(count: number): string {
@@ -38,7 +33,7 @@ export function pageStart(page: PageInfo | undefined, fallbackTitle: string): st
     ? ''
     : '<nav>' + links.map((l) => `<a href="${escapeHtml(l.href)}">${escapeHtml(l.label)}</a>`).join('') + '</nav>\n'
   return '<!doctype html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n'
-    + `<title>${title}</title>\n<style>${CSS}</style>\n</head>\n<body>\n<h1>${title}</h1>\n${nav}`
+    + `<title>${title}</title>\n${HEAD_LINKS}</head>\n<body>\n<h1>${title}</h1>\n${nav}`
 }
 
 /** A paragraph of plain text. */

@@ -1,26 +1,23 @@
 /**
- * Minimal HTML forms for the endpoints that take a query, shown when a browser opens them
- * without one (SPEC §4.1: the user interface offers an editor box and a Submit button).
+ * The pages of the endpoints that take a query, for a browser that opens them without one
+ * (SPEC §4.1: an editor box and a Submit button). The workbench (gateway/ui/page-views.ts)
+ * answers such requests before they reach the endpoint, knowing who is logged in; an endpoint
+ * that still gets one answers the same page, without the top navigation it cannot fill in.
  */
-import { escapeHtml, type Rendered } from '../format/index.js'
-import { PAGE_END, pageStart } from '../format/html-page.js'
+import type { Rendered } from '../format/index.js'
 import type { ParsedPath } from '../path.js'
+import { newPage } from '../ui/new-page.js'
+import { queryPage, type QueryApp } from '../ui/query-page.js'
 
-function queryForm(route: ParsedPath, app: string, param: string, label: string, text: string): Rendered {
-  const action = `/${route.version}/api/${app}`
-  const body =
-    pageStart({ title: app }, app) +
-    `<form method="post" action="${escapeHtml(action)}">\n` +
-    `<label for="${param}">${escapeHtml(label)}</label><br>\n` +
-    `<textarea id="${param}" name="${param}" rows="12" cols="90">${escapeHtml(text)}</textarea><br>\n` +
-    `<button type="submit">Submit</button>\n</form>\n` +
-    PAGE_END
-  return { type: 'text/html; charset=utf-8', body }
+/** The endpoint path after api/ (`run`, `sql/new`, a tag): where the page posts and reads results. */
+const endpointPath = (route: ParsedPath): string => route.segments.map(encodeURIComponent).join('/')
+
+function editor(route: ParsedPath, app: QueryApp, title: string, text?: string): Rendered {
+  return queryPage({ version: route.version, uid: null, app, path: endpointPath(route), title, text })
 }
 
-export const sqlFormPage = (route: ParsedPath, sql: string): Rendered => queryForm(route, 'sql', 'sql', 'SQL query', sql)
+export const sqlFormPage = (route: ParsedPath, sql: string): Rendered => editor(route, 'sql', 'SQL query', sql === '' ? undefined : sql)
 
-export const newFormPage = (route: ParsedPath): Rendered => queryForm(route, 'new', 'xml', 'Query of the new instance', '<macro>\n  <dynamic x="1">\n  </dynamic>\n</macro>')
+export const runFormPage = (route: ParsedPath): Rendered => editor(route, 'run', 'Macro query')
 
-export const runFormPage = (route: ParsedPath): Rendered =>
-  queryForm(route, 'run', 'xml', 'Macro-language query', '<base table="pub.demo.retail.item"/>\n<sel value="store=1"/>')
+export const newFormPage = (route: ParsedPath): Rendered => newPage({ version: route.version, uid: null })

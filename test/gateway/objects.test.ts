@@ -171,7 +171,7 @@ forEachStore('object URLs', (svc) => {
       const html = await get('/v1/api/ls/pub.demo.retail')
       expect(html.type).to.equal('text/html')
       expect(html.text).to.contain('<title>pub.demo.retail</title>').and.to.contain('href="/v1/api/ls/pub.demo.retail:text"')
-      expect(html.text).to.contain('<td>pub.demo.retail.item</td>')
+      expect(html.text).to.contain('data-path="pub.demo.retail.item"')
       expect((await get('/v1/api/ls')).text).to.contain('<title>Top-level folders</title>')
     })
 
@@ -396,13 +396,18 @@ forEachStore('object URLs with MAX_RESULT_ROWS=100', (svc) => {
   })
 
   it('refuses a whole table of more rows with 413, telling to read it with !data, range_ and to_', async () => {
-    for (const path of [`/v1/api/${ITEM}:json`, `/v1/api/${ITEM}`, `/v1/api/${ITEM}/!data:json`, `/v1/api/${ITEM}/!data:json?range_=10&to_=111`]) {
+    for (const path of [`/v1/api/${ITEM}:json`, `/v1/api/${ITEM}/!data:json`, `/v1/api/${ITEM}/!data:json?range_=10&to_=111`]) {
       const res = await get(path)
       expect(res.status, path).to.equal(413)
       expect(res.type).to.equal('application/json')
       expect(res.body.code).to.equal('result_too_large')
       expect(res.body.error).to.contain(ITEM).and.to.contain(`api/${ITEM}/!data?range_=0&to_=100`).and.to.contain('MAX_RESULT_ROWS')
     }
+    // Without a suffix the same error is an HTML page (the workbench's error page).
+    const html = await get(`/v1/api/${ITEM}`)
+    expect(html.status).to.equal(413)
+    expect(html.type).to.equal('text/html')
+    expect(html.text).to.contain(`api/${ITEM}/!data?range_=0&amp;to_=100`).and.to.contain('result_too_large')
   })
 
   it('serves ranges of at most that many rows, and tables that fit', async () => {

@@ -34,8 +34,3 @@ export function groupOrder(breaks: readonly string[], values: readonly Column[],
   })
   return keys.length === 0 ? null : sortPermutation(keys, count)
 }
-
-/** Whether groupOrder (with no default sort) reorders groups at all, or leaves first appearance. */
-export function sortsGroups(breaks: readonly string[], specs: readonly BreakSpec[]): boolean {
-  return breaks.some((b) => (specs.find((s) => s.col === b)?.sort ?? 'none') !== 'none')
-}

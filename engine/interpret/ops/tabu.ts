@@ -66,7 +66,7 @@ function reorder(cols: WsColumn[], order: Int32Array | null, rows: number): Work
 function generalTabu(op: Op & { kind: 'Tabu' }, ws: Worksheet, sources: readonly (Column | null)[]): Tabulated {
   const { groups, values } = groupsOf(op.breaks, ws, op)
   const summaries = op.tcols.map((t, i) => summarise(t, groups, ws, sources[i] ?? null))
-  return { count: groups.count, values, summaries, appearance: null }
+  return { count: groups.count, values, summaries, order: groupOrder(op.breaks, values, op.breakSpecs, groups.count) }
 }
 
 /**
@@ -78,8 +78,7 @@ export function runTabu(op: Op & { kind: 'Tabu' }, ws: Worksheet, fast = true): 
   const sources: (Column | null)[] = op.tcols.map(() => null)
   const t = (fast ? fastTabu(op, ws, sources) : null) ?? generalTabu(op, ws, sources)
   const tcols = op.tcols.map((tc, i) => tcolColumn(tc, tc.name ?? `t${i}`, t.summaries[i]))
-  const order = groupOrder(op.breaks, t.values, op.breakSpecs, t.count) ?? t.appearance
-  return reorder([...breakColumns(op, ws, t.values), ...tcols], order, t.count)
+  return reorder([...breakColumns(op, ws, t.values), ...tcols], t.order, t.count)
 }
 
 /** Marks cells of empty (row, column) combinations N/A. */

@@ -1,0 +1,64 @@
+/**
+ * Calls to the service from the pages: JSON in, JSON out, and every failure turned into an
+ * ApiError carrying the API's own message, which the pages show as it is.
+ */
+
+export class ApiError extends Error {
+  constructor(message: string, readonly status: number, readonly code: string | null) {
+    super(message)
+    this.name = 'ApiError'
+  }
+}
+
+/** The API's `{"error", "code"}` body, or the bare status when the answer is not that. */
+async function failure(res: Response): Promise<ApiError> {
+  try {
+    const body: unknown = await res.json()
+    if (typeof body === 'object' && body !== null && typeof (body as { error?: unknown }).error === 'string') {
+      const { error, code } = body as { error: string; code?: unknown }
+      return new ApiError(error, res.status, typeof code === 'string' ? code : null)
+    }
+  } catch {
+    // Not JSON (a proxy's page, say): the status is all there is to tell.
+  }
+  return new ApiError(`The service answered HTTP ${res.status} ${res.statusText}.`.trim(), res.status, null)
+}
+
+/** GET without a body, POST with a JSON body; an answer other than 2xx is thrown as ApiError. */
+async function call(url: string, body?: unknown): Promise<Response> {
+  const init: RequestInit = body === undefined
+    ? { headers: { Accept: 'application/json' } }
+    : { method: 'POST', headers: { Accept: 'application/json', 'Content-Type': 'application/json' }, body: JSON.stringify(body) }
+  let res: Response
+  try {
+    res = await fetch(url, init)
+  } catch (err) {
+    throw new ApiError(`The service could not be reached (${err instanceof Error ? err.message : String(err)}).`, 0, null)
+  }
+  if (!res.ok) throw await failure(res)
+  return res
+}
+
+export async function getJson<T>(url: string): Promise<T> {
+  return (await (await call(url)).json()) as T
+}
+
+export async function postJson<T>(url: string, body: Readonly<Record<string, unknown>>): Promise<T> {
+  return (await (await call(url, body)).json()) as T
+}
+
+/**
+ * Posts and waits only until the answer starts: its status tells whether the query ran, and its
+ * body (the whole result, possibly millions of rows) is dropped unread. The pages then read the
+ * kept result a page at a time through !rows, !cols and !data.
+ */
+export async function postAndDrop(url: string, body: Readonly<Record<string, unknown>>): Promise<void> {
+  const res = await call(url, body)
+  await res.body?.cancel().catch(() => undefined)
+}
+
+/** The message to show for anything a call threw. */
+export function messageOf(err: unknown): string {
+  if (err instanceof Error) return err.message
+  return String(err)
+}

@@ -1,0 +1,80 @@
+/**
+ * The query editor (api/run, api/sql, sql and run instances) and the viewer of a fixed-query
+ * instance. Run posts the query to the endpoint's JSON form and waits for its status only; the
+ * result is then read a page at a time (result-view.ts) while progress.ts shows how far it got.
+ */
+import './nav.js'
+import { postAndDrop } from './api.js'
+import { byId, pageData, required, submitOnCtrlEnter } from './dom.js'
+import { ErrorBox } from './messages.js'
+import { outcomeOf, QueryProgress } from './progress.js'
+import { ResultView, type ResultSource } from './result-view.js'
+
+const data = pageData()
+const source: ResultSource = { base: required(data, 'base'), from: required(data, 'from'), to: required(data, 'to') }
+const errors = new ErrorBox()
+const view = new ResultView((err) => errors.show(err))
+const progress = new QueryProgress(source.base, (err) => errors.show(err))
+
+/** Remembers the editor's text per endpoint, so a reload or a visit later finds the query again. */
+function keepText(box: HTMLTextAreaElement): void {
+  const key = `tabula:query:${source.base}`
+  try {
+    const kept = window.localStorage.getItem(key)
+    if (kept !== null && box.value === box.defaultValue) box.value = kept
+    box.addEventListener('input', () => window.localStorage.setItem(key, box.value))
+  } catch {
+    // Storage may be off (private windows, policies): the editor works the same without it.
+  }
+}
+
+function editor(): void {
+  const form = byId<HTMLFormElement>('query-form')
+  const box = byId<HTMLTextAreaElement>('query')
+  const run = byId<HTMLButtonElement>('run')
+  const param = required(data, 'param')
+  keepText(box)
+  submitOnCtrlEnter(box, form)
+  form.addEventListener('submit', (ev) => {
+    ev.preventDefault()
+    if (progress.running) return
+    const text = box.value
+    if (text.trim() === '') {
+      errors.show('Type a query first.')
+      box.focus()
+      return
+    }
+    errors.clear()
+    view.hide()
+    run.disabled = true
+    progress.start()
+    postAndDrop(`${source.base}:json`, { [param]: text })
+      .then(() => view.load(source))
+      .then(
+        () => {
+          run.disabled = false
+          progress.finish('done')
+        },
+        (err: unknown) => {
+          run.disabled = false
+          progress.finish(outcomeOf(err))
+          errors.show(err)
+        },
+      )
+  })
+}
+
+/** A fixed-query instance computes its result when it is first read. */
+function viewer(): void {
+  progress.start()
+  view.load(source).then(
+    () => progress.finish('done'),
+    (err: unknown) => {
+      progress.finish(outcomeOf(err))
+      errors.show(err)
+    },
+  )
+}
+
+if (data.mode === 'viewer') viewer()
+else editor()

@@ -1,0 +1,138 @@
+/**
+ * Which requests are page views, and the workbench page each gets. A page view is an HTML request
+ * (no format suffix) that asks for nothing to be done: the query editors and api/new without their
+ * query, an instance or a folder without parameters. The endpoint itself would answer such a
+ * request with a bare form or a full listing; the workbench page replaces that and loads data
+ * through the JSON forms of the same endpoint. Every other request goes on to the endpoint, so a
+ * posted form still gets the server-rendered HTML result.
+ */
+import type { Context, Next } from 'koa'
+import { findWidget, parseDynamic } from '../../engine/dynamic/index.js'
+import { listFolder, listingRow } from '../catalog/listing.js'
+import { visibleDir } from '../catalog/tables.js'
+import type { Deps } from '../deps.js'
+import type { Rendered } from '../format/index.js'
+import type { InstanceRecord } from '../instances/records.js'
+import { requestParams, type Params } from '../params.js'
+import type { ParsedPath } from '../path.js'
+import { formatLinks, send } from '../respond.js'
+import { BUILTIN_NAMES } from '../routes/objects.js'
+import { authState, requireSession } from '../session.js'
+import { folderPage } from './folder-page.js'
+import { dynamicPage, fixedQueryPage, type IndexKind } from './instance-page.js'
+import { newPage } from './new-page.js'
+import { queryPage, type QueryApp } from './query-page.js'
+
+export type PageView =
+  | { readonly kind: 'query'; readonly app: QueryApp }
+  | { readonly kind: 'new' }
+  | { readonly kind: 'instance'; readonly tag: string }
+  /** `known`: the path names a folder for sure (api/ls…); otherwise it may be a table or nothing. */
+  | { readonly kind: 'folder'; readonly path: string; readonly known: boolean }
+
+/** The page a canonical path shows, or null when it is not a page (a method, dbm, api itself). */
+export function pageView(segments: readonly string[]): PageView | null {
+  const [first, second] = segments
+  if (segments.length === 1) {
+    if (first === 'run' || first === 'sql') return { kind: 'query', app: first }
+    if (first === 'new') return { kind: 'new' }
+    if (first === 'ls') return { kind: 'folder', path: '', known: true }
+    if (/^\d+$/.test(first)) return { kind: 'instance', tag: first }
+    if (BUILTIN_NAMES.has(first)) return null
+    return { kind: 'folder', path: first, known: false }
+  }
+  if (segments.length === 2 && first === 'sql' && second === 'new') return { kind: 'query', app: 'sql' }
+  if (segments.length === 2 && first === 'ls' && second !== 'index') return { kind: 'folder', path: second, known: true }
+  return null
+}
+
+const PAGE_METHODS = new Set(['GET', 'HEAD', 'POST'])
+
+/** The parameter holding the query of each editor; a request that sends it runs the query. */
+const QUERY_PARAM = { run: 'xml', sql: 'sql', new: 'xml' } as const
+
+/** Whether the request's parameters leave it a page view: no query for editors, none at all otherwise. */
+const quiet = (params: Params, queryParam?: string): boolean =>
+  queryParam === undefined ? Object.keys(params).length === 0 : params[queryParam] === undefined
+
+/** The declared variables of a dynamic instance with their current values, and its index widget's kind. */
+async function dynamicView(deps: Deps, inst: InstanceRecord): Promise<{ vars: [string, string][]; index: IndexKind }> {
+  const app = parseDynamic(inst.xml)
+  const current = await deps.instances.vars(inst.tag)
+  const vars = Object.entries(app?.vars ?? {}).map(([name, initial]): [string, string] => [name, current[name] ?? initial])
+  const index = app ? findWidget(app, 'index') : undefined
+  return { vars, index: index === undefined ? 'none' : index.class === 'text' ? 'text' : 'table' }
+}
+
+async function instancePage(ctx: Context, deps: Deps, route: ParsedPath, tag: string, params: Params): Promise<Rendered | null> {
+  const { session } = authState(ctx)
+  const uid = session.uid
+  const inst = await deps.instances.get(session.sid, tag)
+  if (!quiet(params, inst.kind === 'sql' || inst.kind === 'run' ? QUERY_PARAM[inst.kind] : undefined)) return null
+  switch (inst.kind) {
+    case 'sql':
+    case 'run':
+      return queryPage({ version: route.version, uid, app: inst.kind, path: String(inst.tag), title: `Instance ${inst.tag} (${inst.kind})` })
+    case 'query':
+      return fixedQueryPage({ version: route.version, uid, tag: inst.tag, xml: inst.xml })
+    case 'dynamic':
+      return dynamicPage({ version: route.version, uid, tag: inst.tag, ...(await dynamicView(deps, inst)) })
+  }
+}
+
+/** The folder page, or null when `path` is not a folder the caller may see (and not known to be one). */
+async function folder(ctx: Context, deps: Deps, route: ParsedPath, path: string, known: boolean): Promise<Rendered | null> {
+  const { user, session } = authState(ctx)
+  if (!known && !(await visibleDir(deps.store, user, path))) return null
+  // listFolder reports a folder the caller may not see like a missing one.
+  const entries = (await listFolder(deps.store, user, path)).map(listingRow)
+  const links = formatLinks(ctx, ctx.originalUrl.split('?')[0])
+  return folderPage({ version: route.version, uid: session.uid, path, entries, links })
+}
+
+async function render(ctx: Context, deps: Deps, route: ParsedPath, view: PageView, params: Params): Promise<Rendered | null> {
+  const uid = authState(ctx).session.uid
+  switch (view.kind) {
+    case 'query':
+      return queryPage({ version: route.version, uid, app: view.app, path: view.app, title: view.app === 'run' ? 'Macro query' : 'SQL query', active: view.app })
+    case 'new':
+      return newPage({ version: route.version, uid })
+    case 'instance':
+      return instancePage(ctx, deps, route, view.tag, params)
+    case 'folder':
+      return folder(ctx, deps, route, view.path, view.known)
+  }
+}
+
+/** Whether a request may be a page view before the session is looked at (which instance kinds need). */
+function mayBePage(view: PageView, params: Params): boolean {
+  switch (view.kind) {
+    case 'query':
+      return quiet(params, QUERY_PARAM[view.app])
+    case 'new':
+      return quiet(params, QUERY_PARAM.new)
+    case 'instance':
+      return true
+    case 'folder':
+      return quiet(params)
+  }
+}
+
+/** Middleware between body parsing and the router: answers page views, passes everything else on. */
+export function workbenchPages(deps: Deps) {
+  const authenticate = requireSession(deps)
+  return async function pages(ctx: Context, next: Next): Promise<void> {
+    const route = ctx.state.route as ParsedPath | undefined
+    if (route?.format !== 'html' || !PAGE_METHODS.has(ctx.method)) return next()
+    const view = pageView(route.segments)
+    if (view === null) return next()
+    const params = requestParams(ctx)
+    if (!mayBePage(view, params)) return next()
+    // Without a session this throws no_session, which errors.ts answers with the login page.
+    await authenticate(ctx, async () => {
+      const page = await render(ctx, deps, route, view, params)
+      if (page === null) return next()
+      send(ctx, page)
+    })
+  }
+}
