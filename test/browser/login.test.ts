@@ -57,7 +57,14 @@ describe('browser: login and page shell', function () {
       expect(new URL(href!, page.url()).pathname, id).to.equal(`/v1${path}`)
     }
 
-    await page.locator('nav#topnav a#nav-logout').click()
+    // Logging out posts !logout and then moves the page to the login form itself;
+    // wait for that navigation so the next goto does not race it.
+    const after = await page.locator('nav#topnav a#nav-logout').getAttribute('data-after')
+    await Promise.all([
+      page.waitForURL((u) => u.pathname === new URL(after!, page.url()).pathname),
+      page.locator('nav#topnav a#nav-logout').click(),
+    ])
+    await page.locator('form#login-form').waitFor()
     await eventually(async () => {
       const again = await page.context().request.get(url)
       expect(again.status(), 'the session ended').to.equal(403)
