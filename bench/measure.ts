@@ -28,6 +28,18 @@ export type Outcome =
 
 const gc: (() => void) | undefined = (globalThis as { gc?: () => void }).gc
 
+const pause = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms))
+
+/**
+ * A full collection, then a pause: V8 sweeps and unmaps freed pages on helper threads after a
+ * collection, and on a two-core machine that work competes with a query of a few milliseconds
+ * timed right after it.
+ */
+export async function settle(ms = 20): Promise<void> {
+  gc?.()
+  await pause(ms)
+}
+
 function describe(e: unknown): string {
   if (e instanceof Error) {
     const code = (e as { code?: unknown }).code
@@ -80,7 +92,7 @@ export async function timedRuns(t: Target, q: BenchQuery): Promise<Outcome> {
     let spent = 0
     while (times.length < MIN_RUNS || (times.length < MAX_RUNS && spent < QUICK_MS)) {
       await t.before?.()
-      gc?.()
+      await settle()
       const start = performance.now()
       await t.run(q)
       const ms = performance.now() - start

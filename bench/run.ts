@@ -16,7 +16,7 @@ import { fileURLToPath } from 'node:url'
 import { makeBenchData, toTableInput } from './data.js'
 import { DuckDb, DuckTarget, loadDuckDb } from './duck.js'
 import type { Digest } from './digest.js'
-import { checkedRun, timedRuns, type Outcome } from './measure.js'
+import { checkedRun, settle, timedRuns, type Outcome } from './measure.js'
 import { OursTarget } from './ours.js'
 import { QUERIES, type BenchQuery } from './queries.js'
 import { DUCK_TARGET, markdownTable, SQLJS_TARGET, TARGET_ROWS, textTable, verdicts, type Row, type SizeReport } from './report.js'
@@ -128,7 +128,8 @@ async function loadTargets(rows: number, duck: Awaited<ReturnType<typeof loadDuc
 async function runSize(rows: number, queries: readonly BenchQuery[], duck: Awaited<ReturnType<typeof loadDuckDb>>, problems: Problem[]): Promise<SizeReport> {
   log(`\n## ${rows.toLocaleString('en-US')} rows`)
   const { inputs, db, duckSkipped, sqljs, sqljsSkipped } = await loadTargets(rows, duck)
-  ;(globalThis as { gc?: () => void }).gc?.()
+  // The generated data was just freed: let the collector finish with it before timing anything.
+  await settle(2000)
   const duckThreads = availableParallelism()
 
   const ours = new OursTarget(inputs)
