@@ -43,7 +43,7 @@ function notFound(ctx: Context): void {
 }
 
 export function createApp(deps: Deps): Koa {
-  const app = new Koa({ proxy: false })
+  const app = new Koa({ proxy: deps.config.trustProxy })
   const router = createRouter(deps)
   app.use(securityHeaders())
   app.use(errorMiddleware(deps.log))

@@ -25,7 +25,7 @@ const RESULT_CACHE_BYTES = 256 * 1024 * 1024
 
 /** Connects the store (or takes a connected one) and starts the worker pool. */
 export async function buildDeps(config: Config, log: Logger, store?: Store): Promise<Deps> {
-  const s = store ?? createStore({ redisUrl: config.redisUrl, dataDir: config.dataDir })
+  const s = store ?? createStore({ redisUrl: config.redisUrl, redisKeyPrefix: config.redisKeyPrefix, dataDir: config.dataDir })
   if (!store) await s.connect()
   const stops = new StopRegistry(s)
   await stops.start()

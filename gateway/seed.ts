@@ -47,11 +47,28 @@ export async function ensureAdmin(store: Store, config: Config): Promise<{ creat
 
 const DEMO_LOCK = 'lock:demo-seed'
 
-/** Writes the demo tables unless they exist; returns the paths written. */
+const DEMO_LOCK_TTL_S = 600
+const DEMO_WAIT_STEP_MS = 100
+
+const demoSeeded = async (store: Store): Promise<boolean> => (await store.get(KEYS.table('pub.demo.retail.item'))) !== null
+
+/**
+ * Writes the demo tables unless they exist; returns the paths written. When several gateways
+ * start together on a new installation one of them seeds and the others wait for it, so no
+ * gateway starts serving before the demo tables exist. A seeder that dies frees the lock when it
+ * expires, and a waiter then takes over.
+ */
 export async function seedDemoData(store: Store, config: Config): Promise<string[]> {
-  if (await store.get(KEYS.table('pub.demo.retail.item'))) return []
-  if (!(await store.set(DEMO_LOCK, String(process.pid), { nx: true, ttl: 600 }))) return []
+  for (;;) {
+    if (await demoSeeded(store)) return []
+    if (await store.set(DEMO_LOCK, String(process.pid), { nx: true, ttl: DEMO_LOCK_TTL_S })) break
+    while ((await store.get(DEMO_LOCK)) !== null) {
+      if (await demoSeeded(store)) return []
+      await new Promise((resolve) => setTimeout(resolve, DEMO_WAIT_STEP_MS))
+    }
+  }
   try {
+    if (await demoSeeded(store)) return []
     await ensureDir(store, { path: 'pub', owner: 'admin', title: 'Public data', users: ['*'], inherit: false })
     await ensureDir(store, { path: 'pub.demo', owner: 'admin', title: 'Demonstration data' })
     await ensureDir(store, { path: 'pub.demo.retail', owner: 'admin', title: 'Retail demo' })

@@ -6,16 +6,45 @@
 import { readFileSync } from 'node:fs'
 import http from 'node:http'
 import https from 'node:https'
+import { createSecureContext } from 'node:tls'
 import { loadConfig, type Config } from '../shared/config.js'
 import { createApp } from './app.js'
 import { buildDeps, closeDeps, jsonLogger } from './compose.js'
 import { ensureAdmin, seedDemoData } from './seed.js'
 import { removeStaleTempFolders } from '../engine/storage/index.js'
 
+/** The PEM files of TLS_CERT and TLS_KEY, checked to be a usable pair; null without TLS. */
+function readTlsFiles(config: Config): { cert: Buffer; key: Buffer } | null {
+  if (!config.tlsCert || !config.tlsKey) return null
+  const read = (name: string, path: string): Buffer => {
+    try {
+      return readFileSync(path)
+    } catch (err) {
+      throw new Error(`config: ${name} names "${path}", which cannot be read (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`)
+    }
+  }
+  const cert = read('TLS_CERT', config.tlsCert)
+  const key = read('TLS_KEY', config.tlsKey)
+  try {
+    createSecureContext({ cert, key })
+  } catch (err) {
+    throw new Error(`config: TLS_CERT and TLS_KEY must be a PEM certificate and its private key (${(err as Error).message})`)
+  }
+  return { cert, key }
+}
+
 async function main(): Promise<void> {
   let config: Config
   try {
     config = loadConfig(process.env)
+  } catch (err) {
+    process.stderr.write(`${(err as Error).message}\n`)
+    process.exit(2)
+  }
+  // Read the certificate before anything is written, so a bad path stops the start cleanly.
+  let tls: { cert: Buffer; key: Buffer } | null = null
+  try {
+    tls = readTlsFiles(config)
   } catch (err) {
     process.stderr.write(`${(err as Error).message}\n`)
     process.exit(2)
@@ -34,7 +63,6 @@ async function main(): Promise<void> {
     if (seeded.length > 0) log({ level: 'info', msg: 'seeded demo data', tables: seeded, rows: config.demoRows })
   }
   const app = createApp(deps)
-  const tls = config.tlsCert && config.tlsKey ? { cert: readFileSync(config.tlsCert), key: readFileSync(config.tlsKey) } : null
   const server = tls ? https.createServer(tls, app.callback()) : http.createServer(app.callback())
   server.listen(config.port, config.host, () => {
     const addr = server.address()
@@ -51,11 +79,15 @@ async function main(): Promise<void> {
     if (stopping) return
     stopping = true
     log({ level: 'info', msg: `received ${signal}, draining` })
+    // Keep-alive connections (a balancer keeps many) go idle only when their request ends:
+    // close each as soon as it does, so the drain lasts as long as the slowest request.
+    const closeIdle = setInterval(() => server.closeIdleConnections(), 50)
     server.close(async () => {
+      clearInterval(closeIdle)
       await closeDeps(deps)
       process.exit(0)
     })
-    server.closeIdleConnections?.()
+    server.closeIdleConnections()
   }
   process.on('SIGTERM', () => shutdown('SIGTERM'))
   process.on('SIGINT', () => shutdown('SIGINT'))

@@ -11,10 +11,17 @@ export interface Config {
   readonly apiVersions: readonly string[]
   /** Unset: the embedded in-memory store. */
   readonly redisUrl: string | null
+  /** Prepended to every Redis key, so several installations can share one Redis. */
+  readonly redisKeyPrefix: string
   readonly dataDir: string
   readonly workers: number
   readonly tlsCert: string | null
   readonly tlsKey: string | null
+  /**
+   * Behind a load balancer: take the client address from X-Forwarded-For and the scheme from
+   * X-Forwarded-Proto (so a TLS-terminating balancer still gets Secure cookies).
+   */
+  readonly trustProxy: boolean
   /** Unset: a password is generated on first start and printed once. */
   readonly adminPassword: string | null
   /** Idle lifetime of a session, in seconds; refreshed by every authenticated request. */
@@ -48,6 +55,8 @@ export const DEFAULTS = {
   TABLE_CACHE_MB: '2048',
   MAX_INSTANCES_PER_SESSION: '100',
   RESULT_STORE_MB: '64',
+  REDIS_KEY_PREFIX: '',
+  TRUST_PROXY: '0',
 } as const
 
 /** Every variable the service reads, for the README check and error messages. */
@@ -55,7 +64,7 @@ export const CONFIG_VARIABLES = [
   'PORT', 'HOST', 'API_VERSIONS', 'REDIS_URL', 'DATA_DIR', 'WORKERS', 'TLS_CERT', 'TLS_KEY',
   'ADMIN_PASSWORD', 'SESSION_TTL', 'QUERY_TIMEOUT_MS', 'MAX_RESULT_ROWS', 'MAX_BODY_BYTES',
   'DEMO_DATA', 'DEMO_ROWS', 'TABLE_CACHE_MB', 'MAX_INSTANCES_PER_SESSION',
-  'RESULT_STORE_MB',
+  'RESULT_STORE_MB', 'REDIS_KEY_PREFIX', 'TRUST_PROXY',
 ] as const
 
 type Env = Readonly<Record<string, string | undefined>>
@@ -90,16 +99,22 @@ export function loadConfig(env: Env): Config {
   const tlsCert = optional(env, 'TLS_CERT')
   const tlsKey = optional(env, 'TLS_KEY')
   if ((tlsCert === null) !== (tlsKey === null)) throw new Error('config: TLS_CERT and TLS_KEY must be set together')
+  const redisKeyPrefix = (env.REDIS_KEY_PREFIX ?? '').trim()
+  if (!/^[A-Za-z0-9:._-]{0,64}$/.test(redisKeyPrefix)) {
+    throw new Error(`config: REDIS_KEY_PREFIX takes up to 64 letters, digits, ':', '.', '_' or '-' (got "${redisKeyPrefix}")`)
+  }
   const cores = availableParallelism()
   return Object.freeze({
     port: intVar(env, 'PORT', DEFAULTS.PORT, 0, 65535),
     host: optional(env, 'HOST') ?? DEFAULTS.HOST,
     apiVersions: Object.freeze(apiVersions),
     redisUrl: optional(env, 'REDIS_URL'),
+    redisKeyPrefix,
     dataDir: resolve(optional(env, 'DATA_DIR') ?? DEFAULTS.DATA_DIR),
     workers: intVar(env, 'WORKERS', String(cores), 1, 256),
     tlsCert,
     tlsKey,
+    trustProxy: boolVar(env, 'TRUST_PROXY'),
     adminPassword: optional(env, 'ADMIN_PASSWORD'),
     sessionTtl: intVar(env, 'SESSION_TTL', DEFAULTS.SESSION_TTL, 1, 30 * 24 * 3600),
     queryTimeoutMs: intVar(env, 'QUERY_TIMEOUT_MS', DEFAULTS.QUERY_TIMEOUT_MS, 100, 24 * 3600 * 1000),

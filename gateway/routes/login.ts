@@ -19,8 +19,12 @@ function sendJson(ctx: Context, value: unknown): void {
   ctx.body = JSON.stringify(value)
 }
 
-function cookieAttributes(deps: Deps): string {
-  return `Path=/; HttpOnly; SameSite=Lax${deps.config.tlsCert ? '; Secure' : ''}`
+/**
+ * Secure whenever the client's connection is HTTPS: our own TLS, or (with TRUST_PROXY) a
+ * balancer that terminated TLS and says so in X-Forwarded-Proto.
+ */
+function cookieAttributes(ctx: Context): string {
+  return `Path=/; HttpOnly; SameSite=Lax${ctx.secure ? '; Secure' : ''}`
 }
 
 export function loginHandler(deps: Deps) {
@@ -38,7 +42,7 @@ export function loginHandler(deps: Deps) {
     if (!ok || !user || !user.active) throw new AppError('BAD_CREDENTIALS', 'Invalid user id or password.')
     if (kill === 'auth') return sendJson(ctx, { uid: user.uid })
     const creds = await deps.sessions.login(user.uid, kill as KillMode)
-    ctx.set('Set-Cookie', `${COOKIE_NAME}=${formatSessionCookie(creds)}; ${cookieAttributes(deps)}`)
+    ctx.set('Set-Cookie', `${COOKIE_NAME}=${formatSessionCookie(creds)}; ${cookieAttributes(ctx)}`)
     sendJson(ctx, { uid: creds.uid, sid: creds.sid, epw: creds.epw })
   }
 }
@@ -51,7 +55,7 @@ export function logoutHandler(deps: Deps) {
       const session = creds && (await deps.sessions.authenticate(creds))
       if (session) await deps.sessions.end(session.sid)
     }
-    ctx.set('Set-Cookie', `${COOKIE_NAME}=; ${cookieAttributes(deps)}; Max-Age=0`)
+    ctx.set('Set-Cookie', `${COOKIE_NAME}=; ${cookieAttributes(ctx)}; Max-Age=0`)
     sendJson(ctx, { rc: '0', msg: 'Logged out' })
   }
 }

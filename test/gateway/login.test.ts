@@ -18,6 +18,16 @@ forEachStore('api/!login and sessions', (svc) => {
     expect(cookie).to.contain('HttpOnly').and.to.contain('SameSite=Lax').and.not.to.contain('Secure')
   })
 
+  it('marks the cookie Secure for X-Forwarded-Proto: https only behind a trusted balancer (TRUST_PROXY)', async () => {
+    const res = await svc().http.post('/v1/api/!login:json').set('X-Forwarded-Proto', 'https').type('form').send({ uid: 'admin', pw: ADMIN_PASSWORD })
+    expect(res.status).to.equal(200)
+    const cookie = String(res.headers['set-cookie'])
+    expect(cookie).to.contain('HttpOnly').and.to.contain('SameSite=Lax')
+    // The cluster's gateways run with TRUST_PROXY=1; in-process services keep the default 0.
+    if (svc().deps.config.trustProxy) expect(cookie).to.contain('Secure')
+    else expect(cookie).not.to.contain('Secure')
+  })
+
   it('accepts the credentials as a JSON body and on the plain !login path', async () => {
     const res = await svc().http.post('/v1/api/!login').send({ uid: 'admin', pw: ADMIN_PASSWORD })
     expect(res.status).to.equal(200)

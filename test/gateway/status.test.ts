@@ -9,7 +9,7 @@ import http from 'node:http'
 import supertest from 'supertest'
 import { createApp } from '../../gateway/app.js'
 import { buildDeps } from '../../gateway/compose.js'
-import type { Deps } from '../../gateway/deps.js'
+import type { TestDeps } from '../helpers/service.js'
 import { ProgressCell, statusOf, type QueryStatus } from '../../gateway/stop/index.js'
 import { withProgress } from '../../engine/interpret/run.js'
 import { runMacroTask } from '../../engine/interpret/task.js'
@@ -68,7 +68,7 @@ function expectProgressShape(s: QueryStatus, ops: number): void {
 }
 
 /** A second gateway over the first one's Store and data folder, with its own pool and stop registry. */
-async function secondGateway(first: Deps): Promise<{ http: Agent; close: () => Promise<void> }> {
+async function secondGateway(first: TestDeps): Promise<{ http: Agent; close: () => Promise<void> }> {
   const deps = await buildDeps(first.config, () => undefined, first.store)
   const server = http.createServer(createApp(deps).callback())
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))

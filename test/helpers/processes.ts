@@ -24,7 +24,7 @@ export function start(env: Record<string, string>): Promise<Running> {
     child.stderr!.on('data', (d) => (stderr += d))
     child.stdout!.on('data', (d) => {
       stdout += d
-      const m = /serving (http:\/\/\S+\/api)/.exec(stdout)
+      const m = /serving (https?:\/\/\S+\/api)/.exec(stdout)
       if (m && stdout.includes('Query:')) {
         clearTimeout(timer)
         resolve({ child, base: m[1], stdout })

@@ -16,14 +16,23 @@ import { createApp } from '../../gateway/app.js'
 import { buildDeps, closeDeps } from '../../gateway/compose.js'
 import type { Deps } from '../../gateway/deps.js'
 import { ensureAdmin, seedDemoData } from '../../gateway/seed.js'
+import { CLUSTER_ADMIN_PASSWORD, startCluster, type Cluster } from './cluster.js'
 
-export type StoreKind = 'memory' | 'redis'
+/**
+ * `memory` and `redis`: the service in this process on that store. `cluster`: three gateway
+ * processes on one Redis behind a balancer that sends each request of a session to a different
+ * gateway than its previous one (test/helpers/cluster.ts).
+ */
+export type StoreKind = 'memory' | 'redis' | 'cluster'
 
 export const ADMIN_PASSWORD = 'admin-secret-1'
 export const DEMO_ROWS = 3000
 
+/** What tests may reach behind the API: the Store the service uses and its configuration. */
+export type TestDeps = Pick<Deps, 'store' | 'config'>
+
 export interface TestService {
-  readonly deps: Deps
+  readonly deps: TestDeps
   readonly http: ReturnType<typeof supertest>
   readonly dataDir: string
   readonly logs: Record<string, unknown>[]
@@ -40,6 +49,7 @@ export function redisAvailable(): boolean {
 }
 
 export async function startTestService(kind: StoreKind, env: Record<string, string> = {}): Promise<TestService> {
+  if (kind === 'cluster') return startClusterService(env)
   const dataDir = await mkdtemp(join(tmpdir(), 'tabula-api-'))
   const config = loadConfig({ DATA_DIR: dataDir, DEMO_ROWS: String(DEMO_ROWS), WORKERS: '2', ADMIN_PASSWORD, ...env })
   const prefix = `test:${randomBytes(6).toString('hex')}:`
@@ -57,11 +67,7 @@ export async function startTestService(kind: StoreKind, env: Record<string, stri
     http: agent,
     dataDir,
     logs,
-    async login(uid = 'admin', pw = ADMIN_PASSWORD) {
-      const res = await agent.post('/v1/api/!login:json').type('form').send({ uid, pw })
-      if (res.status !== 200) throw new Error(`login failed: ${res.status} ${res.text}`)
-      return `session=${res.body.uid}|${res.body.sid}|${res.body.epw}`
-    },
+    login: (uid = 'admin', pw = ADMIN_PASSWORD) => loginThrough(agent, uid, pw),
     async close() {
       await new Promise<void>((resolve) => server.close(() => resolve()))
       server.closeAllConnections()
@@ -72,5 +78,27 @@ export async function startTestService(kind: StoreKind, env: Record<string, stri
       await closeDeps(deps)
       await rm(dataDir, { recursive: true, force: true })
     },
+  }
+}
+
+async function loginThrough(agent: ReturnType<typeof supertest>, uid: string, pw: string): Promise<string> {
+  const res = await agent.post('/v1/api/!login:json').type('form').send({ uid, pw })
+  if (res.status !== 200) throw new Error(`login failed: ${res.status} ${res.text}`)
+  return `session=${res.body.uid}|${res.body.sid}|${res.body.epw}`
+}
+
+/** The same API suite through a balancer in front of three gateway processes. */
+async function startClusterService(env: Record<string, string>): Promise<TestService & { cluster: Cluster }> {
+  if (CLUSTER_ADMIN_PASSWORD !== ADMIN_PASSWORD) throw new Error('the cluster and in-process services must share the admin password')
+  const cluster = await startCluster({ demoRows: DEMO_ROWS, env })
+  const agent = supertest(cluster.origin)
+  return {
+    cluster,
+    deps: { store: cluster.store, config: cluster.config },
+    http: agent,
+    dataDir: cluster.dataDir,
+    logs: [],
+    login: (uid = 'admin', pw = ADMIN_PASSWORD) => loginThrough(agent, uid, pw),
+    close: () => cluster.close(),
   }
 }

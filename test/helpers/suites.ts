@@ -1,22 +1,54 @@
-/** Runs a describe block once per store kind, skipping Redis only when it is not installed. */
+/**
+ * Runs a describe block once per service kind: in-process on the memory store, in-process on
+ * Redis, and as three gateway processes behind a balancer (see service.ts). Redis and the cluster
+ * are skipped only when Redis is not installed, and never on CI.
+ */
 import { redisAvailable, startTestService, type StoreKind, type TestService } from './service.js'
+import type { Cluster } from './cluster.js'
 
-export const STORE_KINDS: readonly StoreKind[] = ['memory', 'redis']
+export const STORE_KINDS: readonly StoreKind[] = ['memory', 'redis', 'cluster']
 
-export function forEachStore(title: string, body: (get: () => TestService, kind: StoreKind) => void, env: Record<string, string> = {}): void {
+export interface SuiteOptions {
+  /** Kinds to leave out, for suites about one process's internals. */
+  readonly skip?: readonly StoreKind[]
+}
+
+export function forEachStore(
+  title: string,
+  body: (get: () => TestService, kind: StoreKind) => void,
+  env: Record<string, string> = {},
+  opts: SuiteOptions = {},
+): void {
   for (const kind of STORE_KINDS) {
-    describe(`${title} (${kind} store)`, function () {
+    if (opts.skip?.includes(kind)) continue
+    const label = kind === 'cluster' ? 'three gateways behind a balancer' : `${kind} store`
+    describe(`${title} (${label})`, function () {
       let svc: TestService | undefined
       before(async function () {
-        this.timeout(60_000)
-        if (kind === 'redis' && !redisAvailable()) {
-          console.log('    (Redis not installed: skipping the Redis run of this suite)')
+        this.timeout(90_000)
+        if (kind !== 'memory' && !redisAvailable()) {
+          console.log('    (Redis not installed: skipping the Redis runs of this suite)')
           return this.skip()
         }
         svc = await startTestService(kind, env)
       })
-      after(async () => svc?.close())
+      after(async function () {
+        this.timeout(60_000)
+        await svc?.close()
+      })
+      if (kind === 'cluster') {
+        // The point of this run: no session ever sees the same gateway twice in a row.
+        beforeEach(() => clusterOf(svc)?.proxy.resetRoutes())
+        afterEach(() => {
+          const repeats = clusterOf(svc)?.proxy.repeats() ?? []
+          if (repeats.length > 0) throw new Error(`requests of one session landed on one gateway twice in a row: ${repeats.join('; ')}`)
+        })
+      }
       body(() => svc!, kind)
     })
   }
+}
+
+function clusterOf(svc: TestService | undefined): Cluster | undefined {
+  return (svc as { cluster?: Cluster } | undefined)?.cluster
 }

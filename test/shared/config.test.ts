@@ -21,6 +21,11 @@ describe('loadConfig()', () => {
     expect(c.redisUrl).to.equal('redis://x:1')
   })
 
+  it('reads the Redis key prefix and the proxy switch, off and empty by default', () => {
+    expect(loadConfig({})).to.include({ redisKeyPrefix: '', trustProxy: false })
+    expect(loadConfig({ REDIS_KEY_PREFIX: 'tabula:prod:', TRUST_PROXY: '1' })).to.include({ redisKeyPrefix: 'tabula:prod:', trustProxy: true })
+  })
+
   const bad: [Record<string, string>, RegExp][] = [
     [{ PORT: 'http' }, /PORT must be a whole number/],
     [{ PORT: '70000' }, /PORT/],
@@ -30,6 +35,9 @@ describe('loadConfig()', () => {
     [{ API_VERSIONS: ' , ' }, /API_VERSIONS/],
     [{ TLS_CERT: 'cert.pem' }, /TLS_CERT and TLS_KEY/],
     [{ SESSION_TTL: '-5' }, /SESSION_TTL/],
+    [{ REDIS_KEY_PREFIX: 'a b' }, /REDIS_KEY_PREFIX/],
+    [{ REDIS_KEY_PREFIX: 'x'.repeat(65) }, /REDIS_KEY_PREFIX/],
+    [{ TRUST_PROXY: 'sometimes' }, /TRUST_PROXY must be 1 or 0/],
   ]
   for (const [env, message] of bad) {
     it(`refuses ${JSON.stringify(env)} with a message naming the variable`, () => {
