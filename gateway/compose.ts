@@ -37,7 +37,7 @@ export async function buildDeps(config: Config, log: Logger, store?: Store): Pro
   return {
     config,
     store: s,
-    runner: new PoolRunner({ workers: config.workers }),
+    runner: new PoolRunner({ workers: config.workers, workerMemoryMb: config.workerMemoryMb }),
     tables: new TableCache(config.dataDir, config.tableCacheBytes),
     results: createResultCache(RESULT_CACHE_BYTES),
     resultStore: new ResultStore(s, { ttl: config.sessionTtl, maxBytes: config.resultStoreBytes }),

@@ -47,6 +47,7 @@ export const STATUS = {
   STOPPED: 409,
   BODY_TOO_LARGE: 413,
   RESULT_TOO_LARGE: 413,
+  QUERY_TOO_LARGE: 413,
   UNSUPPORTED_MEDIA_TYPE: 415,
   TOO_MANY_REQUESTS: 429,
   UNAVAILABLE: 503,
@@ -124,6 +125,9 @@ export function errorMiddleware(log: Logger) {
       if (status >= 500) log({ level: 'error', requestId, code: e.code, path: ctx.path, detail: e.detail, err: String((e.cause as Error)?.stack ?? e.stack) })
       ctx.status = status
       if (e.code === 'METHOD_NOT_ALLOWED' && Array.isArray(e.detail.allow)) ctx.set('Allow', e.detail.allow.join(', '))
+      // Throttles and full queues say when to come back (detail.retryAfterSeconds).
+      const retryAfter = e.detail.retryAfterSeconds
+      if (typeof retryAfter === 'number' && retryAfter > 0) ctx.set('Retry-After', String(Math.ceil(retryAfter)))
       const route = ctx.state.route as ParsedPath | undefined
       if (wantsHtml(route)) {
         ctx.type = 'text/html; charset=utf-8'

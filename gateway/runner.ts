@@ -25,11 +25,14 @@ const WORKER_FILE = new URL('../engine/worker.js', import.meta.url)
 export class PoolRunner implements QueryRunner {
   private readonly pool: Piscina
 
-  constructor(opts: { workers: number }) {
+  constructor(opts: { workers: number; workerMemoryMb?: number }) {
     this.pool = new Piscina({
       filename: WORKER_FILE.href,
       minThreads: opts.workers,
       maxThreads: opts.workers,
+      // A query that would take the whole machine's memory kills only its worker (500), which
+      // Piscina replaces. Table columns are SharedArrayBuffers outside this heap limit.
+      resourceLimits: opts.workerMemoryMb ? { maxOldGenerationSizeMb: opts.workerMemoryMb } : undefined,
       // Workers hold opened tables; keep them for the life of the process.
       idleTimeout: Number.POSITIVE_INFINITY,
     })

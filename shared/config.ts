@@ -39,6 +39,22 @@ export interface Config {
   readonly maxInstancesPerSession: number
   /** Largest result kept in the Store for other gateways, in bytes (larger ones are recomputed). */
   readonly resultStoreBytes: number
+  /** Longest query text (xml or sql), in bytes (413 beyond). */
+  readonly maxQueryBytes: number
+  /** Largest result, in bytes of its column data (413 beyond, or truncated on request). */
+  readonly maxResultBytes: number
+  /** Queries one session may have running at once (429 beyond). */
+  readonly maxQueriesPerSession: number
+  /** Tasks that may wait for a worker on one gateway (429 with Retry-After beyond). */
+  readonly maxQueue: number
+  /** Failed logins per user id within LOGIN_WINDOW_SECONDS before 429. */
+  readonly loginMaxFailures: number
+  /** Failed logins per client address within LOGIN_WINDOW_SECONDS before 429. */
+  readonly loginMaxFailuresPerAddress: number
+  /** The window, and the lockout, of the login throttle, in seconds. */
+  readonly loginWindowSeconds: number
+  /** Heap limit of each engine worker thread; a worker over it is replaced (500). */
+  readonly workerMemoryMb: number
 }
 
 export const DEFAULTS = {
@@ -57,6 +73,14 @@ export const DEFAULTS = {
   RESULT_STORE_MB: '64',
   REDIS_KEY_PREFIX: '',
   TRUST_PROXY: '0',
+  MAX_QUERY_BYTES: '1048576',
+  MAX_RESULT_BYTES: '1073741824',
+  MAX_QUERIES_PER_SESSION: '4',
+  MAX_QUEUE: '64',
+  LOGIN_MAX_FAILURES: '5',
+  LOGIN_MAX_FAILURES_PER_ADDRESS: '20',
+  LOGIN_WINDOW_SECONDS: '300',
+  WORKER_MEMORY_MB: '4096',
 } as const
 
 /** Every variable the service reads, for the README check and error messages. */
@@ -64,7 +88,9 @@ export const CONFIG_VARIABLES = [
   'PORT', 'HOST', 'API_VERSIONS', 'REDIS_URL', 'DATA_DIR', 'WORKERS', 'TLS_CERT', 'TLS_KEY',
   'ADMIN_PASSWORD', 'SESSION_TTL', 'QUERY_TIMEOUT_MS', 'MAX_RESULT_ROWS', 'MAX_BODY_BYTES',
   'DEMO_DATA', 'DEMO_ROWS', 'TABLE_CACHE_MB', 'MAX_INSTANCES_PER_SESSION',
-  'RESULT_STORE_MB', 'REDIS_KEY_PREFIX', 'TRUST_PROXY',
+  'RESULT_STORE_MB', 'REDIS_KEY_PREFIX', 'TRUST_PROXY', 'MAX_QUERY_BYTES', 'MAX_RESULT_BYTES',
+  'MAX_QUERIES_PER_SESSION', 'MAX_QUEUE', 'LOGIN_MAX_FAILURES', 'LOGIN_MAX_FAILURES_PER_ADDRESS',
+  'LOGIN_WINDOW_SECONDS', 'WORKER_MEMORY_MB',
 ] as const
 
 type Env = Readonly<Record<string, string | undefined>>
@@ -125,5 +151,13 @@ export function loadConfig(env: Env): Config {
     tableCacheBytes: intVar(env, 'TABLE_CACHE_MB', DEFAULTS.TABLE_CACHE_MB, 16, 1024 * 1024) * 1024 * 1024,
     maxInstancesPerSession: intVar(env, 'MAX_INSTANCES_PER_SESSION', DEFAULTS.MAX_INSTANCES_PER_SESSION, 1, 100_000),
     resultStoreBytes: intVar(env, 'RESULT_STORE_MB', DEFAULTS.RESULT_STORE_MB, 1, 1024 * 1024) * 1024 * 1024,
+    maxQueryBytes: intVar(env, 'MAX_QUERY_BYTES', DEFAULTS.MAX_QUERY_BYTES, 64, 2 ** 31 - 1),
+    maxResultBytes: intVar(env, 'MAX_RESULT_BYTES', DEFAULTS.MAX_RESULT_BYTES, 1024, Number.MAX_SAFE_INTEGER),
+    maxQueriesPerSession: intVar(env, 'MAX_QUERIES_PER_SESSION', DEFAULTS.MAX_QUERIES_PER_SESSION, 1, 10_000),
+    maxQueue: intVar(env, 'MAX_QUEUE', DEFAULTS.MAX_QUEUE, 0, 1_000_000),
+    loginMaxFailures: intVar(env, 'LOGIN_MAX_FAILURES', DEFAULTS.LOGIN_MAX_FAILURES, 1, 1_000_000),
+    loginMaxFailuresPerAddress: intVar(env, 'LOGIN_MAX_FAILURES_PER_ADDRESS', DEFAULTS.LOGIN_MAX_FAILURES_PER_ADDRESS, 1, 1_000_000),
+    loginWindowSeconds: intVar(env, 'LOGIN_WINDOW_SECONDS', DEFAULTS.LOGIN_WINDOW_SECONDS, 1, 7 * 24 * 3600),
+    workerMemoryMb: intVar(env, 'WORKER_MEMORY_MB', DEFAULTS.WORKER_MEMORY_MB, 64, 1024 * 1024),
   })
 }
