@@ -18,8 +18,8 @@ const QUICK_MS = 1500
  * code it runs, which measures the JIT rather than the steady state a server sees. Every target
  * gets the same warm-up.
  */
-const WARMUP_MS = 250
-const MAX_WARMUPS = 20
+const WARMUP_MS = 500
+const MAX_WARMUPS = 50
 
 export type Outcome =
   | { readonly kind: 'ok'; readonly ms: number; readonly runs: number; readonly all: readonly number[] }
