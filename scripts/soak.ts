@@ -1,0 +1,335 @@
+/**
+ * `npm run soak -- --seconds N`: a mixed workload from many concurrent clients against the
+ * service as a real process on loopback, bounded in time, then the checks a careful operator
+ * would make afterwards:
+ *  - no request got a 5xx (or failed at the socket);
+ *  - every committed change is there (tables uploaded and not dropped read back exactly; dropped
+ *    ones are gone; folders made exist);
+ *  - memory came back to its level after the warm-up, and no worker thread or file descriptor
+ *    leaked (read from /proc of the service process).
+ *
+ *   node dist/scripts/soak.js [--seconds 30] [--clients 12] [--rows 50000] [--redis] [--json]
+ *
+ * Exits 1 when a check fails. `--json` prints one JSON object (for `npm run reliability`).
+ */
+import http from 'node:http'
+import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { start, stop, type Running } from '../test/helpers/processes.js'
+import { startRedisServer, type RedisServer } from '../test/helpers/redis-server.js'
+
+const arg = (name: string, fallback: string): string => {
+  const i = process.argv.indexOf(`--${name}`)
+  return i > 0 && process.argv[i + 1] !== undefined ? process.argv[i + 1] : fallback
+}
+const SECONDS = Number(arg('seconds', '30'))
+const CLIENTS = Number(arg('clients', '12'))
+const ROWS = Number(arg('rows', '50000'))
+const USE_REDIS = process.argv.includes('--redis')
+const AS_JSON = process.argv.includes('--json')
+const PW = 'soak-admin-pw-1'
+const USER_PW = 'soak-user-pw-1'
+/** After the soak, memory may sit this far above the post-warm-up level (caches settle). */
+const MEMORY_SLACK_BYTES = 96 * 1024 * 1024
+const MEMORY_SLACK_RATIO = 0.3
+/** Sockets still closing and the like. */
+const FD_SLACK = 8
+
+const FOREVER = 'with recursive c(x) as (select 1 union all select x + 1 from c) select count(*) n from c'
+const DYNAMIC = '<dynamic n="1" m="2"><do on_="change(n)"><set m="@n*2"/></do><widget name="index"><table cols="n,m">{@n},{@m}</table></widget></dynamic>'
+
+interface Reply {
+  readonly status: number
+  readonly body: unknown
+}
+
+const agent = new http.Agent({ keepAlive: true, maxSockets: CLIENTS * 2 })
+
+/** One POST over the shared keep-alive agent; a socket failure is a reply with status 0. */
+function post(base: string, path: string, body: object | URLSearchParams | null, cookie = '', signal?: AbortSignal): Promise<Reply> {
+  const url = new URL(`${base}/${path}`)
+  const form = body instanceof URLSearchParams
+  const payload = body === null ? '' : form ? body.toString() : JSON.stringify(body)
+  return new Promise((resolve) => {
+    const req = http.request(
+      url,
+      {
+        method: 'POST',
+        agent,
+        signal,
+        headers: {
+          cookie,
+          'content-type': form ? 'application/x-www-form-urlencoded' : 'application/json',
+          'content-length': Buffer.byteLength(payload),
+        },
+      },
+      (res) => {
+        const chunks: Buffer[] = []
+        res.on('data', (c: Buffer) => chunks.push(c))
+        res.on('end', () => {
+          const text = Buffer.concat(chunks).toString('utf8')
+          let parsed: unknown = text
+          try {
+            parsed = JSON.parse(text)
+          } catch {
+            // not JSON: keep the text
+          }
+          resolve({ status: res.statusCode ?? 0, body: parsed })
+        })
+        res.on('error', () => resolve({ status: 0, body: 'response cut' }))
+      },
+    )
+    req.on('error', (e) => resolve({ status: 0, body: e.message }))
+    req.end(payload)
+  })
+}
+
+const cookieOf = (b: unknown): string => {
+  const c = b as { uid: string; sid: string; epw: string }
+  return `session=${c.uid}|${c.sid}|${c.epw}`
+}
+
+/** Process facts from /proc: resident memory, threads, open descriptors. */
+async function processFacts(pid: number): Promise<{ rss: number; threads: number; fds: number }> {
+  const status = await readFile(`/proc/${pid}/status`, 'utf8')
+  const field = (name: string) => Number(new RegExp(`^${name}:\\s+(\\d+)`, 'm').exec(status)?.[1] ?? NaN)
+  return { rss: field('VmRSS') * 1024, threads: field('Threads'), fds: (await readdir(`/proc/${pid}/fd`)).length }
+}
+
+interface Tally {
+  readonly kinds: Map<string, number>
+  readonly statuses: Map<number, number>
+  readonly latencies: number[]
+  readonly problems: string[]
+}
+
+interface Committed {
+  readonly owner: string
+  readonly cookie: () => string
+  readonly path: string
+  readonly k: number
+  dropped: boolean
+}
+
+class Client {
+  cookie = ''
+  private seq = 0
+  constructor(
+    readonly uid: string,
+    private readonly base: string,
+    private readonly tally: Tally,
+    private readonly committed: Committed[],
+    private readonly folders: string[],
+  ) {}
+
+  private async call(kind: string, path: string, body: object | URLSearchParams | null, expect: (r: Reply) => boolean, signal?: AbortSignal): Promise<Reply> {
+    const t0 = performance.now()
+    const r = await post(this.base, path, body, this.cookie, signal)
+    this.tally.latencies.push(performance.now() - t0)
+    this.tally.kinds.set(kind, (this.tally.kinds.get(kind) ?? 0) + 1)
+    this.tally.statuses.set(r.status, (this.tally.statuses.get(r.status) ?? 0) + 1)
+    if (r.status === 0 || r.status >= 500 || !expect(r)) {
+      this.tally.problems.push(`${kind} ${path}: ${r.status} ${JSON.stringify(r.body).slice(0, 200)}`)
+    }
+    return r
+  }
+
+  async login(): Promise<void> {
+    const r = await this.call('login', '!login:json', new URLSearchParams({ uid: this.uid, pw: USER_PW }), (x) => x.status === 200)
+    if (r.status === 200) this.cookie = cookieOf(r.body)
+  }
+
+  async smallSql(): Promise<void> {
+    await this.call('sql small', 'sql:json', { sql: 'select store, count(*) n from pub.demo.retail.item group by store' }, (r) => {
+      const n = (r.body as { n?: number[] }).n
+      return r.status === 200 && Array.isArray(n) && n.reduce((a, b) => a + b, 0) === ROWS
+    })
+  }
+
+  async smallRun(): Promise<void> {
+    await this.call('run small', 'run:json', { xml: '<base table="pub.demo.retail.item"/><sel value="store=3"/><tabu breaks="store"><tcol fun="cnt"/></tabu>' }, (r) => r.status === 200)
+  }
+
+  async largeQuery(): Promise<void> {
+    await this.call('sql large', 'sql:json.rows', { sql: 'select * from pub.demo.retail.item' }, (r) => r.status === 200 && (r.body as { rows?: unknown[] }).rows?.length === ROWS)
+  }
+
+  async instance(): Promise<void> {
+    const made = await this.call('instance new', 'new:json', { xml: DYNAMIC }, (r) => r.status === 200)
+    const tag = (made.body as { tag?: number }).tag
+    if (tag === undefined) return
+    const n = 1 + (this.seq++ % 50)
+    await this.call('instance change', `${tag}:json`, { n: String(n) }, (r) => JSON.stringify(r.body) === JSON.stringify({ n: [n], m: [2 * n] }))
+  }
+
+  async stopLong(): Promise<void> {
+    const made = await this.call('instance new', 'new/sql:json', {}, (r) => r.status === 200)
+    const tag = (made.body as { tag?: number }).tag
+    if (tag === undefined) return
+    const running = this.call('query stopped', `${tag}:json`, { sql: FOREVER }, (r) => r.status === 409)
+    await new Promise((r) => setTimeout(r, 100 + Math.random() * 200))
+    await this.call('stop', `${tag}/!stop:json`, null, (r) => r.status === 200)
+    await running
+  }
+
+  async upload(): Promise<void> {
+    const k = this.seq++
+    const path = `uploads.${this.uid}.t${k}`
+    const r = await this.call('dbm upload_table', 'dbm:json', { cmd: ['upload_table', { path, data: { k: [k, k + 1], who: [this.uid, this.uid] } }] }, (x) => x.status === 200 && (x.body as { rc?: number }).rc === 0)
+    if (r.status === 200 && (r.body as { rc?: number }).rc === 0) this.committed.push({ owner: this.uid, cookie: () => this.cookie, path, k, dropped: false })
+  }
+
+  async dropOne(): Promise<void> {
+    const mine = this.committed.filter((c) => c.owner === this.uid && !c.dropped)
+    if (mine.length < 3) return this.upload()
+    const victim = mine[Math.floor(Math.random() * mine.length)]
+    victim.dropped = true // claimed before the call: no second drop of it
+    const r = await this.call('dbm drop_table', 'dbm:json', { cmd: ['drop_table', { path: victim.path }] }, (x) => x.status === 200 && (x.body as { rc?: number }).rc === 0)
+    if (!(r.status === 200 && (r.body as { rc?: number }).rc === 0)) victim.dropped = false
+  }
+
+  async makeDir(): Promise<void> {
+    const path = `uploads.${this.uid}.d${this.seq++}`
+    const r = await this.call('dbm make_dir', 'dbm:json', { cmd: ['make_dir', { path }] }, (x) => x.status === 200 && (x.body as { rc?: number }).rc === 0)
+    if ((r.body as { rc?: number }).rc === 0) this.folders.push(`${this.uid}|${path}`)
+  }
+
+  /** One of each kind, in order. */
+  async warmUp(): Promise<void> {
+    await this.login()
+    await this.smallSql()
+    await this.smallRun()
+    await this.largeQuery()
+    await this.instance()
+    await this.stopLong()
+    await this.upload()
+    await this.makeDir()
+  }
+
+  async randomStep(): Promise<void> {
+    const x = Math.random()
+    if (x < 0.05) return this.login()
+    if (x < 0.35) return this.smallSql()
+    if (x < 0.6) return this.smallRun()
+    if (x < 0.66) return this.largeQuery()
+    if (x < 0.78) return this.instance()
+    if (x < 0.83) return this.stopLong()
+    if (x < 0.92) return this.upload()
+    if (x < 0.96) return this.dropOne()
+    return this.makeDir()
+  }
+}
+
+function percentile(xs: number[], p: number): number {
+  if (xs.length === 0) return NaN
+  const s = [...xs].sort((a, b) => a - b)
+  return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))]
+}
+
+async function verify(base: string, committed: Committed[], folders: string[], cookies: Map<string, string>, problems: string[]): Promise<{ tables: number; dropped: number; folders: number }> {
+  let tables = 0
+  let dropped = 0
+  for (const c of committed) {
+    const r = await post(base, 'sql:json', { sql: `select k, who from ${c.path} order by k` }, c.cookie())
+    if (c.dropped) {
+      dropped++
+      if (r.status !== 404) problems.push(`dropped table ${c.path} still answers ${r.status}`)
+    } else {
+      tables++
+      const want = JSON.stringify({ k: [c.k, c.k + 1], who: [c.owner, c.owner] })
+      if (r.status !== 200 || JSON.stringify(r.body) !== want) problems.push(`committed table ${c.path} reads ${r.status} ${JSON.stringify(r.body).slice(0, 200)}, expected ${want}`)
+    }
+  }
+  for (const f of folders) {
+    const [uid, path] = f.split('|')
+    const r = await post(base, 'dbm:json', { cmd: ['get_dir_info', { path }] }, cookies.get(uid) ?? '')
+    if ((r.body as { rc?: number }).rc !== 0) problems.push(`folder ${path} made by ${uid} is missing: ${JSON.stringify(r.body).slice(0, 200)}`)
+  }
+  return { tables, dropped, folders: folders.length }
+}
+
+async function main(): Promise<void> {
+  const dataDir = await mkdtemp(join(tmpdir(), 'tabula-soak-'))
+  let redis: RedisServer | null = null
+  let service: Running | null = null
+  const log = (s: string) => {
+    if (!AS_JSON) process.stdout.write(`${s}\n`)
+  }
+  try {
+    if (USE_REDIS) redis = await startRedisServer()
+    service = await start({
+      DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1', WORKERS: '2', DEMO_ROWS: String(ROWS), ADMIN_PASSWORD: PW,
+      MAX_INSTANCES_PER_SESSION: '100000', QUERY_TIMEOUT_MS: '60000', ...(redis ? { REDIS_URL: redis.url } : {}),
+    })
+    const base = service.base
+    const pid = service.child.pid!
+    const admin = cookieOf((await post(base, '!login:json', new URLSearchParams({ uid: 'admin', pw: PW }))).body)
+    const tally: Tally = { kinds: new Map(), statuses: new Map(), latencies: [], problems: [] }
+    const committed: Committed[] = []
+    const folders: string[] = []
+    const clients: Client[] = []
+    for (let i = 0; i < CLIENTS; i++) {
+      const uid = `soak${i}`
+      const r = await post(base, 'dbm:json', { cmd: ['add_user', { uid, password: USER_PW, first: 'Soak', last: uid, email: `${uid}@example.com` }] }, admin)
+      if ((r.body as { rc?: number }).rc !== 0) throw new Error(`add_user ${uid}: ${JSON.stringify(r.body)}`)
+      clients.push(new Client(uid, base, tally, committed, folders))
+    }
+    log(`soak: ${CLIENTS} clients, ${SECONDS} s, ${ROWS.toLocaleString('en-US')}-row demo table, ${redis ? 'Redis' : 'memory'} store, service pid ${pid}`)
+    await Promise.all(clients.map((c) => c.warmUp()))
+    await new Promise((r) => setTimeout(r, 2000))
+    const before = await processFacts(pid)
+    log(`after warm-up: RSS ${(before.rss / 2 ** 20).toFixed(0)} MB, ${before.threads} threads, ${before.fds} fds`)
+
+    const started = performance.now()
+    const deadline = Date.now() + SECONDS * 1000
+    const warmRequests = tally.latencies.length
+    tally.latencies.length = 0
+    await Promise.all(clients.map(async (c) => {
+      while (Date.now() < deadline) await c.randomStep()
+    }))
+    const elapsed = (performance.now() - started) / 1000
+    const served = tally.latencies.length
+    const p50 = percentile(tally.latencies, 50)
+    const p99 = percentile(tally.latencies, 99)
+
+    const cookies = new Map(clients.map((c) => [c.uid, c.cookie]))
+    const checked = await verify(base, committed, folders, cookies, tally.problems)
+    agent.destroy()
+    await new Promise((r) => setTimeout(r, 3000))
+    const after = await processFacts(pid)
+
+    const memoryLimit = before.rss + Math.max(MEMORY_SLACK_BYTES, before.rss * MEMORY_SLACK_RATIO)
+    if (after.rss > memoryLimit) tally.problems.push(`memory did not come back: RSS ${(after.rss / 2 ** 20).toFixed(0)} MB after, ${(before.rss / 2 ** 20).toFixed(0)} MB after warm-up`)
+    if (after.threads > before.threads) tally.problems.push(`threads leaked: ${before.threads} after warm-up, ${after.threads} at the end`)
+    if (after.fds > before.fds + FD_SLACK) tally.problems.push(`file descriptors leaked: ${before.fds} after warm-up, ${after.fds} at the end`)
+    const fiveXX = [...tally.statuses].filter(([s]) => s === 0 || s >= 500).reduce((a, [, n]) => a + n, 0)
+
+    const report = {
+      seconds: Number(elapsed.toFixed(1)), clients: CLIENTS, store: redis ? 'redis' : 'memory', warmUpRequests: warmRequests,
+      requests: served, perSecond: Number((served / elapsed).toFixed(1)), p50Ms: Number(p50.toFixed(1)), p99Ms: Number(p99.toFixed(1)),
+      byKind: Object.fromEntries(tally.kinds), byStatus: Object.fromEntries(tally.statuses), errors5xx: fiveXX,
+      committedTablesChecked: checked.tables, droppedTablesChecked: checked.dropped, foldersChecked: checked.folders,
+      rssBeforeMb: Math.round(before.rss / 2 ** 20), rssAfterMb: Math.round(after.rss / 2 ** 20),
+      threadsBefore: before.threads, threadsAfter: after.threads, fdsBefore: before.fds, fdsAfter: after.fds,
+      problems: tally.problems,
+    }
+    if (AS_JSON) process.stdout.write(`${JSON.stringify(report)}\n`)
+    else {
+      log(`served ${served} requests in ${elapsed.toFixed(1)} s (${report.perSecond}/s), p50 ${report.p50Ms} ms, p99 ${report.p99Ms} ms`)
+      log(`by kind: ${[...tally.kinds].map(([k, n]) => `${k} ${n}`).join(', ')}`)
+      log(`by status: ${[...tally.statuses].map(([k, n]) => `${k}: ${n}`).join(', ')}`)
+      log(`checked afterwards: ${checked.tables} committed tables read back exactly, ${checked.dropped} dropped tables gone, ${checked.folders} folders present`)
+      log(`RSS ${report.rssBeforeMb} MB -> ${report.rssAfterMb} MB, threads ${before.threads} -> ${after.threads}, fds ${before.fds} -> ${after.fds}`)
+      log(tally.problems.length === 0 ? 'soak: every check holds' : `soak: ${tally.problems.length} problem(s):\n  ${tally.problems.slice(0, 30).join('\n  ')}`)
+    }
+    process.exitCode = tally.problems.length === 0 ? 0 : 1
+  } finally {
+    agent.destroy()
+    if (service) await stop(service)
+    await redis?.stop()
+    await rm(dataDir, { recursive: true, force: true })
+  }
+}
+
+await main()
