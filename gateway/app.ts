@@ -43,7 +43,9 @@ function notFound(ctx: Context): void {
 }
 
 export function createApp(deps: Deps): Koa {
-  const app = new Koa({ proxy: deps.config.trustProxy })
+  // maxIpsCount 1: ctx.ip is the address our balancer appended to X-Forwarded-For, not whatever
+  // the client put in front of it (the login throttle counts failures per ctx.ip).
+  const app = new Koa({ proxy: deps.config.trustProxy, maxIpsCount: 1 })
   const router = createRouter(deps)
   app.use(securityHeaders())
   app.use(errorMiddleware(deps.log))

@@ -19,6 +19,11 @@ export interface SessionRecord {
   /** SHA-256 (hex) of each epw handed out for this session (one per login that joined it). */
   readonly epwHashes: readonly string[]
   readonly created: string
+  /**
+   * Set by authenticate() only, never stored: the SHA-256 of the epw this request presented, so
+   * a password change can keep the caller's own token and drop the others.
+   */
+  readonly presentedEpwHash?: string
 }
 
 export interface Credentials {
@@ -62,8 +67,9 @@ export class SessionManager {
   }
 
   private async save(rec: SessionRecord): Promise<void> {
+    const { presentedEpwHash: _notStored, ...stored } = rec
     await this.store.batch([
-      { op: 'set', key: SESSION_KEYS.session(rec.sid), value: JSON.stringify(rec), ttl: this.ttl },
+      { op: 'set', key: SESSION_KEYS.session(rec.sid), value: JSON.stringify(stored), ttl: this.ttl },
       { op: 'set', key: SESSION_KEYS.userSession(rec.uid), value: rec.sid, ttl: this.ttl },
     ])
   }
@@ -98,7 +104,8 @@ export class SessionManager {
     if (!/^\d{1,20}$/.test(c.sid) || c.epw.length === 0 || c.epw.length > 256) return null
     const rec = await this.read(c.sid)
     if (rec === null || rec.uid !== c.uid) return null
-    const presented = Buffer.from(sha256(c.epw), 'hex')
+    const presentedEpwHash = sha256(c.epw)
+    const presented = Buffer.from(presentedEpwHash, 'hex')
     const known = rec.epwHashes.some((h) => timingSafeEqual(Buffer.from(h, 'hex'), presented))
     if (!known) return null
     await this.store.batch([
@@ -106,7 +113,7 @@ export class SessionManager {
       { op: 'expire', key: SESSION_KEYS.userSession(rec.uid), ttl: this.ttl },
       { op: 'expire', key: SESSION_KEYS.data(rec.sid), ttl: this.ttl },
     ])
-    return rec
+    return { ...rec, presentedEpwHash }
   }
 
   /** Ends a session: its credentials stop working and its state is dropped. */
@@ -122,6 +129,18 @@ export class SessionManager {
   async endUser(uid: string): Promise<void> {
     const sid = await this.store.get(SESSION_KEYS.userSession(uid))
     if (sid !== null) await this.end(sid)
+  }
+
+  /**
+   * After a user changed their own password: the token of this request keeps working (with the
+   * session's state and instances), every other client that joined the session by logging in
+   * is logged out. Without a known token (not from authenticate), the whole session ends.
+   */
+  async keepOnlyPresentedToken(session: SessionRecord): Promise<void> {
+    const current = await this.read(session.sid)
+    const token = session.presentedEpwHash
+    if (current === null || token === undefined || !current.epwHashes.includes(token)) return this.endUser(session.uid)
+    await this.save({ ...current, epwHashes: [token] })
   }
 
   /** Per-session state (the last result of each endpoint). */

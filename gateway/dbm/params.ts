@@ -8,14 +8,18 @@ import type { ParamSpec, ParamValues, Transaction } from './registry.js'
 const TRUE = new Set(['1', 'true', 'yes', 'on'])
 const FALSE = new Set(['0', 'false', 'no', 'off', ''])
 
-function describe(value: unknown): string {
+/** Parameters whose values a message must never repeat: passwords reach screens and logs. */
+const SECRET_PARAMETER = /password/i
+
+function describe(value: unknown, name = ''): string {
+  if (SECRET_PARAMETER.test(name)) return Array.isArray(value) ? 'an array' : value === null ? 'null' : `a value of type ${typeof value}`
   const text = JSON.stringify(value) ?? String(value)
   return text.length > 60 ? `${text.slice(0, 57)}...` : text
 }
 
 function normalize(t: Transaction, name: string, spec: ParamSpec, value: unknown): unknown {
   const bad = (expected: string): AppError =>
-    new AppError('INVALID_PARAMETER', `Transaction "${t.name}": the parameter "${name}" must be ${expected} (got ${describe(value)}).`, { parameter: name })
+    new AppError('INVALID_PARAMETER', `Transaction "${t.name}": the parameter "${name}" must be ${expected} (got ${describe(value, name)}).`, { parameter: name })
   switch (spec.type) {
     case 'string': {
       if (typeof value === 'number' || typeof value === 'boolean') value = String(value)

@@ -270,7 +270,7 @@ const ACTIVATE_USER: Transaction = {
 
 const SET_PASSWORD: Transaction = {
   name: 'set_password',
-  summary: 'Changes your password (with the old one), or resets another user\'s (which ends their session).',
+  summary: 'Changes your password (with the old one): every other client logged in as you is logged out, the one that asked stays. Or resets another user\'s, which ends their session.',
   requires: 'yourself with old_password; or manage_users for the user\'s company (and every capability the user holds), or admin',
   params: {
     uid: { type: 'name', doc: 'The user; you when left out.' },
@@ -297,8 +297,10 @@ const SET_PASSWORD: Transaction = {
       const next: UserRecord = { ...current, passwordHash, updated: new Date().toISOString() }
       return { ops: [{ op: 'set', key: KEYS.user(uid), value: JSON.stringify(next) }], result: next }
     })
-    // Whoever knew the old password (perhaps the reason for the reset) is logged out.
-    if (!own) await ctx.deps.sessions.endUser(uid)
+    // Whoever knew the old password (perhaps the reason for the change) is logged out, on every
+    // gateway (sessions live in the Store). The caller changing their own keeps their token.
+    if (own) await ctx.deps.sessions.keepOnlyPresentedToken(ctx.session)
+    else await ctx.deps.sessions.endUser(uid)
     return true
   },
 }
