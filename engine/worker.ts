@@ -38,8 +38,36 @@ function withTransferList(outcome: TaskOutcome): unknown {
   return Piscina.move({ [Piscina.transferableSymbol]: [...buffers], [Piscina.valueSymbol]: outcome } as never)
 }
 
+/**
+ * Test hook (fault injection) for test/faults/: how the gateway copes with a worker that fails
+ * like a bug would. Active only while the worker's environment has TABULA_TEST_FAULTS=1, which no
+ * configuration, default or deployment file sets; without it this is one string comparison per
+ * task and changes nothing. When active, an SQL query containing the text literal
+ * 'tabula-test-fault:<kind>' fails in that way instead of running:
+ *  - throw:    the engine throws a plain Error (not an AppError), as a bug in a function would;
+ *  - exit:     the worker thread calls process.exit mid-task and is gone;
+ *  - uncaught: an exception escapes from a timer while the task is pending, which ends the thread.
+ * There is no real way to make the engine do the last two on purpose, which is why the hook exists.
+ */
+const FAULT_MARK = /'tabula-test-fault:(throw|exit|uncaught)'/
+
+function injectedFault(task: EngineTask): Promise<never> | undefined {
+  if (process.env.TABULA_TEST_FAULTS !== '1' || task.kind !== 'sql') return undefined
+  const kind = FAULT_MARK.exec(task.sql)?.[1]
+  if (kind === undefined) return undefined
+  if (kind === 'throw') throw new Error('injected fault: the engine threw a plain Error')
+  if (kind === 'exit') process.exit(70)
+  setTimeout(() => {
+    throw new Error('injected fault: an uncaught exception in the worker')
+  }, 10)
+  // Never settles: the thread dies first, and Piscina fails the task.
+  return new Promise<never>(() => undefined)
+}
+
 export default function runTask(task: EngineTask): unknown {
   try {
+    const fault = injectedFault(task)
+    if (fault !== undefined) return fault
     return withTransferList({ ok: true, result: execute(task) })
   } catch (err) {
     const e = err instanceof AppError ? err : new AppError('INTERNAL', 'Internal error in the query engine.', { cause: String((err as Error)?.stack ?? err) })

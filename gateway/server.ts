@@ -11,7 +11,10 @@ import { loadConfig, type Config } from '../shared/config.js'
 import { createApp } from './app.js'
 import { buildDeps, closeDeps, jsonLogger } from './compose.js'
 import { ensureAdmin, seedDemoData } from './seed.js'
-import { removeStaleTempFolders } from '../engine/storage/index.js'
+import { removeStaleTempFolders, removeUncommittedVersions } from '../engine/storage/index.js'
+import type { Store } from '../shared/store/types.js'
+import { knownVersions } from './catalog/tables.js'
+import type { Logger } from './errors.js'
 
 /** The PEM files of TLS_CERT and TLS_KEY, checked to be a usable pair; null without TLS. */
 function readTlsFiles(config: Config): { cert: Buffer; key: Buffer } | null {
@@ -33,6 +36,22 @@ function readTlsFiles(config: Config): { cert: Buffer; key: Buffer } | null {
   return { cert, key }
 }
 
+/**
+ * Removes the leftovers of table writes that a crash cut short: temporary folders, and versions
+ * written but never committed to the catalog. With the embedded store this process is the only
+ * one writing to DATA_DIR and it is not serving yet, so every leftover can go. With Redis other
+ * gateways may be writing right now, and their version between write and commit looks just like
+ * a leftover: there only temporary folders a day old go, and uncommitted versions stay.
+ */
+async function removeUnfinishedWrites(store: Store, dataDir: string, log: Logger): Promise<void> {
+  const soleWriter = store.kind === 'memory'
+  const temporary = await removeStaleTempFolders(dataDir, soleWriter ? 0 : undefined)
+  const uncommitted = soleWriter ? await removeUncommittedVersions(dataDir, await knownVersions(store)) : []
+  if (temporary.length + uncommitted.length > 0) {
+    log({ level: 'info', msg: 'removed unfinished table writes', folders: temporary, versions: uncommitted })
+  }
+}
+
 async function main(): Promise<void> {
   let config: Config
   try {
@@ -51,9 +70,7 @@ async function main(): Promise<void> {
   }
   const deps = await buildDeps(config, jsonLogger)
   const log = deps.log
-  // Leftovers of writes cut short by a crash; only old ones, since other gateways may be writing.
-  const stale = await removeStaleTempFolders(config.dataDir)
-  if (stale.length > 0) log({ level: 'info', msg: 'removed unfinished table writes', folders: stale })
+  await removeUnfinishedWrites(deps.store, config.dataDir, log)
   const admin = await ensureAdmin(deps.store, config)
   if (admin.generated) {
     process.stdout.write(`Created user "admin" with the generated password: ${admin.generated}\n(It is shown only this once; set ADMIN_PASSWORD to choose it.)\n`)

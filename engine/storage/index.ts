@@ -19,4 +19,4 @@ export { columnView, loadColumn, loadSqliteImage, readFileShared, readTableMeta 
 export { buildSqliteImage, SQLITE_TABLE } from './sqlite-image.js'
 export { encodeText } from './dictionary.js'
 export { isYmd, validateTable } from './validate.js'
-export { removeStaleTempFolders, removeTableVersion } from './cleanup.js'
+export { removeStaleTempFolders, removeTableVersion, removeUncommittedVersions } from './cleanup.js'

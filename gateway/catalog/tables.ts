@@ -6,7 +6,7 @@ import { canRead } from './access.js'
 import type { Principal } from './principal.js'
 import { KEYS, ancestorPaths, newRev, parentPath, parseRecord, type DirRecord, type TableRecord } from './records.js'
 import { retireVersionOp } from './retired.js'
-import { catalogTxn } from './txn.js'
+import { catalogTxn, isOutcomeUnknown, type TxnPlan, type Watched } from './txn.js'
 
 export function noSuchTable(path: string): AppError {
   return new AppError('UNKNOWN_TABLE', `No such table "${path}"; check the path (folders and table name separated by dots).`, { table: path })
@@ -44,6 +44,19 @@ export async function readableTable(store: Store, p: Principal, path: string): P
   const table = await visibleTable(store, p, path)
   if (table === null) throw noSuchTable(path)
   return table
+}
+
+/** Every table version the catalog knows: those tables point at, and those retired but kept for a while. */
+export async function knownVersions(store: Store): Promise<Set<string>> {
+  const known = new Set(Object.keys(await store.hgetall(KEYS.retiredVersions)))
+  const keys = await store.keys(KEYS.table(''))
+  for (let i = 0; i < keys.length; i += 500) {
+    for (const raw of await store.mget(keys.slice(i, i + 500))) {
+      const table = parseRecord<TableRecord>(raw)
+      if (table) known.add(table.version)
+    }
+  }
+  return known
 }
 
 export async function getDir(store: Store, path: string): Promise<DirRecord | null> {
@@ -127,42 +140,93 @@ export function tableExists(path: string): AppError {
   return new AppError('TABLE_EXISTS', `The table "${path}" already exists; send replace=1 to replace it.`, { table: path })
 }
 
+type CommitOptions = { mustNotExist?: boolean; expectVersion?: string }
+
 /**
  * Points the catalog at a freshly written version: one atomic batch that writes the table record,
  * lists it in its folder and retires the version it replaces. The version folder must already be
  * complete on disk. With `expectVersion`, the table must still be at that version (append:
  * the new version was built from it).
+ *
+ * When the store fails during the commit itself, the batch may have been applied anyway, and a
+ * caller that took the failure at its word would delete the version the catalog now points at.
+ * So the table is read back (confirmCommit): applied, and this is a success; not applied, and the
+ * store answers again, so the commit is made once more; no answer, and the error stays marked
+ * OUTCOME_UNKNOWN (isOutcomeUnknown): the caller must then leave the version in place (if the
+ * commit did not land, it is an uncommitted version, which a restart removes).
  */
-export async function commitTable(
-  store: Store,
-  init: TableInit,
-  meta: TableMeta,
-  opts: { mustNotExist?: boolean; expectVersion?: string } = {},
-): Promise<TableRecord> {
+export async function commitTable(store: Store, init: TableInit, meta: TableMeta, opts: CommitOptions = {}): Promise<TableRecord> {
   if (!isValidPath(init.path) || !init.path.includes('.')) {
     throw new AppError('INVALID_PARAMETER', `Invalid table path "${init.path}": use dotted lower-case names inside a folder, such as uploads.me.sales.`)
   }
   const parent = parentPath(init.path)
   const id = await store.incr(KEYS.objectId)
-  return catalogTxn(store, () => [KEYS.table(init.path), KEYS.dir(init.path), KEYS.dir(parent)], (w) => {
-    const previous = parseRecord<TableRecord>(w.get(KEYS.table(init.path)) ?? null)
-    if (previous && opts.mustNotExist) throw tableExists(init.path)
-    if (opts.expectVersion !== undefined && previous?.version !== opts.expectVersion) {
-      throw new AppError('UNAVAILABLE', `The table "${init.path}" changed while this change was being made; try again.`, { table: init.path })
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await catalogTxn(store, () => [KEYS.table(init.path), KEYS.dir(init.path), KEYS.dir(parent)], (w) => planCommit(w, init, meta, opts, id))
+    } catch (err) {
+      if (!isOutcomeUnknown(err)) throw err
+      const found = await confirmCommit(store, init.path, meta.version)
+      if (found === 'unknown') throw err
+      if (found !== 'absent') return found
+      if (attempt === COMMIT_TRIES) {
+        // Known not to have been applied: the caller may clean up as after any other failure.
+        throw new AppError('UNAVAILABLE', err.message, { table: init.path }, { cause: err.cause })
+      }
     }
-    if (w.get(KEYS.dir(init.path))) throw new AppError('ALREADY_EXISTS', `A folder named "${init.path}" already exists; choose another table name.`, { table: init.path })
-    if (!w.get(KEYS.dir(parent))) throw noSuchDirectory(parent)
-    const now = new Date().toISOString()
-    const record: TableRecord = {
-      kind: 'table', id: previous?.id ?? id, path: init.path, title: init.title ?? previous?.title ?? init.path.split('.').pop()!,
-      owner: previous?.owner ?? init.owner, users: init.users ?? previous?.users ?? [], inherit: init.inherit ?? previous?.inherit ?? true,
-      sdesc: init.sdesc ?? previous?.sdesc ?? '', ldesc: init.ldesc ?? previous?.ldesc ?? '',
-      version: meta.version, rows: meta.rows, columns: meta.columns as ColumnSpec[],
-      created: previous?.created ?? now, updated: now,
+  }
+}
+
+/** The writes of one commit attempt, from the watched table, folder and parent keys. */
+function planCommit(w: Watched, init: TableInit, meta: TableMeta, opts: CommitOptions, id: number): TxnPlan<TableRecord> {
+  const parent = parentPath(init.path)
+  const previous = parseRecord<TableRecord>(w.get(KEYS.table(init.path)) ?? null)
+  // Already pointing at this version (version ids are unique): an earlier attempt whose answer
+  // was lost did commit, or a client library sent that batch again after a reconnect.
+  if (previous?.version === meta.version) return { ops: [], result: previous }
+  if (previous && opts.mustNotExist) throw tableExists(init.path)
+  if (opts.expectVersion !== undefined && previous?.version !== opts.expectVersion) {
+    // changedMeanwhile tells a caller that retries lost races this one from a store failure.
+    throw new AppError('UNAVAILABLE', `The table "${init.path}" changed while this change was being made; try again.`, { table: init.path, changedMeanwhile: true })
+  }
+  if (w.get(KEYS.dir(init.path))) throw new AppError('ALREADY_EXISTS', `A folder named "${init.path}" already exists; choose another table name.`, { table: init.path })
+  if (!w.get(KEYS.dir(parent))) throw noSuchDirectory(parent)
+  const now = new Date().toISOString()
+  const record: TableRecord = {
+    kind: 'table', id: previous?.id ?? id, path: init.path, title: init.title ?? previous?.title ?? init.path.split('.').pop()!,
+    owner: previous?.owner ?? init.owner, users: init.users ?? previous?.users ?? [], inherit: init.inherit ?? previous?.inherit ?? true,
+    sdesc: init.sdesc ?? previous?.sdesc ?? '', ldesc: init.ldesc ?? previous?.ldesc ?? '',
+    version: meta.version, rows: meta.rows, columns: meta.columns as ColumnSpec[],
+    created: previous?.created ?? now, updated: now,
+  }
+  const ops: WriteOp[] = [{ op: 'set', key: KEYS.table(record.path), value: JSON.stringify(record) }]
+  if (previous) ops.push(retireVersionOp(previous.version))
+  else ops.push(...listInFolderOps('table', record.path))
+  return { ops, result: record }
+}
+
+/** Commit attempts after a store failure that provably did not apply the batch. */
+const COMMIT_TRIES = 2
+
+/** How long commitTable keeps asking a failing store whether its commit landed. */
+const CONFIRM_TRIES = 8
+const CONFIRM_STEP_MS = 250
+
+/**
+ * After a commit of `version` at `path` failed in the store: the table record if the commit was
+ * applied after all, 'absent' if it was not, 'unknown' while the store stays unreachable (about
+ * two seconds). A read answered after the failure reflects the batch either way: on the same
+ * connection it is served after the batch, and a connection that broke has had its commands
+ * applied or dropped by the time a new one answers.
+ */
+async function confirmCommit(store: Store, path: string, version: string): Promise<TableRecord | 'absent' | 'unknown'> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      const current = parseRecord<TableRecord>(await store.get(KEYS.table(path)))
+      return current?.version === version ? current : 'absent'
+    } catch (err) {
+      if (!(err instanceof AppError) || err.code !== 'UNAVAILABLE' || attempt === CONFIRM_TRIES) return 'unknown'
+      await new Promise((resolve) => setTimeout(resolve, CONFIRM_STEP_MS))
     }
-    const ops: WriteOp[] = [{ op: 'set', key: KEYS.table(record.path), value: JSON.stringify(record) }]
-    if (previous) ops.push(retireVersionOp(previous.version))
-    else ops.push(...listInFolderOps('table', record.path))
-    return { ops, result: record }
-  })
+  }
 }

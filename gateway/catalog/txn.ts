@@ -6,7 +6,7 @@
  * interleave, and a reader never sees half a change.
  */
 import { AppError } from '../../shared/errors.js'
-import type { Store, WriteOp } from '../../shared/store/types.js'
+import type { Store, WatchToken, WriteOp } from '../../shared/store/types.js'
 
 export interface TxnPlan<T> {
   readonly ops: readonly WriteOp[]
@@ -21,9 +21,33 @@ const MAX_ATTEMPTS = 25
 const pause = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms))
 
 /**
+ * Marks an error of the commit itself as one whose outcome is unknown: the batch may have been
+ * applied although its answer never arrived (Redis timed out or went away after receiving it; the
+ * memory store applied it but could not write it to disk). Callers that undo side effects of a
+ * failed change (deleting a table version written for it) must not do so on such an error
+ * without first checking whether the change is there (see commitTable).
+ */
+export const OUTCOME_UNKNOWN = 'outcomeUnknown'
+
+export function isOutcomeUnknown(err: unknown): err is AppError {
+  return err instanceof AppError && err.detail[OUTCOME_UNKNOWN] === true
+}
+
+/** Runs the batch; a store failure (UNAVAILABLE) during it comes back marked OUTCOME_UNKNOWN. */
+async function commit(store: Store, ops: readonly WriteOp[], token: WatchToken): Promise<boolean> {
+  try {
+    return await store.batch(ops, token)
+  } catch (err) {
+    if (!(err instanceof AppError) || err.code !== 'UNAVAILABLE') throw err
+    throw new AppError('UNAVAILABLE', err.message, { ...err.detail, [OUTCOME_UNKNOWN]: true }, { cause: err.cause ?? err })
+  }
+}
+
+/**
  * Runs `plan` until its batch commits. `keys` is asked again on every attempt, so a change whose
  * key set depends on the catalog (dropping a folder tree) watches what is there now. Errors
- * thrown by `plan` (validation, permissions) end the change with nothing written.
+ * thrown by `plan` (validation, permissions) end the change with nothing written; a store failure
+ * while committing ends it with an error marked OUTCOME_UNKNOWN.
  */
 export async function catalogTxn<T>(
   store: Store,
@@ -34,7 +58,7 @@ export async function catalogTxn<T>(
     const token = await store.watch([...new Set(await keys())])
     const watched = new Map(token.keys.map((k, i) => [k, token.values[i]]))
     const { ops, result } = await plan(watched)
-    if (ops.length === 0 || (await store.batch(ops, token))) return result
+    if (ops.length === 0 || (await commit(store, ops, token))) return result
     // Someone else changed what this change read: back off a little (with jitter) and redo it.
     await pause(Math.random() * Math.min(50, 2 ** attempt))
   }
