@@ -47,13 +47,19 @@ export async function ensureAdmin(store: Store, config: Config): Promise<{ creat
 
 const DEMO_LOCK = 'lock:demo-seed'
 
-const DEMO_LOCK_TTL_S = 600
+/** Short, and refreshed while seeding: a seeder that dies holds the others up for seconds only. */
+const DEMO_LOCK_TTL_S = 30
+const DEMO_LOCK_REFRESH_MS = 10_000
 const DEMO_WAIT_STEP_MS = 100
 
-const demoSeeded = async (store: Store): Promise<boolean> => (await store.get(KEYS.table('pub.demo.retail.item'))) !== null
+/** Every table of the retail demo (engine/demo/retail.ts makes them in this order). */
+const DEMO_TABLES = ['pub.demo.retail.item', 'pub.demo.retail.products', 'pub.demo.retail.stores'] as const
+
+/** Seeded means all of them: a seeder killed between two commits leaves the rest to the next. */
+const demoSeeded = async (store: Store): Promise<boolean> => (await store.mget(DEMO_TABLES.map((p) => KEYS.table(p)))).every((v) => v !== null)
 
 /**
- * Writes the demo tables unless they exist; returns the paths written. When several gateways
+ * Writes the demo tables that do not exist yet; returns the paths written. When several gateways
  * start together on a new installation one of them seeds and the others wait for it, so no
  * gateway starts serving before the demo tables exist. A seeder that dies frees the lock when it
  * expires, and a waiter then takes over.
@@ -67,19 +73,22 @@ export async function seedDemoData(store: Store, config: Config): Promise<string
       await new Promise((resolve) => setTimeout(resolve, DEMO_WAIT_STEP_MS))
     }
   }
+  const refresh = setInterval(() => void store.expire(DEMO_LOCK, DEMO_LOCK_TTL_S).catch(() => undefined), DEMO_LOCK_REFRESH_MS)
   try {
-    if (await demoSeeded(store)) return []
     await ensureDir(store, { path: 'pub', owner: 'admin', title: 'Public data', users: ['*'], inherit: false })
     await ensureDir(store, { path: 'pub.demo', owner: 'admin', title: 'Demonstration data' })
     await ensureDir(store, { path: 'pub.demo.retail', owner: 'admin', title: 'Retail demo' })
     const written: string[] = []
     for (const t of makeRetailDemo({ rows: config.demoRows })) {
+      if (!(DEMO_TABLES as readonly string[]).includes(t.path)) throw new Error(`seed: ${t.path} is missing from DEMO_TABLES`)
+      if ((await store.get(KEYS.table(t.path))) !== null) continue
       const meta = await writeTableVersion(config.dataDir, { columns: t.columns, data: t.data })
       await commitTable(store, { path: t.path, owner: 'admin', title: t.title }, meta)
       written.push(t.path)
     }
     return written
   } finally {
+    clearInterval(refresh)
     await store.del(DEMO_LOCK)
   }
 }

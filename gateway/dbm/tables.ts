@@ -14,7 +14,7 @@ import { KEYS, parentPath, parseRecord, type CatalogObject, type DirRecord, type
 import { retireVersionOp } from '../catalog/retired.js'
 import { moveSubtreeOps, subtreeTxn } from '../catalog/subtree.js'
 import { commitTable, listInFolderOps, noSuchDirectory, noSuchTable, tableExists, unlistFromFolderOps, visibleTable } from '../catalog/tables.js'
-import { catalogTxn, type Watched } from '../catalog/txn.js'
+import { catalogTxn, isOutcomeUnknown, type Watched } from '../catalog/txn.js'
 import { checkPath, checkPrincipalNames, columnMajor, dirView, effectiveRights, pick, requireOwner, requireTable, tableView, visibleObject } from './common.js'
 import { refuseReserved, requireActiveUser, requireCreatableIn } from './folders.js'
 import type { DbmContext, ParamValues, Transaction } from './registry.js'
@@ -111,6 +111,7 @@ async function updateTable(ctx: DbmContext, table: TableRecord, changes: Record<
   const { store, config } = ctx.deps
   const meta: TableMeta | null = cols ? await cloneTableVersion(config.dataDir, table.version, applyColumnChanges(table, cols)) : null
   let committed = false
+  let unknown = false
   try {
     const result = await catalogTxn(store, () => [KEYS.table(table.path)], (w) => {
       const current = stillThere(w, table)
@@ -125,9 +126,13 @@ async function updateTable(ctx: DbmContext, table: TableRecord, changes: Record<
     })
     committed = result !== null
     return result
+  } catch (e) {
+    unknown = isOutcomeUnknown(e)
+    throw e
   } finally {
-    // A clone the catalog never pointed at is nobody's: remove it now rather than leak it.
-    if (meta && !committed) await removeTableVersion(config.dataDir, meta.version).catch(() => undefined)
+    // A clone the catalog never pointed at is nobody's: remove it now rather than leak it. When
+    // the store may have applied the commit without saying so, the catalog may point at it: keep it.
+    if (meta && !committed && !unknown) await removeTableVersion(config.dataDir, meta.version).catch(() => undefined)
   }
 }
 
@@ -288,7 +293,8 @@ const copyTable: Transaction = {
       const init = { path: to, owner: ctx.user.uid, title: source.title, sdesc: source.sdesc, ldesc: source.ldesc, users: [], inherit: true }
       return tableView(await commitTable(ctx.deps.store, init, meta, condition))
     } catch (e) {
-      await removeTableVersion(dataDir, meta.version).catch(() => undefined)
+      // Only a commit known not to have landed frees its version (see isOutcomeUnknown).
+      if (!isOutcomeUnknown(e)) await removeTableVersion(dataDir, meta.version).catch(() => undefined)
       throw e
     }
   },
