@@ -5,6 +5,7 @@
  */
 import type { Context } from 'koa'
 import { AppError } from '../shared/errors.js'
+import type { TimeoutLimit } from './runner.js'
 
 export type Params = Readonly<Record<string, unknown>>
 
@@ -56,4 +57,45 @@ export function rowParam(params: Params, name: string): number | undefined {
     throw new AppError('INVALID_PARAMETER', `The parameter "${name}" must be a whole number of 0 or more (got "${String(raw)}").`, { parameter: name })
   }
   return n
+}
+
+/**
+ * Refuses a query text (`xml`, `sql`) over MAX_QUERY_BYTES, measured in UTF-8 bytes, before
+ * anything parses it: the parsers' cost grows with the text, and a megabyte of query is a mistake.
+ */
+export function checkQuerySize(name: string, text: string, maxBytes: number): void {
+  // A UTF-8 character takes at most 3 bytes per UTF-16 unit: short texts need no count.
+  if (text.length * 3 <= maxBytes) return
+  const bytes = Buffer.byteLength(text, 'utf8')
+  if (bytes <= maxBytes) return
+  throw new AppError('QUERY_TOO_LARGE', `The parameter "${name}" is ${bytes} bytes long, more than the limit of ${maxBytes} bytes (MAX_QUERY_BYTES); send a shorter query.`, { parameter: name, bytes, limit: maxBytes })
+}
+
+/** A 0/1 switch such as `truncate_`; absent or empty is off. */
+export function flagParam(params: Params, name: string): boolean {
+  const raw = (stringParam(params, name) ?? '').trim().toLowerCase()
+  if (['1', 'true', 'yes'].includes(raw)) return true
+  if (['0', 'false', 'no', ''].includes(raw)) return false
+  throw new AppError('INVALID_PARAMETER', `The parameter "${name}" must be 0 or 1 (got "${raw}").`, { parameter: name })
+}
+
+/** A request's time limit: milliseconds, and which limit they come from (named in the 504 message). */
+export interface RequestTimeout {
+  readonly timeoutMs: number
+  readonly timeoutLimit: TimeoutLimit
+}
+
+/**
+ * `timeout_`: a whole number of milliseconds (1 or more) that lowers the service's limit for this
+ * request; a larger value is held to `maxMs` (QUERY_TIMEOUT_MS), never raising it.
+ */
+export function timeoutParam(params: Params, maxMs: number): RequestTimeout {
+  const raw = params.timeout_
+  if (raw === undefined || raw === null || raw === '') return { timeoutMs: maxMs, timeoutLimit: 'QUERY_TIMEOUT_MS' }
+  const text = typeof raw === 'number' ? String(raw) : typeof raw === 'string' ? raw.trim() : ''
+  const ms = /^\d{1,15}$/.test(text) ? Number(text) : Number.NaN
+  if (!(ms >= 1)) {
+    throw new AppError('INVALID_PARAMETER', `The parameter "timeout_" must be a whole number of milliseconds, 1 or more (got "${typeof raw === 'string' ? raw : JSON.stringify(raw)}").`, { parameter: 'timeout_' })
+  }
+  return ms < maxMs ? { timeoutMs: ms, timeoutLimit: 'timeout_' } : { timeoutMs: maxMs, timeoutLimit: 'QUERY_TIMEOUT_MS' }
 }

@@ -2,15 +2,30 @@
  * QueryRunner: how the gateway gets a task computed. PoolRunner hands tasks to a Piscina pool of
  * worker threads; a run can be aborted (client gone, !stop, time limit), which terminates the
  * worker running it (Piscina replaces it), so a runaway query really stops.
+ *
+ * PoolRunner also bounds the wait for a worker (MAX_QUEUE): when every worker is busy and the
+ * queue is full, a run is refused at once with 429 and a Retry-After estimate, rather than
+ * queued without bound where it would only run into its time limit.
  */
 import { Piscina } from 'piscina'
 import { AppError, fromPayload } from '../shared/errors.js'
 import type { EngineTask, ResultSet, TaskOutcome } from '../shared/protocol.js'
 
+/** Which limit set a run's time limit; the 504 message names it. */
+export type TimeoutLimit = 'QUERY_TIMEOUT_MS' | 'timeout_'
+
 export interface RunOptions {
   /** Aborts the run; the reason, if an AppError, is what the caller gets. */
   readonly signal?: AbortSignal
   readonly timeoutMs: number
+  /** Where timeoutMs comes from (default QUERY_TIMEOUT_MS): the request's own timeout_, or the service's limit. */
+  readonly timeoutLimit?: TimeoutLimit
+  /**
+   * How many tasks may wait for a worker (MAX_QUEUE). When that many already wait, the run is
+   * refused at once with TOO_MANY_REQUESTS; 0 means a run starts only when a worker is free.
+   * Without it the queue is unbounded.
+   */
+  readonly maxQueue?: number
 }
 
 export interface QueryRunner {
@@ -22,10 +37,30 @@ export interface QueryRunner {
 
 const WORKER_FILE = new URL('../engine/worker.js', import.meta.url)
 
+/** Retry-After bounds, in seconds: never "now", and never so far off that a client gives up. */
+const MIN_RETRY_SECONDS = 1
+const MAX_RETRY_SECONDS = 60
+/** Weight of the newest task in the running average of task durations. */
+const DURATION_WEIGHT = 0.2
+
+function timeoutError(opts: RunOptions): AppError {
+  const detail = { timeoutMs: opts.timeoutMs, limit: opts.timeoutLimit ?? 'QUERY_TIMEOUT_MS' }
+  if (opts.timeoutLimit === 'timeout_') {
+    return new AppError('TIMEOUT', `The query ran longer than ${opts.timeoutMs} ms, the limit this request set with timeout_, and was stopped; allow it more time (timeout_ up to QUERY_TIMEOUT_MS) or narrow it.`, detail)
+  }
+  return new AppError('TIMEOUT', `The query ran longer than ${opts.timeoutMs} ms (QUERY_TIMEOUT_MS) and was stopped; narrow it or raise the limit.`, detail)
+}
+
 export class PoolRunner implements QueryRunner {
   private readonly pool: Piscina
+  private readonly workers: number
+  /** Tasks handed to the pool and not settled yet: running ones plus waiting ones. */
+  private inFlight = 0
+  /** Running average of how long a task took, for the Retry-After estimate; a guess until tasks finished. */
+  private averageMs = 1000
 
   constructor(opts: { workers: number; workerMemoryMb?: number }) {
+    this.workers = opts.workers
     this.pool = new Piscina({
       filename: WORKER_FILE.href,
       minThreads: opts.workers,
@@ -38,23 +73,26 @@ export class PoolRunner implements QueryRunner {
     })
   }
 
-  private inFlight = 0
-
   get pending(): number {
     return this.inFlight
   }
 
+  /** Tasks waiting for a worker: everything in flight beyond one per worker. */
+  get waiting(): number {
+    return Math.max(0, this.inFlight - this.workers)
+  }
+
   async run(task: EngineTask, opts: RunOptions): Promise<ResultSet> {
+    if (opts.maxQueue !== undefined) this.admit(opts.maxQueue)
     const timeout = AbortSignal.timeout(opts.timeoutMs)
     const signal = opts.signal ? AbortSignal.any([opts.signal, timeout]) : timeout
     let outcome: TaskOutcome
+    const started = performance.now()
     this.inFlight++
     try {
       outcome = (await this.pool.run(task, { signal })) as TaskOutcome
     } catch (err) {
-      if (timeout.aborted) {
-        throw new AppError('TIMEOUT', `The query ran longer than ${opts.timeoutMs} ms (QUERY_TIMEOUT_MS) and was stopped; narrow it or raise the limit.`, { timeoutMs: opts.timeoutMs })
-      }
+      if (timeout.aborted) throw timeoutError(opts)
       if (opts.signal?.aborted) {
         throw opts.signal.reason instanceof AppError ? opts.signal.reason : new AppError('STOPPED', 'The query was stopped before it finished.')
       }
@@ -62,8 +100,28 @@ export class PoolRunner implements QueryRunner {
     } finally {
       this.inFlight--
     }
+    this.averageMs += DURATION_WEIGHT * (performance.now() - started - this.averageMs)
     if (!outcome.ok) throw fromPayload(outcome.error)
     return outcome.result
+  }
+
+  /**
+   * Refuses a task that would have to wait while `maxQueue` tasks already wait. Counted here
+   * rather than read from Piscina, so the check and the start of the task happen in one turn of
+   * the event loop and two requests can never both take the last place.
+   */
+  private admit(maxQueue: number): void {
+    if (this.inFlight < this.workers + maxQueue) return
+    const retryAfterSeconds = this.retryAfterSeconds()
+    const waiting = this.waiting
+    const queue = maxQueue === 0 ? 'no query may wait (MAX_QUEUE = 0)' : `${waiting} ${waiting === 1 ? 'query waits' : 'queries wait'} already, the limit (MAX_QUEUE = ${maxQueue})`
+    throw new AppError('TOO_MANY_REQUESTS', `All ${this.workers} query workers of this gateway are busy and ${queue}; try again in ${retryAfterSeconds} s.`, { limit: maxQueue, retryAfterSeconds })
+  }
+
+  /** When a place is likely free: the waiting tasks (and this one) shared among the workers, at the average task time. */
+  private retryAfterSeconds(): number {
+    const seconds = Math.ceil(((this.waiting + 1) / this.workers) * (this.averageMs / 1000))
+    return Math.min(MAX_RETRY_SECONDS, Math.max(MIN_RETRY_SECONDS, seconds))
   }
 
   async close(): Promise<void> {

@@ -20,6 +20,11 @@ export interface ResultSet {
   readonly cols: readonly ColumnMeta[]
   readonly columns: readonly ResultColumn[]
   readonly rowCount: number
+  /**
+   * Set only on a result cut to its first rows (a task with `truncate`, or the gateway's
+   * MAX_RESULT_BYTES with truncate_=1): how many rows the whole result had.
+   */
+  readonly totalRows?: number
 }
 
 /** A table version handed to a worker: the bytes it may read, shared without copying. */
@@ -38,6 +43,8 @@ export interface SqlTask {
   readonly sql: string
   readonly tables: readonly SqlTableInput[]
   readonly maxRows: number
+  /** Over maxRows: keep the first maxRows rows and set totalRows instead of failing (truncate_=1). */
+  readonly truncate?: boolean
 }
 
 /** A stored column handed to a worker: its bytes in shared memory and, for text, its strings. */
@@ -65,6 +72,8 @@ export interface RunTask {
   readonly ops: readonly unknown[]
   readonly tables: readonly TableInput[]
   readonly maxRows: number
+  /** Over maxRows: keep the first maxRows rows and set totalRows instead of failing (truncate_=1). */
+  readonly truncate?: boolean
   /** Where the interpreter reports how far it got (layout: PROGRESS_SLOTS); absent when nobody watches. */
   readonly progress?: SharedArrayBuffer
 }

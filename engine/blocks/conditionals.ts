@@ -27,7 +27,7 @@ function chooseBranch(el: XmlElement, scope: Scope, frame: Frame, w: Walker): re
   const where = attrWhere(el, 'test', frame)
   const test = el.attrs.test
   if (test === undefined || test.trim() === '') throw blockError(el.loc, '<if> needs a test attribute', frame.trail)
-  const truth = isTestTrue(w.subst(test, scope, where).trim(), scope, where)
+  const truth = isTestTrue(w.subst(test, scope, where).trim(), scope, where, w)
   const branches = el.children.filter((c): c is XmlElement => c.kind === 'Element' && (c.name === 'then' || c.name === 'else'))
   if (branches.length === 0) return truth ? el.children : []
   const stray = el.children.find((c) => !branches.includes(c as XmlElement) && !(c.kind === 'Element' && c.name === 'note'))
@@ -39,9 +39,11 @@ function chooseBranch(el: XmlElement, scope: Scope, frame: Frame, w: Walker): re
 }
 
 /** A substituted test: empty is false, a number is true when non-zero, anything else is evaluated. */
-function isTestTrue(test: string, scope: Scope, where: Where): boolean {
+function isTestTrue(test: string, scope: Scope, where: Where, w: Walker): boolean {
   if (test === '') return false
   if (isNumericText(test)) return Number(test) !== 0
+  // The test is parsed each time its <if> is expanded, which blocks can make many times.
+  w.spend(test.length, where)
   const show = (s: string): string => `'${s}'`
   const value = evaluateBlockExpr(test, (name) => scope.lookup(name), where, show)
   try {
@@ -72,8 +74,12 @@ function textContent(nodes: readonly XmlNode[], variable: string, scope: Scope, 
   let text = ''
   for (const node of nodes) {
     w.step(node.loc, frame)
-    if (node.kind === 'Text') text += w.subst(node.text, scope, { loc: node.loc, what: `the text of <set><${variable}>`, trail: frame.trail })
-    else if (node.name === 'if') text += textContent(chooseBranch(node, scope, frame, w), variable, scope, frame, w)
+    if (node.kind === 'Text') {
+      const where = { loc: node.loc, what: `the text of <set><${variable}>`, trail: frame.trail }
+      const piece = w.subst(node.text, scope, where)
+      w.spend(piece.length, where)
+      text += piece
+    } else if (node.name === 'if') text += textContent(chooseBranch(node, scope, frame, w), variable, scope, frame, w)
     else if (node.name !== 'note') {
       throw blockError(node.loc, `<${node.name}> cannot appear inside <set><${variable}>: only text and <if> can`, frame.trail)
     }

@@ -20,7 +20,9 @@ import type { ExpansionState, Frame, Walker } from './walker.js'
  * @throws AppError CHECK_ERROR (unknown variable or block, limits, misplaced elements) or EXPR_ERROR
  */
 export function expandBlocks(root: XmlElement, vars: Readonly<Record<string, string>> = {}): XmlElement[] {
-  const walker = new Expander({ root: Scope.root(vars), blocks: new Map(), elements: 0, steps: 0 })
+  // A query is allowed to expand to a few times its own size however large MAX_QUERY_BYTES is.
+  const charBudget = Math.max(BLOCK_LIMITS.maxOutputChars, 4 * subtreeSize(root).chars)
+  const walker = new Expander({ root: Scope.root(vars), blocks: new Map(), elements: 0, steps: 0, chars: 0, charBudget })
   hoistLibraries(root.children, walker.state.blocks)
   const out: XmlNode[] = []
   walker.nodes(root.children, new Scope(walker.state.root, true), { depth: 0, trail: null }, out)
@@ -49,7 +51,14 @@ class Expander implements Walker {
   }
 
   subst(text: string, scope: Scope, where: Where): string {
-    return substitute(text, (name) => scope.lookup(name), where)
+    return substitute(text, (name) => scope.lookup(name), where, (chars) => this.spend(chars, where))
+  }
+
+  spend(chars: number, where: Where): void {
+    this.state.chars += chars
+    if (this.state.chars > this.state.charBudget) {
+      throw blockError(where.loc, `block expansion produces more than ${this.state.charBudget} characters of text (at ${where.what}); insert large blocks or values fewer times`, where.trail)
+    }
   }
 
   step(loc: Loc, frame: Frame): void {
@@ -62,14 +71,18 @@ class Expander implements Walker {
     this.step(node.loc, frame)
     if (node.kind === 'Text') {
       const where = { loc: node.loc, what: 'text', trail: frame.trail }
-      out.push({ kind: 'Text', text: this.subst(node.text, scope, where), loc: node.loc })
+      const text = this.subst(node.text, scope, where)
+      this.spend(text.length, where)
+      out.push({ kind: 'Text', text, loc: node.loc })
       return
     }
     const handler = Object.hasOwn(MACROS, node.name) ? MACROS[node.name] : undefined
     if (handler) return handler(node, scope, frame, out, this)
     if (REFUSED.has(node.name)) throw blockError(node.loc, `<${node.name}> is not supported`, frame.trail)
     if (PASS_THROUGH.has(node.name)) {
-      this.count(node, frame, subtreeSize(node))
+      const size = subtreeSize(node)
+      this.count(node, frame, size.elements)
+      this.spend(size.chars, { loc: node.loc, what: `<${node.name}>`, trail: frame.trail })
       out.push(node)
       return
     }
@@ -80,7 +93,12 @@ class Expander implements Walker {
   private copy(el: XmlElement, scope: Scope, frame: Frame): XmlElement {
     this.count(el, frame, 1)
     const attrs: Record<string, string> = {}
-    for (const name of Object.keys(el.attrs)) attrs[name] = this.subst(el.attrs[name], scope, attrWhere(el, name, frame))
+    for (const name of Object.keys(el.attrs)) {
+      const where = attrWhere(el, name, frame)
+      attrs[name] = this.subst(el.attrs[name], scope, where)
+      // Each copy is parsed again later (expressions, name lists), so every copy counts.
+      this.spend(attrs[name].length, where)
+    }
     const children: XmlNode[] = []
     this.nodes(el.children, scope, frame, children)
     return { kind: 'Element', name: el.name, attrs, children, loc: el.loc }
@@ -94,8 +112,18 @@ class Expander implements Walker {
   }
 }
 
-function subtreeSize(el: XmlElement): number {
-  let n = 1
-  for (const c of el.children) if (c.kind === 'Element') n += subtreeSize(c)
-  return n
+/** Elements and characters (attribute values and text) of a subtree kept as written. */
+function subtreeSize(el: XmlElement): { elements: number; chars: number } {
+  const size = { elements: 1, chars: 0 }
+  for (const value of Object.values(el.attrs)) size.chars += value.length
+  for (const c of el.children) {
+    if (c.kind === 'Text') {
+      size.chars += c.text.length
+      continue
+    }
+    const inner = subtreeSize(c)
+    size.elements += inner.elements
+    size.chars += inner.chars
+  }
+  return size
 }

@@ -9,6 +9,16 @@ export const BLOCK_LIMITS = {
   maxElements: 100_000,
   /** Nodes the expander may visit, so expansions that produce nothing still terminate quickly. */
   maxSteps: 500_000,
+  /** Braces nested inside one another (`{f('{@a}')}` is two); substitution recurses once per level. */
+  maxBraceDepth: 100,
   /** Longest text a substitution or a variable may hold. */
   maxValueLength: 1_000_000,
+  /**
+   * Characters the expansion may produce and evaluate in all: attribute values and text of the
+   * elements it emits, values it pastes and block expressions it parses. Inserting a block copies
+   * its text, so without this a query of a few hundred bytes could make the gateway parse
+   * gigabytes (a 1 MB variable tested in a block inserted 100,000 times). A query longer than a
+   * quarter of this may produce four times its own length.
+   */
+  maxOutputChars: 16_000_000,
 } as const

@@ -17,45 +17,86 @@ import type { Scalar } from './scalar-value.js'
 /** A bare `{@name}`: inserted as is, without going through the expression parser. */
 const PLAIN_VAR = /^\s*@([a-z][a-z0-9_]*)\s*$/
 
-/** Replaces every `{…}` in `text`; throws CHECK_ERROR / EXPR_ERROR positioned at `where`. */
-export function substitute(text: string, vars: VarLookup, where: Where): string {
+/** Receives the size of each piece of work: an expression about to be parsed, a value pasted. */
+export type Spend = (chars: number) => void
+
+/**
+ * Replaces every `{…}` in `text`; throws CHECK_ERROR / EXPR_ERROR positioned at `where`.
+ * @param spend told the length of every expression evaluated and every value pasted, so the
+ *   caller can bound the total work of an expansion (it may throw to stop it)
+ */
+export function substitute(text: string, vars: VarLookup, where: Where, spend: Spend = () => {}): string {
   if (!text.includes('{')) return text
-  const { out, end } = scan(text, 0, 0, vars, where)
+  const { out, end } = scan(text, 0, 0, { vars, where, spend })
   if (end < text.length) throw blockError(where.loc, `unbalanced '}' in ${where.what}`, where.trail)
   return out
 }
 
-/** Reads from `i` up to the `}` closing this depth (or the end at depth 0); returns the substituted text. */
-function scan(text: string, i: number, depth: number, vars: VarLookup, where: Where): { out: string; end: number } {
+/** What every level of a substitution needs. */
+interface Context {
+  readonly vars: VarLookup
+  readonly where: Where
+  readonly spend: Spend
+}
+
+/**
+ * Reads from `i` up to the `}` closing this depth (or the end at depth 0); returns the substituted
+ * text. Recurses once per level of braces, so the depth is capped before the stack runs out.
+ */
+function scan(text: string, i: number, depth: number, ctx: Context): { out: string; end: number } {
+  const { where } = ctx
+  if (depth > BLOCK_LIMITS.maxBraceDepth) throw blockError(where.loc, `{…} nested more than ${BLOCK_LIMITS.maxBraceDepth} deep in ${where.what}`, where.trail)
   let out = ''
   while (i < text.length) {
-    const c = text[i]
-    if (c === '}' && depth > 0) return { out, end: i }
-    if (c !== '{') {
-      out += c
-      i++
-      continue
-    }
-    const inner = scan(text, i + 1, depth + 1, vars, where)
+    const brace = nextBrace(text, i, depth > 0)
+    out += text.slice(i, brace)
+    i = brace
+    if (i >= text.length) break
+    if (text[i] === '}') return { out, end: i }
+    const inner = scan(text, i + 1, depth + 1, ctx)
     if (inner.end >= text.length) throw blockError(where.loc, `'{' at position ${i + 1} of ${where.what} is never closed: expected '}'`, where.trail)
-    out += evaluate(inner.out, vars, where)
+    out += evaluate(inner.out, ctx)
     if (out.length > BLOCK_LIMITS.maxValueLength) throw tooLong(where)
     i = inner.end + 1
   }
   return { out, end: i }
 }
 
+/** The offset of the next `{` (or, inside braces, `}`) from `i`; the text's length when there is none. */
+function nextBrace(text: string, i: number, inside: boolean): number {
+  for (; i < text.length; i++) {
+    const c = text.charCodeAt(i)
+    if (c === 123 || (inside && c === 125)) return i
+  }
+  return i
+}
+
 /** The text that replaces one `{…}` whose inner braces are already substituted. */
-function evaluate(source: string, vars: VarLookup, where: Where): string {
+function evaluate(source: string, { vars, where, spend }: Context): string {
   if (source.trim() === '') throw blockError(where.loc, `empty {} in ${where.what}`, where.trail)
   const plain = PLAIN_VAR.exec(source)
   if (plain) {
     const value = vars(plain[1])
     if (value === undefined) throw blockError(where.loc, `unknown variable @${plain[1]} in ${where.what}`, where.trail, 'CHECK_ERROR', { variable: plain[1] })
+    spend(value.length)
     return value
   }
-  return formatScalar(evaluateBlockExpr(source, vars, where, (s) => `{${s}}`))
+  spend(source.length)
+  const show = (s: string): string => `{${s}}`
+  const value = evaluateBlockExpr(source, vars, where, show)
+  // Formatting refuses values that cannot be written into a query ({10^400}, {(0-1)^0.5}).
+  let text: string
+  try {
+    text = formatScalar(value)
+  } catch (err) {
+    throw relocate(err, show(shorten(source)), where)
+  }
+  spend(text.length)
+  return text
 }
+
+/** An expression as quoted in messages: long ones cut. */
+const shorten = (source: string): string => (source.length > 60 ? `${source.slice(0, 60)}…` : source)
 
 /**
  * Parses and evaluates one block expression; failures become AppErrors positioned at `where`.
@@ -65,7 +106,7 @@ export function evaluateBlockExpr(source: string, vars: VarLookup, where: Where,
   try {
     return evalScalar(parseExpr(source, { vars: true }), vars)
   } catch (err) {
-    throw relocate(err, show(source.length > 60 ? `${source.slice(0, 60)}…` : source), where)
+    throw relocate(err, show(shorten(source)), where)
   }
 }
 

@@ -11,6 +11,9 @@ export interface ExpansionState {
   readonly blocks: Map<string, XmlElement>
   elements: number
   steps: number
+  /** Characters produced and evaluated so far, and how many may be. */
+  chars: number
+  readonly charBudget: number
 }
 
 /** Where the expansion is: how many blocks deep, and the insertion chain for messages. */
@@ -28,6 +31,8 @@ export interface Walker {
   subst(text: string, scope: Scope, where: Where): string
   /** Counts one unit of work, refusing runaway expansions. */
   step(loc: Loc, frame: Frame): void
+  /** Counts characters produced or about to be parsed, refusing expansions that produce too much text. */
+  spend(chars: number, where: Where): void
 }
 
 /** Expands one macro element (`<let>`, `<insert>`, `<if>`…) in place. */

@@ -3,7 +3,7 @@
  * every column, function, table and summary named must exist and every expression must type
  * check, before any data is touched. Returns the operations with normalised expressions.
  */
-import type { Expr, Op, Tcol } from '../ast.js'
+import type { BreakSpec, Expr, Op, Tcol } from '../ast.js'
 import type { ColumnSpec } from '../../shared/table.js'
 import { COLUMN_NAME } from '../../shared/table.js'
 import { lookupSummary, SUMMARY_NAMES } from '../summaries/index.js'
@@ -12,12 +12,17 @@ import { matchesPattern } from '../interpret/patterns.js'
 import { checkError, inExpression } from './errors.js'
 import { typeExpr, type Typed } from './expr-types.js'
 import type { Loc } from '../ast.js'
-import { findCol, type Schema, type SchemaCol } from './schema.js'
+import { findCol, Schema, type SchemaCol } from './schema.js'
 
 /** Schemas of the tables the query may read, by dotted path. */
 export type TableSchemas = ReadonlyMap<string, readonly ColumnSpec[]>
 
-const EMPTY: Schema = { cols: [], open: false }
+/**
+ * Units of work (roughly: columns visited) the checker may spend on one query. The check runs on
+ * the gateway's own thread, and operations that visit every column (colord, tabu, link, merge)
+ * repeated after thousands of willbes would otherwise make it quadratic in the query's length.
+ */
+export const CHECK_BUDGET = 20_000_000
 
 function requireCol(s: Schema, name: string, op: Op): SchemaCol | null {
   const col = findCol(s, name)
@@ -46,19 +51,31 @@ function numericCondition(e: Expr, s: Schema, op: Op): Expr {
 }
 
 export class Checker {
+  private spent = 0
+
   constructor(private readonly tables: TableSchemas) {}
+
+  /** Counts `units` of work for `op`; refuses the query once CHECK_BUDGET is spent. */
+  private charge(units: number, op: Op): void {
+    this.spent += units
+    if (this.spent > CHECK_BUDGET) {
+      throw checkError(op.loc, `The query is too large to check: its operations visit more than ${CHECK_BUDGET} columns in all. Use fewer operations or fewer columns.`)
+    }
+  }
 
   private tableSchema(path: string, op: Op): Schema {
     const specs = this.tables.get(path)
     if (!specs) throw checkError(op.loc, `No such table "${path}".`, { table: path })
-    return { cols: specs.map((c) => ({ name: c.name.toLowerCase(), type: c.type, visible: true })), open: false }
+    this.charge(specs.length, op)
+    return Schema.of(specs.map((c) => ({ name: c.name.toLowerCase(), type: c.type, visible: true })))
   }
 
   /** Checks a pipeline starting from `start`; returns its final schema and checked ops. */
-  run(ops: readonly Op[], start: Schema = EMPTY): { schema: Schema; ops: Op[] } {
+  run(ops: readonly Op[], start: Schema = Schema.of([])): { schema: Schema; ops: Op[] } {
     let schema = start
     const out: Op[] = []
     for (const op of ops) {
+      this.charge(1, op)
       const r = this.step(op, schema)
       schema = r.schema
       out.push(r.op)
@@ -71,14 +88,15 @@ export class Checker {
       case 'Base':
         return { schema: this.tableSchema(op.table, op), op }
       case 'Table':
-        return { op, schema: { open: false, cols: op.cols.map((name, c) => ({ name, visible: true, type: inlineColumnType(op.rows.map((r) => r[c] ?? '')) })) } }
+        this.charge(op.cols.length, op)
+        return { op, schema: Schema.of(op.cols.map((name, c) => ({ name, visible: true, type: inlineColumnType(op.rows.map((r) => r[c] ?? '')) }))) }
       case 'Sel':
         return { schema: s, op: { ...op, cond: numericCondition(op.cond, s, op) } }
       case 'Willbe': {
         newName(s, op.name, op)
         const t = typed(op.value, s, op.loc, '<willbe value>')
         if (t.list) throw checkError(op.loc, `A list of values cannot be a column; <willbe name="${op.name}"> needs one value per row.`)
-        return { schema: { ...s, cols: [...s.cols, { name: op.name, type: t.type, visible: true }] }, op: { ...op, value: t.expr } }
+        return { schema: s.append([{ name: op.name, type: t.type, visible: true }]), op: { ...op, value: t.expr } }
       }
       case 'Colord':
         return { op, schema: this.colord(op, s) }
@@ -86,6 +104,7 @@ export class Checker {
         requireCol(s, op.name, op)
         return { schema: s, op }
       case 'Sort':
+        this.charge(op.keys.length, op)
         for (const k of op.keys) requireCol(s, k.col, op)
         return { schema: s, op }
       case 'Tabu':
@@ -98,9 +117,22 @@ export class Checker {
   }
 
   private colord(op: Op & { kind: 'Colord' }, s: Schema): Schema {
-    const shown = (name: string) => (op.cols === null || op.cols.some((p) => matchesPattern(name, p))) && !op.hide.some((p) => matchesPattern(name, p))
-    const cols = s.cols.map((c) => ({ ...c, visible: shown(c.name) }))
-    return { ...s, cols: op.hard ? cols.filter((c) => c.visible) : cols }
+    const shownBy = this.patternTest(op.cols ?? ['*'], s, op)
+    const hiddenBy = this.patternTest(op.hide, s, op)
+    const cols = s.cols.map((c) => ({ ...c, visible: shownBy(c.name) && !hiddenBy(c.name) }))
+    return Schema.of(op.hard ? cols.filter((c) => c.visible) : cols, s.open)
+  }
+
+  /**
+   * Whether a name matches any of `patterns`: exact names by lookup, wildcards one by one. A
+   * wildcard match may cost the product of the two lengths, so that is what is charged.
+   */
+  private patternTest(patterns: readonly string[], s: Schema, op: Op): (name: string) => boolean {
+    const exact = new Set(patterns.filter((p) => !p.includes('*')))
+    const wild = patterns.filter((p) => p.includes('*'))
+    const nameChars = s.cols.reduce((n, c) => n + c.name.length + 1, 0)
+    this.charge(s.length + patterns.length + nameChars * wild.reduce((n, p) => n + p.length + 1, 0), op)
+    return (name) => exact.has(name) || wild.some((p) => matchesPattern(name, p))
   }
 
   private tcolType(t: Tcol, s: Schema): { tcol: Tcol; type: SchemaCol['type'] } {
@@ -116,14 +148,19 @@ export class Checker {
   }
 
   private tabu(op: Op & { kind: 'Tabu' }, s: Schema): { schema: Schema; op: Op } {
+    this.charge(op.breaks.length + op.cbreaks.length + op.breakSpecs.length + op.tcols.length, op)
     for (const b of [...op.breaks, ...op.cbreaks]) requireCol(s, b, op)
+    const breakNames = new Set([...op.breaks, ...op.cbreaks])
     for (const b of op.breakSpecs) {
-      if (!op.breaks.includes(b.col) && !op.cbreaks.includes(b.col)) throw checkError(b.loc, `<break col="${b.col}"> names a column that is not in breaks or cbreaks.`)
+      if (!breakNames.has(b.col)) throw checkError(b.loc, `<break col="${b.col}"> names a column that is not in breaks or cbreaks.`)
     }
     const tcols = op.tcols.map((t) => this.tcolType(t, s))
     if (tcols.length === 0) throw checkError(op.loc, '<tabu> needs at least one <tcol>.')
+    // The first <break> of a column is the one that counts, as with a search from the front.
+    const specs = new Map<string, BreakSpec>()
+    for (const spec of op.breakSpecs) if (!specs.has(spec.col)) specs.set(spec.col, spec)
     const breakCols = op.breaks.map((b) => {
-      const spec = op.breakSpecs.find((x) => x.col === b)
+      const spec = specs.get(b)
       return { name: spec?.rename ?? b, type: findCol(s, b)?.type ?? 'text', visible: true }
     })
     const names = new Set(breakCols.map((c) => c.name))
@@ -132,7 +169,7 @@ export class Checker {
       if (names.has(c.name)) throw checkError(op.loc, `Two columns of the tabulation would be named "${c.name}"; give the <tcol> another name.`)
       names.add(c.name)
     }
-    return { schema: { cols: [...breakCols, ...valueCols], open: op.cbreaks.length > 0 }, op: { ...op, tcols: tcols.map((t) => t.tcol) } }
+    return { schema: Schema.of([...breakCols, ...valueCols], op.cbreaks.length > 0), op: { ...op, tcols: tcols.map((t) => t.tcol) } }
   }
 
   private link(op: Op & { kind: 'Link' }, s: Schema): { schema: Schema; op: Op } {
@@ -147,7 +184,9 @@ export class Checker {
       }
     })
     if (op.type === 'include' || op.type === 'exclude') return { schema: s, op: { ...op, ops: foreign.ops } }
-    const brought = (op.cols ?? foreign.schema.cols.filter((c) => c.visible && !op.col2.includes(c.name)).map((c) => c.name)).map((name) => {
+    this.charge(op.col.length + foreign.schema.length + (op.cols?.length ?? 0), op)
+    const keys = new Set(op.col2)
+    const brought = (op.cols ?? foreign.schema.cols.filter((c) => c.visible && !keys.has(c.name)).map((c) => c.name)).map((name) => {
       const col = findCol(foreign.schema, name)
       if (!col && !foreign.schema.open) throw checkError(op.loc, `Unknown column "${name}" in ${op.table2} (cols of <link>).`)
       return { name: name + op.suffix, type: col?.type ?? 'float', visible: true }
@@ -155,11 +194,12 @@ export class Checker {
     for (const c of brought) {
       if (findCol(s, c.name)) throw checkError(op.loc, `<link> would add a second column named "${c.name}"; set suffix="…" or choose cols.`)
     }
-    return { schema: { ...s, cols: [...s.cols, ...brought], open: s.open || foreign.schema.open }, op: { ...op, ops: foreign.ops } }
+    return { schema: s.append(brought, s.open || foreign.schema.open), op: { ...op, ops: foreign.ops } }
   }
 
   private merge(op: Op & { kind: 'Merge' }, s: Schema): { schema: Schema; op: Op } {
     const foreign = this.run(op.ops, this.tableSchema(op.table2, op))
+    this.charge(s.length, op)
     for (const c of s.cols) {
       const f = findCol(foreign.schema, c.name)
       if (f && (f.type === 'text') !== (c.type === 'text')) throw checkError(op.loc, `<merge>: column "${c.name}" is ${c.type} here but ${f.type} in ${op.table2}.`)
@@ -171,6 +211,6 @@ export class Checker {
 /** Checks a whole query against the schemas of the tables it reads. */
 export function checkQuery(ops: readonly Op[], tables: TableSchemas): { schema: Schema; ops: Op[] } {
   const r = new Checker(tables).run(ops)
-  if (r.schema.cols.length === 0 && !r.schema.open && ops.length === 0) throw checkError(undefined, 'The query has no operations; start it with <base table="…"/>.')
+  if (r.schema.length === 0 && !r.schema.open && ops.length === 0) throw checkError(undefined, 'The query has no operations; start it with <base table="…"/>.')
   return r
 }

@@ -1,4 +1,5 @@
-export { checkQuery, Checker, type TableSchemas } from './check-ops.js'
+export { CHECK_BUDGET, checkQuery, Checker, type TableSchemas } from './check-ops.js'
 export { typeExpr, argSpec, type Typed } from './expr-types.js'
 export { parseDateText } from './date-literals.js'
-export type { Schema, SchemaCol } from './schema.js'
+export { Schema } from './schema.js'
+export type { SchemaCol } from './schema.js'

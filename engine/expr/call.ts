@@ -11,6 +11,7 @@ import { BP } from './precedence.js'
 import { describeToken, isOp } from './token.js'
 import type { Token } from './token.js'
 import type { ExprParser } from './pratt.js'
+import { MAX_ARGS } from './limits.js'
 
 type NameToken = Extract<Token, { type: 'ident' }>
 
@@ -23,6 +24,10 @@ export function parseCall(p: ExprParser, name: NameToken): Expr {
     return p.node({ kind: 'Call', name: name.name, args, loc: name.loc }, args)
   }
   for (;;) {
+    if (args.length === MAX_ARGS) {
+      const t = p.ts.peek()
+      p.ts.fail(`Too many arguments in ${opened(p, name)}: more than ${MAX_ARGS} (the ${MAX_ARGS + 1}th starts at ${p.ts.at(t.loc)})`, t)
+    }
     args.push(parseArg(p, name))
     const t = p.ts.peek()
     if (!isOp(t, ';') && !isOp(t, ')')) failAfterOperand(p.ts, t, `';' or ')' to close ${opened(p, name)}`)

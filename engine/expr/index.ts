@@ -26,7 +26,7 @@ import { parseTokens } from './pratt.js'
 
 export { showExpr } from './show.js'
 export { exprColumns } from './columns.js'
-export { MAX_DEPTH } from './limits.js'
+export { MAX_ARGS, MAX_DEPTH } from './limits.js'
 
 export interface ParseExprOptions {
   /** Allow `@name` / `@name.field` variables (block-level `{…}` expressions). Default false. */

@@ -28,6 +28,9 @@ const HINTS: readonly (readonly [string, string])[] = [
   ['_', 'names start with a letter'],
 ]
 
+/** First characters of the hints: the common operators skip the search. */
+const HINT_STARTS = new Set(HINTS.map(([spelling]) => spelling[0]))
+
 /** Reads the operator at the cursor, or throws naming the character that is none. */
 export function lexOperator(src: Source, at: PositionText): Token {
   const loc = src.loc
@@ -35,7 +38,7 @@ export function lexOperator(src: Source, at: PositionText): Token {
   // Two-character spellings first: `=<` must be refused as a whole, not read as `=` then `<`.
   const op = TWO_CHAR.find((o) => o === two)
   if (op) return take(src, op)
-  const hint = HINTS.find(([spelling]) => src.text.startsWith(spelling, src.pos))
+  const hint = HINT_STARTS.has(src.char()) ? HINTS.find(([spelling]) => src.text.startsWith(spelling, src.pos)) : undefined
   if (hint && hint[0].length === 2) throw exprError(`Unknown operator '${hint[0]}' at ${at(loc)}: ${hint[1]}`, loc, hint[0])
   if (ONE_CHAR.includes(src.char())) return take(src, src.char() as OpText)
   const ch = String.fromCodePoint(src.text.codePointAt(src.pos) ?? 0)

@@ -11,10 +11,17 @@ import type { Token } from './token.js'
 /** Deepest nesting accepted, both of parser recursion and of the finished tree. */
 export const MAX_DEPTH = 1000
 
+/**
+ * Most arguments of one call. Later stages pass a call's arguments as a spread (`f(...types)`),
+ * which overflows the stack somewhere past 100,000; no real call comes near this.
+ */
+export const MAX_ARGS = 10_000
+
 /** Counts recursion while parsing and tree height as nodes are built; fails past MAX_DEPTH. */
 export class DepthGuard {
   private depth = 0
-  private readonly heights = new WeakMap<Expr, number>()
+  /** A Map, not a WeakMap: it lives only as long as one parse, and weak entries cost the collector far more. */
+  private readonly heights = new Map<Expr, number>()
 
   constructor(private readonly ts: TokenStream) {}
 

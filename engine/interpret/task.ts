@@ -6,5 +6,5 @@ import { runOps } from './run.js'
 
 export function runMacroTask(task: RunTask): ResultSet {
   const tables = new Map(task.tables.map((t) => [t.path, t]))
-  return toResultSet(runOps(task.ops as readonly Op[], tables), task.maxRows)
+  return toResultSet(runOps(task.ops as readonly Op[], tables), task.maxRows, task.truncate === true)
 }

@@ -36,46 +36,57 @@ function tableContent(el: XmlElement): string {
   return text
 }
 
-/** Splits the content into rows of cells. */
+/**
+ * Splits the content into rows of cells. Cells are sliced out of the text whole, not built a
+ * character at a time: an inline table may be megabytes long.
+ */
 function parseRows(el: XmlElement, text: string): string[][] {
   const rows: string[][] = []
   let row: string[] = []
-  let cell = ''
+  let cellStart = 0
+  /** Whether the cell so far is only white space (a quote then opens a quoted value). */
+  let blank = true
   let quoted: string | null = null
-  const endCell = (): void => {
-    row.push(quoted ?? cell.trim())
-    cell = ''
+  const endCell = (end: number): void => {
+    row.push(quoted ?? text.slice(cellStart, end).trim())
+    cellStart = end + 1
+    blank = true
     quoted = null
   }
-  const endRow = (): void => {
-    endCell()
+  const endRow = (end: number): void => {
+    endCell(end)
     if (!(row.length === 1 && row[0] === '')) rows.push(row)
     row = []
   }
   for (let i = 0; i < text.length; i++) {
     const c = text[i]
-    if (c === "'" && quoted === null && cell.trim() === '') {
+    if (c === "'" && quoted === null && blank) {
       const q = readQuoted(el, text, i)
       quoted = q.value
       i = q.end
-    } else if (c === ',') endCell()
-    else if (c === ';') endRow()
-    else if (quoted !== null && c.trim() !== '') throw opError(el, `unexpected '${c}' after the quoted value '${quoted}' in <table>: expected ',' or ';'`)
-    else if (quoted === null) cell += c
+    } else if (c === ',') endCell(i)
+    else if (c === ';') endRow(i)
+    else if (c.trim() !== '') {
+      if (quoted !== null) throw opError(el, `unexpected '${c}' after the quoted value '${quoted}' in <table>: expected ',' or ';'`)
+      blank = false
+    }
   }
-  endRow()
+  endRow(text.length)
   return rows
 }
 
 /** Reads a quoted cell starting at `start`; returns its value and the offset of its closing quote. */
 function readQuoted(el: XmlElement, text: string, start: number): { value: string; end: number } {
   let value = ''
+  let run = start + 1
   for (let i = start + 1; i < text.length; i++) {
-    if (text[i] !== "'") value += text[i]
-    else if (text[i + 1] === "'") {
-      value += "'"
-      i++
-    } else return { value, end: i }
+    if (text[i] !== "'") continue
+    value += text.slice(run, i)
+    if (text[i + 1] !== "'") return { value, end: i }
+    // A doubled quote is one quote.
+    value += "'"
+    i++
+    run = i + 1
   }
-  throw opError(el, `a quoted value in <table> is never closed: expected ' after '${value.slice(0, 20)}'`)
+  throw opError(el, `a quoted value in <table> is never closed: expected ' after '${(value + text.slice(run)).slice(0, 20)}'`)
 }

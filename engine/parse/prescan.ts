@@ -1,11 +1,15 @@
 /**
  * The lenient pre-scan run before sax. Real queries put raw `<`, `>` and `&` inside attribute
  * values (`value="a<=8 & b"`) and bare `&` in text, which strict XML refuses; this pass escapes
- * them, lower-cases tag and attribute names (so `<Sel>…</sel>` matches), wraps the fragment in a
- * synthetic root, and refuses DOCTYPE/ENTITY declarations outright so no entity is ever expanded.
- * Every lengthening is recorded in a PositionMap so errors still point into the original text.
+ * them (raw text from a bare `<` on goes into a CDATA section), lower-cases tag and attribute
+ * names (so `<Sel>…</sel>` matches), wraps the fragment in a synthetic root, and refuses
+ * DOCTYPE/ENTITY declarations outright so no entity is ever expanded. It also enforces the caps
+ * of limits.ts and drops the bodies of comments and processing instructions, so input far beyond
+ * any real query costs time in proportion to the caps, not to its size. Every lengthening or
+ * shortening is recorded in a PositionMap so errors still point into the original text.
  */
 import { AppError } from '../../shared/errors.js'
+import { MAX_ATTRIBUTE_LENGTH, MAX_XML_DEPTH, MAX_XML_ELEMENTS } from './limits.js'
 import { PositionMap } from './positions.js'
 
 /** The synthetic root's tag; sax sees `<ROOT_TAG>query text</ROOT_TAG>`. */
@@ -55,6 +59,12 @@ class Prescanner {
   private attrNames = new Set<string>()
   private word = ''
   private wordEnded = false
+  /** Elements opened so far, and how deep the current one is (counted as the tags go by). */
+  private elements = 0
+  private depth = 0
+  /** Whether the current tag is a closing one (`</x>`), and the last character of the tag read. */
+  private closing = false
+  private lastTagChar = ''
 
   constructor(private readonly src: string) {
     this.map = new PositionMap(src)
@@ -80,11 +90,13 @@ class Prescanner {
       case 'attr':
         return this.inAttr(i, c)
       default: {
-        const end = SECTION_END[this.state]!.end
+        const section = this.state
+        const end = SECTION_END[section]!.end
         const at = this.src.indexOf(end, i)
         if (at < 0) return this.copy(i, this.src.slice(i))
         this.state = 'text'
-        return this.copy(i, this.src.slice(i, at + end.length))
+        if (section === 'cdata') return this.copy(i, this.src.slice(i, at + end.length))
+        return this.dropBody(i, at, section)
       }
     }
   }
@@ -110,9 +122,43 @@ class Prescanner {
       this.attrNames = new Set()
       this.word = ''
       this.wordEnded = false
+      this.closing = next === '/'
+      this.lastTagChar = ''
+      if (!this.closing) this.countElement(i)
       return this.copy(i, c)
     }
-    return this.replace(i, '&lt;')
+    return this.rawText(i)
+  }
+
+  /** Whether the '<' at `i` opens markup (a tag, comment, CDATA, instruction or declaration). */
+  private opensMarkup(i: number): boolean {
+    const next = this.src[i + 1] ?? ''
+    return next === '!' || next === '?' || next === '/' || NAME_START.test(next)
+  }
+
+  /**
+   * Text from a '<' that opens no markup up to the next '&', markup or ']]>', written as one
+   * CDATA section. One '&lt;' per '<' would be correct too, but sax decodes each reference on
+   * its own and takes seconds for a megabyte of them; a CDATA section it reads in milliseconds.
+   */
+  private rawText(i: number): number {
+    let j = i + 1
+    while (j < this.src.length) {
+      const ch = this.src[j]
+      if (ch === '&' || (ch === '<' && this.opensMarkup(j)) || (ch === ']' && this.src.startsWith(']]>', j))) break
+      j++
+    }
+    this.insert('<![CDATA[')
+    this.copy(i, this.src.slice(i, j))
+    this.insert(']]>')
+    return j
+  }
+
+  /** Writes `s`, which stands for nothing in the original, recording the lengthening. */
+  private insert(s: string): void {
+    this.out += s
+    this.shift += s.length
+    this.map.addShift(this.out.length, this.shift)
   }
 
   private inTag(i: number, c: string): number {
@@ -125,8 +171,10 @@ class Prescanner {
     }
     if (c === '>') {
       this.state = 'text'
+      if (this.closing || this.lastTagChar === '/') this.depth--
       return this.copy(i, c)
     }
+    this.lastTagChar = c
     if (c === '<') throw this.error(i, `expected '>' to close ${this.tagText()} …`)
     if (c === '=') this.attributeName(i)
     else if (NAME_CHAR.test(c)) {
@@ -139,6 +187,10 @@ class Prescanner {
   }
 
   private inAttr(i: number, c: string): number {
+    // Checked before the closing quote too: a long run of plain text is copied in one step.
+    if (i - this.openedAt - 1 > MAX_ATTRIBUTE_LENGTH) {
+      throw this.error(this.openedAt, `an attribute value in ${this.tagText()} …> is longer than ${MAX_ATTRIBUTE_LENGTH} characters: shorten it`)
+    }
     if (c === this.quote) {
       this.state = 'tag'
       return this.copy(i, c)
@@ -147,6 +199,15 @@ class Prescanner {
     if (c === '>') return this.replace(i, '&gt;')
     if (c === '&') return this.ampersand(i)
     return this.copyRun(i, this.quote === '"' ? PLAIN_DQ_VALUE : PLAIN_SQ_VALUE)
+  }
+
+  /**
+   * Counts an opening tag at `i`. Exact for well-formed input; on malformed input sax reports
+   * the real fault unless one of these caps is hit first.
+   */
+  private countElement(i: number): void {
+    if (++this.elements > MAX_XML_ELEMENTS) throw this.error(i, `the query has more than ${MAX_XML_ELEMENTS} elements`)
+    if (++this.depth > MAX_XML_DEPTH) throw this.error(i, `elements are nested more than ${MAX_XML_DEPTH} deep`)
   }
 
   /** Strict XML ignores a repeated attribute silently; a query that says two things is refused. */
@@ -162,6 +223,25 @@ class Prescanner {
     ENTITY.lastIndex = i
     const m = ENTITY.exec(this.src)
     return m ? this.copy(i, m[0]) : this.replace(i, '&amp;')
+  }
+
+  /**
+   * Writes a comment or processing instruction without its body: the tree drops both, and sax
+   * reads a body one character at a time, which takes seconds for megabytes. The one fault sax
+   * finds in a comment, a '--' inside it, is reported here at the place sax would report it.
+   */
+  private dropBody(i: number, at: number, section: State): number {
+    const end = SECTION_END[section]!.end
+    if (section === 'comment') {
+      const dashes = this.src.indexOf('--', i)
+      if (dashes >= 0 && dashes < at) throw this.error(dashes + 2, "'--' is not allowed inside a comment")
+    }
+    // A processing instruction keeps a one-letter target, which sax expects after '<?'.
+    const stand = section === 'pi' ? '_' : ''
+    this.out += stand
+    this.shift += stand.length - (at - i)
+    this.map.addShift(this.out.length, this.shift)
+    return this.copy(at, end)
   }
 
   private open(i: number, state: State, opener: string): number {

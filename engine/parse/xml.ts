@@ -10,9 +10,9 @@ import type { Loc, XmlElement, XmlNode } from '../ast.js'
 import { prescan, ROOT_TAG } from './prescan.js'
 import type { Prescanned } from './prescan.js'
 import { describeSaxError } from './sax-errors.js'
+import { MAX_XML_DEPTH } from './limits.js'
 
-/** Elements nested deeper than this are refused (a guard against pathological input). */
-export const MAX_XML_DEPTH = 200
+export { MAX_XML_DEPTH } from './limits.js'
 
 interface Open {
   readonly element: XmlElement

@@ -61,7 +61,7 @@ export class SqlExecutor {
       throw sqlError(err)
     }
     try {
-      const builder = new ResultBuilder(stmt.getColumnNames(), task.maxRows)
+      const builder = new ResultBuilder(stmt.getColumnNames(), task.maxRows, task.truncate === true)
       for (;;) {
         let more: boolean
         try {

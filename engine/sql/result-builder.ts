@@ -44,7 +44,10 @@ export function distinctNames(names: readonly string[]): string[] {
   })
 }
 
-/** Collects rows column by column and enforces the row limit while stepping. */
+/**
+ * Collects rows column by column and enforces the row limit while stepping. With `truncate`,
+ * rows past the limit are only counted (so the caller learns the whole result's size), not kept.
+ */
 export class ResultBuilder {
   private readonly values: SqlValue[][]
   private rows = 0
@@ -52,12 +55,14 @@ export class ResultBuilder {
   constructor(
     private readonly names: readonly string[],
     private readonly maxRows: number,
+    private readonly truncate = false,
   ) {
     this.values = names.map(() => [])
   }
 
   add(row: readonly SqlValue[]): void {
     if (++this.rows > this.maxRows) {
+      if (this.truncate) return
       throw new AppError('RESULT_TOO_LARGE', `The result has more than ${this.maxRows} rows (MAX_RESULT_ROWS); narrow the query with WHERE, LIMIT or an aggregate.`, { maxRows: this.maxRows })
     }
     for (let c = 0; c < row.length; c++) this.values[c].push(row[c])
@@ -71,6 +76,7 @@ export class ResultBuilder {
       const width = kinds[c] === 'text' ? Math.min(64, Math.max(name.length, ...(columns[c].data as string[]).slice(0, 1000).map((s) => s.length), 1)) : undefined
       return columnMeta({ name, type: kinds[c], label: this.names[c], width })
     })
-    return { cols, columns, rowCount: this.rows }
+    const kept = Math.min(this.rows, this.maxRows)
+    return { cols, columns, rowCount: kept, ...(kept < this.rows ? { totalRows: this.rows } : {}) }
   }
 }

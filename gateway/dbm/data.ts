@@ -4,6 +4,8 @@
  * table's owner before any data is computed or written.
  */
 import { AppError } from '../../shared/errors.js'
+import { checkQuerySize } from '../params.js'
+import { acquireSlot } from '../stop/index.js'
 import { prepareRun, runRunRecipe } from '../queries/run.js'
 import { resultRows, saveTable, type SaveMode, type SaveRequest } from '../queries/save.js'
 import { uploadInput } from '../queries/upload.js'
@@ -45,6 +47,16 @@ async function saveRequest(ctx: DbmContext, p: ParamValues, mode: SaveMode, repl
   }
 }
 
+/** The query of save_table counts as one of the session's running queries (MAX_QUERIES_PER_SESSION). */
+async function runInSlot<T>(ctx: DbmContext, run: () => Promise<T>): Promise<T> {
+  const lease = await acquireSlot(ctx.deps.store, ctx.session.sid, ctx.deps.config.maxQueriesPerSession)
+  try {
+    return await run()
+  } finally {
+    await lease.release()
+  }
+}
+
 const SAVE_TABLE: Transaction = {
   name: 'save_table',
   summary: 'Runs a macro-language query with your permissions and saves its result as a table.',
@@ -57,12 +69,13 @@ const SAVE_TABLE: Transaction = {
     ...TABLE_FIELDS,
   },
   async handler(ctx, p) {
+    checkQuerySize('xml', p.xml as string, ctx.deps.config.maxQueryBytes)
     if (p.replace && p.append) throw new AppError('INVALID_PARAMETER', 'Transaction "save_table": give "replace" or "append", not both.', { parameter: 'append' })
     const mode: SaveMode = p.append ? 'append' : p.replace ? 'replace' : 'noreplace'
     const req = await saveRequest(ctx, p, mode, 'send "replace": true to replace it or "append": true to add rows to it')
     // Parsing and checking the query first: a bad query is reported whatever the target.
     const recipe = await prepareRun(ctx.deps, ctx.user, p.xml as string)
-    const saved = await saveTable(ctx.deps, ctx.user, req, async () => resultRows(await runRunRecipe(ctx.deps, recipe, ctx.signal)))
+    const saved = await saveTable(ctx.deps, ctx.user, req, () => runInSlot(ctx, () => runRunRecipe(ctx.deps, recipe, { signal: ctx.signal })).then(resultRows))
     return { path: saved.path, rows: saved.rows }
   },
 }

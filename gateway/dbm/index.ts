@@ -13,6 +13,7 @@ import type { Alias, DbmContext, ParamValues, Transaction } from './registry.js'
 import { ROLES_TRANSACTIONS } from './roles.js'
 import { TABLES_TRANSACTIONS } from './tables.js'
 import { USERS_TRANSACTIONS } from './users.js'
+import { UPLOAD_CHUNK_TRANSACTIONS } from './upload-chunks.js'
 
 /** XML API transaction names (reference §5.3), with their element names mapped to ours. */
 export const ALIASES: readonly Alias[] = [
@@ -42,6 +43,7 @@ export const TRANSACTIONS: readonly Transaction[] = [
   ...FOLDERS_TRANSACTIONS,
   ...TABLES_TRANSACTIONS,
   ...DATA_TRANSACTIONS,
+  ...UPLOAD_CHUNK_TRANSACTIONS,
   ...USERS_TRANSACTIONS,
   ...GROUPS_TRANSACTIONS,
   ...COMPANIES_TRANSACTIONS,

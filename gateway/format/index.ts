@@ -15,6 +15,8 @@ export { renderResult } from './result.js'
 export { renderValue } from './value.js'
 export { colsTable } from './cols.js'
 export { HEAD_ROWS, renderHead } from './head.js'
+export { renderTruncatable, truncationText } from './truncated.js'
+export type { TruncationInfo } from './truncated.js'
 
 /**
  * The format named by a URL suffix (the part after `:`). No suffix means the browsable HTML;

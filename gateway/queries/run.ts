@@ -12,7 +12,8 @@ import type { Op } from '../../engine/ast.js'
 import { readableTable } from '../catalog/tables.js'
 import type { Principal } from '../catalog/principal.js'
 import type { Deps } from '../deps.js'
-import type { ProgressCell } from '../stop/index.js'
+import type { RecipeOptions } from './limits.js'
+import { runOnPool, type RunControl } from './pool.js'
 import { recipeKey } from './result-cache.js'
 
 export interface RunRecipe {
@@ -20,10 +21,17 @@ export interface RunRecipe {
   readonly xml: string
   readonly vars: Readonly<Record<string, string>>
   readonly tables: readonly { readonly path: string; readonly version: string; readonly title: string }[]
+  /**
+   * truncate_=1: a result over MAX_RESULT_ROWS or MAX_RESULT_BYTES is cut to its first rows
+   * instead of refused. Part of the recipe, so a cut result is never served to a request that
+   * did not ask for one (the memo's key is the recipe). Absent, not false, when off: the keys of
+   * recipes kept before it existed stay the same.
+   */
+  readonly truncate?: true
 }
 
 /** Parses, resolves and checks a query; bad queries fail here, before a worker is involved. */
-export async function prepareRun(deps: Deps, user: Principal, xml: string, vars: Readonly<Record<string, string>> = {}): Promise<RunRecipe> {
+export async function prepareRun(deps: Deps, user: Principal, xml: string, vars: Readonly<Record<string, string>> = {}, opts: RecipeOptions = {}): Promise<RunRecipe> {
   const ops = parseQuery(xml, vars)
   const tables = []
   for (const path of tableRefs(ops)) {
@@ -31,7 +39,7 @@ export async function prepareRun(deps: Deps, user: Principal, xml: string, vars:
     tables.push({ path, version: t.version, title: t.title, columns: t.columns })
   }
   checkQuery(ops, new Map(tables.map((t) => [t.path, t.columns as readonly ColumnSpec[]])))
-  return { kind: 'run', xml, vars, tables: tables.map(({ path, version, title }) => ({ path, version, title })) }
+  return { kind: 'run', xml, vars, tables: tables.map(({ path, version, title }) => ({ path, version, title })), ...(opts.truncate ? { truncate: true } : {}) }
 }
 
 async function tableInput(deps: Deps, t: RunRecipe['tables'][number]): Promise<TableInput> {
@@ -46,16 +54,23 @@ async function tableInput(deps: Deps, t: RunRecipe['tables'][number]): Promise<T
 }
 
 /**
- * Runs a recipe on the pool (or serves it from the memo). `progress`, when given, is where the
- * worker reports how far it got (`!status`); a run shared with a concurrent identical request
- * reports into that request's cell only.
+ * Runs a recipe on the pool (or serves it from the memo). `control.progress`, when given, is where
+ * the worker reports how far it got (`!status`); a run shared with a concurrent identical request
+ * runs under that request's controls.
  */
-export async function runRunRecipe(deps: Deps, recipe: RunRecipe, signal?: AbortSignal, progress?: ProgressCell): Promise<ResultSet> {
+export async function runRunRecipe(deps: Deps, recipe: RunRecipe, control: RunControl = {}): Promise<ResultSet> {
   return deps.results.getOrLoad(recipeKey(recipe), async () => {
     const ops: Op[] = checkQuery(parseQuery(recipe.xml, recipe.vars), await schemasOf(deps, recipe)).ops
     const tables = await Promise.all(recipe.tables.map((t) => tableInput(deps, t)))
-    const task: RunTask = { kind: 'run', ops, tables, maxRows: deps.config.maxResultRows, ...(progress ? { progress: progress.buffer } : {}) }
-    return deps.runner.run(task, { signal, timeoutMs: deps.config.queryTimeoutMs })
+    const task: RunTask = {
+      kind: 'run',
+      ops,
+      tables,
+      maxRows: deps.config.maxResultRows,
+      ...(recipe.truncate ? { truncate: true } : {}),
+      ...(control.progress ? { progress: control.progress.buffer } : {}),
+    }
+    return runOnPool(deps, task, control)
   })
 }
 

@@ -10,6 +10,8 @@ import { checkReadOnlySql, findTableRefs, rewriteTableRefs } from '../../engine/
 import { readableTable } from '../catalog/tables.js'
 import type { Principal } from '../catalog/principal.js'
 import type { Deps } from '../deps.js'
+import type { RecipeOptions } from './limits.js'
+import { runOnPool, type RunControl } from './pool.js'
 import { recipeKey } from './result-cache.js'
 
 /** What a session keeps of its last SQL query. */
@@ -17,10 +19,12 @@ export interface SqlRecipe {
   readonly kind: 'sql'
   readonly sql: string
   readonly tables: readonly { readonly path: string; readonly version: string }[]
+  /** truncate_=1, as RunRecipe.truncate. */
+  readonly truncate?: true
 }
 
 /** Resolves the tables a query names; paths that are not tables are left for SQLite to judge. */
-export async function prepareSql(deps: Deps, user: Principal, sql: string): Promise<SqlRecipe> {
+export async function prepareSql(deps: Deps, user: Principal, sql: string, opts: RecipeOptions = {}): Promise<SqlRecipe> {
   checkReadOnlySql(sql)
   const paths = [...new Set(findTableRefs(sql).map((r) => r.path))]
   const tables: { path: string; version: string }[] = []
@@ -33,17 +37,23 @@ export async function prepareSql(deps: Deps, user: Principal, sql: string): Prom
       if (!(err instanceof AppError && err.code === 'UNKNOWN_TABLE') || path.split('.').length > 2) throw err
     }
   }
-  return { kind: 'sql', sql, tables }
+  return { kind: 'sql', sql, tables, ...(opts.truncate ? { truncate: true } : {}) }
 }
 
-/** Runs a recipe (or serves it from the memo) with the given abort signal. */
-export async function runSqlRecipe(deps: Deps, recipe: SqlRecipe, signal?: AbortSignal): Promise<ResultSet> {
+/** Runs a recipe (or serves it from the memo) under the request's controls. */
+export async function runSqlRecipe(deps: Deps, recipe: SqlRecipe, control: RunControl = {}): Promise<ResultSet> {
   return deps.results.getOrLoad(recipeKey(recipe), async () => {
     const aliases = new Map(recipe.tables.map((t, i) => [t.path, `t${i}`]))
     const tables = await Promise.all(
       recipe.tables.map(async (t, i) => ({ alias: `t${i}`, version: t.version, image: await deps.tables.sqliteImage(t.version) })),
     )
-    const task: SqlTask = { kind: 'sql', sql: rewriteTableRefs(recipe.sql, aliases), tables, maxRows: deps.config.maxResultRows }
-    return deps.runner.run(task, { signal, timeoutMs: deps.config.queryTimeoutMs })
+    const task: SqlTask = {
+      kind: 'sql',
+      sql: rewriteTableRefs(recipe.sql, aliases),
+      tables,
+      maxRows: deps.config.maxResultRows,
+      ...(recipe.truncate ? { truncate: true } : {}),
+    }
+    return runOnPool(deps, task, control)
   })
 }

@@ -1,11 +1,45 @@
-/** An AbortSignal that fires when the client goes away before its response is finished. */
+/**
+ * What bounds a request's query while it runs: the client going away (the query is stopped, as
+ * `!stop` would), `!stop` itself, the time limit (QUERY_TIMEOUT_MS, or lower with `timeout_`),
+ * and the number of queries its session runs at once (MAX_QUERIES_PER_SESSION).
+ */
 import type { Context } from 'koa'
 import { AppError } from '../../shared/errors.js'
+import type { Deps } from '../deps.js'
+import { requestParams, timeoutParam, type RequestTimeout } from '../params.js'
+import type { RunControl } from '../queries/pool.js'
+import { authState } from '../session.js'
+import { acquireSlot } from '../stop/index.js'
+import { stoppable } from './stop.js'
 
+/** An AbortSignal that fires when the client goes away before its response is finished. */
 export function clientGoneSignal(ctx: Context): AbortSignal {
   const ac = new AbortController()
   ctx.res.once('close', () => {
     if (!ctx.res.writableFinished) ac.abort(new AppError('STOPPED', 'The client closed the connection; the query was stopped.'))
   })
   return ac.signal
+}
+
+/** The request's time limit (`timeout_`, held to QUERY_TIMEOUT_MS); a bad value is a 400. */
+export function requestTimeout(ctx: Context, deps: Deps): RequestTimeout {
+  return timeoutParam(requestParams(ctx), deps.config.queryTimeoutMs)
+}
+
+/**
+ * Runs a request's query: within one of its session's slots (429 when they are all taken),
+ * under `stopKey` so that `!stop` reaches it and `!status` follows it, stopped when the client
+ * goes away, and with the request's time limit.
+ *
+ * The slot is given back as soon as the work settles, which is before the running record goes
+ * (so once `!status` says nothing runs, the slot is free too), and at the latest before the
+ * request answers (a stopped request answers before its work has wound down).
+ */
+export async function runForRequest<T>(ctx: Context, deps: Deps, stopKey: string, run: (control: RunControl) => Promise<T>, timeout: RequestTimeout = requestTimeout(ctx, deps)): Promise<T> {
+  const lease = await acquireSlot(deps.store, authState(ctx).session.sid, deps.config.maxQueriesPerSession)
+  try {
+    return await stoppable(ctx, deps, stopKey, (signal, progress) => run({ signal, progress, timeout }).finally(() => lease.release()))
+  } finally {
+    await lease.release()
+  }
 }

@@ -16,9 +16,8 @@ import { requestParams, type Params } from '../params.js'
 import { prepareRun, runRunRecipe, type RunRecipe } from '../queries/run.js'
 import { formatLinks, send } from '../respond.js'
 import { authState } from '../session.js'
-import { clientGoneSignal } from './abort.js'
+import { clientGoneSignal, runForRequest } from './abort.js'
 import { READ_METHODS, serveReadMethod } from './widget.js'
-import { stoppable } from './stop.js'
 import { keepInStore, keptFrom, keptResult } from '../queries/kept.js'
 import { recipeKey } from '../queries/result-cache.js'
 
@@ -32,7 +31,7 @@ function incoming(params: Params): Record<string, unknown> {
 }
 
 function runner(deps: Deps, user: Principal, signal: AbortSignal) {
-  return async (xml: string, vars: Readonly<Record<string, string>>): Promise<ResultSet> => runRunRecipe(deps, await prepareRun(deps, user, xml, vars), signal)
+  return async (xml: string, vars: Readonly<Record<string, string>>): Promise<ResultSet> => runRunRecipe(deps, await prepareRun(deps, user, xml, vars), { signal })
 }
 
 export function appOf(inst: InstanceRecord): DynamicApp {
@@ -58,7 +57,7 @@ async function widgetResult(deps: Deps, ctx: Context, inst: InstanceRecord, app:
   if (query.trim() === '') throw new AppError('NO_RESULT', `The widget "${name}" has no query.`, { widget: name })
   const recipe = await prepareRun(deps, authState(ctx).user, query, vars)
   await deps.instances.setState(inst.tag, recipeField(name), JSON.stringify(recipe))
-  const result = await stoppable(ctx, deps, `inst:${inst.tag}`, (signal, progress) => runRunRecipe(deps, recipe, signal, progress))
+  const result = await runForRequest(ctx, deps, `inst:${inst.tag}`, (control) => runRunRecipe(deps, recipe, control))
   keepInStore(deps, recipeKey(recipe), result)
   return result
 }
@@ -104,7 +103,7 @@ export async function dynamicMethod(ctx: Context, deps: Deps, inst: InstanceReco
   if (!findWidget(app, name)) throw new AppError('NOT_FOUND', `Instance ${inst.tag} has no widget "${name}".`, { widget: name })
   const raw = await deps.instances.state(inst.tag, recipeField(name))
   const kept = raw !== null
-    ? await keptResult(deps, recipeKey(JSON.parse(raw)), () => stoppable(ctx, deps, `inst:${inst.tag}`, (signal, progress) => runRunRecipe(deps, JSON.parse(raw) as RunRecipe, signal, progress)))
+    ? await keptResult(deps, recipeKey(JSON.parse(raw)), () => runForRequest(ctx, deps, `inst:${inst.tag}`, (control) => runRunRecipe(deps, JSON.parse(raw) as RunRecipe, control)))
     : keptFrom(await widgetResult(deps, ctx, inst, app, name, await deps.instances.vars(inst.tag)))
   await serveReadMethod(ctx, ctx.state.route as ParsedPath, method, kept, 'run')
 }

@@ -10,12 +10,13 @@ import type { Deps } from '../deps.js'
 import { renderValue } from '../format/index.js'
 import { APPS, type InstanceRecord } from '../instances/records.js'
 import type { ParsedPath } from '../path.js'
-import { requestParams, stringParam } from '../params.js'
+import { checkQuerySize, requestParams, stringParam } from '../params.js'
 import { prepareRun, runRunRecipe, type RunRecipe } from '../queries/run.js'
 import { send } from '../respond.js'
 import { authState } from '../session.js'
 import { answerStatus } from './status.js'
-import { answerStop, stoppable } from './stop.js'
+import { answerStop } from './stop.js'
+import { runForRequest } from './abort.js'
 import { keptResult, type KeptResult } from '../queries/kept.js'
 import { recipeKey } from '../queries/result-cache.js'
 import { newFormPage } from './pages.js'
@@ -53,6 +54,7 @@ export function newQueryHandler(deps: Deps) {
       throw new AppError('MISSING_PARAMETER', 'The parameter "xml" is missing: post the query of the new instance (or use api/new/sql or api/new/run).', { parameter: 'xml' })
     }
     if (ctx.method !== 'POST') throw new AppError('METHOD_NOT_ALLOWED', 'Creating an instance takes POST.', { allow: ['POST'] })
+    checkQuerySize('xml', xml, deps.config.maxQueryBytes)
     const app = parseDynamic(xml)
     if (app) return sendTag(ctx, await createDynamic(ctx, deps, xml, app))
     const { session, user } = authState(ctx)
@@ -95,7 +97,7 @@ async function queryInstanceResult(ctx: Context, deps: Deps, inst: InstanceRecor
     recipe = await prepareRun(deps, authState(ctx).user, inst.xml)
     await deps.instances.setState(inst.tag, 'recipe', JSON.stringify(recipe))
   }
-  return keptResult(deps, recipeKey(recipe), () => stoppable(ctx, deps, `inst:${inst.tag}`, (signal, progress) => runRunRecipe(deps, recipe, signal, progress)))
+  return keptResult(deps, recipeKey(recipe), () => runForRequest(ctx, deps, `inst:${inst.tag}`, (control) => runRunRecipe(deps, recipe, control)))
 }
 
 export function instanceHandler(deps: Deps) {

@@ -9,15 +9,17 @@ import { AppError } from '../../shared/errors.js'
 import type { ResultSet } from '../../shared/protocol.js'
 import type { Principal } from '../catalog/principal.js'
 import type { Deps } from '../deps.js'
-import { renderResult, type Rendered } from '../format/index.js'
+import { renderResult, renderTruncatable, type Rendered } from '../format/index.js'
 import type { ParsedPath } from '../path.js'
-import { requestParams, stringParam, type Params } from '../params.js'
+import { checkQuerySize, flagParam, requestParams, stringParam, type Params } from '../params.js'
 import { send } from '../respond.js'
 import { authState } from '../session.js'
-import type { ProgressCell } from '../stop/index.js'
 import { answerStatus } from './status.js'
-import { answerStop, stoppable } from './stop.js'
+import { answerStop } from './stop.js'
+import { requestTimeout, runForRequest } from './abort.js'
 import { keepInStore, keptResult } from '../queries/kept.js'
+import { truncationOf, withTruncateHint, type RecipeOptions } from '../queries/limits.js'
+import type { RunControl } from '../queries/pool.js'
 import { recipeKey } from '../queries/result-cache.js'
 import { READ_METHODS, serveReadMethod, type AppKind } from './widget.js'
 
@@ -45,9 +47,12 @@ export interface QueryEndpoint<R> {
   readonly app: AppKind
   /** The parameter holding the query text. */
   readonly param: 'sql' | 'xml'
-  readonly prepare: (deps: Deps, user: Principal, text: string) => Promise<R>
-  /** Runs the recipe; `progress` is where the engine may report how far it got (`!status`). */
-  readonly execute: (deps: Deps, recipe: R, signal: AbortSignal, progress?: ProgressCell) => Promise<ResultSet>
+  /** Parses and checks the query into the recipe to run and keep; `opts.truncate` is truncate_=1. */
+  readonly prepare: (deps: Deps, user: Principal, text: string, opts: RecipeOptions) => Promise<R>
+  /** Runs the recipe under the request's controls (stop signal, progress cell for `!status`, time limit). */
+  readonly execute: (deps: Deps, recipe: R, control: RunControl) => Promise<ResultSet>
+  /** Refuses parameters that do not go together, before anything runs. */
+  readonly check?: (params: Params, opts: RecipeOptions) => void
   /** Work after a successful run (savetable). */
   readonly after?: (deps: Deps, user: Principal, result: ResultSet, params: Params) => Promise<void>
   /** The HTML page shown when a browser opens the endpoint without a query. */
@@ -68,13 +73,23 @@ export function queryHandler<R>(deps: Deps, ep: QueryEndpoint<R>, keeperOf: Keep
       if (route.format === 'html' && text === undefined) return send(ctx, ep.form(route))
       throw new AppError('MISSING_PARAMETER', `The parameter "${ep.param}" is missing or empty; send the query as a form field, JSON member or query-string value.`, { parameter: ep.param })
     }
+    checkQuerySize(ep.param, text, deps.config.maxQueryBytes)
+    const opts: RecipeOptions = { truncate: flagParam(params, 'truncate_') }
+    const timeout = requestTimeout(ctx, deps)
+    ep.check?.(params, opts)
     const keeper = await keeperOf(ctx, deps, ep.app)
-    const recipe = await ep.prepare(deps, user, text)
-    const result = await stoppable(ctx, deps, keeper.stopKey, (signal, progress) => ep.execute(deps, recipe, signal, progress))
+    const recipe = await ep.prepare(deps, user, text, opts)
+    const result = await runForRequest(ctx, deps, keeper.stopKey, (control) => ep.execute(deps, recipe, control), timeout).catch((err: unknown) => {
+      throw withTruncateHint(err)
+    })
     await keeper.set(JSON.stringify(recipe))
     keepInStore(deps, recipeKey(recipe), result)
     if (ep.after) await ep.after(deps, user, result, params)
-    send(ctx, renderResult(result, route.format, { page: { title: ep.app, links: dataLinks(route, keeper.path) } }))
+    const truncation = truncationOf(result)
+    // Every query answer says whether it was cut, whatever its format (false without truncate_=1).
+    ctx.set('X-Truncated', String(truncation.truncated))
+    const page = { title: ep.app, links: dataLinks(route, keeper.path) }
+    send(ctx, opts.truncate ? renderTruncatable(result, route.format, truncation, page) : renderResult(result, route.format, { page }))
   }
 }
 
@@ -91,7 +106,7 @@ export function queryMethodHandler<R>(deps: Deps, ep: QueryEndpoint<R>, keeperOf
     const raw = await keeper.get()
     if (raw === null) throw new AppError('NO_RESULT', `There is no ${ep.app} result in ${keeper.owner} yet; run a query first.`)
     const recipe = JSON.parse(raw) as R
-    const kept = await keptResult(deps, recipeKey(recipe), () => stoppable(ctx, deps, keeper.stopKey, (signal, progress) => ep.execute(deps, recipe, signal, progress)))
+    const kept = await keptResult(deps, recipeKey(recipe), () => runForRequest(ctx, deps, keeper.stopKey, (control) => ep.execute(deps, recipe, control)))
     await serveReadMethod(ctx, route, method, kept, ep.app)
   }
 }

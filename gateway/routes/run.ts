@@ -17,8 +17,14 @@ function replaceFlag(params: Params): boolean {
 export const RUN_ENDPOINT: QueryEndpoint<RunRecipe> = {
   app: 'run',
   param: 'xml',
-  prepare: (deps, user, xml) => prepareRun(deps, user, xml),
+  prepare: (deps, user, xml, opts) => prepareRun(deps, user, xml, {}, opts),
   execute: runRunRecipe,
+  check(params, opts) {
+    // A saved table must hold the whole result: a cut one would look complete to its readers.
+    if (opts.truncate && (stringParam(params, 'savetable')?.trim() ?? '') !== '') {
+      throw new AppError('INVALID_PARAMETER', 'The parameters "savetable" and "truncate_" do not go together: a saved table holds the whole result. Drop truncate_, or narrow the query.', { parameter: 'truncate_' })
+    }
+  },
   async after(deps, user, result, params) {
     const path = stringParam(params, 'savetable')?.trim() ?? ''
     if (path === '') return

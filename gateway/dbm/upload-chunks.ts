@@ -1,0 +1,400 @@
+/**
+ * Uploads in chunks: `upload_begin`, `upload_chunk` (any number, in order), `upload_commit` or
+ * `upload_abort`. upload_table needs every row in one request and in memory; these take a large
+ * file a few megabytes at a time with bounded memory on both sides.
+ *
+ * The state of an upload (its target, columns, rows so far and how many bytes of each column file
+ * belong to applied chunks) lives in the Store under `upload:<id>`, expiring after SESSION_TTL
+ * unused, and its files under DATA_DIR/chunked-uploads/<id> (engine/storage/chunked.ts). So any
+ * gateway sharing the Store and DATA_DIR takes the next chunk. Chunks of one upload are applied
+ * one at a time (a lock in the Store); a chunk either is applied whole (its bytes and the state
+ * move together) or leaves nothing that is ever read.
+ *
+ * Types: a column declared in `cols` keeps its type. Otherwise the first chunk with a value
+ * decides it, as upload_table infers types; a later chunk may widen int to float, and a date
+ * column takes yyyymmdd numbers, but a chunk whose values do not fit the column (text in a
+ * number column) is refused with the advice to declare the type.
+ *
+ * Permissions are upload_table's: write permission in the folder, and ownership of a table being
+ * replaced or appended to, checked at begin (so a refused upload sends no data) and again at
+ * commit (they may have changed). The commit writes a normal immutable version and switches the
+ * catalog to it in one atomic step, exactly like upload_table.
+ */
+import { randomBytes } from 'node:crypto'
+import { AppError } from '../../shared/errors.js'
+import type { Store } from '../../shared/store/types.js'
+import { COLUMN_TYPES, isValidPath, NA_INT, type ColumnSpec, type ColumnType } from '../../shared/table.js'
+import {
+  appendColumn, appendNa, createUploadDir, emptyColumnState, removeUploadDir, sweepUploadDirs, uploadDir, widenToFloat,
+  writeChunkedVersion, dropTextCache, type ChunkColumnState,
+} from '../../engine/storage/chunked.js'
+import { isYmd, removeTableVersion, type ColumnValues } from '../../engine/storage/index.js'
+import { commitTable } from '../catalog/tables.js'
+import { isOutcomeUnknown } from '../catalog/txn.js'
+import { KEYS, parentPath, parseRecord, type TableRecord } from '../catalog/records.js'
+import type { Principal } from '../catalog/principal.js'
+import { canReplace, writableFolder } from '../catalog/write-access.js'
+import { checkSameColumns } from '../queries/append.js'
+import { uploadInput } from '../queries/upload.js'
+import { chunkCsvInput } from './chunk-csv.js'
+import { checkPrincipalNames, tableView } from './common.js'
+import type { DbmContext, ParamSpec, Transaction } from './registry.js'
+
+type Mode = 'noreplace' | 'replace' | 'append'
+
+interface ColumnState extends ChunkColumnState {
+  readonly name: string
+  /** True when `cols` gave the type (or the table appended to has it): never inferred. */
+  readonly declared: boolean
+  readonly label?: string
+  readonly format?: string
+  readonly desc?: string
+}
+
+/** What the Store holds for one upload. */
+interface UploadState {
+  readonly id: string
+  readonly uid: string
+  readonly path: string
+  readonly mode: Mode
+  readonly title?: string
+  readonly sdesc?: string
+  readonly ldesc?: string
+  readonly users?: string[]
+  readonly inherit?: boolean
+  /** Null until the first chunk names the columns (when begin had no cols). */
+  readonly columns: ColumnState[] | null
+  readonly rows: number
+  readonly chunks: number
+  readonly created: string
+}
+
+const stateKey = (id: string): string => `upload:${id}`
+const lockKey = (id: string): string => `upload-lock:${id}`
+
+/** How long a chunk may hold the lock; a commit refreshes its own while it works. */
+const CHUNK_LOCK_SECONDS = 120
+const COMMIT_LOCK_SECONDS = 120
+/** How long a chunk waits for the one before it (sent to another gateway) to finish. */
+const LOCK_WAIT_MS = 30_000
+/** Folders younger than this (or than SESSION_TTL) are never swept: their state may be about to be written. */
+const SWEEP_GRACE_MS = 10_000
+const COMMIT_ATTEMPTS = 4
+
+const TABLE_FIELDS: Readonly<Record<string, ParamSpec>> = {
+  title: { type: 'string', doc: 'Title of the table (default: its name; kept when replacing).' },
+  sdesc: { type: 'string', doc: 'Short description.' },
+  ldesc: { type: 'string', doc: 'Long description.' },
+  users: { type: 'names', doc: 'Who may read the table: users, groups, or * for everyone. Giving users turns inherit off unless inherit is given.' },
+  inherit: { type: 'boolean', doc: 'True: the readers are those of the folder (the default for a new table).' },
+}
+
+const UPLOAD_PARAM: ParamSpec = { type: 'string', required: true, doc: 'The upload id that upload_begin answered.' }
+
+// ---------------------------------------------------------------------------------------------
+// state, lock, expiry
+
+async function readState(ctx: DbmContext, id: string): Promise<UploadState> {
+  const state = parseRecord<UploadState>(await ctx.deps.store.get(stateKey(id)))
+  // Another user's upload is reported exactly like a missing one.
+  if (!state || state.uid !== ctx.user.uid) {
+    throw new AppError('NOT_FOUND', `No such upload "${id}": it was committed, aborted, or expired after ${ctx.deps.config.sessionTtl} seconds without a chunk; begin a new one with upload_begin.`, { upload: id })
+  }
+  return state
+}
+
+function writeState(ctx: DbmContext, state: UploadState): Promise<boolean> {
+  return ctx.deps.store.set(stateKey(state.id), JSON.stringify(state), { ttl: ctx.deps.config.sessionTtl })
+}
+
+interface Lock {
+  release(): Promise<void>
+}
+
+/** Takes the upload's lock, waiting while another chunk (perhaps on another gateway) holds it. */
+async function lock(store: Store, id: string, seconds: number, signal: AbortSignal): Promise<Lock & { refresh(): Promise<boolean> }> {
+  const token = randomBytes(8).toString('hex')
+  const deadline = Date.now() + LOCK_WAIT_MS
+  while (!(await store.set(lockKey(id), token, { nx: true, ttl: seconds }))) {
+    if (Date.now() > deadline || signal.aborted) {
+      throw new AppError('TOO_MANY_REQUESTS', `Upload "${id}" is busy with another chunk or its commit; send its chunks one at a time.`, { upload: id, retryAfter: 1 })
+    }
+    await new Promise((r) => setTimeout(r, 25))
+  }
+  return {
+    refresh: () => store.expire(lockKey(id), seconds),
+    async release() {
+      // Only our own lock: one that expired and was taken by someone else stays theirs.
+      const watched = await store.watch([lockKey(id)])
+      if (watched.values[0] === token) await store.batch([{ op: 'del', key: lockKey(id) }], watched)
+    },
+  }
+}
+
+/** Removes the folders of uploads whose state is gone (expired, or left by a process that died). */
+function sweep(ctx: DbmContext): Promise<string[]> {
+  const grace = Math.min(SWEEP_GRACE_MS, ctx.deps.config.sessionTtl * 1000)
+  return sweepUploadDirs(ctx.deps.config.dataDir, async (id) => (await ctx.deps.store.get(stateKey(id))) !== null, grace)
+}
+
+// ---------------------------------------------------------------------------------------------
+// permissions (upload_table's rules: see queries/save.ts)
+
+function targetPath(ctx: DbmContext, raw: string): string {
+  const path = raw.includes('.') ? raw : `uploads.${ctx.user.uid}.${raw}`
+  if (!isValidPath(path) || !path.includes('.')) {
+    throw new AppError('INVALID_PARAMETER', `Invalid table name "${raw}": use a folder and a name separated by dots, such as uploads.${ctx.user.uid}.mytable.`, { parameter: 'path' })
+  }
+  return path
+}
+
+/** Checks the folder and the existing table against the mode; returns the table, if any. */
+async function checkTarget(ctx: DbmContext, path: string, mode: Mode): Promise<TableRecord | null> {
+  await writableFolder(ctx.deps.store, ctx.user, parentPath(path))
+  const existing = parseRecord<TableRecord>(await ctx.deps.store.get(KEYS.table(path)))
+  if (!existing) return null
+  if (mode === 'noreplace') {
+    throw new AppError('TABLE_EXISTS', `Table already exists: "${path}"; send "mode": "replace" to replace it or "mode": "append" to add rows to it, or choose another name.`, { table: path })
+  }
+  if (!canReplace(ctx.user, existing)) {
+    throw new AppError('FORBIDDEN', `You do not own the table "${path}": only its owner or an administrator may ${mode === 'append' ? 'append to' : 'replace'} it; save under another name instead.`, { table: path })
+  }
+  return existing
+}
+
+// ---------------------------------------------------------------------------------------------
+// upload_begin
+
+/** The columns `cols` declares, checked exactly as upload_table checks them. */
+function declaredColumns(cols: unknown[]): ColumnState[] {
+  const { columns } = uploadInput({ cols, data: [] })
+  return columns.map((spec, i) => {
+    const typed = COLUMN_TYPES.includes((cols[i] as { type?: ColumnType }).type as ColumnType)
+    return { ...emptyColumnState(typed ? spec.type : null), name: spec.name, declared: typed, label: spec.label, format: spec.format, desc: spec.desc }
+  })
+}
+
+const UPLOAD_BEGIN: Transaction = {
+  name: 'upload_begin',
+  summary: 'Begins an upload in chunks (upload_chunk, then upload_commit or upload_abort); answers its id.',
+  requires: 'write permission in the folder; ownership of the table to replace or append to it',
+  params: {
+    path: { type: 'path', required: true, doc: 'Where to save: a dotted table path, or a bare name for your folder uploads.<uid>.' },
+    mode: { type: 'string', values: ['noreplace', 'replace', 'append'], doc: 'noreplace (default): an existing table is an error; replace it; or append the rows to it.' },
+    cols: { type: 'array', doc: 'The columns, in order: [{name, type (int, float, text or date), label?, format?, desc?}]. Without it the first chunk names them; without a type the values decide it.' },
+    ...TABLE_FIELDS,
+  },
+  async handler(ctx, p) {
+    await sweep(ctx)
+    const mode = (p.mode as Mode | undefined) ?? 'noreplace'
+    const path = targetPath(ctx, p.path as string)
+    const users = p.users as string[] | undefined
+    if (users) await checkPrincipalNames(ctx.deps.store, users, 'users')
+    let columns = p.cols === undefined ? null : declaredColumns(p.cols as unknown[])
+    const existing = await checkTarget(ctx, path, mode)
+    if (mode === 'append' && existing) {
+      // Appended rows take the table's columns and types.
+      if (columns) checkSameColumns(path, existing.columns, columns.map((c) => ({ name: c.name, type: c.type ?? existing.columns.find((e) => e.name.toLowerCase() === c.name.toLowerCase())?.type ?? 'text' })))
+      columns = existing.columns.map((c) => ({ ...emptyColumnState(c.type), name: c.name, declared: true }))
+    }
+    const id = `u${randomBytes(12).toString('hex')}`
+    const state: UploadState = {
+      id, uid: ctx.user.uid, path, mode, columns, rows: 0, chunks: 0, created: new Date().toISOString(),
+      title: p.title as string | undefined, sdesc: p.sdesc as string | undefined, ldesc: p.ldesc as string | undefined,
+      users, inherit: (p.inherit as boolean | undefined) ?? (users ? false : undefined),
+    }
+    // The state first: a folder without state is what the sweeper removes.
+    await writeState(ctx, state)
+    await createUploadDir(ctx.deps.config.dataDir, id)
+    return { upload: id, path, mode, expires_in: ctx.deps.config.sessionTtl }
+  },
+}
+
+// ---------------------------------------------------------------------------------------------
+// upload_chunk
+
+const UPLOAD_CHUNK: Transaction = {
+  name: 'upload_chunk',
+  summary: 'Adds rows to an upload begun with upload_begin: CSV text (with its header line) or JSON data, as for upload_table.',
+  requires: 'the user who began the upload',
+  params: {
+    upload: UPLOAD_PARAM,
+    seq: { type: 'integer', doc: 'The chunk number, from 1. With it, a chunk sent again (after a lost answer) is recognised and not applied twice, and a missing one is reported.' },
+    csv: { type: 'string', doc: 'The rows as CSV text whose first line names the columns (the same line in every chunk).' },
+    data: { type: 'any', doc: 'The rows as JSON, in any shape upload_table takes; instead of csv.' },
+  },
+  async handler(ctx, p) {
+    const id = p.upload as string
+    await readState(ctx, id)
+    const held = await lock(ctx.deps.store, id, CHUNK_LOCK_SECONDS, ctx.signal)
+    try {
+      const state = await readState(ctx, id)
+      const seq = p.seq as number | undefined
+      if (seq !== undefined) {
+        if (seq <= state.chunks) return { upload: id, rows: state.rows, chunks: state.chunks, duplicate: true }
+        if (seq !== state.chunks + 1) {
+          throw new AppError('INVALID_PARAMETER', `Chunk ${seq} of upload "${id}" came before chunk ${state.chunks + 1}; send the chunks in order.`, { parameter: 'seq' })
+        }
+      }
+      try {
+        const next = await applyChunk(ctx, state, { csv: p.csv as string | undefined, data: p.data })
+        await writeState(ctx, next)
+        return { upload: id, rows: next.rows, chunks: next.chunks }
+      } catch (err) {
+        // This process's dictionaries may hold values of the chunk that was not applied.
+        dropTextCache(id)
+        throw err
+      }
+    } finally {
+      await held.release()
+    }
+  },
+}
+
+/** Writes one chunk's values after the rows so far; returns the new state (not yet stored). */
+async function applyChunk(ctx: DbmContext, state: UploadState, rows: { csv?: string; data?: unknown }): Promise<UploadState> {
+  const cols = state.columns?.map((c) => ({
+    name: c.name,
+    // Text accepts every value as it is written, so a text column is read as text from then on.
+    ...(c.type !== null && (c.declared || c.type === 'text') ? { type: c.type } : {}),
+  }))
+  if (rows.csv !== undefined && rows.data !== undefined) throw new AppError('INVALID_PARAMETER', 'Give the rows either as "data" or as "csv", not both.', { parameter: 'csv' })
+  // CSV through the fast reader (chunk-csv.ts); JSON data as upload_table reads it.
+  const input = rows.csv !== undefined ? chunkCsvInput(rows.csv, cols) : uploadInput({ cols, data: rows.data })
+  const n = input.data[0]?.length ?? 0
+  const dir = uploadDir(ctx.deps.config.dataDir, state.id)
+  const before = state.columns ?? input.columns.map((c): ColumnState => ({ ...emptyColumnState(null), name: c.name, declared: false }))
+  const after: ColumnState[] = []
+  for (let i = 0; i < before.length; i++) {
+    let col = before[i]
+    const values = reconcile(state, col, input.columns[i], input.data[i])
+    if (values === null) {
+      // Only N/A so far: written once a chunk decides the type.
+      if (col.type !== null) col = { ...col, ...(await appendNa(dir, state.id, i, col, n)) }
+      after.push(col)
+      continue
+    }
+    if (col.type === null) {
+      col = { ...col, type: values.type }
+      if (state.rows > 0) col = { ...col, ...(await appendNa(dir, state.id, i, col, state.rows)) }
+    } else if (col.type === 'int' && values.type === 'float') {
+      col = { ...col, ...(await widenToFloat(dir, i, col)) }
+    }
+    after.push({ ...col, ...(await appendColumn(dir, state.id, i, col, values.values)) })
+  }
+  return { ...state, columns: after, rows: state.rows + n, chunks: state.chunks + 1 }
+}
+
+/**
+ * The chunk's values of one column in the column's type, deciding or widening the type where the
+ * values allow it; null when the chunk has only N/A for a column that has no type yet (or for
+ * which N/A is all it has). Throws when the values do not fit.
+ */
+function reconcile(state: UploadState, col: ColumnState, spec: ColumnSpec, values: ColumnValues): { type: ColumnType; values: ColumnValues } | null {
+  const allNa = isAllNa(spec.type, values)
+  if (allNa && (col.type === null || spec.type !== col.type)) return null
+  if (col.type === null || col.type === spec.type) return { type: spec.type, values }
+  if (col.type === 'int' && spec.type === 'float') return { type: 'float', values }
+  if (col.type === 'float' && spec.type === 'int') return { type: 'float', values: Float64Array.from(values as Int32Array, (x) => (x === NA_INT ? NaN : x)) }
+  if (col.type === 'date' && spec.type === 'int' && (values as Int32Array).every((x) => x === NA_INT || isYmd(x))) return { type: 'date', values }
+  throw new AppError(
+    'INVALID_PARAMETER',
+    `Column "${col.name}" was read as ${col.type} from the first ${state.rows} rows, but chunk ${state.chunks + 1} has ${spec.type} values in it; declare the column's type in "cols" of upload_begin (for example {"name": "${col.name}", "type": "text"}) and upload again.`,
+    { parameter: 'cols', column: col.name },
+  )
+}
+
+function isAllNa(type: ColumnType, values: ColumnValues): boolean {
+  if (type === 'text') return (values as readonly string[]).every((s) => s === '')
+  if (type === 'float') return (values as Float64Array).every((x) => Number.isNaN(x))
+  return (values as Int32Array).every((x) => x === NA_INT)
+}
+
+// ---------------------------------------------------------------------------------------------
+// upload_commit, upload_abort
+
+const UPLOAD_COMMIT: Transaction = {
+  name: 'upload_commit',
+  summary: 'Saves the rows of an upload as the table, in one atomic step as upload_table does; answers the table.',
+  requires: 'write permission in the folder; ownership of the table to replace or append to it (checked again now)',
+  params: { upload: UPLOAD_PARAM },
+  async handler(ctx, p) {
+    const id = p.upload as string
+    await readState(ctx, id)
+    const held = await lock(ctx.deps.store, id, COMMIT_LOCK_SECONDS, ctx.signal)
+    // A large commit (the SQLite image of millions of rows) takes a while: keep the lock and the
+    // upload alive meanwhile.
+    const keepAlive = setInterval(() => {
+      void held.refresh().catch(() => undefined)
+      void ctx.deps.store.expire(stateKey(id), ctx.deps.config.sessionTtl).catch(() => undefined)
+    }, 10_000)
+    try {
+      const state = await readState(ctx, id)
+      const saved = await commitUpload(ctx, state)
+      await ctx.deps.store.del(stateKey(id))
+      await removeUploadDir(ctx.deps.config.dataDir, id)
+      return tableView(saved, { cols: true })
+    } finally {
+      clearInterval(keepAlive)
+      await held.release()
+    }
+  },
+}
+
+async function commitUpload(ctx: DbmContext, state: UploadState): Promise<TableRecord> {
+  if (!state.columns) {
+    throw new AppError('INVALID_PARAMETER', `Upload "${state.id}" has no columns: send at least one chunk (or declare "cols" in upload_begin) before committing.`, { upload: state.id })
+  }
+  const columns = state.columns
+  // A column that never had a value is text, as upload_table infers it.
+  const specs: ColumnSpec[] = columns.map((c) => ({
+    name: c.name, type: c.type ?? 'text',
+    ...(c.label !== undefined && { label: c.label }), ...(c.format !== undefined && { format: c.format }), ...(c.desc !== undefined && { desc: c.desc }),
+  }))
+  const dir = uploadDir(ctx.deps.config.dataDir, state.id)
+  const states = await Promise.all(columns.map((c, i) => (c.type === null ? appendNa(dir, state.id, i, { ...c, type: 'text' }, state.rows) : c)))
+  const owner: Principal = ctx.user
+  for (let attempt = 1; ; attempt++) {
+    const existing = await checkTarget(ctx, state.path, state.mode)
+    const base = state.mode === 'append' && existing ? existing : null
+    if (base) checkSameColumns(state.path, base.columns, specs)
+    const meta = await writeChunkedVersion(ctx.deps.config.dataDir, { dir, rows: state.rows, columns: specs, states }, base ? { meta: await ctx.deps.tables.meta(base.version) } : null)
+    try {
+      const init = { path: state.path, owner: owner.uid, title: state.title, sdesc: state.sdesc, ldesc: state.ldesc, users: state.users, inherit: state.inherit }
+      return await commitTable(ctx.deps.store, init, meta, existing ? { expectVersion: existing.version } : { mustNotExist: true })
+    } catch (err) {
+      // When the Store cannot say whether the commit landed, the version may be live: keep it.
+      if (!isOutcomeUnknown(err)) await removeTableVersion(ctx.deps.config.dataDir, meta.version).catch(() => undefined)
+      const lost = err instanceof AppError && (err.code === 'UNAVAILABLE' || err.code === 'TABLE_EXISTS') && !isOutcomeUnknown(err)
+      if (!lost) throw err
+      if (state.mode === 'noreplace') {
+        throw new AppError('TABLE_EXISTS', `Table already exists: "${state.path}" (it was created while this upload was sent); begin a new upload with "mode": "replace", or choose another name.`, { table: state.path })
+      }
+      if (attempt === COMMIT_ATTEMPTS) {
+        throw new AppError('UNAVAILABLE', `The table "${state.path}" kept changing while it was being saved (others are writing to it); try upload_commit again.`, { table: state.path })
+      }
+    }
+  }
+}
+
+const UPLOAD_ABORT: Transaction = {
+  name: 'upload_abort',
+  summary: 'Abandons an upload: its rows are deleted and nothing is saved.',
+  requires: 'the user who began the upload',
+  params: { upload: UPLOAD_PARAM },
+  async handler(ctx, p) {
+    const id = p.upload as string
+    await readState(ctx, id)
+    const held = await lock(ctx.deps.store, id, CHUNK_LOCK_SECONDS, ctx.signal)
+    try {
+      await readState(ctx, id)
+      await ctx.deps.store.del(stateKey(id))
+      await removeUploadDir(ctx.deps.config.dataDir, id)
+      return { upload: id, aborted: true }
+    } finally {
+      await held.release()
+    }
+  },
+}
+
+export const UPLOAD_CHUNK_TRANSACTIONS: readonly Transaction[] = [UPLOAD_BEGIN, UPLOAD_CHUNK, UPLOAD_COMMIT, UPLOAD_ABORT]

@@ -1,0 +1,83 @@
+/**
+ * The size limits of a result: MAX_RESULT_ROWS (enforced by the engine while it builds the
+ * result, see the tasks' maxRows) and MAX_RESULT_BYTES (estimated here from the columns the worker
+ * returned). Over either, the request is refused with 413, unless it passed `truncate_=1`: then it
+ * gets the first rows that fit and `totalRows` says how many there were, so a cut is never silent.
+ */
+import { AppError } from '../../shared/errors.js'
+import type { ResultColumn, ResultSet } from '../../shared/protocol.js'
+import type { TruncationInfo } from '../format/index.js'
+
+/** Options of a recipe besides the query: truncate_=1 (see RunRecipe.truncate). */
+export interface RecipeOptions {
+  readonly truncate?: boolean
+}
+
+/** MAX_RESULT_BYTES counts 8 bytes for every number, whatever its type. */
+const NUMBER_BYTES = 8
+
+/** Bytes of one cell as MAX_RESULT_BYTES counts them. */
+function cellBytes(column: ResultColumn, row: number): number {
+  return column.kind === 'text' ? Buffer.byteLength(column.data[row], 'utf8') : NUMBER_BYTES
+}
+
+/**
+ * How many bytes the result takes (8 per number, the UTF-8 length of each text), or, when that is
+ * more than `stopAbove`, some count above it (counting stops there). A cheap estimate from the
+ * columns, without serialising anything.
+ */
+export function countedBytes(result: ResultSet, stopAbove = Number.POSITIVE_INFINITY): number {
+  const numeric = result.columns.filter((c) => c.kind !== 'text').length
+  let bytes = numeric * NUMBER_BYTES * result.rowCount
+  for (const column of result.columns) {
+    if (column.kind !== 'text') continue
+    for (let r = 0; r < result.rowCount && bytes <= stopAbove; r++) bytes += Buffer.byteLength(column.data[r], 'utf8')
+  }
+  return bytes
+}
+
+/** How many rows from the start fit in `maxBytes`. */
+export function rowsWithinBytes(result: ResultSet, maxBytes: number): number {
+  let bytes = 0
+  for (let r = 0; r < result.rowCount; r++) {
+    for (const column of result.columns) bytes += cellBytes(column, r)
+    if (bytes > maxBytes) return r
+  }
+  return result.rowCount
+}
+
+/** The first `rows` rows, copied, so the cut result does not keep the whole one in memory. */
+function firstRows(result: ResultSet, rows: number): ResultSet {
+  const columns = result.columns.map((c): ResultColumn => {
+    if (c.kind === 'text') return { kind: 'text', data: c.data.slice(0, rows) }
+    return c.kind === 'int' ? { kind: 'int', data: c.data.slice(0, rows) } : { kind: 'float', data: c.data.slice(0, rows) }
+  })
+  return { cols: result.cols, columns, rowCount: rows, totalRows: result.totalRows ?? result.rowCount }
+}
+
+/**
+ * Applies MAX_RESULT_BYTES to a result from the engine: returns it when it fits; otherwise
+ * refuses it (413), or with `truncate` keeps the first rows that fit.
+ */
+export function limitResultBytes(result: ResultSet, maxBytes: number, truncate: boolean): ResultSet {
+  const bytes = countedBytes(result, maxBytes)
+  if (bytes <= maxBytes) return result
+  if (truncate) return firstRows(result, rowsWithinBytes(result, maxBytes))
+  throw new AppError(
+    'RESULT_TOO_LARGE',
+    `The result takes more than ${maxBytes} bytes (MAX_RESULT_BYTES; counted as 8 per number plus the text's UTF-8 length); narrow the query.`,
+    { maxBytes },
+  )
+}
+
+/** A refusal of a result too large (rows or bytes), with the way out that query endpoints offer added to its message. */
+export function withTruncateHint(err: unknown): unknown {
+  if (!(err instanceof AppError) || err.code !== 'RESULT_TOO_LARGE' || err.message.includes('truncate_')) return err
+  return new AppError('RESULT_TOO_LARGE', `${err.message.replace(/\.$/, '')}, or pass truncate_=1 to get its first rows.`, err.detail)
+}
+
+/** Whether a result was cut, from how many rows, to how many. */
+export function truncationOf(result: ResultSet): TruncationInfo {
+  const totalRows = result.totalRows ?? result.rowCount
+  return { truncated: totalRows > result.rowCount, totalRows, rows: result.rowCount }
+}

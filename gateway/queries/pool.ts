@@ -1,0 +1,27 @@
+/**
+ * Handing a built task to the worker pool under the request's controls: its abort signal, its
+ * time limit (QUERY_TIMEOUT_MS, or lower with timeout_), the gateway's queue bound (MAX_QUEUE),
+ * and the result's byte limit (MAX_RESULT_BYTES) once the worker answered.
+ */
+import type { EngineTask, ResultSet } from '../../shared/protocol.js'
+import type { Deps } from '../deps.js'
+import type { RequestTimeout } from '../params.js'
+import type { ProgressCell } from '../stop/index.js'
+import { limitResultBytes } from './limits.js'
+
+/** What a request hands down to the run of its query. */
+export interface RunControl {
+  /** Aborts the run: the client went away, or `!stop`. */
+  readonly signal?: AbortSignal
+  /** Where a macro query reports how far it got (`!status`). */
+  readonly progress?: ProgressCell
+  /** The request's time limit; QUERY_TIMEOUT_MS when absent. */
+  readonly timeout?: RequestTimeout
+}
+
+/** Runs the task; with `task.truncate` a result over a limit is cut instead of refused. */
+export async function runOnPool(deps: Deps, task: EngineTask, control: RunControl): Promise<ResultSet> {
+  const timeout = control.timeout ?? { timeoutMs: deps.config.queryTimeoutMs, timeoutLimit: 'QUERY_TIMEOUT_MS' }
+  const result = await deps.runner.run(task, { signal: control.signal, ...timeout, maxQueue: deps.config.maxQueue })
+  return limitResultBytes(result, deps.config.maxResultBytes, task.truncate === true)
+}

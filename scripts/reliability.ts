@@ -1,0 +1,113 @@
+/**
+ * `npm run reliability`: the reliability report. Runs, and prints side by side:
+ *  - every fuzz target of test/fuzz/targets.ts (the parsers fed with client text), with
+ *    `--fuzz-scale` times the cases the test suite tries: cases tried and contract failures;
+ *  - the fault scenarios of test/faults/ (worker crashes and out-of-memory, Redis going away,
+ *    SIGKILL during writes, lost commit answers), run as the tests they are: survived or not;
+ *  - a soak (scripts/soak.ts) of `--soak-seconds` on the memory store: requests served, 5xx,
+ *    latency, memory, threads and descriptors before and after, problems found.
+ *
+ *   node dist/scripts/reliability.js [--fuzz-scale 5] [--soak-seconds 30] [--skip fuzz,faults,soak]
+ *
+ * Exits 1 if any part found a problem.
+ */
+import { spawn } from 'node:child_process'
+import { availableParallelism, cpus } from 'node:os'
+import { fileURLToPath } from 'node:url'
+import { FUZZ_TARGETS, runFuzzTarget } from '../test/fuzz/targets.js'
+
+const arg = (name: string, fallback: string): string => {
+  const i = process.argv.indexOf(`--${name}`)
+  return i > 0 && process.argv[i + 1] !== undefined ? process.argv[i + 1] : fallback
+}
+const FUZZ_SCALE = Number(arg('fuzz-scale', '5'))
+const SOAK_SECONDS = arg('soak-seconds', '30')
+const SKIP = new Set(arg('skip', '').split(',').filter(Boolean))
+
+const log = (s = ''): void => {
+  process.stdout.write(`${s}\n`)
+}
+
+/** Runs a compiled script of this project; resolves its exit code and output. */
+function runNode(script: string, args: string[]): Promise<{ code: number | null; out: string }> {
+  const path = fileURLToPath(new URL(script, import.meta.url))
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [path, ...args], { stdio: ['ignore', 'pipe', 'pipe'] })
+    let out = ''
+    child.stdout.on('data', (d) => (out += d))
+    child.stderr.on('data', (d) => (out += d))
+    child.on('error', reject)
+    child.on('exit', (code) => resolve({ code, out }))
+  })
+}
+
+function fuzz(): boolean {
+  log(`## Fuzzing (fast-check, fixed seeds, ${FUZZ_SCALE}x the cases of the test suite)`)
+  log()
+  log('| target | cases tried | failures | seconds |')
+  log('|---|---:|---:|---:|')
+  let ok = true
+  let total = 0
+  for (const t of FUZZ_TARGETS) {
+    const started = performance.now()
+    const r = runFuzzTarget({ ...t, numRuns: t.numRuns * FUZZ_SCALE })
+    total += r.casesTried
+    log(`| ${r.name} | ${r.casesTried.toLocaleString('en-US')} | ${r.failed ? 1 : 0} | ${((performance.now() - started) / 1000).toFixed(1)} |`)
+    if (r.failed) {
+      ok = false
+      log(`\n${r.message}\n`)
+    }
+  }
+  log()
+  log(`${total.toLocaleString('en-US')} cases over ${FUZZ_TARGETS.length} targets; contract: a result or a 4xx AppError, within the time bound`)
+  return ok
+}
+
+async function faults(): Promise<boolean> {
+  log()
+  log('## Fault scenarios (test/faults/, run as tests)')
+  log()
+  const { code, out } = await runNode('../test/run-tests.js', ['faults/'])
+  const clean = out.replace(/\u001b\[[0-9;]*m/g, '')
+  const scenarios = clean.split('\n').filter((l) => /^\s+(✔|\d+\))/.test(l)).map((l) => l.trim())
+  for (const s of scenarios) log(`- ${s.startsWith('✔') ? 'survived' : 'FAILED'}: ${s.replace(/^(✔|\d+\))\s*/, '')}`)
+  const summary = /(\d+) passed, (\d+) failed, (\d+) skipped/.exec(clean)
+  log()
+  log(summary ? `${summary[1]} scenarios survived, ${summary[2]} failed, ${summary[3]} skipped` : `the fault tests did not report (exit ${code}):\n${clean.slice(-3000)}`)
+  return code === 0 && summary !== null && summary[2] === '0'
+}
+
+async function soak(): Promise<boolean> {
+  log()
+  log(`## Soak (${SOAK_SECONDS} s, memory store)`)
+  log()
+  const { code, out } = await runNode('./soak.js', ['--seconds', SOAK_SECONDS, '--json'])
+  const line = out.split('\n').find((l) => l.startsWith('{'))
+  if (!line) {
+    log(`the soak did not report (exit ${code}):\n${out.slice(-3000)}`)
+    return false
+  }
+  const r = JSON.parse(line) as Record<string, unknown> & { problems: string[] }
+  log('| requests | per second | 5xx | p50 ms | p99 ms | RSS after warm-up → end | threads | fds | tables checked |')
+  log('|---:|---:|---:|---:|---:|---|---|---|---:|')
+  log(`| ${r.requests} | ${r.perSecond} | ${r.errors5xx} | ${r.p50Ms} | ${r.p99Ms} | ${r.rssBeforeMb} → ${r.rssAfterMb} MB | ${r.threadsBefore} → ${r.threadsAfter} | ${r.fdsBefore} → ${r.fdsAfter} | ${r.committedTablesChecked} + ${r.droppedTablesChecked} dropped |`)
+  log()
+  log(`by status: ${JSON.stringify(r.byStatus)}`)
+  log(r.problems.length === 0 ? 'no problems' : `problems:\n  ${r.problems.join('\n  ')}`)
+  return code === 0 && r.problems.length === 0
+}
+
+async function main(): Promise<void> {
+  log('# tabula reliability report')
+  log(`date: ${new Date().toISOString()}; machine: ${availableParallelism()} cores (${cpus()[0]?.model ?? '?'}), node ${process.version}`)
+  log()
+  const results: [string, boolean][] = []
+  if (!SKIP.has('fuzz')) results.push(['fuzz', fuzz()])
+  if (!SKIP.has('faults')) results.push(['faults', await faults()])
+  if (!SKIP.has('soak')) results.push(['soak', await soak()])
+  log()
+  log(`## Verdict: ${results.map(([name, ok]) => `${name} ${ok ? 'holds' : 'FAILED'}`).join(', ')}`)
+  process.exitCode = results.every(([, ok]) => ok) ? 0 : 1
+}
+
+await main()

@@ -1,0 +1,168 @@
+/**
+ * MAX_QUERIES_PER_SESSION: the session slots in the Store (gateway/stop/session-slots.ts) grant
+ * exactly the limit, also to concurrent requests on two connections, ignore lapsed slots and keep
+ * refreshed ones; and through the API, on every kind of service, a session with the limit of
+ * queries running is refused with 429 and Retry-After while other sessions are not, and gets its
+ * slots back when its queries fail, time out or are stopped.
+ */
+import { expect } from 'chai'
+import { randomBytes } from 'node:crypto'
+import { AppError } from '../../shared/errors.js'
+import { createMemoryStore, createRedisStore } from '../../shared/store/index.js'
+import type { Store } from '../../shared/store/index.js'
+import { acquireSlot, slotsKey, type SlotLease } from '../../gateway/stop/index.js'
+import { userCookie } from '../helpers/dbm.js'
+import { redisAvailable } from '../helpers/service.js'
+import { forEachStore } from '../helpers/suites.js'
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
+
+/** Counts forever; `n` makes each text (and so each recipe) distinct. */
+const forever = (n: number) => `with recursive c(x) as (select ${n} union all select x + 1 from c) select count(*) as n from c`
+
+async function refusal(p: Promise<unknown>): Promise<AppError> {
+  try {
+    await p
+  } catch (err) {
+    if (err instanceof AppError) return err
+    throw err
+  }
+  throw new Error('expected a refusal')
+}
+
+for (const kind of ['memory', 'redis'] as const) {
+  describe(`session slots (${kind} store)`, () => {
+    let stores: Store[] = []
+    before(function () {
+      if (kind === 'redis' && !redisAvailable()) this.skip()
+    })
+    /** Two connections to one Store (one and the same memory store): two gateways. */
+    beforeEach(async () => {
+      const prefix = `test:${randomBytes(6).toString('hex')}:`
+      const open = async () => {
+        const s = kind === 'redis' ? createRedisStore(process.env.TEST_REDIS_URL!, { keyPrefix: prefix }) : createMemoryStore()
+        await s.connect()
+        return s
+      }
+      const first = await open()
+      stores = kind === 'redis' ? [first, await open()] : [first, first]
+    })
+    afterEach(async () => {
+      const keys = await stores[0].keys('')
+      if (keys.length > 0) await stores[0].del(...keys)
+      await Promise.all([...new Set(stores)].map((s) => s.close()))
+    })
+
+    it('grants the limit, refuses one more with TOO_MANY_REQUESTS, and grants again after a release', async () => {
+      const leases = [await acquireSlot(stores[0], 's1', 2), await acquireSlot(stores[1], 's1', 2)]
+      const refused = await refusal(acquireSlot(stores[0], 's1', 2))
+      expect(refused.code).to.equal('TOO_MANY_REQUESTS')
+      expect(refused.message).to.contain('MAX_QUERIES_PER_SESSION = 2')
+      expect(refused.detail).to.deep.equal({ limit: 2, retryAfterSeconds: 1 })
+      // Another session has its own slots.
+      const other = await acquireSlot(stores[1], 's2', 2)
+      await leases[0].release()
+      await leases[0].release()
+      leases[0] = await acquireSlot(stores[1], 's1', 2)
+      await Promise.all([...leases, other].map((l) => l.release()))
+      expect(await stores[0].keys('sessq:')).to.deep.equal([])
+    })
+
+    it('grants exactly the limit to many requests at once on two connections', async () => {
+      const attempts = Array.from({ length: 12 }, (_, i) => acquireSlot(stores[i % 2], 'busy', 4).then(
+        (lease) => lease,
+        (err: unknown) => err,
+      ))
+      const outcomes = await Promise.all(attempts)
+      const granted = outcomes.filter((o): o is SlotLease => !(o instanceof Error))
+      expect(granted).to.have.length(4)
+      for (const o of outcomes) if (o instanceof Error) expect((o as AppError).code).to.equal('TOO_MANY_REQUESTS')
+      await Promise.all(granted.map((l) => l.release()))
+    })
+
+    it('does not count a slot whose time is up (a gateway that died), and counts one that is not', async () => {
+      await stores[0].set(slotsKey('s3'), JSON.stringify({ dead: Date.now() - 1 }), { ttl: 30 })
+      const lease = await acquireSlot(stores[1], 's3', 1)
+      await lease.release()
+      await stores[0].set(slotsKey('s3'), JSON.stringify({ alive: Date.now() + 20_000 }), { ttl: 30 })
+      expect((await refusal(acquireSlot(stores[1], 's3', 1))).code).to.equal('TOO_MANY_REQUESTS')
+    })
+
+    it('keeps the slot of a query that runs longer than the slot TTL', async function () {
+      this.timeout(10_000)
+      const lease = await acquireSlot(stores[0], 's4', 1, 1)
+      await sleep(1800)
+      expect((await refusal(acquireSlot(stores[1], 's4', 1, 1))).code).to.equal('TOO_MANY_REQUESTS')
+      await lease.release()
+      await (await acquireSlot(stores[1], 's4', 1, 1)).release()
+    })
+  })
+}
+
+forEachStore('MAX_QUERIES_PER_SESSION', (svc) => {
+  let cookie: string
+  let serial = 0
+  before(async () => {
+    cookie = await svc().login()
+  })
+  const post = (path: string, body: object, as = cookie) => svc().http.post(`/v1/api/${path}`).set('Cookie', as).send(body)
+  const running = async (path: string) => (await svc().http.get(`/v1/api/${path}/!status:json`).set('Cookie', cookie)).body.running === true
+
+  async function untilRunning(path: string): Promise<void> {
+    const deadline = Date.now() + 20_000
+    while (!(await running(path))) {
+      if (Date.now() > deadline) throw new Error(`the query of api/${path} did not start`)
+      await sleep(30)
+    }
+  }
+
+  /** Two queries at once from the session: both must run into their timeout_ (504), neither be refused. */
+  async function expectTwoAtOnce(): Promise<void> {
+    const answers = await Promise.all([post('sql:json', { sql: forever(++serial), timeout_: 1500 }), post('run:json', { xml: slowMacro(++serial), timeout_: 1500 })])
+    expect(answers.map((a) => a.status), answers.map((a) => a.text).join('\n')).to.deep.equal([504, 504])
+  }
+
+  it('refuses a third query of a session running two with 429 and Retry-After, on any gateway; other sessions run', async function () {
+    this.timeout(60_000)
+    const tag = (await post('new/sql:json', {})).body.tag as number
+    const first = post('sql:json', { sql: forever(++serial) }).then((r) => r)
+    const second = post(`${tag}:json`, { sql: forever(++serial) }).then((r) => r)
+    await Promise.all([untilRunning('sql'), untilRunning(String(tag))])
+    for (const path of ['run:json', 'sql:json', `${tag}:json`]) {
+      const third = await post(path, { xml: '<table cols="x">1</table>', sql: 'select 1' })
+      expect(third.status, third.text).to.equal(429)
+      expect(third.headers['retry-after']).to.equal('1')
+      expect(third.body.code).to.equal('too_many_requests')
+      expect(third.body.error).to.contain('MAX_QUERIES_PER_SESSION')
+    }
+    const other = await userCookie(svc(), `slots_${randomBytes(3).toString('hex')}`)
+    expect((await post('sql:json', { sql: 'select 5 as five' }, other)).body).to.deep.equal({ five: [5] })
+    await svc().http.post('/v1/api/sql/!stop:json').set('Cookie', cookie)
+    await svc().http.post(`/v1/api/${tag}/!stop:json`).set('Cookie', cookie)
+    expect((await first).status).to.equal(409)
+    expect((await second).status).to.equal(409)
+    await expectTwoAtOnce()
+  })
+
+  it('gives the slots back when queries fail at run time, time out or are stopped', async function () {
+    this.timeout(60_000)
+    for (let i = 0; i < 3; i++) {
+      const failed = await post('sql:json', { sql: `select abs(-9223372036854775808) + ${++serial}` })
+      expect(failed.status, failed.text).to.equal(400)
+      expect(failed.body.code).to.equal('sql_error')
+    }
+    const timedOut = await Promise.all([1, 2].map(() => post('sql:json', { sql: forever(++serial), timeout_: 300 })))
+    expect(timedOut.map((r) => r.status)).to.deep.equal([504, 504])
+    const stopped = post('sql:json', { sql: forever(++serial) }).then((r) => r)
+    await untilRunning('sql')
+    await svc().http.post('/v1/api/sql/!stop:json').set('Cookie', cookie)
+    expect((await stopped).status).to.equal(409)
+    await expectTwoAtOnce()
+  })
+}, { MAX_QUERIES_PER_SESSION: '2', WORKERS: '3', QUERY_TIMEOUT_MS: '60000' })
+
+/** Sorts of two million generated rows, for a macro query that runs until its timeout_; `n` makes it distinct. */
+function slowMacro(n: number): string {
+  const sorts = Array.from({ length: 40 }, (_, i) => `<sort col="r" dir="${i % 2 ? 'up' : 'down'}"/>`).join('')
+  return `<table depth="2000000"/><willbe name="r" value="mod(i_()*7919;1000003)+${n}"/>${sorts}`
+}
