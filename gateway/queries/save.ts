@@ -9,6 +9,7 @@
 import { AppError } from '../../shared/errors.js'
 import type { ResultSet } from '../../shared/protocol.js'
 import { isValidPath, type ColumnSpec } from '../../shared/table.js'
+import { isOutcomeUnknown } from '../catalog/txn.js'
 import { removeTableVersion, writeTableVersion, type ColumnValues, type TableInput } from '../../engine/storage/index.js'
 import { commitTable } from '../catalog/tables.js'
 import { KEYS, parentPath, parseRecord, type TableRecord } from '../catalog/records.js'
@@ -64,6 +65,9 @@ export async function saveTable(deps: Deps, user: Principal, req: SaveRequest, b
       const init = { path, owner: user.uid, title: req.title, sdesc: req.sdesc, ldesc: req.ldesc, users: req.users, inherit: req.inherit }
       return await commitTable(deps.store, init, meta, existing ? { expectVersion: existing.version } : { mustNotExist: true })
     } catch (err) {
+      // A commit the store may have applied without saying so may be what the catalog now
+      // points at: keep its version (an embedded-store restart removes it if it never landed).
+      if (isOutcomeUnknown(err)) throw err
       await removeTableVersion(deps.config.dataDir, meta.version).catch(() => undefined)
       if (!lostRace(err)) throw err
       if (req.mode === 'noreplace') throw tableExists(path, req)
@@ -75,7 +79,8 @@ export async function saveTable(deps: Deps, user: Principal, req: SaveRequest, b
 }
 
 /** The commit found the table other than this save saw it: created, replaced or dropped meanwhile. */
-const lostRace = (err: unknown): boolean => err instanceof AppError && (err.code === 'UNAVAILABLE' || err.code === 'TABLE_EXISTS')
+const lostRace = (err: unknown): boolean =>
+  err instanceof AppError && (err.code === 'TABLE_EXISTS' || (err.code === 'UNAVAILABLE' && err.detail.changedMeanwhile === true))
 
 function checkTablePath(user: Principal, req: SaveRequest): string {
   const path = req.path.trim().toLowerCase()
