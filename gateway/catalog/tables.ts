@@ -230,3 +230,10 @@ async function confirmCommit(store: Store, path: string, version: string): Promi
     }
   }
 }
+
+/**
+ * Whether a failed commitTable lost a race: the table was created, replaced or dropped by someone
+ * else meanwhile (the caller may look again and retry). A store failure is not a lost race.
+ */
+export const lostCommitRace = (err: unknown): boolean =>
+  err instanceof AppError && (err.code === 'TABLE_EXISTS' || (err.code === 'UNAVAILABLE' && err.detail.changedMeanwhile === true))

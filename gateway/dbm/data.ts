@@ -12,8 +12,8 @@ import { uploadInput } from '../queries/upload.js'
 import { checkPath, checkPrincipalNames, tableView } from './common.js'
 import type { DbmContext, ParamSpec, ParamValues, Transaction } from './registry.js'
 
-/** Catalog fields both transactions take for the table they make. */
-const TABLE_FIELDS: Readonly<Record<string, ParamSpec>> = {
+/** Catalog fields the transactions that make a table take (upload-chunks.ts too). */
+export const TABLE_FIELDS: Readonly<Record<string, ParamSpec>> = {
   title: { type: 'string', doc: 'Title of the table (default: its name; kept when replacing).' },
   sdesc: { type: 'string', doc: 'Short description.' },
   ldesc: { type: 'string', doc: 'Long description.' },

@@ -29,7 +29,8 @@ import {
   writeChunkedVersion, dropTextCache, type ChunkColumnState,
 } from '../../engine/storage/chunked.js'
 import { isYmd, removeTableVersion, type ColumnValues } from '../../engine/storage/index.js'
-import { commitTable } from '../catalog/tables.js'
+import { commitTable, lostCommitRace } from '../catalog/tables.js'
+import { TABLE_FIELDS } from './data.js'
 import { isOutcomeUnknown } from '../catalog/txn.js'
 import { KEYS, parentPath, parseRecord, type TableRecord } from '../catalog/records.js'
 import type { Principal } from '../catalog/principal.js'
@@ -81,13 +82,6 @@ const LOCK_WAIT_MS = 30_000
 const SWEEP_GRACE_MS = 10_000
 const COMMIT_ATTEMPTS = 4
 
-const TABLE_FIELDS: Readonly<Record<string, ParamSpec>> = {
-  title: { type: 'string', doc: 'Title of the table (default: its name; kept when replacing).' },
-  sdesc: { type: 'string', doc: 'Short description.' },
-  ldesc: { type: 'string', doc: 'Long description.' },
-  users: { type: 'names', doc: 'Who may read the table: users, groups, or * for everyone. Giving users turns inherit off unless inherit is given.' },
-  inherit: { type: 'boolean', doc: 'True: the readers are those of the folder (the default for a new table).' },
-}
 
 const UPLOAD_PARAM: ParamSpec = { type: 'string', required: true, doc: 'The upload id that upload_begin answered.' }
 
@@ -365,8 +359,7 @@ async function commitUpload(ctx: DbmContext, state: UploadState): Promise<TableR
     } catch (err) {
       // When the Store cannot say whether the commit landed, the version may be live: keep it.
       if (!isOutcomeUnknown(err)) await removeTableVersion(ctx.deps.config.dataDir, meta.version).catch(() => undefined)
-      const lost = err instanceof AppError && (err.code === 'UNAVAILABLE' || err.code === 'TABLE_EXISTS') && !isOutcomeUnknown(err)
-      if (!lost) throw err
+      if (isOutcomeUnknown(err) || !lostCommitRace(err)) throw err
       if (state.mode === 'noreplace') {
         throw new AppError('TABLE_EXISTS', `Table already exists: "${state.path}" (it was created while this upload was sent); begin a new upload with "mode": "replace", or choose another name.`, { table: state.path })
       }

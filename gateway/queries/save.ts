@@ -11,7 +11,7 @@ import type { ResultSet } from '../../shared/protocol.js'
 import { isValidPath, type ColumnSpec } from '../../shared/table.js'
 import { isOutcomeUnknown } from '../catalog/txn.js'
 import { removeTableVersion, writeTableVersion, type ColumnValues, type TableInput } from '../../engine/storage/index.js'
-import { commitTable } from '../catalog/tables.js'
+import { commitTable, lostCommitRace } from '../catalog/tables.js'
 import { KEYS, parentPath, parseRecord, type TableRecord } from '../catalog/records.js'
 import type { Principal } from '../catalog/principal.js'
 import { canReplace, writableFolder } from '../catalog/write-access.js'
@@ -69,7 +69,7 @@ export async function saveTable(deps: Deps, user: Principal, req: SaveRequest, b
       // points at: keep its version (an embedded-store restart removes it if it never landed).
       if (isOutcomeUnknown(err)) throw err
       await removeTableVersion(deps.config.dataDir, meta.version).catch(() => undefined)
-      if (!lostRace(err)) throw err
+      if (!lostCommitRace(err)) throw err
       if (req.mode === 'noreplace') throw tableExists(path, req)
       if (attempt === ATTEMPTS) {
         throw new AppError('UNAVAILABLE', `The table "${path}" kept changing while it was being saved (others are writing to it); try again.`, { table: path })
@@ -77,10 +77,6 @@ export async function saveTable(deps: Deps, user: Principal, req: SaveRequest, b
     }
   }
 }
-
-/** The commit found the table other than this save saw it: created, replaced or dropped meanwhile. */
-const lostRace = (err: unknown): boolean =>
-  err instanceof AppError && (err.code === 'TABLE_EXISTS' || (err.code === 'UNAVAILABLE' && err.detail.changedMeanwhile === true))
 
 function checkTablePath(user: Principal, req: SaveRequest): string {
   const path = req.path.trim().toLowerCase()
