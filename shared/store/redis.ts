@@ -58,6 +58,8 @@ return 1
 `
 
 /** Reply errors that mean "the server cannot serve now" rather than "the caller is wrong". */
+/** Retry-After on a 503 while Redis is unreachable: reconnection attempts back off to 2 s. */
+const UNAVAILABLE_RETRY_SECONDS = 2
 const TRANSIENT_REPLY = /^(LOADING|BUSY|MASTERDOWN|TRYAGAIN|READONLY|MISCONF|OOM)\b/
 
 /** One Redis command of a batch: name, unprefixed key, further arguments. */
@@ -350,5 +352,6 @@ function translate(err: unknown): unknown {
   if (err instanceof AppError || err instanceof RangeError || err instanceof TypeError) return err
   const isReply = err instanceof ReplyError || (err instanceof Error && err.name === 'ReplyError')
   if (isReply && !TRANSIENT_REPLY.test((err as Error).message)) return err
-  return new AppError('UNAVAILABLE', 'The store (Redis) is not reachable; try again later.', {}, { cause: err })
+  // Redis is retried every few hundred ms (see retryStrategy), so a client may come back soon.
+  return new AppError('UNAVAILABLE', 'The store (Redis) is not reachable; try again in a few seconds.', { retryAfterSeconds: UNAVAILABLE_RETRY_SECONDS }, { cause: err })
 }

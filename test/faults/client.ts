@@ -9,6 +9,7 @@ export interface Reply {
   readonly body: Record<string, unknown>
   readonly text: string
   readonly ms: number
+  readonly retryAfter: string | null
 }
 
 /** Longest any single request may take in these tests before it counts as hanging. */
@@ -63,7 +64,7 @@ export class Client {
     } catch {
       // An HTML page or plain text: callers that need it read `text`.
     }
-    return { status: res.status, body, text, ms: Date.now() - started }
+    return { status: res.status, body, text, ms: Date.now() - started, retryAfter: res.headers.get('retry-after') }
   }
 }
 

@@ -134,6 +134,7 @@ describe('Redis going away and coming back (a gateway process on a private redis
       expect(r.status, `${label} while Redis is down: ${r.text.slice(0, 300)}`).to.equal(503)
       expect(r.body, label).to.include({ code: 'unavailable' })
       expect(r.body.requestId, label).to.be.a('string')
+      expect(r.retryAfter, `${label}: Retry-After`).to.equal('2')
       expect(r.ms, `${label} answered in ${r.ms} ms`).to.be.below(FAIL_FAST_MS)
     }
     // A browser gets the same status with a page.
