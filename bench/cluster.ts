@@ -19,6 +19,7 @@ import { findNginx, startNginx } from '../test/helpers/nginx.js'
 import { startRedisServer } from '../test/helpers/redis-server.js'
 import { RotatingProxy } from '../test/helpers/rotating-proxy.js'
 import { median } from './measure.js'
+import { reportSummary, type SummaryRow } from './summary.js'
 
 const arg = (name: string, fallback: string): string => {
   const i = process.argv.indexOf(`--${name}`)
@@ -132,10 +133,25 @@ async function main(): Promise<void> {
     log()
     log(`!stop on gateway 1 for a query on gateway 0, ${STOP_ROUNDS} rounds: median ${median(stops).toFixed(0)} ms, max ${Math.max(...stops).toFixed(0)} ms (target < ${STOP_TARGET_MS} ms: ${median(stops) < STOP_TARGET_MS ? 'holds' : 'missed'})`)
     log(`load average at end: ${loadavg().map((x) => x.toFixed(2)).join(', ')}`)
+    reportSummary(clusterSummary(figures, stops))
   } finally {
     await cluster.close()
     await redis.stop()
   }
+}
+
+/** Headline rows: scaling to 3 gateways (informative on 2 cores) and the cross-gateway stop. */
+function clusterSummary(figures: readonly Figure[], stops: readonly number[]): SummaryRow[] {
+  const rows: SummaryRow[] = []
+  for (const name of new Set(figures.map((f) => f.query))) {
+    const one = figures.find((f) => f.query === name && f.gateways === 1)
+    const three = figures.find((f) => f.query === name && f.gateways === 3)
+    if (!one || !three) continue
+    rows.push({ group: 'cluster', figure: `${name} via nginx, 3 gateways, ${CONNECTIONS} conns`, unit: 'req/s', ours: three.rps, reference: one.rps, referenceLabel: '1 gateway', ratio: three.rps / one.rps, target: '', ok: null })
+  }
+  const m = median([...stops])
+  rows.push({ group: 'cluster', figure: '!stop to another gateway, median', unit: 'ms', ours: m, reference: STOP_TARGET_MS, referenceLabel: 'target', ratio: m / STOP_TARGET_MS, target: `< ${STOP_TARGET_MS} ms`, ok: m < STOP_TARGET_MS })
+  return rows
 }
 
 await main()

@@ -18,6 +18,7 @@ import { createApp } from '../gateway/app.js'
 import { buildDeps, closeDeps } from '../gateway/compose.js'
 import type { Deps } from '../gateway/deps.js'
 import { ensureAdmin, seedDemoData } from '../gateway/seed.js'
+import { reportSummary, type SummaryRow } from './summary.js'
 
 const arg = (name: string, fallback: string) => {
   const i = process.argv.indexOf(`--${name}`)
@@ -28,6 +29,8 @@ const PW = 'bench-pw-1'
 const LONG = `<base table="pub.demo.retail.item"/><sort cols="customer,sales"/><willbe name="r" value="g_rank(customer;;;sales)"/><sort cols="sku,r"/><willbe name="c" value="g_cumsum(sku;;;qty)"/><sort cols="store,c"/><willbe name="p" value="g_rshift(store;;;sales;1)"/><sort cols="date,p"/>`
 const MILLION = '<base table="pub.demo.retail.item"/><sel value="i_()&lt;=1000000"/>'
 
+/** The headline rows, reported at the end for `npm run bench`. */
+const summary: SummaryRow[] = []
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]
 const pct = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(xs.length * p))]
 const ms = (x: number) => x.toFixed(1)
@@ -88,6 +91,8 @@ async function main(): Promise<void> {
     toReady.push(performance.now() - start)
     if ((await other).status !== 200) otherFailures++
   }
+  const stopMedian = median(toStopped)
+  summary.push({ group: 'instances', figure: '!stop of a 10M-row query → stopped answer, median', unit: 'ms', ours: stopMedian, reference: 100, referenceLabel: 'target', ratio: stopMedian / 100, target: '< 100 ms', ok: stopMedian < 100 && otherFailures === 0 })
   console.log(`stop: !stop → stopped answer median ${ms(median(toStopped))} ms, max ${ms(Math.max(...toStopped))} ms; → a new query answered median ${ms(median(toReady))} ms, max ${ms(Math.max(...toReady))} ms; other queries failed: ${otherFailures} (target: < 100 ms, none)`)
 
   // !data ranges on a 1M-row instance result.
@@ -105,9 +110,12 @@ async function main(): Promise<void> {
       times.push(performance.now() - s)
       if (r.status !== 200 || r.body.trans.length !== 100) throw new Error(`bad page: ${r.status}`)
     }
+    const dataMedian = median(times)
+    summary.push({ group: 'instances', figure: `!data 100 rows of 1M, ${name}, median`, unit: 'ms', ours: dataMedian, reference: 20, referenceLabel: 'target', ratio: dataMedian / 20, target: '< 20 ms', ok: dataMedian < 20 })
     console.log(`!data 100 rows of ${total.toLocaleString()} (${name}): median ${ms(median(times))} ms, p99 ${ms(pct(times, 0.99))} ms, query runs caused: ${name === 'second gateway' ? runs - before : 'n/a (memo)'} (target: median < 20 ms, no re-run)`)
   }
   void full
+  reportSummary(summary)
   await sa.close()
   await sb.close()
   await inner.stops.close()

@@ -1,5 +1,6 @@
 /** Formatting the benchmark's tables: aligned text for the terminal, Markdown for the README. */
 import type { Outcome } from './measure.js'
+import type { SummaryRow } from './summary.js'
 
 export interface Row {
   readonly query: string
@@ -94,4 +95,22 @@ export function markdownTable(size: SizeReport): string {
   const rows = [headings(size), ...size.results.map((r) => cells(size, r))]
   const line = (r: string[]) => `| ${r.join(' | ')} |`
   return [line(rows[0]), `|${rows[0].map((_, c) => (c === 0 || c === rows[0].length - 1 ? '---' : '---:')).join('|')}|`, ...rows.slice(1).map(line)].join('\n')
+}
+
+/** The headline rows for `npm run bench`'s summary: each query against its target at its size. */
+export function engineSummary(size: SizeReport): SummaryRow[] {
+  const out: SummaryRow[] = []
+  for (const row of size.results) {
+    const ours = msOf(row.ours)
+    const v = verdicts(size, row)
+    if (v.duck !== null) {
+      const duck = msOf(row.duck1)
+      out.push({ group: 'engine', figure: `${row.query} ${size.rows / 1e6}M rows`, unit: 'ms', ours, reference: duck, referenceLabel: 'DuckDB 1t', ratio: ratio(ours, duck), target: `<= ${DUCK_TARGET}`, ok: v.duck })
+    }
+    if (v.sqljs !== null) {
+      const sql = msOf(row.sqljs)
+      out.push({ group: 'engine', figure: `${row.query} ${size.rows / 1e6}M rows`, unit: 'ms', ours, reference: sql, referenceLabel: 'sql.js', ratio: ratio(sql, ours), target: `sql.js/ours >= ${SQLJS_TARGET}`, ok: v.sqljs })
+    }
+  }
+  return out
 }

@@ -1,5 +1,5 @@
 /**
- * `npm run bench`: the macro-language engine against the same queries in SQL on DuckDB (one
+ * `npm run bench:engine` (and the first part of `npm run bench`): the macro-language engine against the same queries in SQL on DuckDB (one
  * thread and all threads) and on sql.js, over the retail demo tables at 1M and 10M rows, plus a
  * resident-memory line for a table shared by two engine workers.
  *
@@ -19,7 +19,8 @@ import type { Digest } from './digest.js'
 import { checkedRun, settle, timedRuns, type Outcome } from './measure.js'
 import { OursTarget } from './ours.js'
 import { QUERIES, type BenchQuery } from './queries.js'
-import { DUCK_TARGET, markdownTable, SQLJS_TARGET, TARGET_ROWS, textTable, verdicts, type Row, type SizeReport } from './report.js'
+import { DUCK_TARGET, engineSummary, markdownTable, SQLJS_TARGET, TARGET_ROWS, textTable, verdicts, type Row, type SizeReport } from './report.js'
+import { reportSummary } from './summary.js'
 import { SqlJsTarget } from './sqljs.js'
 import type { Target } from './target.js'
 import type { TableInput } from '../shared/protocol.js'
@@ -217,6 +218,7 @@ async function main(): Promise<void> {
     for (const rows of opts.sizes) {
       const report = await runSize(rows, queries, duck, problems)
       reports.push(report)
+      reportSummary(engineSummary(report))
       log()
       log(textTable(report))
       if (report.sqljsSkipped) log(`sql.js n/a: ${report.sqljsSkipped}.`)

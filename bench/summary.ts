@@ -3,6 +3,8 @@
  * the same run, their ratio, and the target it must meet. Every benchmark module reports its
  * headline figures in this shape so the summary prints them as one table.
  */
+import { appendFileSync, existsSync, readFileSync } from 'node:fs'
+
 export interface SummaryRow {
   /** Which benchmark: 'engine', 'http', 'parallel', 'startup', ... */
   readonly group: string
@@ -46,4 +48,21 @@ export function summaryMarkdown(rows: readonly SummaryRow[]): string {
   const lines = [`| ${HEAD.join(' | ')} |`, `|${HEAD.map(() => '---').join('|')}|`]
   for (const r of rows) lines.push(`| ${cells(r).join(' | ')} |`)
   return lines.join('\n')
+}
+
+/**
+ * `npm run bench` runs each benchmark as its own process (so one's data and garbage never slow
+ * the next) with BENCH_SUMMARY_FILE set; each appends its headline rows there, one JSON line a row.
+ */
+export const SUMMARY_FILE_VARIABLE = 'BENCH_SUMMARY_FILE'
+
+export function reportSummary(rows: readonly SummaryRow[]): void {
+  const file = process.env[SUMMARY_FILE_VARIABLE]
+  if (!file) return
+  appendFileSync(file, rows.map((r) => JSON.stringify(r) + '\n').join(''))
+}
+
+export function readSummary(file: string): SummaryRow[] {
+  if (!existsSync(file)) return []
+  return readFileSync(file, 'utf8').split('\n').filter(Boolean).map((line) => JSON.parse(line) as SummaryRow)
 }

@@ -20,6 +20,7 @@ import { cpus, tmpdir, totalmem } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { start, stop } from '../test/helpers/processes.js'
+import { reportSummary } from './summary.js'
 
 const CLI = fileURLToPath(new URL('../cli/main.js', import.meta.url))
 const PASSWORD = 'bench-secret-1'
@@ -121,6 +122,7 @@ async function main(): Promise<void> {
   const size = (await stat(file)).size
   console.log(`CSV: ${rows.toLocaleString('en-US')} rows, ${(size / 2 ** 20).toFixed(0)} MiB, written in ${((performance.now() - t) / 1000).toFixed(1)} s`)
 
+  let ours: { rows: number; ms: number } | null = null
   const gw = await start({ DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1', WORKERS: '2', DEMO_DATA: '0', ADMIN_PASSWORD: PASSWORD })
   try {
     const env = { TABULA_CONFIG_DIR: join(dir, 'config'), TABULA_URL: gw.base.replace(/\/v1\/api$/, '') }
@@ -131,6 +133,7 @@ async function main(): Promise<void> {
     const up = await runCli(['upload', file, 'uploads.admin.big', '--chunk-mb', chunkMb, '--format', 'json'], env)
     if (up.code !== 0) throw new Error(`upload failed (exit ${up.code}): ${up.stderr}`)
     const uploaded = JSON.parse(up.stdout) as { rows: number; cols: string }
+    ours = { rows: uploaded.rows, ms: up.ms }
     const gatewayPeak = await peakRss(gw.child.pid!)
     console.log(`\nours:   ${uploaded.rows.toLocaleString('en-US')} rows (${uploaded.cols}) in ${(up.ms / 1000).toFixed(1)} s = ${Math.round(uploaded.rows / (up.ms / 1000)).toLocaleString('en-US')} rows/s through the CLI (chunks of ${chunkMb} MB)`)
     console.log(`        peak RSS: CLI ${up.peakMb.toFixed(0)} MB, gateway ${gatewayPeak?.toFixed(0)} MB (${gatewayBefore?.toFixed(0)} MB before the upload)`)
@@ -143,6 +146,9 @@ async function main(): Promise<void> {
   const duck = await duckLoad(file)
   if ('error' in duck) console.log(`duckdb: n/a (${duck.error})`)
   else console.log(`duckdb: ${duck.rows.toLocaleString('en-US')} rows in ${(duck.ms / 1000).toFixed(1)} s = ${Math.round(duck.rows / (duck.ms / 1000)).toLocaleString('en-US')} rows/s (read_csv_auto into an in-memory table, ${cpus().length} threads, DuckDB ${duck.version})`)
+  const oursRate = ours ? ours.rows / (ours.ms / 1000) : null
+  const duckRate = 'error' in duck ? null : duck.rows / (duck.ms / 1000)
+  reportSummary([{ group: 'upload', figure: `${(rows / 1e6).toFixed(0)}M-row CSV through the CLI, chunked`, unit: 'rows/s', ours: oursRate, reference: duckRate, referenceLabel: 'DuckDB read_csv', ratio: oursRate !== null && duckRate !== null ? oursRate / duckRate : null, target: '', ok: null }])
   if (!process.argv.includes('--keep')) await rm(dir, { recursive: true, force: true })
   else console.log(`kept ${dir}`)
 }
