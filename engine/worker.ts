@@ -8,7 +8,7 @@ import { Piscina } from 'piscina'
 import { AppError, toPayload } from '../shared/errors.js'
 import type { EngineTask, ResultSet, TaskOutcome } from '../shared/protocol.js'
 import { SqlExecutor } from './sql/execute.js'
-import { runMacroTask } from './interpret/task.js'
+import { runRunTask } from './parallel/local.js'
 import { withProgress } from './interpret/run.js'
 
 const sqlExecutor = new SqlExecutor(await initSqlJs())
@@ -18,7 +18,7 @@ function execute(task: EngineTask): ResultSet {
     case 'sql':
       return sqlExecutor.run(task)
     case 'run':
-      return withProgress(task.progress, () => runMacroTask(task))
+      return withProgress(task.progress, () => runRunTask(task))
     default: {
       const never: never = task
       throw new AppError('INTERNAL', `Unknown task ${JSON.stringify(never)}`)

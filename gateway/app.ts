@@ -1,6 +1,7 @@
 /**
  * createApp(deps) builds the Koa application and never listens, so tests drive it directly and
- * server.ts owns the process. Middleware order: security headers → errors → workbench assets
+ * server.ts owns the process. Middleware order: request id, access log and metrics → security
+ * headers → errors → `/healthz`, `/readyz`, `/metrics` → workbench assets
  * (`/ui/…`) → API path parsing → body → workbench pages → routes.
  */
 import Koa, { type Context, type Next } from 'koa'
@@ -8,6 +9,9 @@ import { koaBody } from 'koa-body'
 import { AppError } from '../shared/errors.js'
 import type { Deps } from './deps.js'
 import { errorMiddleware } from './errors.js'
+import { requestContext, serviceEndpoints } from './observe/index.js'
+import { compressResponses } from './compress.js'
+import { useBodyLogger } from './respond.js'
 import { parseApiPath } from './path.js'
 import { createRouter } from './routes/index.js'
 import { uiAssets } from './ui/assets.js'
@@ -17,12 +21,6 @@ import { workbenchPages } from './ui/page-views.js'
 /** Parses `/{version}/api/…:{format}` and points the router at the canonical path. */
 function apiPath(deps: Deps) {
   return async function parsePath(ctx: Context, next: Next): Promise<void> {
-    if (ctx.path === '/healthz') {
-      await deps.store.ping()
-      ctx.type = 'application/json; charset=utf-8'
-      ctx.body = JSON.stringify({ ok: true, store: deps.store.kind })
-      return
-    }
     if (ctx.path === '/' && (ctx.method === 'GET' || ctx.method === 'HEAD')) {
       return ctx.redirect(`/${deps.config.apiVersions[0]}/api`)
     }
@@ -47,8 +45,13 @@ export function createApp(deps: Deps): Koa {
   // the client put in front of it (the login throttle counts failures per ctx.ip).
   const app = new Koa({ proxy: deps.config.trustProxy, maxIpsCount: 1 })
   const router = createRouter(deps)
+  // First: the request id, the access log line and the request metrics cover everything below.
+  app.use(requestContext(deps))
   app.use(securityHeaders())
+  // Outside the error middleware, so error bodies are compressed too.
+  app.use(compressResponses(deps.config))
   app.use(errorMiddleware(deps.log))
+  app.use(serviceEndpoints(deps))
   app.use(uiAssets())
   app.use(apiPath(deps))
   app.use(
@@ -67,5 +70,6 @@ export function createApp(deps: Deps): Koa {
   app.use(notFound)
   // Koa would print errors it sees; ours are all handled by errorMiddleware.
   app.silent = true
+  useBodyLogger(app, deps.log)
   return app
 }

@@ -14,19 +14,20 @@ import { ResultStore } from './results/chunked.js'
 import type { Deps } from './deps.js'
 import type { Logger } from './errors.js'
 import { createResultCache } from './queries/result-cache.js'
+import { createGatewayCaches } from './cache/index.js'
 import { PoolRunner } from './runner.js'
 import { TableCache } from './table-cache.js'
-
-/** Structured log lines on stderr, one JSON object each. */
-export const jsonLogger: Logger = (line) => process.stderr.write(JSON.stringify({ time: new Date().toISOString(), ...line }) + '\n')
+import { countStoreCalls, createObserve } from './observe/index.js'
 
 /** Result memo budget per gateway. */
 const RESULT_CACHE_BYTES = 256 * 1024 * 1024
 
 /** Connects the store (or takes a connected one) and starts the worker pool. */
 export async function buildDeps(config: Config, log: Logger, store?: Store): Promise<Deps> {
-  const s = store ?? createStore({ redisUrl: config.redisUrl, redisKeyPrefix: config.redisKeyPrefix, dataDir: config.dataDir })
-  if (!store) await s.connect()
+  const raw = store ?? createStore({ redisUrl: config.redisUrl, redisKeyPrefix: config.redisKeyPrefix, dataDir: config.dataDir })
+  if (!store) await raw.connect()
+  const observe = createObserve()
+  const s = countStoreCalls(raw, (op) => observe.metrics.storeCall(op))
   const stops = new StopRegistry(s)
   await stops.start()
   const instances = new Instances(s, { ttl: config.sessionTtl, perSession: config.maxInstancesPerSession })
@@ -34,12 +35,16 @@ export async function buildDeps(config: Config, log: Logger, store?: Store): Pro
   const graceMs = Math.max(config.sessionTtl * 1000, config.queryTimeoutMs) + 60_000
   const sweeper = new RetiredVersionSweeper(s, config.dataDir, graceMs, (err) => log({ level: 'warn', msg: 'sweeping retired table versions failed', error: String(err) }))
   sweeper.start()
+  const runner = new PoolRunner({ workers: config.workers, workerMemoryMb: config.workerMemoryMb })
+  const tables = new TableCache(config.dataDir, config.tableCacheBytes)
+  observe.metrics.readFrom({ runner, tables, stops })
   return {
     config,
     store: s,
-    runner: new PoolRunner({ workers: config.workers, workerMemoryMb: config.workerMemoryMb }),
-    tables: new TableCache(config.dataDir, config.tableCacheBytes),
+    runner,
+    tables,
     results: createResultCache(RESULT_CACHE_BYTES),
+    caches: createGatewayCaches(config.sessionTtl),
     resultStore: new ResultStore(s, { ttl: config.sessionTtl, maxBytes: config.resultStoreBytes }),
     sessions: new SessionManager(s, config.sessionTtl, (sid) => instances.endSession(sid)),
     directory: new Directory(s),
@@ -47,6 +52,7 @@ export async function buildDeps(config: Config, log: Logger, store?: Store): Pro
     instances,
     stops,
     log,
+    observe,
   }
 }
 

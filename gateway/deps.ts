@@ -10,6 +10,8 @@ import type { StopRegistry } from './stop/index.js'
 import type { ResultStore } from './results/chunked.js'
 import type { Logger } from './errors.js'
 import type { LruCache } from './lru.js'
+import type { GatewayCaches } from './cache/index.js'
+import type { Observe } from './observe/index.js'
 import type { QueryRunner } from './runner.js'
 import type { TableCache } from './table-cache.js'
 
@@ -19,6 +21,8 @@ export interface Deps {
   readonly runner: QueryRunner
   readonly tables: TableCache
   readonly results: LruCache<ResultSet>
+  /** Compiled queries and recently kept result keys (gateway/cache): never stale by construction. */
+  readonly caches: GatewayCaches
   /** Kept results in the Store, in row chunks, readable by every gateway. */
   readonly resultStore: ResultStore
   readonly sessions: SessionManager
@@ -29,4 +33,6 @@ export interface Deps {
   readonly instances: Instances
   readonly stops: StopRegistry
   readonly log: Logger
+  /** Metrics and readiness of this gateway (gateway/observe). */
+  readonly observe: Observe
 }

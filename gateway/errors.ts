@@ -83,7 +83,10 @@ export function toAppError(err: unknown): AppError {
 
 export type Logger = (line: Record<string, unknown>) => void
 
-/** Renders an error body; the request id lets an operator find the cause of a 5xx in the log. */
+/**
+ * Renders an error body. Every one carries the request id (also the X-Request-Id header), so a
+ * caller can quote it and an operator find the request's log lines, and the cause of a 5xx.
+ */
 export function errorBody(e: AppError, requestId: string): Record<string, unknown> {
   const status = STATUS[e.code]
   const body: Record<string, unknown> = {
@@ -91,7 +94,7 @@ export function errorBody(e: AppError, requestId: string): Record<string, unknow
     code: wireCode(e.code),
   }
   if (status < 500 && Object.keys(e.detail).length > 0) body.detail = e.detail
-  if (status >= 500) body.requestId = requestId
+  body.requestId = requestId
   return body
 }
 
@@ -115,7 +118,8 @@ function htmlError(ctx: Context, route: ParsedPath, e: AppError, requestId: stri
 
 export function errorMiddleware(log: Logger) {
   return async function handleErrors(ctx: Context, next: Next): Promise<void> {
-    const requestId = randomUUID()
+    // The id gateway/observe/request-id.ts gave the request; a fresh one when used without it.
+    const requestId = (ctx.state.requestId as string | undefined) ?? randomUUID()
     ctx.state.requestId = requestId
     try {
       await next()

@@ -32,6 +32,14 @@ export interface QueryRunner {
   run(task: EngineTask, opts: RunOptions): Promise<ResultSet>
   /** Tasks running or waiting, for health and metrics. */
   readonly pending: number
+  /** Of those, the ones waiting for a worker (metrics); absent means none wait. */
+  readonly waiting?: number
+  /** Workers ended and replaced while serving (metrics). */
+  readonly workerRestarts?: number
+  /** Runs stopped by their time limit (metrics). */
+  readonly timeouts?: number
+  /** False once closed or without workers (/readyz); absent means up. */
+  readonly isUp?: boolean
   close(): Promise<void>
 }
 
@@ -58,6 +66,9 @@ export class PoolRunner implements QueryRunner {
   private inFlight = 0
   /** Running average of how long a task took, for the Retry-After estimate; a guess until tasks finished. */
   private averageMs = 1000
+  private closed = false
+  private restarts = 0
+  private timedOut = 0
 
   constructor(opts: { workers: number; workerMemoryMb?: number }) {
     this.workers = opts.workers
@@ -71,6 +82,23 @@ export class PoolRunner implements QueryRunner {
       // Workers hold opened tables; keep them for the life of the process.
       idleTimeout: Number.POSITIVE_INFINITY,
     })
+    // Piscina ends a worker for an aborted task or a crash and starts another; on close it ends
+    // them all, which is no restart.
+    this.pool.on('workerDestroy', () => {
+      if (!this.closed) this.restarts++
+    })
+  }
+
+  get workerRestarts(): number {
+    return this.restarts
+  }
+
+  get timeouts(): number {
+    return this.timedOut
+  }
+
+  get isUp(): boolean {
+    return !this.closed && this.pool.threads.length > 0
   }
 
   get pending(): number {
@@ -92,7 +120,10 @@ export class PoolRunner implements QueryRunner {
     try {
       outcome = (await this.pool.run(task, { signal })) as TaskOutcome
     } catch (err) {
-      if (timeout.aborted) throw timeoutError(opts)
+      if (timeout.aborted) {
+        this.timedOut++
+        throw timeoutError(opts)
+      }
       if (opts.signal?.aborted) {
         throw opts.signal.reason instanceof AppError ? opts.signal.reason : new AppError('STOPPED', 'The query was stopped before it finished.')
       }
@@ -125,6 +156,7 @@ export class PoolRunner implements QueryRunner {
   }
 
   async close(): Promise<void> {
+    this.closed = true
     await this.pool.destroy()
   }
 }

@@ -9,7 +9,8 @@ import https from 'node:https'
 import { createSecureContext } from 'node:tls'
 import { loadConfig, type Config } from '../shared/config.js'
 import { createApp } from './app.js'
-import { buildDeps, closeDeps, jsonLogger } from './compose.js'
+import { buildDeps, closeDeps } from './compose.js'
+import { createLogger } from './observe/index.js'
 import { ensureAdmin, seedDemoData } from './seed.js'
 import { removeStaleTempFolders, removeUncommittedVersions } from '../engine/storage/index.js'
 import type { Store } from '../shared/store/types.js'
@@ -68,7 +69,7 @@ async function main(): Promise<void> {
     process.stderr.write(`${(err as Error).message}\n`)
     process.exit(2)
   }
-  const deps = await buildDeps(config, jsonLogger)
+  const deps = await buildDeps(config, createLogger({ level: config.logLevel }))
   const log = deps.log
   await removeUnfinishedWrites(deps.store, config.dataDir, log)
   const admin = await ensureAdmin(deps.store, config)
@@ -95,6 +96,8 @@ async function main(): Promise<void> {
   const shutdown = (signal: string): void => {
     if (stopping) return
     stopping = true
+    // /readyz answers 503 from now on, so balancers stop sending work while requests finish.
+    deps.observe.readiness.startDraining()
     log({ level: 'info', msg: `received ${signal}, draining` })
     // Keep-alive connections (a balancer keeps many) go idle only when their request ends:
     // close each as soon as it does, so the drain lasts as long as the slowest request.

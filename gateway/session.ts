@@ -7,7 +7,8 @@ import type { Context, Next } from 'koa'
 import { AppError } from '../shared/errors.js'
 import { parseSessionCookie, sessionCookieValues } from './auth/cookie.js'
 import type { SessionRecord } from './auth/sessions.js'
-import { getUser } from './catalog/users.js'
+import { userFromStored } from './catalog/users.js'
+import { KEYS } from './catalog/records.js'
 import type { UserRecord } from './catalog/records.js'
 import type { Principal } from './catalog/principal.js'
 import type { Deps } from './deps.js'
@@ -31,14 +32,19 @@ export function requireSession(deps: Deps) {
     if (values.length === 0) throw new AppError('NO_SESSION', 'Not logged in: send the cookie session=<uid>|<sid>|<epw> from api/!login.')
     for (const value of values) {
       const creds = parseSessionCookie(value)
-      const session = creds && (await deps.sessions.authenticate(creds))
-      if (!session) continue
-      const user = await getUser(deps.store, session.uid)
+      // The session and its user's record in one round trip; the session's idle timer restarts
+      // while the principal is read.
+      const found = creds && (await deps.sessions.authenticateReading(creds, [KEYS.user(creds.uid)]))
+      if (!found) continue
+      const { session, touched } = found
+      const user = userFromStored(session.uid, found.also[0])
       if (!user || !user.active) {
+        await touched
         await deps.sessions.end(session.sid)
         break
       }
-      ctx.state.auth = { session, user: await deps.directory.principal(user), record: user } satisfies AuthState
+      const [principal] = await Promise.all([deps.directory.principal(user), touched])
+      ctx.state.auth = { session, user: principal, record: user } satisfies AuthState
       return next()
     }
     throw new AppError('NO_SESSION', 'The session is invalid or has expired; log in again with api/!login.')

@@ -55,6 +55,18 @@ export interface Config {
   readonly loginWindowSeconds: number
   /** Heap limit of each engine worker thread; a worker over it is replaced (500). */
   readonly workerMemoryMb: number
+  /** Base tables of at least this many rows are split over the workers when the query allows it. */
+  readonly parallelMinRows: number
+  /** Parts a split query runs in; null = one per worker (WORKERS); 1 turns splitting off. */
+  readonly parallelParts: number | null
+  /** Least severe log level written to stdout (pino names; `silent` writes nothing). */
+  readonly logLevel: 'trace' | 'debug' | 'info' | 'warn' | 'error' | 'fatal' | 'silent'
+  /** Unset: GET /metrics is open; set: it requires `Authorization: Bearer <token>`. */
+  readonly metricsToken: string | null
+  /** Compress responses (gzip or Brotli) for clients that accept it. */
+  readonly compression: boolean
+  /** Bodies smaller than this go uncompressed (streamed bodies are always compressed). */
+  readonly compressionMinBytes: number
 }
 
 export const DEFAULTS = {
@@ -81,6 +93,10 @@ export const DEFAULTS = {
   LOGIN_MAX_FAILURES_PER_ADDRESS: '20',
   LOGIN_WINDOW_SECONDS: '300',
   WORKER_MEMORY_MB: '4096',
+  PARALLEL_MIN_ROWS: '1000000',
+  LOG_LEVEL: 'info',
+  COMPRESSION: '1',
+  COMPRESSION_MIN_BYTES: '1024',
 } as const
 
 /** Every variable the service reads, for the README check and error messages. */
@@ -90,12 +106,13 @@ export const CONFIG_VARIABLES = [
   'DEMO_DATA', 'DEMO_ROWS', 'TABLE_CACHE_MB', 'MAX_INSTANCES_PER_SESSION',
   'RESULT_STORE_MB', 'REDIS_KEY_PREFIX', 'TRUST_PROXY', 'MAX_QUERY_BYTES', 'MAX_RESULT_BYTES',
   'MAX_QUERIES_PER_SESSION', 'MAX_QUEUE', 'LOGIN_MAX_FAILURES', 'LOGIN_MAX_FAILURES_PER_ADDRESS',
-  'LOGIN_WINDOW_SECONDS', 'WORKER_MEMORY_MB',
+  'LOGIN_WINDOW_SECONDS', 'WORKER_MEMORY_MB', 'PARALLEL_MIN_ROWS', 'PARALLEL_PARTS', 'LOG_LEVEL', 'METRICS_TOKEN',
+  'COMPRESSION', 'COMPRESSION_MIN_BYTES',
 ] as const
 
 type Env = Readonly<Record<string, string | undefined>>
 
-function intVar(env: Env, name: keyof typeof DEFAULTS | 'WORKERS', fallback: string, min: number, max: number): number {
+function intVar(env: Env, name: keyof typeof DEFAULTS | 'WORKERS' | 'PARALLEL_PARTS', fallback: string, min: number, max: number): number {
   const raw = (env[name] ?? '').trim() || fallback
   const n = Number(raw)
   if (!Number.isInteger(n) || n < min || n > max) {
@@ -112,6 +129,24 @@ function boolVar(env: Env, name: keyof typeof DEFAULTS): boolean {
 }
 
 const optional = (env: Env, name: string): string | null => (env[name] ?? '').trim() || null
+
+const LOG_LEVELS = ['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent'] as const
+
+function logLevelVar(env: Env): Config['logLevel'] {
+  const raw = ((env.LOG_LEVEL ?? '').trim() || DEFAULTS.LOG_LEVEL).toLowerCase()
+  const level = LOG_LEVELS.find((l) => l === raw)
+  if (!level) throw new Error(`config: LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')} (got "${raw}")`)
+  return level
+}
+
+/** A bearer token: visible ASCII without spaces, long enough not to be guessed. */
+function metricsTokenVar(env: Env): string | null {
+  const token = optional(env, 'METRICS_TOKEN')
+  if (token !== null && !/^[\x21-\x7e]{16,256}$/.test(token)) {
+    throw new Error('config: METRICS_TOKEN must be 16 to 256 visible ASCII characters without spaces')
+  }
+  return token
+}
 
 /** Reads and validates the configuration; throws an Error naming the variable on bad input. */
 export function loadConfig(env: Env): Config {
@@ -159,5 +194,11 @@ export function loadConfig(env: Env): Config {
     loginMaxFailuresPerAddress: intVar(env, 'LOGIN_MAX_FAILURES_PER_ADDRESS', DEFAULTS.LOGIN_MAX_FAILURES_PER_ADDRESS, 1, 1_000_000),
     loginWindowSeconds: intVar(env, 'LOGIN_WINDOW_SECONDS', DEFAULTS.LOGIN_WINDOW_SECONDS, 1, 7 * 24 * 3600),
     workerMemoryMb: intVar(env, 'WORKER_MEMORY_MB', DEFAULTS.WORKER_MEMORY_MB, 64, 1024 * 1024),
+    parallelMinRows: intVar(env, 'PARALLEL_MIN_ROWS', DEFAULTS.PARALLEL_MIN_ROWS, 1, 2 ** 31 - 1),
+    parallelParts: optional(env, 'PARALLEL_PARTS') === null ? null : intVar(env, 'PARALLEL_PARTS', '1', 1, 256),
+    logLevel: logLevelVar(env),
+    metricsToken: metricsTokenVar(env),
+    compression: boolVar(env, 'COMPRESSION'),
+    compressionMinBytes: intVar(env, 'COMPRESSION_MIN_BYTES', DEFAULTS.COMPRESSION_MIN_BYTES, 0, 2 ** 31 - 1),
   })
 }

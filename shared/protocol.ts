@@ -76,6 +76,54 @@ export interface RunTask {
   readonly truncate?: boolean
   /** Where the interpreter reports how far it got (layout: PROGRESS_SLOTS); absent when nobody watches. */
   readonly progress?: SharedArrayBuffer
+  /** Set on one part of a query split into row ranges of its base table (engine/parallel). */
+  readonly part?: RunPart
+  /**
+   * Answer text columns as dictionary codes (CodedResultSet) rather than one string per row: far
+   * cheaper to move between threads, since only the dictionary's strings are copied.
+   */
+  readonly textCodes?: boolean
+}
+
+/**
+ * A ResultSet whose text columns travel as codes: where `dicts[i]` is set, `columns[i]` is an int
+ * column of indexes into it (engine/parallel/wire.ts reads it back into strings).
+ */
+export interface CodedResultSet extends ResultSet {
+  readonly dicts: readonly (readonly string[] | null)[]
+  /**
+   * Set on a part's rows: where `stored[i]` is a number, column i is that column of the base
+   * table over the part's whole range, unchanged, and its data is left out (the gateway holds the
+   * same shared memory and views it without a copy).
+   */
+  readonly stored?: readonly (number | null)[]
+  /** Set on a part's rows: where true, column i was written into RunPart.output[i] and is left out. */
+  readonly written?: readonly boolean[]
+}
+
+/**
+ * One row range of a parallel run (engine/parallel/plan.ts says which queries split). A part
+ * answers either its rows of the query, or its per-group partials of one group step (a g_ willbe)
+ * or of the tabulation, which the gateway merges.
+ */
+export interface RunPart {
+  /** Base table rows start … end-1. */
+  readonly start: number
+  readonly end: number
+  /** Base rows per summing block (engine/parallel/blocks.ts); parts start on block edges. */
+  readonly blockRows: number
+  readonly phase: 'rows' | 'partials'
+  /** With 'partials': which group step, or the number of group steps for the tabulation. */
+  readonly step?: number
+  /** The merged values of the group steps before this phase, in step order. */
+  readonly groupValues?: readonly ResultSet[]
+  /**
+   * With 'rows', when every part keeps all its rows: one buffer per result column, shared by all
+   * parts, for the whole answer (null for text and stored columns); the part writes its rows of a
+   * computed numeric column at `outputAt`, so the gateway has nothing to copy.
+   */
+  readonly output?: readonly (SharedArrayBuffer | null)[]
+  readonly outputAt?: number
 }
 
 /**

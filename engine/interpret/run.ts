@@ -82,6 +82,16 @@ function report(done: number): void {
 }
 
 /**
+ * Publishes `done` of `total` steps for a pipeline run outside runOps: the prefix of one part of
+ * a split query (engine/parallel), whose steps the gateway averages over the parts.
+ */
+export function reportSteps(done: number, total: number): void {
+  if (!cell) return
+  Atomics.store(cell, PROGRESS_SLOTS.total, total)
+  report(done)
+}
+
+/**
  * Runs a pipeline from a starting worksheet (empty for a whole query). The query's operations
  * are the progress steps; a `<link>` or `<merge>` pipeline moves the bar within its one step
  * (its operations plus the join itself), since such a pipeline can hold most of the work.

@@ -7,6 +7,7 @@ import type { Principal } from './principal.js'
 import { KEYS, ancestorPaths, newRev, parentPath, parseRecord, type DirRecord, type TableRecord } from './records.js'
 import { retireVersionOp } from './retired.js'
 import { catalogTxn, isOutcomeUnknown, type TxnPlan, type Watched } from './txn.js'
+import { parseRecordOnce } from '../cache/parsed-records.js'
 
 export function noSuchTable(path: string): AppError {
   return new AppError('UNKNOWN_TABLE', `No such table "${path}"; check the path (folders and table name separated by dots).`, { table: path })
@@ -16,10 +17,13 @@ export function noSuchDirectory(path: string): AppError {
   return new AppError('UNKNOWN_DIRECTORY', `No such directory "${path}"; check the path (folder names separated by dots).`, { directory: path })
 }
 
-/** The object at `path` with its folders, outermost first, in one round trip. */
+/**
+ * The object at `path` with its folders, outermost first, in one round trip. Read on every call
+ * (names must resolve to what the catalog says now); only the parsing of known texts is shared.
+ */
 async function withChain<T>(store: Store, key: string, path: string): Promise<{ object: T | null; chain: (DirRecord | null)[] }> {
   const [raw, ...dirs] = await store.mget([key, ...ancestorPaths(path).map(KEYS.dir)])
-  return { object: parseRecord<T>(raw), chain: dirs.map((d) => parseRecord<DirRecord>(d)) }
+  return { object: parseRecordOnce<T>(raw), chain: dirs.map((d) => parseRecordOnce<DirRecord>(d)) }
 }
 
 /** The table at `path` if the caller may read it, else null (missing and unreadable alike). */

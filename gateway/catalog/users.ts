@@ -23,7 +23,13 @@ export function normalizeUser(u: UserRecord): UserRecord {
 
 export async function getUser(store: Store, uid: string): Promise<UserRecord | null> {
   if (!UID_PATTERN.test(uid)) return null
-  const user = parseRecord<UserRecord>(await store.get(KEYS.user(uid)))
+  return userFromStored(uid, await store.get(KEYS.user(uid)))
+}
+
+/** The user record stored as `raw` under KEYS.user(uid), for callers that read it in a batch. */
+export function userFromStored(uid: string, raw: string | null): UserRecord | null {
+  if (!UID_PATTERN.test(uid)) return null
+  const user = parseRecord<UserRecord>(raw)
   return user === null ? null : normalizeUser(user)
 }
 

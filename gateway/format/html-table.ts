@@ -13,19 +13,26 @@ function labelHtml(label: string): string {
   return escapeHtml(label).replace(/\r\n|\r|\n/g, '<br>')
 }
 
-/** Render rows [from, to) as a <table>, in chunks of CHUNK_ROWS rows. */
-export function* htmlTable(result: ResultSet, range: RowRange): Generator<string> {
-  const { from, to } = range
+/** The table's opening and its header row. */
+export function htmlTableStart(result: Pick<ResultSet, 'cols' | 'columns'>): string {
   const { cols, columns } = result
-  const readers = columns.map((column, c) => displayCellReader(cols[c], column))
-  const opens = columns.map((column) => (isNumeric(column) ? '<td class="n">' : '<td>'))
-
   let out = '<table>\n<thead><tr>'
   for (let c = 0; c < columns.length; c++) {
     const cls = isNumeric(columns[c]) ? ' class="n"' : ''
     out += `<th${cls} title="${escapeHtml(cols[c].name)}">${labelHtml(cols[c].label)}</th>`
   }
-  out += '</tr></thead>\n<tbody>\n'
+  return out + '</tr></thead>\n<tbody>\n'
+}
+
+export const HTML_TABLE_END = '</tbody>\n</table>\n'
+
+/** The <tr> lines of rows [from, to), in chunks of CHUNK_ROWS rows. */
+export function* htmlTableRows(result: ResultSet, range: RowRange): Generator<string> {
+  const { from, to } = range
+  const { cols, columns } = result
+  const readers = columns.map((column, c) => displayCellReader(cols[c], column))
+  const opens = columns.map((column) => (isNumeric(column) ? '<td class="n">' : '<td>'))
+  let out = ''
   for (let r = from; r < to; r++) {
     out += '<tr>'
     for (let c = 0; c < readers.length; c++) out += opens[c] + escapeHtml(readers[c](r)) + '</td>'
@@ -35,5 +42,12 @@ export function* htmlTable(result: ResultSet, range: RowRange): Generator<string
       out = ''
     }
   }
-  yield out + '</tbody>\n</table>\n'
+  if (out !== '') yield out
+}
+
+/** Render rows [from, to) as a <table>, in chunks of CHUNK_ROWS rows. */
+export function* htmlTable(result: ResultSet, range: RowRange): Generator<string> {
+  yield htmlTableStart(result)
+  yield* htmlTableRows(result, range)
+  yield HTML_TABLE_END
 }

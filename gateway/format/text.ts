@@ -39,18 +39,27 @@ function line(cells: readonly string[]): string {
   return joined.slice(0, end) + '\n'
 }
 
-/**
- * Render rows [from, to) as a text table. Widths need every selected cell, so a first pass
- * measures them; it yields empty chunks so a streamed rendering can pause during it too.
- */
-export function* textTable(result: ResultSet, range: RowRange): Generator<string> {
-  const { from, to } = range
-  const { cols, columns } = result
-  const readers = columns.map((column, c) => displayCellReader(cols[c], column))
-  const right = columns.map(isNumeric)
-  const names = cols.map((m) => oneLine(m.name))
-  const widths = names.map(width)
+/** What a text table needs before its first line: the header cells and each column's width. */
+export interface TextLayout {
+  readonly names: readonly string[]
+  readonly right: readonly boolean[]
+  readonly widths: number[]
+}
 
+/** A layout as wide as the headers; measureRows widens it to fit the cells. */
+export function textLayout(result: Pick<ResultSet, 'cols' | 'columns'>): TextLayout {
+  const names = result.cols.map((m) => oneLine(m.name))
+  return { names, right: result.columns.map(isNumeric), widths: names.map(width) }
+}
+
+/**
+ * Widen the layout to fit rows [from, to). Yields an empty chunk every CHUNK_ROWS rows so a
+ * streamed rendering can pause during this pass, which writes nothing.
+ */
+export function* measureRows(result: ResultSet, range: RowRange, layout: TextLayout): Generator<string> {
+  const { from, to } = range
+  const readers = result.columns.map((column, c) => displayCellReader(result.cols[c], column))
+  const { widths } = layout
   for (let r = from; r < to; r++) {
     for (let c = 0; c < readers.length; c++) {
       const w = width(oneLine(readers[c](r)))
@@ -58,9 +67,20 @@ export function* textTable(result: ResultSet, range: RowRange): Generator<string
     }
     if ((r - from + 1) % CHUNK_ROWS === 0) yield ''
   }
+}
 
-  let out = line(names.map((name, c) => pad(name, widths[c], right[c])))
-  out += line(widths.map((w) => '-'.repeat(w)))
+/** The header line and the line of dashes under it. */
+export function textHeader(layout: TextLayout): string {
+  const { names, widths, right } = layout
+  return line(names.map((name, c) => pad(name, widths[c], right[c]))) + line(widths.map((w) => '-'.repeat(w)))
+}
+
+/** The lines of rows [from, to), padded to the layout. */
+export function* textRows(result: ResultSet, range: RowRange, layout: TextLayout): Generator<string> {
+  const { from, to } = range
+  const { widths, right } = layout
+  const readers = result.columns.map((column, c) => displayCellReader(result.cols[c], column))
+  let out = ''
   for (let r = from; r < to; r++) {
     out += line(readers.map((read, c) => pad(oneLine(read(r)), widths[c], right[c])))
     if ((r - from + 1) % CHUNK_ROWS === 0) {
@@ -68,5 +88,16 @@ export function* textTable(result: ResultSet, range: RowRange): Generator<string
       out = ''
     }
   }
-  yield out
+  if (out !== '') yield out
+}
+
+/**
+ * Render rows [from, to) as a text table. Widths need every selected cell, so a first pass
+ * measures them.
+ */
+export function* textTable(result: ResultSet, range: RowRange): Generator<string> {
+  const layout = textLayout(result)
+  yield* measureRows(result, range, layout)
+  yield textHeader(layout)
+  yield* textRows(result, range, layout)
 }

@@ -7,7 +7,9 @@ import type { EngineTask, ResultSet } from '../../shared/protocol.js'
 import type { Deps } from '../deps.js'
 import type { RequestTimeout } from '../params.js'
 import type { ProgressCell } from '../stop/index.js'
+import { decodeResult } from '../../engine/parallel/wire.js'
 import { limitResultBytes } from './limits.js'
+import { runParallel } from './parallel.js'
 
 /** What a request hands down to the run of its query. */
 export interface RunControl {
@@ -19,9 +21,15 @@ export interface RunControl {
   readonly timeout?: RequestTimeout
 }
 
-/** Runs the task; with `task.truncate` a result over a limit is cut instead of refused. */
+/**
+ * Runs the task; with `task.truncate` a result over a limit is cut instead of refused. A macro
+ * query over a large table runs split over the workers when it can (parallel.ts).
+ */
 export async function runOnPool(deps: Deps, task: EngineTask, control: RunControl): Promise<ResultSet> {
-  const timeout = control.timeout ?? { timeoutMs: deps.config.queryTimeoutMs, timeoutLimit: 'QUERY_TIMEOUT_MS' }
-  const result = await deps.runner.run(task, { signal: control.signal, ...timeout, maxQueue: deps.config.maxQueue })
+  const timeout = control.timeout ?? { timeoutMs: deps.config.queryTimeoutMs, timeoutLimit: 'QUERY_TIMEOUT_MS' as const }
+  // Text comes back from the worker as codes (engine/parallel/wire.ts): far less to receive.
+  const sent = task.kind === 'run' ? { ...task, textCodes: true } : task
+  const split = sent.kind === 'run' ? await runParallel(deps, sent, control, timeout) : null
+  const result = split ?? decodeResult(await deps.runner.run(sent, { signal: control.signal, ...timeout, maxQueue: deps.config.maxQueue }))
   return limitResultBytes(result, deps.config.maxResultBytes, task.truncate === true)
 }

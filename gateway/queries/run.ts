@@ -5,16 +5,13 @@
  * columns in shared memory. The session keeps the recipe (query + versions).
  */
 import type { ResultSet, RunTask, TableInput } from '../../shared/protocol.js'
-import type { ColumnSpec } from '../../shared/table.js'
-import { parseQuery, tableRefs } from '../../engine/parse/index.js'
-import { checkQuery } from '../../engine/check/index.js'
-import type { Op } from '../../engine/ast.js'
+import type { CheckedTable } from '../cache/compiled-queries.js'
 import { readableTable } from '../catalog/tables.js'
 import type { Principal } from '../catalog/principal.js'
 import type { Deps } from '../deps.js'
 import type { RecipeOptions } from './limits.js'
 import { runOnPool, type RunControl } from './pool.js'
-import { recipeKey } from './result-cache.js'
+import { recipeKeyOf } from '../cache/recipe-key.js'
 
 export interface RunRecipe {
   readonly kind: 'run'
@@ -30,15 +27,19 @@ export interface RunRecipe {
   readonly truncate?: true
 }
 
-/** Parses, resolves and checks a query; bad queries fail here, before a worker is involved. */
+/**
+ * Parses, resolves and checks a query; bad queries fail here, before a worker is involved. The
+ * parse and the check come from the gateway's compiled-query cache (keyed by text, variables and
+ * table versions, so never stale); the tables are resolved through the catalog every time.
+ */
 export async function prepareRun(deps: Deps, user: Principal, xml: string, vars: Readonly<Record<string, string>> = {}, opts: RecipeOptions = {}): Promise<RunRecipe> {
-  const ops = parseQuery(xml, vars)
+  const parsed = deps.caches.queries.parseRun(xml, vars)
   const tables = []
-  for (const path of tableRefs(ops)) {
+  for (const path of parsed.tables) {
     const t = await readableTable(deps.store, user, path)
     tables.push({ path, version: t.version, title: t.title, columns: t.columns })
   }
-  checkQuery(ops, new Map(tables.map((t) => [t.path, t.columns as readonly ColumnSpec[]])))
+  deps.caches.queries.checkRun(xml, vars, tables)
   return { kind: 'run', xml, vars, tables: tables.map(({ path, version, title }) => ({ path, version, title })), ...(opts.truncate ? { truncate: true } : {}) }
 }
 
@@ -59,8 +60,9 @@ async function tableInput(deps: Deps, t: RunRecipe['tables'][number]): Promise<T
  * runs under that request's controls.
  */
 export async function runRunRecipe(deps: Deps, recipe: RunRecipe, control: RunControl = {}): Promise<ResultSet> {
-  return deps.results.getOrLoad(recipeKey(recipe), async () => {
-    const ops: Op[] = checkQuery(parseQuery(recipe.xml, recipe.vars), await schemasOf(deps, recipe)).ops
+  return deps.results.getOrLoad(recipeKeyOf(recipe), async () => {
+    // Usually a cache hit: prepareRun checked the same text against the same versions.
+    const ops = deps.caches.queries.checkRun(recipe.xml, recipe.vars, await schemasOf(deps, recipe))
     const tables = await Promise.all(recipe.tables.map((t) => tableInput(deps, t)))
     const task: RunTask = {
       kind: 'run',
@@ -74,7 +76,7 @@ export async function runRunRecipe(deps: Deps, recipe: RunRecipe, control: RunCo
   })
 }
 
-async function schemasOf(deps: Deps, recipe: RunRecipe): Promise<Map<string, readonly ColumnSpec[]>> {
+async function schemasOf(deps: Deps, recipe: RunRecipe): Promise<CheckedTable[]> {
   const metas = await Promise.all(recipe.tables.map((t) => deps.tables.meta(t.version)))
-  return new Map(recipe.tables.map((t, i) => [t.path, metas[i].columns]))
+  return recipe.tables.map((t, i) => ({ path: t.path, version: t.version, columns: metas[i].columns }))
 }

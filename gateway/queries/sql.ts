@@ -6,13 +6,13 @@
  */
 import { AppError } from '../../shared/errors.js'
 import type { ResultSet, SqlTask } from '../../shared/protocol.js'
-import { checkReadOnlySql, findTableRefs, rewriteTableRefs } from '../../engine/sql/index.js'
+import { rewriteTableRefs } from '../../engine/sql/index.js'
 import { readableTable } from '../catalog/tables.js'
 import type { Principal } from '../catalog/principal.js'
 import type { Deps } from '../deps.js'
 import type { RecipeOptions } from './limits.js'
 import { runOnPool, type RunControl } from './pool.js'
-import { recipeKey } from './result-cache.js'
+import { recipeKeyOf } from '../cache/recipe-key.js'
 
 /** What a session keeps of its last SQL query. */
 export interface SqlRecipe {
@@ -25,8 +25,8 @@ export interface SqlRecipe {
 
 /** Resolves the tables a query names; paths that are not tables are left for SQLite to judge. */
 export async function prepareSql(deps: Deps, user: Principal, sql: string, opts: RecipeOptions = {}): Promise<SqlRecipe> {
-  checkReadOnlySql(sql)
-  const paths = [...new Set(findTableRefs(sql).map((r) => r.path))]
+  // The guard and the name scan depend on the text alone, so they are cached by it.
+  const paths = deps.caches.queries.sqlTableNames(sql)
   const tables: { path: string; version: string }[] = []
   for (const path of paths) {
     try {
@@ -42,7 +42,7 @@ export async function prepareSql(deps: Deps, user: Principal, sql: string, opts:
 
 /** Runs a recipe (or serves it from the memo) under the request's controls. */
 export async function runSqlRecipe(deps: Deps, recipe: SqlRecipe, control: RunControl = {}): Promise<ResultSet> {
-  return deps.results.getOrLoad(recipeKey(recipe), async () => {
+  return deps.results.getOrLoad(recipeKeyOf(recipe), async () => {
     const aliases = new Map(recipe.tables.map((t, i) => [t.path, `t${i}`]))
     const tables = await Promise.all(
       recipe.tables.map(async (t, i) => ({ alias: `t${i}`, version: t.version, image: await deps.tables.sqliteImage(t.version) })),

@@ -10,13 +10,16 @@ import { requestParams, timeoutParam, type RequestTimeout } from '../params.js'
 import type { RunControl } from '../queries/pool.js'
 import { authState } from '../session.js'
 import { acquireSlot } from '../stop/index.js'
+import { countQueryStop } from '../observe/index.js'
 import { stoppable } from './stop.js'
 
 /** An AbortSignal that fires when the client goes away before its response is finished. */
 export function clientGoneSignal(ctx: Context): AbortSignal {
   const ac = new AbortController()
   ctx.res.once('close', () => {
-    if (!ctx.res.writableFinished) ac.abort(new AppError('STOPPED', 'The client closed the connection; the query was stopped.'))
+    if (ctx.res.writableFinished) return
+    countQueryStop(ctx, 'disconnect')
+    ac.abort(new AppError('STOPPED', 'The client closed the connection; the query was stopped.'))
   })
   return ac.signal
 }

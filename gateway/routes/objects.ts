@@ -9,10 +9,9 @@ import { AppError } from '../../shared/errors.js'
 import type { TableRecord } from '../catalog/records.js'
 import { visibleDir, visibleTable } from '../catalog/tables.js'
 import type { Deps } from '../deps.js'
-import { renderResult } from '../format/index.js'
 import type { ParsedPath } from '../path.js'
 import { tableData } from '../queries/table-data.js'
-import { send } from '../respond.js'
+import { sendRows } from '../respond.js'
 import { authState } from '../session.js'
 import { pageInfo, serveFolder } from './ls.js'
 import { requestedRange, serveReadMethod } from './widget.js'
@@ -55,8 +54,7 @@ async function serveTable(ctx: Context, deps: Deps, table: TableRecord, method: 
   const kept = tableData(deps, table)
   // The bare URL is `!data` with the path as its title: both take range_ and to_.
   if (method === undefined) {
-    const { from, to } = cappedRange(ctx, deps, table)
-    return send(ctx, renderResult(await kept.rows(from, to), route.format, { page: pageInfo(ctx, table.path) }))
+    return sendRows(ctx, { cols: kept.cols, read: (from, to) => kept.rows(from, to) }, cappedRange(ctx, deps, table), route.format, pageInfo(ctx, table.path))
   }
   if (method === 'data') cappedRange(ctx, deps, table)
   return serveReadMethod(ctx, route, method, kept, 'run')

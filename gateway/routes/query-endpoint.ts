@@ -17,7 +17,9 @@ import { authState } from '../session.js'
 import { answerStatus } from './status.js'
 import { answerStop } from './stop.js'
 import { requestTimeout, runForRequest } from './abort.js'
-import { keepInStore, keptResult } from '../queries/kept.js'
+import { keptResult } from '../queries/kept.js'
+import { keepResultOnce } from '../cache/keep-result.js'
+import { recipeKeyOf } from '../cache/recipe-key.js'
 import { truncationOf, withTruncateHint, type RecipeOptions } from '../queries/limits.js'
 import type { RunControl } from '../queries/pool.js'
 import { recipeKey } from '../queries/result-cache.js'
@@ -83,7 +85,7 @@ export function queryHandler<R>(deps: Deps, ep: QueryEndpoint<R>, keeperOf: Keep
       throw withTruncateHint(err)
     })
     await keeper.set(JSON.stringify(recipe))
-    keepInStore(deps, recipeKey(recipe), result)
+    keepResultOnce(deps, recipeKeyOf(recipe as object), result)
     if (ep.after) await ep.after(deps, user, result, params)
     const truncation = truncationOf(result)
     // Every query answer says whether it was cut, whatever its format (false without truncate_=1).

@@ -8,7 +8,7 @@ import { colsTable, HEAD_ROWS, renderHead, renderResult, renderValue } from '../
 import type { KeptResult } from '../queries/kept.js'
 import type { ParsedPath } from '../path.js'
 import { requestParams, rowParam } from '../params.js'
-import { formatLinks, send } from '../respond.js'
+import { formatLinks, send, sendRows } from '../respond.js'
 
 export type AppKind = 'run' | 'sql'
 
@@ -34,8 +34,8 @@ export async function serveReadMethod(ctx: Context, route: ParsedPath, method: s
     case 'rows':
       return send(ctx, renderValue(kept.rowCount, route.format, page))
     case 'data': {
-      const { from, to } = requestedRange(ctx, app, kept.rowCount)
-      return send(ctx, renderResult(await kept.rows(from, to), route.format, { page }))
+      // Large ranges stream in pieces: a kept result in the Store is read a chunk at a time.
+      return sendRows(ctx, { cols: kept.cols, read: (from, to) => kept.rows(from, to) }, requestedRange(ctx, app, kept.rowCount), route.format, page)
     }
     case 'head': {
       const first = await kept.rows(0, HEAD_ROWS)

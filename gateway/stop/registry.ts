@@ -46,6 +46,7 @@ export class StopRegistry {
   private started: Promise<void> | null = null
   private unsubscribe: (() => Promise<void>) | null = null
   private closed = false
+  private delivered = 0
 
   constructor(private readonly store: Store, opts: { gatewayId?: string } = {}) {
     this.gatewayId = opts.gatewayId ?? `gw-${randomBytes(6).toString('hex')}`
@@ -130,6 +131,11 @@ export class StopRegistry {
     return statusOf(await readRunning(this.store, queryKey), Date.now())
   }
 
+  /** Queries of this gateway that a `!stop` reached (metrics). */
+  get stopsDelivered(): number {
+    return this.delivered
+  }
+
   /** Whether some gateway records `queryKey` as running. */
   async isRunning(queryKey: string): Promise<boolean> {
     return Object.keys(await readRunning(this.store, queryKey)).length > 0
@@ -141,6 +147,7 @@ export class StopRegistry {
     const queries = this.local.get(message.queryKey)
     if (!queries) return
     for (const query of [...queries]) {
+      this.delivered++
       query.stop(new AppError('STOPPED', 'The query was stopped (!stop).', { queryKey: message.queryKey }))
     }
   }

@@ -58,6 +58,15 @@ describe('nginx with the deployed configuration in front of three gateways', fun
     expect([...ports].sort()).to.deep.equal(cluster.gateways.map((g) => new URL(g.base).port).sort())
   })
 
+  it('keeps /metrics inside: 404 through the balancer, while each gateway answers it on its own port', async () => {
+    const through = await fetch(`${nginx.origin}/metrics`)
+    expect(through.status).to.equal(404)
+    expect(await through.json()).to.include({ code: 'not_found' })
+    const direct = await fetch(`${new URL(cluster.gateways[0].base).origin}/metrics`)
+    expect(direct.status).to.equal(200)
+    expect(await direct.text()).to.match(/^# HELP http_requests_total /m)
+  })
+
   it('passes a whole result through unchanged, and the same answer as a gateway gives directly', async () => {
     const sql = 'select * from pub.demo.retail.item order by 1'
     const through = await call('sql:json.rows', { sql })

@@ -18,7 +18,7 @@ export const REQUEST_LIMIT_MS = 20_000
 export class Client {
   constructor(readonly base: string, public cookie = '') {}
 
-  /** The server root (for /healthz), from the `…/v1/api` base. */
+  /** The server root (for /healthz and /readyz), from the `…/v1/api` base. */
   get origin(): string {
     return this.base.replace(/\/v1\/api$/, '')
   }
@@ -39,6 +39,10 @@ export class Client {
 
   healthz(): Promise<Reply> {
     return this.send(`${this.origin}/healthz`, { method: 'GET' })
+  }
+
+  readyz(): Promise<Reply> {
+    return this.send(`${this.origin}/readyz`, { method: 'GET' })
   }
 
   /** Logs in and keeps the session cookie; returns the reply (200 or an error). */

@@ -88,7 +88,7 @@ forEachStore('workbench pages', (svc) => {
       const json = await get('/v1/api/run:json', null)
       expect(json.status).to.equal(403)
       expect(json.type).to.equal('application/json')
-      expect(json.body).to.deep.equal({ error: 'Not logged in: send the cookie session=<uid>|<sid>|<epw> from api/!login.', code: 'no_session' })
+      expect(json.body).to.deep.equal({ error: 'Not logged in: send the cookie session=<uid>|<sid>|<epw> from api/!login.', code: 'no_session', requestId: json.headers['x-request-id'] })
       const text = await get('/v1/api/run/!data:text', null)
       expect(text.type).to.equal('application/json')
       const login = await post('/v1/api/!login', { uid: 'admin', pw: 'wrong' }, null)

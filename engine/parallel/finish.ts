@@ -1,0 +1,120 @@
+/**
+ * The end of a parallel run: the parts' rows put one after the other, or the merged groups made
+ * into the tabulation a run on one worker gives (same columns, same group order), with the
+ * operations after it run on that.
+ */
+import { AppError } from '../../shared/errors.js'
+import type { CodedResultSet, ResultColumn, ResultSet, TableInput } from '../../shared/protocol.js'
+import type { RowRange } from './blocks.js'
+import { groupOrder } from '../interpret/ops/group-order.js'
+import { infoPatch } from '../interpret/ops/simple.js'
+import { toResultSet } from '../interpret/result.js'
+import { runOps, type Tables } from '../interpret/run.js'
+import { newColumn, Worksheet } from '../interpret/worksheet.js'
+import type { MergedGroups } from './merge.js'
+import type { ParallelPlan } from './plan.js'
+import { prefixWorksheet } from './part.js'
+import { emptyTables } from './range-worksheet.js'
+import { fillText, isCoded } from './wire.js'
+
+/** Column `k` of the base table over base rows start … start+rows-1, viewed in place. */
+function storedColumn(table: TableInput, k: number, start: number, rows: number): ResultColumn {
+  const c = table.columns[k]
+  return c.spec.type === 'float' ? { kind: 'float', data: new Float64Array(c.buffer, start * 8, rows) } : { kind: 'int', data: new Int32Array(c.buffer, start * 4, rows) }
+}
+
+/** The stored column every part marks at `c`, or null when the parts differ or carry data. */
+function storedEverywhere(sets: readonly ResultSet[], c: number): number | null {
+  const first = sets[0] as CodedResultSet
+  const k = first.stored?.[c] ?? null
+  return k !== null && sets.every((s) => (s as CodedResultSet).stored?.[c] === k) ? k : null
+}
+
+function concatColumn(sets: readonly ResultSet[], c: number, rows: number): ResultColumn {
+  if (sets.every(isCoded) && sets[0].dicts[c] !== null) {
+    const out = new Array<string>(rows)
+    fillText(out, sets, c)
+    return { kind: 'text', data: out }
+  }
+  const parts = sets.map((s) => s.columns[c])
+  const kind = parts[0].kind
+  if (kind === 'text') {
+    const all = (parts[0].data as string[]).concat(...parts.slice(1).map((p) => p.data as string[]))
+    return { kind, data: all.length > rows ? all.slice(0, rows) : all }
+  }
+  const arrays = parts.map((p) => p.data as Int32Array | Float64Array)
+  const out = kind === 'float' ? new Float64Array(rows) : new Int32Array(rows)
+  let at = 0
+  for (const a of arrays) {
+    if (at >= rows) break
+    const take = Math.min(a.length, rows - at)
+    out.set(take === a.length ? a : a.subarray(0, take), at)
+    at += take
+  }
+  return { kind, data: out } as ResultColumn
+}
+
+export interface ConcatOptions {
+  readonly maxRows: number
+  readonly truncate: boolean
+  /** The base table and the parts' ranges, for the columns parts mark as stored. */
+  readonly table: TableInput
+  readonly ranges: readonly RowRange[]
+  /** A single part's answer is returned with its text still as codes. */
+  readonly keepCodes?: boolean
+  /** The buffers the parts wrote columns into (RunPart.output), if any. */
+  readonly output?: readonly (SharedArrayBuffer | null)[]
+}
+
+/**
+ * The parts' rows in range order (text given as codes made into strings once, here; unchanged
+ * base columns viewed in the shared table, not copied), under the query's row limit. Parts run
+ * with `truncate`, so each says how many rows it had in all; the limit applies to their sum, as
+ * to a run on one worker.
+ */
+export function concatResults(sets: readonly ResultSet[], o: ConcatOptions): ResultSet {
+  const total = sets.reduce((n, s) => n + (s.totalRows ?? s.rowCount), 0)
+  const { maxRows } = o
+  if (total > maxRows && !o.truncate) {
+    throw new AppError('RESULT_TOO_LARGE', `The result has ${total} rows, more than ${maxRows} (MAX_RESULT_ROWS); select fewer rows or tabulate.`, { rows: total, maxRows })
+  }
+  const rows = Math.min(total, maxRows)
+  const start = o.ranges[0]?.start ?? 0
+  const cols = sets[0].cols
+  if (o.keepCodes === true && sets.length === 1 && isCoded(sets[0])) {
+    const only = sets[0]
+    const columns = only.columns.map((col, c) => {
+      const k = only.stored?.[c] ?? null
+      return k === null ? col : storedColumn(o.table, k, start, rows)
+    })
+    const { stored: _stored, written: _written, ...rest } = only
+    return { ...rest, columns }
+  }
+  const columns = cols.map((col, c): ResultColumn => {
+    const out = o.output?.[c]
+    if (out != null && sets.every((s) => (s as CodedResultSet).written?.[c] === true)) {
+      return col.logical === 'float' ? { kind: 'float', data: new Float64Array(out, 0, rows) } : { kind: 'int', data: new Int32Array(out, 0, rows) }
+    }
+    const k = storedEverywhere(sets, c)
+    return k === null ? concatColumn(sets, c, rows) : storedColumn(o.table, k, start, rows)
+  })
+  return total > maxRows ? { cols, columns, rowCount: rows, totalRows: total } : { cols, columns, rowCount: rows }
+}
+
+/** The tabulation from its merged groups, then the operations after it. */
+export function finishTabu(plan: ParallelPlan, merged: MergedGroups, tables: Tables, groupValues: readonly ResultSet[], maxRows: number, truncate: boolean): ResultSet {
+  if (plan.tail.kind !== 'tabu') throw new Error('finishTabu: the plan has no tabulation')
+  const op = plan.tail.op
+  // The prefix over no rows: the worksheet's columns as the tabulation saw them.
+  const shape = prefixWorksheet(plan, emptyTables(tables), { start: 0, end: 0 }, plan.prefix.length, groupValues)
+  const breaks = op.breaks.map((b, i) => {
+    const spec = op.breakSpecs.find((s) => s.col === b)
+    const src = shape.column(b)!
+    return newColumn(spec?.rename ?? b, merged.keys[i], { ...src.info, label: spec?.relabel ?? src.info.label, fixed: true })
+  })
+  const tcols = op.tcols.map((t, i) => newColumn(t.name ?? `t${i}`, merged.values[i], infoPatch(t.meta)))
+  let ws = new Worksheet(merged.count, [...breaks, ...tcols])
+  const order = groupOrder(op.breaks, merged.keys, op.breakSpecs, merged.count)
+  if (order) ws = ws.selectRows(order)
+  return toResultSet(runOps(plan.tail.rest, tables, ws), maxRows, truncate)
+}

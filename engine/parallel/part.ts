@@ -1,0 +1,115 @@
+/**
+ * The worker side of one part: the plan's prefix over a row range, answered as rows or as
+ * per-group partials, with the merged values of earlier group steps put in place of their g_
+ * functions.
+ */
+import type { ResultSet, RunPart, RunTask } from '../../shared/protocol.js'
+import type { ColumnType } from '../../shared/table.js'
+import type { Op } from '../ast.js'
+import { gather } from '../columns/index.js'
+import { NA_INT } from '../columns/types.js'
+import { checkError } from '../check/errors.js'
+import { evalExpr, toMask } from '../interpret/eval.js'
+import { infoPatch } from '../interpret/ops/simple.js'
+import { reportSteps, type Tables } from '../interpret/run.js'
+import { newColumn, type Worksheet } from '../interpret/worksheet.js'
+import { groupsOf, keyName, partials } from './aggregate.js'
+import { blockEdges } from './blocks.js'
+import { decodeColumns, encodeColumns, toResultColumn } from './codec.js'
+import { KeyIndex } from './merge.js'
+import { keepsRows, planParallel, summarises, type GroupStep, type ParallelPlan } from './plan.js'
+import { BASE_ROW, blockStarts, prefixStep, rangeWorksheet, storedPosition, withoutBaseRows } from './range-worksheet.js'
+import { slotsOf } from './slot-partials.js'
+import { toCodedResultSet } from './wire.js'
+
+export const tablesOf = (task: RunTask): Tables => new Map(task.tables.map((t) => [t.path, t]))
+
+function selection(step: GroupStep, ws: Worksheet): Uint8Array | null {
+  return step.select === null ? null : toMask(evalExpr(step.select, ws), ws.rows)
+}
+
+/** For each worksheet row, its group's row in the merged groups (-1 for rows S leaves out). */
+function mergedRowOfEachRow(ws: Worksheet, step: GroupStep, index: KeyIndex, types: readonly ColumnType[]): Int32Array {
+  const rows = new Int32Array(ws.rows)
+  // One int key and no S: each key's slot looked up once, no group ids to build.
+  const key = step.keys.length === 1 && step.select === null ? ws.column(step.keys[0])?.data() : undefined
+  const slots = key === undefined ? null : slotsOf(key, ws.rows)
+  if (slots !== null) {
+    const off = 1 - slots.min
+    const slotKeys = new Int32Array(slots.width)
+    for (let i = 0; i < slots.width; i++) slotKeys[i] = i === 0 ? NA_INT : i - off
+    const cols = [{ kind: 'int' as const, data: slotKeys }]
+    const toMerged = new Int32Array(slots.width)
+    for (let i = 0; i < slots.width; i++) toMerged[i] = index.idOf(cols, types, i, true)
+    const keys = slots.keys
+    for (let r = 0; r < rows.length; r++) {
+      const k = keys[r]
+      rows[r] = toMerged[k === NA_INT ? 0 : k + off]
+    }
+    return rows
+  }
+  const { groups, keyCols, first } = groupsOf(ws, step.keys, selection(step, ws))
+  const mine = keyCols.map((c) => toResultColumn(gather(c, first)))
+  const toMerged = new Int32Array(groups.count)
+  for (let g = 0; g < groups.count; g++) toMerged[g] = index.idOf(mine, types, g, true)
+  const ids = groups.ids
+  for (let r = 0; r < rows.length; r++) rows[r] = ids[r] < 0 ? -1 : toMerged[ids[r]]
+  return rows
+}
+
+/** The g_ willbe of a group step, its value per row read from the merged groups. */
+function applyGroupValues(op: Op & { kind: 'Willbe' }, step: GroupStep, ws: Worksheet, merged: ResultSet): Worksheet {
+  if (ws.column(op.name)) throw checkError(op.loc, `A column named "${op.name}" already exists; choose another name.`)
+  const byName = decodeColumns(merged)
+  const keyAt = step.keys.map((_, i) => merged.cols.findIndex((c) => c.name === keyName(i)))
+  const types = keyAt.map((i) => merged.cols[i].logical)
+  const index = new KeyIndex(step.keys.length)
+  const mergedKeys = keyAt.map((i) => merged.columns[i])
+  for (let g = 0; g < merged.rowCount; g++) index.idOf(mergedKeys, types, g)
+  const rows = mergedRowOfEachRow(ws, step, index, types)
+  const column = newColumn(op.name, gather(byName.get('value')!, rows), infoPatch(op.meta))
+  const mark = ws.column(BASE_ROW)
+  return ws.withColumns([...ws.cols.filter((c) => c !== mark), column, ...(mark ? [mark] : [])])
+}
+
+/**
+ * The part's worksheet after the prefix's first `upTo` operations.
+ * @param groupValues merged values of the group steps met on the way
+ */
+export function prefixWorksheet(plan: ParallelPlan, tables: Tables, range: { start: number; end: number }, upTo: number, groupValues: readonly ResultSet[]): Worksheet {
+  // Base row numbers are carried only when a selection may leave rows out of the blocks.
+  let ws = rangeWorksheet(tables, plan.table, range.start, range.end, summarises(plan) && !keepsRows(plan))
+  for (let i = 0; i < upTo; i++) {
+    const op = plan.prefix[i]
+    const k = plan.groupSteps.findIndex((s) => s.at === i)
+    ws = k < 0 ? prefixStep(op, ws, tables) : applyGroupValues(op as Op & { kind: 'Willbe' }, plan.groupSteps[k], ws, groupValues[k])
+    reportSteps(i + 1, upTo + 1)
+  }
+  return ws
+}
+
+/** The answer of one part (see RunPart). */
+export function runPart(task: RunTask, part: RunPart, plan: ParallelPlan | null = planParallel(task.ops as readonly Op[])): ResultSet {
+  if (plan === null) throw new Error('runPart: the query has no parallel plan')
+  const tables = tablesOf(task)
+  const groupValues = part.groupValues ?? []
+  const step = part.step ?? plan.groupSteps.length
+  const upTo = part.phase === 'partials' && step < plan.groupSteps.length ? plan.groupSteps[step].at : plan.prefix.length
+  const ws = prefixWorksheet(plan, tables, part, upTo, groupValues)
+  if (part.phase === 'rows') {
+    const output = part.output === undefined ? undefined : { buffers: part.output, at: part.outputAt ?? 0 }
+    return toCodedResultSet(withoutBaseRows(ws), task.maxRows, task.truncate === true, storedPosition, output)
+  }
+  const edges = blockEdges(part.start, part.end, part.blockRows)
+  const starts = ws.column(BASE_ROW) ? blockStarts(ws, edges) : Int32Array.from(edges, (e) => e - part.start)
+  let out
+  if (step < plan.groupSteps.length) {
+    const s = plan.groupSteps[step]
+    out = partials(ws, s.keys, selection(s, ws), [s.agg], starts)
+  } else if (plan.tail.kind === 'tabu') {
+    out = partials(ws, plan.tail.op.breaks, null, plan.tail.aggs, starts)
+  } else {
+    throw new Error('runPart: partials asked of a plan without a tabulation')
+  }
+  return encodeColumns(out.cols, out.rows)
+}

@@ -1,0 +1,150 @@
+/**
+ * Deciding whether a checked query can run as row ranges of its base table on several workers at
+ * once, and how the parts' answers are put together. Pure: it reads the operations only.
+ *
+ * A plannable query is `<base>`, then a prefix of operations that treat each row on its own (sel,
+ * willbe of row-local expressions, link, colord, col), where a willbe may also be one of the
+ * decomposable g_ functions (a group step: per-group partials from every part, merged, then
+ * handed back to the parts as values), then either nothing (the parts' rows are concatenated in
+ * range order) or a `<tabu>` of decomposable summaries followed by anything (the parts' partials
+ * are merged into the tabulation, and the rest runs on that small worksheet).
+ */
+import type { Expr, Op, Tcol } from '../ast.js'
+import { lookupSummary } from '../summaries/index.js'
+
+/** g_ functions whose per-group value is a merge of per-range partials. */
+export const GROUP_FUNS = ['g_sum', 'g_cnt', 'g_avg', 'g_min', 'g_max', 'g_first', 'g_last'] as const
+export type GroupFun = (typeof GROUP_FUNS)[number]
+
+/** Tabulation summaries merged exactly from per-range partials. */
+export const TABU_FUNS = ['cnt', 'cntnna', 'sum', 'avg', 'min', 'max', 'first', 'last'] as const
+export type TabuFun = (typeof TABU_FUNS)[number]
+
+/** One aggregate the parts compute per group: what it is and over which value. */
+export type AggFun = 'cnt' | 'cntnna' | 'sum' | 'avg' | 'min' | 'max' | 'first' | 'last'
+
+export interface AggSpec {
+  readonly fun: AggFun
+  /** The summarised value; null for a row count. */
+  readonly source: Expr | null
+}
+
+/** A willbe of a g_ function, computed in two phases. */
+export interface GroupStep {
+  /** Position of the willbe in `prefix`. */
+  readonly at: number
+  readonly fun: GroupFun
+  /** G: the group columns (none: one group). */
+  readonly keys: readonly string[]
+  /** S: the selection, or null for every row. */
+  readonly select: Expr | null
+  readonly agg: AggSpec
+}
+
+export type Tail =
+  /** The prefix's rows, concatenated in range order. */
+  | { readonly kind: 'rows' }
+  /** A tabulation merged from per-range partials; `rest` runs on its result. */
+  | { readonly kind: 'tabu'; readonly op: Op & { kind: 'Tabu' }; readonly aggs: readonly AggSpec[]; readonly rest: readonly Op[] }
+
+export interface ParallelPlan {
+  /** The base table whose rows are split. */
+  readonly table: string
+  /** Operations after `<base>` that each part runs on its rows. */
+  readonly prefix: readonly Op[]
+  readonly groupSteps: readonly GroupStep[]
+  readonly tail: Tail
+}
+
+/**
+ * True when the plan sums per group. Such a plan always runs through the planner, also on one
+ * worker, so that its floating-point sums are added in the same fixed blocks whatever the split.
+ */
+export const summarises = (plan: ParallelPlan): boolean => plan.groupSteps.length > 0 || plan.tail.kind === 'tabu'
+
+/** True when the prefix keeps every row of the base table, so each part's rows are known ahead. */
+export const keepsRows = (plan: ParallelPlan): boolean => plan.prefix.every((op) => op.kind !== 'Sel' && (op.kind !== 'Link' || op.type === 'exact'))
+
+/** Functions whose value on a row depends on other rows. */
+const isPositional = (name: string): boolean => name.startsWith('g_') || name === 'i_'
+
+/** True when the expression's value on each row depends on that row alone. */
+export function rowLocal(e: Expr | null): boolean {
+  if (e === null) return true
+  switch (e.kind) {
+    case 'Call':
+      return !isPositional(e.name) && e.args.every(rowLocal)
+    case 'Neg':
+    case 'Not':
+      return rowLocal(e.operand)
+    case 'Bin':
+      return rowLocal(e.left) && rowLocal(e.right)
+    case 'List':
+      return e.items.every(rowLocal)
+    default:
+      return true
+  }
+}
+
+const AGG_OF: Record<GroupFun, AggFun> = { g_sum: 'sum', g_cnt: 'cnt', g_avg: 'avg', g_min: 'min', g_max: 'max', g_first: 'first', g_last: 'last' }
+
+function groupStep(op: Op & { kind: 'Willbe' }, at: number): GroupStep | null {
+  const v = op.value
+  if (v.kind !== 'Call' || !(GROUP_FUNS as readonly string[]).includes(v.name)) return null
+  const fun = v.name as GroupFun
+  const [g = null, s = null] = v.args
+  const keys = g === null ? [] : g.kind === 'Col' ? [g.name] : g.kind === 'ColList' ? g.names : null
+  if (keys === null || !rowLocal(s)) return null
+  if (fun === 'g_cnt') return v.args.length <= 2 ? { at, fun, keys, select: s, agg: { fun: 'cnt', source: null } } : null
+  // g_first and g_last take an order O: only worksheet order (O omitted) is the order of the ranges.
+  const positional = fun === 'g_first' || fun === 'g_last'
+  const x = v.args[positional ? 3 : 2] ?? null
+  if (x === null || !rowLocal(x) || v.args.length !== (positional ? 4 : 3) || (positional && v.args[2] !== null)) return null
+  const agg: AggFun = AGG_OF[fun]
+  return { at, fun, keys, select: s, agg: { fun: agg, source: x } }
+}
+
+function tabuAggs(op: Op & { kind: 'Tabu' }): AggSpec[] | null {
+  if (op.cbreaks.length > 0) return null
+  const aggs: AggSpec[] = []
+  for (const t of op.tcols) {
+    const a = tabuAgg(t)
+    if (a === null) return null
+    aggs.push(a)
+  }
+  return aggs
+}
+
+function tabuAgg(t: Tcol): AggSpec | null {
+  const name = lookupSummary(t.fun)?.name ?? ''
+  if (!(TABU_FUNS as readonly string[]).includes(name) || t.weight !== null || !rowLocal(t.source)) return null
+  if (name !== 'cnt' && t.source === null) return null
+  return { fun: name as AggFun, source: name === 'cnt' ? null : t.source }
+}
+
+/** The plan, or null when the query must run whole on one worker. */
+export function planParallel(ops: readonly Op[]): ParallelPlan | null {
+  const base = ops[0]
+  if (base === undefined || base.kind !== 'Base') return null
+  const prefix: Op[] = []
+  const groupSteps: GroupStep[] = []
+  let i = 1
+  for (; i < ops.length; i++) {
+    const op = ops[i]
+    if (op.kind === 'Sel' && rowLocal(op.cond)) prefix.push(op)
+    else if (op.kind === 'Colord' || op.kind === 'ColMeta' || op.kind === 'Link') prefix.push(op)
+    else if (op.kind === 'Willbe' && rowLocal(op.value)) prefix.push(op)
+    else if (op.kind === 'Willbe') {
+      const step = groupStep(op, prefix.length)
+      if (step === null) return null
+      groupSteps.push(step)
+      prefix.push(op)
+    } else break
+  }
+  if (i === ops.length) return { table: base.table, prefix, groupSteps, tail: { kind: 'rows' } }
+  const next = ops[i]
+  if (next.kind !== 'Tabu') return null
+  const aggs = tabuAggs(next)
+  if (aggs === null) return null
+  return { table: base.table, prefix, groupSteps, tail: { kind: 'tabu', op: next, aggs, rest: ops.slice(i + 1) } }
+}

@@ -1,0 +1,129 @@
+/**
+ * A part's worksheet: rows start … end-1 of the base table, read in place (typed-array views on
+ * the shared column buffers, no copy), then the plan's prefix of row-local operations.
+ *
+ * When the plan sums, a hidden column carries each row's base row number through the prefix, so
+ * that the rows left after selections and links can be cut at the fixed block edges (blocks.ts).
+ */
+import type { Op } from '../ast.js'
+import type { Column } from '../columns/types.js'
+import { checkError } from '../check/errors.js'
+import type { TableColumnInput, TableInput } from '../../shared/protocol.js'
+import { runLink } from '../interpret/ops/link.js'
+import { runColMeta, runColord, runSel, runWillbe } from '../interpret/ops/simple.js'
+import { runOps, type Tables } from '../interpret/run.js'
+import { tableWorksheet } from '../interpret/tables.js'
+import { newColumn, Worksheet, type WsColumn } from '../interpret/worksheet.js'
+
+/**
+ * The same tables with no rows: a prefix run over them gives the worksheet's columns (names,
+ * types, labels) without doing any of the work, e.g. a link's own pipeline.
+ */
+export function emptyTables(tables: Tables): Tables {
+  const empty = new SharedArrayBuffer(0)
+  return new Map([...tables].map(([path, t]) => [path, { ...t, rows: 0, columns: t.columns.map((c) => ({ ...c, buffer: empty })) }]))
+}
+
+/** The hidden base-row column; '#' cannot start a column name of a query. */
+export const BASE_ROW = '#base-row'
+
+function rangeColumn(c: TableColumnInput, start: number, end: number): Column {
+  const n = end - start
+  switch (c.spec.type) {
+    case 'float':
+      return { type: 'float', data: new Float64Array(c.buffer, start * 8, n) }
+    case 'text':
+      return { type: 'text', codes: new Int32Array(c.buffer, start * 4, n), dict: c.dict ?? [''] }
+    default:
+      return { type: c.spec.type, data: new Int32Array(c.buffer, start * 4, n) }
+  }
+}
+
+/** The range columns made here, by their position in the table: read back when a part answers. */
+const storedAt = new WeakMap<Column, number>()
+
+/** The position in the base table of a worksheet column that is a range column as it was read, else null. */
+export function storedPosition(c: WsColumn): number | null {
+  const v = c.view()
+  return v.index === null ? (storedAt.get(v.source) ?? null) : null
+}
+
+/** Rows start … end-1 of a stored table, as the Base operation would give the whole of it. */
+export function rangeWorksheet(tables: Tables, path: string, start: number, end: number, withBaseRows: boolean): Worksheet {
+  const t: TableInput | undefined = tables.get(path)
+  if (!t) throw checkError(undefined, `No such table "${path}".`, { table: path })
+  const cols = t.columns.map((c, i) => {
+    const data = rangeColumn(c, start, end)
+    storedAt.set(data, i)
+    return newColumn(c.spec.name.toLowerCase(), data, { label: c.spec.label, desc: c.spec.desc, format: c.spec.format, width: c.spec.width, fixed: c.spec.fixed })
+  })
+  if (withBaseRows) {
+    const rows = new Int32Array(end - start)
+    for (let i = 0; i < rows.length; i++) rows[i] = start + i
+    cols.push(newColumn(BASE_ROW, { type: 'int', data: rows }, {}, false))
+  }
+  return new Worksheet(end - start, cols, t.title)
+}
+
+/** The worksheet without the hidden base-row column. */
+export function withoutBaseRows(ws: Worksheet): Worksheet {
+  return ws.column(BASE_ROW) ? ws.withColumns(ws.cols.filter((c) => c.name !== BASE_ROW)) : ws
+}
+
+/**
+ * Keeps the base-row column last and hidden after an operation: a hard colord drops it (then the
+ * one from before, whose rows are the same, comes back) and a colord pattern may show it.
+ */
+function keepBaseRows(before: Worksheet, after: Worksheet): Worksheet {
+  const mark = after.column(BASE_ROW) ?? before.column(BASE_ROW)
+  if (!mark) return after
+  return after.withColumns([...after.cols.filter((c) => c.name !== BASE_ROW), mark.with({ visible: false })])
+}
+
+/** One row-local operation of the prefix (plan.ts admits no other kind). */
+export function prefixStep(op: Op, ws: Worksheet, tables: Tables): Worksheet {
+  let next: Worksheet
+  switch (op.kind) {
+    case 'Sel':
+      next = runSel(op, ws)
+      break
+    case 'Willbe':
+      next = runWillbe(op, ws)
+      break
+    case 'Colord':
+      next = runColord(op, ws)
+      break
+    case 'ColMeta':
+      next = runColMeta(op, ws)
+      break
+    case 'Link':
+      next = runLink(op, ws, runOps(op.ops, tables, tableWorksheet(tables, op.table2, op.loc)))
+      break
+    default:
+      throw new Error(`not a prefix operation: ${op.kind}`)
+  }
+  return keepBaseRows(ws, next)
+}
+
+/**
+ * Where each block starts among the worksheet's rows, given the block edges in base rows: entry
+ * k is the first worksheet row whose base row is at or after edges[k] (rows are in base order,
+ * since the prefix only selects).
+ */
+export function blockStarts(ws: Worksheet, edges: readonly number[]): Int32Array {
+  const out = new Int32Array(edges.length)
+  const mark = ws.column(BASE_ROW)
+  if (!mark) throw new Error('no base rows on the worksheet')
+  const rows = (mark.data() as { data: Int32Array }).data
+  for (let k = 0; k < edges.length; k++) {
+    let lo = 0
+    let hi = rows.length
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1
+      if (rows[mid] < edges[k]) lo = mid + 1
+      else hi = mid
+    }
+    out[k] = lo
+  }
+  return out
+}

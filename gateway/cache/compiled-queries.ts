@@ -1,0 +1,91 @@
+/**
+ * Parsed and checked queries, kept per gateway so that a repeated query is not parsed and
+ * checked on every request (nor twice in one: once to prepare, once to run).
+ *
+ * Every entry is a pure function of its key, so no entry can ever be stale:
+ * - a macro query parses to the same operations for the same text and variables;
+ * - it checks to the same operations against the same table versions, because a version is
+ *   immutable (a changed schema is always a new version, so a new key);
+ * - an SQL text passes or fails the read-only guard, and names the same tables, every time.
+ * Which version a table name means is never cached: callers resolve names through the catalog on
+ * every request. Failures are not cached (they are cheap to repeat and carry the caller's text).
+ */
+import type { Op } from '../../engine/ast.js'
+import { checkQuery } from '../../engine/check/index.js'
+import { parseQuery, tableRefs } from '../../engine/parse/index.js'
+import { checkReadOnlySql, findTableRefs } from '../../engine/sql/index.js'
+import type { ColumnSpec } from '../../shared/table.js'
+import { LruCache } from '../lru.js'
+
+/** A macro query parsed: its operations and the table paths they name. */
+export interface ParsedRun {
+  readonly ops: readonly Op[]
+  readonly tables: readonly string[]
+}
+
+/** A table a query reads, as the check needs it. */
+export interface CheckedTable {
+  readonly path: string
+  readonly version: string
+  readonly columns: readonly ColumnSpec[]
+}
+
+/** Entries per kind by default: queries are small, and a gateway sees a limited set of them. */
+export const DEFAULT_COMPILED_ENTRIES = 2000
+
+const count = (): number => 1
+
+export class CompiledQueries {
+  readonly #parsed: LruCache<ParsedRun>
+  readonly #checked: LruCache<readonly Op[]>
+  readonly #sqlTables: LruCache<readonly string[]>
+
+  constructor(maxEntries = DEFAULT_COMPILED_ENTRIES) {
+    this.#parsed = new LruCache(maxEntries, count)
+    this.#checked = new LruCache(maxEntries, count)
+    this.#sqlTables = new LruCache(maxEntries, count)
+  }
+
+  /** Entries held, per kind (for tests and diagnostics). */
+  get sizes(): { parsed: number; checked: number; sql: number } {
+    return { parsed: this.#parsed.size, checked: this.#checked.size, sql: this.#sqlTables.size }
+  }
+
+  /** The query's operations and the tables it names; throws what parseQuery throws. */
+  parseRun(xml: string, vars: Readonly<Record<string, string>>): ParsedRun {
+    const key = runKey(xml, vars)
+    const hit = this.#parsed.get(key)
+    if (hit) return hit
+    const ops = parseQuery(xml, vars)
+    const parsed: ParsedRun = { ops, tables: tableRefs(ops) }
+    this.#parsed.set(key, parsed)
+    return parsed
+  }
+
+  /**
+   * The operations checked against these table versions, ready for a worker; throws what
+   * checkQuery throws. `tables` must hold every table the query names.
+   */
+  checkRun(xml: string, vars: Readonly<Record<string, string>>, tables: readonly CheckedTable[]): readonly Op[] {
+    const key = `${runKey(xml, vars)}\n${JSON.stringify(tables.map((t) => [t.path, t.version]))}`
+    const hit = this.#checked.get(key)
+    if (hit) return hit
+    const { ops } = this.parseRun(xml, vars)
+    const checked = checkQuery(ops, new Map(tables.map((t) => [t.path, t.columns])))
+    this.#checked.set(key, checked.ops)
+    return checked.ops
+  }
+
+  /** The distinct dotted names an SQL text uses, once it passed the read-only guard. */
+  sqlTableNames(sql: string): readonly string[] {
+    const hit = this.#sqlTables.get(sql)
+    if (hit) return hit
+    checkReadOnlySql(sql)
+    const names = [...new Set(findTableRefs(sql).map((r) => r.path))]
+    this.#sqlTables.set(sql, names)
+    return names
+  }
+}
+
+/** Text and variables, unambiguously (JSON quotes both). */
+const runKey = (xml: string, vars: Readonly<Record<string, string>>): string => JSON.stringify([xml, vars])

@@ -1,0 +1,22 @@
+/**
+ * The per-gateway caches of the request path. Each holds only values that are pure functions of
+ * their keys (query texts, immutable table versions, result hashes), so none needs invalidating
+ * when another gateway changes the catalog: see each module for why its entries cannot be stale.
+ */
+import { CompiledQueries } from './compiled-queries.js'
+import { RecentlyKept } from './recently-kept.js'
+
+export { CompiledQueries } from './compiled-queries.js'
+export { RecentlyKept } from './recently-kept.js'
+
+export interface GatewayCaches {
+  /** Parsed and checked macro queries; SQL texts that passed the guard, with the names they use. */
+  readonly queries: CompiledQueries
+  /** Results this gateway wrote to the Store lately (not written again on every repeat). */
+  readonly keptResults: RecentlyKept
+}
+
+/** `resultTtlSeconds`: how long a kept result lives in the Store (SESSION_TTL). */
+export function createGatewayCaches(resultTtlSeconds: number): GatewayCaches {
+  return { queries: new CompiledQueries(), keptResults: new RecentlyKept(resultTtlSeconds) }
+}

@@ -1,0 +1,114 @@
+/**
+ * Parallel scans (issue 9): a macro query over a large base table runs as one row range per
+ * worker at once, since every worker reads the same shared column memory, and the parts' answers
+ * are merged here. engine/parallel/plan.ts decides which queries split and driver.ts what each
+ * phase asks of the parts; this file runs each phase's parts on the pool together under the
+ * request's controls: a stop, a disconnect or the time limit stops every part, and one part
+ * failing fails the query and stops the others. Progress (`!status`) is the parts' average.
+ */
+import { AppError } from '../../shared/errors.js'
+import { PROGRESS_LENGTH, PROGRESS_SCALE, PROGRESS_SLOTS, type ResultSet, type RunTask } from '../../shared/protocol.js'
+import type { Op } from '../../engine/ast.js'
+import { isDeclined } from '../../engine/parallel/aggregate.js'
+import { currentBlockRows, splitRanges } from '../../engine/parallel/blocks.js'
+import { parallelRun } from '../../engine/parallel/driver.js'
+import { planParallel, summarises } from '../../engine/parallel/plan.js'
+import type { Deps } from '../deps.js'
+import type { RequestTimeout } from '../params.js'
+import type { RunControl } from './pool.js'
+
+/** How often the parts' progress is summed into the query's cell. */
+const PROGRESS_EVERY_MS = 100
+
+/** The parts the query would run in, or 0 when it runs whole on one worker. */
+function partsFor(deps: Deps, rows: number): number {
+  const parts = deps.config.parallelParts ?? deps.config.workers
+  if (parts <= 1 || deps.config.workers <= 1 || rows < deps.config.parallelMinRows) return 0
+  return parts
+}
+
+/** The same answer as the runner's own time limit gives (gateway/runner.ts). */
+function timeoutError(t: RequestTimeout): AppError {
+  const detail = { timeoutMs: t.timeoutMs, limit: t.timeoutLimit }
+  if (t.timeoutLimit === 'timeout_') {
+    return new AppError('TIMEOUT', `The query ran longer than ${t.timeoutMs} ms, the limit this request set with timeout_, and was stopped; allow it more time (timeout_ up to QUERY_TIMEOUT_MS) or narrow it.`, detail)
+  }
+  return new AppError('TIMEOUT', `The query ran longer than ${t.timeoutMs} ms (QUERY_TIMEOUT_MS) and was stopped; narrow it or raise the limit.`, detail)
+}
+
+/** Sums the parts' progress cells into the query's, as an average over the parts. */
+function followProgress(target: SharedArrayBuffer | undefined, cells: readonly SharedArrayBuffer[]): () => void {
+  if (target === undefined) return () => undefined
+  const out = new Int32Array(target)
+  const views = cells.map((c) => new Int32Array(c))
+  const tick = () => {
+    let done = 0
+    let total = 0
+    for (const v of views) {
+      done += Atomics.load(v, PROGRESS_SLOTS.done)
+      total = Math.max(total, Atomics.load(v, PROGRESS_SLOTS.total))
+    }
+    if (total === 0) return
+    Atomics.store(out, PROGRESS_SLOTS.total, total)
+    Atomics.store(out, PROGRESS_SLOTS.done, Math.min(Math.round(done / views.length), total * PROGRESS_SCALE))
+  }
+  const timer = setInterval(tick, PROGRESS_EVERY_MS)
+  return () => {
+    clearInterval(timer)
+    tick()
+  }
+}
+
+/**
+ * Runs the query split over the workers, or answers null when it is not one to split (no plan, a
+ * small table, one worker, PARALLEL_PARTS=1, or data the plan declines): the caller then runs it
+ * whole as before.
+ */
+export async function runParallel(deps: Deps, task: RunTask, control: RunControl, timeout: RequestTimeout): Promise<ResultSet | null> {
+  if (task.part !== undefined) return null
+  const plan = planParallel(task.ops as readonly Op[])
+  const rows = plan === null ? undefined : task.tables.find((t) => t.path === plan.table)?.rows
+  if (plan === null || rows === undefined) return null
+  const parts = partsFor(deps, rows)
+  if (parts === 0) return null
+  const blockRows = currentBlockRows()
+  const ranges = splitRanges(rows, parts, summarises(plan) ? blockRows : 1)
+  if (ranges.length < 2) return null
+
+  // One signal for every part of every phase: the request's, the query's time limit, or a failed part.
+  const stop = new AbortController()
+  const deadline = setTimeout(() => stop.abort(timeoutError(timeout)), timeout.timeoutMs)
+  const onAbort = () => stop.abort(control.signal?.reason)
+  control.signal?.addEventListener('abort', onAbort, { once: true })
+  if (control.signal?.aborted) onAbort()
+  try {
+    const run = parallelRun(plan, task, ranges, blockRows)
+    let phase = run.next()
+    while (!phase.done) phase = run.next(await runPhase(deps, phase.value, stop, control, timeout))
+    return phase.value
+  } catch (e) {
+    if (isDeclined(e)) return null
+    throw e
+  } finally {
+    clearTimeout(deadline)
+    control.signal?.removeEventListener('abort', onAbort)
+  }
+}
+
+async function runPhase(deps: Deps, tasks: readonly RunTask[], stop: AbortController, control: RunControl, timeout: RequestTimeout): Promise<ResultSet[]> {
+  const cells = tasks.map(() => new SharedArrayBuffer(PROGRESS_LENGTH * Int32Array.BYTES_PER_ELEMENT))
+  const stopFollowing = followProgress(control.progress?.buffer, cells)
+  try {
+    return await Promise.all(
+      tasks.map((t, i) =>
+        deps.runner.run({ ...t, progress: cells[i] }, { signal: stop.signal, ...timeout, maxQueue: deps.config.maxQueue }).catch((e: unknown) => {
+          // The first failure is the query's answer (Promise.all keeps the first); the other parts are stopped.
+          if (!stop.signal.aborted) stop.abort(e)
+          throw e
+        }),
+      ),
+    )
+  } finally {
+    stopFollowing()
+  }
+}

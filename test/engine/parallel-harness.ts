@@ -1,0 +1,99 @@
+/**
+ * Runs a macro query the ways engine/parallel can: in the interpreter (runOps), as a worker runs
+ * it alone (runRunTask: planned queries with one part), and split into N parts whose tasks and
+ * answers go through structuredClone as they would between threads. Plus a comparison that
+ * tells two results apart down to the bits of a float (NaN equal to NaN, -0 apart from 0).
+ */
+import { expect } from 'chai'
+import type { ResultSet, RunTask, TableInput } from '../../shared/protocol.js'
+import type { Op } from '../../engine/ast.js'
+import { parseQuery } from '../../engine/parse/index.js'
+import { checkQuery } from '../../engine/check/index.js'
+import { runOps, toResultSet } from '../../engine/interpret/index.js'
+import { setBlockRowsForTests, splitRanges } from '../../engine/parallel/blocks.js'
+import { parallelRun } from '../../engine/parallel/driver.js'
+import { runRunTask } from '../../engine/parallel/local.js'
+import { runPart } from '../../engine/parallel/part.js'
+import { planParallel, summarises, type ParallelPlan } from '../../engine/parallel/plan.js'
+
+export const MAX_ROWS = 1e9
+
+export function checkedOps(xml: string, tables: readonly TableInput[]): readonly Op[] {
+  const ops = parseQuery(xml, {})
+  return checkQuery(ops, new Map(tables.map((t) => [t.path, t.columns.map((c) => c.spec)]))).ops
+}
+
+export const taskOf = (ops: readonly Op[], tables: readonly TableInput[], maxRows = MAX_ROWS, truncate = false): RunTask => ({ kind: 'run', ops, tables, maxRows, truncate })
+
+/** The interpreter's answer, as before engine/parallel. */
+export function interpreted(ops: readonly Op[], tables: readonly TableInput[]): ResultSet {
+  return toResultSet(runOps(ops, new Map(tables.map((t) => [t.path, t]))), MAX_ROWS)
+}
+
+/** A worker's answer to the whole query, with summing blocks of `blockRows` rows. */
+export function single(task: RunTask, blockRows: number): ResultSet {
+  const before = setBlockRowsForTests(blockRows)
+  try {
+    return runRunTask(task)
+  } finally {
+    setBlockRowsForTests(before)
+  }
+}
+
+/** The answer split into `parts` parts (null when the query has no plan), and how many ranges it made. */
+export function split(task: RunTask, parts: number, blockRows: number): { result: ResultSet; ranges: number } | null {
+  const plan: ParallelPlan | null = planParallel(task.ops as readonly Op[])
+  if (plan === null) return null
+  const rows = task.tables.find((t) => t.path === plan.table)!.rows
+  const ranges = splitRanges(rows, parts, summarises(plan) ? blockRows : 1)
+  const run = parallelRun(plan, task, ranges, blockRows)
+  let phase = run.next()
+  while (!phase.done) {
+    const answers = phase.value.map((t) => {
+      const sent = structuredClone(t)
+      return structuredClone(runPart(sent, sent.part!))
+    })
+    phase = run.next(answers)
+  }
+  return { result: phase.value, ranges: ranges.length }
+}
+
+const bits = (x: number): string => (Number.isNaN(x) ? 'NaN' : Object.is(x, -0) ? '-0' : String(x))
+
+/** Same columns (names, types, labels, formats) and the same values, float bits included. */
+export function expectIdentical(actual: ResultSet, expected: ResultSet, what: string): void {
+  expect(actual.cols, `${what}: columns`).to.deep.equal(expected.cols)
+  expect(actual.rowCount, `${what}: rows`).to.equal(expected.rowCount)
+  expect(actual.totalRows, `${what}: totalRows`).to.equal(expected.totalRows)
+  expected.columns.forEach((e, c) => {
+    const a = actual.columns[c]
+    const name = `${what}: column ${expected.cols[c].name}`
+    expect(a.kind, name).to.equal(e.kind)
+    expect(a.data.length, name).to.equal(e.data.length)
+    if (e.kind === 'float') {
+      const ad = a.data as Float64Array
+      for (let i = 0; i < e.data.length; i++) if (bits(ad[i]) !== bits(e.data[i])) expect.fail(`${name} row ${i}: ${bits(ad[i])}, expected ${bits(e.data[i])}`)
+    } else {
+      const ad = a.data as ArrayLike<number | string>
+      for (let i = 0; i < e.data.length; i++) if (ad[i] !== e.data[i]) expect.fail(`${name} row ${i}: ${ad[i]}, expected ${e.data[i]}`)
+    }
+  })
+}
+
+/** Equal but for the last bits of float sums (the interpreter adds in one run, the planner by blocks). */
+export function expectClose(actual: ResultSet, expected: ResultSet, what: string): void {
+  expect(actual.cols, `${what}: columns`).to.deep.equal(expected.cols)
+  expect(actual.rowCount, `${what}: rows`).to.equal(expected.rowCount)
+  expected.columns.forEach((e, c) => {
+    const a = actual.columns[c]
+    const name = `${what}: column ${expected.cols[c].name}`
+    expect(a.kind, name).to.equal(e.kind)
+    for (let i = 0; i < e.data.length; i++) {
+      const x = a.data[i]
+      const y = e.data[i]
+      if (typeof x === 'number' && typeof y === 'number' && e.kind === 'float') {
+        if (Number.isNaN(x) !== Number.isNaN(y) || Math.abs(x - y) > 1e-9 * Math.max(1, Math.abs(y))) expect.fail(`${name} row ${i}: ${x}, expected about ${y}`)
+      } else if (x !== y) expect.fail(`${name} row ${i}: ${x}, expected ${y}`)
+    }
+  })
+}

@@ -1,0 +1,188 @@
+/**
+ * engine/parallel on random tables (N/A in every column, -0 and ties among the floats, text keys,
+ * duplicate link keys), from empty tables and single rows to a few thousand rows cut into blocks
+ * of 7 rows: every covered operation, g_ function and summary, tabulations with sorting breaks and
+ * operations after them, split into 1, 2, 3 and 7 parts, answers exactly what a worker running
+ * the whole query answers (float bits included), which agrees with the interpreter. Queries the
+ * planner must not split have no plan; data a plan cannot take (text extremes) is declined.
+ */
+import { expect } from 'chai'
+import type { TableInput } from '../../shared/protocol.js'
+import type { ColumnSpec } from '../../shared/table.js'
+import { Rng, randomDateColumn, randomFloatColumn, randomIntColumn, randomTextColumn } from '../../engine/columns/random.js'
+import type { Column } from '../../engine/columns/types.js'
+import { isDeclined } from '../../engine/parallel/aggregate.js'
+import { splitRanges } from '../../engine/parallel/blocks.js'
+import { planParallel } from '../../engine/parallel/plan.js'
+import { decodeResult } from '../../engine/parallel/wire.js'
+import { checkedOps, expectClose, expectIdentical, interpreted, single, split, taskOf } from './parallel-harness.js'
+
+function shared(array: Int32Array | Float64Array): SharedArrayBuffer {
+  const sab = new SharedArrayBuffer(array.byteLength)
+  new Uint8Array(sab).set(new Uint8Array(array.buffer, array.byteOffset, array.byteLength))
+  return sab
+}
+
+function tableOf(path: string, cols: Record<string, Column>): TableInput {
+  const entries = Object.entries(cols)
+  const first = entries[0][1]
+  const rows = first.type === 'text' ? first.codes.length : first.data.length
+  return {
+    path, version: `v-${path}`, rows, title: path,
+    columns: entries.map(([name, c]) => {
+      const spec: ColumnSpec = { name, type: c.type }
+      return c.type === 'text' ? { spec, buffer: shared(c.codes), dict: c.dict } : { spec, buffer: shared(c.data) }
+    }),
+  }
+}
+
+const WORDS = ['', 'ant', 'bee', 'cat', 'dog', 'eel', 'fox']
+
+function tables(seed: number, rows: number): TableInput[] {
+  const rng = new Rng(seed)
+  const x = randomFloatColumn(rng, rows, -5, 5, { na: 0.1, decimals: 1 })
+  // Some -0 among the zeros: sums, extremes and keys must treat them the same way in every split.
+  for (let i = 0; i < rows; i += 11) x.data[i] = -0
+  const main = tableOf('t.main', {
+    k: randomIntColumn(rng, rows, 0, 6, { na: 0.1 }),
+    t: randomTextColumn(rng, rows, WORDS, { na: 0.1 }),
+    x,
+    y: randomIntColumn(rng, rows, -3, 9, { na: 0.1 }),
+    d: randomDateColumn(rng, rows, 2020, 2022, { na: 0.1 }),
+    j: randomIntColumn(rng, rows, 0, 30, { na: 0.05 }),
+  })
+  const look = tableOf('t.look', {
+    j: randomIntColumn(rng, 40, 0, 35, { na: 0.05 }),
+    name: randomTextColumn(rng, 40, WORDS, { na: 0.1 }),
+    w: randomFloatColumn(rng, 40, 0, 100, { na: 0.1 }),
+  })
+  return [main, look]
+}
+
+const BASE = '<base table="t.main"/>'
+const LINK = '<link table2="t.look" col="j" col2="j" cols="name,w"/>'
+
+/** Queries the planner splits: [what, xml after the base]. */
+const SPLIT: readonly (readonly [string, string])[] = [
+  ['sel', '<sel value="x>0"/>'],
+  ['willbe then sel', '<willbe name="z" value="x*y+1"/><sel value="z<>0"/>'],
+  ['link', LINK],
+  ['link select then sel', '<link table2="t.look" col="j" col2="j" type="select" cols="name,w"/><sel value="w>50"/>'],
+  ['link exclude', '<link table2="t.look" col="j" col2="j" type="exclude"/>'],
+  ['link with its own operations', '<link table2="t.look" col="j" col2="j" cols="w"><sel value="w>20"/></link>'],
+  ['colord and col', '<colord cols="x,t" hide="k"/><col name="x" label="Ex"/>'],
+  ['g_sum', '<willbe name="gs" value="g_sum(k;;x)"/>'],
+  ['g_cnt with two group columns and S', '<willbe name="gc" value="g_cnt(k t;y>0)"/>'],
+  ['g_avg of one group', '<willbe name="ga" value="g_avg(;;x)"/>'],
+  ['g_min and g_max', '<willbe name="mn" value="g_min(t;;y)"/><willbe name="mx" value="g_max(k;x>0;d)"/><willbe name="mf" value="g_max(t;;x)"/>'],
+  ['g_first and g_last in worksheet order', '<willbe name="f" value="g_first(k;y>0;;t)"/><willbe name="l" value="g_last(t k;;;x)"/>'],
+  ['g_sum used after', '<willbe name="gs" value="g_sum(k;;x)"/><willbe name="r" value="x/gs"/><sel value="r>0"/>'],
+  ['tabu with every summary', '<tabu breaks="k"><tcol source="x" fun="sum"/><tcol fun="cnt"/><tcol source="x" fun="avg"/><tcol source="y" fun="min"/><tcol source="d" fun="max"/><tcol source="t" fun="first"/><tcol source="x" fun="last"/><tcol source="t" fun="cntnna"/><tcol source="x" fun="min"/></tabu>'],
+  ['tabu with sorting breaks', '<tabu breaks="t,k"><break col="t" sort="up"/><break col="k" sort="down" naorder="last"/><tcol source="x" fun="sum"/><tcol source="y" fun="avg"/></tabu>'],
+  ['tabu without breaks', '<tabu breaks=""><tcol source="x" fun="sum"/><tcol fun="cnt"/><tcol source="x" fun="first"/></tabu>'],
+  ['tabu by a float', '<tabu breaks="x"><tcol fun="cnt"/><tcol source="y" fun="sum"/></tabu>'],
+  ['tabu by a date, renamed', '<tabu breaks="d"><break col="d" sort="down" rename="day"/><tcol source="x" fun="max" name="top"/></tabu>'],
+  ['tabu then sel and sort', '<tabu breaks="k"><tcol source="x" fun="sum" name="s"/></tabu><sel value="s>0"/><sort col="s" dir="down"/>'],
+  ['sel, link, g_sum, tabu, sort', `<sel value="y>2"/>${LINK}<willbe name="gs" value="g_sum(j;;w)"/><tabu breaks="name"><tcol source="gs" fun="max"/><tcol source="x" fun="sum"/></tabu><sort col="t0" dir="down"/>`],
+]
+
+/** Queries that must run whole: [what, xml after the base]. */
+const WHOLE: readonly (readonly [string, string])[] = [
+  ['sort', '<sort col="x" dir="up"/>'],
+  ['sel then sort', '<sel value="x>0"/><sort col="x" dir="up"/>'],
+  ['a running sum', '<willbe name="c" value="g_cumsum(k;;;x)"/>'],
+  ['g_first in another order', '<willbe name="f" value="g_first(k;;x;y)"/>'],
+  ['row numbers', '<willbe name="i" value="i_()"/>'],
+  ['g_ inside an expression', '<willbe name="g" value="g_sum(k;;x)+1"/>'],
+  ['tabu with ucnt', '<tabu breaks="k"><tcol source="x" fun="ucnt"/></tabu>'],
+  ['cross-tabulation', '<tabu breaks="k" cbreaks="t"><tcol fun="cnt"/></tabu>'],
+  ['a merge', '<merge table2="t.main"/>'],
+]
+
+const BLOCK = 7
+const SIZES = [0, 1, 2, 5, 97, 2000]
+
+describe('parallel scans: random tables', function () {
+  this.timeout(120_000)
+
+  for (const [what, xml] of SPLIT) {
+    it(`${what}: identical in 1, 2, 3 and 7 parts`, () => {
+      SIZES.forEach((rows, s) => {
+        const ts = tables(1000 + s, rows)
+        const ops = checkedOps(BASE + xml, ts)
+        expect(planParallel(ops), `${what} has a plan`).to.not.equal(null)
+        const task = taskOf(ops, ts)
+        const alone = single(task, BLOCK)
+        expectClose(alone, interpreted(ops, ts), `${what} at ${rows} rows against the interpreter`)
+        for (const parts of [1, 2, 3, 7]) {
+          const got = split(task, parts, BLOCK)!
+          expect(got.ranges).to.be.within(1, Math.max(1, Math.min(parts, rows)))
+          expectIdentical(got.result, alone, `${what} at ${rows} rows in ${parts} parts`)
+        }
+      })
+    })
+  }
+
+  for (const [what, xml] of WHOLE) {
+    it(`${what}: runs whole`, () => {
+      const ts = tables(7, 50)
+      expect(planParallel(checkedOps(BASE + xml, ts))).to.equal(null)
+    })
+  }
+
+  it('declines an extreme of text, and a worker then runs the query whole', () => {
+    const ts = tables(3, 500)
+    const ops = checkedOps(`${BASE}<willbe name="m" value="g_max(k;;t)"/>`, ts)
+    expect(planParallel(ops)).to.not.equal(null)
+    const task = taskOf(ops, ts)
+    expectIdentical(single(task, BLOCK), interpreted(ops, ts), 'declined query')
+    let error: unknown = null
+    try {
+      split(task, 2, BLOCK)
+    } catch (e) {
+      error = e
+    }
+    expect(isDeclined(error), String(error)).to.equal(true)
+  })
+
+  it('keeps MAX_RESULT_ROWS over all parts: cut with truncate, refused without, as a whole run', () => {
+    const ts = tables(5, 2000)
+    const ops = checkedOps(`${BASE}<sel value="x>-4"/>`, ts)
+    const rows = single(taskOf(ops, ts, 1e9), BLOCK).rowCount
+    const cut = taskOf(ops, ts, 700, true)
+    const alone = single(cut, BLOCK)
+    expect(alone.rowCount).to.equal(700)
+    expect(alone.totalRows).to.equal(rows)
+    for (const parts of [2, 3, 7]) expectIdentical(split(cut, parts, BLOCK)!.result, alone, `truncated in ${parts} parts`)
+    const refused = taskOf(ops, ts, 700, false)
+    const message = (f: () => unknown): string => {
+      try {
+        f()
+      } catch (e) {
+        return `${(e as { code?: string }).code}: ${(e as Error).message}`
+      }
+      return 'no error'
+    }
+    const expected = message(() => single(refused, BLOCK))
+    expect(expected).to.match(/^RESULT_TOO_LARGE: The result has \d+ rows/)
+    expect(message(() => split(refused, 3, BLOCK))).to.equal(expected)
+  })
+
+  it('answers text as codes when asked, which reads back as the same strings', () => {
+    const ts = tables(9, 300)
+    for (const xml of ['<sel value="x>0"/>', LINK, '<willbe name="gs" value="g_sum(k;;x)"/>', '<sort col="t" dir="up"/>']) {
+      const ops = checkedOps(BASE + xml, ts)
+      const coded = single({ ...taskOf(ops, ts), textCodes: true }, BLOCK)
+      expectIdentical(decodeResult(coded), single(taskOf(ops, ts), BLOCK), xml)
+    }
+  })
+
+  it('splits ranges on block edges, never empty, at most one per block', () => {
+    expect(splitRanges(10, 3, 1)).to.deep.equal([{ start: 0, end: 3 }, { start: 3, end: 7 }, { start: 7, end: 10 }])
+    expect(splitRanges(20, 2, 8)).to.deep.equal([{ start: 0, end: 8 }, { start: 8, end: 20 }])
+    expect(splitRanges(100, 3, 8)).to.deep.equal([{ start: 0, end: 32 }, { start: 32, end: 64 }, { start: 64, end: 100 }])
+    expect(splitRanges(5, 7, 1)).to.have.length(5)
+    expect(splitRanges(5, 7, 8)).to.deep.equal([{ start: 0, end: 5 }])
+    expect(splitRanges(0, 4, 8)).to.deep.equal([{ start: 0, end: 0 }])
+  })
+})

@@ -1,0 +1,105 @@
+import { expect } from 'chai'
+import { CompiledQueries } from '../../gateway/cache/compiled-queries.js'
+import { parseRecordOnce } from '../../gateway/cache/parsed-records.js'
+import { RecentlyKept } from '../../gateway/cache/recently-kept.js'
+import { recipeKeyOf } from '../../gateway/cache/recipe-key.js'
+import { recipeKey } from '../../gateway/queries/result-cache.js'
+import type { ColumnSpec } from '../../shared/table.js'
+
+const intCol = (name: string): ColumnSpec => ({ name, type: 'int' })
+
+describe('CompiledQueries', () => {
+  const xml = '<base table="t.x"/><sel value="a=1"/>'
+
+  it('parses a query text once and names its tables', () => {
+    const c = new CompiledQueries()
+    const first = c.parseRun(xml, {})
+    expect(first.tables).to.deep.equal(['t.x'])
+    expect(c.parseRun(xml, {})).to.equal(first)
+    expect(c.sizes.parsed).to.equal(1)
+  })
+
+  it('keeps texts with different variables apart', () => {
+    const c = new CompiledQueries()
+    const q = '<base table="t.x"/><sel value="a={@n}"/>'
+    const one = c.parseRun(q, { n: '1' })
+    const two = c.parseRun(q, { n: '2' })
+    expect(two).not.to.equal(one)
+    expect(JSON.stringify(two.ops)).to.contain('2').and.not.equal(JSON.stringify(one.ops))
+  })
+
+  it('reuses a check only for the same table versions: a new version with another schema is checked again', () => {
+    const c = new CompiledQueries()
+    const v1 = [{ path: 't.x', version: 'v1', columns: [intCol('a')] }]
+    const v2 = [{ path: 't.x', version: 'v2', columns: [intCol('b')] }]
+    expect(c.checkRun(xml, {}, v1)).to.equal(c.checkRun(xml, {}, v1))
+    expect(() => c.checkRun(xml, {}, v2)).to.throw(/\ba\b/)
+    expect(c.checkRun(xml, {}, v1)).to.be.an('array')
+  })
+
+  it('does not cache failures: a bad SQL text fails every time', () => {
+    const c = new CompiledQueries()
+    for (let i = 0; i < 3; i++) expect(() => c.sqlTableNames('delete from t.x')).to.throw()
+    expect(c.sizes.sql).to.equal(0)
+    expect(c.sqlTableNames('select * from a.b.c join a.b.d using (k)')).to.have.members(['a.b.c', 'a.b.d'])
+    expect(c.sizes.sql).to.equal(1)
+  })
+
+  it('holds at most its bound of entries per kind, dropping the least recently used', () => {
+    const c = new CompiledQueries(3)
+    const texts = [1, 2, 3, 4, 5].map((n) => `select ${n} from a.b.t${n}`)
+    for (const t of texts.slice(0, 3)) c.sqlTableNames(t)
+    c.sqlTableNames(texts[0])
+    for (const t of texts.slice(3)) c.sqlTableNames(t)
+    expect(c.sizes.sql).to.equal(3)
+    for (const t of texts.slice(0, 3)) c.parseRun(`<base table="a.b.${t.length}"/>`, { t })
+    expect(c.sizes.parsed).to.equal(3)
+  })
+})
+
+describe('RecentlyKept', () => {
+  it('claims a key once per half TTL, and again after a failed write is forgotten', () => {
+    let now = 1_000_000
+    const k = new RecentlyKept(60, 100, () => now)
+    expect(k.claim('a')).to.equal(true)
+    expect(k.claim('a')).to.equal(false)
+    expect(k.claim('b')).to.equal(true)
+    now += 29_999
+    expect(k.claim('a')).to.equal(false)
+    now += 1
+    expect(k.claim('a')).to.equal(true)
+    k.forget('b')
+    expect(k.claim('b')).to.equal(true)
+  })
+
+  it('remembers at most maxKeys keys, forgetting the oldest first', () => {
+    const k = new RecentlyKept(60, 2)
+    k.claim('a')
+    k.claim('b')
+    k.claim('c')
+    expect(k.size).to.equal(2)
+    expect(k.claim('a')).to.equal(true)
+    expect(k.claim('c')).to.equal(false)
+  })
+})
+
+describe('parseRecordOnce', () => {
+  it('parses each stored text once, shares the frozen record, and parses a changed text afresh', () => {
+    const raw = JSON.stringify({ path: 'a.b', version: 'v1', columns: [{ name: 'x', type: 'int' }] })
+    const a = parseRecordOnce<{ version: string; columns: { name: string }[] }>(raw)!
+    expect(parseRecordOnce(raw)).to.equal(a)
+    expect(Object.isFrozen(a) && Object.isFrozen(a.columns) && Object.isFrozen(a.columns[0])).to.equal(true)
+    const changed = parseRecordOnce<{ version: string }>(raw.replace('v1', 'v2'))!
+    expect(changed.version).to.equal('v2')
+    expect(parseRecordOnce(null)).to.equal(null)
+  })
+})
+
+describe('recipeKeyOf', () => {
+  it('gives the key recipeKey gives, for equal recipes alike and for different ones apart', () => {
+    const a = { kind: 'sql', sql: 'select 1', tables: [] }
+    expect(recipeKeyOf(a)).to.equal(recipeKey(a))
+    expect(recipeKeyOf(a)).to.equal(recipeKeyOf({ ...a }))
+    expect(recipeKeyOf({ ...a, sql: 'select 2' })).not.to.equal(recipeKeyOf(a))
+  })
+})
