@@ -22,7 +22,9 @@ type Agent = ReturnType<typeof supertest>
 
 const IDLE: QueryStatus = { running: false, elapsed_ms: null, done: null, total: null, unit: null, fraction: null }
 const SORT_COLS = ['sales', 'cost', 'customer', 'sku', 'qty', 'date', 'store', 'trans']
-const SORTS = 32
+// Enough sorts for a query of a couple of seconds: progress reaches other gateways every
+// PROGRESS_INTERVAL_MS (250 ms), and a query of a few samples could end between two polls.
+const SORTS = 128
 
 /**
  * A macro query of SORTS sorts and a tabulation over the demo table, made unique by `tag` (the
