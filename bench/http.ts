@@ -18,7 +18,7 @@ import { mkdtemp, rm } from 'node:fs/promises'
 import { availableParallelism, cpus, loadavg, tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { summaryText, type SummaryRow } from './summary.js'
+import { reportSummary, summaryText, type SummaryRow } from './summary.js'
 
 const GATEWAY = fileURLToPath(new URL('../gateway/server.js', import.meta.url))
 const BARE_KOA = fileURLToPath(new URL('./bare-koa.js', import.meta.url))
@@ -240,7 +240,9 @@ async function main(): Promise<void> {
   out()
   out(cellTable(cells))
   out()
-  out(summaryText(headlineRows(cells)))
+  const headline = headlineRows(cells)
+  out(summaryText(headline))
+  reportSummary(headline)
 }
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) await main()

@@ -21,7 +21,7 @@ import { makeBenchData, toTableInput } from './data.js'
 import { compareDigests, digestResult, type Digest } from './digest.js'
 import { checkedRun, timedRuns, type Outcome } from './measure.js'
 import { QUERIES, type BenchQuery } from './queries.js'
-import { summaryText, type SummaryRow } from './summary.js'
+import { reportSummary, summaryText, type SummaryRow } from './summary.js'
 import type { Target } from './target.js'
 
 const TARGET = 1.7
@@ -138,7 +138,9 @@ async function main(): Promise<void> {
     console.log(`| ${m.query.name} | ${describe(m.one)} | ${describe(m.two)} | ${a !== null && b !== null ? (b / a).toFixed(2) : '-'} |`)
   }
   console.log(`\nload average after: ${loadavg().map((x) => x.toFixed(2)).join(' ')}\n`)
-  console.log(summaryText(summaryRows(measured, rows)))
+  const summary = summaryRows(measured, rows)
+  console.log(summaryText(summary))
+  reportSummary(summary)
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {

@@ -81,11 +81,16 @@ export function queryHandler<R>(deps: Deps, ep: QueryEndpoint<R>, keeperOf: Keep
     ep.check?.(params, opts)
     const keeper = await keeperOf(ctx, deps, ep.app)
     const recipe = await ep.prepare(deps, user, text, opts)
-    const result = await runForRequest(ctx, deps, keeper.stopKey, (control) => ep.execute(deps, recipe, control), timeout).catch((err: unknown) => {
-      throw withTruncateHint(err)
-    })
+    const key = recipeKeyOf(recipe as object)
+    // A result this gateway already holds runs nothing: no session slot to take, nothing for
+    // `!stop` or `!status` to follow, so the Store round trips of both are skipped.
+    const result =
+      deps.results.get(key) ??
+      (await runForRequest(ctx, deps, keeper.stopKey, (control) => ep.execute(deps, recipe, control), timeout).catch((err: unknown) => {
+        throw withTruncateHint(err)
+      }))
     await keeper.set(JSON.stringify(recipe))
-    keepResultOnce(deps, recipeKeyOf(recipe as object), result)
+    keepResultOnce(deps, key, result)
     if (ep.after) await ep.after(deps, user, result, params)
     const truncation = truncationOf(result)
     // Every query answer says whether it was cut, whatever its format (false without truncate_=1).

@@ -83,10 +83,15 @@ function startGateway(env: Record<string, string>, timeoutMs: number): Promise<R
     }
     const timer = setTimeout(() => fail(`the gateway did not start within ${timeoutMs} ms`), timeoutMs)
     child.on('exit', (code) => fail(`the gateway exited with ${code}`))
+    let started = false
     child.stdout.on('data', (d) => {
       stdout += d
+      // The gateway logs on stdout after it started too (its drain, for one): settle only once,
+      // or a later line would take away the exit listener that stop() waits on.
+      if (started) return
       const m = /serving (http:\/\/\S+\/api)/.exec(stdout)
       if (m && stdout.includes('Query:')) {
+        started = true
         clearTimeout(timer)
         child.removeAllListeners('exit')
         resolve({ child, base: m[1], stdout })

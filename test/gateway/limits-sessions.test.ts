@@ -99,7 +99,7 @@ for (const kind of ['memory', 'redis'] as const) {
   })
 }
 
-forEachStore('MAX_QUERIES_PER_SESSION', (svc) => {
+forEachStore('MAX_QUERIES_PER_SESSION', (svc, kind) => {
   let cookie: string
   let serial = 0
   before(async () => {
@@ -137,6 +137,27 @@ forEachStore('MAX_QUERIES_PER_SESSION', (svc) => {
     }
     const other = await userCookie(svc(), `slots_${randomBytes(3).toString('hex')}`)
     expect((await post('sql:json', { sql: 'select 5 as five' }, other)).body).to.deep.equal({ five: [5] })
+    await svc().http.post('/v1/api/sql/!stop:json').set('Cookie', cookie)
+    await svc().http.post(`/v1/api/${tag}/!stop:json`).set('Cookie', cookie)
+    expect((await first).status).to.equal(409)
+    expect((await second).status).to.equal(409)
+    await expectTwoAtOnce()
+  })
+
+  it('answers a query whose result this gateway holds while every slot is taken (it runs nothing), and refuses a new one', async function () {
+    // Behind the balancer the next request goes to another gateway, which does not hold the result.
+    if (kind === 'cluster') return this.skip()
+    this.timeout(60_000)
+    const n = ++serial
+    expect((await post('sql:json', { sql: `select ${n} as held` })).status).to.equal(200)
+    const tag = (await post('new/sql:json', {})).body.tag as number
+    const first = post('sql:json', { sql: forever(++serial) }).then((r) => r)
+    const second = post(`${tag}:json`, { sql: forever(++serial) }).then((r) => r)
+    await Promise.all([untilRunning('sql'), untilRunning(String(tag))])
+    const again = await post('sql:json', { sql: `select ${n} as held` })
+    expect(again.status, again.text).to.equal(200)
+    expect(again.body).to.deep.equal({ held: [n] })
+    expect((await post('sql:json', { sql: `select ${++serial} as fresh` })).status).to.equal(429)
     await svc().http.post('/v1/api/sql/!stop:json').set('Cookie', cookie)
     await svc().http.post(`/v1/api/${tag}/!stop:json`).set('Cookie', cookie)
     expect((await first).status).to.equal(409)
