@@ -13,18 +13,17 @@
  * which api/run does not read.
  */
 import { spawn } from 'node:child_process'
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises'
+import { mkdir, mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import type { RunTask, TableInput } from '../shared/protocol.js'
-import type { TableMeta } from '../shared/table.js'
-import { columnFile, dictFile, encodeText, META_FILE, newVersionId, SQLITE_FILE, tablesDir, versionDir } from '../engine/storage/index.js'
+import { tablesDir } from '../engine/storage/index.js'
 import { parseQuery } from '../engine/parse/index.js'
 import { checkQuery } from '../engine/check/index.js'
 import { PoolRunner } from '../gateway/runner.js'
 import { TableCache } from '../gateway/table-cache.js'
-import { makeBenchData } from './data.js'
+import { writeBenchItemTable } from './table-files.js'
 
 const QUERY =
   '<base table="pub.demo.retail.item"/>' +
@@ -41,24 +40,7 @@ function arg(name: string): string | undefined {
 
 /** Child mode: generate the item table and write it as one table version under dataDir. */
 async function writeTable(dataDir: string, rows: number): Promise<void> {
-  const { item } = makeBenchData(rows)
-  const version = newVersionId()
-  const dir = versionDir(dataDir, version)
-  await mkdir(dir, { recursive: true })
-  for (let i = 0; i < item.columns.length; i++) {
-    const values = item.data[i]
-    if (item.columns[i].type === 'text') {
-      const { codes, dict } = encodeText(values as readonly string[])
-      await writeFile(join(dir, columnFile(i)), new Uint8Array(codes.buffer))
-      await writeFile(join(dir, dictFile(i)), JSON.stringify(dict))
-    } else {
-      const a = values as Int32Array | Float64Array
-      await writeFile(join(dir, columnFile(i)), new Uint8Array(a.buffer, a.byteOffset, a.byteLength))
-    }
-  }
-  const meta: TableMeta = { version, rows: item.rows, columns: item.columns, sqlite: SQLITE_FILE, createdAt: new Date().toISOString() }
-  await writeFile(join(dir, META_FILE), JSON.stringify(meta))
-  process.stdout.write(`${version}\n`)
+  process.stdout.write(`${await writeBenchItemTable(dataDir, rows)}\n`)
 }
 
 function writeInChild(dataDir: string, rows: number): Promise<string> {

@@ -16,16 +16,15 @@
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process'
 import { readFileSync, readdirSync, writeFileSync } from 'node:fs'
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises'
+import { mkdir, mkdtemp, rm } from 'node:fs/promises'
 import { loadavg, tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { performance } from 'node:perf_hooks'
 import { fileURLToPath } from 'node:url'
-import { makeBenchData } from './data.js'
+import { writeBenchItemTable } from './table-files.js'
 import { reportSummary, summaryText, type SummaryRow } from './summary.js'
-import { columnFile, dictFile, encodeText, META_FILE, newVersionId, SQLITE_FILE, tablesDir, versionDir } from '../engine/storage/index.js'
+import { tablesDir, versionDir } from '../engine/storage/index.js'
 import { TableCache } from '../gateway/table-cache.js'
-import type { TableMeta } from '../shared/table.js'
 
 /** dist/bench: the built server sits next to it, at dist/gateway/server.js. */
 const HERE = dirname(fileURLToPath(import.meta.url))
@@ -147,24 +146,7 @@ async function measureStarts(demoRows: number): Promise<StartFigures> {
 
 /** Child mode: generate the bench item table and write it as one version; prints its id. */
 async function writeTable(dataDir: string, rows: number): Promise<void> {
-  const { item } = makeBenchData(rows)
-  const version = newVersionId()
-  const dir = versionDir(dataDir, version)
-  await mkdir(dir, { recursive: true })
-  for (let i = 0; i < item.columns.length; i++) {
-    const values = item.data[i]
-    if (item.columns[i].type === 'text') {
-      const { codes, dict } = encodeText(values as readonly string[])
-      await writeFile(join(dir, columnFile(i)), new Uint8Array(codes.buffer))
-      await writeFile(join(dir, dictFile(i)), JSON.stringify(dict))
-    } else {
-      const a = values as Int32Array | Float64Array
-      await writeFile(join(dir, columnFile(i)), new Uint8Array(a.buffer, a.byteOffset, a.byteLength))
-    }
-  }
-  const meta: TableMeta = { version, rows: item.rows, columns: item.columns, sqlite: SQLITE_FILE, createdAt: new Date().toISOString() }
-  await writeFile(join(dir, META_FILE), JSON.stringify(meta))
-  process.stdout.write(`${version}\n`)
+  process.stdout.write(`${await writeBenchItemTable(dataDir, rows)}\n`)
 }
 
 function writeInChild(dataDir: string, rows: number): Promise<string> {
