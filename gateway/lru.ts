@@ -18,6 +18,11 @@ export class LruCache<V> {
     return this.used
   }
 
+  /** How many entries are held. */
+  get count(): number {
+    return this.entries.size
+  }
+
   get(key: string): V | undefined {
     const e = this.entries.get(key)
     if (!e) return undefined

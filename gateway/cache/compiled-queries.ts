@@ -31,19 +31,51 @@ export interface CheckedTable {
 }
 
 /** Entries per kind by default: queries are small, and a gateway sees a limited set of them. */
-export const DEFAULT_COMPILED_ENTRIES = 2000
+/**
+ * Memory budget of each kind of entry. Bounded in bytes, not entries: a query text may be up to
+ * MAX_QUERY_BYTES, and a count bound would let a few thousand large ones take gigabytes.
+ */
+export const DEFAULT_COMPILED_BYTES = 16 * 1024 * 1024
 
-const count = (): number => 1
+/**
+ * What an entry is charged: its key (UTF-16) and a generous allowance for the parsed operations,
+ * whose objects take several times the text they came from, plus a fixed overhead.
+ */
+export const compiledEntryBytes = (key: string): number => 1024 + 16 * key.length
+
+interface Sized<V> {
+  readonly value: V
+  readonly bytes: number
+}
+
+const sizeOf = <V>(e: Sized<V>): number => e.bytes
+
+/** A byte-bounded LRU whose entries are charged by their key. */
+class KeyedLru<V> {
+  readonly #lru: LruCache<Sized<V>>
+  constructor(maxBytes: number) {
+    this.#lru = new LruCache<Sized<V>>(maxBytes, sizeOf)
+  }
+  get size(): number {
+    return this.#lru.count
+  }
+  get(key: string): V | undefined {
+    return this.#lru.get(key)?.value
+  }
+  set(key: string, value: V): void {
+    this.#lru.set(key, { value, bytes: compiledEntryBytes(key) })
+  }
+}
 
 export class CompiledQueries {
-  readonly #parsed: LruCache<ParsedRun>
-  readonly #checked: LruCache<readonly Op[]>
-  readonly #sqlTables: LruCache<readonly string[]>
+  readonly #parsed: KeyedLru<ParsedRun>
+  readonly #checked: KeyedLru<readonly Op[]>
+  readonly #sqlTables: KeyedLru<readonly string[]>
 
-  constructor(maxEntries = DEFAULT_COMPILED_ENTRIES) {
-    this.#parsed = new LruCache(maxEntries, count)
-    this.#checked = new LruCache(maxEntries, count)
-    this.#sqlTables = new LruCache(maxEntries, count)
+  constructor(maxBytesPerKind = DEFAULT_COMPILED_BYTES) {
+    this.#parsed = new KeyedLru(maxBytesPerKind)
+    this.#checked = new KeyedLru(maxBytesPerKind)
+    this.#sqlTables = new KeyedLru(maxBytesPerKind)
   }
 
   /** Entries held, per kind (for tests and diagnostics). */

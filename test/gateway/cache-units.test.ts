@@ -1,5 +1,5 @@
 import { expect } from 'chai'
-import { CompiledQueries } from '../../gateway/cache/compiled-queries.js'
+import { compiledEntryBytes, CompiledQueries } from '../../gateway/cache/compiled-queries.js'
 import { parseRecordOnce } from '../../gateway/cache/parsed-records.js'
 import { RecentlyKept } from '../../gateway/cache/recently-kept.js'
 import { recipeKeyOf } from '../../gateway/cache/recipe-key.js'
@@ -45,15 +45,24 @@ describe('CompiledQueries', () => {
     expect(c.sizes.sql).to.equal(1)
   })
 
-  it('holds at most its bound of entries per kind, dropping the least recently used', () => {
-    const c = new CompiledQueries(3)
+  it('holds each kind within its byte budget, charged by key length, dropping the least recently used', () => {
     const texts = [1, 2, 3, 4, 5].map((n) => `select ${n} from a.b.t${n}`)
+    const c = new CompiledQueries(3 * compiledEntryBytes(texts[0]))
     for (const t of texts.slice(0, 3)) c.sqlTableNames(t)
     c.sqlTableNames(texts[0])
     for (const t of texts.slice(3)) c.sqlTableNames(t)
     expect(c.sizes.sql).to.equal(3)
-    for (const t of texts.slice(0, 3)) c.parseRun(`<base table="a.b.${t.length}"/>`, { t })
-    expect(c.sizes.parsed).to.equal(3)
+  })
+
+  it('keeps far fewer long queries than short ones in the same budget', () => {
+    const budget = 256 * 1024
+    const c = new CompiledQueries(budget)
+    const long = (n: number) => `<base table="a.b.t"/>${Array.from({ length: 150 }, (_, i) => `<willbe name="x${i}" value="${i}+${n}"/>`).join('')}`
+    for (let n = 0; n < 20; n++) c.parseRun(long(n), {})
+    expect(c.sizes.parsed).to.be.at.most(Math.floor(budget / compiledEntryBytes(long(0))))
+    expect(c.sizes.parsed).to.be.at.least(1)
+    for (let n = 0; n < 20; n++) c.parseRun(`<base table="a.b.t${n}"/>`, {})
+    expect(c.sizes.parsed).to.be.above(10)
   })
 })
 
