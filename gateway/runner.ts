@@ -51,7 +51,8 @@ const MAX_RETRY_SECONDS = 60
 /** Weight of the newest task in the running average of task durations. */
 const DURATION_WEIGHT = 0.2
 
-function timeoutError(opts: RunOptions): AppError {
+/** The answer to a query stopped by its time limit, naming the limit that set it. */
+export function timeoutError(opts: Pick<RunOptions, 'timeoutMs' | 'timeoutLimit'>): AppError {
   const detail = { timeoutMs: opts.timeoutMs, limit: opts.timeoutLimit ?? 'QUERY_TIMEOUT_MS' }
   if (opts.timeoutLimit === 'timeout_') {
     return new AppError('TIMEOUT', `The query ran longer than ${opts.timeoutMs} ms, the limit this request set with timeout_, and was stopped; allow it more time (timeout_ up to QUERY_TIMEOUT_MS) or narrow it.`, detail)

@@ -6,7 +6,6 @@
  * request's controls: a stop, a disconnect or the time limit stops every part, and one part
  * failing fails the query and stops the others. Progress (`!status`) is the parts' average.
  */
-import { AppError } from '../../shared/errors.js'
 import { PROGRESS_LENGTH, PROGRESS_SCALE, PROGRESS_SLOTS, type ResultSet, type RunTask } from '../../shared/protocol.js'
 import type { Op } from '../../engine/ast.js'
 import { isDeclined } from '../../engine/parallel/aggregate.js'
@@ -16,6 +15,7 @@ import { planParallel, summarises } from '../../engine/parallel/plan.js'
 import type { Deps } from '../deps.js'
 import type { RequestTimeout } from '../params.js'
 import type { RunControl } from './pool.js'
+import { timeoutError } from '../runner.js'
 
 /** How often the parts' progress is summed into the query's cell. */
 const PROGRESS_EVERY_MS = 100
@@ -25,15 +25,6 @@ function partsFor(deps: Deps, rows: number): number {
   const parts = deps.config.parallelParts ?? deps.config.workers
   if (parts <= 1 || deps.config.workers <= 1 || rows < deps.config.parallelMinRows) return 0
   return parts
-}
-
-/** The same answer as the runner's own time limit gives (gateway/runner.ts). */
-function timeoutError(t: RequestTimeout): AppError {
-  const detail = { timeoutMs: t.timeoutMs, limit: t.timeoutLimit }
-  if (t.timeoutLimit === 'timeout_') {
-    return new AppError('TIMEOUT', `The query ran longer than ${t.timeoutMs} ms, the limit this request set with timeout_, and was stopped; allow it more time (timeout_ up to QUERY_TIMEOUT_MS) or narrow it.`, detail)
-  }
-  return new AppError('TIMEOUT', `The query ran longer than ${t.timeoutMs} ms (QUERY_TIMEOUT_MS) and was stopped; narrow it or raise the limit.`, detail)
 }
 
 /** Sums the parts' progress cells into the query's, as an average over the parts. */

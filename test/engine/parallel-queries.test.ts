@@ -8,33 +8,15 @@
  */
 import { expect } from 'chai'
 import type { TableInput } from '../../shared/protocol.js'
-import type { ColumnSpec } from '../../shared/table.js'
+import { tableOfColumns } from '../helpers/engine.js'
 import { Rng, randomDateColumn, randomFloatColumn, randomIntColumn, randomTextColumn } from '../../engine/columns/random.js'
-import type { Column } from '../../engine/columns/types.js'
 import { isDeclined } from '../../engine/parallel/aggregate.js'
 import { splitRanges } from '../../engine/parallel/blocks.js'
 import { planParallel } from '../../engine/parallel/plan.js'
 import { decodeResult } from '../../engine/parallel/wire.js'
 import { checkedOps, expectClose, expectIdentical, interpreted, single, split, taskOf } from './parallel-harness.js'
 
-function shared(array: Int32Array | Float64Array): SharedArrayBuffer {
-  const sab = new SharedArrayBuffer(array.byteLength)
-  new Uint8Array(sab).set(new Uint8Array(array.buffer, array.byteOffset, array.byteLength))
-  return sab
-}
-
-function tableOf(path: string, cols: Record<string, Column>): TableInput {
-  const entries = Object.entries(cols)
-  const first = entries[0][1]
-  const rows = first.type === 'text' ? first.codes.length : first.data.length
-  return {
-    path, version: `v-${path}`, rows, title: path,
-    columns: entries.map(([name, c]) => {
-      const spec: ColumnSpec = { name, type: c.type }
-      return c.type === 'text' ? { spec, buffer: shared(c.codes), dict: c.dict } : { spec, buffer: shared(c.data) }
-    }),
-  }
-}
+const tableOf = tableOfColumns
 
 const WORDS = ['', 'ant', 'bee', 'cat', 'dog', 'eel', 'fox']
 

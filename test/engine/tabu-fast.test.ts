@@ -8,7 +8,7 @@
  */
 import { expect } from 'chai'
 import type { TableInput } from '../../shared/protocol.js'
-import type { ColumnSpec } from '../../shared/table.js'
+import { shared, tableOfColumns } from '../helpers/engine.js'
 import { Rng, randomDateColumn, randomFloatColumn, randomIntColumn, randomTextColumn } from '../../engine/columns/random.js'
 import { NA_INT, type Column } from '../../engine/columns/types.js'
 import type { Op } from '../../engine/ast.js'
@@ -21,23 +21,7 @@ import { fastTabu } from '../../engine/interpret/ops/tabu-fast.js'
 
 // --- Tables --------------------------------------------------------------------------------------
 
-function shared(array: Int32Array | Float64Array): SharedArrayBuffer {
-  const sab = new SharedArrayBuffer(array.byteLength)
-  new Uint8Array(sab).set(new Uint8Array(array.buffer, array.byteOffset, array.byteLength))
-  return sab
-}
-
-function tableOf(path: string, cols: Record<string, Column>): TableInput {
-  const entries = Object.entries(cols)
-  const rows = entries.length === 0 ? 0 : entries[0][1].type === 'text' ? (entries[0][1] as { codes: Int32Array }).codes.length : (entries[0][1] as { data: ArrayLike<number> }).data.length
-  return {
-    path, version: `v-${path}`, rows, title: path,
-    columns: entries.map(([name, c]) => {
-      const spec: ColumnSpec = { name, type: c.type }
-      return c.type === 'text' ? { spec, buffer: shared(c.codes), dict: c.dict } : { spec, buffer: shared(c.data) }
-    }),
-  }
-}
+const tableOf = tableOfColumns
 
 type KeyShape = 'small' | 'sorted' | 'descending' | 'extremes' | 'wide' | 'outlier' | 'allNa'
 

@@ -6,16 +6,12 @@
  */
 import { expect } from 'chai'
 import http from 'node:http'
-import type { AddressInfo } from 'node:net'
 import zlib from 'node:zlib'
-import { createApp } from '../../gateway/app.js'
-import { buildDeps } from '../../gateway/compose.js'
-import type { Deps } from '../../gateway/deps.js'
-import type { QueryRunner } from '../../gateway/runner.js'
 import { FORMATS } from '../../gateway/format/index.js'
 import type { Store } from '../../shared/store/types.js'
 import type { TestDeps } from '../helpers/service.js'
 import { forEachStore } from '../helpers/suites.js'
+import { startSecondGateway } from '../helpers/second-gateway.js'
 
 const ROWS = 20_000
 const ALL = 'select * from pub.demo.retail.item'
@@ -71,35 +67,12 @@ function failingStore(store: Store): { store: Store; failOnMget: (n: number) => 
   return { store: wrapped, failOnMget: (n) => { calls = 0; failAt = n }, mgets: () => calls }
 }
 
-/** A second gateway on the first one's store (own memo, own pool), counting the queries it runs. */
+/** A second gateway on the first one's store, whose Store reads can be made to fail, keeping its log lines. */
 async function secondGateway(first: TestDeps) {
   const injected = failingStore(first.store)
   const logs: Record<string, unknown>[] = []
-  const base = await buildDeps(first.config, (line) => logs.push(line), injected.store)
-  let runs = 0
-  const runner: QueryRunner = {
-    get pending() { return base.runner.pending },
-    run: (task, opts) => {
-      runs++
-      return base.runner.run(task, opts)
-    },
-    close: () => base.runner.close(),
-  }
-  const deps: Deps = { ...base, runner }
-  const server = http.createServer(createApp(deps).callback())
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
-  return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    logs,
-    injected,
-    runs: () => runs,
-    close: async () => {
-      server.closeAllConnections()
-      await new Promise<void>((resolve) => server.close(() => resolve()))
-      await deps.stops.close()
-      await deps.runner.close()
-    },
-  }
+  const gateway = await startSecondGateway(first, { store: injected.store, log: (line) => logs.push(line) })
+  return { ...gateway, logs, injected }
 }
 
 forEachStore('streamed bodies of large kept results', (svc) => {

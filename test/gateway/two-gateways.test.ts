@@ -4,42 +4,11 @@
  * and stopped through the other, and reading a kept result never runs the query again.
  */
 import { expect } from 'chai'
-import http from 'node:http'
-import supertest from 'supertest'
-import { createApp } from '../../gateway/app.js'
-import { buildDeps } from '../../gateway/compose.js'
-import type { Deps } from '../../gateway/deps.js'
-import type { QueryRunner } from '../../gateway/runner.js'
 import type { TestDeps } from '../helpers/service.js'
 import { forEachStore } from '../helpers/suites.js'
+import { startSecondGateway } from '../helpers/second-gateway.js'
 
-/** A second gateway over the first one's store, counting the queries its pool runs. */
-async function secondGateway(first: TestDeps): Promise<{ http: ReturnType<typeof supertest>; runs: () => number; close: () => Promise<void> }> {
-  const base = await buildDeps(first.config, () => undefined, first.store)
-  let runs = 0
-  const runner: QueryRunner = {
-    get pending() { return base.runner.pending },
-    run: (task, opts) => {
-      runs++
-      return base.runner.run(task, opts)
-    },
-    close: () => base.runner.close(),
-  }
-  const deps: Deps = { ...base, runner }
-  const server = http.createServer(createApp(deps).callback())
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
-  return {
-    http: supertest(server),
-    runs: () => runs,
-    close: async () => {
-      await new Promise<void>((resolve) => server.close(() => resolve()))
-      server.closeAllConnections()
-      // The store belongs to the first gateway: stop only this gateway's own parts.
-      await deps.stops.close()
-      await deps.runner.close()
-    },
-  }
-}
+const secondGateway = (first: TestDeps) => startSecondGateway(first)
 
 const BIG = '<base table="pub.demo.retail.item"/><willbe name="margin" value="sales-cost"/>'
 const FOREVER = 'with recursive c(x) as (select 1 union all select x + 1 from c) select count(*) n from c'

@@ -8,6 +8,7 @@ import { encodeText } from '../../engine/storage/index.js'
 import { parseQuery, tableRefs } from '../../engine/parse/index.js'
 import { checkQuery } from '../../engine/check/index.js'
 import { runOps, toResultSet } from '../../engine/interpret/index.js'
+import type { Column } from '../../engine/columns/types.js'
 
 export type Cell = number | string | null
 
@@ -17,7 +18,8 @@ export interface ColDef {
   readonly values: readonly Cell[]
 }
 
-function shared(array: Int32Array | Float64Array): SharedArrayBuffer {
+/** A copy of the array in shared memory, as table columns are handed to workers. */
+export function shared(array: Int32Array | Float64Array): SharedArrayBuffer {
   const sab = new SharedArrayBuffer(array.byteLength)
   new Uint8Array(sab).set(new Uint8Array(array.buffer, array.byteOffset, array.byteLength))
   return sab
@@ -62,3 +64,18 @@ export function columnsOf(r: ResultSet): Record<string, Cell[]> {
 }
 
 export const names = (r: ResultSet): string[] => r.cols.map((c) => c.name)
+
+
+/** A table of engine columns (e.g. from engine/columns/random.ts), by name; text keeps its codes and dictionary. */
+export function tableOfColumns(path: string, cols: Record<string, Column>): TableInput {
+  const entries = Object.entries(cols)
+  const first = entries[0]?.[1]
+  const rows = first === undefined ? 0 : first.type === 'text' ? first.codes.length : first.data.length
+  return {
+    path, version: `v-${path}`, rows, title: path,
+    columns: entries.map(([name, c]) => {
+      const spec = { name, type: c.type }
+      return c.type === 'text' ? { spec, buffer: shared(c.codes), dict: c.dict } : { spec, buffer: shared(c.data) }
+    }),
+  }
+}
