@@ -19,6 +19,7 @@ import { availableParallelism, cpus, loadavg, tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { reportSummary, summaryText, type SummaryRow } from './summary.js'
+import { childEnv } from '../shared/child-env.js'
 
 const GATEWAY = fileURLToPath(new URL('../gateway/server.js', import.meta.url))
 const BARE_KOA = fileURLToPath(new URL('./bare-koa.js', import.meta.url))
@@ -58,7 +59,7 @@ interface Server {
 
 /** Starts a server process and resolves once `ready` matches its stdout (group 1: the origin). */
 function startProcess(script: string, args: readonly string[], env: Record<string, string>, ready: RegExp): Promise<Server> {
-  const child = spawn(process.execPath, [...process.execArgv, ...args, script], { env: { PATH: process.env.PATH ?? '', ...env }, stdio: ['ignore', 'pipe', 'pipe'] })
+  const child = spawn(process.execPath, [...process.execArgv, ...args, script], { env: childEnv(env), stdio: ['ignore', 'pipe', 'pipe'] })
   let stdout = ''
   let stderr = ''
   return new Promise((resolve, reject) => {

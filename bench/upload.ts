@@ -21,6 +21,7 @@ import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { start, stop } from '../test/helpers/processes.js'
 import { reportSummary } from './summary.js'
+import { childEnv } from '../shared/child-env.js'
 
 const CLI = fileURLToPath(new URL('../cli/main.js', import.meta.url))
 const PASSWORD = 'bench-secret-1'
@@ -71,7 +72,7 @@ async function writeCsv(file: string, rows: number): Promise<void> {
 
 function runCli(args: string[], env: Record<string, string>): Promise<{ code: number | null; stderr: string; stdout: string; peakMb: number; ms: number }> {
   const t0 = performance.now()
-  const child = spawn(process.execPath, [CLI, ...args], { env: { PATH: process.env.PATH ?? '', ...env }, stdio: ['ignore', 'pipe', 'pipe'] })
+  const child = spawn(process.execPath, [CLI, ...args], { env: childEnv(env), stdio: ['ignore', 'pipe', 'pipe'] })
   let stdout = ''
   let stderr = ''
   let peakMb = 0

@@ -16,6 +16,7 @@ import { removeStaleTempFolders, removeUncommittedVersions } from '../engine/sto
 import type { Store } from '../shared/store/types.js'
 import { knownVersions } from './catalog/tables.js'
 import type { Logger } from './errors.js'
+import { memoryTuningWarning } from './observe/memory-tuning.js'
 
 /** The PEM files of TLS_CERT and TLS_KEY, checked to be a usable pair; null without TLS. */
 function readTlsFiles(config: Config): { cert: Buffer; key: Buffer } | null {
@@ -80,6 +81,8 @@ async function main(): Promise<void> {
     const seeded = await seedDemoData(deps.store, config)
     if (seeded.length > 0) log({ level: 'info', msg: 'seeded demo data', tables: seeded, rows: config.demoRows })
   }
+  const tuning = memoryTuningWarning(process.platform, process.env)
+  if (tuning !== null) log({ level: 'warn', msg: tuning })
   const app = createApp(deps)
   const server = tls ? https.createServer(tls, app.callback()) : http.createServer(app.callback())
   server.listen(config.port, config.host, () => {

@@ -11,6 +11,7 @@ import { expect } from 'chai'
 import type { BrowserContext } from 'playwright-core'
 import { chromiumAvailable } from '../helpers/browser.js'
 import { SERVER, stop, type Running } from '../helpers/processes.js'
+import { childEnv } from '../../shared/child-env.js'
 
 export const ADMIN_PASSWORD = 'admin-secret-1'
 
@@ -71,7 +72,7 @@ export function useWorkbench(env: Record<string, string> = {}, startTimeoutMs = 
  * busy machine. A gateway that does not come up is killed, never left behind.
  */
 function startGateway(env: Record<string, string>, timeoutMs: number): Promise<Running> {
-  const child = spawn(process.execPath, [SERVER], { env: { PATH: process.env.PATH ?? '', ...env }, stdio: ['ignore', 'pipe', 'pipe'] })
+  const child = spawn(process.execPath, [SERVER], { env: childEnv(env), stdio: ['ignore', 'pipe', 'pipe'] })
   let stdout = ''
   let stderr = ''
   child.stderr.on('data', (d) => (stderr += d))

@@ -14,6 +14,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { SERVER, children, start, stop, type Running } from '../helpers/processes.js'
 import { createTestCertificate, rawHttpsRequest, type TestCertificate } from '../helpers/tls.js'
+import { childEnv } from '../../shared/child-env.js'
 
 const PASSWORD = 'https-secret-1'
 const COUNT_SQL = JSON.stringify({ sql: 'select count(*) n from pub.demo.retail.item' })
@@ -195,7 +196,7 @@ describe('gateway/server.js with half a TLS configuration', function () {
 
   /** Starts the server with the variables and resolves its exit code and stderr. */
   function exitOf(env: Record<string, string>): Promise<{ code: number | null; stderr: string }> {
-    const child = spawn(process.execPath, [SERVER], { env: { PATH: process.env.PATH ?? '', ...serverEnv(dataDir), ...env }, stdio: ['ignore', 'ignore', 'pipe'] })
+    const child = spawn(process.execPath, [SERVER], { env: childEnv({ ...serverEnv(dataDir), ...env }), stdio: ['ignore', 'ignore', 'pipe'] })
     children.add(child)
     child.on('exit', () => children.delete(child))
     let stderr = ''

@@ -1,6 +1,7 @@
 /** Gateways as real child processes on loopback ports, for tests that need whole processes. */
 import { spawn, type ChildProcess } from 'node:child_process'
 import { fileURLToPath } from 'node:url'
+import { childEnv } from '../../shared/child-env.js'
 
 export const SERVER = fileURLToPath(new URL('../../gateway/server.js', import.meta.url))
 
@@ -14,7 +15,7 @@ export interface Running {
 export const children = new Set<ChildProcess>()
 
 export function start(env: Record<string, string>): Promise<Running> {
-  const child = spawn(process.execPath, [SERVER], { env: { PATH: process.env.PATH ?? '', ...env }, stdio: ['ignore', 'pipe', 'pipe'] })
+  const child = spawn(process.execPath, [SERVER], { env: childEnv(env), stdio: ['ignore', 'pipe', 'pipe'] })
   children.add(child)
   child.on('exit', () => children.delete(child))
   let stdout = ''
