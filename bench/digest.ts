@@ -7,6 +7,7 @@
  */
 import type { ResultSet } from '../shared/protocol.js'
 import { NA_INT } from '../shared/table.js'
+import { columnLength, isTextColumn, textReader } from '../shared/result-text.js'
 
 export interface ColumnDigest {
   readonly name: string
@@ -27,8 +28,10 @@ export const orderWeight = (i: number): number => (i % 1000) + 1
 function columnDigest(name: string, col: ResultSet['columns'][number]): ColumnDigest {
   let nonNull = 0
   let sum = 0
-  if (col.kind === 'text') {
-    for (const s of col.data) {
+  if (isTextColumn(col)) {
+    const text = textReader(col)
+    for (let i = 0; i < columnLength(col); i++) {
+      const s = text(i)
       if (s !== '') {
         nonNull++
         sum += s.length
@@ -57,7 +60,7 @@ function columnDigest(name: string, col: ResultSet['columns'][number]): ColumnDi
 }
 
 function orderedSum(col: ResultSet['columns'][number]): number {
-  if (col.kind === 'text') throw new Error('text order keys are not supported by the digest')
+  if (isTextColumn(col)) throw new Error('text order keys are not supported by the digest')
   let s = 0
   const d = col.data
   for (let i = 0; i < d.length; i++) s += orderWeight(i) * d[i]

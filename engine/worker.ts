@@ -32,7 +32,8 @@ function withTransferList(outcome: TaskOutcome): unknown {
   // Columns read straight from a table live in shared memory, which is shared, not moved.
   const buffers = new Set<ArrayBuffer>()
   for (const c of outcome.result.columns) {
-    if (c.kind !== 'text' && c.data.buffer instanceof ArrayBuffer) buffers.add(c.data.buffer)
+    const data = c.kind === 'coded' ? c.codes : c.kind === 'text' ? null : c.data
+    if (data !== null && data.buffer instanceof ArrayBuffer) buffers.add(data.buffer)
   }
   // move() marks the wrapper so Piscina posts `outcome` with the buffers in its transfer list.
   return Piscina.move({ [Piscina.transferableSymbol]: [...buffers], [Piscina.valueSymbol]: outcome } as never)

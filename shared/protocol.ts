@@ -8,12 +8,26 @@ import type { ColumnMeta, ColumnSpec } from './table.js'
 
 /**
  * One result column. Integer and date columns are Int32Array with NA_INT for N/A, floats are
- * Float64Array with NaN for N/A, text is an array of strings with '' for N/A.
+ * Float64Array with NaN for N/A, text is an array of strings with '' for N/A, or (`coded`) the
+ * same text as an index per row into a dictionary of strings. Macro results keep text coded all
+ * the way to the renderers: a 10M-row answer is then one Int32Array and a short dictionary, not
+ * ten million string slots built on the gateway's one thread (README, "Parallel scans").
  */
 export type ResultColumn =
   | { readonly kind: 'int'; readonly data: Int32Array }
   | { readonly kind: 'float'; readonly data: Float64Array }
   | { readonly kind: 'text'; readonly data: readonly string[] }
+  | CodedTextColumn
+
+/** A column of values as they are (no dictionary): what crosses between parts of a parallel run. */
+export type PlainColumn = Exclude<ResultColumn, CodedTextColumn>
+
+/** Text as dictionary codes: row r holds dict[codes[r]]. */
+export interface CodedTextColumn {
+  readonly kind: 'coded'
+  readonly codes: Int32Array
+  readonly dict: readonly string[]
+}
 
 /** The one result shape every renderer and every index-widget method reads. */
 export interface ResultSet {

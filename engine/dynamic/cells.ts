@@ -22,5 +22,7 @@ export function cellText(result: ResultSet, row: number, col: number): string {
     }
     case 'text':
       return column.data[i] ?? ''
+    case 'coded':
+      return column.dict[column.codes[i]] ?? ''
   }
 }

@@ -3,7 +3,7 @@
  * partials and the merged group values travel as ResultSets of plain typed arrays (moved, not
  * copied), with each column's logical type in its metadata.
  */
-import type { ResultColumn, ResultSet } from '../../shared/protocol.js'
+import type { PlainColumn, ResultColumn, ResultSet } from '../../shared/protocol.js'
 import { columnMeta, type ColumnType } from '../../shared/table.js'
 import { textColumnFromStrings } from '../columns/index.js'
 import type { Column } from '../columns/types.js'
@@ -13,7 +13,7 @@ export interface NamedColumn {
   readonly column: Column
 }
 
-export function toResultColumn(c: Column): ResultColumn {
+export function toResultColumn(c: Column): PlainColumn {
   if (c.type === 'text') {
     const out = new Array<string>(c.codes.length)
     for (let i = 0; i < out.length; i++) out[i] = c.dict[c.codes[i]]
@@ -24,6 +24,7 @@ export function toResultColumn(c: Column): ResultColumn {
 
 export function fromResultColumn(c: ResultColumn, type: ColumnType): Column {
   if (c.kind === 'text') return textColumnFromStrings(c.data)
+  if (c.kind === 'coded') return { type: 'text', codes: c.codes, dict: c.dict }
   if (c.kind === 'float') return { type: 'float', data: c.data }
   return { type: type === 'date' ? 'date' : 'int', data: c.data }
 }

@@ -15,12 +15,15 @@ import type { MergedGroups } from './merge.js'
 import type { ParallelPlan } from './plan.js'
 import { prefixWorksheet } from './part.js'
 import { emptyTables } from './range-worksheet.js'
-import { fillText, isCoded } from './wire.js'
+import { isCoded } from './wire.js'
+import { plain } from './merge.js'
 
-/** Column `k` of the base table over base rows start … start+rows-1, viewed in place. */
+/** Column `k` of the base table over base rows start … start+rows-1, viewed in place (text as its codes). */
 function storedColumn(table: TableInput, k: number, start: number, rows: number): ResultColumn {
   const c = table.columns[k]
-  return c.spec.type === 'float' ? { kind: 'float', data: new Float64Array(c.buffer, start * 8, rows) } : { kind: 'int', data: new Int32Array(c.buffer, start * 4, rows) }
+  if (c.spec.type === 'float') return { kind: 'float', data: new Float64Array(c.buffer, start * 8, rows) }
+  const codes = new Int32Array(c.buffer, start * 4, rows)
+  return c.spec.type === 'text' ? { kind: 'coded', codes, dict: c.dict ?? [''] } : { kind: 'int', data: codes }
 }
 
 /** The stored column every part marks at `c`, or null when the parts differ or carry data. */
@@ -31,12 +34,8 @@ function storedEverywhere(sets: readonly ResultSet[], c: number): number | null 
 }
 
 function concatColumn(sets: readonly ResultSet[], c: number, rows: number): ResultColumn {
-  if (sets.every(isCoded) && sets[0].dicts[c] !== null) {
-    const out = new Array<string>(rows)
-    fillText(out, sets, c)
-    return { kind: 'text', data: out }
-  }
-  const parts = sets.map((s) => s.columns[c])
+  if (sets.every(isCoded) && sets[0].dicts[c] !== null) return concatCoded(sets, c, rows)
+  const parts = sets.map((s) => plain(s.columns[c]))
   const kind = parts[0].kind
   if (kind === 'text') {
     const all = (parts[0].data as string[]).concat(...parts.slice(1).map((p) => p.data as string[]))
@@ -54,6 +53,42 @@ function concatColumn(sets: readonly ResultSet[], c: number, rows: number): Resu
   return { kind, data: out } as ResultColumn
 }
 
+/**
+ * Coded text column c of each part in turn, still coded. Parts reading the same dictionary (a
+ * base or linked column) have equal ones and their codes are copied as they are; otherwise each
+ * part's codes are renumbered into one dictionary of every part's strings.
+ */
+function concatCoded(sets: readonly CodedResultSet[], c: number, rows: number): ResultColumn {
+  const first = sets[0].dicts[c]!
+  const same = sets.every((s) => sameStrings(s.dicts[c]!, first))
+  const dict: string[] = same ? [...first] : []
+  const numbers = new Map<string, number>()
+  const codes = new Int32Array(rows)
+  let at = 0
+  for (const s of sets) {
+    const part = (s.columns[c] as { data: Int32Array }).data
+    const take = Math.min(part.length, rows - at)
+    if (same) codes.set(part.subarray(0, take), at)
+    else {
+      const renumber = s.dicts[c]!.map((text) => {
+        let n = numbers.get(text)
+        if (n === undefined) numbers.set(text, (n = dict.push(text) - 1))
+        return n
+      })
+      for (let i = 0; i < take; i++) codes[at + i] = renumber[part[i]]
+    }
+    at += take
+  }
+  return { kind: 'coded', codes, dict }
+}
+
+function sameStrings(a: readonly string[], b: readonly string[]): boolean {
+  if (a === b) return true
+  if (a.length !== b.length) return false
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false
+  return true
+}
+
 export interface ConcatOptions {
   readonly maxRows: number
   readonly truncate: boolean
@@ -67,10 +102,9 @@ export interface ConcatOptions {
 }
 
 /**
- * The parts' rows in range order (text given as codes made into strings once, here; unchanged
- * base columns viewed in the shared table, not copied), under the query's row limit. Parts run
- * with `truncate`, so each says how many rows it had in all; the limit applies to their sum, as
- * to a run on one worker.
+ * The parts' rows in range order (text kept as codes; unchanged base columns viewed in the shared
+ * table, not copied), under the query's row limit. Parts run with `truncate`, so each says how
+ * many rows it had in all; the limit applies to their sum, as to a run on one worker.
  */
 export function concatResults(sets: readonly ResultSet[], o: ConcatOptions): ResultSet {
   const total = sets.reduce((n, s) => n + (s.totalRows ?? s.rowCount), 0)

@@ -5,12 +5,18 @@
  * Sums add the parts' block sums in block order from zero (blocks.ts): the same additions in the
  * same order for any number of parts.
  */
-import type { ResultColumn, ResultSet } from '../../shared/protocol.js'
+import type { PlainColumn, ResultSet } from '../../shared/protocol.js'
 import type { ColumnType } from '../../shared/table.js'
 import { textColumnFromStrings } from '../columns/index.js'
 import { NA_INT, type Column } from '../columns/types.js'
 import { aggName, inTypeOf, keyName } from './aggregate.js'
 import type { AggSpec } from './plan.js'
+
+/** Partials are encoded by codec.ts, which never codes text; anything else is a bug upstream. */
+export function plain(c: ResultSet['columns'][number]): PlainColumn {
+  if (c.kind === 'coded') throw new Error('parallel merge: a partial column arrived with coded text')
+  return c
+}
 
 /** One group per distinct key tuple, numbered as met. */
 export class KeyIndex {
@@ -27,7 +33,7 @@ export class KeyIndex {
   }
 
   /** The group of row `i` of the key columns, added when new; -1 with `readOnly` when absent. */
-  idOf(cols: readonly ResultColumn[], types: readonly ColumnType[], i: number, readOnly = false): number {
+  idOf(cols: readonly PlainColumn[], types: readonly ColumnType[], i: number, readOnly = false): number {
     this.types ??= [...types]
     if (this.keys === 0) return this.count > 0 ? 0 : readOnly ? -1 : this.count++
     const single = this.keys === 1 && cols[0].kind === 'int'
@@ -48,7 +54,7 @@ export class KeyIndex {
 }
 
 /** A key tuple as text: -0 reads as 0 (group-by folds them too), text is length-prefixed. */
-function tupleKey(cols: readonly ResultColumn[], i: number): string {
+function tupleKey(cols: readonly PlainColumn[], i: number): string {
   let k = ''
   for (const c of cols) {
     const v = c.data[i]
@@ -77,9 +83,9 @@ interface Part {
   readonly map: Int32Array
 }
 
-const column = (p: Part, name: string): ResultColumn | undefined => {
+const column = (p: Part, name: string): PlainColumn | undefined => {
   const i = p.byName.get(name)
-  return i === undefined ? undefined : p.set.columns[i]
+  return i === undefined ? undefined : plain(p.set.columns[i])
 }
 const typeOf = (p: Part, name: string): ColumnType => p.set.cols[p.byName.get(name)!].logical
 
@@ -159,7 +165,7 @@ export function mergePartials(sets: readonly ResultSet[], keys: number, aggs: re
   const index = new KeyIndex(keys, types)
   const parts: Part[] = sets.map((set) => {
     const byName = new Map(set.cols.map((c, i) => [c.name, i]))
-    const keyCols = Array.from({ length: keys }, (_, i) => set.columns[byName.get(keyName(i))!])
+    const keyCols = Array.from({ length: keys }, (_, i) => plain(set.columns[byName.get(keyName(i))!]))
     const keyTypes = Array.from({ length: keys }, (_, i) => set.cols[byName.get(keyName(i))!].logical)
     const map = new Int32Array(set.rowCount)
     for (let g = 0; g < set.rowCount; g++) map[g] = index.idOf(keyCols, keyTypes, g)

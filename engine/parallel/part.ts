@@ -16,7 +16,7 @@ import { newColumn, type Worksheet } from '../interpret/worksheet.js'
 import { groupsOf, keyName, partials } from './aggregate.js'
 import { blockEdges } from './blocks.js'
 import { decodeColumns, encodeColumns, toResultColumn } from './codec.js'
-import { KeyIndex } from './merge.js'
+import { KeyIndex, plain } from './merge.js'
 import { keepsRows, planParallel, summarises, type GroupStep, type ParallelPlan } from './plan.js'
 import { BASE_ROW, blockStarts, prefixStep, rangeWorksheet, storedPosition, withoutBaseRows } from './range-worksheet.js'
 import { slotsOf } from './slot-partials.js'
@@ -64,7 +64,7 @@ function applyGroupValues(op: Op & { kind: 'Willbe' }, step: GroupStep, ws: Work
   const keyAt = step.keys.map((_, i) => merged.cols.findIndex((c) => c.name === keyName(i)))
   const types = keyAt.map((i) => merged.cols[i].logical)
   const index = new KeyIndex(step.keys.length)
-  const mergedKeys = keyAt.map((i) => merged.columns[i])
+  const mergedKeys = keyAt.map((i) => plain(merged.columns[i]))
   for (let g = 0; g < merged.rowCount; g++) index.idOf(mergedKeys, types, g)
   const rows = mergedRowOfEachRow(ws, step, index, types)
   const column = newColumn(op.name, gather(byName.get('value')!, rows), infoPatch(op.meta))

@@ -3,8 +3,8 @@
  * gateway. A text column as strings is one string object per row, each copied on the way, and
  * the gateway's one thread pays for receiving all of them, whichever worker built them; as codes
  * it is an Int32Array (moved, or shared when read straight from a table) plus the dictionary's
- * strings once, and the gateway makes the per-row array by lookup, every row pointing at one of
- * those strings. That keeps the receiving side cheap enough for parts to run truly in parallel.
+ * strings once. The gateway keeps them as `coded` result columns (shared/protocol.ts): the
+ * renderers look each row's string up as they write it, so no per-row string array is ever built.
  */
 import { AppError } from '../../shared/errors.js'
 import type { CodedResultSet, ResultColumn, ResultSet } from '../../shared/protocol.js'
@@ -29,7 +29,7 @@ export function toCodedResultSet(ws: Worksheet, maxRows: number, truncate: boole
   const rows = Math.min(ws.rows, maxRows)
   const visible = ws.cols.filter((c) => c.visible)
   const dicts: (readonly string[] | null)[] = []
-  const stored = visible.map((c) => (storedOf !== undefined && c.type !== 'text' ? storedOf(c) : null))
+  const stored = visible.map((c) => (storedOf !== undefined ? storedOf(c) : null))
   const written = visible.map((c, i) => stored[i] === null && c.type !== 'text' && output?.buffers[i] != null)
   const columns: ResultColumn[] = visible.map((c, i) => {
     if (stored[i] !== null || written[i]) {
@@ -39,8 +39,9 @@ export function toCodedResultSet(ws: Worksheet, maxRows: number, truncate: boole
     }
     const d = c.data()
     if (d.type === 'text') {
-      dicts.push(d.dict)
-      return { kind: 'int', data: cut(d.codes, rows) }
+      const { codes, dict } = compactDictionary(cut(d.codes, rows), d.dict)
+      dicts.push(dict)
+      return { kind: 'int', data: codes }
     }
     dicts.push(null)
     return d.type === 'float' ? { kind: 'float', data: cut(d.data, rows) } : { kind: 'int', data: cut(d.data, rows) }
@@ -62,29 +63,40 @@ function writeInto(buffer: SharedArrayBuffer, at: number, c: Column & { type: 'i
   else new Int32Array(buffer).set(src, at)
 }
 
-export const isCoded = (r: ResultSet): r is CodedResultSet => Array.isArray((r as { dicts?: unknown }).dicts)
-
-/** Rows `from`… of `out` filled with the strings of coded column c of each set in turn. */
-export function fillText(out: string[], sets: readonly CodedResultSet[], c: number): void {
-  let at = 0
-  for (const s of sets) {
-    const dict = s.dicts[c]!
-    const codes = s.columns[c].data as Int32Array
-    const take = Math.min(codes.length, out.length - at)
-    for (let i = 0; i < take; i++) out[at + i] = dict[codes[i]]
-    at += take
+/**
+ * A dictionary larger than the rows using it (a few rows of a column with millions of distinct
+ * values) would cost more to send than the rows: send only the strings the rows use.
+ */
+function compactDictionary(codes: Int32Array, dict: readonly string[]): { codes: Int32Array; dict: readonly string[] } {
+  if (dict.length <= codes.length) return { codes, dict }
+  // A table of every code when the dictionary is not far larger than the rows, else a map of the used ones.
+  const table = codes.length * 16 >= dict.length ? new Int32Array(dict.length).fill(-1) : null
+  const map = table === null ? new Map<number, number>() : null
+  const used: string[] = []
+  const out = new Int32Array(codes.length)
+  for (let i = 0; i < codes.length; i++) {
+    const c = codes[i]
+    let n = table !== null ? table[c] : (map!.get(c) ?? -1)
+    if (n < 0) {
+      n = used.length
+      if (table !== null) table[c] = n
+      else map!.set(c, n)
+      used.push(dict[c])
+    }
+    out[i] = n
   }
+  return { codes: out, dict: used }
 }
 
-/** The plain ResultSet every renderer reads. */
-export function decodeResult(r: ResultSet): ResultSet {
+export const isCoded = (r: ResultSet): r is CodedResultSet => Array.isArray((r as { dicts?: unknown }).dicts)
+
+/** The ResultSet every renderer reads: coded text stays codes, as `coded` columns. */
+export function fromWire(r: ResultSet): ResultSet {
   if (!isCoded(r)) return r
   const columns = r.columns.map((col, c): ResultColumn => {
-    if (r.dicts[c] === null) return col
-    const out = new Array<string>(col.data.length)
-    fillText(out, [r], c)
-    return { kind: 'text', data: out }
+    const dict = r.dicts[c]
+    return dict === null ? col : { kind: 'coded', codes: (col as { data: Int32Array }).data, dict }
   })
-  const { dicts: _dicts, ...plain } = r
+  const { dicts: _dicts, stored: _stored, written: _written, ...plain } = r
   return { ...plain, columns }
 }

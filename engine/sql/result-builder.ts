@@ -73,7 +73,7 @@ export class ResultBuilder {
     const kinds = this.values.map(kindOf)
     const columns = kinds.map((k, c) => toColumn(k, this.values[c]))
     const cols = names.map((name, c) => {
-      const width = kinds[c] === 'text' ? Math.min(64, Math.max(name.length, ...(columns[c].data as string[]).slice(0, 1000).map((s) => s.length), 1)) : undefined
+      const width = kinds[c] === 'text' ? Math.min(64, Math.max(name.length, ...(columns[c] as { data: readonly string[] }).data.slice(0, 1000).map((s) => s.length), 1)) : undefined
       return columnMeta({ name, type: kinds[c], label: this.names[c], width })
     })
     const kept = Math.min(this.rows, this.maxRows)

@@ -6,6 +6,7 @@
 import type { ResultColumn } from '../../shared/protocol.js'
 import type { ColumnMeta } from '../../shared/table.js'
 import { NA_INT } from '../../shared/table.js'
+import { isTextColumn, perCode, textReader } from '../../shared/result-text.js'
 
 /** Reads one cell of a column as a string; built once per column so the row loop stays flat. */
 export type CellReader = (row: number) => string
@@ -24,6 +25,8 @@ export function cellValue(column: ResultColumn, row: number): number | string | 
     }
     case 'text':
       return column.data[row]
+    case 'coded':
+      return column.dict[column.codes[row]]
   }
 }
 
@@ -51,6 +54,12 @@ export function jsonCellReader(column: ResultColumn): CellReader {
     case 'text': {
       const data = column.data
       return (row) => JSON.stringify(data[row])
+    }
+    case 'coded': {
+      // Each distinct string is written as JSON once, however many rows hold it.
+      const codes = column.codes
+      const json = perCode(column.dict, (s) => JSON.stringify(s))
+      return (row) => json(codes[row])
     }
   }
 }
@@ -125,7 +134,7 @@ export function displayDate(value: number): string {
 
 /** True when a column holds numbers (ints, dates, floats), which text and HTML right-align. */
 export function isNumeric(column: ResultColumn): boolean {
-  return column.kind !== 'text'
+  return !isTextColumn(column)
 }
 
 /**
@@ -150,9 +159,8 @@ export function displayCellReader(meta: ColumnMeta, column: ResultColumn): CellR
         return Number.isFinite(v) ? displayFloat(v, dec) : ''
       }
     }
-    case 'text': {
-      const data = column.data
-      return (row) => data[row]
-    }
+    case 'text':
+    case 'coded':
+      return textReader(column)
   }
 }

@@ -7,6 +7,7 @@
 import type { ResultSet } from '../../shared/protocol.js'
 import type { ColumnMeta } from '../../shared/table.js'
 import type { Deps } from '../deps.js'
+import { sliceColumn } from '../../shared/result-text.js'
 
 export interface KeptResult {
   readonly cols: readonly ColumnMeta[]
@@ -23,7 +24,7 @@ export function sliceResult(r: ResultSet, from: number, to: number): ResultSet {
   return {
     cols: r.cols,
     rowCount: t - f,
-    columns: r.columns.map((c) => (c.kind === 'text' ? { kind: 'text', data: c.data.slice(f, t) } : c.kind === 'int' ? { kind: 'int', data: c.data.subarray(f, t) } : { kind: 'float', data: c.data.subarray(f, t) })),
+    columns: r.columns.map((c) => sliceColumn(c, f, t)),
   }
 }
 

@@ -7,6 +7,7 @@
 import { AppError } from '../../shared/errors.js'
 import type { ResultColumn, ResultSet } from '../../shared/protocol.js'
 import type { TruncationInfo } from '../format/index.js'
+import { isTextColumn, perCode } from '../../shared/result-text.js'
 
 /** Options of a recipe besides the query: truncate_=1 (see RunRecipe.truncate). */
 export interface RecipeOptions {
@@ -16,9 +17,23 @@ export interface RecipeOptions {
 /** MAX_RESULT_BYTES counts 8 bytes for every number, whatever its type. */
 const NUMBER_BYTES = 8
 
-/** Bytes of one cell as MAX_RESULT_BYTES counts them. */
-function cellBytes(column: ResultColumn, row: number): number {
-  return column.kind === 'text' ? Buffer.byteLength(column.data[row], 'utf8') : NUMBER_BYTES
+const utf8Length = (s: string): number => Buffer.byteLength(s, 'utf8')
+
+/** Bytes of each row of a column as MAX_RESULT_BYTES counts them; a coded column measures each distinct string once. */
+function cellBytes(column: ResultColumn): (row: number) => number {
+  switch (column.kind) {
+    case 'text': {
+      const data = column.data
+      return (row) => utf8Length(data[row])
+    }
+    case 'coded': {
+      const codes = column.codes
+      const bytesOf = perCode(column.dict, utf8Length)
+      return (row) => bytesOf(codes[row])
+    }
+    default:
+      return () => NUMBER_BYTES
+  }
 }
 
 /**
@@ -27,20 +42,22 @@ function cellBytes(column: ResultColumn, row: number): number {
  * columns, without serialising anything.
  */
 export function countedBytes(result: ResultSet, stopAbove = Number.POSITIVE_INFINITY): number {
-  const numeric = result.columns.filter((c) => c.kind !== 'text').length
+  const numeric = result.columns.filter((c) => !isTextColumn(c)).length
   let bytes = numeric * NUMBER_BYTES * result.rowCount
   for (const column of result.columns) {
-    if (column.kind !== 'text') continue
-    for (let r = 0; r < result.rowCount && bytes <= stopAbove; r++) bytes += Buffer.byteLength(column.data[r], 'utf8')
+    if (!isTextColumn(column)) continue
+    const bytesAt = cellBytes(column)
+    for (let r = 0; r < result.rowCount && bytes <= stopAbove; r++) bytes += bytesAt(r)
   }
   return bytes
 }
 
 /** How many rows from the start fit in `maxBytes`. */
 export function rowsWithinBytes(result: ResultSet, maxBytes: number): number {
+  const readers = result.columns.map(cellBytes)
   let bytes = 0
   for (let r = 0; r < result.rowCount; r++) {
-    for (const column of result.columns) bytes += cellBytes(column, r)
+    for (const bytesAt of readers) bytes += bytesAt(r)
     if (bytes > maxBytes) return r
   }
   return result.rowCount
@@ -49,8 +66,16 @@ export function rowsWithinBytes(result: ResultSet, maxBytes: number): number {
 /** The first `rows` rows, copied, so the cut result does not keep the whole one in memory. */
 function firstRows(result: ResultSet, rows: number): ResultSet {
   const columns = result.columns.map((c): ResultColumn => {
-    if (c.kind === 'text') return { kind: 'text', data: c.data.slice(0, rows) }
-    return c.kind === 'int' ? { kind: 'int', data: c.data.slice(0, rows) } : { kind: 'float', data: c.data.slice(0, rows) }
+    switch (c.kind) {
+      case 'text':
+        return { kind: 'text', data: c.data.slice(0, rows) }
+      case 'coded':
+        return { kind: 'coded', codes: c.codes.slice(0, rows), dict: c.dict }
+      case 'int':
+        return { kind: 'int', data: c.data.slice(0, rows) }
+      case 'float':
+        return { kind: 'float', data: c.data.slice(0, rows) }
+    }
   })
   return { cols: result.cols, columns, rowCount: rows, totalRows: result.totalRows ?? result.rowCount }
 }

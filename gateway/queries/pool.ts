@@ -7,7 +7,7 @@ import type { EngineTask, ResultSet } from '../../shared/protocol.js'
 import type { Deps } from '../deps.js'
 import type { RequestTimeout } from '../params.js'
 import type { ProgressCell } from '../stop/index.js'
-import { decodeResult } from '../../engine/parallel/wire.js'
+import { fromWire } from '../../engine/parallel/wire.js'
 import { limitResultBytes } from './limits.js'
 import { runParallel } from './parallel.js'
 
@@ -30,6 +30,6 @@ export async function runOnPool(deps: Deps, task: EngineTask, control: RunContro
   // Text comes back from the worker as codes (engine/parallel/wire.ts): far less to receive.
   const sent = task.kind === 'run' ? { ...task, textCodes: true } : task
   const split = sent.kind === 'run' ? await runParallel(deps, sent, control, timeout) : null
-  const result = split ?? decodeResult(await deps.runner.run(sent, { signal: control.signal, ...timeout, maxQueue: deps.config.maxQueue }))
+  const result = split ?? fromWire(await deps.runner.run(sent, { signal: control.signal, ...timeout, maxQueue: deps.config.maxQueue }))
   return limitResultBytes(result, deps.config.maxResultBytes, task.truncate === true)
 }

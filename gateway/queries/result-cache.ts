@@ -7,10 +7,14 @@ import { createHash } from 'node:crypto'
 import type { ResultSet } from '../../shared/protocol.js'
 import { LruCache } from '../lru.js'
 
+const stringsBytes = (strings: readonly string[]): number => strings.reduce((s, v) => s + 2 * v.length + 16, 0)
+
 export function resultBytes(r: ResultSet): number {
   let n = 256
   for (const c of r.columns) {
-    n += c.kind === 'text' ? c.data.reduce((s, v) => s + 2 * v.length + 16, 0) : c.data.byteLength
+    if (c.kind === 'text') n += stringsBytes(c.data)
+    else if (c.kind === 'coded') n += c.codes.byteLength + stringsBytes(c.dict)
+    else n += c.data.byteLength
   }
   return n
 }

@@ -17,6 +17,7 @@ import type { Principal } from '../catalog/principal.js'
 import { canReplace, writableFolder } from '../catalog/write-access.js'
 import type { Deps } from '../deps.js'
 import { appendRows, readVersionValues } from './append.js'
+import { textSlice } from '../../shared/result-text.js'
 
 /** noreplace: the table must not exist; replace: new rows only; append: old rows, then new. */
 export type SaveMode = 'noreplace' | 'replace' | 'append'
@@ -106,7 +107,7 @@ function specsOf(result: ResultSet): ColumnSpec[] {
 
 /** A query result as the rows to save. */
 export function resultRows(result: ResultSet): TableInput {
-  return { columns: specsOf(result), data: result.columns.map((c): ColumnValues => c.data) }
+  return { columns: specsOf(result), data: result.columns.map((c): ColumnValues => (c.kind === 'coded' ? textSlice(c) : c.data)) }
 }
 
 /** api/run's `savetable`: the result of the query just run, saved with the caller's rights. */

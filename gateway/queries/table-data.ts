@@ -2,7 +2,7 @@
  * A stored table version read as a kept result, so the index widget (`!cols`, `!rows`, `!data`,
  * `!head`) serves a table the way it serves a query result. Nothing is run and nothing is copied
  * whole: the columns come from the table cache (shared memory, loaded once per version), numbers
- * are handed out as views over it, and only the text of the requested rows is decoded.
+ * and text codes are handed out as views over it, with the version's dictionary.
  */
 import type { ResultColumn, ResultSet } from '../../shared/protocol.js'
 import { columnMeta, type TableMeta } from '../../shared/table.js'
@@ -11,16 +11,13 @@ import type { TableRecord } from '../catalog/records.js'
 import type { Deps } from '../deps.js'
 import type { KeptResult } from './kept.js'
 
-/** Rows [from, to) of a loaded column; numbers share the cached buffer, text is decoded. */
+/** Rows [from, to) of a loaded column, sharing the cached buffer (text as its codes and dictionary). */
 function columnRows(col: LoadedColumn, from: number, to: number): ResultColumn {
   switch (col.type) {
     case 'float':
       return { kind: 'float', data: new Float64Array(col.buffer, from * 8, to - from) }
-    case 'text': {
-      const codes = new Int32Array(col.buffer, from * 4, to - from)
-      const dict = col.dict!
-      return { kind: 'text', data: Array.from(codes, (code) => dict[code]) }
-    }
+    case 'text':
+      return { kind: 'coded', codes: new Int32Array(col.buffer, from * 4, to - from), dict: col.dict! }
     default:
       return { kind: 'int', data: new Int32Array(col.buffer, from * 4, to - from) }
   }

@@ -88,7 +88,7 @@ async function benchStore(label: string, store: Store, result: ResultSet): Promi
     const times: number[] = []
     for (const from of starts) {
       const [rows, ms] = await timed(() => cache.readRange(key, from, from + RANGE_ROWS))
-      if (rows?.rowCount !== RANGE_ROWS || (rows.columns[0].data as Int32Array)[0] !== from) throw new Error(`wrong rows for ${from}`)
+      if (rows?.rowCount !== RANGE_ROWS || (rows.columns[0] as { data: Int32Array }).data[0] !== from) throw new Error(`wrong rows for ${from}`)
       times.push(ms)
     }
     times.sort((a, b) => a - b)

@@ -3,7 +3,7 @@
  * encoded by codec.ts and the parts are framed together (frame.ts), so a row range costs one key
  * per chunk it touches, whatever the number of columns.
  */
-import type { ResultColumn, ResultSet } from '../../shared/protocol.js'
+import type { PlainColumn, ResultColumn, ResultSet } from '../../shared/protocol.js'
 import { decodeColumn, encodeColumn, type ColumnKind } from './codec.js'
 import { frame, unframe } from './frame.js'
 
@@ -13,7 +13,7 @@ export function encodeChunk(result: ResultSet, from: number, to: number): string
 }
 
 /** Decodes a chunk of `rows` rows whose columns have the given kinds; throws when it is corrupt. */
-export function decodeChunk(text: string, kinds: readonly ColumnKind[], rows: number): ResultColumn[] {
+export function decodeChunk(text: string, kinds: readonly ColumnKind[], rows: number): PlainColumn[] {
   const parts = unframe(text, kinds.length)
   return kinds.map((kind, i) => decodeColumn(kind, parts[i], rows))
 }

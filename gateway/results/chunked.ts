@@ -19,10 +19,11 @@
  */
 import { randomBytes } from 'node:crypto'
 import type { ResultSet } from '../../shared/protocol.js'
+import { columnLength, isTextColumn, textReader } from '../../shared/result-text.js'
 import type { Store, WriteOp } from '../../shared/store/index.js'
 import { assembleRange, emptyColumn, type DecodedChunk } from './assemble.js'
 import { decodeChunk, encodeChunk } from './chunk.js'
-import type { ColumnKind } from './codec.js'
+import { storedKind, type ColumnKind } from './codec.js'
 import { chunkKey, chunkKeys, metaKey, parseMeta, publicMeta, type ResultMeta, type StoredMeta } from './layout.js'
 
 export type { ResultMeta } from './layout.js'
@@ -101,7 +102,7 @@ export class ResultStore {
       v: 1,
       gen,
       cols: result.cols,
-      kinds: result.columns.map((c) => c.kind),
+      kinds: result.columns.map(storedKind),
       rowCount: result.rowCount,
       chunkRows: this.#chunkRows,
       chunks,
@@ -257,7 +258,7 @@ function checkShape(result: ResultSet): void {
     throw new TypeError(`ResultStore: ${result.columns.length} columns but ${result.cols.length} column descriptions.`)
   }
   if (!Number.isSafeInteger(result.rowCount) || result.rowCount < 0) throw new TypeError(`ResultStore: bad rowCount ${result.rowCount}.`)
-  const short = result.columns.findIndex((c) => c.data.length < result.rowCount)
+  const short = result.columns.findIndex((c) => columnLength(c) < result.rowCount)
   if (short >= 0) throw new TypeError(`ResultStore: column ${short} has fewer than ${result.rowCount} rows.`)
 }
 
@@ -271,11 +272,12 @@ const ENCODED_WIDTH: Record<Exclude<ColumnKind, 'text'>, number> = { int: 4 / 3 
 function sizeLowerBound(result: ResultSet): number {
   let bytes = 0
   for (const column of result.columns) {
-    if (column.kind !== 'text') {
+    if (!isTextColumn(column)) {
       bytes += result.rowCount * ENCODED_WIDTH[column.kind]
       continue
     }
-    for (let i = 0; i < result.rowCount; i++) bytes += column.data[i].length + 3
+    const text = textReader(column)
+    for (let i = 0; i < result.rowCount; i++) bytes += text(i).length + 3
   }
   return bytes
 }

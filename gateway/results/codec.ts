@@ -6,10 +6,14 @@
  * code instead of a parse per value. Text travels as JSON, which escapes lone surrogates and
  * control characters, so the string survives Redis's UTF-8 storage unchanged.
  */
-import type { ResultColumn } from '../../shared/protocol.js'
+import type { PlainColumn, ResultColumn } from '../../shared/protocol.js'
+import { isTextColumn, textSlice } from '../../shared/result-text.js'
 
-/** The physical kinds of a result column, in the order ResultColumn names them. */
-export type ColumnKind = ResultColumn['kind']
+/** The kinds a column is stored as, in the order ResultColumn names them; coded text is stored as text. */
+export type ColumnKind = Exclude<ResultColumn['kind'], 'coded'>
+
+/** The kind a column is stored as. */
+export const storedKind = (c: ResultColumn): ColumnKind => (c.kind === 'coded' ? 'text' : c.kind)
 
 export const COLUMN_KINDS: readonly ColumnKind[] = ['int', 'float', 'text']
 
@@ -21,7 +25,7 @@ const LITTLE_ENDIAN = new Uint8Array(new Uint32Array([1]).buffer)[0] === 1
 
 /** Encodes rows [from, to) of a column (the caller keeps the range inside the column). */
 export function encodeColumn(column: ResultColumn, from: number, to: number): string {
-  if (column.kind === 'text') return JSON.stringify(column.data.slice(from, to))
+  if (isTextColumn(column)) return JSON.stringify(textSlice(column, from, to))
   const view = column.data.subarray(from, to)
   if (!LITTLE_ENDIAN) return swappedBytes(view).toString('base64')
   return Buffer.from(view.buffer, view.byteOffset, view.byteLength).toString('base64')
@@ -33,7 +37,7 @@ export function encodeColumn(column: ResultColumn, from: number, to: number): st
  * Throws when the text does not hold exactly `rows` values of the kind: a corrupt entry must not
  * pass for data.
  */
-export function decodeColumn(kind: ColumnKind, text: string, rows: number): ResultColumn {
+export function decodeColumn(kind: ColumnKind, text: string, rows: number): PlainColumn {
   if (kind === 'text') return { kind, data: decodeText(text, rows) }
   const width = WIDTH[kind]
   const data = kind === 'int' ? new Int32Array(rows) : new Float64Array(rows)

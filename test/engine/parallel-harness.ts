@@ -15,6 +15,8 @@ import { parallelRun } from '../../engine/parallel/driver.js'
 import { runRunTask } from '../../engine/parallel/local.js'
 import { runPart } from '../../engine/parallel/part.js'
 import { planParallel, summarises, type ParallelPlan } from '../../engine/parallel/plan.js'
+import { dataOf } from '../helpers/columns.js'
+import { isTextColumn } from '../../shared/result-text.js'
 
 export const MAX_ROWS = 1e9
 
@@ -68,14 +70,14 @@ export function expectIdentical(actual: ResultSet, expected: ResultSet, what: st
   expected.columns.forEach((e, c) => {
     const a = actual.columns[c]
     const name = `${what}: column ${expected.cols[c].name}`
-    expect(a.kind, name).to.equal(e.kind)
-    expect(a.data.length, name).to.equal(e.data.length)
+    expect(isTextColumn(a) ? 'text' : a.kind, name).to.equal(isTextColumn(e) ? 'text' : e.kind)
+    const ad = dataOf(a) as ArrayLike<number | string>
+    const ed = dataOf(e) as ArrayLike<number | string>
+    expect(ad.length, name).to.equal(ed.length)
     if (e.kind === 'float') {
-      const ad = a.data as Float64Array
-      for (let i = 0; i < e.data.length; i++) if (bits(ad[i]) !== bits(e.data[i])) expect.fail(`${name} row ${i}: ${bits(ad[i])}, expected ${bits(e.data[i])}`)
+      for (let i = 0; i < ed.length; i++) if (bits(ad[i] as number) !== bits(ed[i] as number)) expect.fail(`${name} row ${i}: ${bits(ad[i] as number)}, expected ${bits(ed[i] as number)}`)
     } else {
-      const ad = a.data as ArrayLike<number | string>
-      for (let i = 0; i < e.data.length; i++) if (ad[i] !== e.data[i]) expect.fail(`${name} row ${i}: ${ad[i]}, expected ${e.data[i]}`)
+      for (let i = 0; i < ed.length; i++) if (ad[i] !== ed[i]) expect.fail(`${name} row ${i}: ${ad[i]}, expected ${ed[i]}`)
     }
   })
 }
@@ -87,10 +89,12 @@ export function expectClose(actual: ResultSet, expected: ResultSet, what: string
   expected.columns.forEach((e, c) => {
     const a = actual.columns[c]
     const name = `${what}: column ${expected.cols[c].name}`
-    expect(a.kind, name).to.equal(e.kind)
-    for (let i = 0; i < e.data.length; i++) {
-      const x = a.data[i]
-      const y = e.data[i]
+    expect(isTextColumn(a) ? 'text' : a.kind, name).to.equal(isTextColumn(e) ? 'text' : e.kind)
+    const ad = dataOf(a)
+    const ed = dataOf(e)
+    for (let i = 0; i < ed.length; i++) {
+      const x = ad[i]
+      const y = ed[i]
       if (typeof x === 'number' && typeof y === 'number' && e.kind === 'float') {
         if (Number.isNaN(x) !== Number.isNaN(y) || Math.abs(x - y) > 1e-9 * Math.max(1, Math.abs(y))) expect.fail(`${name} row ${i}: ${x}, expected about ${y}`)
       } else if (x !== y) expect.fail(`${name} row ${i}: ${x}, expected ${y}`)

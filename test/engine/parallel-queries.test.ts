@@ -13,7 +13,7 @@ import { Rng, randomDateColumn, randomFloatColumn, randomIntColumn, randomTextCo
 import { isDeclined } from '../../engine/parallel/aggregate.js'
 import { splitRanges } from '../../engine/parallel/blocks.js'
 import { planParallel } from '../../engine/parallel/plan.js'
-import { decodeResult } from '../../engine/parallel/wire.js'
+import { fromWire } from '../../engine/parallel/wire.js'
 import { checkedOps, expectClose, expectIdentical, interpreted, single, split, taskOf } from './parallel-harness.js'
 
 const tableOf = tableOfColumns
@@ -155,7 +155,7 @@ describe('parallel scans: random tables', function () {
     for (const xml of ['<sel value="x>0"/>', LINK, '<willbe name="gs" value="g_sum(k;;x)"/>', '<sort col="t" dir="up"/>']) {
       const ops = checkedOps(BASE + xml, ts)
       const coded = single({ ...taskOf(ops, ts), textCodes: true }, BLOCK)
-      expectIdentical(decodeResult(coded), single(taskOf(ops, ts), BLOCK), xml)
+      expectIdentical(fromWire(coded), single(taskOf(ops, ts), BLOCK), xml)
     }
   })
 

@@ -12,6 +12,7 @@ import runTask from '../../engine/worker.js'
 import type { SqlTask, TaskOutcome } from '../../shared/protocol.js'
 import { startTestService, type TestService } from '../helpers/service.js'
 import { userCookie } from '../helpers/dbm.js'
+import { dataOf } from '../helpers/columns.js'
 
 /** Small enough that the trigger below really exceeds it; the smallest the configuration allows. */
 const WORKER_MEMORY_MB = '64'
@@ -163,7 +164,7 @@ describe('the worker fault hook is off unless TABULA_TEST_FAULTS=1', () => {
       const moved = runTask(task) as Record<symbol, unknown>
       const outcome = (moved[Piscina.valueSymbol] ?? moved) as TaskOutcome
       expect(outcome.ok, JSON.stringify(outcome)).to.equal(true)
-      if (outcome.ok) expect(outcome.result.columns[0].data).to.deep.equal(['tabula-test-fault:exit'])
+      if (outcome.ok) expect(dataOf(outcome.result.columns[0])).to.deep.equal(['tabula-test-fault:exit'])
     } finally {
       if (saved !== undefined) process.env.TABULA_TEST_FAULTS = saved
     }

@@ -3,6 +3,7 @@ import type { ResultColumn, ResultSet } from '../../shared/protocol.js'
 import type { ColumnMeta, ColumnSpec } from '../../shared/table.js'
 import { NA_INT, columnMeta } from '../../shared/table.js'
 import type { Format, Rendered } from '../../gateway/format/index.js'
+import { dataOf } from '../helpers/columns.js'
 import {
   FORMATS,
   HEAD_ROWS,
@@ -117,7 +118,7 @@ function randomResult(seed: number, rowCount: number): ResultSet {
 /** The JavaScript values the JSON shapes stand for, built independently of the renderer. */
 function natural(result: ResultSet, from = 0, to = result.rowCount) {
   const value = (col: ResultColumn, r: number): Cell => {
-    const v = col.data[r]
+    const v = dataOf(col)[r]
     if (col.kind === 'int') return v === NA_INT ? null : (v as number)
     if (col.kind === 'float') return Number.isFinite(v) ? (v as number) : null
     return v as string

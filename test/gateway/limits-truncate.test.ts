@@ -13,6 +13,7 @@ import { parseQuery } from '../../engine/parse/index.js'
 import { checkQuery } from '../../engine/check/index.js'
 import { collectBody, renderTruncatable, STREAM_THRESHOLD } from '../../gateway/format/index.js'
 import { countedBytes, limitResultBytes, rowsWithinBytes, truncationOf } from '../../gateway/queries/limits.js'
+import { dataOf } from '../helpers/columns.js'
 
 /** n rows of an int `i` (0, 1, …) and a text `t` of `text(i)`. */
 function table(n: number, text: (i: number) => string = (i) => `r${i}`): ResultSet {
@@ -33,7 +34,7 @@ describe('engine truncation (task truncate)', () => {
     const r = cut.build()
     expect(r.rowCount).to.equal(3)
     expect(r.totalRows).to.equal(10)
-    expect(Array.from(r.columns[0].data as Int32Array)).to.deep.equal([1, 2, 3])
+    expect(Array.from(dataOf(r.columns[0]) as Int32Array)).to.deep.equal([1, 2, 3])
     const whole = new ResultBuilder(['x'], 3, true)
     for (let i = 1; i <= 3; i++) whole.add([i])
     expect(whole.build()).to.not.have.property('totalRows')
@@ -47,8 +48,8 @@ describe('engine truncation (task truncate)', () => {
     const r = toResultSet(runOps(ops, new Map()), 2, true)
     expect(r.rowCount).to.equal(2)
     expect(r.totalRows).to.equal(4)
-    expect(Array.from(r.columns[0].data as Int32Array)).to.deep.equal([1, 2])
-    expect(r.columns[1].data).to.deep.equal(['a', 'b'])
+    expect(Array.from(dataOf(r.columns[0]) as Int32Array)).to.deep.equal([1, 2])
+    expect(dataOf(r.columns[1])).to.deep.equal(['a', 'b'])
     expect(() => toResultSet(runOps(ops, new Map()), 2)).to.throw(/MAX_RESULT_ROWS/)
     expect(toResultSet(runOps(ops, new Map()), 4, true)).to.not.have.property('totalRows')
   })
@@ -73,7 +74,7 @@ describe('MAX_RESULT_BYTES', () => {
     expect(() => limitResultBytes(r, 99, false)).to.throw(/MAX_RESULT_BYTES/)
     const cut = limitResultBytes(r, 45, true)
     expect(truncationOf(cut)).to.deep.equal({ truncated: true, totalRows: 10, rows: 4 })
-    expect(cut.columns[1].data).to.deep.equal(['xx', 'xx', 'xx', 'xx'])
+    expect(dataOf(cut.columns[1])).to.deep.equal(['xx', 'xx', 'xx', 'xx'])
     // A result the engine already cut by rows keeps the count of the whole result.
     const engineCut: ResultSet = { ...r, totalRows: 5000 }
     expect(truncationOf(limitResultBytes(engineCut, 45, true))).to.deep.equal({ truncated: true, totalRows: 5000, rows: 4 })

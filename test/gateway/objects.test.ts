@@ -12,6 +12,7 @@ import { TableCache } from '../../gateway/table-cache.js'
 import { catalogSnapshot, userCookie } from '../helpers/dbm.js'
 import { DEMO_ROWS, type TestService } from '../helpers/service.js'
 import { forEachStore } from '../helpers/suites.js'
+import { dataOf } from '../helpers/columns.js'
 
 const ITEM = 'pub.demo.retail.item'
 const STORES = 'pub.demo.retail.stores'
@@ -68,13 +69,13 @@ describe('tableData()', () => {
     const part = await kept.rows(1, 4)
     expect(part.rowCount).to.equal(3)
     const [n, d, x, s] = part.columns
-    expect(Array.from(n.data as Int32Array)).to.deep.equal([NA_INT, 3, 4])
-    expect(Array.from(d.data as Int32Array)).to.deep.equal([20240102, NA_INT, 20240104])
-    expect(Array.from(x.data as Float64Array)).to.deep.equal([1.5, NaN, 3.5])
-    expect(s.data).to.deep.equal(['', 'c', 'a'])
+    expect(Array.from(dataOf(n) as Int32Array)).to.deep.equal([NA_INT, 3, 4])
+    expect(Array.from(dataOf(d) as Int32Array)).to.deep.equal([20240102, NA_INT, 20240104])
+    expect(Array.from(dataOf(x) as Float64Array)).to.deep.equal([1.5, NaN, 3.5])
+    expect(dataOf(s)).to.deep.equal(['', 'c', 'a'])
     // No copy: the numbers are the cache's shared memory.
-    expect((n.data as Int32Array).buffer).to.equal((await tables.column(record.version, 0)).buffer)
-    expect((x.data as Float64Array).buffer).to.equal((await tables.column(record.version, 2)).buffer)
+    expect((dataOf(n) as Int32Array).buffer).to.equal((await tables.column(record.version, 0)).buffer)
+    expect((dataOf(x) as Float64Array).buffer).to.equal((await tables.column(record.version, 2)).buffer)
   })
 
   it('clips ranges to the table', async () => {

@@ -11,6 +11,8 @@ import type { ResultColumn, ResultSet } from '../../shared/protocol.js'
 import { createMemoryStore, createRedisStore } from '../../shared/store/index.js'
 import type { Store } from '../../shared/store/index.js'
 import { redisAvailable } from '../helpers/service.js'
+import { dataOf } from '../helpers/columns.js'
+import { sliceColumn } from '../../shared/result-text.js'
 
 const TEXT_VALUES = ['', 'alpha', 'ünïcödé', '日本語', '👍🏽', '\ud800lone', 'nul\u0000', 'line\nbreak', '"q"\\', '\u2028']
 const FLOAT_EDGES = [NaN, -0, Infinity, -Infinity, Number.MIN_VALUE, 1e308]
@@ -52,7 +54,7 @@ function makeResult(rows: number, seed = 0): ResultSet {
 function slice(result: ResultSet, from: number, to: number): ResultSet {
   return {
     cols: result.cols,
-    columns: result.columns.map((c): ResultColumn => (c.kind === 'text' ? { kind: 'text', data: c.data.slice(from, to) } : c.kind === 'int' ? { kind: 'int', data: c.data.slice(from, to) } : { kind: 'float', data: c.data.slice(from, to) })),
+    columns: result.columns.map((c) => sliceColumn(c, from, to)),
     rowCount: Math.max(0, to - from),
   }
 }
@@ -65,10 +67,11 @@ function expectSameResult(actual: ResultSet | null, expected: ResultSet): void {
   expect(actual!.columns.map((c) => c.kind)).to.deep.equal(expected.columns.map((c) => c.kind))
   actual!.columns.forEach((column, i) => {
     const want = expected.columns[i]
-    expect(column.data.length, `column ${i} length`).to.equal(expected.rowCount)
-    if (column.kind === 'text') return expect(column.data, `column ${i}`).to.deep.equal(want.data)
+    const got = dataOf(column)
+    expect(got.length, `column ${i} length`).to.equal(expected.rowCount)
+    if (Array.isArray(got)) return expect(got, `column ${i}`).to.deep.equal(dataOf(want))
     const bytes = (a: Int32Array | Float64Array): Buffer => Buffer.from(a.buffer, a.byteOffset, a.byteLength)
-    expect(bytes(column.data).equals(bytes(want.data as Int32Array | Float64Array)), `column ${i} bytes`).to.equal(true)
+    expect(bytes(got as Int32Array | Float64Array).equals(bytes(dataOf(want) as Int32Array | Float64Array)), `column ${i} bytes`).to.equal(true)
   })
 }
 

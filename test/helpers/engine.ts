@@ -9,6 +9,7 @@ import { parseQuery, tableRefs } from '../../engine/parse/index.js'
 import { checkQuery } from '../../engine/check/index.js'
 import { runOps, toResultSet } from '../../engine/interpret/index.js'
 import type { Column } from '../../engine/columns/types.js'
+import { dataOf } from './columns.js'
 
 export type Cell = number | string | null
 
@@ -54,7 +55,7 @@ export function columnsOf(r: ResultSet): Record<string, Cell[]> {
   const out: Record<string, Cell[]> = {}
   r.cols.forEach((c, i) => {
     const col = r.columns[i]
-    out[c.name] = Array.from(col.data as ArrayLike<number | string>, (v) => {
+    out[c.name] = Array.from(dataOf(col) as ArrayLike<number | string>, (v) => {
       if (col.kind === 'int') return v === NA_INT ? null : (v as number)
       if (col.kind === 'float') return Number.isNaN(v) ? null : (v as number)
       return v as string
