@@ -5,7 +5,7 @@
  * gets the first rows that fit and `totalRows` says how many there were, so a cut is never silent.
  */
 import { AppError } from '../../shared/errors.js'
-import type { ResultColumn, ResultSet } from '../../shared/protocol.js'
+import type { CodedTextColumn, ResultColumn, ResultSet } from '../../shared/protocol.js'
 import type { TruncationInfo } from '../format/index.js'
 import { isTextColumn, perCode } from '../../shared/result-text.js'
 
@@ -45,9 +45,33 @@ export function countedBytes(result: ResultSet, stopAbove = Number.POSITIVE_INFI
   const numeric = result.columns.filter((c) => !isTextColumn(c)).length
   let bytes = numeric * NUMBER_BYTES * result.rowCount
   for (const column of result.columns) {
-    if (!isTextColumn(column)) continue
+    if (bytes > stopAbove) break
+    if (column.kind === 'coded') bytes += codedBytes(column, result.rowCount, stopAbove - bytes)
+    else if (column.kind === 'text') {
+      for (let r = 0; r < result.rowCount && bytes <= stopAbove; r++) bytes += utf8Length(column.data[r])
+    }
+  }
+  return bytes
+}
+
+/** Rows counted between checks against the budget: the inner loop stays a plain sum. */
+const COUNT_STRIDE = 65_536
+
+/** The bytes of a coded column's first `rows` rows, stopping past `budget`: one table look-up per row. */
+function codedBytes(column: CodedTextColumn, rows: number, budget: number): number {
+  const { codes, dict } = column
+  // Measure every dictionary entry up front unless the dictionary is far larger than the rows.
+  if (dict.length > 4 * rows) {
     const bytesAt = cellBytes(column)
-    for (let r = 0; r < result.rowCount && bytes <= stopAbove; r++) bytes += bytesAt(r)
+    let bytes = 0
+    for (let r = 0; r < rows && bytes <= budget; r++) bytes += bytesAt(r)
+    return bytes
+  }
+  const lengths = Float64Array.from(dict, utf8Length)
+  let bytes = 0
+  for (let from = 0; from < rows && bytes <= budget; from += COUNT_STRIDE) {
+    const to = Math.min(rows, from + COUNT_STRIDE)
+    for (let r = from; r < to; r++) bytes += lengths[codes[r]]
   }
   return bytes
 }
