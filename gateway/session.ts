@@ -7,7 +7,6 @@ import type { Context, Next } from 'koa'
 import { AppError } from '../shared/errors.js'
 import { parseSessionCookie, sessionCookieValues } from './auth/cookie.js'
 import type { SessionRecord } from './auth/sessions.js'
-import { userFromStored } from './catalog/users.js'
 import { KEYS } from './catalog/records.js'
 import type { UserRecord } from './catalog/records.js'
 import type { Principal } from './catalog/principal.js'
@@ -27,23 +26,27 @@ export function authState(ctx: Context): AuthState {
 }
 
 export function requireSession(deps: Deps) {
+  const principals = deps.caches.principals
   return async function authenticate(ctx: Context, next: Next): Promise<void> {
     const values = sessionCookieValues(ctx.get('cookie'))
     if (values.length === 0) throw new AppError('NO_SESSION', 'Not logged in: send the cookie session=<uid>|<sid>|<epw> from api/!login.')
     for (const value of values) {
       const creds = parseSessionCookie(value)
-      // The session and its user's record in one round trip; the session's idle timer restarts
-      // while the principal is read.
-      const found = creds && (await deps.sessions.authenticateReading(creds, [KEYS.user(creds.uid)]))
+      if (!creds) continue
+      // The session, its user's record and what the user's principal was made from, in one round
+      // trip (principal-memo.ts); the session's idle timer restarts while the principal is read.
+      const inputKeys = principals.inputKeys(creds.uid)
+      const found = await deps.sessions.authenticateReading(creds, [KEYS.user(creds.uid), ...inputKeys])
       if (!found) continue
       const { session, touched } = found
-      const user = userFromStored(session.uid, found.also[0])
+      const [userText, ...inputTexts] = found.also
+      const user = principals.user(session.uid, userText)
       if (!user || !user.active) {
         await touched
         await deps.sessions.end(session.sid)
         break
       }
-      const [principal] = await Promise.all([deps.directory.principal(user), touched])
+      const [principal] = await Promise.all([principals.principal(deps.directory, user, userText!, inputKeys, inputTexts), touched])
       ctx.state.auth = { session, user: principal, record: user } satisfies AuthState
       return next()
     }

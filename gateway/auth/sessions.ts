@@ -9,9 +9,12 @@
  * The epw token is random and only its SHA-256 is stored, so a copy of the Store does not let
  * anyone in. sid is a digit string, as clients expect; the epw makes the pair unguessable.
  */
-import { createHash, randomBytes, randomInt, timingSafeEqual } from 'node:crypto'
+import { randomBytes, randomInt, timingSafeEqual } from 'node:crypto'
 import { AppError } from '../../shared/errors.js'
 import type { Store } from '../../shared/store/types.js'
+import { IdleTouches, touchIntervalMs } from './idle-touches.js'
+import { SessionTexts } from './session-texts.js'
+import { sha256Hex as sha256, TokenHashes } from './token-hashes.js'
 
 export interface SessionRecord {
   readonly uid: string
@@ -43,8 +46,6 @@ export const SESSION_KEYS = {
   data: (sid: string) => `sessdata:${sid}`,
 } as const
 
-const sha256 = (s: string): string => createHash('sha256').update(s).digest('hex')
-
 /** 15 random digits: below 2^53, so clients that turn the sid into a number keep it exact. */
 function newSid(): string {
   return String(randomInt(1, 10)) + Array.from({ length: 14 }, () => randomInt(0, 10)).join('')
@@ -54,12 +55,21 @@ function newSid(): string {
 const newEpw = (): string => '_______' + randomBytes(24).toString('hex')
 
 export class SessionManager {
+  /** Parses of session texts and hashes of presented tokens: pure, so never stale. */
+  readonly #texts = new SessionTexts()
+  readonly #tokens = new TokenHashes()
+  readonly #touches: IdleTouches
+
   constructor(
     private readonly store: Store,
     private readonly ttl: number,
     /** Drops what else belongs to an ended session (its instances). */
     private readonly onEnd: (sid: string) => Promise<void> = async () => undefined,
-  ) {}
+    /** The least time between two restarts of one session's idle timer by this gateway. */
+    touchEveryMs: number = touchIntervalMs(ttl),
+  ) {
+    this.#touches = new IdleTouches(touchEveryMs)
+  }
 
   private async read(sid: string): Promise<SessionRecord | null> {
     const raw = await this.store.get(SESSION_KEYS.session(sid))
@@ -110,27 +120,41 @@ export class SessionManager {
   /**
    * As authenticate, but in one round trip with the session it reads `alsoKeys` (the caller's
    * user record, say), and without waiting for the idle timer's restart: `touched` settles when
-   * it is done, so the caller can do its next reads meanwhile and await both.
+   * it is done, so the caller can do its next reads meanwhile and await both. The record is read
+   * on every call; the timer is restarted at most once per touch interval (idle-touches.ts).
    */
   async authenticateReading(c: Credentials, alsoKeys: readonly string[]): Promise<{ session: SessionRecord; also: (string | null)[]; touched: Promise<void> } | null> {
     if (!/^\d{1,20}$/.test(c.sid) || c.epw.length === 0 || c.epw.length > 256) return null
     const [raw, ...also] = await this.store.mget([SESSION_KEYS.session(c.sid), ...alsoKeys])
-    const rec = raw === null ? null : (JSON.parse(raw) as SessionRecord)
-    if (rec === null || rec.uid !== c.uid) return null
-    const presentedEpwHash = sha256(c.epw)
-    const presented = Buffer.from(presentedEpwHash, 'hex')
-    const known = rec.epwHashes.some((h) => timingSafeEqual(Buffer.from(h, 'hex'), presented))
+    if (raw === null) return null
+    const { record: rec, hashes } = this.#texts.parse(raw)
+    if (rec.uid !== c.uid) return null
+    const presented = this.#tokens.of(c.epw)
+    const known = hashes.some((h) => h.length === presented.bytes.length && timingSafeEqual(h, presented.bytes))
     if (!known) return null
+    return { session: { ...rec, presentedEpwHash: presented.hex }, also, touched: this.#touch(rec) }
+  }
+
+  /** Restarts the idle timer of the session's keys, unless this gateway did so just now. */
+  #touch(rec: SessionRecord): Promise<void> {
+    if (!this.#touches.due(rec.sid)) return Promise.resolve()
     const touched = this.store
       .batch([
         { op: 'expire', key: SESSION_KEYS.session(rec.sid), ttl: this.ttl },
         { op: 'expire', key: SESSION_KEYS.userSession(rec.uid), ttl: this.ttl },
         { op: 'expire', key: SESSION_KEYS.data(rec.sid), ttl: this.ttl },
       ])
-      .then(() => undefined)
+      .then(
+        () => undefined,
+        (err: unknown) => {
+          // Not restarted after all: the next request of the session tries again.
+          this.#touches.forget(rec.sid)
+          throw err
+        },
+      )
     // Awaited by the caller; this only keeps an early failure elsewhere from leaving it unhandled.
     touched.catch(() => undefined)
-    return { session: { ...rec, presentedEpwHash }, also, touched }
+    return touched
   }
 
   /** Ends a session: its credentials stop working and its state is dropped. */
@@ -139,6 +163,7 @@ export class SessionManager {
     const keys = [SESSION_KEYS.session(sid), SESSION_KEYS.data(sid)]
     if (rec && (await this.store.get(SESSION_KEYS.userSession(rec.uid))) === sid) keys.push(SESSION_KEYS.userSession(rec.uid))
     await this.store.del(...keys)
+    this.#touches.forget(sid)
     await this.onEnd(sid)
   }
 

@@ -3,6 +3,7 @@
  * their keys (query texts, immutable table versions, result hashes), so none needs invalidating
  * when another gateway changes the catalog: see each module for why its entries cannot be stale.
  */
+import { PrincipalMemo } from '../auth/principal-memo.js'
 import { CompiledQueries } from './compiled-queries.js'
 import { RecentlyKept } from './recently-kept.js'
 
@@ -14,9 +15,11 @@ export interface GatewayCaches {
   readonly queries: CompiledQueries
   /** Results this gateway wrote to the Store lately (not written again on every repeat). */
   readonly keptResults: RecentlyKept
+  /** Principals by user, used only while every stored text they were made from is unchanged. */
+  readonly principals: PrincipalMemo
 }
 
 /** `resultTtlSeconds`: how long a kept result lives in the Store (SESSION_TTL). */
 export function createGatewayCaches(resultTtlSeconds: number): GatewayCaches {
-  return { queries: new CompiledQueries(), keptResults: new RecentlyKept(resultTtlSeconds) }
+  return { queries: new CompiledQueries(), keptResults: new RecentlyKept(resultTtlSeconds), principals: new PrincipalMemo() }
 }
