@@ -16,14 +16,14 @@ import { keepsRows, type ParallelPlan } from './plan.js'
 import { emptyTables, storedPosition, withoutBaseRows } from './range-worksheet.js'
 
 /**
- * One shared buffer per computed numeric column of the answer, for the parts to write their rows
- * into (RunPart.output): the shape comes from the prefix run over empty tables.
+ * One shared buffer per computed column of the answer (text as codes), for the parts to write
+ * their rows into (RunPart.output): the shape comes from the prefix run over empty tables.
  */
 function outputBuffers(plan: ParallelPlan, task: RunTask, groupValues: readonly ResultSet[], rows: number): (SharedArrayBuffer | null)[] {
   const shape = withoutBaseRows(prefixWorksheet(plan, emptyTables(tablesOf(task)), { start: 0, end: 0 }, plan.prefix.length, groupValues))
   return shape.cols
     .filter((c) => c.visible)
-    .map((c) => (c.type === 'text' || storedPosition(c) !== null ? null : new SharedArrayBuffer(rows * (c.type === 'float' ? 8 : 4))))
+    .map((c) => (storedPosition(c) !== null ? null : new SharedArrayBuffer(rows * (c.type === 'float' ? 8 : 4))))
 }
 
 export type PhaseRun = Generator<RunTask[], ResultSet, ResultSet[]>

@@ -82,6 +82,29 @@ function concatCoded(sets: readonly CodedResultSet[], c: number, rows: number): 
   return { kind: 'coded', codes, dict }
 }
 
+/**
+ * A text column the parts wrote as codes into one shared buffer, each at its range's place: used
+ * where it lies when every part used the same dictionary, else each part's rows are renumbered
+ * into one dictionary in place.
+ */
+function writtenText(sets: readonly CodedResultSet[], c: number, codes: Int32Array, ranges: readonly RowRange[]): ResultColumn {
+  const first = sets[0].dicts[c]!
+  if (sets.every((s) => sameStrings(s.dicts[c]!, first))) return { kind: 'coded', codes, dict: first }
+  const dict: string[] = []
+  const numbers = new Map<string, number>()
+  sets.forEach((s, p) => {
+    const renumber = s.dicts[c]!.map((text) => {
+      let n = numbers.get(text)
+      if (n === undefined) numbers.set(text, (n = dict.push(text) - 1))
+      return n
+    })
+    const from = ranges[p].start - ranges[0].start
+    const to = Math.min(codes.length, from + s.rowCount)
+    for (let i = from; i < to; i++) codes[i] = renumber[codes[i]]
+  })
+  return { kind: 'coded', codes, dict }
+}
+
 function sameStrings(a: readonly string[], b: readonly string[]): boolean {
   if (a === b) return true
   if (a.length !== b.length) return false
@@ -127,6 +150,7 @@ export function concatResults(sets: readonly ResultSet[], o: ConcatOptions): Res
   const columns = cols.map((col, c): ResultColumn => {
     const out = o.output?.[c]
     if (out != null && sets.every((s) => (s as CodedResultSet).written?.[c] === true)) {
+      if (col.logical === 'text') return writtenText(sets as readonly CodedResultSet[], c, new Int32Array(out, 0, rows), o.ranges)
       return col.logical === 'float' ? { kind: 'float', data: new Float64Array(out, 0, rows) } : { kind: 'int', data: new Int32Array(out, 0, rows) }
     }
     const k = storedEverywhere(sets, c)

@@ -30,27 +30,31 @@ export function toCodedResultSet(ws: Worksheet, maxRows: number, truncate: boole
   const visible = ws.cols.filter((c) => c.visible)
   const dicts: (readonly string[] | null)[] = []
   const stored = visible.map((c) => (storedOf !== undefined ? storedOf(c) : null))
-  const written = visible.map((c, i) => stored[i] === null && c.type !== 'text' && output?.buffers[i] != null)
+  const written = visible.map((c, i) => stored[i] === null && output?.buffers[i] != null)
   const columns: ResultColumn[] = visible.map((c, i) => {
-    if (stored[i] !== null || written[i]) {
-      dicts.push(null)
-      if (written[i]) writeInto(output!.buffers[i]!, output!.at, c.data() as Column & { type: 'int' | 'date' | 'float' }, rows)
-      return c.type === 'float' ? { kind: 'float', data: new Float64Array(0) } : { kind: 'int', data: new Int32Array(0) }
-    }
     const d = c.data()
-    if (d.type === 'text') {
+    if (d.type === 'text' && stored[i] === null) {
       const { codes, dict } = compactDictionary(cut(d.codes, rows), d.dict)
       dicts.push(dict)
-      return { kind: 'int', data: codes }
+      if (!written[i]) return { kind: 'int', data: codes }
+      // Written codes are numbers into the dictionary sent with them, as for codes sent whole.
+      new Int32Array(output!.buffers[i]!).set(codes, output!.at)
+      return { kind: 'int', data: new Int32Array(0) }
+    }
+    if (stored[i] !== null || written[i]) {
+      dicts.push(null)
+      if (written[i]) writeInto(output!.buffers[i]!, output!.at, d as Column & { type: 'int' | 'date' | 'float' }, rows)
+      return c.type === 'float' ? { kind: 'float', data: new Float64Array(0) } : { kind: 'int', data: new Int32Array(0) }
     }
     dicts.push(null)
-    return d.type === 'float' ? { kind: 'float', data: cut(d.data, rows) } : { kind: 'int', data: cut(d.data, rows) }
+    const n = d as Column & { type: 'int' | 'date' | 'float' }
+    return n.type === 'float' ? { kind: 'float', data: cut(n.data, rows) } : { kind: 'int', data: cut(n.data, rows) }
   })
   const base = { cols: visible.map(meta), columns, rowCount: rows, dicts, ...(storedOf !== undefined ? { stored, written } : {}) }
   return ws.rows > maxRows ? { ...base, totalRows: ws.rows } : base
 }
 
-/** Where a part writes its computed numeric columns (RunPart.output). */
+/** Where a part writes its computed columns (RunPart.output), text as codes. */
 export interface Output {
   readonly buffers: readonly (SharedArrayBuffer | null)[]
   /** The part's first row in the answer. */

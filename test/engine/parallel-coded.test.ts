@@ -42,6 +42,22 @@ describe('parallel runs keep text as codes', () => {
     expectIdentical(parted.result, single(taskOf(ops, ts), BLOCK), 'link split in 3')
   })
 
+  it('renumbers text the parts wrote into shared memory when their dictionaries differ', () => {
+    // 50 labels for 40 rows in parts of about 13: each part sends only the labels it uses, so no
+    // two parts have the same dictionary, and their codes in the shared buffer must be renumbered.
+    const labels = Array.from({ length: 50 }, (_, i) => `label-${i}`)
+    const rows = 40
+    const ts = [
+      tableOfColumns('t.people', { id: { type: 'int', data: Int32Array.from({ length: rows }, (_, i) => (i * 7) % 50) } }),
+      tableOfColumns('t.codes', { id: { type: 'int', data: Int32Array.from(labels, (_, i) => i) }, label: textColumnFromStrings(labels) }),
+    ]
+    const ops = checkedOps('<base table="t.people"/><link table2="t.codes" col="id" col2="id" cols="label"/>', ts)
+    const parted = split({ ...taskOf(ops, ts), textCodes: true }, 3, BLOCK)!
+    const label = parted.result.columns[1]
+    expect(label.kind).to.equal('coded')
+    expectIdentical(parted.result, single(taskOf(ops, ts), BLOCK), 'link with part dictionaries')
+  })
+
   it('joins parts whose dictionaries differ under one dictionary, each row keeping its string', () => {
     const part = (strings: string[], rows: number): CodedResultSet => {
       const dict = [...new Set(strings)]
