@@ -11,9 +11,15 @@
  * answered from the gateway's result memo after their first run, so the figures measure the
  * request path: session, parsing, catalog look-ups, Store round trips and formatting.
  * `--profile DIR` starts the gateway with --cpu-prof, writing its profile to DIR on exit.
+ *
+ * Each cell also says what one request cost in CPU time (user + system, all threads): the server
+ * process's, read from /proc (Linux; omitted elsewhere), and the load generator's. On a machine
+ * shared with the load generator, those say where the cores go better than requests per second,
+ * which move with whatever else runs.
  */
 import autocannon from 'autocannon'
 import { spawn, type ChildProcess } from 'node:child_process'
+import { readFileSync } from 'node:fs'
 import { mkdtemp, rm } from 'node:fs/promises'
 import { availableParallelism, cpus, loadavg, tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -50,6 +56,10 @@ export interface HttpCell {
   readonly p50: number
   readonly p99: number
   readonly failed: number
+  /** CPU microseconds per request of the server process, when /proc tells it. */
+  readonly serverCpuUs: number | null
+  /** CPU microseconds per request of this process, the load generator. */
+  readonly clientCpuUs: number
 }
 
 interface Server {
@@ -95,6 +105,8 @@ function stopProcess(s: Server): Promise<void> {
 
 interface Target {
   readonly name: string
+  /** The process answering, for its CPU time. */
+  readonly pid: number | undefined
   readonly url: string
   readonly method: 'GET' | 'POST'
   readonly headers?: Record<string, string>
@@ -105,10 +117,35 @@ async function load(t: Target, connections: number, seconds: number): Promise<au
   return autocannon({ url: t.url, method: t.method, headers: t.headers, body: t.body, connections, duration: seconds })
 }
 
+/** /proc reports process times in clock ticks of 1/100 s (USER_HZ) on Linux. */
+const TICK_US = 10_000
+
+/** User + system CPU time of a process in microseconds, or null where /proc cannot say. */
+function processCpuUs(pid: number | undefined): number | null {
+  if (pid === undefined) return null
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8')
+    // Fields after the command name (which may hold spaces): utime and stime are the 12th and 13th.
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
+    return (Number(fields[11]) + Number(fields[12])) * TICK_US
+  } catch {
+    return null
+  }
+}
+
 async function measureCell(t: Target, connections: number, seconds: number): Promise<HttpCell> {
   await load(t, connections, WARMUP_SECONDS)
+  const server0 = processCpuUs(t.pid)
+  const client0 = process.cpuUsage()
   const r = await load(t, connections, seconds)
-  return { request: t.name, connections, rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, failed: r.errors + r.non2xx + r.timeouts }
+  const client = process.cpuUsage(client0)
+  const server1 = processCpuUs(t.pid)
+  const n = Math.max(1, r.requests.total)
+  return {
+    request: t.name, connections, rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, failed: r.errors + r.non2xx + r.timeouts,
+    serverCpuUs: server0 === null || server1 === null ? null : (server1 - server0) / n,
+    clientCpuUs: (client.user + client.system) / n,
+  }
 }
 
 async function post(url: string, headers: Record<string, string>, body: string): Promise<Response> {
@@ -124,14 +161,16 @@ async function login(api: string): Promise<string> {
 }
 
 /** The requests measured, built once the gateway is up and a session exists. */
-function targets(koa: string, api: string, cookie: string): { bare: Target; sql: Target; run: Target; page: Target } {
+function targets(koa: Server, gateway: Server, cookie: string): { bare: Target; sql: Target; run: Target; page: Target } {
   const json = { cookie, 'content-type': 'application/json' }
+  const api = gateway.origin
+  const pid = gateway.child.pid
   return {
-    bare: { name: 'bare koa hello', url: `${koa}/hello`, method: 'GET' },
-    sql: { name: 'api/sql small', url: `${api}/sql:json`, method: 'POST', headers: json, body: JSON.stringify({ sql: 'select trans, store, sku, qty, sales from pub.demo.retail.item where trans = 42' }) },
-    run: { name: 'api/run small', url: `${api}/run:json`, method: 'POST', headers: json, body: JSON.stringify({ xml: '<base table="pub.demo.retail.item"/><sel value="trans=42"/>' }) },
+    bare: { name: 'bare koa hello', pid: koa.child.pid, url: `http://127.0.0.1:${koa.origin}/hello`, method: 'GET' },
+    sql: { name: 'api/sql small', pid, url: `${api}/sql:json`, method: 'POST', headers: json, body: JSON.stringify({ sql: 'select trans, store, sku, qty, sales from pub.demo.retail.item where trans = 42' }) },
+    run: { name: 'api/run small', pid, url: `${api}/run:json`, method: 'POST', headers: json, body: JSON.stringify({ xml: '<base table="pub.demo.retail.item"/><sel value="trans=42"/>' }) },
     // Rows 0-99 of the kept api/sql result (LARGE_SQL, run just before these cells).
-    page: { name: '!data rows 0-99', url: `${api}/sql/!data:json?range=0&to=100`, method: 'GET', headers: { cookie } },
+    page: { name: '!data rows 0-99', pid, url: `${api}/sql/!data:json?range=0&to=100`, method: 'GET', headers: { cookie } },
   }
 }
 
@@ -151,15 +190,15 @@ export async function measureHttpCells(opts: HttpBenchOptions = {}): Promise<Htt
     const profileArgs = opts.profileDir ? ['--cpu-prof', `--cpu-prof-dir=${opts.profileDir}`] : []
     const gateway = await startProcess(GATEWAY, profileArgs, gatewayEnv, /serving (https?:\/\/\S+\/api)[\s\S]*Query:/)
     servers.push(gateway)
-    const koaOrigin = `http://127.0.0.1:${koa.origin}`
     const cookie = await login(gateway.origin)
-    const t = targets(koaOrigin, gateway.origin, cookie)
+    const t = targets(koa, gateway, cookie)
     const cells: HttpCell[] = []
     const measure = async (target: Target): Promise<void> => {
       for (const c of CONNECTIONS) {
         const cell = await measureCell(target, c, seconds)
         cells.push(cell)
-        log(`  ${cell.request}, ${c} conns: ${cell.rps.toFixed(0)} req/s, p50 ${cell.p50} ms, p99 ${cell.p99} ms, failed ${cell.failed}`)
+        const cpu = `cpu/request: server ${cell.serverCpuUs === null ? '-' : cell.serverCpuUs.toFixed(0)} us, load generator ${cell.clientCpuUs.toFixed(0)} us`
+        log(`  ${cell.request}, ${c} conns: ${cell.rps.toFixed(0)} req/s, p50 ${cell.p50} ms, p99 ${cell.p99} ms, failed ${cell.failed}; ${cpu}`)
       }
     }
     await measure(t.bare)
@@ -205,6 +244,24 @@ export async function measureHttp(opts: HttpBenchOptions = {}): Promise<SummaryR
   return headlineRows(await measureHttpCells(opts))
 }
 
+/**
+ * CPU time per request at the headline connection count: the server's, the load generator's, and
+ * the server's against bare Koa's. With both processes on the same cores, these bound what
+ * throughput ratio the machine allows whatever its other load.
+ */
+export function cpuTable(cells: readonly HttpCell[]): string {
+  const bare = cellOf(cells, 'bare koa hello', HEADLINE_CONNECTIONS)
+  const us = (v: number | null | undefined): string => (v === null || v === undefined ? '-' : v.toFixed(0))
+  const lines = [`| request, ${HEADLINE_CONNECTIONS} conns | server cpu us/request | load generator cpu us/request | server cpu vs bare koa |`, '|---|---:|---:|---:|']
+  for (const request of [...new Set(cells.map((c) => c.request))]) {
+    const c = cellOf(cells, request, HEADLINE_CONNECTIONS)
+    if (!c) continue
+    const ratio = c.serverCpuUs !== null && bare?.serverCpuUs ? (c.serverCpuUs / bare.serverCpuUs).toFixed(1) : '-'
+    lines.push(`| ${request} | ${us(c.serverCpuUs)} | ${us(c.clientCpuUs)} | ${ratio} |`)
+  }
+  return lines.join('\n')
+}
+
 /** The cells side by side: one line per request kind, one column group per connection count. */
 export function cellTable(cells: readonly HttpCell[]): string {
   const lines = [
@@ -240,6 +297,8 @@ async function main(): Promise<void> {
   const cells = await measureHttpCells({ seconds, rows, profileDir: arg('profile'), log: out })
   out()
   out(cellTable(cells))
+  out()
+  out(cpuTable(cells))
   out()
   const headline = headlineRows(cells)
   out(summaryText(headline))

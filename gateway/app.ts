@@ -5,7 +5,6 @@
  * (`/ui/…`) → API path parsing → body → workbench pages → routes.
  */
 import Koa, { type Context, type Next } from 'koa'
-import { koaBody } from 'koa-body'
 import { AppError } from '../shared/errors.js'
 import type { Deps } from './deps.js'
 import { errorMiddleware } from './errors.js'
@@ -14,15 +13,17 @@ import { compressResponses } from './compress.js'
 import { useBodyLogger } from './respond.js'
 import { parseApiPath } from './path.js'
 import { createRouter } from './routes/index.js'
+import { requestBodies } from './routes/request-body.js'
 import { uiAssets } from './ui/assets.js'
 import { securityHeaders } from './ui/headers.js'
 import { workbenchPages } from './ui/page-views.js'
 
 /** Parses `/{version}/api/…:{format}` and points the router at the canonical path. */
 function apiPath(deps: Deps) {
-  return async function parsePath(ctx: Context, next: Next): Promise<void> {
+  return function parsePath(ctx: Context, next: Next): Promise<void> {
     if (ctx.path === '/' && (ctx.method === 'GET' || ctx.method === 'HEAD')) {
-      return ctx.redirect(`/${deps.config.apiVersions[0]}/api`)
+      ctx.redirect(`/${deps.config.apiVersions[0]}/api`)
+      return Promise.resolve()
     }
     const route = parseApiPath(ctx.path, deps.config.apiVersions)
     if (!route) {
@@ -30,7 +31,7 @@ function apiPath(deps: Deps) {
     }
     ctx.state.route = route
     ctx.path = '/api' + route.segments.map((s) => '/' + encodeURIComponent(s)).join('')
-    await next()
+    return next()
   }
 }
 
@@ -54,17 +55,7 @@ export function createApp(deps: Deps): Koa {
   app.use(serviceEndpoints(deps))
   app.use(uiAssets())
   app.use(apiPath(deps))
-  app.use(
-    koaBody({
-      json: true,
-      urlencoded: true,
-      text: false,
-      multipart: false,
-      jsonStrict: false,
-      jsonLimit: deps.config.maxBodyBytes,
-      formLimit: deps.config.maxBodyBytes,
-    }),
-  )
+  app.use(requestBodies(deps.config))
   app.use(workbenchPages(deps))
   app.use(router.routes())
   app.use(notFound)

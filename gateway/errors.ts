@@ -81,7 +81,13 @@ export function toAppError(err: unknown): AppError {
   return new AppError('INTERNAL', 'Internal error', {}, { cause: err })
 }
 
-export type Logger = (line: Record<string, unknown>) => void
+export type Logger = ((line: Record<string, unknown>) => void) & {
+  /**
+   * Whether a line at `level` would be written; absent means every line is. Lets a caller skip
+   * building a line nobody reads (the access line of every successful request, say).
+   */
+  readonly writes?: (level: string) => boolean
+}
 
 /**
  * Renders an error body. Every one carries the request id (also the X-Request-Id header), so a

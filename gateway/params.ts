@@ -15,6 +15,15 @@ function lastValue(v: unknown): unknown {
   return Array.isArray(v) ? v[v.length - 1] : v
 }
 
+/** The usual JSON type, matched without type-is (which parses the header on every call). */
+const PLAIN_JSON = /^application\/json(?:\s*;\s*charset=utf-8)?$/i
+
+/** Whether the body was sent as JSON (koa's ctx.is('json') for it), so arrays in it are values. */
+function isJsonBody(ctx: Context): boolean {
+  const type = ctx.req.headers['content-type']
+  return type !== undefined && PLAIN_JSON.test(type) ? true : ctx.is('json') !== false
+}
+
 /** Builds the parameters of a request from its query string and its parsed body. */
 export function requestParams(ctx: Context): Params {
   const out: Record<string, unknown> = Object.create(null)
@@ -26,7 +35,7 @@ export function requestParams(ctx: Context): Params {
     }
     // A repeated form field arrives as an array (the last one counts); a JSON member that is an
     // array is a value of its own (dbm's cmd, upload data) and is kept whole.
-    const json = ctx.is('json') !== false
+    const json = isJsonBody(ctx)
     for (const [k, v] of Object.entries(body as Record<string, unknown>)) {
       if (!IGNORED.has(k)) out[k] = json ? v : lastValue(v)
     }

@@ -15,7 +15,7 @@ import { checkQuery } from '../../engine/check/index.js'
 import { parseQuery, tableRefs } from '../../engine/parse/index.js'
 import { checkReadOnlySql, findTableRefs } from '../../engine/sql/index.js'
 import type { ColumnSpec } from '../../shared/table.js'
-import { LruCache } from '../lru.js'
+import { ClockCache } from './clock-cache.js'
 
 /** A macro query parsed: its operations and the table paths they name. */
 export interface ParsedRun {
@@ -43,39 +43,32 @@ export const DEFAULT_COMPILED_BYTES = 16 * 1024 * 1024
  */
 export const compiledEntryBytes = (key: string): number => 1024 + 16 * key.length
 
-interface Sized<V> {
-  readonly value: V
-  readonly bytes: number
-}
-
-const sizeOf = <V>(e: Sized<V>): number => e.bytes
-
-/** A byte-bounded LRU whose entries are charged by their key. */
-class KeyedLru<V> {
-  readonly #lru: LruCache<Sized<V>>
+/** A byte-bounded cache (clock-cache.ts) whose entries are charged by their key. */
+class KeyedCache<V> {
+  readonly #cache: ClockCache<V>
   constructor(maxBytes: number) {
-    this.#lru = new LruCache<Sized<V>>(maxBytes, sizeOf)
+    this.#cache = new ClockCache<V>(maxBytes, (_value, key) => compiledEntryBytes(key))
   }
   get size(): number {
-    return this.#lru.count
+    return this.#cache.count
   }
   get(key: string): V | undefined {
-    return this.#lru.get(key)?.value
+    return this.#cache.get(key)
   }
   set(key: string, value: V): void {
-    this.#lru.set(key, { value, bytes: compiledEntryBytes(key) })
+    this.#cache.set(key, value)
   }
 }
 
 export class CompiledQueries {
-  readonly #parsed: KeyedLru<ParsedRun>
-  readonly #checked: KeyedLru<readonly Op[]>
-  readonly #sqlTables: KeyedLru<readonly string[]>
+  readonly #parsed: KeyedCache<ParsedRun>
+  readonly #checked: KeyedCache<readonly Op[]>
+  readonly #sqlTables: KeyedCache<readonly string[]>
 
   constructor(maxBytesPerKind = DEFAULT_COMPILED_BYTES) {
-    this.#parsed = new KeyedLru(maxBytesPerKind)
-    this.#checked = new KeyedLru(maxBytesPerKind)
-    this.#sqlTables = new KeyedLru(maxBytesPerKind)
+    this.#parsed = new KeyedCache(maxBytesPerKind)
+    this.#checked = new KeyedCache(maxBytesPerKind)
+    this.#sqlTables = new KeyedCache(maxBytesPerKind)
   }
 
   /** Entries held, per kind (for tests and diagnostics). */

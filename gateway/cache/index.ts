@@ -1,11 +1,14 @@
 /**
  * The per-gateway caches of the request path. Each holds only values that are pure functions of
- * their keys (query texts, immutable table versions, result hashes), so none needs invalidating
- * when another gateway changes the catalog: see each module for why its entries cannot be stale.
+ * their keys (query texts, immutable table versions, result hashes), or, for principals, is used
+ * only after checking every stored text it was made from, read in the same request; so none needs
+ * invalidating when another gateway changes the catalog: see each module for why its entries
+ * cannot be stale.
  */
 import { PrincipalMemo } from '../auth/principal-memo.js'
 import { CompiledQueries } from './compiled-queries.js'
 import { RecentlyKept } from './recently-kept.js'
+import { RenderedAnswers } from './rendered-answers.js'
 
 export { CompiledQueries } from './compiled-queries.js'
 export { RecentlyKept } from './recently-kept.js'
@@ -17,9 +20,11 @@ export interface GatewayCaches {
   readonly keptResults: RecentlyKept
   /** Principals by user, used only while every stored text they were made from is unchanged. */
   readonly principals: PrincipalMemo
+  /** Small non-HTML answers rendered from results, by recipe key, format and what was asked. */
+  readonly rendered: RenderedAnswers
 }
 
 /** `resultTtlSeconds`: how long a kept result lives in the Store (SESSION_TTL). */
 export function createGatewayCaches(resultTtlSeconds: number): GatewayCaches {
-  return { queries: new CompiledQueries(), keptResults: new RecentlyKept(resultTtlSeconds), principals: new PrincipalMemo() }
+  return { queries: new CompiledQueries(), keptResults: new RecentlyKept(resultTtlSeconds), principals: new PrincipalMemo(), rendered: new RenderedAnswers() }
 }

@@ -5,12 +5,12 @@
  * JSON.parse of a text seen before is skipped. The parse of a text never changes, so an entry
  * cannot be stale. Records are frozen because every caller now shares them.
  */
-import { LruCache } from '../lru.js'
+import { ClockCache } from './clock-cache.js'
 
 /** Distinct record texts kept (a table record is a few KB at most). */
 const MAX_RECORDS = 2000
 
-const parsed = new LruCache<object>(MAX_RECORDS, () => 1)
+const parsed = new ClockCache<object>(MAX_RECORDS, () => 1)
 
 function deepFreeze<T>(value: T): T {
   if (value !== null && typeof value === 'object' && !Object.isFrozen(value)) {

@@ -35,8 +35,15 @@ function requireMetricsToken(ctx: Context, token: string | null): void {
   throw new AppError('BAD_CREDENTIALS', 'GET /metrics needs the header "Authorization: Bearer <METRICS_TOKEN>" with the token this service was configured with.')
 }
 
+const SERVICE_PATHS: ReadonlySet<string> = new Set(['/healthz', '/readyz', '/metrics'])
+
 export function serviceEndpoints(deps: Deps) {
-  return async function answerServicePaths(ctx: Context, next: Next): Promise<void> {
+  // Other paths pass straight on, without an async layer (and its promise) of their own.
+  return function answerServicePaths(ctx: Context, next: Next): Promise<void> {
+    return SERVICE_PATHS.has(ctx.path) ? answerServicePath(ctx) : next()
+  }
+
+  async function answerServicePath(ctx: Context): Promise<void> {
     switch (ctx.path) {
       case '/healthz':
         onlyRead(ctx)
@@ -51,8 +58,6 @@ export function serviceEndpoints(deps: Deps) {
         ctx.type = METRICS_CONTENT_TYPE
         ctx.body = await deps.observe.metrics.render()
         return
-      default:
-        return next()
     }
   }
 }

@@ -54,12 +54,14 @@ export function createPino(opts: LoggerOptions): pino.Logger {
 
 /** The gateway's Logger writing through `logger`: `level` picks the method, `msg` the message. */
 export function pinoLog(logger: pino.Logger): Logger {
-  return (line) => {
+  const log = (line: Record<string, unknown>): void => {
     const { level, msg, ...fields } = line
     const method = typeof level === 'string' && WRITE_LEVELS.has(level) ? (level as Level) : 'info'
     if (typeof msg === 'string') logger[method](fields, msg)
     else logger[method](fields)
   }
+  const writes = (level: string): boolean => logger.isLevelEnabled(WRITE_LEVELS.has(level) ? level : 'info')
+  return Object.assign(log, { writes })
 }
 
 /** The process's Logger: JSON lines on stdout at `level`. */

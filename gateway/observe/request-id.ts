@@ -67,7 +67,10 @@ export function requestContext(deps: Deps) {
       const route = routeName(ctx, originalPath)
       const method = KNOWN_METHODS.has(ctx.method) ? ctx.method : 'OTHER'
       metrics.request(route, method, ctx.status, ms / 1000)
-      deps.log({ level: accessLevel(ctx.status), msg: 'request', requestId, method: ctx.method, route, path: originalPath, status: ctx.status, ms: Math.round(ms * 10) / 10 })
+      const level = accessLevel(ctx.status)
+      if (deps.log.writes?.(level) ?? true) {
+        deps.log({ level, msg: 'request', requestId, method: ctx.method, route, path: originalPath, status: ctx.status, ms: Math.round(ms * 10) / 10 })
+      }
     }
   }
 }

@@ -11,18 +11,18 @@ import type { Principal } from '../catalog/principal.js'
 import type { Deps } from '../deps.js'
 import { renderResult, renderTruncatable, type Rendered } from '../format/index.js'
 import type { ParsedPath } from '../path.js'
-import { checkQuerySize, flagParam, requestParams, stringParam, type Params } from '../params.js'
+import { checkQuerySize, flagParam, requestParams, stringParam, timeoutParam, type Params } from '../params.js'
 import { send } from '../respond.js'
 import { authState } from '../session.js'
 import { answerStatus } from './status.js'
 import { answerStop } from './stop.js'
-import { requestTimeout, runForRequest } from './abort.js'
+import { runForRequest } from './abort.js'
 import { keptResult } from '../queries/kept.js'
 import { keepResultOnce } from '../cache/keep-result.js'
 import { recipeKeyOf } from '../cache/recipe-key.js'
+import { answerKey } from '../cache/rendered-answers.js'
 import { truncationOf, withTruncateHint, type RecipeOptions } from '../queries/limits.js'
 import type { RunControl } from '../queries/pool.js'
-import { recipeKey } from '../queries/result-cache.js'
 import { READ_METHODS, serveReadMethod, type AppKind } from './widget.js'
 
 /** Where a query's recipe is kept between requests: the session, or an instance. */
@@ -77,7 +77,7 @@ export function queryHandler<R>(deps: Deps, ep: QueryEndpoint<R>, keeperOf: Keep
     }
     checkQuerySize(ep.param, text, deps.config.maxQueryBytes)
     const opts: RecipeOptions = { truncate: flagParam(params, 'truncate_') }
-    const timeout = requestTimeout(ctx, deps)
+    const timeout = timeoutParam(params, deps.config.queryTimeoutMs)
     ep.check?.(params, opts)
     const keeper = await keeperOf(ctx, deps, ep.app)
     const recipe = await ep.prepare(deps, user, text, opts)
@@ -95,8 +95,13 @@ export function queryHandler<R>(deps: Deps, ep: QueryEndpoint<R>, keeperOf: Keep
     const truncation = truncationOf(result)
     // Every query answer says whether it was cut, whatever its format (false without truncate_=1).
     ctx.set('X-Truncated', String(truncation.truncated))
-    const page = { title: ep.app, links: dataLinks(route, keeper.path) }
-    send(ctx, opts.truncate ? renderTruncatable(result, route.format, truncation, page) : renderResult(result, route.format, { page }))
+    if (route.format === 'html') {
+      const page = { title: ep.app, links: dataLinks(route, keeper.path) }
+      return send(ctx, opts.truncate ? renderTruncatable(result, route.format, truncation, page) : renderResult(result, route.format, { page }))
+    }
+    // The answer is a function of the result (its key), the format and truncate_ alone.
+    const render = (): Rendered => (opts.truncate ? renderTruncatable(result, route.format, truncation) : renderResult(result, route.format))
+    send(ctx, deps.caches.rendered.answer(answerKey(key, 'answer', route.format, opts.truncate === true), render))
   }
 }
 
@@ -113,7 +118,7 @@ export function queryMethodHandler<R>(deps: Deps, ep: QueryEndpoint<R>, keeperOf
     const raw = await keeper.get()
     if (raw === null) throw new AppError('NO_RESULT', `There is no ${ep.app} result in ${keeper.owner} yet; run a query first.`)
     const recipe = JSON.parse(raw) as R
-    const kept = await keptResult(deps, recipeKey(recipe), () => runForRequest(ctx, deps, keeper.stopKey, (control) => ep.execute(deps, recipe, control)))
-    await serveReadMethod(ctx, route, method, kept, ep.app)
+    const kept = await keptResult(deps, recipeKeyOf(recipe as object), () => runForRequest(ctx, deps, keeper.stopKey, (control) => ep.execute(deps, recipe, control)))
+    await serveReadMethod(ctx, route, method, kept, ep.app, { answers: deps.caches.rendered, resultKey: recipeKeyOf(recipe as object) })
   }
 }

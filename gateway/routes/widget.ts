@@ -4,7 +4,8 @@
  */
 import type { Context } from 'koa'
 import { AppError } from '../../shared/errors.js'
-import { colsTable, HEAD_ROWS, renderHead, renderResult, renderValue } from '../format/index.js'
+import { answerKey, type RenderedAnswers } from '../cache/rendered-answers.js'
+import { colsTable, HEAD_ROWS, renderHead, renderResult, renderValue, STREAM_THRESHOLD } from '../format/index.js'
 import type { KeptResult } from '../queries/kept.js'
 import type { ParsedPath } from '../path.js'
 import { requestParams, rowParam } from '../params.js'
@@ -26,16 +27,33 @@ export function requestedRange(ctx: Context, app: AppKind, rowCount: number): { 
   return { from, to }
 }
 
-export async function serveReadMethod(ctx: Context, route: ParsedPath, method: string, kept: KeptResult, app: AppKind): Promise<void> {
-  const page = { title: `${app} ${method}`, links: formatLinks(ctx) }
+/** Rendered answers and the recipe key of the kept result, when the caller knows the key. */
+export interface AnswerMemo {
+  readonly answers: RenderedAnswers
+  readonly resultKey: string
+}
+
+/**
+ * Answers a read method. With `memo`, small `!data` answers other than HTML are rendered once
+ * per row range and format (cache/rendered-answers.ts).
+ */
+export async function serveReadMethod(ctx: Context, route: ParsedPath, method: string, kept: KeptResult, app: AppKind, memo?: AnswerMemo): Promise<void> {
+  // Only a page has links; JSON and text answers skip building them.
+  const page = route.format === 'html' ? { title: `${app} ${method}`, links: formatLinks(ctx) } : undefined
   switch (method) {
     case 'cols':
       return send(ctx, renderResult(colsTable(kept.cols, app), route.format, { page }))
     case 'rows':
       return send(ctx, renderValue(kept.rowCount, route.format, page))
     case 'data': {
+      const range = requestedRange(ctx, app, kept.rowCount)
+      if (memo !== undefined && route.format !== 'html' && range.to - range.from <= STREAM_THRESHOLD) {
+        const key = answerKey(memo.resultKey, 'data', route.format, range.from, range.to)
+        const hit = memo.answers.get(key)
+        return send(ctx, hit ?? memo.answers.keep(key, renderResult(await kept.rows(range.from, range.to), route.format)))
+      }
       // Large ranges stream in pieces: a kept result in the Store is read a chunk at a time.
-      return sendRows(ctx, { cols: kept.cols, read: (from, to) => kept.rows(from, to) }, requestedRange(ctx, app, kept.rowCount), route.format, page)
+      return sendRows(ctx, { cols: kept.cols, read: (from, to) => kept.rows(from, to) }, range, route.format, page)
     }
     case 'head': {
       const first = await kept.rows(0, HEAD_ROWS)

@@ -45,8 +45,12 @@ async function loadAsset(dir: URL, name: string): Promise<Asset | null> {
 export function uiAssets(dir: URL = ASSET_DIR) {
   // Built files do not change under a running service; found ones are read once.
   const cache = new Map<string, Asset>()
-  return async function serveAsset(ctx: Context, next: Next): Promise<void> {
-    if (!ctx.path.startsWith('/ui/')) return next()
+  // Other paths pass straight on, without an async layer (and its promise) of their own.
+  return function serveAsset(ctx: Context, next: Next): Promise<void> {
+    return ctx.path.startsWith('/ui/') ? answerAsset(ctx) : next()
+  }
+
+  async function answerAsset(ctx: Context): Promise<void> {
     const name = ctx.path.slice('/ui/'.length)
     const asset = ASSET_NAME.test(name) ? (cache.get(name) ?? (await loadAsset(dir, name))) : null
     if (asset === null) throw new AppError('NOT_FOUND', `No such workbench asset "${ctx.path}".`)

@@ -17,9 +17,10 @@ export const CONTENT_SECURITY_POLICY = [
 ].join('; ')
 
 export function securityHeaders() {
-  return async function setSecurityHeaders(ctx: Context, next: Next): Promise<void> {
+  // Not async: a layer that only passes the request on should not add a promise of its own.
+  return function setSecurityHeaders(ctx: Context, next: Next): Promise<void> {
     ctx.set('Content-Security-Policy', CONTENT_SECURITY_POLICY)
     ctx.set('X-Content-Type-Options', 'nosniff')
-    await next()
+    return next()
   }
 }

@@ -121,9 +121,13 @@ function mayBePage(view: PageView, params: Params): boolean {
 /** Middleware between body parsing and the router: answers page views, passes everything else on. */
 export function workbenchPages(deps: Deps) {
   const authenticate = requireSession(deps)
-  return async function pages(ctx: Context, next: Next): Promise<void> {
+  // API requests (a format suffix) pass straight on, without an async layer of their own.
+  return function pages(ctx: Context, next: Next): Promise<void> {
     const route = ctx.state.route as ParsedPath | undefined
-    if (route?.format !== 'html' || !PAGE_METHODS.has(ctx.method)) return next()
+    return route?.format === 'html' && PAGE_METHODS.has(ctx.method) ? pageOrNext(ctx, next, route) : next()
+  }
+
+  async function pageOrNext(ctx: Context, next: Next, route: ParsedPath): Promise<void> {
     const view = pageView(route.segments)
     if (view === null) return next()
     const params = requestParams(ctx)
