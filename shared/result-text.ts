@@ -9,11 +9,6 @@ export type TextColumn = Extract<ResultColumn, { kind: 'text' }> | CodedTextColu
 
 export const isTextColumn = (c: ResultColumn): c is TextColumn => c.kind === 'text' || c.kind === 'coded'
 
-/** The text of one row. */
-export function textAt(c: TextColumn, row: number): string {
-  return c.kind === 'text' ? c.data[row] : c.dict[c.codes[row]]
-}
-
 /** A reader of one text column's rows, built once so a row loop stays flat. */
 export function textReader(c: TextColumn): (row: number) => string {
   if (c.kind === 'text') {
