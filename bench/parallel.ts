@@ -66,18 +66,11 @@ interface Measured {
   readonly two: Outcome
 }
 
-async function measureTarget(t: PoolTarget, queries: readonly BenchQuery[], reference: Map<string, Digest>): Promise<Map<string, Outcome>> {
-  const out = new Map<string, Outcome>()
-  for (const q of queries) {
-    const checked = await checkedRun(t, q, reference.get(q.name) ?? null)
-    if ('outcome' in checked) {
-      out.set(q.name, checked.outcome)
-      continue
-    }
-    if (!reference.has(q.name)) reference.set(q.name, checked.digest)
-    out.set(q.name, await timedRuns(t, q))
-  }
-  return out
+async function measureQuery(t: PoolTarget, q: BenchQuery, reference: Map<string, Digest>): Promise<Outcome> {
+  const checked = await checkedRun(t, q, reference.get(q.name) ?? null)
+  if ('outcome' in checked) return checked.outcome
+  if (!reference.has(q.name)) reference.set(q.name, checked.digest)
+  return timedRuns(t, q)
 }
 
 const ms = (o: Outcome): number | null => (o.kind === 'ok' ? o.ms : null)
@@ -94,11 +87,21 @@ async function measureAll(opts: { rows?: number; only?: readonly string[] } = {}
   const data = makeBenchData(rows)
   const tables = new Map([data.item, data.products, data.stores].map((t) => [t.path, toTableInput(t)]))
   const reference = new Map<string, Digest>()
+  // Both pools stay up and each query is timed on one, then at once on the other: the two figures
+  // of a ratio are seconds apart, not minutes, so drift in what else the machine runs skews it less.
   const oneWorker = new PoolTarget('1 worker', 1, 1, tables)
-  const one = await measureTarget(oneWorker, queries, reference).finally(() => oneWorker.close())
   const twoWorkers = new PoolTarget('2 workers', 2, 2, tables)
-  const two = await measureTarget(twoWorkers, queries, reference).finally(() => twoWorkers.close())
-  return queries.map((query) => ({ query, one: one.get(query.name)!, two: two.get(query.name)! }))
+  try {
+    const out: Measured[] = []
+    for (const query of queries) {
+      const one = await measureQuery(oneWorker, query, reference)
+      const two = await measureQuery(twoWorkers, query, reference)
+      out.push({ query, one, two })
+    }
+    return out
+  } finally {
+    await Promise.all([oneWorker.close(), twoWorkers.close()])
+  }
 }
 
 function summaryRows(measured: readonly Measured[], rows: number): SummaryRow[] {
