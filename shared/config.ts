@@ -47,8 +47,10 @@ export interface Config {
   readonly maxQueriesPerSession: number
   /** Tasks that may wait for a worker on one gateway (429 with Retry-After beyond). */
   readonly maxQueue: number
-  /** Failed logins per user id within LOGIN_WINDOW_SECONDS before 429. */
+  /** Failed logins of one user id from one address within LOGIN_WINDOW_SECONDS before 429. */
   readonly loginMaxFailures: number
+  /** Failed logins of one user id from all addresses before only its known addresses may try. */
+  readonly loginMaxFailuresPerUser: number
   /** Failed logins per client address within LOGIN_WINDOW_SECONDS before 429. */
   readonly loginMaxFailuresPerAddress: number
   /** The window, and the lockout, of the login throttle, in seconds. */
@@ -91,6 +93,7 @@ export const DEFAULTS = {
   MAX_QUEUE: '64',
   LOGIN_MAX_FAILURES: '5',
   LOGIN_MAX_FAILURES_PER_ADDRESS: '20',
+  LOGIN_MAX_FAILURES_PER_USER: '100',
   LOGIN_WINDOW_SECONDS: '300',
   WORKER_MEMORY_MB: '4096',
   PARALLEL_MIN_ROWS: '1000000',
@@ -106,7 +109,7 @@ export const CONFIG_VARIABLES = [
   'DEMO_DATA', 'DEMO_ROWS', 'TABLE_CACHE_MB', 'MAX_INSTANCES_PER_SESSION',
   'RESULT_STORE_MB', 'REDIS_KEY_PREFIX', 'TRUST_PROXY', 'MAX_QUERY_BYTES', 'MAX_RESULT_BYTES',
   'MAX_QUERIES_PER_SESSION', 'MAX_QUEUE', 'LOGIN_MAX_FAILURES', 'LOGIN_MAX_FAILURES_PER_ADDRESS',
-  'LOGIN_WINDOW_SECONDS', 'WORKER_MEMORY_MB', 'PARALLEL_MIN_ROWS', 'PARALLEL_PARTS', 'LOG_LEVEL', 'METRICS_TOKEN',
+  'LOGIN_MAX_FAILURES_PER_USER', 'LOGIN_WINDOW_SECONDS', 'WORKER_MEMORY_MB', 'PARALLEL_MIN_ROWS', 'PARALLEL_PARTS', 'LOG_LEVEL', 'METRICS_TOKEN',
   'COMPRESSION', 'COMPRESSION_MIN_BYTES',
 ] as const
 
@@ -192,6 +195,7 @@ export function loadConfig(env: Env): Config {
     maxQueue: intVar(env, 'MAX_QUEUE', DEFAULTS.MAX_QUEUE, 0, 1_000_000),
     loginMaxFailures: intVar(env, 'LOGIN_MAX_FAILURES', DEFAULTS.LOGIN_MAX_FAILURES, 1, 1_000_000),
     loginMaxFailuresPerAddress: intVar(env, 'LOGIN_MAX_FAILURES_PER_ADDRESS', DEFAULTS.LOGIN_MAX_FAILURES_PER_ADDRESS, 1, 1_000_000),
+    loginMaxFailuresPerUser: intVar(env, 'LOGIN_MAX_FAILURES_PER_USER', DEFAULTS.LOGIN_MAX_FAILURES_PER_USER, 1, 1_000_000),
     loginWindowSeconds: intVar(env, 'LOGIN_WINDOW_SECONDS', DEFAULTS.LOGIN_WINDOW_SECONDS, 1, 7 * 24 * 3600),
     workerMemoryMb: intVar(env, 'WORKER_MEMORY_MB', DEFAULTS.WORKER_MEMORY_MB, 64, 1024 * 1024),
     parallelMinRows: intVar(env, 'PARALLEL_MIN_ROWS', DEFAULTS.PARALLEL_MIN_ROWS, 1, 2 ** 31 - 1),

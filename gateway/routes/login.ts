@@ -10,7 +10,7 @@ import { AppError } from '../../shared/errors.js'
 import { formatSessionCookie, parseSessionCookie, sessionCookieValues, COOKIE_NAME } from '../auth/cookie.js'
 import { verifyPassword } from '../auth/password.js'
 import type { KillMode } from '../auth/sessions.js'
-import { LoginThrottle } from '../auth/throttle.js'
+import { LoginThrottle, type ThrottleScope } from '../auth/throttle.js'
 import { getUser } from '../catalog/users.js'
 import type { Deps } from '../deps.js'
 import { requestParams, stringParam, type Params } from '../params.js'
@@ -48,12 +48,18 @@ function requiredText(params: Params, name: 'uid' | 'pw'): string {
   return value
 }
 
+const THROTTLE_LOG_LINES: Record<ThrottleScope, string> = {
+  user: 'login throttled: too many failures for one user id from one address',
+  address: 'login throttled: too many failures from one address',
+  anywhere: 'login throttled: too many failures for one user id from all addresses; only its known addresses may try',
+}
+
 function newThrottle(deps: Deps): LoginThrottle {
   const { config } = deps
-  const limits = { maxFailuresPerUser: config.loginMaxFailures, maxFailuresPerAddress: config.loginMaxFailuresPerAddress, windowSeconds: config.loginWindowSeconds }
+  const limits = { maxFailuresPerUser: config.loginMaxFailures, maxFailuresPerAddress: config.loginMaxFailuresPerAddress, maxFailuresAnywhere: config.loginMaxFailuresPerUser, windowSeconds: config.loginWindowSeconds }
   // Who is attacked is left out of the line: a "user id" is sometimes a password typed in the wrong box.
   return new LoginThrottle(deps.store, limits, ({ scope, address, seconds }) =>
-    deps.log({ level: 'warn', msg: scope === 'user' ? 'login throttled: too many failures for one user id' : 'login throttled: too many failures from one address', address, seconds }))
+    deps.log({ level: 'warn', msg: THROTTLE_LOG_LINES[scope], address, seconds }))
 }
 
 export function loginHandler(deps: Deps) {
@@ -74,10 +80,10 @@ export function loginHandler(deps: Deps) {
     const ok = await verifyPassword(pw, user?.passwordHash ?? null)
     // An inactive account gets the same answer as a wrong password: nothing to probe.
     if (!ok || !user || !user.active) {
-      await throttle.failed(address)
+      await throttle.failed(uid, address)
       throw new AppError('BAD_CREDENTIALS', 'Invalid user id or password.')
     }
-    await throttle.succeeded(uid)
+    await throttle.succeeded(uid, address)
     if (kill === 'auth') return sendJson(ctx, { uid: user.uid })
     const creds = await deps.sessions.login(user.uid, kill as KillMode)
     ctx.set('Set-Cookie', `${COOKIE_NAME}=${formatSessionCookie(creds)}; ${cookieAttributes(ctx)}`)

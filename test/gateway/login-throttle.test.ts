@@ -1,6 +1,8 @@
 /**
- * Proves the login throttle (issue 8): failed logins are counted per user id and per client
- * address in the Store, so all gateways share them; past the limit a login answers 429 with
+ * Proves the login throttle (issues 8 and 16): failed logins are counted per (user id, client
+ * address), per address and per user id over all addresses in the Store, so all gateways share
+ * them; an attacker's failures never lock the real user out of their own address; past a limit a
+ * login answers 429 with
  * Retry-After (the counter's remaining TTL) even with the right password, with a JSON `error`
  * that does not tell whether the user exists; unknown user ids count but create no user; a
  * success clears the user id's count but not the address's; parallel guesses cannot exceed the
@@ -31,7 +33,7 @@ async function rejection(p: Promise<unknown>): Promise<AppError> {
 
 describe('LoginThrottle', () => {
   let store: Store
-  const limits: ThrottleLimits = { maxFailuresPerUser: 3, maxFailuresPerAddress: 5, windowSeconds: 60 }
+  const limits: ThrottleLimits = { maxFailuresPerUser: 3, maxFailuresPerAddress: 5, maxFailuresAnywhere: 6, windowSeconds: 60 }
 
   beforeEach(async () => {
     store = createMemoryStore()
@@ -42,18 +44,40 @@ describe('LoginThrottle', () => {
   /** One login attempt that fails its password check. */
   async function fail(t: LoginThrottle, uid: string, address: string): Promise<void> {
     await t.begin(uid, address)
-    await t.failed(address)
+    await t.failed(uid, address)
   }
 
-  it('refuses a user id after the limit, before the password is checked, with the seconds left', async () => {
+  it('refuses a user id from an address after the limit, before the password is checked, with the seconds left', async () => {
     const t = new LoginThrottle(store, limits)
     for (let i = 0; i < 3; i++) await fail(t, 'ann', '10.0.0.1')
-    const e = await rejection(t.begin('ann', '10.0.0.2'))
+    const e = await rejection(t.begin('ann', '10.0.0.1'))
     expect(e.code).to.equal('TOO_MANY_REQUESTS')
-    expect(e.message).to.match(/^Too many failed logins for this user id; try again in \d+ seconds\.$/)
+    expect(e.message).to.match(/^Too many failed logins for this user id from your address; try again in \d+ seconds\.$/)
     expect(e.detail.retryAfterSeconds).to.be.within(55, 60)
     // Other user ids are not affected.
-    await t.begin('bob', '10.0.0.2')
+    await t.begin('bob', '10.0.0.1')
+  })
+
+  it('never locks the user id out of other addresses: the attacker\'s failures stay the attacker\'s', async () => {
+    const t = new LoginThrottle(store, limits)
+    for (let i = 0; i < 3; i++) await fail(t, 'ann', '10.6.6.6')
+    await rejection(t.begin('ann', '10.6.6.6'))
+    await t.begin('ann', '10.0.0.2')
+    await t.succeeded('ann', '10.0.0.2')
+  })
+
+  it('past the limit over all addresses, lets only addresses the user id logged in from try', async () => {
+    const t = new LoginThrottle(store, limits)
+    await t.begin('ann', '10.0.0.1')
+    await t.succeeded('ann', '10.0.0.1')
+    // Six attackers, one guess each: no address and no pair reaches its own limit.
+    for (let i = 0; i < 6; i++) await fail(t, 'ann', `10.9.0.${i}`)
+    const e = await rejection(t.begin('ann', '10.9.0.99'))
+    expect(e.message).to.match(/^Too many failed logins for this user id from many addresses; only addresses it logged in from before may try now; try again in \d+ seconds\.$/)
+    expect(e.detail.retryAfterSeconds).to.be.within(55, 60)
+    await t.begin('ann', '10.0.0.1')
+    await t.begin('bob', '10.9.0.99')
+    expect(await store.ttl(THROTTLE_KEYS.known('ann', '10.0.0.1'))).to.be.above(29 * 24 * 3600)
   })
 
   it('counts failures per address over all user ids and leaves other addresses alone', async () => {
@@ -65,15 +89,15 @@ describe('LoginThrottle', () => {
     await t.begin('fresh', '10.0.0.10')
   })
 
-  it('clears the user id on success, but not the address', async () => {
+  it('clears the (user id, address) count on success, but not the address\'s', async () => {
     const t = new LoginThrottle(store, limits)
     for (let round = 0; round < 2; round++) {
       await fail(t, 'ann', '10.0.0.1')
       await fail(t, 'ann', '10.0.0.1')
       await t.begin('ann', '10.0.0.1')
-      await t.succeeded('ann')
+      await t.succeeded('ann', '10.0.0.1')
     }
-    expect(await store.get(THROTTLE_KEYS.user('ann'))).to.equal(null)
+    expect(await store.get(THROTTLE_KEYS.pair('ann', '10.0.0.1'))).to.equal(null)
     expect(await store.get(THROTTLE_KEYS.address('10.0.0.1'))).to.equal('4')
     await fail(t, 'bob', '10.0.0.1')
     expect((await rejection(t.begin('ann', '10.0.0.1'))).message).to.match(/from your address/)
@@ -96,13 +120,14 @@ describe('LoginThrottle', () => {
 
   it('gives a counter that lost its TTL a full window instead of throttling forever', async () => {
     const t = new LoginThrottle(store, limits)
-    await store.set(THROTTLE_KEYS.user('ann'), '7')
+    await store.set(THROTTLE_KEYS.pair('ann', '10.0.0.1'), '7')
     expect((await rejection(t.begin('ann', '10.0.0.1'))).detail.retryAfterSeconds).to.equal(60)
-    expect(await store.ttl(THROTTLE_KEYS.user('ann'))).to.be.within(58, 60)
+    expect(await store.ttl(THROTTLE_KEYS.pair('ann', '10.0.0.1'))).to.be.within(58, 60)
   })
 
   it('keys plain ids as they are and hashes anything else to a short key', () => {
     expect(THROTTLE_KEYS.user('ann')).to.equal(`${THROTTLE_PREFIX}uid:ann`)
+    expect(THROTTLE_KEYS.pair('ann', '10.0.0.1')).to.equal(`${THROTTLE_PREFIX}pair:ann:10.0.0.1`)
     expect(THROTTLE_KEYS.address('::ffff:127.0.0.1')).to.equal(`${THROTTLE_PREFIX}addr:::ffff:127.0.0.1`)
     const long = THROTTLE_KEYS.user('x'.repeat(10_000))
     expect(long.length).to.be.below(80)
@@ -197,7 +222,7 @@ forEachStore('login throttle', (svc) => {
     this.timeout(20_000)
     await createUser(store(), { uid: 'thr_dee', password: 'thr_dee-pass-1' })
     for (let i = 0; i < 3; i++) await login({ uid: 'thr_dee', pw: 'wrong-pass' })
-    const key = THROTTLE_KEYS.user('thr_dee')
+    const [key] = await store().keys(`${THROTTLE_PREFIX}pair:thr_dee:`)
     expect(await store().ttl(key)).to.be.within(100, 120)
     await store().expire(key, 50)
     const res = await login({ uid: 'thr_dee', pw: 'thr_dee-pass-1' })
@@ -223,6 +248,13 @@ forEachStore('login throttle', (svc) => {
 forEachStore('login throttle behind a trusted balancer', (svc) => {
   const login = (uid: string, pw: string, forwardedFor: string) =>
     svc().http.post('/v1/api/!login:json').type('form').set('X-Forwarded-For', forwardedFor).send({ uid, pw })
+
+  it('lets the real user in from their address while an attacker elsewhere is throttled on their user id', async () => {
+    await createUser(svc().deps.store, { uid: 'thr_vic', password: 'thr_vic-pass-1' })
+    for (let i = 0; i < 3; i++) expect((await login('thr_vic', `guess-${i}`, '203.0.113.66')).status).to.equal(401)
+    expect((await login('thr_vic', 'thr_vic-pass-1', '203.0.113.66')).status, 'the attacker is throttled').to.equal(429)
+    expect((await login('thr_vic', 'thr_vic-pass-1', '198.51.100.20')).status, 'the victim elsewhere').to.equal(200)
+  })
 
   it('counts the address the balancer saw, whatever the client forged in front of it', async () => {
     for (let n = 0; n < 7; n++) expect((await login(`thr_p${n % 3}`, 'wrong-pass', `203.0.113.${n}, 198.51.100.7`)).status).to.equal(401)
