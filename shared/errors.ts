@@ -34,6 +34,7 @@ export const ERROR_CODES = {
   UNKNOWN_TRANSACTION: 'Invalid transaction type.',
   LIMIT_REACHED: 'A limit set for the account or company has been reached.',
   STOPPED: 'The query was stopped.',
+  CONFLICT: 'Others kept changing the object while this change was being made.',
   BODY_TOO_LARGE: 'The request body is too large.',
   RESULT_TOO_LARGE: 'The result has more rows than the service allows.',
   QUERY_TOO_LARGE: 'The query text is longer than the service allows.',

@@ -144,7 +144,18 @@ export function tableExists(path: string): AppError {
   return new AppError('TABLE_EXISTS', `The table "${path}" already exists; send replace=1 to replace it.`, { table: path })
 }
 
-type CommitOptions = { mustNotExist?: boolean; expectVersion?: string }
+type CommitOptions = {
+  mustNotExist?: boolean
+  /** The table must still be at this version (an append was built from it). */
+  expectVersion?: string
+  /**
+   * A replacement: whatever the table holds now (or nothing) may be replaced, as long as this
+   * check, asked again on every attempt, does not throw (the caller may still replace it).
+   * Its rows do not depend on the old ones, so a race with another writer costs one more
+   * catalog attempt, never a rewrite of the version.
+   */
+  replacing?: (previous: TableRecord | null) => void
+}
 
 /**
  * Points the catalog at a freshly written version: one atomic batch that writes the table record,
@@ -189,6 +200,7 @@ function planCommit(w: Watched, init: TableInit, meta: TableMeta, opts: CommitOp
   // was lost did commit, or a client library sent that batch again after a reconnect.
   if (previous?.version === meta.version) return { ops: [], result: previous }
   if (previous && opts.mustNotExist) throw tableExists(init.path)
+  opts.replacing?.(previous)
   if (opts.expectVersion !== undefined && previous?.version !== opts.expectVersion) {
     // changedMeanwhile tells a caller that retries lost races this one from a store failure.
     throw new AppError('UNAVAILABLE', `The table "${init.path}" changed while this change was being made; try again.`, { table: init.path, changedMeanwhile: true })

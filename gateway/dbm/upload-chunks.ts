@@ -30,6 +30,7 @@ import {
 } from '../../engine/storage/chunked.js'
 import { isYmd, removeTableVersion, type ColumnValues } from '../../engine/storage/index.js'
 import { commitTable, lostCommitRace } from '../catalog/tables.js'
+import { inTurn, keptChanging, raceBackoff } from '../catalog/races.js'
 import { TABLE_FIELDS } from './data.js'
 import { isOutcomeUnknown } from '../catalog/txn.js'
 import { KEYS, parentPath, parseRecord, type TableRecord } from '../catalog/records.js'
@@ -80,7 +81,7 @@ const COMMIT_LOCK_SECONDS = 120
 const LOCK_WAIT_MS = 30_000
 /** Folders younger than this (or than SESSION_TTL) are never swept: their state may be about to be written. */
 const SWEEP_GRACE_MS = 10_000
-const COMMIT_ATTEMPTS = 4
+const COMMIT_ATTEMPTS = 8
 
 
 const UPLOAD_PARAM: ParamSpec = { type: 'string', required: true, doc: 'The upload id that upload_begin answered.' }
@@ -150,10 +151,14 @@ async function checkTarget(ctx: DbmContext, path: string, mode: Mode): Promise<T
   if (mode === 'noreplace') {
     throw new AppError('TABLE_EXISTS', `Table already exists: "${path}"; send "mode": "replace" to replace it or "mode": "append" to add rows to it, or choose another name.`, { table: path })
   }
+  checkOwner(ctx, path, mode, existing)
+  return existing
+}
+
+function checkOwner(ctx: DbmContext, path: string, mode: Mode, existing: TableRecord): void {
   if (!canReplace(ctx.user, existing)) {
     throw new AppError('FORBIDDEN', `You do not own the table "${path}": only its owner or an administrator may ${mode === 'append' ? 'append to' : 'replace'} it; save under another name instead.`, { table: path })
   }
-  return existing
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -324,7 +329,8 @@ const UPLOAD_COMMIT: Transaction = {
     }, 10_000)
     try {
       const state = await readState(ctx, id)
-      const saved = await commitUpload(ctx, state)
+      // Appends to one table take turns on this gateway (see catalog/races.ts).
+      const saved = await (state.mode === 'append' ? inTurn(state.path, () => commitUpload(ctx, state)) : commitUpload(ctx, state))
       await ctx.deps.store.del(stateKey(id))
       await removeUploadDir(ctx.deps.config.dataDir, id)
       return tableView(saved, { cols: true })
@@ -355,7 +361,10 @@ async function commitUpload(ctx: DbmContext, state: UploadState): Promise<TableR
     const meta = await writeChunkedVersion(ctx.deps.config.dataDir, { dir, rows: state.rows, columns: specs, states }, base ? { meta: await ctx.deps.tables.meta(base.version) } : null)
     try {
       const init = { path: state.path, owner: owner.uid, title: state.title, sdesc: state.sdesc, ldesc: state.ldesc, users: state.users, inherit: state.inherit }
-      return await commitTable(ctx.deps.store, init, meta, existing ? { expectVersion: existing.version } : { mustNotExist: true })
+      // A replacement takes whatever the table became meanwhile (its owner checked again); an
+      // append was built from `existing` and must find it still there.
+      const opts = state.mode === 'replace' ? { replacing: (now: TableRecord | null) => void (now && checkOwner(ctx, state.path, state.mode, now)) } : existing ? { expectVersion: existing.version } : { mustNotExist: true }
+      return await commitTable(ctx.deps.store, init, meta, opts)
     } catch (err) {
       // When the Store cannot say whether the commit landed, the version may be live: keep it.
       if (!isOutcomeUnknown(err)) await removeTableVersion(ctx.deps.config.dataDir, meta.version).catch(() => undefined)
@@ -363,9 +372,8 @@ async function commitUpload(ctx: DbmContext, state: UploadState): Promise<TableR
       if (state.mode === 'noreplace') {
         throw new AppError('TABLE_EXISTS', `Table already exists: "${state.path}" (it was created while this upload was sent); begin a new upload with "mode": "replace", or choose another name.`, { table: state.path })
       }
-      if (attempt === COMMIT_ATTEMPTS) {
-        throw new AppError('UNAVAILABLE', `The table "${state.path}" kept changing while it was being saved (others are writing to it); try upload_commit again.`, { table: state.path })
-      }
+      if (attempt === COMMIT_ATTEMPTS) throw await keptChanging(ctx.deps.store, state.path, existing, 'send upload_commit again')
+      await raceBackoff(attempt)
     }
   }
 }

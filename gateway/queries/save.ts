@@ -2,9 +2,11 @@
  * Saving rows as a table: api/run's `savetable`, dbm `save_table` and `upload_table`. The rows
  * are written as a new immutable version and the catalog is switched to it in one conditional
  * step: on what it was when the save started (missing, or the version replaced or appended to).
- * If someone else changed the table meanwhile, the save starts again from the new state, a few
- * times, then gives up with a clear message. A version that the catalog does not end up pointing
- * at is removed at once.
+ * A replacement accepts whatever the table became meanwhile (its owner checked again), so
+ * concurrent replaces all land, the last one winning. An append was built from one version: if
+ * someone else changed the table meanwhile, it starts again from the new state, with a growing
+ * random pause, and after ATTEMPTS tries gives up with 409 `conflict` saying what changed. A
+ * version that the catalog does not end up pointing at is removed at once.
  */
 import { AppError } from '../../shared/errors.js'
 import type { ResultSet } from '../../shared/protocol.js'
@@ -12,6 +14,7 @@ import { isValidPath, type ColumnSpec } from '../../shared/table.js'
 import { isOutcomeUnknown } from '../catalog/txn.js'
 import { removeTableVersion, writeTableVersion, type ColumnValues, type TableInput } from '../../engine/storage/index.js'
 import { commitTable, lostCommitRace } from '../catalog/tables.js'
+import { inTurn, keptChanging, raceBackoff } from '../catalog/races.js'
 import { KEYS, parentPath, parseRecord, type TableRecord } from '../catalog/records.js'
 import type { Principal } from '../catalog/principal.js'
 import { canReplace, writableFolder } from '../catalog/write-access.js'
@@ -43,7 +46,7 @@ export interface SaveRequest {
  */
 export type RowsBuilder = (appendTo: readonly ColumnSpec[] | null) => Promise<TableInput> | TableInput
 
-const ATTEMPTS = 4
+export const ATTEMPTS = 8
 
 /**
  * Saves the rows `build` gives at `req.path`; returns the committed record. Permission and mode
@@ -55,6 +58,13 @@ export async function saveTable(deps: Deps, user: Principal, req: SaveRequest, b
   // The caller's home folder is made on demand, but only once the rows are known to be good.
   const home = folder === `uploads.${user.uid}`
   if (!home) await writableFolder(deps.store, user, folder)
+  // Appends to one table take turns on this gateway: each builds on the one before, no race.
+  return req.mode === 'append' ? inTurn(path, () => saveAttempts(deps, user, req, path, build)) : saveAttempts(deps, user, req, path, build)
+}
+
+async function saveAttempts(deps: Deps, user: Principal, req: SaveRequest, path: string, build: RowsBuilder): Promise<TableRecord> {
+  const folder = parentPath(path)
+  const home = folder === `uploads.${user.uid}`
   for (let attempt = 1; ; attempt++) {
     const existing = parseRecord<TableRecord>(await deps.store.get(KEYS.table(path)))
     checkMode(user, path, req, existing)
@@ -64,7 +74,8 @@ export async function saveTable(deps: Deps, user: Principal, req: SaveRequest, b
     const meta = await writeTableVersion(deps.config.dataDir, input)
     try {
       const init = { path, owner: user.uid, title: req.title, sdesc: req.sdesc, ldesc: req.ldesc, users: req.users, inherit: req.inherit }
-      return await commitTable(deps.store, init, meta, existing ? { expectVersion: existing.version } : { mustNotExist: true })
+      const opts = req.mode === 'replace' ? { replacing: (now: TableRecord | null) => checkMode(user, path, req, now) } : existing ? { expectVersion: existing.version } : { mustNotExist: true }
+      return await commitTable(deps.store, init, meta, opts)
     } catch (err) {
       // A commit the store may have applied without saying so may be what the catalog now
       // points at: keep its version (an embedded-store restart removes it if it never landed).
@@ -72,9 +83,8 @@ export async function saveTable(deps: Deps, user: Principal, req: SaveRequest, b
       await removeTableVersion(deps.config.dataDir, meta.version).catch(() => undefined)
       if (!lostCommitRace(err)) throw err
       if (req.mode === 'noreplace') throw tableExists(path, req)
-      if (attempt === ATTEMPTS) {
-        throw new AppError('UNAVAILABLE', `The table "${path}" kept changing while it was being saved (others are writing to it); try again.`, { table: path })
-      }
+      if (attempt === ATTEMPTS) throw await keptChanging(deps.store, path, existing, 'send the append again')
+      await raceBackoff(attempt)
     }
   }
 }
