@@ -8,7 +8,12 @@
  *  - memory came back to its level after the warm-up, and no worker thread or file descriptor
  *    leaked (read from /proc of the service process).
  *
- *   node dist/scripts/soak.js [--seconds 30] [--warm-up-seconds 8] [--clients 12] [--rows 50000] [--redis] [--json]
+ * With `--distinct` every query text is new (a constant column numbered per request), so every
+ * compiled-query cache, result memo and rendered answer is a miss that adds an entry: then memory
+ * must plateau (the last third of the run grows less than PLATEAU_SLACK over the middle third)
+ * under the bound the caches' documented budgets give (warm-up level + CACHE_BUDGET_BYTES).
+ *
+ *   node dist/scripts/soak.js [--seconds 30] [--warm-up-seconds 8] [--clients 12] [--rows 50000] [--redis] [--distinct] [--json]
  *
  * Exits 1 when a check fails. `--json` prints one JSON object (for `npm run reliability`).
  */
@@ -30,6 +35,19 @@ const ROWS = Number(arg('rows', '50000'))
 const WARM_UP_SECONDS = Number(arg('warm-up-seconds', '8'))
 const USE_REDIS = process.argv.includes('--redis')
 const AS_JSON = process.argv.includes('--json')
+const DISTINCT = process.argv.includes('--distinct')
+/**
+ * What the gateway's bounded caches may hold in all (README, Security → limits): the result memo
+ * (256 MiB), compiled macro and SQL queries (16 MiB each), rendered answers (16 MiB) and the
+ * recipe-key memo (4 MiB), plus a quarter for the allocator's own overhead on so many objects.
+ */
+const CACHE_BUDGET_BYTES = Math.round((256 + 16 + 16 + 16 + 4) * 1.25 * 2 ** 20)
+/** The last third of a --distinct run may sit this much above the peak of the middle third. */
+const PLATEAU_SLACK_BYTES = 48 * 1024 * 1024
+/** Numbers the query texts of --distinct, so no two requests send the same text. */
+let distinctSeq = 0
+const distinctColumn = (): string => (DISTINCT ? `, ${++distinctSeq} d` : '')
+const distinctXml = (): string => (DISTINCT ? `<willbe name="d" value="${++distinctSeq}"/>` : '')
 const PW = 'soak-admin-pw-1'
 const USER_PW = 'soak-user-pw-1'
 /** After the soak, memory may sit this far above the post-warm-up level (caches settle). */
@@ -143,14 +161,14 @@ class Client {
   }
 
   async smallSql(): Promise<void> {
-    await this.call('sql small', 'sql:json', { sql: 'select store, count(*) n from pub.demo.retail.item group by store' }, (r) => {
+    await this.call('sql small', 'sql:json', { sql: `select store, count(*) n${distinctColumn()} from pub.demo.retail.item group by store` }, (r) => {
       const n = (r.body as { n?: number[] }).n
       return r.status === 200 && Array.isArray(n) && n.reduce((a, b) => a + b, 0) === ROWS
     })
   }
 
   async smallRun(): Promise<void> {
-    await this.call('run small', 'run:json', { xml: '<base table="pub.demo.retail.item"/><sel value="store=3"/><tabu breaks="store"><tcol fun="cnt"/></tabu>' }, (r) => r.status === 200)
+    await this.call('run small', 'run:json', { xml: `<base table="pub.demo.retail.item"/><sel value="store=3"/>${distinctXml()}<tabu breaks="store"><tcol fun="cnt"/></tabu>` }, (r) => r.status === 200)
   }
 
   async largeQuery(): Promise<void> {
@@ -251,6 +269,21 @@ async function verify(base: string, committed: Committed[], folders: string[], c
   return { tables, dropped, folders: folders.length }
 }
 
+/**
+ * --distinct: memory levels off, under the caches' bound. The run is cut in thirds; the last may
+ * not grow past the middle one's peak by more than PLATEAU_SLACK_BYTES.
+ */
+function checkPlateau(samples: number[], baseline: number, problems: string[]): void {
+  const mb = (b: number): string => `${(b / 2 ** 20).toFixed(0)} MB`
+  if (samples.length < 6) return void problems.push(`too few memory samples (${samples.length}) to see a plateau: run longer`)
+  const third = Math.floor(samples.length / 3)
+  const middle = Math.max(...samples.slice(third, 2 * third))
+  const last = Math.max(...samples.slice(2 * third))
+  if (last > middle + PLATEAU_SLACK_BYTES) problems.push(`memory still climbing: peak ${mb(middle)} in the middle third of the run, ${mb(last)} in the last`)
+  const peak = Math.max(...samples)
+  if (peak > baseline + CACHE_BUDGET_BYTES) problems.push(`memory passed the caches' bound: peak ${mb(peak)}, warm-up level ${mb(baseline)} + budget ${mb(CACHE_BUDGET_BYTES)}`)
+}
+
 async function main(): Promise<void> {
   const dataDir = await mkdtemp(join(tmpdir(), 'tabula-soak-'))
   let redis: RedisServer | null = null
@@ -294,9 +327,14 @@ async function main(): Promise<void> {
     const deadline = Date.now() + SECONDS * 1000
     const warmRequests = tally.latencies.length
     tally.latencies.length = 0
+    // RSS through the run, to see whether it levels off (a leak keeps climbing).
+    const samples: number[] = []
+    const sampler = setInterval(() => void processFacts(pid).then((f) => samples.push(f.rss), () => undefined), 2000)
     await Promise.all(clients.map(async (c) => {
       while (Date.now() < deadline) await c.randomStep()
     }))
+    clearInterval(sampler)
+    if (DISTINCT) checkPlateau(samples, before.rss, tally.problems)
     const elapsed = (performance.now() - started) / 1000
     const served = tally.latencies.length
     const p50 = percentile(tally.latencies, 50)
@@ -309,7 +347,9 @@ async function main(): Promise<void> {
     const after = await processFacts(pid)
 
     const memoryLimit = before.rss + Math.max(MEMORY_SLACK_BYTES, before.rss * MEMORY_SLACK_RATIO)
-    if (after.rss > memoryLimit) tally.problems.push(`memory did not come back: RSS ${(after.rss / 2 ** 20).toFixed(0)} MB after, ${(before.rss / 2 ** 20).toFixed(0)} MB after warm-up`)
+    // With --distinct the bounded caches stay full of new entries by design: the plateau and its
+    // bound are the check there (checkPlateau), not a return to the warm-up level.
+    if (!DISTINCT && after.rss > memoryLimit) tally.problems.push(`memory did not come back: RSS ${(after.rss / 2 ** 20).toFixed(0)} MB after, ${(before.rss / 2 ** 20).toFixed(0)} MB after warm-up`)
     if (after.threads > before.threads) tally.problems.push(`threads leaked: ${before.threads} after warm-up, ${after.threads} at the end`)
     if (after.fds > before.fds + FD_SLACK) tally.problems.push(`file descriptors leaked: ${before.fds} after warm-up, ${after.fds} at the end`)
     const fiveXX = [...tally.statuses].filter(([s]) => s === 0 || s >= 500).reduce((a, [, n]) => a + n, 0)
@@ -320,6 +360,8 @@ async function main(): Promise<void> {
       byKind: Object.fromEntries(tally.kinds), byStatus: Object.fromEntries(tally.statuses), errors5xx: fiveXX,
       committedTablesChecked: checked.tables, droppedTablesChecked: checked.dropped, foldersChecked: checked.folders,
       rssBeforeMb: Math.round(before.rss / 2 ** 20), rssAfterMb: Math.round(after.rss / 2 ** 20),
+      distinct: DISTINCT, rssPeakMb: Math.round(Math.max(before.rss, ...samples) / 2 ** 20), rssBoundMb: Math.round((before.rss + CACHE_BUDGET_BYTES) / 2 ** 20),
+      rssSamplesMb: samples.map((b) => Math.round(b / 2 ** 20)),
       threadsBefore: before.threads, threadsAfter: after.threads, fdsBefore: before.fds, fdsAfter: after.fds,
       problems: tally.problems,
     }
@@ -329,6 +371,7 @@ async function main(): Promise<void> {
       log(`by kind: ${[...tally.kinds].map(([k, n]) => `${k} ${n}`).join(', ')}`)
       log(`by status: ${[...tally.statuses].map(([k, n]) => `${k}: ${n}`).join(', ')}`)
       log(`checked afterwards: ${checked.tables} committed tables read back exactly, ${checked.dropped} dropped tables gone, ${checked.folders} folders present`)
+      if (DISTINCT) log(`distinct texts: ${distinctSeq}; RSS every 2 s (MB): ${report.rssSamplesMb.join(' ')}; peak ${report.rssPeakMb} MB, bound ${report.rssBoundMb} MB`)
       log(`RSS ${report.rssBeforeMb} MB -> ${report.rssAfterMb} MB, threads ${before.threads} -> ${after.threads}, fds ${before.fds} -> ${after.fds}`)
       log(tally.problems.length === 0 ? 'soak: every check holds' : `soak: ${tally.problems.length} problem(s):\n  ${tally.problems.slice(0, 30).join('\n  ')}`)
     }
