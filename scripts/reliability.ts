@@ -4,10 +4,15 @@
  *    `--fuzz-scale` times the cases the test suite tries: cases tried and contract failures;
  *  - the fault scenarios of test/faults/ (worker crashes and out-of-memory, Redis going away,
  *    SIGKILL during writes, lost commit answers), run as the tests they are: survived or not;
+ *  - the security scenarios of test/security/ (cross-site requests, reused principal names, one
+ *    user starving the others, resource denial by one request, login lockout, commit races),
+ *    run the same way: held or not;
  *  - a soak (scripts/soak.ts) of `--soak-seconds` on the memory store: requests served, 5xx,
- *    latency, memory, threads and descriptors before and after, problems found.
+ *    latency, memory, threads and descriptors before and after, problems found;
+ *  - a soak of distinct query texts (`--distinct`): memory must level off under the bound of the
+ *    caches' budgets.
  *
- *   node dist/scripts/reliability.js [--fuzz-scale 5] [--soak-seconds 30] [--skip fuzz,faults,soak]
+ *   node dist/scripts/reliability.js [--fuzz-scale 5] [--soak-seconds 30] [--distinct-seconds 120] [--distinct-clients 64] [--skip fuzz,faults,security,soak,distinct]
  *
  * Exits 1 if any part found a problem.
  */
@@ -22,6 +27,8 @@ const arg = (name: string, fallback: string): string => {
 }
 const FUZZ_SCALE = Number(arg('fuzz-scale', '5'))
 const SOAK_SECONDS = arg('soak-seconds', '30')
+const DISTINCT_SECONDS = arg('distinct-seconds', '120')
+const DISTINCT_CLIENTS = arg('distinct-clients', '64')
 const SKIP = new Set(arg('skip', '').split(',').filter(Boolean))
 
 const log = (s = ''): void => {
@@ -63,25 +70,31 @@ function fuzz(): boolean {
   return ok
 }
 
-async function faults(): Promise<boolean> {
+/** Runs the test files under `folder` and lists each scenario as `passed` or FAILED. */
+async function scenarios(title: string, folder: string, passed: string): Promise<boolean> {
   log()
-  log('## Fault scenarios (test/faults/, run as tests)')
+  log(`## ${title} (test/${folder}, run as tests)`)
   log()
-  const { code, out } = await runNode('../test/run-tests.js', ['faults/'])
+  const { code, out } = await runNode('../test/run-tests.js', [folder])
   const clean = out.replace(/\u001b\[[0-9;]*m/g, '')
-  const scenarios = clean.split('\n').filter((l) => /^\s+(✔|\d+\))/.test(l)).map((l) => l.trim())
-  for (const s of scenarios) log(`- ${s.startsWith('✔') ? 'survived' : 'FAILED'}: ${s.replace(/^(✔|\d+\))\s*/, '')}`)
+  const lines = clean.split('\n').filter((l) => /^\s+(✔|\d+\))/.test(l)).map((l) => l.trim())
+  for (const s of lines) log(`- ${s.startsWith('✔') ? passed : 'FAILED'}: ${s.replace(/^(✔|\d+\))\s*/, '')}`)
   const summary = /(\d+) passed, (\d+) failed, (\d+) skipped/.exec(clean)
   log()
-  log(summary ? `${summary[1]} scenarios survived, ${summary[2]} failed, ${summary[3]} skipped` : `the fault tests did not report (exit ${code}):\n${clean.slice(-3000)}`)
+  log(summary ? `${summary[1]} scenarios ${passed}, ${summary[2]} failed, ${summary[3]} skipped` : `the tests did not report (exit ${code}):\n${clean.slice(-3000)}`)
   return code === 0 && summary !== null && summary[2] === '0'
 }
 
-async function soak(): Promise<boolean> {
+const faults = (): Promise<boolean> => scenarios('Fault scenarios', 'faults/', 'survived')
+const security = (): Promise<boolean> => scenarios('Security scenarios', 'security/', 'held')
+
+/** The mixed soak, or with `distinct` the one where every query text is new (memory must level off). */
+async function soak(distinct = false): Promise<boolean> {
   log()
-  log(`## Soak (${SOAK_SECONDS} s, memory store)`)
+  log(distinct ? `## Soak of distinct queries (${DISTINCT_SECONDS} s, ${DISTINCT_CLIENTS} clients, memory store)` : `## Soak (${SOAK_SECONDS} s, memory store)`)
   log()
-  const { code, out } = await runNode('./soak.js', ['--seconds', SOAK_SECONDS, '--json'])
+  const args = distinct ? ['--seconds', DISTINCT_SECONDS, '--clients', DISTINCT_CLIENTS, '--distinct', '--json'] : ['--seconds', SOAK_SECONDS, '--json']
+  const { code, out } = await runNode('./soak.js', args)
   const line = out.split('\n').find((l) => l.startsWith('{'))
   if (!line) {
     log(`the soak did not report (exit ${code}):\n${out.slice(-3000)}`)
@@ -91,6 +104,7 @@ async function soak(): Promise<boolean> {
   log('| requests | per second | 5xx | p50 ms | p99 ms | RSS after warm-up → end | threads | fds | tables checked |')
   log('|---:|---:|---:|---:|---:|---|---|---|---:|')
   log(`| ${r.requests} | ${r.perSecond} | ${r.errors5xx} | ${r.p50Ms} | ${r.p99Ms} | ${r.rssBeforeMb} → ${r.rssAfterMb} MB | ${r.threadsBefore} → ${r.threadsAfter} | ${r.fdsBefore} → ${r.fdsAfter} | ${r.committedTablesChecked} + ${r.droppedTablesChecked} dropped |`)
+  if (distinct) log(`\nRSS every 2 s: ${(r.rssSamplesMb as number[]).join(' ')} MB; peak ${r.rssPeakMb} MB under the bound ${r.rssBoundMb} MB (warm-up level + the caches' budgets)`)
   log()
   log(`by status: ${JSON.stringify(r.byStatus)}`)
   log(r.problems.length === 0 ? 'no problems' : `problems:\n  ${r.problems.join('\n  ')}`)
@@ -104,7 +118,9 @@ async function main(): Promise<void> {
   const results: [string, boolean][] = []
   if (!SKIP.has('fuzz')) results.push(['fuzz', fuzz()])
   if (!SKIP.has('faults')) results.push(['faults', await faults()])
+  if (!SKIP.has('security')) results.push(['security', await security()])
   if (!SKIP.has('soak')) results.push(['soak', await soak()])
+  if (!SKIP.has('distinct')) results.push(['distinct soak', await soak(true)])
   log()
   log(`## Verdict: ${results.map(([name, ok]) => `${name} ${ok ? 'holds' : 'FAILED'}`).join(', ')}`)
   process.exitCode = results.every(([, ok]) => ok) ? 0 : 1
