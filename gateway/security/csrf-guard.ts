@@ -12,12 +12,15 @@ import type { ParsedPath } from '../path.js'
 import { crossSiteReason } from './browser-origin.js'
 import { requestEffect } from './request-effect.js'
 
+const ACTING_METHODS = new Set(['GET', 'HEAD', 'POST'])
+
 export function csrfGuard(config: Pick<Config, 'allowedOrigins'>) {
   const allowed: ReadonlySet<string> = new Set(config.allowedOrigins)
   // Synchronous: most requests are reads and pass on without a promise of this layer's own.
   return function guardCrossSite(ctx: Context, next: Next): Promise<void> {
     const route = ctx.state.route as ParsedPath | undefined
-    if (route === undefined) return next()
+    // Other methods (OPTIONS, PUT…) act on nothing: the router answers them 405.
+    if (route === undefined || !ACTING_METHODS.has(ctx.method)) return next()
     const effect = requestEffect(route.segments, () => requestParams(ctx))
     if (effect === 'read') return next()
     if (effect === 'write' && (ctx.method === 'GET' || ctx.method === 'HEAD')) {
