@@ -40,8 +40,21 @@ export function crossSiteReason(ctx: Context, allowed: ReadonlySet<string>): str
   if (site === 'cross-site' || site === 'same-site') {
     return `the browser marked it Sec-Fetch-Site: ${site}${origin === null ? '' : ` from Origin ${origin}`}`
   }
-  if (origin === null) return null
+  if (origin === null) return refererReason(ctx, allowed)
   if (origin === 'null') return 'it came from an opaque origin (Origin: null)'
   if (origin === ownOrigin(ctx)) return null
   return `it came from Origin ${origin}, not from this service (${ownOrigin(ctx) ?? 'unknown'})`
+}
+
+/**
+ * The last hint, for a browser that sent neither Fetch Metadata nor Origin (a GET over plain HTTP
+ * to a host that is not loopback): the page it came from. A page can suppress its Referer, so this
+ * narrows the gap rather than closing it; HTTPS closes it (README, Cross-site requests).
+ */
+function refererReason(ctx: Context, allowed: ReadonlySet<string>): string | null {
+  const referer = ctx.get('Referer')
+  if (referer === '') return null
+  const from = normalOrigin(referer)
+  if (from === null || allowed.has(from) || from === ownOrigin(ctx)) return null
+  return `it came from a page of ${from} (Referer), not from this service`
 }

@@ -33,6 +33,7 @@ const CROSS_SITE: Record<string, Headers> = {
   'Origin: null': { Origin: 'null' },
   'cross-site with its Origin': { 'Sec-Fetch-Site': 'cross-site', Origin: 'http://evil.test' },
   'same-origin claimed with a foreign Origin': { 'Sec-Fetch-Site': 'same-origin', Origin: 'http://evil.test' },
+  'only a foreign Referer (plain HTTP, no Fetch Metadata)': { Referer: 'http://tabula.test:8081/attack.html' },
 }
 
 /** What passes: no browser headers, the service's own origin, a typed URL, an allowed origin. */
@@ -41,6 +42,7 @@ const PASSING: Record<string, Headers> = {
   'same-origin with its own Origin': { 'Sec-Fetch-Site': 'same-origin', Origin: OWN },
   'Sec-Fetch-Site: none (address bar)': { 'Sec-Fetch-Site': 'none' },
   'an Origin listed in ALLOWED_ORIGINS': { 'Sec-Fetch-Site': 'same-site', Origin: NOTEBOOK },
+  'only a Referer from a page of its own': { Referer: `${OWN}/v1/api/run` },
 }
 
 interface Action {
