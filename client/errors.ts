@@ -13,7 +13,7 @@ export type TabulaErrorCode =
   | 'unknown_group' | 'unknown_company' | 'unknown_role' | 'no_result' | 'method_not_allowed' | 'already_logged_in'
   | 'table_exists' | 'already_exists' | 'directory_not_empty' | 'limit_reached' | 'stopped' | 'body_too_large'
   | 'result_too_large' | 'query_too_large' | 'unsupported_media_type' | 'too_many_requests' | 'unavailable' | 'timeout'
-  | 'internal'
+  | 'internal' | 'cross_site'
   /** The client's own: no connection, or it broke before an answer. */
   | 'connection_failed'
   /** The client's own: an answer that is not what the API sends (a proxy's page, cut JSON). */
@@ -34,7 +34,7 @@ export const CODE_STATUS: Readonly<Record<string, number>> = {
   unknown_company: 404, unknown_role: 404, no_result: 404, method_not_allowed: 405, already_logged_in: 409,
   table_exists: 409, already_exists: 409, directory_not_empty: 409, limit_reached: 409, stopped: 409,
   body_too_large: 413, result_too_large: 413, query_too_large: 413, unsupported_media_type: 415,
-  too_many_requests: 429, unavailable: 503, timeout: 504, internal: 500,
+  too_many_requests: 429, unavailable: 503, timeout: 504, internal: 500, cross_site: 403,
 }
 
 export interface TabulaErrorInit {

@@ -1,8 +1,8 @@
 /**
  * createApp(deps) builds the Koa application and never listens, so tests drive it directly and
  * server.ts owns the process. Middleware order: request id, access log and metrics → security
- * headers → errors → `/healthz`, `/readyz`, `/metrics` → workbench assets
- * (`/ui/…`) → API path parsing → body → workbench pages → routes.
+ * headers → CORS (ALLOWED_ORIGINS) → errors → `/healthz`, `/readyz`, `/metrics` → workbench assets
+ * (`/ui/…`) → API path parsing → body → cross-site guard → workbench pages → routes.
  */
 import Koa, { type Context, type Next } from 'koa'
 import { AppError } from '../shared/errors.js'
@@ -16,6 +16,8 @@ import { createRouter } from './routes/index.js'
 import { requestBodies } from './routes/request-body.js'
 import { uiAssets } from './ui/assets.js'
 import { securityHeaders } from './ui/headers.js'
+import { corsForAllowedOrigins } from './security/cors.js'
+import { csrfGuard } from './security/csrf-guard.js'
 import { workbenchPages } from './ui/page-views.js'
 
 /** Parses `/{version}/api/…:{format}` and points the router at the canonical path. */
@@ -49,6 +51,8 @@ export function createApp(deps: Deps): Koa {
   // First: the request id, the access log line and the request metrics cover everything below.
   app.use(requestContext(deps))
   app.use(securityHeaders())
+  // Before the error layer, so a refusal is readable by an allowed origin too.
+  app.use(corsForAllowedOrigins(deps.config))
   // Outside the error middleware, so error bodies are compressed too.
   app.use(compressResponses(deps.config))
   app.use(errorMiddleware(deps.log))
@@ -56,6 +60,8 @@ export function createApp(deps: Deps): Koa {
   app.use(uiAssets())
   app.use(apiPath(deps))
   app.use(requestBodies(deps.config))
+  // After the body (run's savetable and instance variables may be in it), before anything acts.
+  app.use(csrfGuard(deps.config))
   app.use(workbenchPages(deps))
   app.use(router.routes())
   app.use(notFound)

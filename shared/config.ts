@@ -69,6 +69,11 @@ export interface Config {
   readonly compression: boolean
   /** Bodies smaller than this go uncompressed (streamed bodies are always compressed). */
   readonly compressionMinBytes: number
+  /**
+   * Origins (`scheme://host[:port]`) whose pages may change data through a browser and read
+   * answers by CORS; empty: only the service's own origin (gateway/security/).
+   */
+  readonly allowedOrigins: readonly string[]
 }
 
 export const DEFAULTS = {
@@ -111,6 +116,7 @@ export const CONFIG_VARIABLES = [
   'MAX_QUERIES_PER_SESSION', 'MAX_QUEUE', 'LOGIN_MAX_FAILURES', 'LOGIN_MAX_FAILURES_PER_ADDRESS',
   'LOGIN_MAX_FAILURES_PER_USER', 'LOGIN_WINDOW_SECONDS', 'WORKER_MEMORY_MB', 'PARALLEL_MIN_ROWS', 'PARALLEL_PARTS', 'LOG_LEVEL', 'METRICS_TOKEN',
   'COMPRESSION', 'COMPRESSION_MIN_BYTES',
+  'ALLOWED_ORIGINS',
 ] as const
 
 type Env = Readonly<Record<string, string | undefined>>
@@ -149,6 +155,29 @@ function metricsTokenVar(env: Env): string | null {
     throw new Error('config: METRICS_TOKEN must be 16 to 256 visible ASCII characters without spaces')
   }
   return token
+}
+
+/**
+ * ALLOWED_ORIGINS: comma-separated exact origins. No wildcard: an answer readable with the user's
+ * cookie must name the one origin it is for, and `*` would let every site act as the user.
+ */
+function allowedOriginsVar(env: Env): readonly string[] {
+  const out: string[] = []
+  for (const entry of (env.ALLOWED_ORIGINS ?? '').split(',').map((v) => v.trim()).filter(Boolean)) {
+    let url: URL | null = null
+    try {
+      url = new URL(entry)
+    } catch {
+      url = null
+    }
+    const bare = url !== null && (url.protocol === 'http:' || url.protocol === 'https:') && url.username === '' && url.password === '' &&
+      url.pathname === '/' && url.search === '' && url.hash === '' && !entry.endsWith('/')
+    if (url === null || !bare) {
+      throw new Error(`config: ALLOWED_ORIGINS entries must be exact origins such as https://notebook.example.com:8443 (scheme, host and optional port; no path, wildcard or trailing slash) (got "${entry}")`)
+    }
+    out.push(url.origin)
+  }
+  return Object.freeze(out)
 }
 
 /** Reads and validates the configuration; throws an Error naming the variable on bad input. */
@@ -204,5 +233,6 @@ export function loadConfig(env: Env): Config {
     metricsToken: metricsTokenVar(env),
     compression: boolVar(env, 'COMPRESSION'),
     compressionMinBytes: intVar(env, 'COMPRESSION_MIN_BYTES', DEFAULTS.COMPRESSION_MIN_BYTES, 0, 2 ** 31 - 1),
+    allowedOrigins: allowedOriginsVar(env),
   })
 }

@@ -17,6 +17,7 @@ export const ERROR_CODES = {
   CREDENTIALS_EXPIRED: 'The credentials have expired; log in again.',
   NO_SESSION: 'No valid session; log in again.',
   FORBIDDEN: 'You do not have permission for this action.',
+  CROSS_SITE: 'A browser sent this state-changing request from another site; it was refused.',
   UNKNOWN_VERSION: 'Unknown API version.',
   NOT_FOUND: 'No such endpoint.',
   UNKNOWN_TABLE: 'No such table.',
