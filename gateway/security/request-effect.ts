@@ -32,12 +32,14 @@ function savesTable(params: Params): boolean {
 export function requestEffect(segments: readonly string[], params: () => Params): Effect {
   const [first, second, third] = segments
   if (first === undefined) return 'read'
-  if (first === 'index') return second === 'login' || second === 'logout' ? 'write' : 'read'
+  // Only the exact endpoint paths write: a longer path (`api/dbm/!cols`) is no route, and is left
+  // to the router's 404.
+  if (first === 'index') return segments.length === 2 && (second === 'login' || second === 'logout') ? 'write' : 'read'
   // `api/new` without a query is the form page, a read; with one (any method) it creates.
-  if (first === 'new') return segments.length > 1 || params().xml !== undefined ? 'write' : 'read'
+  if (first === 'new') return segments.length === 2 || (segments.length === 1 && params().xml !== undefined) ? 'write' : 'read'
   // Every dbm transaction is taken as a write, the reading ones too: one rule, and POST is what
   // the reference documents for dbm.
-  if (first === 'dbm') return 'write'
+  if (first === 'dbm') return segments.length === 1 ? 'write' : 'read'
   // `!stop` of sql, run or an instance (and of a widget: api/{tag}/{widget}/!stop).
   if (segments.includes('index') && segments[segments.length - 1] === 'stop') return 'change'
   if (first === 'run' && segments.length === 1) return savesTable(params()) ? 'write' : 'read'
