@@ -13,6 +13,7 @@ import { expect } from 'chai'
 import { forEachStore } from '../helpers/suites.js'
 import { dbm, dbmFails, dbmOk, refused, userCookie } from '../helpers/dbm.js'
 import type { TestService } from '../helpers/service.js'
+import { KEYS } from '../../gateway/catalog/records.js'
 
 type View = Record<string, unknown>
 interface Permissions { owner: string; users: string[]; uploaders: string[]; inherit: number }
@@ -90,6 +91,21 @@ forEachStore('security: principal names do not outlive their principal', (svc) =
       const mel = await userCookie(svc(), 'n_mel')
       await dbmOk(svc(), mel, 'add_group', { group: 'n_inner', users: ['n_mel'] })
       expect(await readStatus(svc(), mel, `${folder}.salaries`)).to.equal(404)
+    })
+
+    it('a name an earlier release left behind in a list (the group dropped without cleanup) is taken out when the name is made again', async () => {
+      const folder = await payrollFolder(svc(), admin, 'payroll_old')
+      // What releases before this fix left after drop_group: the folder still names a group that is gone.
+      const { store } = svc().deps
+      const raw = JSON.parse((await store.get(KEYS.dir(folder)))!) as Record<string, unknown>
+      await store.set(KEYS.dir(folder), JSON.stringify({ ...raw, users: ['old_fin'], uploaders: ['old_fin'] }))
+      expect((await permissions(svc(), admin, folder)).users).to.deep.equal(['old_fin'])
+      const mallory = await userCookie(svc(), 'o_mallory')
+      await dbmOk(svc(), mallory, 'add_group', { group: 'old_fin', users: ['o_mallory'] })
+      expect(await readStatus(svc(), mallory, `${folder}.salaries`)).to.equal(404)
+      expect(await tryWrites(svc(), mallory, folder, 'mallory')).to.deep.equal({ table: 1, dir: 1 })
+      const perms = await permissions(svc(), admin, folder)
+      expect([...perms.users, ...perms.uploaders]).to.not.include('old_fin')
     })
 
     it('an upload naming a group that is dropped before its commit is refused, not saved with a stale reader', async () => {
