@@ -14,7 +14,7 @@
  */
 import type { Store, WriteOp } from '../../shared/store/types.js'
 import { gatheredTxn } from './people.js'
-import { KEYS, parseRecord, type DirRecord, type GroupRecord, type TableRecord } from './records.js'
+import { KEYS, newRev, parseRecord, type DirRecord, type GroupRecord, type TableRecord } from './records.js'
 import type { TxnPlan, Watched } from './txn.js'
 
 const DIR_PREFIX = KEYS.dir('')
@@ -71,6 +71,11 @@ export function purgeNameOps(w: Watched, name: string): WriteOp[] {
 export function purgingTxn<T>(store: Store, name: string, fixed: readonly string[], plan: (w: Watched) => TxnPlan<T> | Promise<TxnPlan<T>>): Promise<T> {
   return gatheredTxn(store, [...fixed, KEYS.nameRefsRev(name)], () => listingsOf(store, name), async (w) => {
     const { ops, result } = await plan(w)
-    return { ops: ops.length === 0 ? ops : [...ops, ...purgeNameOps(w, name)], result }
+    if (ops.length === 0) return { ops, result }
+    const purge = purgeNameOps(w, name)
+    // Gateways cache group membership until the groups revision changes (principal.ts): a member
+    // list rewritten here must change it, or a cached membership would still count the old name.
+    const groupsChanged = purge.some((o) => o.key.startsWith(GROUP_PREFIX)) && !ops.some((o) => o.key === KEYS.groupsRev)
+    return { ops: [...ops, ...purge, ...(groupsChanged ? [{ op: 'set', key: KEYS.groupsRev, value: newRev() } as const] : [])], result }
   })
 }

@@ -108,6 +108,27 @@ forEachStore('security: principal names do not outlive their principal', (svc) =
       expect([...perms.users, ...perms.uploaders]).to.not.include('old_fin')
     })
 
+    it('a stale member name in a group is purged when a user takes the name, on every gateway at once', async () => {
+      const folder = await payrollFolder(svc(), admin, 'payroll_mem')
+      const pia = await userCookie(svc(), 'm_pia')
+      await dbmOk(svc(), admin, 'add_group', { group: 'm_staff', users: ['m_pia'] })
+      await dbmOk(svc(), admin, 'set_dir_info', { path: folder, users: ['m_staff'] })
+      // An earlier release's leftover: the group still lists "m_ghost", a principal that is gone.
+      const { store } = svc().deps
+      const raw = JSON.parse((await store.get(KEYS.group('m_staff')))!) as Record<string, unknown>
+      await store.batch([{ op: 'set', key: KEYS.group('m_staff'), value: JSON.stringify({ ...raw, users: ['m_pia', 'm_ghost'] }) }, { op: 'set', key: KEYS.groupsRev, value: 'leftover' }])
+      // Every gateway reads that membership now and caches it (one request per session, spread by the balancer).
+      expect(await readStatus(svc(), pia, `${folder}.salaries`)).to.equal(200)
+      expect(await readStatus(svc(), pia, `${folder}.salaries`)).to.equal(200)
+      expect(await readStatus(svc(), pia, `${folder}.salaries`)).to.equal(200)
+      const manager = await userCookie(svc(), 'm_manager', { roles: ['user_admin'] })
+      await dbmOk(svc(), manager, 'add_user', { uid: 'm_ghost', first: 'M', last: 'Ghost', email: 'mg@example.com', password: 'm-ghost-pass-1' })
+      expect((await dbmOk<View>(svc(), admin, 'get_group', { group: 'm_staff' })).users).to.deep.equal(['m_pia'])
+      const ghost = await svc().login('m_ghost', 'm-ghost-pass-1')
+      for (let i = 0; i < 3; i++) expect(await readStatus(svc(), ghost, `${folder}.salaries`), `request ${i + 1}`).to.equal(404)
+      expect(await readStatus(svc(), pia, `${folder}.salaries`)).to.equal(200)
+    })
+
     it('an upload naming a group that is dropped before its commit is refused, not saved with a stale reader', async () => {
       const folder = await payrollFolder(svc(), admin, 'payroll_up')
       await userCookie(svc(), 'u_carl')
