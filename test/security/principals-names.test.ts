@@ -100,6 +100,10 @@ forEachStore('security: principal names do not outlive their principal', (svc) =
       const raw = JSON.parse((await store.get(KEYS.dir(folder)))!) as Record<string, unknown>
       await store.set(KEYS.dir(folder), JSON.stringify({ ...raw, users: ['old_fin'], uploaders: ['old_fin'] }))
       expect((await permissions(svc(), admin, folder)).users).to.deep.equal(['old_fin'])
+      // A stale name can always be taken off by hand, though it can no longer be given.
+      await dbmFails(svc(), admin, 'share', { path: `${folder}.salaries`, users: ['old_fin'] }, /^Invalid user or group name in "users": old_fin\.$/)
+      await dbmFails(svc(), admin, 'share', { path: `${folder}.salaries`, add: ['old_fin'] }, /^Invalid user or group name in "add": old_fin\.$/)
+      expect(await dbmOk(svc(), admin, 'share', { path: `${folder}.salaries`, remove: ['old_fin'] })).to.deep.include({ users: [] })
       const mallory = await userCookie(svc(), 'o_mallory')
       await dbmOk(svc(), mallory, 'add_group', { group: 'old_fin', users: ['o_mallory'] })
       expect(await readStatus(svc(), mallory, `${folder}.salaries`)).to.equal(404)
@@ -229,6 +233,17 @@ forEachStore('security: principal names do not outlive their principal', (svc) =
       expect(await tryWrites(svc(), eve, folder, 'eve')).to.deep.equal({ table: 1, dir: 1 })
       const perms = await permissions(svc(), admin, folder)
       expect([...perms.users, ...perms.uploaders]).to.not.include('acme_fin')
+    })
+
+    it('a company id whose groups an earlier release left behind cannot be added again until they are dropped', async () => {
+      const { store } = svc().deps
+      const now = new Date().toISOString()
+      // What drop_company used to leave: a group of the company "gone_co", which no longer exists.
+      const group = { group: 'gone_co_fin', owner: 'admin', company: 'gone_co', users: [], title: 'x', description: '', created: now, updated: now }
+      await store.batch([{ op: 'set', key: KEYS.group('gone_co_fin'), value: JSON.stringify(group) }, { op: 'sadd', key: KEYS.allGroups, members: ['gone_co_fin'] }, { op: 'set', key: KEYS.groupsRev, value: 'leftover-co' }])
+      await refused(svc(), admin, 'add_company', { company: 'gone_co', name: 'Gone' }, 'invalid_parameter', /^Cannot add the company "gone_co": 1 group \(gone_co_fin\) still belongs to the company "gone_co"; drop it with drop_group first\.$/)
+      await dbmOk(svc(), admin, 'drop_group', { group: 'gone_co_fin' })
+      expect(await dbmOk<View>(svc(), admin, 'add_company', { company: 'gone_co', name: 'Gone' })).to.include({ company: 'gone_co' })
     })
   })
 
