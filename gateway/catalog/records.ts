@@ -131,6 +131,11 @@ export const KEYS = {
   roleGrantsRev: 'cat:role-grants-rev',
   /** Changes with every group change, so gateways know when their membership cache is stale. */
   groupsRev: 'cat:groups-rev',
+  /**
+   * Changes whenever an access list (folder or table users/uploaders) is given the name: dropping
+   * or creating a principal of that name watches it, so a grant committed meanwhile is not missed.
+   */
+  nameRefsRev: (name: string) => `cat:name-refs-rev:${name}`,
   /** Hash of table versions no longer referenced: version → ISO time it was retired. */
   retiredVersions: 'cat:retired-versions',
   /** Counter for object ids. */

@@ -5,6 +5,7 @@ import { isValidPath, type TableMeta, type ColumnSpec } from '../../shared/table
 import { canRead } from './access.js'
 import type { Principal } from './principal.js'
 import { KEYS, ancestorPaths, newRev, parentPath, parseRecord, type DirRecord, type TableRecord } from './records.js'
+import { guardNames, nameGuardKeys, type NamedList } from './name-guard.js'
 import { retireVersionOp } from './retired.js'
 import { catalogTxn, isOutcomeUnknown, type TxnPlan, type Watched } from './txn.js'
 import { parseRecordOnce } from '../cache/parsed-records.js'
@@ -112,7 +113,8 @@ export function newDirRecord(id: number, init: DirInit): DirRecord {
 export async function createDir(store: Store, init: DirInit, opts: { mustNotExist?: boolean } = {}): Promise<{ dir: DirRecord; created: boolean }> {
   const parent = parentPath(init.path)
   const id = await store.incr(KEYS.objectId)
-  return catalogTxn<{ dir: DirRecord; created: boolean }>(store, () => [KEYS.dir(init.path), KEYS.table(init.path), ...(parent ? [KEYS.dir(parent)] : [])], (w) => {
+  const named = [{ names: init.users, parameter: 'users' }, { names: init.uploaders, parameter: 'uploaders' }]
+  return catalogTxn<{ dir: DirRecord; created: boolean }>(store, () => [KEYS.dir(init.path), KEYS.table(init.path), ...(parent ? [KEYS.dir(parent)] : []), ...nameGuardKeys(named)], (w) => {
     const existing = parseRecord<DirRecord>(w.get(KEYS.dir(init.path)) ?? null)
     if (existing) {
       if (opts.mustNotExist) throw new AppError('ALREADY_EXISTS', `The directory "${init.path}" already exists.`, { directory: init.path })
@@ -121,7 +123,7 @@ export async function createDir(store: Store, init: DirInit, opts: { mustNotExis
     if (w.get(KEYS.table(init.path))) throw new AppError('ALREADY_EXISTS', `A table named "${init.path}" already exists; choose another folder name.`, { directory: init.path })
     if (parent && !w.get(KEYS.dir(parent))) throw noSuchDirectory(parent)
     const dir = newDirRecord(id, init)
-    return { ops: [{ op: 'set', key: KEYS.dir(dir.path), value: JSON.stringify(dir) }, ...listInFolderOps('dir', dir.path)], result: { dir, created: true } }
+    return { ops: [{ op: 'set', key: KEYS.dir(dir.path), value: JSON.stringify(dir) }, ...listInFolderOps('dir', dir.path), ...guardNames(w, named)], result: { dir, created: true } }
   })
 }
 
@@ -178,7 +180,7 @@ export async function commitTable(store: Store, init: TableInit, meta: TableMeta
   const id = await store.incr(KEYS.objectId)
   for (let attempt = 1; ; attempt++) {
     try {
-      return await catalogTxn(store, () => [KEYS.table(init.path), KEYS.dir(init.path), KEYS.dir(parent)], (w) => planCommit(w, init, meta, opts, id))
+      return await catalogTxn(store, () => [KEYS.table(init.path), KEYS.dir(init.path), KEYS.dir(parent), ...nameGuardKeys(readersOf(init))], (w) => planCommit(w, init, meta, opts, id))
     } catch (err) {
       if (!isOutcomeUnknown(err)) throw err
       const found = await confirmCommit(store, init.path, meta.version)
@@ -215,11 +217,14 @@ function planCommit(w: Watched, init: TableInit, meta: TableMeta, opts: CommitOp
     version: meta.version, rows: meta.rows, columns: meta.columns as ColumnSpec[],
     created: previous?.created ?? now, updated: now,
   }
-  const ops: WriteOp[] = [{ op: 'set', key: KEYS.table(record.path), value: JSON.stringify(record) }]
+  const ops: WriteOp[] = [{ op: 'set', key: KEYS.table(record.path), value: JSON.stringify(record) }, ...guardNames(w, readersOf(init))]
   if (previous) ops.push(retireVersionOp(previous.version))
   else ops.push(...listInFolderOps('table', record.path))
   return { ops, result: record }
 }
+
+/** The reader list a commit gives, checked under watch (an upload names it long before it commits). */
+const readersOf = (init: TableInit): NamedList[] => [{ names: init.users, parameter: 'users' }]
 
 /** Commit attempts after a store failure that provably did not apply the batch. */
 const COMMIT_TRIES = 2

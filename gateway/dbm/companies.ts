@@ -4,7 +4,8 @@
  * users and to administrators; to anyone else it does not exist.
  */
 import { AppError } from '../../shared/errors.js'
-import { checkEmail, getCompany, ID_PATTERN, loadCompanies, loadUsers, noSuchCompany } from '../catalog/people.js'
+import type { Store } from '../../shared/store/types.js'
+import { checkEmail, getCompany, ID_PATTERN, loadCompanies, loadGroups, loadUsers, noSuchCompany } from '../catalog/people.js'
 import { hasCapability } from '../catalog/principal.js'
 import { KEYS, parseRecord, type CompanyRecord, type UserRecord } from '../catalog/records.js'
 import { catalogTxn, type Watched } from '../catalog/txn.js'
@@ -70,6 +71,19 @@ function checkAdmins(w: Watched, admins: readonly string[]): void {
   }
 }
 
+/**
+ * A company's groups are managed by its company administrators (manage_groups), and may be
+ * listed as readers and uploaders. Were the company dropped under them, whoever administers the
+ * next company of that id would manage them, and so get what they were given. So a company is
+ * dropped only once its groups are (drop_group takes each out of every list).
+ */
+async function refuseCompanyGroups(store: Store, id: string, action: string): Promise<void> {
+  const groups = (await loadGroups(store)).filter((g) => g.company === id).map((g) => g.group)
+  if (groups.length === 0) return
+  const shown = groups.length > 5 ? `${groups.slice(0, 5).join(', ')} …` : groups.join(', ')
+  throw new AppError('INVALID_PARAMETER', `Cannot ${action}: ${groups.length} group${groups.length > 1 ? 's' : ''} (${shown}) still belong${groups.length > 1 ? '' : 's'} to the company "${id}"; drop ${groups.length > 1 ? 'them' : 'it'} with drop_group first.`, { company: id })
+}
+
 const GET_COMPANY: Transaction = {
   name: 'get_company',
   summary: 'Shows a company: its details, administrators, user ids and number of active users.',
@@ -114,8 +128,10 @@ const ADD_COMPANY: Transaction = {
       company: id, name: '', admins: [], max_ids: 0, email: '', phone: '', street: '', city: '', state: '', zip: '', country: '',
       ...editedFields(params), created: now, updated: now, created_by: ctx.user.uid, updated_by: ctx.user.uid,
     }
-    await catalogTxn(ctx.deps.store, () => [KEYS.company(id), ...record.admins.map(KEYS.user)], (w) => {
+    await catalogTxn(ctx.deps.store, () => [KEYS.company(id), KEYS.groupsRev, ...record.admins.map(KEYS.user)], async (w) => {
       if (w.get(KEYS.company(id)) !== null) throw new AppError('ALREADY_EXISTS', `The company "${id}" already exists; change it with set_company or choose another id.`, { company: id })
+      // Groups an earlier release left behind with a dropped company of this id would fall to its managers.
+      await refuseCompanyGroups(ctx.deps.store, id, `add the company "${id}"`)
       checkAdmins(w, record.admins)
       return { ops: [{ op: 'set', key: KEYS.company(id), value: JSON.stringify(record) }, { op: 'sadd', key: KEYS.allCompanies, members: [id] }], result: record }
     })
@@ -153,21 +169,23 @@ const SET_COMPANY: Transaction = {
 
 const DROP_COMPANY: Transaction = {
   name: 'drop_company',
-  summary: 'Drops a company that has no users left.',
+  summary: 'Drops a company that has no users and no groups left.',
   requires: 'admin',
   params: { company: { type: 'name', required: true, doc: 'The company id.' } },
   handler: async (ctx, params) => {
     if (!ctx.user.admin) throw new AppError('FORBIDDEN', 'Only an administrator may drop companies.')
     const { store } = ctx.deps
     const id = params.company as string
-    // The users revision changes whenever a user joins, so a user added meanwhile is not missed.
-    return catalogTxn(store, () => [KEYS.company(id), KEYS.companyUsersRev(id)], async (w) => {
+    // The users revision changes whenever a user joins, so a user added meanwhile is not missed;
+    // the groups revision likewise catches a group made meanwhile.
+    return catalogTxn(store, () => [KEYS.company(id), KEYS.companyUsersRev(id), KEYS.groupsRev], async (w) => {
       if (w.get(KEYS.company(id)) === null) throw noSuchCompany(id)
       const members = (await loadUsers(store)).filter((u) => u.company === id).map((u) => u.uid)
       if (members.length > 0) {
         const shown = members.length > 5 ? `${members.slice(0, 5).join(', ')} …` : members.join(', ')
         throw new AppError('INVALID_PARAMETER', `The company "${id}" still has ${members.length} user${members.length > 1 ? 's' : ''} (${shown}); move them to another company with set_user first.`, { company: id })
       }
+      await refuseCompanyGroups(store, id, `drop the company "${id}"`)
       return {
         ops: [{ op: 'del', key: KEYS.company(id) }, { op: 'srem', key: KEYS.allCompanies, members: [id] }, { op: 'del', key: KEYS.companyUsersRev(id) }],
         result: true,

@@ -7,6 +7,7 @@ import { AppError } from '../../shared/errors.js'
 import type { Store } from '../../shared/store/types.js'
 import { canWriteDir } from '../catalog/access.js'
 import { LISTING_COLUMNS, listFolder, listingRow } from '../catalog/listing.js'
+import { guardNames, nameGuardKeys } from '../catalog/name-guard.js'
 import { hasCapability } from '../catalog/principal.js'
 import { KEYS, parentPath, parseRecord, type DirRecord } from '../catalog/records.js'
 import { dropSubtreeOps, subtreeTxn } from '../catalog/subtree.js'
@@ -161,13 +162,15 @@ const setDirInfo: Transaction = {
     for (const f of ['title', 'sdesc', 'ldesc', 'users', 'uploaders', 'inherit', 'owner'] as const) {
       if (p[f] !== undefined) Object.assign(changes, { [f]: p[f] })
     }
-    const updated = await catalogTxn(ctx.deps.store, () => [KEYS.dir(path)], (w) => {
+    // Checked again under watch: a group dropped meanwhile must not land in the lists.
+    const named = [{ names: p.users as string[] | undefined, parameter: 'users' }, { names: p.uploaders as string[] | undefined, parameter: 'uploaders' }]
+    const updated = await catalogTxn(ctx.deps.store, () => [KEYS.dir(path), ...nameGuardKeys(named)], (w) => {
       const current = parseRecord<DirRecord>(w.get(KEYS.dir(path)) ?? null)
       // Dropped meanwhile, or given away by someone else: the checks above no longer hold.
       if (!current || current.id !== dir.id) throw noSuchDirectory(path)
       requireOwner(ctx.user, current)
       const next: DirRecord = { ...current, ...changes, updated: new Date().toISOString() }
-      return { ops: [{ op: 'set', key: KEYS.dir(path), value: JSON.stringify(next) }], result: next }
+      return { ops: [{ op: 'set', key: KEYS.dir(path), value: JSON.stringify(next) }, ...guardNames(w, named)], result: next }
     })
     return dirView(updated)
   },

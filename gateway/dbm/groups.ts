@@ -6,9 +6,10 @@
  */
 import { AppError } from '../../shared/errors.js'
 import type { WriteOp } from '../../shared/store/types.js'
-import { canManageGroup, canSeeGroup, gatheredTxn, getGroup, GROUP_PATTERN, loadGroups, noSuchGroup, noSuchUser, watchedRecords } from '../catalog/people.js'
+import { canManageGroup, canSeeGroup, getGroup, GROUP_PATTERN, loadGroups, noSuchGroup, noSuchUser } from '../catalog/people.js'
 import { hasCapability, type Principal } from '../catalog/principal.js'
 import { KEYS, newRev, parseRecord, type GroupRecord, type UserRecord } from '../catalog/records.js'
+import { purgingTxn } from '../catalog/principal-purge.js'
 import { catalogTxn, type Watched } from '../catalog/txn.js'
 import { getUser, normalizeUser } from '../catalog/users.js'
 import { columnMajor } from './common.js'
@@ -114,7 +115,8 @@ const ADD_GROUP: Transaction = {
       group: name, owner: owner.uid, company: owner.company, users: members,
       title: (params.title as string | undefined) ?? name, description: (params.description as string | undefined) ?? '', created: now, updated: now,
     }
-    await catalogTxn(ctx.deps.store, () => [KEYS.group(name), KEYS.user(name), KEYS.user(owner.uid), ...memberKeys(members)], (w) => {
+    // A new group starts with nothing: lists still naming an earlier principal of this name lose it.
+    await purgingTxn(ctx.deps.store, name, [KEYS.group(name), KEYS.user(name), KEYS.user(owner.uid), ...memberKeys(members)], (w) => {
       if (w.get(KEYS.group(name)) !== null) throw new AppError('ALREADY_EXISTS', `Group id "${name}" already exists; choose another name.`, { group: name })
       if (w.get(KEYS.user(name)) !== null) throw new AppError('ALREADY_EXISTS', `Group id "${name}" already in use by a user (users and groups share names); choose another name.`, { group: name })
       if (w.get(KEYS.user(owner.uid)) === null) throw noSuchUser(owner.uid)
@@ -191,7 +193,7 @@ const SET_GROUP: Transaction = {
 
 const DROP_GROUP: Transaction = {
   name: 'drop_group',
-  summary: 'Drops a group and removes it from the member lists of other groups.',
+  summary: 'Drops a group and removes it from the member lists of other groups and the readers and uploaders of every folder and table.',
   requires: 'its owner, manage_groups for its company, or admin',
   params: { group: { type: 'name', required: true, doc: 'The group id.' } },
   handler: async (ctx, params) => {
@@ -199,17 +201,14 @@ const DROP_GROUP: Transaction = {
     const name = params.group as string
     const before = await visibleGroup(ctx, name)
     if (!canManageGroup(ctx.user, before)) throw notOwner(before)
+    // Every group, folder and table listing this one loses it in the same batch (principal-purge.ts).
     // The groups revision is watched too: a group that starts listing this one meanwhile changes it.
-    const gather = async (): Promise<string[]> =>
-      (await loadGroups(store)).filter((g) => g.group !== name && g.users.includes(name)).map((g) => KEYS.group(g.group))
-    return gatheredTxn(store, [KEYS.group(name), KEYS.groupsRev], gather, (w) => {
+    return purgingTxn(store, name, [KEYS.group(name), KEYS.groupsRev], (w) => {
       watchedManagedGroup(w, ctx.user, name)
-      const now = new Date().toISOString()
-      const containers = watchedRecords<GroupRecord>(w, [...w.keys()].filter((k) => k.startsWith(KEYS.group('')) && k !== KEYS.group(name)))
       const ops: WriteOp[] = [
         { op: 'del', key: KEYS.group(name) },
         { op: 'srem', key: KEYS.allGroups, members: [name] },
-        ...containers.map((g): WriteOp => ({ op: 'set', key: KEYS.group(g.group), value: JSON.stringify({ ...g, users: g.users.filter((m) => m !== name), updated: now }) })),
+        { op: 'del', key: KEYS.nameRefsRev(name) },
         bumpGroupsRev(),
       ]
       return { ops, result: true }

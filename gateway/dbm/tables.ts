@@ -15,6 +15,7 @@ import { retireVersionOp } from '../catalog/retired.js'
 import { moveSubtreeOps, subtreeTxn } from '../catalog/subtree.js'
 import { commitTable, listInFolderOps, noSuchDirectory, noSuchTable, tableExists, unlistFromFolderOps, visibleTable } from '../catalog/tables.js'
 import { catalogTxn, isOutcomeUnknown, type Watched } from '../catalog/txn.js'
+import { guardNames, nameGuardKeys } from '../catalog/name-guard.js'
 import { checkPath, checkPrincipalNames, columnMajor, dirView, effectiveRights, pick, requireOwner, requireTable, tableView, visibleObject } from './common.js'
 import { refuseReserved, requireActiveUser, requireCreatableIn } from './folders.js'
 import type { DbmContext, ParamValues, Transaction } from './registry.js'
@@ -113,14 +114,16 @@ async function updateTable(ctx: DbmContext, table: TableRecord, changes: Record<
   let committed = false
   let unknown = false
   try {
-    const result = await catalogTxn(store, () => [KEYS.table(table.path)], (w) => {
+    // Checked again under watch: a group dropped meanwhile must not land in the list.
+    const named = [{ names: changes.users as string[] | undefined, parameter: 'users' }]
+    const result = await catalogTxn(store, () => [KEYS.table(table.path), ...nameGuardKeys(named)], (w) => {
       const current = stillThere(w, table)
       if (!current) throw noSuchTable(table.path)
       requireOwner(ctx.user, current)
       // The clone was made from the version read before: a newer one (a replace) would be lost.
       if (meta && current.version !== table.version) return { ops: [], result: null }
       const next: TableRecord = { ...current, ...changes, ...(meta && { version: meta.version, columns: meta.columns }), updated: new Date().toISOString() }
-      const ops: WriteOp[] = [{ op: 'set', key: KEYS.table(table.path), value: JSON.stringify(next) }]
+      const ops: WriteOp[] = [{ op: 'set', key: KEYS.table(table.path), value: JSON.stringify(next) }, ...guardNames(w, named)]
       if (meta) ops.push(retireVersionOp(current.version))
       return { ops, result: next }
     })
@@ -326,12 +329,15 @@ const share: Transaction = {
     requireOwner(ctx.user, object)
     await checkPrincipalNames(ctx.deps.store, (p.users as string[] | undefined) ?? [], 'users')
     await checkPrincipalNames(ctx.deps.store, (p.add as string[] | undefined) ?? [], 'add')
-    return catalogTxn(ctx.deps.store, () => [keyOf(object)], (w) => {
+    // Names given are checked again under watch (a group dropped meanwhile must not land in the
+    // list); names removed are not, so a stale name can always be taken off.
+    const named = [{ names: p.users as string[] | undefined, parameter: 'users' }, { names: p.add as string[] | undefined, parameter: 'add' }]
+    return catalogTxn(ctx.deps.store, () => [keyOf(object), ...nameGuardKeys(named)], (w) => {
       const current = stillThere(w, object)
       if (!current) throw noSuchObject(path)
       requireOwner(ctx.user, current)
       const next = { ...current, users: sharedUsers(current.users, p), inherit: (p.inherit as boolean | undefined) ?? current.inherit, updated: new Date().toISOString() }
-      return { ops: [{ op: 'set', key: keyOf(next), value: JSON.stringify(next) }], result: { users: next.users, inherit: next.inherit ? 1 : 0 } }
+      return { ops: [{ op: 'set', key: keyOf(next), value: JSON.stringify(next) }, ...guardNames(w, named)], result: { users: next.users, inherit: next.inherit ? 1 : 0 } }
     })
   },
 }

@@ -12,6 +12,7 @@ import {
   adminGuardKeys, canGrantRole, canManageUser, canSeeUser, checkEmail, gatheredTxn, guardLastAdmin, loadGroups, loadUsers, noSuchCompany, noSuchRole, noSuchUser, } from '../catalog/people.js'
 import { hasCapability } from '../catalog/principal.js'
 import { KEYS, newRev, parseRecord, type CompanyRecord, type GroupRecord, type RoleRecord, type UserRecord } from '../catalog/records.js'
+import { purgingTxn } from '../catalog/principal-purge.js'
 import { catalogTxn, type Watched } from '../catalog/txn.js'
 import { getUser, invalidUid, normalizeUser, UID_PATTERN } from '../catalog/users.js'
 import { columnMajor } from './common.js'
@@ -172,8 +173,9 @@ const ADD_USER: Transaction = {
       company, roles, created: now, updated: now,
     }
     // Not createUser: the uid must also be free of groups, the company must have room, and the
-    // roles must still exist, all checked in the batch that creates the user.
-    await catalogTxn(store, () => [KEYS.user(uid), KEYS.group(uid), ...joinCompanyKeys(company), ...roles.map(KEYS.role)], async (w) => {
+    // roles must still exist, all checked in the batch that creates the user. The new user starts
+    // with nothing: lists still naming a dropped group of this name lose it (principal-purge.ts).
+    await purgingTxn(store, uid, [KEYS.user(uid), KEYS.group(uid), ...joinCompanyKeys(company), ...roles.map(KEYS.role)], async (w) => {
       if (w.get(KEYS.user(uid)) !== null) throw new AppError('ALREADY_EXISTS', `User id "${uid}" already in use; choose another user id.`, { uid })
       if (w.get(KEYS.group(uid)) !== null) throw new AppError('ALREADY_EXISTS', `User id "${uid}" already in use by a group (users and groups share names); choose another user id.`, { uid })
       const missing = roles.find((r) => w.get(KEYS.role(r)) === null)
