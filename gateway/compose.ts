@@ -35,7 +35,7 @@ export async function buildDeps(config: Config, log: Logger, store?: Store): Pro
   const graceMs = Math.max(config.sessionTtl * 1000, config.queryTimeoutMs) + 60_000
   const sweeper = new RetiredVersionSweeper(s, config.dataDir, graceMs, (err) => log({ level: 'warn', msg: 'sweeping retired table versions failed', error: String(err) }))
   sweeper.start()
-  const runner = new PoolRunner({ workers: config.workers, workerMemoryMb: config.workerMemoryMb })
+  const runner = new PoolRunner({ workers: config.workers, workerMemoryMb: config.workerMemoryMb, sqlMemoryMb: config.sqlMemoryMb })
   const tables = new TableCache(config.dataDir, config.tableCacheBytes)
   observe.metrics.readFrom({ runner, tables, stops })
   return {
