@@ -2,6 +2,7 @@
  * Builds the real dependencies from a config. server.ts uses it for the process; tests use it to
  * run the same service in-process against a store of their choice.
  */
+import { closeTableWriter } from './queries/table-writer.js'
 import type { Config } from '../shared/config.js'
 import { createStore } from '../shared/store/index.js'
 import type { Store } from '../shared/store/types.js'
@@ -61,5 +62,6 @@ export async function closeDeps(deps: Deps): Promise<void> {
   await deps.sweeper.stop()
   await deps.stops.close()
   await deps.runner.close()
+  await closeTableWriter()
   await deps.store.close()
 }
