@@ -61,6 +61,8 @@ export interface Config {
   readonly maxCellBytes: number
   /** The largest row (sum of its cells) a save or upload may store; over it, 413. */
   readonly maxRowBytes: number
+  /** With several gateways (Redis): how long a dropped or replaced version's files stay for loads in progress elsewhere. */
+  readonly retiredGraceSeconds: number
   /** Base tables of at least this many rows are split over the workers when the query allows it. */
   readonly parallelMinRows: number
   /** Parts a split query runs in; null = one per worker (WORKERS); 1 turns splitting off. */
@@ -102,6 +104,7 @@ export const DEFAULTS = {
   SQL_MEMORY_MB: '512',
   MAX_CELL_BYTES: '1048576',
   MAX_ROW_BYTES: '16777216',
+  RETIRED_GRACE_SECONDS: '10',
   PARALLEL_MIN_ROWS: '1000000',
   LOG_LEVEL: 'info',
   COMPRESSION: '1',
@@ -116,7 +119,7 @@ export const CONFIG_VARIABLES = [
   'RESULT_STORE_MB', 'REDIS_KEY_PREFIX', 'TRUST_PROXY', 'MAX_QUERY_BYTES', 'MAX_RESULT_BYTES',
   'MAX_QUERIES_PER_SESSION', 'MAX_QUEUE', 'LOGIN_MAX_FAILURES', 'LOGIN_MAX_FAILURES_PER_ADDRESS',
   'LOGIN_WINDOW_SECONDS', 'WORKER_MEMORY_MB', 'PARALLEL_MIN_ROWS', 'PARALLEL_PARTS', 'LOG_LEVEL', 'METRICS_TOKEN',
-  'COMPRESSION', 'COMPRESSION_MIN_BYTES', 'SQL_MEMORY_MB', 'MAX_CELL_BYTES', 'MAX_ROW_BYTES',
+  'COMPRESSION', 'COMPRESSION_MIN_BYTES', 'SQL_MEMORY_MB', 'MAX_CELL_BYTES', 'MAX_ROW_BYTES', 'RETIRED_GRACE_SECONDS',
 ] as const
 
 type Env = Readonly<Record<string, string | undefined>>
@@ -206,6 +209,7 @@ export function loadConfig(env: Env): Config {
     sqlMemoryMb: intVar(env, 'SQL_MEMORY_MB', DEFAULTS.SQL_MEMORY_MB, 32, 4096),
     maxCellBytes: intVar(env, 'MAX_CELL_BYTES', DEFAULTS.MAX_CELL_BYTES, 16, 2 ** 30),
     maxRowBytes: intVar(env, 'MAX_ROW_BYTES', DEFAULTS.MAX_ROW_BYTES, 16, 2 ** 31 - 1),
+    retiredGraceSeconds: intVar(env, 'RETIRED_GRACE_SECONDS', DEFAULTS.RETIRED_GRACE_SECONDS, 0, 24 * 3600),
     parallelMinRows: intVar(env, 'PARALLEL_MIN_ROWS', DEFAULTS.PARALLEL_MIN_ROWS, 1, 2 ** 31 - 1),
     parallelParts: optional(env, 'PARALLEL_PARTS') === null ? null : intVar(env, 'PARALLEL_PARTS', '1', 1, 256),
     logLevel: logLevelVar(env),
