@@ -118,6 +118,22 @@ describe('heavy: saving huge cells keeps the event loop free, and limits them', 
     expect(info.body.rc).to.equal(1)
   })
 
+  it('refuses a chunk of a chunked upload holding a cell over MAX_CELL_BYTES, and the upload goes on', async () => {
+    const begun = await dbm(gw, cookie, 'upload_begin', { path: 'uploads.admin.chunked' })
+    expect(begun.body.rc, JSON.stringify(begun.body)).to.equal(0)
+    const upload = (begun.body.value as { upload: string }).upload
+    const big = await dbm(gw, cookie, 'upload_chunk', { upload, seq: 1, csv: `id,word\n1,${'w'.repeat(1_100_000)}\n` })
+    expect(big.body.rc).to.equal(1)
+    expect(big.body.code).to.equal('cell_too_large')
+    expect(big.body.msg).to.contain('"word"').and.contain('row 1').and.contain('MAX_CELL_BYTES')
+    const fine = await dbm(gw, cookie, 'upload_chunk', { upload, seq: 1, csv: 'id,word\n1,short\n' })
+    expect(fine.body.rc, JSON.stringify(fine.body)).to.equal(0)
+    const done = await dbm(gw, cookie, 'upload_commit', { upload })
+    expect(done.body.rc, JSON.stringify(done.body)).to.equal(0)
+    const back = await post(gw, cookie, 'sql:json', { sql: 'select word from uploads.admin.chunked' })
+    expect(back.body.word).to.deep.equal(['short'])
+  })
+
   it('refuses an uploaded row over MAX_ROW_BYTES with row_too_large', async () => {
     const cell = 'é'.repeat(400_000) // 800,000 bytes of UTF-8 in 400,000 characters: sizes are counted in bytes
     const res = await dbm(gw, cookie, 'upload_table', { path: 'uploads.admin.fat', cols: [{ name: 'a', type: 'text' }, { name: 'b', type: 'text' }], data: { a: ['x', cell], b: ['y', cell] } })
