@@ -3,20 +3,38 @@
  * a function of plain data. Errors never cross the thread boundary as classes: the worker answers
  * `{ ok: false, error }` with a plain payload, and the gateway rebuilds the AppError.
  */
-import initSqlJs from 'sql.js'
 import { Piscina } from 'piscina'
+import { workerData } from 'node:worker_threads'
 import { AppError, toPayload } from '../shared/errors.js'
 import type { EngineTask, ResultSet, TaskOutcome } from '../shared/protocol.js'
 import { SqlExecutor } from './sql/execute.js'
 import { runRunTask } from './parallel/local.js'
 import { withProgress } from './interpret/run.js'
+import { loadMeasuredSqlJs } from './sql/wasm-heap.js'
+import { DEFAULT_SQL_MEMORY_MB } from './sql/memory-cap.js'
+import { retireThisWorker, type WorkerSetup } from './retire.js'
 
-const sqlExecutor = new SqlExecutor(await initSqlJs())
+const setup = (workerData ?? {}) as Partial<WorkerSetup>
+const sqlMemoryMb = setup.sqlMemoryMb ?? DEFAULT_SQL_MEMORY_MB
+const sqlJs = await loadMeasuredSqlJs()
+const sqlExecutor = new SqlExecutor(sqlJs.sql, sqlMemoryMb)
+
+/**
+ * After an SQL task: a worker whose SQLite heap grew past SQL_MEMORY_MB, or ran out of memory,
+ * keeps that memory for good (WASM memory never shrinks), so it leaves the pool (memory-cap.ts).
+ */
+function retireIfSwollen(): void {
+  if (sqlExecutor.exhausted || sqlJs.heapBytes() > sqlMemoryMb * 1024 * 1024) retireThisWorker(setup.retiring)
+}
 
 function execute(task: EngineTask): ResultSet {
   switch (task.kind) {
     case 'sql':
-      return sqlExecutor.run(task)
+      try {
+        return sqlExecutor.run(task)
+      } finally {
+        retireIfSwollen()
+      }
     case 'run':
       return withProgress(task.progress, () => runRunTask(task))
     default: {

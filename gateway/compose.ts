@@ -2,6 +2,7 @@
  * Builds the real dependencies from a config. server.ts uses it for the process; tests use it to
  * run the same service in-process against a store of their choice.
  */
+import { closeTableWriter } from './queries/table-writer.js'
 import type { Config } from '../shared/config.js'
 import { createStore } from '../shared/store/index.js'
 import type { Store } from '../shared/store/types.js'
@@ -31,12 +32,13 @@ export async function buildDeps(config: Config, log: Logger, store?: Store): Pro
   const stops = new StopRegistry(s)
   await stops.start()
   const instances = new Instances(s, { ttl: config.sessionTtl, perSession: config.maxInstancesPerSession })
-  // A retired version may still be named by a kept recipe (for SESSION_TTL) or read by a query.
-  const graceMs = Math.max(config.sessionTtl * 1000, config.queryTimeoutMs) + 60_000
-  const sweeper = new RetiredVersionSweeper(s, config.dataDir, graceMs, (err) => log({ level: 'warn', msg: 'sweeping retired table versions failed', error: String(err) }))
-  sweeper.start()
-  const runner = new PoolRunner({ workers: config.workers, workerMemoryMb: config.workerMemoryMb })
+  const runner = new PoolRunner({ workers: config.workers, workerMemoryMb: config.workerMemoryMb, sqlMemoryMb: config.sqlMemoryMb })
   const tables = new TableCache(config.dataDir, config.tableCacheBytes)
+  // A retired version goes as soon as no load reads it (catalog/retired.ts); other gateways
+  // sharing DATA_DIR exist only with Redis, and get RETIRED_GRACE_SECONDS for their loads.
+  const graceMs = raw.kind === 'memory' ? 0 : config.retiredGraceSeconds * 1000
+  const sweeper = new RetiredVersionSweeper(s, config.dataDir, graceMs, (err) => log({ level: 'warn', msg: 'sweeping retired table versions failed', error: String(err) }), (v) => tables.isReading(v))
+  sweeper.start()
   observe.metrics.readFrom({ runner, tables, stops })
   return {
     config,
@@ -61,5 +63,6 @@ export async function closeDeps(deps: Deps): Promise<void> {
   await deps.sweeper.stop()
   await deps.stops.close()
   await deps.runner.close()
+  await closeTableWriter()
   await deps.store.close()
 }

@@ -10,6 +10,8 @@
 import { Piscina } from 'piscina'
 import { AppError, fromPayload } from '../shared/errors.js'
 import type { EngineTask, ResultSet, TaskOutcome } from '../shared/protocol.js'
+import type { WorkerSetup } from '../engine/retire.js'
+import { RetiringWorkers } from './retiring-workers.js'
 
 /** Which limit set a run's time limit; the 504 message names it. */
 export type TimeoutLimit = 'QUERY_TIMEOUT_MS' | 'timeout_'
@@ -71,9 +73,16 @@ export class PoolRunner implements QueryRunner {
   private restarts = 0
   private timedOut = 0
 
-  constructor(opts: { workers: number; workerMemoryMb?: number }) {
+  /** Workers that asked to leave (SQL_MEMORY_MB, engine/retire.ts): no task goes to them. */
+  private readonly retiring = new RetiringWorkers()
+  private readonly terminating = new Set<number>()
+
+  constructor(opts: { workers: number; workerMemoryMb?: number; sqlMemoryMb?: number }) {
     this.workers = opts.workers
+    const setup: Partial<WorkerSetup> = { retiring: this.retiring.table, ...(opts.sqlMemoryMb ? { sqlMemoryMb: opts.sqlMemoryMb } : {}) }
     this.pool = new Piscina({
+      workerData: setup,
+      loadBalancer: this.retiring.balancer(),
       filename: WORKER_FILE.href,
       minThreads: opts.workers,
       maxThreads: opts.workers,
@@ -131,10 +140,27 @@ export class PoolRunner implements QueryRunner {
       throw new AppError('INTERNAL', 'The query engine failed while running the query.', {}, { cause: err })
     } finally {
       this.inFlight--
+      this.endRetiringWorkers()
     }
     this.averageMs += DURATION_WEIGHT * (performance.now() - started - this.averageMs)
     if (!outcome.ok) throw fromPayload(outcome.error)
     return outcome.result
+  }
+
+  /**
+   * Terminates the workers that marked themselves as retiring (engine/retire.ts) once their task
+   * was answered; Piscina starts fresh ones. The balancer gives them no new task meanwhile.
+   */
+  private endRetiringWorkers(): void {
+    for (const id of this.retiring.marked()) {
+      const thread = this.pool.threads.find((t) => t.threadId === id)
+      // Its slot is freed only once Piscina dropped the thread: until then the balancer must skip it.
+      if (thread === undefined) this.retiring.forget(id)
+      else if (!this.terminating.has(id)) {
+        this.terminating.add(id)
+        void thread.terminate().finally(() => this.terminating.delete(id))
+      }
+    }
   }
 
   /**

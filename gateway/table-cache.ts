@@ -6,6 +6,7 @@
 import type { TableMeta } from '../shared/table.js'
 import { loadColumn, loadSqliteImage, readTableMeta, type LoadedColumn } from '../engine/storage/index.js'
 import { LruCache } from './lru.js'
+import { versionGoneOr } from './catalog/version-gone.js'
 
 type Entry = SharedArrayBuffer | LoadedColumn | TableMeta
 
@@ -17,6 +18,11 @@ function sizeOf(e: Entry): number {
 
 export class TableCache {
   private readonly lru: LruCache<Entry>
+  /**
+   * Loads in progress per version: the only moments this gateway reads a version's files (once
+   * loaded, queries use the shared memory). A retired version is removed only while this is 0.
+   */
+  private readonly reading = new Map<string, number>()
 
   constructor(
     private readonly dataDir: string,
@@ -29,17 +35,35 @@ export class TableCache {
     return { bytes: this.lru.size, hits: this.lru.hits, misses: this.lru.misses }
   }
 
+  /** Whether a load of this version's files is under way on this gateway. */
+  isReading(version: string): boolean {
+    return (this.reading.get(version) ?? 0) > 0
+  }
+
+  private async reads<T>(version: string, load: () => Promise<T>): Promise<T> {
+    this.reading.set(version, (this.reading.get(version) ?? 0) + 1)
+    try {
+      return await load()
+    } catch (err) {
+      throw await versionGoneOr(this.dataDir, version, err)
+    } finally {
+      const left = (this.reading.get(version) ?? 1) - 1
+      if (left === 0) this.reading.delete(version)
+      else this.reading.set(version, left)
+    }
+  }
+
   meta(version: string): Promise<TableMeta> {
-    return this.lru.getOrLoad(`${version}/meta`, () => readTableMeta(this.dataDir, version)) as Promise<TableMeta>
+    return this.lru.getOrLoad(`${version}/meta`, () => this.reads(version, () => readTableMeta(this.dataDir, version))) as Promise<TableMeta>
   }
 
   async sqliteImage(version: string): Promise<SharedArrayBuffer> {
     const meta = await this.meta(version)
-    return this.lru.getOrLoad(`${version}/sqlite`, () => loadSqliteImage(this.dataDir, meta)) as Promise<SharedArrayBuffer>
+    return this.lru.getOrLoad(`${version}/sqlite`, () => this.reads(version, () => loadSqliteImage(this.dataDir, meta))) as Promise<SharedArrayBuffer>
   }
 
   async column(version: string, index: number): Promise<LoadedColumn> {
     const meta = await this.meta(version)
-    return this.lru.getOrLoad(`${version}/c${index}`, () => loadColumn(this.dataDir, meta, index)) as Promise<LoadedColumn>
+    return this.lru.getOrLoad(`${version}/c${index}`, () => this.reads(version, () => loadColumn(this.dataDir, meta, index))) as Promise<LoadedColumn>
   }
 }

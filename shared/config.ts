@@ -57,6 +57,14 @@ export interface Config {
   readonly loginWindowSeconds: number
   /** Heap limit of each engine worker thread; a worker over it is replaced (500). */
   readonly workerMemoryMb: number
+  /** SQLite memory (sql.js WASM heap) of each engine worker; a query over it gets 413 and the worker is replaced. */
+  readonly sqlMemoryMb: number
+  /** The largest value (text in UTF-8 bytes) a save or upload may store in one cell; over it, 413. */
+  readonly maxCellBytes: number
+  /** The largest row (sum of its cells) a save or upload may store; over it, 413. */
+  readonly maxRowBytes: number
+  /** With several gateways (Redis): how long a dropped or replaced version's files stay for loads in progress elsewhere. */
+  readonly retiredGraceSeconds: number
   /** Base tables of at least this many rows are split over the workers when the query allows it. */
   readonly parallelMinRows: number
   /** Parts a split query runs in; null = one per worker (WORKERS); 1 turns splitting off. */
@@ -101,6 +109,10 @@ export const DEFAULTS = {
   LOGIN_MAX_FAILURES_PER_USER: '100',
   LOGIN_WINDOW_SECONDS: '300',
   WORKER_MEMORY_MB: '4096',
+  SQL_MEMORY_MB: '512',
+  MAX_CELL_BYTES: '1048576',
+  MAX_ROW_BYTES: '16777216',
+  RETIRED_GRACE_SECONDS: '10',
   PARALLEL_MIN_ROWS: '1000000',
   LOG_LEVEL: 'info',
   COMPRESSION: '1',
@@ -117,6 +129,7 @@ export const CONFIG_VARIABLES = [
   'LOGIN_MAX_FAILURES_PER_USER', 'LOGIN_WINDOW_SECONDS', 'WORKER_MEMORY_MB', 'PARALLEL_MIN_ROWS', 'PARALLEL_PARTS', 'LOG_LEVEL', 'METRICS_TOKEN',
   'COMPRESSION', 'COMPRESSION_MIN_BYTES',
   'ALLOWED_ORIGINS',
+  'SQL_MEMORY_MB', 'MAX_CELL_BYTES', 'MAX_ROW_BYTES', 'RETIRED_GRACE_SECONDS',
 ] as const
 
 type Env = Readonly<Record<string, string | undefined>>
@@ -227,6 +240,10 @@ export function loadConfig(env: Env): Config {
     loginMaxFailuresPerUser: intVar(env, 'LOGIN_MAX_FAILURES_PER_USER', DEFAULTS.LOGIN_MAX_FAILURES_PER_USER, 1, 1_000_000),
     loginWindowSeconds: intVar(env, 'LOGIN_WINDOW_SECONDS', DEFAULTS.LOGIN_WINDOW_SECONDS, 1, 7 * 24 * 3600),
     workerMemoryMb: intVar(env, 'WORKER_MEMORY_MB', DEFAULTS.WORKER_MEMORY_MB, 64, 1024 * 1024),
+    sqlMemoryMb: intVar(env, 'SQL_MEMORY_MB', DEFAULTS.SQL_MEMORY_MB, 32, 4096),
+    maxCellBytes: intVar(env, 'MAX_CELL_BYTES', DEFAULTS.MAX_CELL_BYTES, 16, 2 ** 30),
+    maxRowBytes: intVar(env, 'MAX_ROW_BYTES', DEFAULTS.MAX_ROW_BYTES, 16, 2 ** 31 - 1),
+    retiredGraceSeconds: intVar(env, 'RETIRED_GRACE_SECONDS', DEFAULTS.RETIRED_GRACE_SECONDS, 0, 24 * 3600),
     parallelMinRows: intVar(env, 'PARALLEL_MIN_ROWS', DEFAULTS.PARALLEL_MIN_ROWS, 1, 2 ** 31 - 1),
     parallelParts: optional(env, 'PARALLEL_PARTS') === null ? null : intVar(env, 'PARALLEL_PARTS', '1', 1, 256),
     logLevel: logLevelVar(env),

@@ -8,6 +8,7 @@ import type { Database, SqlJsStatic } from 'sql.js'
 import { AppError } from '../../shared/errors.js'
 import type { ResultSet, SqlTask } from '../../shared/protocol.js'
 import { ResultBuilder } from './result-builder.js'
+import { DEFAULT_SQL_MEMORY_MB, isOutOfMemory, sqlOutOfMemory, sqliteHeapLimitBytes } from './memory-cap.js'
 
 /** How many opened table versions a worker keeps. */
 const MAX_OPEN_VERSIONS = 32
@@ -15,9 +16,19 @@ const MAX_OPEN_VERSIONS = 32
 export class SqlExecutor {
   private readonly open = new Map<string, Database>()
   private readonly scratch: Database
+  /** Set once a query ran SQLite out of memory: the heap grew and will not shrink (memory-cap.ts). */
+  exhausted = false
 
-  constructor(private readonly sql: SqlJsStatic) {
+  constructor(
+    private readonly sql: SqlJsStatic,
+    /** SQL_MEMORY_MB: SQLite's allocations stop at three quarters of it (a process-wide limit of this module). */
+    private readonly capMb: number = DEFAULT_SQL_MEMORY_MB,
+  ) {
     this.scratch = new sql.Database()
+    this.scratch.run(`PRAGMA hard_heap_limit = ${sqliteHeapLimitBytes(capMb)}`)
+    // Sorts and temporary b-trees spill into memory either way (there is no disk in sql.js);
+    // saying so keeps SQLite from trying a temporary file first.
+    this.scratch.run('PRAGMA temp_store = MEMORY')
     this.scratch.run('PRAGMA query_only = 1')
   }
 
@@ -39,6 +50,20 @@ export class SqlExecutor {
   }
 
   run(task: SqlTask): ResultSet {
+    try {
+      return this.runAttached(task)
+    } catch (err) {
+      // Out of memory can surface anywhere: opening an image, ATTACH, prepare, step, DETACH.
+      const message = err instanceof AppError ? String(err.detail.sqlite ?? '') : err instanceof Error ? err.message : String(err)
+      if (isOutOfMemory(message)) {
+        this.exhausted = true
+        throw sqlOutOfMemory(this.capMb)
+      }
+      throw err
+    }
+  }
+
+  private runAttached(task: SqlTask): ResultSet {
     const attached: string[] = []
     try {
       for (const t of task.tables) {

@@ -12,6 +12,8 @@ import { columnFile, dictFile, META_FILE, newVersionId, SQLITE_FILE, tablesDir, 
 import { buildSqliteImage } from './sqlite-image.js'
 import type { ColumnValues } from './types.js'
 import { validateTable } from './validate.js'
+import { checkCellLimits, type CellLimits } from './cell-limits.js'
+import { mapVolumeFull } from './volume-full.js'
 
 /** A table to store: column specs and, in the same order, their values. */
 export interface TableInput {
@@ -25,8 +27,9 @@ export interface TableInput {
  * Nothing is visible under the version's name until every file is written and fsynced; on any
  * failure the partial folder is removed. Committing the version to the catalog is the caller's job.
  */
-export async function writeTableVersion(dataDir: string, input: TableInput): Promise<TableMeta> {
+export async function writeTableVersion(dataDir: string, input: TableInput, limits?: CellLimits): Promise<TableMeta> {
   const rows = validateTable(input.columns, input.data)
+  if (limits) checkCellLimits(input.columns, input.data, limits)
   const version = newVersionId()
   const meta: TableMeta = {
     version,
@@ -46,6 +49,11 @@ export async function writeTableVersion(dataDir: string, input: TableInput): Pro
  * is removed — always safe, since the catalog has not heard of this version yet.
  */
 export async function publishVersion(dataDir: string, meta: TableMeta, fill: (tmp: string) => Promise<void>): Promise<void> {
+  // A full volume answers 507 (volume-full.ts); the partial folder is gone either way.
+  await mapVolumeFull(() => publishVersionFiles(dataDir, meta, fill))
+}
+
+async function publishVersionFiles(dataDir: string, meta: TableMeta, fill: (tmp: string) => Promise<void>): Promise<void> {
   const root = tablesDir(dataDir)
   await mkdir(root, { recursive: true })
   const tmp = await mkdtemp(join(root, TEMP_PREFIX))

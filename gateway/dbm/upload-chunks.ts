@@ -21,6 +21,8 @@
  * catalog to it in one atomic step, exactly like upload_table.
  */
 import { randomBytes } from 'node:crypto'
+import { checkCellLimits } from '../../engine/storage/cell-limits.js'
+import { mapVolumeFull } from '../../engine/storage/volume-full.js'
 import { AppError } from '../../shared/errors.js'
 import type { Store } from '../../shared/store/types.js'
 import { COLUMN_TYPES, isValidPath, NA_INT, type ColumnSpec, type ColumnType } from '../../shared/table.js'
@@ -260,6 +262,13 @@ async function applyChunk(ctx: DbmContext, state: UploadState, rows: { csv?: str
   if (rows.csv !== undefined && rows.data !== undefined) throw new AppError('INVALID_PARAMETER', 'Give the rows either as "data" or as "csv", not both.', { parameter: 'csv' })
   // CSV through the fast reader (chunk-csv.ts); JSON data as upload_table reads it.
   const input = rows.csv !== undefined ? chunkCsvInput(rows.csv, cols) : uploadInput({ cols, data: rows.data })
+  // The limits of every save (MAX_CELL_BYTES, MAX_ROW_BYTES), before any byte is written.
+  checkCellLimits(input.columns, input.data, { maxCellBytes: ctx.deps.config.maxCellBytes, maxRowBytes: ctx.deps.config.maxRowBytes })
+  // A full volume while appending answers 507, as a full volume at commit does.
+  return mapVolumeFull(() => appendChunk(ctx, state, input))
+}
+
+async function appendChunk(ctx: DbmContext, state: UploadState, input: ReturnType<typeof uploadInput>): Promise<UploadState> {
   const n = input.data[0]?.length ?? 0
   const dir = uploadDir(ctx.deps.config.dataDir, state.id)
   const before = state.columns ?? input.columns.map((c): ColumnState => ({ ...emptyColumnState(null), name: c.name, declared: false }))

@@ -12,7 +12,8 @@ import { AppError } from '../../shared/errors.js'
 import type { ResultSet } from '../../shared/protocol.js'
 import { isValidPath, type ColumnSpec } from '../../shared/table.js'
 import { isOutcomeUnknown } from '../catalog/txn.js'
-import { removeTableVersion, writeTableVersion, type ColumnValues, type TableInput } from '../../engine/storage/index.js'
+import { removeTableVersion, type ColumnValues, type TableInput } from '../../engine/storage/index.js'
+import { writeTableOffThread } from './table-writer.js'
 import { commitTable, lostCommitRace } from '../catalog/tables.js'
 import { inTurn, keptChanging, raceBackoff } from '../catalog/races.js'
 import { KEYS, parentPath, parseRecord, type TableRecord } from '../catalog/records.js'
@@ -71,7 +72,8 @@ async function saveAttempts(deps: Deps, user: Principal, req: SaveRequest, path:
     const rows = await build(req.mode === 'append' && existing ? existing.columns : null)
     const input = req.mode === 'append' && existing ? appendRows(path, await readVersionValues(deps, existing.version), rows) : rows
     if (home) await writableFolder(deps.store, user, folder)
-    const meta = await writeTableVersion(deps.config.dataDir, input)
+    // Encoding and writing a large table takes seconds of CPU: not on the event loop.
+    const meta = await writeTableOffThread(deps.config.dataDir, input, { maxCellBytes: deps.config.maxCellBytes, maxRowBytes: deps.config.maxRowBytes })
     try {
       const init = { path, owner: user.uid, title: req.title, sdesc: req.sdesc, ldesc: req.ldesc, users: req.users, inherit: req.inherit }
       const opts = req.mode === 'replace' ? { replacing: (now: TableRecord | null) => checkMode(user, path, req, now) } : existing ? { expectVersion: existing.version } : { mustNotExist: true }

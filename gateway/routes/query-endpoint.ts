@@ -24,6 +24,7 @@ import { answerKey } from '../cache/rendered-answers.js'
 import { truncationOf, withTruncateHint, type RecipeOptions } from '../queries/limits.js'
 import type { RunControl } from '../queries/pool.js'
 import { READ_METHODS, serveReadMethod, type AppKind } from './widget.js'
+import { answerSavedOnly, type SavedTable } from './saved-answer.js'
 
 /** Where a query's recipe is kept between requests: the session, or an instance. */
 export interface Keeper {
@@ -55,8 +56,8 @@ export interface QueryEndpoint<R> {
   readonly execute: (deps: Deps, recipe: R, control: RunControl) => Promise<ResultSet>
   /** Refuses parameters that do not go together, before anything runs. */
   readonly check?: (params: Params, opts: RecipeOptions) => void
-  /** Work after a successful run (savetable). */
-  readonly after?: (deps: Deps, user: Principal, result: ResultSet, params: Params) => Promise<void>
+  /** Work after a successful run (savetable); returns what it saved, if anything. */
+  readonly after?: (deps: Deps, user: Principal, result: ResultSet, params: Params) => Promise<SavedTable | undefined>
   /** The HTML page shown when a browser opens the endpoint without a query. */
   readonly form: (route: ParsedPath) => Rendered
 }
@@ -91,17 +92,23 @@ export function queryHandler<R>(deps: Deps, ep: QueryEndpoint<R>, keeperOf: Keep
       }))
     await keeper.set(JSON.stringify(recipe))
     keepResultOnce(deps, key, result)
-    if (ep.after) await ep.after(deps, user, result, params)
+    const saved = ep.after ? await ep.after(deps, user, result, params) : undefined
     const truncation = truncationOf(result)
     // Every query answer says whether it was cut, whatever its format (false without truncate_=1).
     ctx.set('X-Truncated', String(truncation.truncated))
-    if (route.format === 'html') {
-      const page = { title: ep.app, links: dataLinks(route, keeper.path) }
-      return send(ctx, opts.truncate ? renderTruncatable(result, route.format, truncation, page) : renderResult(result, route.format, { page }))
+    try {
+      if (route.format === 'html') {
+        const page = { title: ep.app, links: dataLinks(route, keeper.path) }
+        return send(ctx, opts.truncate ? renderTruncatable(result, route.format, truncation, page) : renderResult(result, route.format, { page }))
+      }
+      // The answer is a function of the result (its key), the format and truncate_ alone.
+      const render = (): Rendered => (opts.truncate ? renderTruncatable(result, route.format, truncation) : renderResult(result, route.format))
+      send(ctx, deps.caches.rendered.answer(answerKey(key, 'answer', route.format, opts.truncate === true), render))
+    } catch (err) {
+      // A committed save is never reported as a failure (saved-answer.ts).
+      if (saved === undefined) throw err
+      answerSavedOnly(ctx, deps, saved, err)
     }
-    // The answer is a function of the result (its key), the format and truncate_ alone.
-    const render = (): Rendered => (opts.truncate ? renderTruncatable(result, route.format, truncation) : renderResult(result, route.format))
-    send(ctx, deps.caches.rendered.answer(answerKey(key, 'answer', route.format, opts.truncate === true), render))
   }
 }
 

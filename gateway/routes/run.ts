@@ -27,8 +27,9 @@ export const RUN_ENDPOINT: QueryEndpoint<RunRecipe> = {
   },
   async after(deps, user, result, params) {
     const path = stringParam(params, 'savetable')?.trim() ?? ''
-    if (path === '') return
-    await saveResult(deps, user, result, { path, mode: replaceFlag(params) ? 'replace' : 'noreplace', title: stringParam(params, 'title') })
+    if (path === '') return undefined
+    const saved = await saveResult(deps, user, result, { path, mode: replaceFlag(params) ? 'replace' : 'noreplace', title: stringParam(params, 'title') })
+    return { path: saved.path, rows: saved.rows }
   },
   form: (route) => runFormPage(route),
 }

@@ -1,6 +1,7 @@
 /** Calling api/dbm from tests. */
 import { expect } from 'chai'
 import { createUser } from '../../gateway/catalog/users.js'
+import { KEYS } from '../../gateway/catalog/records.js'
 import type { TestService } from './service.js'
 
 export interface DbmAnswer {
@@ -46,6 +47,9 @@ export async function catalogSnapshot(svc: TestService): Promise<Record<string, 
   const keys = await store.keys('cat:')
   const out: Record<string, unknown> = {}
   for (const k of keys) {
+    // The sweeper empties the list of retired versions on its own schedule (within a second on
+    // the embedded store), whatever the request under test did.
+    if (k === KEYS.retiredVersions) continue
     try {
       out[k] = await store.get(k)
     } catch {
