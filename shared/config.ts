@@ -67,6 +67,10 @@ export interface Config {
   readonly compression: boolean
   /** Bodies smaller than this go uncompressed (streamed bodies are always compressed). */
   readonly compressionMinBytes: number
+  /** A request body not fully received this long after its headers is refused (408) and its connection closed. */
+  readonly bodyTimeoutMs: number
+  /** Form bodies with more fields than this are refused (413) rather than cut. */
+  readonly maxFormFields: number
 }
 
 export const DEFAULTS = {
@@ -97,6 +101,8 @@ export const DEFAULTS = {
   LOG_LEVEL: 'info',
   COMPRESSION: '1',
   COMPRESSION_MIN_BYTES: '1024',
+  BODY_TIMEOUT_MS: '30000',
+  MAX_FORM_FIELDS: '1000',
 } as const
 
 /** Every variable the service reads, for the README check and error messages. */
@@ -107,7 +113,7 @@ export const CONFIG_VARIABLES = [
   'RESULT_STORE_MB', 'REDIS_KEY_PREFIX', 'TRUST_PROXY', 'MAX_QUERY_BYTES', 'MAX_RESULT_BYTES',
   'MAX_QUERIES_PER_SESSION', 'MAX_QUEUE', 'LOGIN_MAX_FAILURES', 'LOGIN_MAX_FAILURES_PER_ADDRESS',
   'LOGIN_WINDOW_SECONDS', 'WORKER_MEMORY_MB', 'PARALLEL_MIN_ROWS', 'PARALLEL_PARTS', 'LOG_LEVEL', 'METRICS_TOKEN',
-  'COMPRESSION', 'COMPRESSION_MIN_BYTES',
+  'COMPRESSION', 'COMPRESSION_MIN_BYTES', 'BODY_TIMEOUT_MS', 'MAX_FORM_FIELDS',
 ] as const
 
 type Env = Readonly<Record<string, string | undefined>>
@@ -200,5 +206,7 @@ export function loadConfig(env: Env): Config {
     metricsToken: metricsTokenVar(env),
     compression: boolVar(env, 'COMPRESSION'),
     compressionMinBytes: intVar(env, 'COMPRESSION_MIN_BYTES', DEFAULTS.COMPRESSION_MIN_BYTES, 0, 2 ** 31 - 1),
+    bodyTimeoutMs: intVar(env, 'BODY_TIMEOUT_MS', DEFAULTS.BODY_TIMEOUT_MS, 100, 3600 * 1000),
+    maxFormFields: intVar(env, 'MAX_FORM_FIELDS', DEFAULTS.MAX_FORM_FIELDS, 1, 1_000_000),
   })
 }

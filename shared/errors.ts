@@ -35,6 +35,7 @@ export const ERROR_CODES = {
   LIMIT_REACHED: 'A limit set for the account or company has been reached.',
   STOPPED: 'The query was stopped.',
   BODY_TOO_LARGE: 'The request body is too large.',
+  BODY_TIMEOUT: 'The request body did not arrive in time.',
   RESULT_TOO_LARGE: 'The result has more rows than the service allows.',
   QUERY_TOO_LARGE: 'The query text is longer than the service allows.',
   UNSUPPORTED_MEDIA_TYPE: 'The request body has a content type the service does not read.',
