@@ -38,6 +38,7 @@ export const ERROR_CODES = {
   BODY_TIMEOUT: 'The request body did not arrive in time.',
   RESULT_TOO_LARGE: 'The result has more rows than the service allows.',
   QUERY_TOO_LARGE: 'The query text is longer than the service allows.',
+  TOO_MANY_COLUMNS: 'The result has more columns than the service allows.',
   UNSUPPORTED_MEDIA_TYPE: 'The request body has a content type the service does not read.',
   TOO_MANY_REQUESTS: 'Too many requests; try again later.',
   UNAVAILABLE: 'The service is temporarily unavailable; try again later.',
