@@ -13,6 +13,7 @@ import { sessionCookieValues } from './auth/cookie.js'
 import type { ParsedPath } from './path.js'
 import type { AuthState } from './session.js'
 import { errorPage, loginPage } from './ui/error-pages.js'
+import { stringLimitError } from './format/string-limit.js'
 
 export const STATUS = {
   BAD_JSON: 400,
@@ -76,6 +77,8 @@ function fromHttpError(err: { status?: number; statusCode?: number; message?: st
 
 export function toAppError(err: unknown): AppError {
   if (err instanceof AppError) return err
+  const tooLong = stringLimitError(err)
+  if (tooLong) return tooLong
   if (err && typeof err === 'object') {
     const mapped = fromHttpError(err as Record<string, never>)
     if (mapped) return mapped

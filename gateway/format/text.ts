@@ -4,7 +4,7 @@
  * right-aligned, text left-aligned, and lines carry no trailing spaces.
  */
 import type { ResultSet } from '../../shared/protocol.js'
-import { CHUNK_ROWS } from './chunks.js'
+import { CHUNK_ROWS, chunkDone } from './chunks.js'
 import type { RowRange } from './types.js'
 import { displayCellReader, isNumeric } from './values.js'
 
@@ -83,7 +83,7 @@ export function* textRows(result: ResultSet, range: RowRange, layout: TextLayout
   let out = ''
   for (let r = from; r < to; r++) {
     out += line(readers.map((read, c) => pad(oneLine(read(r)), widths[c], right[c])))
-    if ((r - from + 1) % CHUNK_ROWS === 0) {
+    if (chunkDone(r - from + 1, out)) {
       yield out
       out = ''
     }
