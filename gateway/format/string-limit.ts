@@ -11,7 +11,7 @@ export function stringLimitError(err: unknown): AppError | null {
   if (!(err instanceof RangeError) || !/invalid string length/i.test(err.message)) return null
   return new AppError(
     'RESULT_TOO_LARGE',
-    'The answer is too large to write: one piece of it (a value, a row, or the whole answer) would pass the 512 MiB one text can hold (MAX_RESULT_BYTES counts fewer bytes than the rendering takes); ask for a row range (!data with range_ and to_), fewer or narrower columns, or pass truncate_=1.',
+    'The answer is too large to write: one piece of it (a value, a row, or the whole answer) would pass the 512 MiB one text can hold (MAX_RESULT_BYTES counts fewer bytes than the rendering takes); ask for a row range (!data with range_ and to_), fewer or narrower columns, or shorter values (truncate_ cuts only at MAX_RESULT_BYTES).',
     { maxChars: 2 ** 29 - 24 },
     { cause: err },
   )
