@@ -162,6 +162,23 @@ describe('limits: text functions, column counts, names, answer sizes (HTTP, memo
     })
   })
 
+  describe('aligned text padding', () => {
+    const query = "with recursive c(x) as (select 1 union all select x + 1 from c where x < 3000) select case when x = 1 then printf('%.1000000c', 'a') else 'b' end as t, x from c"
+
+    it('refuses a :text answer whose padding would make 3 GB of a 1 MB result (413 naming the way out)', async () => {
+      const res = await svc.http.post('/v1/api/sql:text').set('Cookie', cookie).send({ sql: query }).timeout(60_000)
+      expect(res.status, res.text.slice(0, 300)).to.equal(413)
+      expect(res.text).to.include('result_too_large').and.include(':json')
+    })
+
+    it('serves the same result as JSON (no padding)', async () => {
+      const res = await svc.http.post('/v1/api/sql:json').set('Cookie', cookie).send({ sql: query })
+      expect(res.status).to.equal(200)
+      expect(res.body.t[0]).to.have.length(1_000_000)
+      expect(res.body.x).to.have.length(3000)
+    })
+  })
+
   describe('answers near V8 string limit (512 Mi characters), under MAX_RESULT_BYTES (1 GiB)', () => {
     it('serves 700 rows of 900 KB (630 MB of JSON, once a 500) as a stream', async function () {
       this.timeout(240_000)
