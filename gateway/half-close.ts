@@ -22,7 +22,8 @@ const probed = new WeakSet<object>()
 
 /** Lets the server answer requests whose client half-closed the connection. */
 export function serveHalfClosed(server: HttpServer | HttpsServer): void {
-  // A documented-in-code, public field of Node's http.Server (read by its socket 'end' handler).
+  // Missing from Node's typings, but a plain field of http.Server that its socket 'end' handler
+  // reads: false (the default, set in the constructor) makes it end our side at the client's FIN.
   ;(server as HttpServer & { httpAllowHalfOpen: boolean }).httpAllowHalfOpen = true
 }
 
