@@ -59,6 +59,13 @@ describe('limits: text functions, column counts, names, answer sizes (HTTP, memo
       expect(res.body.x[0]).to.have.length(12)
     })
 
+    it('padright of every distinct value past the total bound (300 values x 300,000 characters) is a 400', async () => {
+      const res = await run(`<base table="pub.demo.retail.products"/><willbe name="x" value="padright(description;300000)"/>`)
+      expect(res.status, res.text.slice(0, 300)).to.equal(400)
+      expect(res.body.error).to.include('padright()').and.include(String(64 * 1048576))
+      await alive()
+    })
+
     it('g_splice that would join one group past the text bound is a 400, not a 500', async () => {
       const delimiter = 'x'.repeat(500)
       const res = await run(`<base table="pub.demo.retail.item"/><willbe name="x" value="g_splice(;;;customer;'${delimiter}';)"/>`)
@@ -122,6 +129,16 @@ describe('limits: text functions, column counts, names, answer sizes (HTTP, memo
       expect(res.body.msg).to.include('name of column 1').and.include('128')
       // The message quotes the name's beginning, not 5 MB of it.
       expect(res.text.length).to.be.below(2000)
+    })
+
+    it('refuses a long column label set with set_table_info', async () => {
+      const made = await dbm('upload_table', { path: 'uploads.admin.labelled', cols: [{ name: 'a', type: 'int' }], data: [[1]] })
+      expect(made.body.rc, made.text).to.equal(0)
+      const res = await dbm('set_table_info', { path: 'uploads.admin.labelled', cols: { a: { label: 'L'.repeat(2000) } } })
+      expect(res.body.rc, res.text).to.equal(1)
+      expect(res.body.msg).to.include('cols.a.label').and.include('1024')
+      const ok = await dbm('set_table_info', { path: 'uploads.admin.labelled', cols: { a: { label: 'Sales ($)' } } })
+      expect(ok.body.rc, ok.text).to.equal(0)
     })
 
     it('refuses a long column label in an upload', async () => {
