@@ -13,6 +13,7 @@ import { sessionCookieValues } from './auth/cookie.js'
 import type { ParsedPath } from './path.js'
 import type { AuthState } from './session.js'
 import { errorPage, loginPage } from './ui/error-pages.js'
+import { stringLimitError } from './format/string-limit.js'
 
 export const STATUS = {
   BAD_JSON: 400,
@@ -48,12 +49,14 @@ export const STATUS = {
   STOPPED: 409,
   CONFLICT: 409,
   BODY_TOO_LARGE: 413,
+  BODY_TIMEOUT: 408,
   RESULT_TOO_LARGE: 413,
   QUERY_TOO_LARGE: 413,
   SQL_OUT_OF_MEMORY: 413,
   CELL_TOO_LARGE: 413,
   ROW_TOO_LARGE: 413,
   VOLUME_FULL: 507,
+  TOO_MANY_COLUMNS: 413,
   UNSUPPORTED_MEDIA_TYPE: 415,
   TOO_MANY_REQUESTS: 429,
   UNAVAILABLE: 503,
@@ -80,6 +83,8 @@ function fromHttpError(err: { status?: number; statusCode?: number; message?: st
 
 export function toAppError(err: unknown): AppError {
   if (err instanceof AppError) return err
+  const tooLong = stringLimitError(err)
+  if (tooLong) return tooLong
   if (err && typeof err === 'object') {
     const mapped = fromHttpError(err as Record<string, never>)
     if (mapped) return mapped

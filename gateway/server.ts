@@ -17,6 +17,7 @@ import type { Store } from '../shared/store/types.js'
 import { knownVersions } from './catalog/tables.js'
 import type { Logger } from './errors.js'
 import { memoryTuningWarning } from './observe/memory-tuning.js'
+import { serveHalfClosed } from './half-close.js'
 
 /** The PEM files of TLS_CERT and TLS_KEY, checked to be a usable pair; null without TLS. */
 function readTlsFiles(config: Config): { cert: Buffer; key: Buffer } | null {
@@ -85,6 +86,7 @@ async function main(): Promise<void> {
   if (tuning !== null) log({ level: 'warn', msg: tuning })
   const app = createApp(deps)
   const server = tls ? https.createServer(tls, app.callback()) : http.createServer(app.callback())
+  serveHalfClosed(server)
   server.listen(config.port, config.host, () => {
     const addr = server.address()
     const port = typeof addr === 'object' && addr ? addr.port : config.port

@@ -82,6 +82,10 @@ export interface Config {
    * answers by CORS; empty: only the service's own origin (gateway/security/).
    */
   readonly allowedOrigins: readonly string[]
+  /** A request body not fully received this long after its headers is refused (408) and its connection closed. */
+  readonly bodyTimeoutMs: number
+  /** Form bodies with more fields than this are refused (413) rather than cut. */
+  readonly maxFormFields: number
 }
 
 export const DEFAULTS = {
@@ -117,6 +121,8 @@ export const DEFAULTS = {
   LOG_LEVEL: 'info',
   COMPRESSION: '1',
   COMPRESSION_MIN_BYTES: '1024',
+  BODY_TIMEOUT_MS: '30000',
+  MAX_FORM_FIELDS: '1000',
 } as const
 
 /** Every variable the service reads, for the README check and error messages. */
@@ -130,6 +136,7 @@ export const CONFIG_VARIABLES = [
   'COMPRESSION', 'COMPRESSION_MIN_BYTES',
   'ALLOWED_ORIGINS',
   'SQL_MEMORY_MB', 'MAX_CELL_BYTES', 'MAX_ROW_BYTES', 'RETIRED_GRACE_SECONDS',
+  'BODY_TIMEOUT_MS', 'MAX_FORM_FIELDS',
 ] as const
 
 type Env = Readonly<Record<string, string | undefined>>
@@ -251,5 +258,7 @@ export function loadConfig(env: Env): Config {
     compression: boolVar(env, 'COMPRESSION'),
     compressionMinBytes: intVar(env, 'COMPRESSION_MIN_BYTES', DEFAULTS.COMPRESSION_MIN_BYTES, 0, 2 ** 31 - 1),
     allowedOrigins: allowedOriginsVar(env),
+    bodyTimeoutMs: intVar(env, 'BODY_TIMEOUT_MS', DEFAULTS.BODY_TIMEOUT_MS, 100, 3600 * 1000),
+    maxFormFields: intVar(env, 'MAX_FORM_FIELDS', DEFAULTS.MAX_FORM_FIELDS, 1, 1_000_000),
   })
 }

@@ -3,7 +3,8 @@
  * fixed-width padding. Each runs once per dictionary entry (textFromDictMap / intFromDictMap).
  * Positions and lengths count UTF-16 code units, as JavaScript strings do.
  */
-import { intFromDictMap, textFromDictMap } from '../columns/index.js'
+import { intFromDictMap, textFromDictMap, usedCodes } from '../columns/index.js'
+import { checkTextBuilt, checkTextWidth } from './text-limits.js'
 import { NA_INT, type Column, type TextColumn } from '../columns/types.js'
 
 /** The text-to-text functions that take only X. */
@@ -38,7 +39,19 @@ export function substring(x: TextColumn, start: number, len: number | null): Col
  * is the 4-digit prefix that `=5391` tests.)
  */
 export function pad(x: TextColumn, width: number, side: 'left' | 'right'): Column {
+  const fn = side === 'left' ? 'padleft' : 'padright'
+  checkTextWidth(fn, 'N', width)
   const w = Math.max(0, Math.floor(width))
+  checkTextBuilt(fn, distinctValues(x), w)
   if (side === 'right') return textFromDictMap(x, (s) => s.slice(0, w).padEnd(w, ' '))
   return textFromDictMap(x, (s) => (s.length >= w ? s.slice(s.length - w) : s.padStart(w, ' ')))
+}
+
+/** How many distinct non-N/A values the rows of `x` hold (what textFromDictMap builds one text for). */
+function distinctValues(x: TextColumn): number {
+  if (x.dict.length <= 2 * x.codes.length) return x.dict.length - 1
+  const used = usedCodes(x)
+  let n = 0
+  for (let c = 1; c < used.length; c++) n += used[c]
+  return n
 }

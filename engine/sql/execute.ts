@@ -95,12 +95,28 @@ export class SqlExecutor {
           throw sqlError(err)
         }
         if (!more) break
-        builder.add(stmt.get() as (number | string | Uint8Array | null)[])
+        builder.add(readRow(stmt))
       }
       return builder.build()
     } finally {
       stmt.free()
     }
+  }
+}
+
+/**
+ * The current row. SQLite lets a value grow to 1e9 bytes, past the longest string V8 can make
+ * (about 512 Mi characters): sql.js then throws while decoding it, which is the query asking for
+ * too large a value, not a fault of the service.
+ */
+function readRow(stmt: { get(): unknown }): (number | string | Uint8Array | null)[] {
+  try {
+    return stmt.get() as (number | string | Uint8Array | null)[]
+  } catch (err) {
+    if ((err as { code?: string }).code === 'ERR_STRING_TOO_LONG' || /string longer than|invalid string length/i.test(String((err as Error)?.message))) {
+      throw new AppError('RESULT_TOO_LARGE', 'A value of the result is longer than the most one text can hold (about 512 Mi characters); make it shorter (substr) or leave it out (truncate_ does not help: it cuts rows, not values).', { maxChars: 2 ** 29 - 24 })
+    }
+    throw err
   }
 }
 

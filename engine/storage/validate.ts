@@ -7,6 +7,7 @@ import { AppError } from '../../shared/errors.js'
 import type { ColumnSpec, ColumnType } from '../../shared/table.js'
 import { COLUMN_NAME, COLUMN_TYPES, NA_INT } from '../../shared/table.js'
 import type { ColumnValues } from './types.js'
+import { checkColumnCount, checkFieldLength, quoteName } from '../../shared/name-limits.js'
 
 const invalid = (message: string, column?: string): AppError =>
   new AppError('INVALID_PARAMETER', message, column === undefined ? {} : { column })
@@ -17,6 +18,7 @@ const invalid = (message: string, column?: string): AppError =>
  */
 export function validateTable(columns: readonly ColumnSpec[], data: readonly ColumnValues[]): number {
   if (!Array.isArray(columns) || columns.length === 0) throw invalid('A table needs at least one column.')
+  checkColumnCount(columns.length, 'the table', 'INVALID_PARAMETER', 'split it into narrower tables')
   if (!Array.isArray(data) || data.length !== columns.length) {
     throw invalid(`Expected values for ${columns.length} columns, got ${Array.isArray(data) ? data.length : 'none'}.`)
   }
@@ -40,6 +42,8 @@ export function validateTable(columns: readonly ColumnSpec[], data: readonly Col
 function checkSpec(spec: ColumnSpec, i: number): string {
   if (spec === null || typeof spec !== 'object') throw invalid(`Column ${i + 1} has no specification.`)
   const name = spec.name
+  // Before the pattern test, which would otherwise scan (and quote) all of a huge name.
+  checkFieldLength('name', name, `the name of column ${i + 1} (${typeof name === 'string' ? quoteName(name) : ''})`)
   if (typeof name !== 'string' || !COLUMN_NAME.test(name)) {
     throw invalid(
       `Column ${i + 1} has an invalid name ${JSON.stringify(name)}: use a letter followed by letters, digits or underscores.`,
@@ -51,6 +55,7 @@ function checkSpec(spec: ColumnSpec, i: number): string {
   }
   for (const key of ['label', 'desc', 'format'] as const) {
     if (spec[key] !== undefined && typeof spec[key] !== 'string') throw invalid(`Column "${name}" has a non-text ${key}.`, name)
+    checkFieldLength(key, spec[key], `the ${key} of column "${name}"`, 'INVALID_PARAMETER', { column: name })
   }
   if (spec.width !== undefined && !(Number.isSafeInteger(spec.width) && spec.width > 0)) {
     throw invalid(`Column "${name}" has width ${JSON.stringify(spec.width)}; use a positive integer.`, name)

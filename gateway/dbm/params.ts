@@ -4,6 +4,7 @@
  */
 import { AppError } from '../../shared/errors.js'
 import type { ParamSpec, ParamValues, Transaction } from './registry.js'
+import { checkFieldLength, FIELD_LIMITS, type LimitedField } from '../../shared/name-limits.js'
 
 const TRUE = new Set(['1', 'true', 'yes', 'on'])
 const FALSE = new Set(['0', 'false', 'no', 'off', ''])
@@ -17,6 +18,9 @@ function describe(value: unknown, name = ''): string {
   return text.length > 60 ? `${text.slice(0, 57)}...` : text
 }
 
+/** Descriptive texts bounded by shared/name-limits.ts (other strings, such as CSV data, are bounded by the body size). */
+const LIMITED_TEXTS = new Set<string>(['title', 'sdesc', 'ldesc', 'description', 'label'].filter((f) => f in FIELD_LIMITS))
+
 function normalize(t: Transaction, name: string, spec: ParamSpec, value: unknown): unknown {
   const bad = (expected: string): AppError =>
     new AppError('INVALID_PARAMETER', `Transaction "${t.name}": the parameter "${name}" must be ${expected} (got ${describe(value, name)}).`, { parameter: name })
@@ -25,11 +29,13 @@ function normalize(t: Transaction, name: string, spec: ParamSpec, value: unknown
       if (typeof value === 'number' || typeof value === 'boolean') value = String(value)
       if (typeof value !== 'string') throw bad('a string')
       if (spec.values && !spec.values.includes(value)) throw bad(`one of ${spec.values.map((v) => `"${v}"`).join(', ')}`)
+      if (LIMITED_TEXTS.has(name)) checkFieldLength(name as LimitedField, value, `transaction "${t.name}": the parameter "${name}"`, 'INVALID_PARAMETER', { parameter: name })
       return value
     }
     case 'path':
     case 'name': {
       if (typeof value !== 'string') throw bad(spec.type === 'path' ? 'a dotted path string such as "pub.demo"' : 'a name string')
+      checkFieldLength(spec.type, value, `transaction "${t.name}": the parameter "${name}"`, 'INVALID_PARAMETER', { parameter: name })
       return value.trim().toLowerCase()
     }
     case 'names': {

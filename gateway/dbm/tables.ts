@@ -4,6 +4,7 @@
  * change of column metadata, like a copy, makes a new version sharing the data files
  * (cloneTableVersion); the version the catalog stops pointing at is retired in the same batch.
  */
+import { checkFieldLength, quoteName } from '../../shared/name-limits.js'
 import { cloneTableVersion, removeTableVersion } from '../../engine/storage/index.js'
 import { AppError } from '../../shared/errors.js'
 import type { WriteOp } from '../../shared/store/types.js'
@@ -59,7 +60,7 @@ function applyColumnChanges(table: TableRecord, cols: Record<string, unknown>): 
   for (const [name, change] of Object.entries(cols)) {
     const col = byName.get(name.toLowerCase())
     if (!col) {
-      throw new AppError('INVALID_PARAMETER', `The table "${table.path}" has no column "${name}"; its columns are ${table.columns.map((c) => c.name).join(', ')}.`, { parameter: 'cols', column: name })
+      throw new AppError('INVALID_PARAMETER', `The table "${table.path}" has no column ${quoteName(name)}; its columns are ${table.columns.map((c) => c.name).join(', ')}.`, { parameter: 'cols', column: name })
     }
     if (typeof change !== 'object' || change === null || Array.isArray(change)) {
       throw new AppError('INVALID_PARAMETER', `"cols.${name}" must be an object such as {"label": "Sales ($)"}.`, { parameter: 'cols', column: name })
@@ -68,6 +69,7 @@ function applyColumnChanges(table: TableRecord, cols: Record<string, unknown>): 
       if (!(EDITABLE_COL_FIELDS as readonly string[]).includes(field) || typeof value !== 'string') {
         throw new AppError('INVALID_PARAMETER', `"cols.${name}.${field}" cannot be set: a column takes label, desc and format, each a string.`, { parameter: 'cols', column: name })
       }
+      checkFieldLength(field as 'label' | 'desc' | 'format', value, `"cols.${name}.${field}"`, 'INVALID_PARAMETER', { parameter: 'cols', column: name })
     }
     changes.set(col.name, change as Partial<ColumnSpec>)
   }

@@ -12,6 +12,22 @@ export const CHUNK_ROWS = 500
 /** Selected row counts above this are streamed instead of joined into one string. */
 export const STREAM_THRESHOLD = 2000
 
+/**
+ * A chunk also ends once it holds this many characters, whatever its rows: 500 rows of large
+ * cells would otherwise make one string past V8's limit (about 512 Mi characters) and fail.
+ */
+export const CHUNK_CHARS = 8 * 1024 * 1024
+
+/** Whether a chunk of `rows` rows (counted from its range's start) holding `out` should be handed out now. */
+export const chunkDone = (rows: number, out: string): boolean => rows % CHUNK_ROWS === 0 || out.length >= CHUNK_CHARS
+
+/**
+ * A rendering joined into one string stops at this length and streams instead: few rows can
+ * still make a large answer (700 rows of 900 KB were a 500 past V8's string limit), and a body
+ * this size gains nothing from being one string.
+ */
+export const JOIN_LIMIT_CHARS = 64 * 1024 * 1024
+
 /** Makes a fresh chunk generator each time it is called. Empty chunks are allowed (see paced). */
 export type ChunkSource = () => Iterable<string>
 
@@ -46,12 +62,23 @@ export function joinChunks(source: ChunkSource): string {
   return out
 }
 
+/** Join the chunks of a source into one string, or null as soon as it would pass `limit` characters. */
+function joinWithin(source: ChunkSource, limit: number): string | null {
+  let out = ''
+  for (const chunk of source()) {
+    if (out.length + chunk.length > limit) return null
+    out += chunk
+  }
+  return out
+}
+
 /**
  * Wrap a chunk source as a Rendered: one string, or (when streaming) an async iterable that can
  * be iterated more than once, each time rendering afresh.
  */
 export function toRendered(type: string, source: ChunkSource, stream: boolean): Rendered {
-  if (!stream) return { type, body: joinChunks(source) }
+  const joined = stream ? null : joinWithin(source, JOIN_LIMIT_CHARS)
+  if (joined !== null) return { type, body: joined }
   return { type, body: { [Symbol.asyncIterator]: () => paced(source) } }
 }
 

@@ -3,7 +3,7 @@
  * column name as tooltip), one row per result row, numbers right-aligned, everything escaped.
  */
 import type { ResultSet } from '../../shared/protocol.js'
-import { CHUNK_ROWS } from './chunks.js'
+import { CHUNK_ROWS, chunkDone } from './chunks.js'
 import { escapeHtml } from './escape.js'
 import type { RowRange } from './types.js'
 import { displayCellReader, isNumeric } from './values.js'
@@ -37,7 +37,7 @@ export function* htmlTableRows(result: ResultSet, range: RowRange): Generator<st
     out += '<tr>'
     for (let c = 0; c < readers.length; c++) out += opens[c] + escapeHtml(readers[c](r)) + '</td>'
     out += '</tr>\n'
-    if ((r - from + 1) % CHUNK_ROWS === 0) {
+    if (chunkDone(r - from + 1, out)) {
       yield out
       out = ''
     }

@@ -10,7 +10,7 @@
  */
 import type { ResultColumn, ResultSet } from '../../shared/protocol.js'
 import type { ColumnMeta } from '../../shared/table.js'
-import { CHUNK_ROWS } from './chunks.js'
+import { chunkDone } from './chunks.js'
 import type { RowRange } from './types.js'
 import { jsonCellReader } from './values.js'
 
@@ -24,7 +24,7 @@ export function* jsonColumnValues(column: ResultColumn, range: RowRange, continu
   let out = ''
   for (let r = from; r < to; r++) {
     out += (r > from || continued ? ',' : '') + read(r)
-    if ((r - from + 1) % CHUNK_ROWS === 0) {
+    if (chunkDone(r - from + 1, out)) {
       yield out
       out = ''
     }
@@ -64,7 +64,7 @@ export function* jsonRowsBody(result: ResultSet, range: RowRange, continued: boo
     out += (r > from || continued ? ',[' : '[')
     for (let c = 0; c < readers.length; c++) out += (c > 0 ? ',' : '') + readers[c](r)
     out += ']'
-    if ((r - from + 1) % CHUNK_ROWS === 0) {
+    if (chunkDone(r - from + 1, out)) {
       yield out
       out = ''
     }
@@ -90,7 +90,7 @@ export function* jsonKeyedBody(result: ResultSet, range: RowRange, continued: bo
     out += (r > from || continued ? ',{' : '{')
     for (let c = 0; c < readers.length; c++) out += (c > 0 ? ',' : '') + keys[c] + readers[c](r)
     out += '}'
-    if ((r - from + 1) % CHUNK_ROWS === 0) {
+    if (chunkDone(r - from + 1, out)) {
       yield out
       out = ''
     }

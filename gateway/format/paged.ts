@@ -13,7 +13,7 @@ import type { ColumnMeta } from '../../shared/table.js'
 import { htmlTableRows, htmlTableStart, HTML_TABLE_END } from './html-table.js'
 import { PAGE_END, pageStart, paragraph, summaryText } from './html-page.js'
 import { jsonColumnKey, jsonColumnValues, jsonKeyedBody, jsonRowsBody, jsonRowsStart, JSON_ROWS_END } from './json.js'
-import { measureRows, textHeader, textLayout, textRows } from './text.js'
+import { checkTextSize, measureRows, textHeader, textLayout, textRows } from './text.js'
 import type { Format, PageInfo, Rendered } from './types.js'
 import { contentType } from './types.js'
 
@@ -78,6 +78,7 @@ async function* rowMajor(rows: PagedRows, keyed: boolean): AsyncGenerator<string
 async function* textTable(rows: PagedRows, first: ResultSet): AsyncGenerator<string> {
   const layout = textLayout(first)
   for await (const piece of pieces(rows)) for (const _ of measureRows(piece, { from: 0, to: piece.rowCount }, layout));
+  checkTextSize(layout, rows.rowCount)
   yield textHeader(layout)
   for await (const piece of pieces(rows)) yield* nonEmpty(textRows(piece, { from: 0, to: piece.rowCount }, layout))
 }

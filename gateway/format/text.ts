@@ -4,7 +4,8 @@
  * right-aligned, text left-aligned, and lines carry no trailing spaces.
  */
 import type { ResultSet } from '../../shared/protocol.js'
-import { CHUNK_ROWS } from './chunks.js'
+import { AppError } from '../../shared/errors.js'
+import { CHUNK_ROWS, chunkDone } from './chunks.js'
 import type { RowRange } from './types.js'
 import { displayCellReader, isNumeric } from './values.js'
 
@@ -69,6 +70,32 @@ export function* measureRows(result: ResultSet, range: RowRange, layout: TextLay
   }
 }
 
+/**
+ * Most characters of padding and values an aligned text answer may take. Every row is padded to
+ * each column's widest value, so one long value makes every line long: 3,000 rows with one 1 MB
+ * cell in the first column were 3 GB of spaces from a 1 MB result. Past this the answer is
+ * refused (413) before its first line; JSON has no padding.
+ */
+export const TEXT_MAX_CHARS = 1024 * 1024 * 1024
+
+/**
+ * Refuses a text table whose padded lines would pass TEXT_MAX_CHARS. Counts the padding of every
+ * column but the last (whose trailing spaces are dropped); the last column's own text is bounded
+ * by MAX_RESULT_BYTES already.
+ */
+export function checkTextSize(layout: TextLayout, rows: number): void {
+  const { widths } = layout
+  let perLine = 1
+  for (let c = 0; c < widths.length - 1; c++) perLine += widths[c] + GAP.length
+  if (rows * perLine > TEXT_MAX_CHARS) {
+    throw new AppError(
+      'RESULT_TOO_LARGE',
+      `As aligned text this answer would take about ${rows * perLine} characters (${rows} lines of ${perLine}: every line is padded to each column's widest value), more than ${TEXT_MAX_CHARS}; ask for :json or :json.rows (no padding), fewer rows, or leave out the long column.`,
+      { chars: rows * perLine, maxChars: TEXT_MAX_CHARS },
+    )
+  }
+}
+
 /** The header line and the line of dashes under it. */
 export function textHeader(layout: TextLayout): string {
   const { names, widths, right } = layout
@@ -83,7 +110,7 @@ export function* textRows(result: ResultSet, range: RowRange, layout: TextLayout
   let out = ''
   for (let r = from; r < to; r++) {
     out += line(readers.map((read, c) => pad(oneLine(read(r)), widths[c], right[c])))
-    if ((r - from + 1) % CHUNK_ROWS === 0) {
+    if (chunkDone(r - from + 1, out)) {
       yield out
       out = ''
     }
@@ -98,6 +125,7 @@ export function* textRows(result: ResultSet, range: RowRange, layout: TextLayout
 export function* textTable(result: ResultSet, range: RowRange): Generator<string> {
   const layout = textLayout(result)
   yield* measureRows(result, range, layout)
+  checkTextSize(layout, range.to - range.from)
   yield textHeader(layout)
   yield* textRows(result, range, layout)
 }

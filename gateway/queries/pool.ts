@@ -9,6 +9,7 @@ import type { RequestTimeout } from '../params.js'
 import type { ProgressCell } from '../stop/index.js'
 import { fromWire } from '../../engine/parallel/wire.js'
 import { limitResultBytes } from './limits.js'
+import { checkResultShape } from './result-shape.js'
 import { runParallel } from './parallel.js'
 
 /** What a request hands down to the run of its query. */
@@ -31,5 +32,6 @@ export async function runOnPool(deps: Deps, task: EngineTask, control: RunContro
   const sent = task.kind === 'run' ? { ...task, textCodes: true } : task
   const split = sent.kind === 'run' ? await runParallel(deps, sent, control, timeout) : null
   const result = split ?? fromWire(await deps.runner.run(sent, { signal: control.signal, ...timeout, maxQueue: deps.config.maxQueue }))
+  checkResultShape(result)
   return limitResultBytes(result, deps.config.maxResultBytes, task.truncate === true)
 }

@@ -8,6 +8,7 @@
  * random pause, and after ATTEMPTS tries gives up with 409 `conflict` saying what changed. A
  * version that the catalog does not end up pointing at is removed at once.
  */
+import { checkFieldLength } from '../../shared/name-limits.js'
 import { AppError } from '../../shared/errors.js'
 import type { ResultSet } from '../../shared/protocol.js'
 import { isValidPath, type ColumnSpec } from '../../shared/table.js'
@@ -54,6 +55,8 @@ export const ATTEMPTS = 8
  * are checked before `build` runs, so a refused save never computes (or writes) anything.
  */
 export async function saveTable(deps: Deps, user: Principal, req: SaveRequest, build: RowsBuilder): Promise<TableRecord> {
+  for (const field of ['title', 'sdesc', 'ldesc'] as const) checkFieldLength(field, req[field], `the ${field} of the table`, 'INVALID_PARAMETER', { parameter: field })
+  checkFieldLength('path', req.path, `the table path`, 'INVALID_PARAMETER', { parameter: req.pathParam ?? 'path' })
   const path = checkTablePath(user, req)
   const folder = parentPath(path)
   // The caller's home folder is made on demand, but only once the rows are known to be good.

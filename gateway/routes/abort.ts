@@ -12,6 +12,7 @@ import { authState } from '../session.js'
 import { acquireSlot } from '../stop/index.js'
 import { countQueryStop } from '../observe/index.js'
 import { stoppable } from './stop.js'
+import { probeHalfClosed } from '../half-close.js'
 
 /** An AbortSignal that fires when the client goes away before its response is finished. */
 export function clientGoneSignal(ctx: Context): AbortSignal {
@@ -21,6 +22,8 @@ export function clientGoneSignal(ctx: Context): AbortSignal {
     countQueryStop(ctx, 'disconnect')
     ac.abort(new AppError('STOPPED', 'The client closed the connection; the query was stopped.'))
   })
+  // A client that half-closed may still be waiting: it is asked, and only one gone closes res.
+  probeHalfClosed(ctx)
   return ac.signal
 }
 

@@ -15,7 +15,9 @@
 import type { Context, Next } from 'koa'
 import { koaBody } from 'koa-body'
 import type { IncomingMessage } from 'node:http'
-import type { Config } from '../../shared/config.js'
+import { DEFAULTS, type Config } from '../../shared/config.js'
+import { AppError } from '../../shared/errors.js'
+import { withinBodyDeadline } from './body-deadline.js'
 
 const PARSED_METHODS = new Set(['POST', 'PUT', 'PATCH'])
 const PLAIN_JSON = new Set(['application/json', 'application/json; charset=utf-8', 'application/json;charset=utf-8'])
@@ -95,7 +97,30 @@ export function parseJsonBody(bytes: Buffer): unknown {
   }
 }
 
-export function requestBodies(config: Pick<Config, 'maxBodyBytes'>) {
+/**
+ * qs (koa-body's form parser) keeps the first `parameterLimit` fields and drops the rest without
+ * a word; told to throw instead, it throws a RangeError, turned here into a 413 naming the limit.
+ * Arrays get the same bound, so `a=1&a=2…` counts like any other field rather than by qs's
+ * default of 20.
+ */
+function formFieldLimit(maxFields: number) {
+  return {
+    queryString: { parameterLimit: maxFields, arrayLimit: maxFields, throwOnLimitExceeded: true },
+    onError(err: Error): never {
+      if (err instanceof RangeError && /limit exceeded/i.test(err.message)) {
+        throw new AppError(
+          'BODY_TOO_LARGE',
+          `The form has more than ${maxFields} fields (MAX_FORM_FIELDS); send fewer fields, or the data as one JSON body.`,
+          { maxFields },
+        )
+      }
+      throw err
+    },
+  }
+}
+
+export function requestBodies(config: Pick<Config, 'maxBodyBytes'> & Partial<Pick<Config, 'bodyTimeoutMs' | 'maxFormFields'>>) {
+  const bodyTimeoutMs = config.bodyTimeoutMs ?? Number(DEFAULTS.BODY_TIMEOUT_MS)
   const general = koaBody({
     json: true,
     urlencoded: true,
@@ -104,16 +129,23 @@ export function requestBodies(config: Pick<Config, 'maxBodyBytes'>) {
     jsonStrict: false,
     jsonLimit: config.maxBodyBytes,
     formLimit: config.maxBodyBytes,
+    ...formFieldLimit(config.maxFormFields ?? Number(DEFAULTS.MAX_FORM_FIELDS)),
   })
   return function readBody(ctx: Context, next: Next): Promise<void> {
     if (!PARSED_METHODS.has(ctx.method)) return next()
     const length = plainJsonLength(ctx, config.maxBodyBytes)
-    if (length === null) return general(ctx, next)
-    return readExactly(ctx.req, length).then((bytes) => {
-      // Typed by koa-body's declarations as JSON only; a body of '' is possible too.
-      const request = ctx.request as { body?: unknown }
-      request.body = parseJsonBody(bytes)
-      return next()
-    })
+    if (length === null) return withinBodyDeadline(ctx, bodyTimeoutMs, (proceed) => general(ctx, proceed), next)
+    return withinBodyDeadline(
+      ctx,
+      bodyTimeoutMs,
+      (proceed) =>
+        readExactly(ctx.req, length).then((bytes) => {
+          // Typed by koa-body's declarations as JSON only; a body of '' is possible too.
+          const request = ctx.request as { body?: unknown }
+          request.body = parseJsonBody(bytes)
+          return proceed()
+        }),
+      next,
+    )
   }
 }

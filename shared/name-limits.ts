@@ -1,0 +1,59 @@
+/**
+ * How wide a table, and how long its names and texts about it, may be. Without bounds a
+ * 5 MB column name was accepted and then copied into every listing, `!cols` answer and log
+ * line; a result of more than 2,000 columns ran, and failed with a 500 only when it was saved.
+ * 1010data documents no lengths of its own, so these are ours: far above real use, far below
+ * what would hurt. Each refusal is a 4xx that names the field, its length and the limit.
+ */
+import { AppError, type ErrorCode } from './errors.js'
+
+/**
+ * Columns of a result or table: SQLite's SQLITE_MAX_COLUMN in the sql.js build. Every saved
+ * table is also a SQLite image (api/sql reads it), which cannot be wider.
+ */
+export const MAX_COLUMNS = 2000
+
+/** Longest text of each named field, in characters (UTF-16 code units). */
+export const FIELD_LIMITS = {
+  /** A column name, or one segment of a dotted path. */
+  name: 128,
+  /** A dotted path (folders and the table's name). */
+  path: 1024,
+  /** A column label (heading), a table, folder, group or role title. */
+  label: 1024,
+  title: 1024,
+  /** A column's display format. */
+  format: 256,
+  /** A short description. */
+  sdesc: 1024,
+  /** A column's description, a long description, a group's or role's description. */
+  desc: 65_536,
+  ldesc: 65_536,
+  description: 65_536,
+} as const
+
+export type LimitedField = keyof typeof FIELD_LIMITS
+
+/**
+ * Refuses `value` when it is longer than the field allows. `what` names it for the caller, such
+ * as `the label of column "sales"` or `the parameter "title"`.
+ */
+export function checkFieldLength(field: LimitedField, value: unknown, what: string, code: ErrorCode = 'INVALID_PARAMETER', detail: Record<string, unknown> = {}): void {
+  if (typeof value !== 'string') return
+  const max = FIELD_LIMITS[field]
+  if (value.length > max) {
+    throw new AppError(code, `${upperFirst(what)} is ${value.length} characters long; the most allowed is ${max}: shorten it.`, { ...detail, field, length: value.length, maxLength: max })
+  }
+}
+
+/** Refuses a result or table of more than MAX_COLUMNS columns. */
+export function checkColumnCount(columns: number, what: string, code: ErrorCode, hint: string): void {
+  if (columns > MAX_COLUMNS) {
+    throw new AppError(code, `${upperFirst(what)} has ${columns} columns; the most allowed is ${MAX_COLUMNS}: ${hint}.`, { columns, maxColumns: MAX_COLUMNS })
+  }
+}
+
+const upperFirst = (s: string): string => s.charAt(0).toUpperCase() + s.slice(1)
+
+/** A name shown in a message: its first 40 characters when it is long (the name itself may be the problem). */
+export const quoteName = (name: string): string => JSON.stringify(name.length > 40 ? `${name.slice(0, 40)}…` : name)
