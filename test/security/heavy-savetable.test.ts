@@ -14,9 +14,15 @@ import { login, post, sleep, startGateway, type Answer, type Gateway } from './h
 
 /** Rows of the source table, each with a distinct short text. */
 const ROWS = 200
-/** Under MAX_CELL_BYTES (1 MiB by default): 200 distinct cells of 1,000,000 characters = 200 MB. */
-const CELL = 1_000_000
-/** MAX_ROW_BYTES of this gateway: room for one CELL and the short columns, not for two. */
+/**
+ * 4 columns of 200 distinct cells of 250,000 characters = 200 MB. Four columns, because one
+ * padright() may build at most 64 Mi characters (test/security/limits-resources.test.ts).
+ */
+const CELL = 250_000
+const COLUMNS = 4
+/** MAX_CELL_BYTES of this gateway: room for a CELL. */
+const CELL_LIMIT = 700_000
+/** MAX_ROW_BYTES of this gateway: room for a row of COLUMNS cells and the short columns. */
 const ROW_LIMIT = 1_500_000
 /**
  * The slowest /healthz answer allowed while the save runs. The aim is 200 ms; the bound is
@@ -67,7 +73,7 @@ describe('heavy: saving huge cells keeps the event loop free, and limits them', 
 
   before(async () => {
     dataDir = await mkdtemp(join(tmpdir(), 'tabula-heavy-save-'))
-    gw = await startGateway({ DATA_DIR: dataDir, WORKERS: '2', DEMO_DATA: '0', MAX_ROW_BYTES: String(ROW_LIMIT) })
+    gw = await startGateway({ DATA_DIR: dataDir, WORKERS: '2', DEMO_DATA: '0', MAX_ROW_BYTES: String(ROW_LIMIT), MAX_CELL_BYTES: String(CELL_LIMIT) })
     cookie = await login(gw)
     const s = Array.from({ length: ROWS }, (_, i) => `r${i + 1}`)
     const up = await dbm(gw, cookie, 'upload_table', { path: 'uploads.admin.src', cols: [{ name: 'k', type: 'int' }, { name: 's', type: 'text' }], data: { k: s.map((_, i) => i + 1), s } })
@@ -78,9 +84,12 @@ describe('heavy: saving huge cells keeps the event loop free, and limits them', 
     if (dataDir) await rm(dataDir, { recursive: true, force: true })
   })
 
-  const wide = (n: number): string => `<base table="uploads.admin.src"/><willbe name="big" value="padright(s;${n})"/>`
+  const wide = (n: number): string =>
+    `<base table="uploads.admin.src"/>${Array.from({ length: COLUMNS }, (_, i) => `<willbe name="big${i === 0 ? '' : i}" value="padright(s;${n})"/>`).join('')}`
+  /** One column of `n` characters on the first 10 rows only. */
+  const oneWide = (n: number): string => `<base table="uploads.admin.src"/><sel value="k<=10"/><willbe name="big" value="padright(s;${n})"/>`
 
-  it(`saves ${ROWS} cells of ${CELL} characters while /healthz stays under ${HEALTH_BOUND_MS} ms`, async () => {
+  it(`saves ${ROWS * COLUMNS} cells of ${CELL} characters while /healthz stays under ${HEALTH_BOUND_MS} ms`, async () => {
     // The machine's own noise, for the record: the same probe on the idle gateway.
     const idle = probeHealth(gw)
     await sleep(3000)
@@ -92,7 +101,7 @@ describe('heavy: saving huge cells keeps the event loop free, and limits them', 
     const saveMs = performance.now() - t0
     await sleep(100)
     const { max, count } = await probe.stop()
-    console.log(`      save of ${(ROWS * CELL) / 1e6} MB took ${(saveMs / 1000).toFixed(1)} s; /healthz answered ${count} times, slowest ${max.toFixed(0)} ms (idle: slowest ${quiet.max.toFixed(0)} ms of ${quiet.count})`)
+    console.log(`      save of ${(ROWS * COLUMNS * CELL) / 1e6} MB took ${(saveMs / 1000).toFixed(1)} s; /healthz answered ${count} times, slowest ${max.toFixed(0)} ms (idle: slowest ${quiet.max.toFixed(0)} ms of ${quiet.count})`)
     expect(saved.status).to.equal(200)
     expect(saved.body, JSON.stringify(saved.body).slice(0, 300)).to.deep.include({ rc: 0 })
     expect(saved.body.value).to.deep.equal({ path: 'uploads.admin.wide', rows: ROWS })
@@ -106,11 +115,11 @@ describe('heavy: saving huge cells keeps the event loop free, and limits them', 
   })
 
   it('refuses a cell over MAX_CELL_BYTES with 413-class cell_too_large naming the column and row, and saves nothing', async () => {
-    const refused = await dbm(gw, cookie, 'save_table', { path: 'uploads.admin.toowide', xml: wide(2_000_000) })
+    const refused = await dbm(gw, cookie, 'save_table', { path: 'uploads.admin.toowide', xml: oneWide(800_000) })
     expect(refused.body.rc).to.equal(1)
     expect(refused.body.code).to.equal('cell_too_large')
-    expect(refused.body.msg).to.contain('"big"').and.contain('row 1').and.contain('MAX_CELL_BYTES').and.contain('1048576')
-    const run = await post(gw, cookie, 'run:json', { xml: wide(2_000_000), savetable: 'uploads.admin.toowide2' })
+    expect(refused.body.msg).to.contain('"big"').and.contain('row 1').and.contain('MAX_CELL_BYTES').and.contain(String(CELL_LIMIT))
+    const run = await post(gw, cookie, 'run:json', { xml: oneWide(800_000), savetable: 'uploads.admin.toowide2' })
     expect(run.status, JSON.stringify(run.body).slice(0, 300)).to.equal(413)
     expect(run.body.code).to.equal('cell_too_large')
     expect(run.body.requestId).to.be.a('string')
@@ -135,11 +144,11 @@ describe('heavy: saving huge cells keeps the event loop free, and limits them', 
   })
 
   it('refuses an uploaded row over MAX_ROW_BYTES with row_too_large', async () => {
-    const cell = 'é'.repeat(400_000) // 800,000 bytes of UTF-8 in 400,000 characters: sizes are counted in bytes
-    const res = await dbm(gw, cookie, 'upload_table', { path: 'uploads.admin.fat', cols: [{ name: 'a', type: 'text' }, { name: 'b', type: 'text' }], data: { a: ['x', cell], b: ['y', cell] } })
+    const cell = 'é'.repeat(300_000) // 600,000 bytes of UTF-8 in 300,000 characters: sizes are counted in bytes
+    const res = await dbm(gw, cookie, 'upload_table', { path: 'uploads.admin.fat', cols: [{ name: 'a', type: 'text' }, { name: 'b', type: 'text' }, { name: 'c', type: 'text' }], data: { a: ['x', cell], b: ['y', cell], c: ['z', cell] } })
     expect(res.body.rc).to.equal(1)
     expect(res.body.code).to.equal('row_too_large')
-    expect(res.body.msg).to.contain('Row 2').and.contain('1600000 bytes').and.contain('MAX_ROW_BYTES')
+    expect(res.body.msg).to.contain('Row 2').and.contain('1800000 bytes').and.contain('MAX_ROW_BYTES')
     const info = await dbm(gw, cookie, 'get_table_info', { path: 'uploads.admin.fat' })
     expect(info.body.rc).to.equal(1)
   })

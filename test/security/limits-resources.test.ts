@@ -18,7 +18,9 @@ describe('limits: text functions, column counts, names, answer sizes (HTTP, memo
   let cookie: string
   before(async function () {
     this.timeout(90_000)
-    svc = await startTestService('memory')
+    // SQLite's own heap cap (SQL_MEMORY_MB, test/security/heavy-sql-memory) would stop the
+    // 600-million-character value before the renderer sees it: raised here to reach the renderer.
+    svc = await startTestService('memory', { SQL_MEMORY_MB: '4096' })
     cookie = await svc.login()
   })
   after(async function () {
