@@ -6,10 +6,15 @@
  * PoolRunner also bounds the wait for a worker (MAX_QUEUE): when every worker is busy and the
  * queue is full, a run is refused at once with 429 and a Retry-After estimate, rather than
  * queued without bound where it would only run into its time limit.
+ *
+ * Which waiting task gets the next free worker is not first come, first served: FairShare serves
+ * users in turn and takes a worker back from a user holding more than their share while another
+ * user's task waits (fair-share.ts).
  */
 import { Piscina } from 'piscina'
 import { AppError, fromPayload } from '../shared/errors.js'
 import type { EngineTask, ResultSet, TaskOutcome } from '../shared/protocol.js'
+import { FairShare } from './fair-share.js'
 
 /** Which limit set a run's time limit; the 504 message names it. */
 export type TimeoutLimit = 'QUERY_TIMEOUT_MS' | 'timeout_'
@@ -26,6 +31,8 @@ export interface RunOptions {
    * Without it the queue is unbounded.
    */
   readonly maxQueue?: number
+  /** Whose task it is, for fair sharing of the workers (fair-share.ts); absent = the service's own. */
+  readonly user?: string
 }
 
 export interface QueryRunner {
@@ -36,6 +43,8 @@ export interface QueryRunner {
   readonly waiting?: number
   /** Workers ended and replaced while serving (metrics). */
   readonly workerRestarts?: number
+  /** Tasks whose worker was taken back for another user's task, and which ran again (metrics). */
+  readonly preemptions?: number
   /** Runs stopped by their time limit (metrics). */
   readonly timeouts?: number
   /** False once closed or without workers (/readyz); absent means up. */
@@ -70,9 +79,11 @@ export class PoolRunner implements QueryRunner {
   private closed = false
   private restarts = 0
   private timedOut = 0
+  private readonly fair: FairShare
 
   constructor(opts: { workers: number; workerMemoryMb?: number }) {
     this.workers = opts.workers
+    this.fair = new FairShare(opts.workers)
     this.pool = new Piscina({
       filename: WORKER_FILE.href,
       minThreads: opts.workers,
@@ -98,6 +109,10 @@ export class PoolRunner implements QueryRunner {
     return this.timedOut
   }
 
+  get preemptions(): number {
+    return this.fair.preemptions
+  }
+
   get isUp(): boolean {
     return !this.closed && this.pool.threads.length > 0
   }
@@ -119,7 +134,9 @@ export class PoolRunner implements QueryRunner {
     const started = performance.now()
     this.inFlight++
     try {
-      outcome = (await this.pool.run(task, { signal })) as TaskOutcome
+      // Piscina is handed a task only when FairShare gives it a worker, so Piscina's own queue
+      // (first come, first served) stays empty and the order is FairShare's.
+      outcome = (await this.fair.run(opts.user ?? '', signal, (attempt) => this.pool.run(task, { signal: attempt }))) as TaskOutcome
     } catch (err) {
       if (timeout.aborted) {
         this.timedOut++
