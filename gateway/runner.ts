@@ -86,8 +86,12 @@ export class PoolRunner implements QueryRunner {
     this.fair = new FairShare(opts.workers)
     this.pool = new Piscina({
       filename: WORKER_FILE.href,
-      minThreads: opts.workers,
-      maxThreads: opts.workers,
+      // One thread more than WORKERS, kept started and idle: a task never runs on more than WORKERS
+      // at once (FairShare hands Piscina at most that many), but when a worker is ended (a task
+      // taken back for another user, a stop, a time limit) the next task starts at once on the
+      // spare instead of waiting the ~0.5-1 s a new thread takes to load the engine and sql.js.
+      minThreads: opts.workers + 1,
+      maxThreads: opts.workers + 1,
       // A query that would take the whole machine's memory kills only its worker (500), which
       // Piscina replaces. Table columns are SharedArrayBuffers outside this heap limit.
       resourceLimits: opts.workerMemoryMb ? { maxOldGenerationSizeMb: opts.workerMemoryMb } : undefined,
