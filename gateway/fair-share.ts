@@ -42,6 +42,8 @@ interface Turn {
   startedAt: number
   /** Times this task was taken back from its worker. */
   preemptions: number
+  /** On `signal`: drops the task while it waits, stops its attempt while it runs; removed once it settles. */
+  onAbort: () => void
 }
 
 export class FairShare {
@@ -82,11 +84,14 @@ export class FairShare {
   run<T>(user: string, signal: AbortSignal, start: (signal: AbortSignal) => Promise<T>): Promise<T> {
     return new Promise<T>((resolve, reject) => {
       if (signal.aborted) return reject(signal.reason)
-      const turn: Turn = { user, signal, start, resolve: resolve as (v: unknown) => void, reject, attempt: null, startedAt: 0, preemptions: 0 }
-      // While it holds a worker the attempt's own signal stops it; while it waits, this drops it.
-      signal.addEventListener('abort', () => {
+      const turn: Turn = { user, signal, start, resolve: resolve as (v: unknown) => void, reject, attempt: null, startedAt: 0, preemptions: 0, onAbort: () => undefined }
+      // One listener for the task's whole life, rather than an AbortSignal.any per attempt: that
+      // is far slower and, on a signal shared by many tasks, piles up.
+      turn.onAbort = () => {
         if (this.dequeue(turn)) reject(signal.reason)
-      }, { once: true })
+        else turn.attempt?.abort(signal.reason)
+      }
+      signal.addEventListener('abort', turn.onAbort, { once: true })
       this.enqueue(turn, false)
       this.schedule()
     })
@@ -157,13 +162,15 @@ export class FairShare {
       // A taken-back attempt's end (the worker was stopped) is not the task's outcome.
       if (turn.attempt !== attempt) return
       this.release(turn)
+      // A signal shared by many tasks (the parts of a split query) must not collect listeners.
+      turn.signal.removeEventListener('abort', turn.onAbort)
       if (ok) turn.resolve(value)
       else turn.reject(value)
       this.schedule()
     }
     let started: Promise<unknown>
     try {
-      started = turn.start(AbortSignal.any([turn.signal, attempt.signal]))
+      started = turn.start(attempt.signal)
     } catch (err) {
       started = Promise.reject(err)
     }
