@@ -4,7 +4,7 @@
  * small queries must still answer promptly. First come, first served (the code before) kept B
  * waiting until A's queries hit their time limit: B's requests here would run into their own
  * timeout_ (504) instead. Also: A's queries whose worker was taken back for B run again and give
- * the right answer, and a split query of A alone still uses both workers.
+ * the right answer. (That a user alone keeps every worker is in fair-share-policy.test.ts.)
  */
 import { expect } from 'chai'
 import { randomBytes } from 'node:crypto'
