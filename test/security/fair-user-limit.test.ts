@@ -8,6 +8,7 @@
 import { expect } from 'chai'
 import { randomBytes } from 'node:crypto'
 import { AppError } from '../../shared/errors.js'
+import { loadConfig } from '../../shared/config.js'
 import { createMemoryStore, createRedisStore, type Store } from '../../shared/store/index.js'
 import { acquireQuerySlot, userSlotsKey, type SlotLease } from '../../gateway/stop/index.js'
 import { redisAvailable, startTestService, type TestService } from '../helpers/service.js'
@@ -26,6 +27,16 @@ async function refusal(p: Promise<unknown>): Promise<AppError> {
   }
   throw new Error('expected a refusal')
 }
+
+describe('MAX_QUERIES_PER_USER setting', () => {
+  it('defaults to 8 (two sessions at MAX_QUERIES_PER_SESSION) and refuses a bad value naming the variable and the range', () => {
+    expect(loadConfig({}).maxQueriesPerUser).to.equal(8)
+    expect(loadConfig({ MAX_QUERIES_PER_USER: '3' }).maxQueriesPerUser).to.equal(3)
+    for (const bad of ['0', '-1', 'many', '2.5', '100001']) {
+      expect(() => loadConfig({ MAX_QUERIES_PER_USER: bad })).to.throw(`MAX_QUERIES_PER_USER must be a whole number from 1 to 100000 (got "${bad}")`)
+    }
+  })
+})
 
 for (const kind of ['memory', 'redis'] as const) {
   describe(`MAX_QUERIES_PER_USER slots over two Store connections (${kind} store)`, () => {
