@@ -6,12 +6,17 @@
  * PoolRunner also bounds the wait for a worker (MAX_QUEUE): when every worker is busy and the
  * queue is full, a run is refused at once with 429 and a Retry-After estimate, rather than
  * queued without bound where it would only run into its time limit.
+ *
+ * Which waiting task gets the next free worker is not first come, first served: FairShare serves
+ * users in turn and takes a worker back from a user holding more than their share while another
+ * user's task waits (fair-share.ts).
  */
 import { Piscina } from 'piscina'
 import { AppError, fromPayload } from '../shared/errors.js'
 import type { EngineTask, ResultSet, TaskOutcome } from '../shared/protocol.js'
 import type { WorkerSetup } from '../engine/retire.js'
 import { RetiringWorkers } from './retiring-workers.js'
+import { FairShare } from './fair-share.js'
 
 /** Which limit set a run's time limit; the 504 message names it. */
 export type TimeoutLimit = 'QUERY_TIMEOUT_MS' | 'timeout_'
@@ -28,6 +33,8 @@ export interface RunOptions {
    * Without it the queue is unbounded.
    */
   readonly maxQueue?: number
+  /** Whose task it is, for fair sharing of the workers (fair-share.ts); absent = the service's own. */
+  readonly user?: string
 }
 
 export interface QueryRunner {
@@ -38,6 +45,8 @@ export interface QueryRunner {
   readonly waiting?: number
   /** Workers ended and replaced while serving (metrics). */
   readonly workerRestarts?: number
+  /** Tasks whose worker was taken back for another user's task, and which ran again (metrics). */
+  readonly preemptions?: number
   /** Runs stopped by their time limit (metrics). */
   readonly timeouts?: number
   /** False once closed or without workers (/readyz); absent means up. */
@@ -72,6 +81,7 @@ export class PoolRunner implements QueryRunner {
   private closed = false
   private restarts = 0
   private timedOut = 0
+  private readonly fair: FairShare
 
   /** Workers that asked to leave (SQL_MEMORY_MB, engine/retire.ts): no task goes to them. */
   private readonly retiring = new RetiringWorkers()
@@ -80,12 +90,17 @@ export class PoolRunner implements QueryRunner {
   constructor(opts: { workers: number; workerMemoryMb?: number; sqlMemoryMb?: number }) {
     this.workers = opts.workers
     const setup: Partial<WorkerSetup> = { retiring: this.retiring.table, ...(opts.sqlMemoryMb ? { sqlMemoryMb: opts.sqlMemoryMb } : {}) }
+    this.fair = new FairShare(opts.workers)
     this.pool = new Piscina({
       workerData: setup,
       loadBalancer: this.retiring.balancer(),
       filename: WORKER_FILE.href,
-      minThreads: opts.workers,
-      maxThreads: opts.workers,
+      // One thread more than WORKERS, kept started and idle: a task never runs on more than WORKERS
+      // at once (FairShare hands Piscina at most that many), but when a worker is ended (a task
+      // taken back for another user, a stop, a time limit) the next task starts at once on the
+      // spare instead of waiting the ~0.5-1 s a new thread takes to load the engine and sql.js.
+      minThreads: opts.workers + 1,
+      maxThreads: opts.workers + 1,
       // A query that would take the whole machine's memory kills only its worker (500), which
       // Piscina replaces. Table columns are SharedArrayBuffers outside this heap limit.
       resourceLimits: opts.workerMemoryMb ? { maxOldGenerationSizeMb: opts.workerMemoryMb } : undefined,
@@ -105,6 +120,10 @@ export class PoolRunner implements QueryRunner {
 
   get timeouts(): number {
     return this.timedOut
+  }
+
+  get preemptions(): number {
+    return this.fair.preemptions
   }
 
   get isUp(): boolean {
@@ -128,7 +147,9 @@ export class PoolRunner implements QueryRunner {
     const started = performance.now()
     this.inFlight++
     try {
-      outcome = (await this.pool.run(task, { signal })) as TaskOutcome
+      // Piscina is handed a task only when FairShare gives it a worker, so Piscina's own queue
+      // (first come, first served) stays empty and the order is FairShare's.
+      outcome = (await this.fair.run(opts.user ?? '', signal, (attempt) => this.pool.run(task, { signal: attempt }))) as TaskOutcome
     } catch (err) {
       if (timeout.aborted) {
         this.timedOut++

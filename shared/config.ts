@@ -45,6 +45,8 @@ export interface Config {
   readonly maxResultBytes: number
   /** Queries one session may have running at once (429 beyond). */
   readonly maxQueriesPerSession: number
+  /** Queries one user may have running at once over all their sessions and gateways (429 beyond). */
+  readonly maxQueriesPerUser: number
   /** Tasks that may wait for a worker on one gateway (429 with Retry-After beyond). */
   readonly maxQueue: number
   /** Failed logins of one user id from one address within LOGIN_WINDOW_SECONDS before 429. */
@@ -107,6 +109,7 @@ export const DEFAULTS = {
   MAX_QUERY_BYTES: '1048576',
   MAX_RESULT_BYTES: '1073741824',
   MAX_QUERIES_PER_SESSION: '4',
+  MAX_QUERIES_PER_USER: '8',
   MAX_QUEUE: '64',
   LOGIN_MAX_FAILURES: '5',
   LOGIN_MAX_FAILURES_PER_ADDRESS: '20',
@@ -131,7 +134,7 @@ export const CONFIG_VARIABLES = [
   'ADMIN_PASSWORD', 'SESSION_TTL', 'QUERY_TIMEOUT_MS', 'MAX_RESULT_ROWS', 'MAX_BODY_BYTES',
   'DEMO_DATA', 'DEMO_ROWS', 'TABLE_CACHE_MB', 'MAX_INSTANCES_PER_SESSION',
   'RESULT_STORE_MB', 'REDIS_KEY_PREFIX', 'TRUST_PROXY', 'MAX_QUERY_BYTES', 'MAX_RESULT_BYTES',
-  'MAX_QUERIES_PER_SESSION', 'MAX_QUEUE', 'LOGIN_MAX_FAILURES', 'LOGIN_MAX_FAILURES_PER_ADDRESS',
+  'MAX_QUERIES_PER_SESSION', 'MAX_QUERIES_PER_USER', 'MAX_QUEUE', 'LOGIN_MAX_FAILURES', 'LOGIN_MAX_FAILURES_PER_ADDRESS',
   'LOGIN_MAX_FAILURES_PER_USER', 'LOGIN_WINDOW_SECONDS', 'WORKER_MEMORY_MB', 'PARALLEL_MIN_ROWS', 'PARALLEL_PARTS', 'LOG_LEVEL', 'METRICS_TOKEN',
   'COMPRESSION', 'COMPRESSION_MIN_BYTES',
   'ALLOWED_ORIGINS',
@@ -241,6 +244,7 @@ export function loadConfig(env: Env): Config {
     maxQueryBytes: intVar(env, 'MAX_QUERY_BYTES', DEFAULTS.MAX_QUERY_BYTES, 64, 2 ** 31 - 1),
     maxResultBytes: intVar(env, 'MAX_RESULT_BYTES', DEFAULTS.MAX_RESULT_BYTES, 1024, Number.MAX_SAFE_INTEGER),
     maxQueriesPerSession: intVar(env, 'MAX_QUERIES_PER_SESSION', DEFAULTS.MAX_QUERIES_PER_SESSION, 1, 10_000),
+    maxQueriesPerUser: intVar(env, 'MAX_QUERIES_PER_USER', DEFAULTS.MAX_QUERIES_PER_USER, 1, 100_000),
     maxQueue: intVar(env, 'MAX_QUEUE', DEFAULTS.MAX_QUEUE, 0, 1_000_000),
     loginMaxFailures: intVar(env, 'LOGIN_MAX_FAILURES', DEFAULTS.LOGIN_MAX_FAILURES, 1, 1_000_000),
     loginMaxFailuresPerAddress: intVar(env, 'LOGIN_MAX_FAILURES_PER_ADDRESS', DEFAULTS.LOGIN_MAX_FAILURES_PER_ADDRESS, 1, 1_000_000),

@@ -5,7 +5,7 @@
  */
 import { AppError } from '../../shared/errors.js'
 import { checkQuerySize } from '../params.js'
-import { acquireSlot } from '../stop/index.js'
+import { acquireQuerySlot } from '../stop/index.js'
 import { prepareRun, runRunRecipe } from '../queries/run.js'
 import { resultRows, saveTable, type SaveMode, type SaveRequest } from '../queries/save.js'
 import { uploadInput } from '../queries/upload.js'
@@ -47,9 +47,9 @@ async function saveRequest(ctx: DbmContext, p: ParamValues, mode: SaveMode, repl
   }
 }
 
-/** The query of save_table counts as one of the session's running queries (MAX_QUERIES_PER_SESSION). */
+/** The query of save_table counts as one of the session's and the user's running queries (MAX_QUERIES_PER_SESSION, MAX_QUERIES_PER_USER). */
 async function runInSlot<T>(ctx: DbmContext, run: () => Promise<T>): Promise<T> {
-  const lease = await acquireSlot(ctx.deps.store, ctx.session.sid, ctx.deps.config.maxQueriesPerSession)
+  const lease = await acquireQuerySlot(ctx.deps.store, ctx.session, { perSession: ctx.deps.config.maxQueriesPerSession, perUser: ctx.deps.config.maxQueriesPerUser })
   try {
     return await run()
   } finally {
@@ -75,7 +75,7 @@ const SAVE_TABLE: Transaction = {
     const req = await saveRequest(ctx, p, mode, 'send "replace": true to replace it or "append": true to add rows to it')
     // Parsing and checking the query first: a bad query is reported whatever the target.
     const recipe = await prepareRun(ctx.deps, ctx.user, p.xml as string)
-    const saved = await saveTable(ctx.deps, ctx.user, req, () => runInSlot(ctx, () => runRunRecipe(ctx.deps, recipe, { signal: ctx.signal })).then(resultRows))
+    const saved = await saveTable(ctx.deps, ctx.user, req, () => runInSlot(ctx, () => runRunRecipe(ctx.deps, recipe, { signal: ctx.signal, user: ctx.session.uid })).then(resultRows))
     return { path: saved.path, rows: saved.rows }
   },
 }

@@ -21,7 +21,7 @@ export type StopReason = 'stop' | 'disconnect' | 'timeout'
 
 /** What the metrics read at scrape time; set once the parts exist (see readFrom). */
 export interface MetricSources {
-  readonly runner: { readonly pending: number; readonly waiting?: number; readonly workerRestarts?: number; readonly timeouts?: number }
+  readonly runner: { readonly pending: number; readonly waiting?: number; readonly workerRestarts?: number; readonly timeouts?: number; readonly preemptions?: number }
   readonly tables: { readonly stats: { readonly bytes: number; readonly hits: number; readonly misses: number } }
   readonly stops: { readonly stopsDelivered: number }
 }
@@ -79,6 +79,15 @@ export class GatewayMetrics {
       collect() {
         this.reset()
         this.inc(metrics.sources?.runner.workerRestarts ?? 0)
+      },
+    })
+    new Counter({
+      name: 'worker_preemptions_total',
+      help: 'Tasks whose worker was taken back for another user waiting (fair sharing); each ran again later.',
+      registers: [this.registry],
+      collect() {
+        this.reset()
+        this.inc(metrics.sources?.runner.preemptions ?? 0)
       },
     })
     new Counter({

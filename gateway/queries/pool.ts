@@ -20,6 +20,8 @@ export interface RunControl {
   readonly progress?: ProgressCell
   /** The request's time limit; QUERY_TIMEOUT_MS when absent. */
   readonly timeout?: RequestTimeout
+  /** Whose query it is: the pool serves users in turn (gateway/fair-pool.ts); absent = the service's own. */
+  readonly user?: string
 }
 
 /**
@@ -31,7 +33,7 @@ export async function runOnPool(deps: Deps, task: EngineTask, control: RunContro
   // Text comes back from the worker as codes (engine/parallel/wire.ts): far less to receive.
   const sent = task.kind === 'run' ? { ...task, textCodes: true } : task
   const split = sent.kind === 'run' ? await runParallel(deps, sent, control, timeout) : null
-  const result = split ?? fromWire(await deps.runner.run(sent, { signal: control.signal, ...timeout, maxQueue: deps.config.maxQueue }))
+  const result = split ?? fromWire(await deps.runner.run(sent, { signal: control.signal, ...timeout, maxQueue: deps.config.maxQueue, user: control.user }))
   checkResultShape(result)
   return limitResultBytes(result, deps.config.maxResultBytes, task.truncate === true)
 }

@@ -1,7 +1,8 @@
 /**
  * What bounds a request's query while it runs: the client going away (the query is stopped, as
  * `!stop` would), `!stop` itself, the time limit (QUERY_TIMEOUT_MS, or lower with `timeout_`),
- * and the number of queries its session runs at once (MAX_QUERIES_PER_SESSION).
+ * and the number of queries its session and its user run at once (MAX_QUERIES_PER_SESSION,
+ * MAX_QUERIES_PER_USER).
  */
 import type { Context } from 'koa'
 import { AppError } from '../../shared/errors.js'
@@ -9,7 +10,7 @@ import type { Deps } from '../deps.js'
 import { requestParams, timeoutParam, type RequestTimeout } from '../params.js'
 import type { RunControl } from '../queries/pool.js'
 import { authState } from '../session.js'
-import { acquireSlot } from '../stop/index.js'
+import { acquireQuerySlot } from '../stop/index.js'
 import { countQueryStop } from '../observe/index.js'
 import { stoppable } from './stop.js'
 import { probeHalfClosed } from '../half-close.js'
@@ -33,7 +34,7 @@ export function requestTimeout(ctx: Context, deps: Deps): RequestTimeout {
 }
 
 /**
- * Runs a request's query: within one of its session's slots (429 when they are all taken),
+ * Runs a request's query: within one of its session's and its user's slots (429 when either's are all taken),
  * under `stopKey` so that `!stop` reaches it and `!status` follows it, stopped when the client
  * goes away, and with the request's time limit.
  *
@@ -42,9 +43,11 @@ export function requestTimeout(ctx: Context, deps: Deps): RequestTimeout {
  * request answers (a stopped request answers before its work has wound down).
  */
 export async function runForRequest<T>(ctx: Context, deps: Deps, stopKey: string, run: (control: RunControl) => Promise<T>, timeout: RequestTimeout = requestTimeout(ctx, deps)): Promise<T> {
-  const lease = await acquireSlot(deps.store, authState(ctx).session.sid, deps.config.maxQueriesPerSession)
+  const { session } = authState(ctx)
+  const lease = await acquireQuerySlot(deps.store, session, { perSession: deps.config.maxQueriesPerSession, perUser: deps.config.maxQueriesPerUser })
   try {
-    return await stoppable(ctx, deps, stopKey, (signal, progress) => run({ signal, progress, timeout }).finally(() => lease.release()))
+    // The user goes with every task, so that the pool serves users in turn (gateway/fair-pool.ts).
+    return await stoppable(ctx, deps, stopKey, (signal, progress) => run({ signal, progress, timeout, user: session.uid }).finally(() => lease.release()))
   } finally {
     await lease.release()
   }

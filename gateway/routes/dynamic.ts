@@ -31,7 +31,7 @@ function incoming(params: Params): Record<string, unknown> {
 }
 
 function runner(deps: Deps, user: Principal, signal: AbortSignal) {
-  return async (xml: string, vars: Readonly<Record<string, string>>): Promise<ResultSet> => runRunRecipe(deps, await prepareRun(deps, user, xml, vars), { signal })
+  return async (xml: string, vars: Readonly<Record<string, string>>): Promise<ResultSet> => runRunRecipe(deps, await prepareRun(deps, user, xml, vars), { signal, user: user.uid })
 }
 
 export function appOf(inst: InstanceRecord): DynamicApp {

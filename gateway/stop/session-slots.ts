@@ -1,7 +1,12 @@
 /**
- * MAX_QUERIES_PER_SESSION: how many queries one session may have running at once, counted over
- * every gateway, so the count lives in the Store: `sessq:{sid}`, one JSON string
+ * MAX_QUERIES_PER_SESSION and MAX_QUERIES_PER_USER: how many queries one session, and one user
+ * over all their sessions, may have running at once, counted over every gateway, so the counts
+ * live in the Store: `sessq:{sid}` and `userq:{uid}`, each one JSON string
  * `{"<token>": <expires at, ms since the epoch>, …}` with one entry (a slot) per running query.
+ * A query takes one slot in each, under the same token, in one compare-and-set.
+ *
+ * Why a user count beside the session's: a user can start a new session (`kill=yes`) while the
+ * old one's queries still run, and so run any number of queries; the user's count follows them.
  *
  * Why entries that expire rather than a counter: a counter is only right if every increment is
  * matched by a decrement, and a gateway that dies mid-query never decrements; its count would
@@ -29,6 +34,32 @@ const MAX_ATTEMPTS = 40
 const RETRY_AFTER_SECONDS = 1
 
 export const slotsKey = (sid: string): string => `sessq:${sid}`
+export const userSlotsKey = (uid: string): string => `userq:${uid}`
+
+/** One count a query takes a slot in: its Store key, its limit and how a refusal names it. */
+export interface SlotCounter {
+  readonly key: string
+  readonly limit: number
+  /** Says who is at the limit, e.g. `This session already has 4 queries running`. */
+  readonly refusal: (running: number) => string
+}
+
+const queries = (n: number) => `${n} ${n === 1 ? 'query' : 'queries'}`
+
+/** The session's count (MAX_QUERIES_PER_SESSION). */
+export const sessionCounter = (sid: string, limit: number): SlotCounter => ({
+  key: slotsKey(sid),
+  limit,
+  refusal: (running) => `This session already has ${queries(running)} running, the limit (MAX_QUERIES_PER_SESSION = ${limit}); wait for one to finish, or stop one with !stop.`,
+})
+
+/** The user's count over all their sessions and gateways (MAX_QUERIES_PER_USER). */
+export const userCounter = (uid: string, limit: number): SlotCounter => ({
+  key: userSlotsKey(uid),
+  limit,
+  refusal: (running) =>
+    `User "${uid}" already has ${queries(running)} running over all their sessions, the limit (MAX_QUERIES_PER_USER = ${limit}); wait for one to finish, or stop one with !stop.`,
+})
 
 type Slots = Record<string, number>
 
@@ -50,22 +81,26 @@ function liveSlots(raw: string | null, now: number): Slots {
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 
 /**
- * Applies `change` to the session's live slots with a compare-and-set; `change` returns the new
- * slots, or null to leave them as they are. Resolves whether a change was written.
+ * Applies `change` to the live slots of every key with one compare-and-set; `change` returns the
+ * new slots (one map per key), or null to leave them as they are. Resolves whether a change was
+ * written.
  */
-async function updateSlots(store: Store, key: string, ttlSeconds: number, change: (slots: Slots, now: number) => Slots | null): Promise<boolean> {
+async function updateSlots(store: Store, keys: readonly string[], ttlSeconds: number, change: (slots: Slots[], now: number) => Slots[] | null): Promise<boolean> {
   for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
-    const seen = await store.watch([key])
+    const seen = await store.watch(keys)
     const now = Date.now()
-    const next = change(liveSlots(seen.values[0], now), now)
+    const next = change(
+      keys.map((_, i) => liveSlots(seen.values[i], now)),
+      now,
+    )
     if (next === null) return false
-    const write: WriteOp = Object.keys(next).length === 0 ? { op: 'del', key } : { op: 'set', key, value: JSON.stringify(next), ttl: ttlSeconds }
-    if (await store.batch([write], seen)) return true
+    const writes: WriteOp[] = keys.map((key, i) => (Object.keys(next[i]).length === 0 ? { op: 'del', key } : { op: 'set', key, value: JSON.stringify(next[i]), ttl: ttlSeconds }))
+    if (await store.batch(writes, seen)) return true
     // Another gateway changed the slots meanwhile: read them again, after a short random pause so
     // that contenders do not keep colliding.
     await sleep(Math.random() * Math.min(50, 2 ** attempt))
   }
-  throw new AppError('TOO_MANY_REQUESTS', 'Too many queries of this session are starting at once; try again.', { retryAfterSeconds: RETRY_AFTER_SECONDS })
+  throw new AppError('TOO_MANY_REQUESTS', 'Too many queries of this session or user are starting at once; try again.', { retryAfterSeconds: RETRY_AFTER_SECONDS })
 }
 
 /** One running query's slot: refreshed while it runs, released (once) when it ends. */
@@ -77,7 +112,7 @@ export class SlotLease {
 
   constructor(
     private readonly store: Store,
-    private readonly key: string,
+    private readonly keys: readonly string[],
     private readonly token: string,
     private readonly ttlSeconds: number,
   ) {
@@ -93,10 +128,9 @@ export class SlotLease {
     if (this.timer) clearInterval(this.timer)
     this.timer = null
     return this.enqueue(() =>
-      updateSlots(this.store, this.key, this.ttlSeconds, (slots) => {
-        if (!(this.token in slots)) return null
-        const { [this.token]: _, ...rest } = slots
-        return rest
+      updateSlots(this.store, this.keys, this.ttlSeconds, (slots) => {
+        if (slots.every((s) => !(this.token in s))) return null
+        return slots.map(({ [this.token]: _, ...rest }) => rest)
       }),
     )
   }
@@ -104,7 +138,7 @@ export class SlotLease {
   /** Pushes the slot's expiry forward (putting it back if it lapsed while the Store was away: the query does run). */
   private refresh(): void {
     if (this.released) return
-    void this.enqueue(() => updateSlots(this.store, this.key, this.ttlSeconds, (slots, now) => ({ ...slots, [this.token]: now + this.ttlSeconds * 1000 })))
+    void this.enqueue(() => updateSlots(this.store, this.keys, this.ttlSeconds, (slots, now) => slots.map((s) => ({ ...s, [this.token]: now + this.ttlSeconds * 1000 }))))
   }
 
   private enqueue(step: () => Promise<unknown>): Promise<void> {
@@ -118,24 +152,43 @@ export class SlotLease {
 }
 
 /**
- * Takes one of the session's `limit` slots for a query about to run, or refuses with 429
- * TOO_MANY_REQUESTS (Retry-After 1 s) when they are all taken. Release the lease however the
- * query ends.
+ * Takes one slot in each of `counters` for a query about to run, or refuses with 429
+ * TOO_MANY_REQUESTS (Retry-After 1 s), naming the first count that is full, when any is. Release
+ * the lease however the query ends.
  */
-export async function acquireSlot(store: Store, sid: string, limit: number, ttlSeconds = SLOT_TTL_SECONDS): Promise<SlotLease> {
-  const key = slotsKey(sid)
+export async function acquireSlots(store: Store, counters: readonly SlotCounter[], ttlSeconds = SLOT_TTL_SECONDS): Promise<SlotLease> {
+  const keys = counters.map((c) => c.key)
   const token = randomBytes(9).toString('base64url')
-  let running = 0
-  const taken = await updateSlots(store, key, ttlSeconds, (slots, now) => {
-    running = Object.keys(slots).length
-    return running >= limit ? null : { ...slots, [token]: now + ttlSeconds * 1000 }
+  // The count found full on the last read, for the refusal.
+  const full: { counter?: SlotCounter; running: number } = { running: 0 }
+  const taken = await updateSlots(store, keys, ttlSeconds, (slots, now) => {
+    for (const [i, counter] of counters.entries()) {
+      const running = Object.keys(slots[i]).length
+      if (running >= counter.limit) {
+        full.counter = counter
+        full.running = running
+        return null
+      }
+    }
+    return slots.map((s) => ({ ...s, [token]: now + ttlSeconds * 1000 }))
   })
   if (!taken) {
-    throw new AppError(
-      'TOO_MANY_REQUESTS',
-      `This session already has ${running} ${running === 1 ? 'query' : 'queries'} running, the limit (MAX_QUERIES_PER_SESSION = ${limit}); wait for one to finish, or stop one with !stop.`,
-      { limit, retryAfterSeconds: RETRY_AFTER_SECONDS },
-    )
+    // Not taken means a count was found full, which set `full`.
+    const counter = full.counter as SlotCounter
+    throw new AppError('TOO_MANY_REQUESTS', counter.refusal(full.running), { limit: counter.limit, retryAfterSeconds: RETRY_AFTER_SECONDS })
   }
-  return new SlotLease(store, key, token, ttlSeconds)
+  return new SlotLease(store, keys, token, ttlSeconds)
+}
+
+/** Takes one of the session's `limit` slots (see acquireSlots). */
+export function acquireSlot(store: Store, sid: string, limit: number, ttlSeconds = SLOT_TTL_SECONDS): Promise<SlotLease> {
+  return acquireSlots(store, [sessionCounter(sid, limit)], ttlSeconds)
+}
+
+/**
+ * Takes a slot of the session (MAX_QUERIES_PER_SESSION) and of its user (MAX_QUERIES_PER_USER)
+ * for a query a request is about to run: what every route that runs a query takes.
+ */
+export function acquireQuerySlot(store: Store, session: { readonly sid: string; readonly uid: string }, limits: { readonly perSession: number; readonly perUser: number }): Promise<SlotLease> {
+  return acquireSlots(store, [sessionCounter(session.sid, limits.perSession), userCounter(session.uid, limits.perUser)])
 }
