@@ -19,6 +19,9 @@ import type { Logger } from './errors.js'
 import { memoryTuningWarning } from './observe/memory-tuning.js'
 import { serveHalfClosed } from './half-close.js'
 
+/** How long an idle keep-alive connection is kept: longer than any balancer in front keeps its own. */
+const KEEP_ALIVE_MS = 65_000
+
 /** The PEM files of TLS_CERT and TLS_KEY, checked to be a usable pair; null without TLS. */
 function readTlsFiles(config: Config): { cert: Buffer; key: Buffer } | null {
   if (!config.tlsCert || !config.tlsKey) return null
@@ -87,6 +90,12 @@ async function main(): Promise<void> {
   const app = createApp(deps)
   const server = tls ? https.createServer(tls, app.callback()) : http.createServer(app.callback())
   serveHalfClosed(server)
+  // Idle keep-alive connections outlive the balancer's (nginx's upstream keepalive_timeout, 60 s):
+  // with Node's default of 5 s the gateway closed connections nginx was about to reuse, and a POST
+  // sent on one fails with a 502 (nginx retries only idempotent requests). Headers must be allowed
+  // longer still, or an idle connection would be cut by the headers timer first.
+  server.keepAliveTimeout = KEEP_ALIVE_MS
+  server.headersTimeout = KEEP_ALIVE_MS + 1000
   server.listen(config.port, config.host, () => {
     const addr = server.address()
     const port = typeof addr === 'object' && addr ? addr.port : config.port

@@ -132,7 +132,7 @@ forEachStore('secrets and the end of sessions', (svc, kind) => {
     // LOGIN_MAX_FAILURES=2 here: the third attempt is throttled, and the throttle logs a line.
     for (let i = 0; i < 2; i++) expectStatus(401, await loginAt().type('form').send({ uid: 'lk_t', pw: `${SECRET}${i}` }))
     expectStatus(429, await loginAt().type('form').send({ uid: 'lk_t', pw: SECRET }))
-    if (kind !== 'cluster') expect(svc().logs.map((l) => l.msg)).to.include('login throttled: too many failures for one user id')
+    if (kind !== 'cluster') expect(svc().logs.map((l) => l.msg)).to.include('login throttled: too many failures for one user id from one address')
     expectUnsaid(svc(), replies, [SECRET, 'Quartz-7731'])
   })
 
