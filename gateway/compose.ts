@@ -25,7 +25,7 @@ const RESULT_CACHE_BYTES = 256 * 1024 * 1024
 
 /** Connects the store (or takes a connected one) and starts the worker pool. */
 export async function buildDeps(config: Config, log: Logger, store?: Store): Promise<Deps> {
-  const raw = store ?? createStore({ redisUrl: config.redisUrl, redisKeyPrefix: config.redisKeyPrefix, dataDir: config.dataDir })
+  const raw = store ?? createStore({ redisUrl: config.redisUrl, redisKeyPrefix: config.redisKeyPrefix, dataDir: config.dataDir, memoryCacheBytes: config.memoryStoreCacheBytes })
   if (!store) await raw.connect()
   const observe = createObserve()
   const s = countStoreCalls(raw, (op) => observe.metrics.storeCall(op))

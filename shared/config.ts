@@ -39,6 +39,8 @@ export interface Config {
   readonly maxInstancesPerSession: number
   /** Largest result kept in the Store for other gateways, in bytes (larger ones are recomputed). */
   readonly resultStoreBytes: number
+  /** Embedded store only: bytes all kept results may take; the oldest are dropped first. */
+  readonly memoryStoreCacheBytes: number
   /** Longest query text (xml or sql), in bytes (413 beyond). */
   readonly maxQueryBytes: number
   /** Largest result, in bytes of its column data (413 beyond, or truncated on request). */
@@ -104,6 +106,7 @@ export const DEFAULTS = {
   TABLE_CACHE_MB: '2048',
   MAX_INSTANCES_PER_SESSION: '100',
   RESULT_STORE_MB: '64',
+  MEMORY_STORE_CACHE_MB: '256',
   REDIS_KEY_PREFIX: '',
   TRUST_PROXY: '0',
   MAX_QUERY_BYTES: '1048576',
@@ -139,7 +142,7 @@ export const CONFIG_VARIABLES = [
   'COMPRESSION', 'COMPRESSION_MIN_BYTES',
   'ALLOWED_ORIGINS',
   'SQL_MEMORY_MB', 'MAX_CELL_BYTES', 'MAX_ROW_BYTES', 'RETIRED_GRACE_SECONDS',
-  'BODY_TIMEOUT_MS', 'MAX_FORM_FIELDS',
+  'BODY_TIMEOUT_MS', 'MAX_FORM_FIELDS', 'MEMORY_STORE_CACHE_MB',
 ] as const
 
 type Env = Readonly<Record<string, string | undefined>>
@@ -241,6 +244,7 @@ export function loadConfig(env: Env): Config {
     tableCacheBytes: intVar(env, 'TABLE_CACHE_MB', DEFAULTS.TABLE_CACHE_MB, 16, 1024 * 1024) * 1024 * 1024,
     maxInstancesPerSession: intVar(env, 'MAX_INSTANCES_PER_SESSION', DEFAULTS.MAX_INSTANCES_PER_SESSION, 1, 100_000),
     resultStoreBytes: intVar(env, 'RESULT_STORE_MB', DEFAULTS.RESULT_STORE_MB, 1, 1024 * 1024) * 1024 * 1024,
+    memoryStoreCacheBytes: intVar(env, 'MEMORY_STORE_CACHE_MB', DEFAULTS.MEMORY_STORE_CACHE_MB, 1, 1024 * 1024) * 1024 * 1024,
     maxQueryBytes: intVar(env, 'MAX_QUERY_BYTES', DEFAULTS.MAX_QUERY_BYTES, 64, 2 ** 31 - 1),
     maxResultBytes: intVar(env, 'MAX_RESULT_BYTES', DEFAULTS.MAX_RESULT_BYTES, 1024, Number.MAX_SAFE_INTEGER),
     maxQueriesPerSession: intVar(env, 'MAX_QUERIES_PER_SESSION', DEFAULTS.MAX_QUERIES_PER_SESSION, 1, 10_000),

@@ -8,13 +8,13 @@ import type { Store } from './types.js'
 
 export { createMemoryStore } from './memory.js'
 export { createRedisStore } from './redis.js'
-export { DURABLE_PREFIXES, isDurableKey } from './types.js'
+export { DURABLE_PREFIXES, EVICTABLE_PREFIXES, isDurableKey, isEvictableKey } from './types.js'
 export type { MessageHandler, SetOptions, Store, WatchToken, WriteOp } from './types.js'
 
 /**
  * Redis when a URL is configured (several gateways share state), otherwise the embedded store
  * persisting durable keys under dataDir. Does no I/O: call connect() on the result.
  */
-export function createStore(cfg: { readonly redisUrl: string | null; readonly redisKeyPrefix?: string; readonly dataDir: string }): Store {
-  return cfg.redisUrl ? createRedisStore(cfg.redisUrl, { keyPrefix: cfg.redisKeyPrefix ?? '' }) : createMemoryStore({ dataDir: cfg.dataDir })
+export function createStore(cfg: { readonly redisUrl: string | null; readonly redisKeyPrefix?: string; readonly dataDir: string; readonly memoryCacheBytes?: number }): Store {
+  return cfg.redisUrl ? createRedisStore(cfg.redisUrl, { keyPrefix: cfg.redisKeyPrefix ?? '' }) : createMemoryStore({ dataDir: cfg.dataDir, cacheBytes: cfg.memoryCacheBytes })
 }

@@ -9,7 +9,8 @@
  * Durability: keys for which isDurableKey holds (the catalog, never-reused counters) are also kept
  * in `${dataDir}/store.json`. A write that changed one resolves only once a snapshot containing
  * the change is on disk, so an acknowledged catalog change or counter value survives a crash.
- * Everything else (sessions, instance state, signals) is deliberately lost on restart.
+ * Everything else (sessions, instance state, signals) is deliberately lost on restart. Kept
+ * results are bounded in bytes (`cacheBytes`), the oldest dropped first (memory/keyspace.ts).
  */
 import { AppError } from '../errors.js'
 import { runBatch } from './memory/batch.js'
@@ -28,8 +29,8 @@ const SWEEP_INTERVAL_MS = 1000
  * Creates the embedded store. With `dataDir`, durable keys are persisted there (the folder is
  * created on connect); without it (tests, throwaway instances) nothing touches the disk.
  */
-export function createMemoryStore(opts: { dataDir?: string | null } = {}): Store {
-  const keyspace = new Keyspace()
+export function createMemoryStore(opts: { dataDir?: string | null; cacheBytes?: number } = {}): Store {
+  const keyspace = new Keyspace(opts.cacheBytes)
   const pubsub = new LocalPubSub()
   // Only durable keys are rendered: the others must never reach the disk.
   const snapshot = opts.dataDir ? new SnapshotFile(opts.dataDir, () => renderSnapshot(keyspace.live(isDurableKey))) : null

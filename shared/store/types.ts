@@ -13,6 +13,15 @@ export const DURABLE_PREFIXES = ['cat:', 'seq:'] as const
 
 export const isDurableKey = (key: string): boolean => DURABLE_PREFIXES.some((p) => key.startsWith(p))
 
+/**
+ * Key prefixes of values a store may drop under memory pressure, oldest first: kept results
+ * (`res:`), whose readers recompute what is missing. Redis does so under `maxmemory`; the embedded
+ * store within its cache budget (createMemoryStore's `cacheBytes`, MEMORY_STORE_CACHE_MB).
+ */
+export const EVICTABLE_PREFIXES = ['res:'] as const
+
+export const isEvictableKey = (key: string): boolean => EVICTABLE_PREFIXES.some((p) => key.startsWith(p))
+
 export interface SetOptions {
   /**
    * Time to live in whole seconds (> 0; anything else rejects with RangeError); the key

@@ -3,8 +3,12 @@
  *
  * Expiry is lazy (an expired key is dropped when it is next looked up) plus a periodic sweep of
  * the keys that carry a TTL, so keys nobody reads again do not pile up.
+ *
+ * Evictable keys (kept results, isEvictableKey) are also bounded in bytes: past `cacheBytes`, the
+ * oldest written are dropped, as Redis does under maxmemory. Without the bound, a client sending
+ * distinct queries grew the process by every result kept for SESSION_TTL (an hour).
  */
-import { isDurableKey } from '../types.js'
+import { isDurableKey, isEvictableKey } from '../types.js'
 import { expiryFor, wrongType } from './entry.js'
 import type { Entry } from './entry.js'
 
@@ -21,6 +25,17 @@ export class Keyspace {
   private readonly expiring = new Set<string>()
   /** Set by any change to a durable key; the store resets it and waits for the disk when it is set. */
   durableChanged = false
+  /** Evictable string keys and their sizes in bytes, oldest written first. */
+  private readonly evictable = new Map<string, number>()
+  private evictableBytes = 0
+
+  /** `cacheBytes`: what evictable keys may take in all (unbounded when omitted). */
+  constructor(private readonly cacheBytes = Number.POSITIVE_INFINITY) {}
+
+  /** Bytes the evictable keys take now (an estimate: two bytes a character). */
+  get cachedBytes(): number {
+    return this.evictableBytes
+  }
 
   /** The live entry; an expired one is dropped here (lazy expiry) and reads as missing. */
   lookup(key: string): Entry | undefined {
@@ -175,11 +190,32 @@ export class Keyspace {
     if (entry.expiresAt === null) this.expiring.delete(key)
     else this.expiring.add(key)
     this.changed(key)
+    if (isEvictableKey(key)) this.account(key, entry)
   }
 
   private drop(key: string): void {
     this.entries.delete(key)
     this.expiring.delete(key)
+    this.forget(key)
+  }
+
+  /** Counts an evictable key as the newest, then drops the oldest while over the budget. */
+  private account(key: string, entry: Entry): void {
+    this.forget(key)
+    const bytes = 2 * (key.length + (entry.type === 'string' ? entry.value.length : 0)) + 64
+    this.evictable.set(key, bytes)
+    this.evictableBytes += bytes
+    for (const [oldest] of this.evictable) {
+      if (this.evictableBytes <= this.cacheBytes || oldest === key) break
+      this.drop(oldest)
+    }
+  }
+
+  private forget(key: string): void {
+    const bytes = this.evictable.get(key)
+    if (bytes === undefined) return
+    this.evictable.delete(key)
+    this.evictableBytes -= bytes
   }
 
   private changed(key: string): void {
