@@ -112,6 +112,13 @@ const cookieOf = (b: unknown): string => {
   return `session=${c.uid}|${c.sid}|${c.epw}`
 }
 
+/** The gateway thread's used JavaScript heap, from its /metrics (prom-client's default metrics). */
+async function gatewayHeapBytes(base: string): Promise<number> {
+  const origin = new URL(base).origin
+  const text = await (await fetch(`${origin}/metrics`)).text()
+  return Number(/^nodejs_heap_size_used_bytes (\S+)$/m.exec(text)?.[1] ?? NaN)
+}
+
 /** Process facts from /proc: resident memory, threads, open descriptors. */
 async function processFacts(pid: number): Promise<{ rss: number; threads: number; fds: number }> {
   const status = await readFile(`/proc/${pid}/status`, 'utf8')
@@ -335,10 +342,15 @@ async function main(): Promise<void> {
     // RSS through the run, to see whether it levels off (a leak keeps climbing).
     const samples: number[] = []
     const sampler = setInterval(() => void processFacts(pid).then((f) => samples.push(f.rss), () => undefined), 2000)
+    // The gateway thread's own JavaScript heap beside the process's RSS: what the gateway's caches
+    // hold, against what the worker threads (and their WebAssembly memory) hold.
+    const heapSamples: number[] = []
+    const heapSampler = setInterval(() => void gatewayHeapBytes(base).then((b) => heapSamples.push(b), () => undefined), 2000)
     await Promise.all(clients.map(async (c) => {
       while (Date.now() < deadline) await c.randomStep()
     }))
     clearInterval(sampler)
+    clearInterval(heapSampler)
     if (DISTINCT) checkPlateau(samples, before.rss, tally.problems)
     const elapsed = (performance.now() - started) / 1000
     const served = tally.latencies.length
@@ -367,6 +379,7 @@ async function main(): Promise<void> {
       rssBeforeMb: Math.round(before.rss / 2 ** 20), rssAfterMb: Math.round(after.rss / 2 ** 20),
       distinct: DISTINCT, rssPeakMb: Math.round(Math.max(before.rss, ...samples) / 2 ** 20), rssBoundMb: Math.round((before.rss + CACHE_BUDGET_BYTES) / 2 ** 20),
       rssSamplesMb: samples.map((b) => Math.round(b / 2 ** 20)),
+      gatewayHeapSamplesMb: heapSamples.map((b) => Math.round(b / 2 ** 20)),
       threadsBefore: before.threads, threadsAfter: after.threads, fdsBefore: before.fds, fdsAfter: after.fds,
       problems: tally.problems,
     }
@@ -377,6 +390,7 @@ async function main(): Promise<void> {
       log(`by status: ${[...tally.statuses].map(([k, n]) => `${k}: ${n}`).join(', ')}`)
       log(`checked afterwards: ${checked.tables} committed tables read back exactly, ${checked.dropped} dropped tables gone, ${checked.folders} folders present`)
       if (DISTINCT) log(`distinct texts: ${distinctSeq}; RSS every 2 s (MB): ${report.rssSamplesMb.join(' ')}; peak ${report.rssPeakMb} MB, bound ${report.rssBoundMb} MB`)
+      if (DISTINCT) log(`gateway thread's heap used every 2 s (MB): ${report.gatewayHeapSamplesMb.join(' ')}`)
       log(`RSS ${report.rssBeforeMb} MB -> ${report.rssAfterMb} MB, threads ${before.threads} -> ${after.threads}, fds ${before.fds} -> ${after.fds}`)
       log(tally.problems.length === 0 ? 'soak: every check holds' : `soak: ${tally.problems.length} problem(s):\n  ${tally.problems.slice(0, 30).join('\n  ')}`)
     }
