@@ -8,68 +8,39 @@
 import { expect } from 'chai'
 import { randomBytes } from 'node:crypto'
 import { AppError } from '../../shared/errors.js'
-import { createMemoryStore, createRedisStore } from '../../shared/store/index.js'
-import type { Store } from '../../shared/store/index.js'
 import { acquireSlot, slotsKey, type SlotLease } from '../../gateway/stop/index.js'
 import { userCookie } from '../helpers/dbm.js'
 import { redisAvailable } from '../helpers/service.js'
 import { forEachStore } from '../helpers/suites.js'
+import { forever, refusal, twoStoreConnections } from '../helpers/query-slots.js'
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 
-/** Counts forever; `n` makes each text (and so each recipe) distinct. */
-const forever = (n: number) => `with recursive c(x) as (select ${n} union all select x + 1 from c) select count(*) as n from c`
-
-async function refusal(p: Promise<unknown>): Promise<AppError> {
-  try {
-    await p
-  } catch (err) {
-    if (err instanceof AppError) return err
-    throw err
-  }
-  throw new Error('expected a refusal')
-}
-
 for (const kind of ['memory', 'redis'] as const) {
   describe(`session slots (${kind} store)`, () => {
-    let stores: Store[] = []
     before(function () {
       if (kind === 'redis' && !redisAvailable()) this.skip()
     })
     /** Two connections to one Store (one and the same memory store): two gateways. */
-    beforeEach(async () => {
-      const prefix = `test:${randomBytes(6).toString('hex')}:`
-      const open = async () => {
-        const s = kind === 'redis' ? createRedisStore(process.env.TEST_REDIS_URL!, { keyPrefix: prefix }) : createMemoryStore()
-        await s.connect()
-        return s
-      }
-      const first = await open()
-      stores = kind === 'redis' ? [first, await open()] : [first, first]
-    })
-    afterEach(async () => {
-      const keys = await stores[0].keys('')
-      if (keys.length > 0) await stores[0].del(...keys)
-      await Promise.all([...new Set(stores)].map((s) => s.close()))
-    })
+    const pair = twoStoreConnections(kind)
 
     it('grants the limit, refuses one more with TOO_MANY_REQUESTS, and grants again after a release', async () => {
-      const leases = [await acquireSlot(stores[0], 's1', 2), await acquireSlot(stores[1], 's1', 2)]
-      const refused = await refusal(acquireSlot(stores[0], 's1', 2))
+      const leases = [await acquireSlot(pair()[0], 's1', 2), await acquireSlot(pair()[1], 's1', 2)]
+      const refused = await refusal(acquireSlot(pair()[0], 's1', 2))
       expect(refused.code).to.equal('TOO_MANY_REQUESTS')
       expect(refused.message).to.contain('MAX_QUERIES_PER_SESSION = 2')
       expect(refused.detail).to.deep.equal({ limit: 2, retryAfterSeconds: 1 })
       // Another session has its own slots.
-      const other = await acquireSlot(stores[1], 's2', 2)
+      const other = await acquireSlot(pair()[1], 's2', 2)
       await leases[0].release()
       await leases[0].release()
-      leases[0] = await acquireSlot(stores[1], 's1', 2)
+      leases[0] = await acquireSlot(pair()[1], 's1', 2)
       await Promise.all([...leases, other].map((l) => l.release()))
-      expect(await stores[0].keys('sessq:')).to.deep.equal([])
+      expect(await pair()[0].keys('sessq:')).to.deep.equal([])
     })
 
     it('grants exactly the limit to many requests at once on two connections', async () => {
-      const attempts = Array.from({ length: 12 }, (_, i) => acquireSlot(stores[i % 2], 'busy', 4).then(
+      const attempts = Array.from({ length: 12 }, (_, i) => acquireSlot(pair()[i % 2], 'busy', 4).then(
         (lease) => lease,
         (err: unknown) => err,
       ))
@@ -81,20 +52,20 @@ for (const kind of ['memory', 'redis'] as const) {
     })
 
     it('does not count a slot whose time is up (a gateway that died), and counts one that is not', async () => {
-      await stores[0].set(slotsKey('s3'), JSON.stringify({ dead: Date.now() - 1 }), { ttl: 30 })
-      const lease = await acquireSlot(stores[1], 's3', 1)
+      await pair()[0].set(slotsKey('s3'), JSON.stringify({ dead: Date.now() - 1 }), { ttl: 30 })
+      const lease = await acquireSlot(pair()[1], 's3', 1)
       await lease.release()
-      await stores[0].set(slotsKey('s3'), JSON.stringify({ alive: Date.now() + 20_000 }), { ttl: 30 })
-      expect((await refusal(acquireSlot(stores[1], 's3', 1))).code).to.equal('TOO_MANY_REQUESTS')
+      await pair()[0].set(slotsKey('s3'), JSON.stringify({ alive: Date.now() + 20_000 }), { ttl: 30 })
+      expect((await refusal(acquireSlot(pair()[1], 's3', 1))).code).to.equal('TOO_MANY_REQUESTS')
     })
 
     it('keeps the slot of a query that runs longer than the slot TTL', async function () {
       this.timeout(10_000)
-      const lease = await acquireSlot(stores[0], 's4', 1, 1)
+      const lease = await acquireSlot(pair()[0], 's4', 1, 1)
       await sleep(1800)
-      expect((await refusal(acquireSlot(stores[1], 's4', 1, 1))).code).to.equal('TOO_MANY_REQUESTS')
+      expect((await refusal(acquireSlot(pair()[1], 's4', 1, 1))).code).to.equal('TOO_MANY_REQUESTS')
       await lease.release()
-      await (await acquireSlot(stores[1], 's4', 1, 1)).release()
+      await (await acquireSlot(pair()[1], 's4', 1, 1)).release()
     })
   })
 }

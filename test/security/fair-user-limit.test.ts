@@ -9,25 +9,13 @@ import { expect } from 'chai'
 import { randomBytes } from 'node:crypto'
 import { AppError } from '../../shared/errors.js'
 import { loadConfig } from '../../shared/config.js'
-import { createMemoryStore, createRedisStore, type Store } from '../../shared/store/index.js'
 import { acquireQuerySlot, userSlotsKey, type SlotLease } from '../../gateway/stop/index.js'
 import { redisAvailable, startTestService, type TestService } from '../helpers/service.js'
 import { startSecondGateway, type SecondGateway } from '../helpers/second-gateway.js'
 import { userCookie } from '../helpers/dbm.js'
+import { forever, refusal, twoStoreConnections } from '../helpers/query-slots.js'
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
-const forever = (n: number) => `with recursive c(x) as (select ${n} union all select x + 1 from c) select count(*) as n from c`
-
-async function refusal(p: Promise<unknown>): Promise<AppError> {
-  try {
-    await p
-  } catch (err) {
-    if (err instanceof AppError) return err
-    throw err
-  }
-  throw new Error('expected a refusal')
-}
-
 describe('MAX_QUERIES_PER_USER setting', () => {
   it('defaults to 8 (two sessions at MAX_QUERIES_PER_SESSION) and refuses a bad value naming the variable and the range', () => {
     expect(loadConfig({}).maxQueriesPerUser).to.equal(8)
@@ -40,60 +28,46 @@ describe('MAX_QUERIES_PER_USER setting', () => {
 
 for (const kind of ['memory', 'redis'] as const) {
   describe(`MAX_QUERIES_PER_USER slots over two Store connections (${kind} store)`, () => {
-    let stores: Store[] = []
     before(function () {
       if (kind === 'redis' && !redisAvailable()) this.skip()
     })
-    beforeEach(async () => {
-      const prefix = `test:${randomBytes(6).toString('hex')}:`
-      const open = async () => {
-        const s = kind === 'redis' ? createRedisStore(process.env.TEST_REDIS_URL!, { keyPrefix: prefix }) : createMemoryStore()
-        await s.connect()
-        return s
-      }
-      const first = await open()
-      stores = kind === 'redis' ? [first, await open()] : [first, first]
-    })
-    afterEach(async () => {
-      const keys = await stores[0].keys('')
-      if (keys.length > 0) await stores[0].del(...keys)
-      await Promise.all([...new Set(stores)].map((s) => s.close()))
-    })
+    /** Two connections to one Store (one and the same memory store): two gateways. */
+    const pair = twoStoreConnections(kind)
 
     const limits = { perSession: 4, perUser: 3 }
 
     it("counts a user's queries over all their sessions, refuses one more naming MAX_QUERIES_PER_USER, and frees on release", async () => {
       const leases = [
-        await acquireQuerySlot(stores[0], { sid: 's1', uid: 'u' }, limits),
-        await acquireQuerySlot(stores[1], { sid: 's2', uid: 'u' }, limits),
-        await acquireQuerySlot(stores[0], { sid: 's2', uid: 'u' }, limits),
+        await acquireQuerySlot(pair()[0], { sid: 's1', uid: 'u' }, limits),
+        await acquireQuerySlot(pair()[1], { sid: 's2', uid: 'u' }, limits),
+        await acquireQuerySlot(pair()[0], { sid: 's2', uid: 'u' }, limits),
       ]
-      const refused = await refusal(acquireQuerySlot(stores[1], { sid: 's3', uid: 'u' }, limits))
+      const refused = await refusal(acquireQuerySlot(pair()[1], { sid: 's3', uid: 'u' }, limits))
       expect(refused.code).to.equal('TOO_MANY_REQUESTS')
       expect(refused.message).to.contain('MAX_QUERIES_PER_USER = 3')
       expect(refused.message).to.contain('"u"')
       expect(refused.detail).to.deep.equal({ limit: 3, retryAfterSeconds: 1 })
       // Another user, even in a session id seen above, is not counted with u.
-      const other = await acquireQuerySlot(stores[1], { sid: 's3', uid: 'v' }, limits)
+      const other = await acquireQuerySlot(pair()[1], { sid: 's3', uid: 'v' }, limits)
       await leases[1].release()
-      leases[1] = await acquireQuerySlot(stores[1], { sid: 's3', uid: 'u' }, limits)
+      leases[1] = await acquireQuerySlot(pair()[1], { sid: 's3', uid: 'u' }, limits)
       await Promise.all([...leases, other].map((l) => l.release()))
-      expect(await stores[0].keys('userq:')).to.deep.equal([])
-      expect(await stores[0].keys('sessq:')).to.deep.equal([])
+      expect(await pair()[0].keys('userq:')).to.deep.equal([])
+      expect(await pair()[0].keys('sessq:')).to.deep.equal([])
     })
 
     it('names the session limit when that one is full, and takes no user slot then', async () => {
       const one = { perSession: 1, perUser: 5 }
-      const lease = await acquireQuerySlot(stores[0], { sid: 's1', uid: 'w' }, one)
-      const refused = await refusal(acquireQuerySlot(stores[1], { sid: 's1', uid: 'w' }, one))
+      const lease = await acquireQuerySlot(pair()[0], { sid: 's1', uid: 'w' }, one)
+      const refused = await refusal(acquireQuerySlot(pair()[1], { sid: 's1', uid: 'w' }, one))
       expect(refused.message).to.contain('MAX_QUERIES_PER_SESSION = 1')
-      expect(Object.keys(JSON.parse((await stores[0].get(userSlotsKey('w')))!))).to.have.length(1)
+      expect(Object.keys(JSON.parse((await pair()[0].get(userSlotsKey('w')))!))).to.have.length(1)
       await lease.release()
     })
 
     it('grants exactly the user limit to many requests of several sessions at once on two connections', async () => {
       const attempts = Array.from({ length: 12 }, (_, i) =>
-        acquireQuerySlot(stores[i % 2], { sid: `s${i % 4}`, uid: 'busy' }, { perSession: 4, perUser: 5 }).then(
+        acquireQuerySlot(pair()[i % 2], { sid: `s${i % 4}`, uid: 'busy' }, { perSession: 4, perUser: 5 }).then(
           (lease) => lease,
           (err: unknown) => err,
         ),
