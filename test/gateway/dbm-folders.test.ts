@@ -8,7 +8,7 @@ import type { Store } from '../../shared/store/types.js'
 import { LISTING_COLUMNS } from '../../gateway/catalog/listing.js'
 import type { TestService } from '../helpers/service.js'
 import { forEachStore } from '../helpers/suites.js'
-import { catalogSnapshot, dbm, dbmFails, dbmOk, userCookie, type DbmAnswer } from '../helpers/dbm.js'
+import { catalogSnapshot, dbm, dbmFails, dbmOk, expectRetired, userCookie, type DbmAnswer } from '../helpers/dbm.js'
 
 /** A small table written and committed straight to the catalog, as a save would. */
 async function makeTable(svc: TestService, path: string, owner = 'admin'): Promise<TableRecord> {
@@ -245,8 +245,8 @@ forEachStore('dbm folder transactions', (svc) => {
       expect(res.body).to.deep.equal({ s: [6] })
       expect(await dbmOk(svc(), alice, 'drop_dir', { path: 'al.tree', recursive: true })).to.equal(true)
       expect(await keysUnder(svc(), 'al.tree')).to.deep.equal([])
-      const retired = await svc().deps.store.hgetall(KEYS.retiredVersions)
-      expect(retired).to.include.keys(t1.version, t2.version)
+      await expectRetired(svc(), t1.version)
+      await expectRetired(svc(), t2.version)
       const gone = await svc().http.post('/v1/api/sql:json').set('Cookie', alice).send({ sql: 'select sum(x) s from al.tree.sub.t2' })
       expect(gone.status).to.equal(404)
       expect(gone.body.code).to.equal('unknown_table')
@@ -312,9 +312,8 @@ forEachStore('dbm folder transactions', (svc) => {
         expect(dropped.rc, dropped.msg).to.equal(0)
         expect(await keysUnder(svc(), root)).to.deep.equal([])
         for (const m of made) if (m.rc === 1) expect(m.code).to.equal('unknown_directory')
-        const retired = await store.hgetall(KEYS.retiredVersions)
         for (const c of committed) {
-          if (c.ok) expect(retired).to.have.property(c.version)
+          if (c.ok) await expectRetired(svc(), c.version)
           else expect(c.code).to.equal('UNKNOWN_DIRECTORY')
         }
         const [, top] = await dbmOk<[string[], string[]]>(svc(), admin, 'get_names_in_dir', { path: '' })
@@ -363,7 +362,7 @@ forEachStore('dbm folder transactions', (svc) => {
       const dropped = await dropTree(store, 'w2')
       expect(dropped.tables).to.deep.equal(['w2.a.late'])
       expect(await keysUnder(svc(), 'w2')).to.deep.equal([])
-      expect(await svc().deps.store.hgetall(KEYS.retiredVersions)).to.have.property(late!.version)
+      await expectRetired(svc(), late!.version)
     })
 
     it('moves a table committed inside the tree during a move along with the tree', async () => {

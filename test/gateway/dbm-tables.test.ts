@@ -7,7 +7,7 @@ import { commitTable } from '../../gateway/catalog/tables.js'
 import { ensureHomeFolder } from '../../gateway/catalog/write-access.js'
 import type { TestService } from '../helpers/service.js'
 import { forEachStore } from '../helpers/suites.js'
-import { catalogSnapshot, dbmFails, dbmOk, userCookie, type DbmAnswer } from '../helpers/dbm.js'
+import { catalogSnapshot, dbmFails, dbmOk, expectRetired, userCookie, type DbmAnswer } from '../helpers/dbm.js'
 
 /** A two-column table (x = 1, 2, 3 plus a text column) committed straight to the catalog. */
 async function makeTable(svc: TestService, path: string, owner = 'alice', x = [1, 2, 3]): Promise<TableRecord> {
@@ -110,7 +110,7 @@ forEachStore('dbm table transactions', (svc) => {
       // second on the embedded store): either it is still listed as retired, or it is gone.
       const now = await versionFolders()
       expect(now).to.include(after.version).and.have.length.within(folders, folders + 1)
-      if (now.includes(before.version)) expect(await svc().deps.store.hgetall(KEYS.retiredVersions)).to.have.property(before.version)
+      await expectRetired(svc(), before.version)
       const cols = await dbmOk<Record<string, unknown[]>>(svc(), alice, 'get_table_cols', { path: 'tb.cols' })
       expect(cols.label).to.deep.equal(['Renamed', 'name'])
       expect(cols.desc).to.deep.equal(['the x', ''])
@@ -169,7 +169,7 @@ forEachStore('dbm table transactions', (svc) => {
       const [, names] = await dbmOk<[string[], string[]]>(svc(), alice, 'get_names_in_dir', { path: 'tb' })
       expect(names).to.not.include('tb.gone_t')
       expect(await record(svc(), 'tb.gone_t')).to.equal(null)
-      expect(await svc().deps.store.hgetall(KEYS.retiredVersions)).to.have.property(t.version)
+      await expectRetired(svc(), t.version)
     })
 
     it('refuses a reader who does not own the table, changing nothing', async () => {
@@ -293,7 +293,7 @@ forEachStore('dbm table transactions', (svc) => {
       const old = (await record(svc(), 'tb.dst'))!
       await dbmOk(svc(), alice, 'copy_table', { from: 'tb.src', to: 'tb.dst', replace: 1 })
       expect((await sql(alice, 'select sum(x) s from tb.dst')).body).to.deep.equal({ s: [30] })
-      expect(await svc().deps.store.hgetall(KEYS.retiredVersions)).to.have.property(old.version)
+      await expectRetired(svc(), old.version)
     })
 
     it('refuses to replace a table the caller does not own, leaving no version behind', async () => {

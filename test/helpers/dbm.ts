@@ -1,5 +1,7 @@
 /** Calling api/dbm from tests. */
 import { expect } from 'chai'
+import { existsSync } from 'node:fs'
+import { versionDir } from '../../engine/storage/index.js'
 import { createUser } from '../../gateway/catalog/users.js'
 import { KEYS } from '../../gateway/catalog/records.js'
 import type { TestService } from './service.js'
@@ -78,4 +80,15 @@ export async function companyWithAdmin(svc: TestService, admin: string, id: stri
   const boss = await userCookie(svc, `${id}_boss`, { company: id })
   await dbmOk(svc, admin, 'set_company', { company: id, admins: [`${id}_boss`] })
   return boss
+}
+
+/**
+ * The version was retired by the change under test: it is listed as retired, or the sweeper has
+ * already removed it (within a second on the embedded store, which has no grace). The sweeper
+ * removes the folder before it forgets the listing, so one of the two always holds.
+ */
+export async function expectRetired(svc: TestService, version: string): Promise<void> {
+  const retired = await svc.deps.store.hgetall(KEYS.retiredVersions)
+  if (version in retired) return
+  expect(existsSync(versionDir(svc.dataDir, version)), `version ${version} is neither listed as retired nor removed`).to.equal(false)
 }
