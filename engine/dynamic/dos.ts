@@ -6,7 +6,7 @@
  */
 import type { XmlElement } from '../ast.js'
 import { dynamicError, listed } from './errors.js'
-import type { ActionDo, DynamicDo, EventDo, EventTrigger, RecomputeCell, RecomputeDo, SetStatement } from './model.js'
+import type { ActionDo, ActionTrigger, DynamicDo, EventDo, EventTrigger, RecomputeCell, RecomputeDo, SetStatement } from './model.js'
 import { COUNT_VAR } from './names.js'
 import { toXml } from './serialize.js'
 
@@ -14,15 +14,32 @@ const CHANGE = /^\s*change\s*\(([^()]*)\)\s*$/i
 const CELL_ATTR = /^(value|row|col)([0-9]+)_$/
 const ACTIONS: readonly ActionDo['action'][] = ['dbm', 'savetable']
 
+/** Attributes every action form takes: its name, its triggers and the variable it fills. */
+const ACTION_COMMON = ['name', 'onchange_', 'onsame_', 'on_', 'value_']
+
+/**
+ * The attributes each action reads (the vendor's pages). Storage hints of savetable (segsize_,
+ * segby_, sortseg_, sort_, index_, use_materialize_, viewmode_) are accepted and have no effect
+ * here: a saved table is one immutable version; temp_ and owner_ are refused when the action runs.
+ */
+const ACTION_ATTRS: Readonly<Record<ActionDo['action'], readonly string[]>> = {
+  dbm: [...ACTION_COMMON, 'trans_', 'data_'],
+  savetable: [
+    ...ACTION_COMMON,
+    ...['path_', 'folder_', 'tablename_', 'replace_', 'append_', 'inherit_', 'temp_', 'users_', 'title_', 'sdesc_', 'ldesc_', 'owner_'],
+    ...['segsize_', 'segby_', 'sortseg_', 'sort_', 'index_', 'use_materialize_', 'viewmode_'],
+  ],
+}
+
 /**
  * Reads a `<do>`.
  * @param declared the variables declared on `<dynamic>`
  * @throws AppError CHECK_ERROR for a `<do>` without a trigger, a malformed trigger, an undeclared
  *   variable, a stray child or a bad cell position
  */
-export function readDo(el: XmlElement, declared: ReadonlySet<string>): DynamicDo {
+export function readDo(el: XmlElement, declared: ReadonlySet<string>, position = 1): DynamicDo {
   const a = el.attrs
-  if (a.action_ !== undefined) return readAction(el)
+  if (a.action_ !== undefined) return readAction(el, declared, position)
   const recompute = a.onchange_ !== undefined || a.onsame_ !== undefined
   if (a.on_ !== undefined && recompute) throw dynamicError(el.loc, '<do> has both on_ and onchange_/onsame_: use one form of trigger')
   if (a.on_ !== undefined) return readEvent(el, declared)
@@ -110,14 +127,44 @@ function position(text: string | undefined, attr: string, el: XmlElement): numbe
   return n
 }
 
-function readAction(el: XmlElement): ActionDo {
-  const action = el.attrs.action_.trim().toLowerCase()
+/**
+ * The action form. Its trigger is read like the other forms' (declared variables only); `value_`
+ * must name a declared variable; a dbm action names its transaction; a savetable action has a
+ * query to save. Attribute values may hold `{@var}`: they are read when the action runs.
+ */
+function readAction(el: XmlElement, declared: ReadonlySet<string>, position: number): ActionDo {
+  const action = el.attrs.action_.trim().toLowerCase() as ActionDo['action']
   if (!(ACTIONS as readonly string[]).includes(action)) {
     throw dynamicError(el.loc, `action_="${el.attrs.action_}" of <do> is not supported: use ${ACTIONS.join(' or ')}`)
   }
   const attrs: Record<string, string> = {}
-  for (const [key, value] of Object.entries(el.attrs)) if (key !== 'action_') attrs[key] = value
-  return { kind: 'action', action: action as ActionDo['action'], attrs, query: toXml(el.children), loc: el.loc }
+  for (const [key, value] of Object.entries(el.attrs)) {
+    if (key === 'action_') continue
+    if (!ACTION_ATTRS[action].includes(key)) {
+      throw dynamicError(el.loc, `<do action_="${action}"> has no attribute ${key}: it takes ${ACTION_ATTRS[action].join(', ')}`)
+    }
+    attrs[key] = value
+  }
+  const query = toXml(el.children)
+  if (action === 'dbm' && (attrs.trans_ ?? '').trim() === '') throw dynamicError(el.loc, '<do action_="dbm"> names no transaction: give it trans_="get_names_in_dir" (or another) and data_ with its parameters')
+  if (action === 'dbm' && query.trim() !== '') throw dynamicError(el.loc, '<do action_="dbm"> holds a query: a dbm action takes its parameters in data_, not a body')
+  if (action === 'savetable' && query.trim() === '') throw dynamicError(el.loc, '<do action_="savetable"> has no query to save: put the query inside the <do>')
+  let value: string | null = null
+  if (attrs.value_ !== undefined) {
+    value = attrs.value_.trim().replace(/^@/, '')
+    checkDeclared(value, el, 'value_ of <do> names', declared)
+  }
+  return { kind: 'action', action, name: attrs.name ?? `do${position}`, trigger: readActionTrigger(el, declared), value, attrs, query, loc: el.loc }
+}
+
+function readActionTrigger(el: XmlElement, declared: ReadonlySet<string>): ActionTrigger {
+  const a = el.attrs
+  const recompute = a.onchange_ !== undefined || a.onsame_ !== undefined
+  if (a.on_ !== undefined && recompute) throw dynamicError(el.loc, '<do> has both on_ and onchange_/onsame_: use one form of trigger')
+  const onchange = variableList(a.onchange_ ?? '', el, 'onchange_', declared)
+  const onsame = variableList(a.onsame_ ?? '', el, 'onsame_', declared)
+  if (recompute && onchange.length + onsame.length === 0) throw dynamicError(el.loc, '<do> has no trigger: onchange_ and onsame_ name no variable')
+  return { onchange, onsame, on: a.on_ === undefined ? null : readTrigger(el, declared) }
 }
 
 /** `x,y`, `@x, @y` or `x y`: declared variable names, without repeats. */

@@ -71,13 +71,33 @@ export interface RecomputeDo {
   readonly loc: Loc
 }
 
-/** `<do action_="dbm" …>` / `<do action_="savetable" …>`: kept as data; applyRequest never runs it. */
+/**
+ * When an action `<do>` runs: on the variables of `onchange_` (changed) and `onsame_` (set by a
+ * request), as the recompute form; or on an `on_` event trigger; or, with none of these, once
+ * when the instance starts.
+ */
+export interface ActionTrigger {
+  readonly onchange: readonly string[]
+  readonly onsame: readonly string[]
+  /** `on_="init"` / `on_="change(x)"`, or null. */
+  readonly on: EventTrigger | null
+}
+
+/**
+ * `<do action_="dbm" …>` / `<do action_="savetable" …>` (reference §7.5): a platform action the
+ * gateway performs when its trigger fires; what it answers goes into the `value_` variable.
+ */
 export interface ActionDo {
   readonly kind: 'action'
   readonly action: 'dbm' | 'savetable'
-  /** Every attribute except `action_`, as written. */
+  /** `name`, or `do{N}` with N its place among the `<do>` elements (1-based). */
+  readonly name: string
+  readonly trigger: ActionTrigger
+  /** The declared variable of `value_="@var"`, or null. */
+  readonly value: string | null
+  /** Every attribute except `action_`, as written (`{@var}` substituted when the action runs). */
   readonly attrs: Readonly<Record<string, string>>
-  /** The body as query text ('' when empty). */
+  /** The body as query text ('' when empty): the query savetable saves. */
   readonly query: string
   readonly loc: Loc
 }

@@ -51,7 +51,7 @@ function readDynamic(el: XmlElement, outerLibraries: readonly XmlElement[]): Dyn
   const declared: ReadonlySet<string> = new Set(Object.keys(vars))
   const libraries = toXml(content.libraries)
   const widgets = nameWidgets(content.widgets, declared, mentions(libraries))
-  const dos: DynamicDo[] = content.dos.map((d) => readDo(d, declared))
+  const dos: DynamicDo[] = content.dos.map((d, i) => readDo(d, declared, i + 1))
   return { vars, system, widgets, dos, layouts: content.layouts, hasIndex: widgets.some((w) => w.name === 'index'), libraries, loc: el.loc }
 }
 

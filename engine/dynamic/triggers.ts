@@ -14,12 +14,16 @@
  *   during a round trigger dos in the next one.
  * - `onsame_` fires on variables the request itself set (even to the same value), not on
  *   assignments made by dos, which would otherwise re-fire a do that writes its own trigger.
- * - Action dos (`action_`) are never run here.
+ * - Action dos (`action_`) fire like the other forms on their `onchange_`/`onsame_`/`on_`
+ *   trigger; one with no trigger runs once, in the first round of the creating request. Unlike
+ *   recompute dos they do not all run at init: an action writes, and a "save" trigger must not
+ *   save when the instance starts. The gateway performs them (`runAction`); a refused one leaves
+ *   `value_` empty and is reported in `actions`, and the request goes on.
  */
 import { AppError } from '../../shared/errors.js'
 import type { ResultSet } from '../../shared/protocol.js'
 import { cellText } from './cells.js'
-import type { DynamicApp, DynamicDo, EventDo, RecomputeDo } from './model.js'
+import type { ActionDo, DynamicApp, DynamicDo, EventDo, RecomputeDo } from './model.js'
 import { COUNT_VAR, isSystemName } from './names.js'
 import { withLibraries } from './queries.js'
 import { evalSetValue } from './set-value.js'
@@ -32,10 +36,25 @@ export const MAX_TRIGGER_ROUNDS = 32
 /** Runs a query (the gateway: parseQuery(xml, vars), check, run in a worker). */
 export type RunQuery = (xml: string, vars: Readonly<Record<string, string>>) => Promise<ResultSet>
 
+/** What the gateway answers for one action: the text for `value_`, or why it was refused. */
+export type ActionResult = { readonly ok: true; readonly value: string } | { readonly ok: false; readonly code: string; readonly message: string }
+
+/** Performs an action `<do>` with the variables of the moment (the gateway: dbm, savetable). */
+export type RunAction = (d: ActionDo, vars: Readonly<Record<string, string>>) => Promise<ActionResult>
+
+/** One action that ran during a request. */
+export interface ActionReport {
+  readonly name: string
+  readonly action: ActionDo['action']
+  readonly result: ActionResult
+}
+
 export interface RequestOptions {
   /** True only for the request that creates the instance: runs the `on_="init"` dos. */
   readonly init: boolean
   readonly runQuery: RunQuery
+  /** Performs action dos; without it, a request that fires one fails (nothing can run it). */
+  readonly runAction?: RunAction
   /**
    * The instance number `@count`, used when `current` does not hold `count` already (it does when
    * the gateway stored initialVars(app, n)). Without either, `@count` is an unknown variable.
@@ -50,6 +69,8 @@ export interface RequestOutcome {
   readonly vars: Record<string, string>
   /** Each declared variable whose value now differs from `current`, with its new value. */
   readonly changes: Record<string, string>
+  /** The actions that ran, in order. */
+  readonly actions: readonly ActionReport[]
 }
 
 /**
@@ -76,17 +97,25 @@ export async function applyRequest(
     vars[name] = variableText(name, value)
     requested.add(name)
   }
-  await runRounds(app, before, vars, requested, opts)
+  const actions: ActionReport[] = []
+  await runRounds(app, before, vars, requested, opts, actions)
   const changes: Record<string, string> = {}
   for (const name of Object.keys(app.vars)) if (vars[name] !== before[name]) changes[name] = vars[name]
-  return { vars, changes }
+  return { vars, changes, actions }
 }
 
 function isSettable(app: DynamicApp, name: string): boolean {
   return !isSystemName(name) && name !== COUNT_VAR && Object.hasOwn(app.vars, name)
 }
 
-async function runRounds(app: DynamicApp, before: Readonly<Record<string, string>>, vars: Record<string, string>, requested: ReadonlySet<string>, opts: RequestOptions): Promise<void> {
+async function runRounds(
+  app: DynamicApp,
+  before: Readonly<Record<string, string>>,
+  vars: Record<string, string>,
+  requested: ReadonlySet<string>,
+  opts: RequestOptions,
+  actions: ActionReport[],
+): Promise<void> {
   const maxRounds = opts.maxRounds ?? MAX_TRIGGER_ROUNDS
   let changed = changedNames(before, vars)
   let same: ReadonlySet<string> = requested
@@ -100,22 +129,37 @@ async function runRounds(app: DynamicApp, before: Readonly<Record<string, string
       })
     }
     const start = { ...vars }
-    for (const d of firing) await run(app, d, vars, opts)
+    for (const d of firing) {
+      if (d.kind === 'action') actions.push(await runAction(d, vars, opts))
+      else await run(app, d, vars, opts)
+    }
     changed = changedNames(start, vars)
     same = new Set()
     initRound = false
   }
 }
 
-function fires(d: DynamicDo, changed: ReadonlySet<string>, same: ReadonlySet<string>, initRound: boolean): d is EventDo | RecomputeDo {
+function fires(d: DynamicDo, changed: ReadonlySet<string>, same: ReadonlySet<string>, initRound: boolean): d is EventDo | RecomputeDo | ActionDo {
   switch (d.kind) {
     case 'event':
       return d.on !== 'init' && d.on.change.some((v) => changed.has(v))
     case 'recompute':
       return initRound || d.onchange.some((v) => changed.has(v)) || d.onsame.some((v) => same.has(v) || changed.has(v))
-    case 'action':
-      return false
+    case 'action': {
+      const t = d.trigger
+      if (t.on === 'init' || (t.on === null && t.onchange.length + t.onsame.length === 0)) return initRound
+      if (t.on !== null) return t.on.change.some((v) => changed.has(v))
+      return t.onchange.some((v) => changed.has(v)) || t.onsame.some((v) => same.has(v) || changed.has(v))
+    }
   }
+}
+
+/** Runs an action and writes its answer into `value_` ('' when it was refused). */
+async function runAction(d: ActionDo, vars: Record<string, string>, opts: RequestOptions): Promise<ActionReport> {
+  if (!opts.runAction) throw new AppError('INTERNAL', `<do action_="${d.action}"> (${d.name}) fired, but nothing here performs actions.`)
+  const result = await opts.runAction(d, { ...vars })
+  if (d.value !== null) vars[d.value] = result.ok ? result.value : ''
+  return { name: d.name, action: d.action, result }
 }
 
 async function run(app: DynamicApp, d: EventDo | RecomputeDo, vars: Record<string, string>, opts: RequestOptions): Promise<void> {

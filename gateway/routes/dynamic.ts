@@ -6,7 +6,7 @@
 import type { Context } from 'koa'
 import { AppError } from '../../shared/errors.js'
 import type { ResultSet } from '../../shared/protocol.js'
-import { applyRequest, changedWidgets, findWidget, initialVars, parseDynamic, statusTable, widgetQuery, widgetText, withInstanceId, type DynamicApp } from '../../engine/dynamic/index.js'
+import { applyRequest, changedWidgets, findWidget, initialVars, parseDynamic, statusTable, widgetQuery, widgetText, withInstanceId, type ActionReport, type DynamicApp, type RequestOutcome } from '../../engine/dynamic/index.js'
 import type { Principal } from '../catalog/principal.js'
 import type { Deps } from '../deps.js'
 import { renderResult, renderValue } from '../format/index.js'
@@ -20,8 +20,13 @@ import { clientGoneSignal, runForRequest } from './abort.js'
 import { READ_METHODS, serveReadMethod } from './widget.js'
 import { keepInStore, keptFrom, keptResult } from '../queries/kept.js'
 import { recipeKey } from '../queries/result-cache.js'
+import { actionRunner } from './dynamic-actions.js'
 
 const recipeField = (widget: string) => `recipe:${widget}`
+/** The refusals of the instance's action dos, by do name, as the last run of each left them. */
+const ACTION_ERRORS = 'action-errors'
+
+type ActionErrors = Record<string, { action: string; code: string; msg: string }>
 
 /** Parameters that set variables: everything but the query text and system (`…_`) names. */
 function incoming(params: Params): Record<string, unknown> {
@@ -40,13 +45,48 @@ export function appOf(inst: InstanceRecord): DynamicApp {
   return app
 }
 
+/** What one request to an instance runs its queries and actions with. */
+function requestRunners(ctx: Context, deps: Deps, inst: InstanceRecord, app: DynamicApp) {
+  const runQuery = runner(deps, authState(ctx).user, clientGoneSignal(ctx))
+  return { runQuery, runAction: actionRunner(ctx, deps, inst, app, runQuery) }
+}
+
+/** Stores the variables a request left, and the refusals of the actions it ran (a success clears one). */
+async function keepOutcome(deps: Deps, tag: number, outcome: RequestOutcome): Promise<void> {
+  await deps.instances.setVars(tag, outcome.vars)
+  if (outcome.actions.length === 0) return
+  const errors = await actionErrors(deps, tag)
+  for (const report of outcome.actions) setActionError(errors, report)
+  await deps.instances.setState(tag, ACTION_ERRORS, JSON.stringify(errors))
+}
+
+function setActionError(errors: ActionErrors, { name, action, result }: ActionReport): void {
+  if (result.ok) delete errors[name]
+  else errors[name] = { action, code: result.code, msg: result.message }
+}
+
+async function actionErrors(deps: Deps, tag: number): Promise<ActionErrors> {
+  const raw = await deps.instances.state(tag, ACTION_ERRORS)
+  return raw === null ? {} : (JSON.parse(raw) as ActionErrors)
+}
+
+/**
+ * The widget status table and the request's changes; an app with action dos adds `errors`, the
+ * refusals of its actions by do name ({} when the last run of each succeeded).
+ */
+export async function dynamicStatus(deps: Deps, inst: InstanceRecord, app: DynamicApp, changes: Record<string, string>): Promise<Record<string, unknown>> {
+  const widgets = statusTable(app, changedWidgets(app, Object.keys(changes)))
+  if (!app.dos.some((d) => d.kind === 'action')) return { widgets, changes }
+  return { widgets, changes, errors: await actionErrors(deps, inst.tag) }
+}
+
 /** Creates a dynamic instance: stores the query with instid_, then runs the init triggers. */
 export async function createDynamic(ctx: Context, deps: Deps, xml: string, app: DynamicApp): Promise<number> {
   const { session, user } = authState(ctx)
   const record = await deps.instances.create(session.sid, user.uid, 'dynamic', (tag) => withInstanceId(xml, tag))
   const start = initialVars(app, record.tag)
-  const outcome = await applyRequest(app, start, incoming(requestParams(ctx)), { init: true, runQuery: runner(deps, user, clientGoneSignal(ctx)), count: record.tag })
-  await deps.instances.setVars(record.tag, outcome.vars)
+  const outcome = await applyRequest(app, start, incoming(requestParams(ctx)), { init: true, ...requestRunners(ctx, deps, record, app), count: record.tag })
+  await keepOutcome(deps, record.tag, outcome)
   return record.tag
 }
 
@@ -76,17 +116,14 @@ export async function dynamicRequest(ctx: Context, deps: Deps, inst: InstanceRec
   // Changing variables (and running triggers) is serialised per instance; a pure read is not.
   const update = async () => {
     const current = await deps.instances.vars(inst.tag)
-    const outcome = await applyRequest(app, current, sent, { init: false, runQuery: runner(deps, authState(ctx).user, clientGoneSignal(ctx)), count: inst.tag })
-    await deps.instances.setVars(inst.tag, outcome.vars)
+    const outcome = await applyRequest(app, current, sent, { init: false, ...requestRunners(ctx, deps, inst, app), count: inst.tag })
+    await keepOutcome(deps, inst.tag, outcome)
     return outcome
   }
   const outcome = Object.keys(sent).length > 0 ? await deps.instances.exclusive(inst.tag, update) : await update()
   const name = widget ?? (app.hasIndex ? 'index' : null)
   const page = { title: `instance ${inst.tag}`, links: formatLinks(ctx) }
-  if (name === null) {
-    const widgets = statusTable(app, changedWidgets(app, Object.keys(outcome.changes)))
-    return send(ctx, renderValue({ widgets, changes: outcome.changes }, route.format, page))
-  }
+  if (name === null) return send(ctx, renderValue(await dynamicStatus(deps, inst, app, outcome.changes), route.format, page))
   const def = findWidget(app, name)
   if (!def) throw new AppError('NOT_FOUND', `Instance ${inst.tag} has no widget "${name}".`, { widget: name })
   if (def.class === 'text') return send(ctx, renderValue(widgetText(app, name, outcome.vars), route.format, page))

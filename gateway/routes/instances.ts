@@ -79,6 +79,7 @@ const instanceKeeper: KeeperOf = async (ctx, deps) => {
     stopKey: `inst:${inst.tag}`,
     get: () => deps.instances.state(inst.tag, 'recipe'),
     set: (v) => deps.instances.setState(inst.tag, 'recipe', v),
+    readsKept: true,
   }
   return keeper
 }

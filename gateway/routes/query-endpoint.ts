@@ -36,6 +36,12 @@ export interface Keeper {
   readonly stopKey: string
   get(): Promise<string | null>
   set(recipe: string): Promise<void>
+  /**
+   * A request without the query parameter reads the kept result instead of failing (instances:
+   * an instance is its own endpoint, and `api/{tag}:json` is how a client reads it back). The
+   * session's api/sql and api/run still ask for the query.
+   */
+  readonly readsKept?: boolean
 }
 
 export type KeeperOf = (ctx: Context, deps: Deps, app: AppKind) => Promise<Keeper>
@@ -74,6 +80,11 @@ export function queryHandler<R>(deps: Deps, ep: QueryEndpoint<R>, keeperOf: Keep
     const text = stringParam(params, ep.param)
     if (text === undefined || text.trim() === '') {
       if (route.format === 'html' && text === undefined) return send(ctx, ep.form(route))
+      if (text === undefined) {
+        const keeper = await keeperOf(ctx, deps, ep.app)
+        const raw = keeper.readsKept ? await keeper.get() : null
+        if (raw !== null) return answerKept(ctx, deps, ep, keeper, raw, 'data')
+      }
       throw new AppError('MISSING_PARAMETER', `The parameter "${ep.param}" is missing or empty; send the query as a form field, JSON member or query-string value.`, { parameter: ep.param })
     }
     checkQuerySize(ep.param, text, deps.config.maxQueryBytes)
@@ -124,8 +135,13 @@ export function queryMethodHandler<R>(deps: Deps, ep: QueryEndpoint<R>, keeperOf
     }
     const raw = await keeper.get()
     if (raw === null) throw new AppError('NO_RESULT', `There is no ${ep.app} result in ${keeper.owner} yet; run a query first.`)
-    const recipe = JSON.parse(raw) as R
-    const kept = await keptResult(deps, recipeKeyOf(recipe as object), () => runForRequest(ctx, deps, keeper.stopKey, (control) => ep.execute(deps, recipe, control)))
-    await serveReadMethod(ctx, route, method, kept, ep.app, { answers: deps.caches.rendered, resultKey: recipeKeyOf(recipe as object) })
+    await answerKept(ctx, deps, ep, keeper, raw, method)
   }
+}
+
+/** Answers a read method (`!data`…) of the result of a kept recipe, computing it again if no copy is left. */
+async function answerKept<R>(ctx: Context, deps: Deps, ep: QueryEndpoint<R>, keeper: Keeper, raw: string, method: string): Promise<void> {
+  const recipe = JSON.parse(raw) as R
+  const kept = await keptResult(deps, recipeKeyOf(recipe as object), () => runForRequest(ctx, deps, keeper.stopKey, (control) => ep.execute(deps, recipe, control)))
+  await serveReadMethod(ctx, ctx.state.route as ParsedPath, method, kept, ep.app, { answers: deps.caches.rendered, resultKey: recipeKeyOf(recipe as object) })
 }

@@ -1,8 +1,12 @@
-/** `api/run`: one macro-language query; `savetable`, `replace` and `title` save its result. */
+/**
+ * `api/run`: one macro-language query (a dynamic one answers its index widget); `savetable`,
+ * `replace` and `title` save its result.
+ */
 import { AppError } from '../../shared/errors.js'
 import type { Params } from '../params.js'
 import { stringParam } from '../params.js'
-import { prepareRun, runRunRecipe, type RunRecipe } from '../queries/run.js'
+import { runRunRecipe, type RunRecipe } from '../queries/run.js'
+import { prepareRunQuery } from '../queries/dynamic-run.js'
 import { saveResult } from '../queries/save.js'
 import { runFormPage } from './pages.js'
 import type { QueryEndpoint } from './query-endpoint.js'
@@ -17,7 +21,8 @@ function replaceFlag(params: Params): boolean {
 export const RUN_ENDPOINT: QueryEndpoint<RunRecipe> = {
   app: 'run',
   param: 'xml',
-  prepare: (deps, user, xml, opts) => prepareRun(deps, user, xml, {}, opts),
+  // A dynamic query answers its index widget (queries/dynamic-run.ts).
+  prepare: prepareRunQuery,
   execute: runRunRecipe,
   check(params, opts) {
     // A saved table must hold the whole result: a cut one would look complete to its readers.

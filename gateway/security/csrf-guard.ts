@@ -23,13 +23,23 @@ export function csrfGuard(config: Pick<Config, 'allowedOrigins'>) {
     if (route === undefined || !ACTING_METHODS.has(ctx.method)) return next()
     const effect = requestEffect(route.segments, () => requestParams(ctx))
     if (effect === 'read') return next()
-    if (effect === 'write' && (ctx.method === 'GET' || ctx.method === 'HEAD')) {
-      throw new AppError('METHOD_NOT_ALLOWED', `This request changes data (a table, the catalog, a user or a session), so it takes POST, not ${ctx.method}; send the same parameters in a POST body.`, { allow: ['POST'] })
-    }
-    const reason = crossSiteReason(ctx, allowed)
-    if (reason !== null) {
-      throw new AppError('CROSS_SITE', `This request would change data or state and ${reason}, so it was refused. Use the workbench on this service's own address, a client that is not a browser, or ask the operator to add the page's origin to ALLOWED_ORIGINS.`, { effect })
-    }
+    refuseUnsafe(ctx, allowed, effect)
     return next()
+  }
+}
+
+/**
+ * The guard's rule for one request that changes or writes: a write takes POST, and neither is
+ * accepted from a page of another site. Also called by a handler that learns only while it runs
+ * that the request writes (an action `<do>` fired by variables a request set, dynamic-actions.ts).
+ * @throws AppError METHOD_NOT_ALLOWED (a write sent as GET/HEAD) or CROSS_SITE
+ */
+export function refuseUnsafe(ctx: Context, allowed: ReadonlySet<string>, effect: 'change' | 'write', what = 'This request changes data (a table, the catalog, a user or a session)'): void {
+  if (effect === 'write' && (ctx.method === 'GET' || ctx.method === 'HEAD')) {
+    throw new AppError('METHOD_NOT_ALLOWED', `${what}, so it takes POST, not ${ctx.method}; send the same parameters in a POST body.`, { allow: ['POST'] })
+  }
+  const reason = crossSiteReason(ctx, allowed)
+  if (reason !== null) {
+    throw new AppError('CROSS_SITE', `This request would change data or state and ${reason}, so it was refused. Use the workbench on this service's own address, a client that is not a browser, or ask the operator to add the page's origin to ALLOWED_ORIGINS.`, { effect })
   }
 }

@@ -10,6 +10,12 @@
  *   (docs/reference: `method_: 'GET'`, SPEC 4.6 "query-string parameters set variables"), so GET
  *   stays allowed, but a browser request marked cross-site is refused.
  * - `read`: everything else, including running a query without `savetable`.
+ *
+ * A `change` may turn out to be a write: variables sent to a dynamic instance can fire an action
+ * `<do>` (dbm, savetable), which only the instance's query tells. The handler applies the write
+ * rule (csrf-guard.ts refuseUnsafe) the moment an action is about to run, so such a GET fails
+ * with 405 before anything is written or kept (routes/dynamic-actions.ts). `run` performs no
+ * actions at all (queries/dynamic-run.ts), so it stays a read.
  */
 import type { Params } from '../params.js'
 
