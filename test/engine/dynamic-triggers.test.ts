@@ -71,12 +71,12 @@ describe('engine/dynamic: applyRequest', () => {
 
   it('does not fire change(x) when x is sent with the value it already has', async () => {
     const out = await request(app(CHANGE_Y), { x: '5', y: '7' }, { x: '5' })
-    expect(out).to.deep.equal({ vars: { x: '5', y: '7' }, changes: {} })
+    expect(out).to.deep.equal({ vars: { x: '5', y: '7' }, changes: {}, actions: [] })
   })
 
   it('answers a read without parameters with the stored state and no changes', async () => {
     const out = await request(app(CHANGE_Y), { x: '5', y: '7' }, {})
-    expect(out).to.deep.equal({ vars: { x: '5', y: '7' }, changes: {} })
+    expect(out).to.deep.equal({ vars: { x: '5', y: '7' }, changes: {}, actions: [] })
   })
 
   it('falls back to initial values for variables the stored state lacks and drops undeclared ones', async () => {
@@ -125,7 +125,7 @@ describe('engine/dynamic: applyRequest', () => {
   it('ignores unknown names, system parameters and anything ending in _', async () => {
     const incoming = { fmt_: 'json', method_: 'GET', range_: 0, to_: 10, x_: '9', nope: 'q', count: '99', constructor: 'c', __proto__: 'p' }
     const out = await request(app(CHANGE_Y), { x: '1', y: '0', count: '4' }, incoming)
-    expect(out).to.deep.equal({ vars: { x: '1', y: '0', count: '4' }, changes: {} })
+    expect(out).to.deep.equal({ vars: { x: '1', y: '0', count: '4' }, changes: {}, actions: [] })
   })
 
   it('keeps count from the stored state, or takes it from the options, and never reports it as a change', async () => {
@@ -284,8 +284,26 @@ describe('engine/dynamic: recompute <do>', () => {
     expect(out.changes).to.deep.equal({ g: '1', lo: '5', twice: '10' })
   })
 
-  it('never runs action dos', async () => {
-    const a = app(`<dynamic x=""><do action_="savetable" onchange_="x" path_="uploads.t"><base table="t"/></do></dynamic>`)
-    expect((await request(a, {}, { x: '1' })).changes).to.deep.equal({ x: '1' })
+  it('runs action dos on their trigger through runAction, and writes the answer into value_', async () => {
+    const a = app(`<dynamic x="" saved=""><do action_="savetable" name="keep" onchange_="x" path_="uploads.t{@x}" value_="@saved"><base table="t"/></do></dynamic>`)
+    const seen: string[] = []
+    const runAction: RequestOptions['runAction'] = async (d, vars) => {
+      seen.push(`${d.name}:${vars.x}`)
+      return { ok: true, value: `uploads.t${vars.x}` }
+    }
+    const out = await request(a, {}, { x: '1' }, { runAction })
+    expect(seen).to.deep.equal(['keep:1'])
+    expect(out.changes).to.deep.equal({ x: '1', saved: 'uploads.t1' })
+    expect(out.actions).to.deep.equal([{ name: 'keep', action: 'savetable', result: { ok: true, value: 'uploads.t1' } }])
+    expect((await request(a, { x: '1' }, { x: '1' }, { runAction })).actions).to.deep.equal([])
+  })
+
+  it('leaves value_ empty when an action is refused, and runs an action without a trigger only at init', async () => {
+    const a = app(`<dynamic r="old"><do action_="dbm" trans_="make_dir" data_="{path:'pub.x'}" value_="@r"/></dynamic>`)
+    const runAction: RequestOptions['runAction'] = async () => ({ ok: false, code: 'forbidden', message: 'no' })
+    const out = await request(a, {}, {}, { init: true, runAction })
+    expect(out.vars.r).to.equal('')
+    expect(out.actions.map((x) => x.result.ok)).to.deep.equal([false])
+    expect((await request(a, out.vars, { r: 'again' }, { runAction })).actions).to.deep.equal([])
   })
 })
