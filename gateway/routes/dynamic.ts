@@ -1,7 +1,8 @@
 /**
  * Dynamic instances: `api/new` with a query holding a `<dynamic>` element. Its variables live in
- * the Store with the instance; a request sets the ones it names, fires the `<do>` triggers, and
- * answers the widget named `index` (or, without one, the widget status table and the changes).
+ * the Store with the instance; a request sets the ones it names, fires the `<do>` triggers (the
+ * action ones through dynamic-actions.ts), and answers the widget named `index` (or, without one,
+ * the widget status table and the changes).
  */
 import type { Context } from 'koa'
 import { AppError } from '../../shared/errors.js'
