@@ -1,7 +1,7 @@
 /**
  * One request to a dynamic instance, in the order the reference recommends (§7.5): assign the
  * incoming variables, then run the `<do>` blocks their changes trigger, round after round while
- * variables keep changing. Pure apart from `runQuery`, which the gateway supplies: the instance's
+ * variables keep changing. Pure apart from `runQuery` and `runAction`, which the gateway supplies: the instance's
  * state goes in as `current` and comes out as `vars`, for the gateway to store.
  *
  * Decisions where the reference is silent:
