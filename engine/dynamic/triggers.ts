@@ -1,8 +1,9 @@
 /**
  * One request to a dynamic instance, in the order the reference recommends (§7.5): assign the
  * incoming variables, then run the `<do>` blocks their changes trigger, round after round while
- * variables keep changing. Pure apart from `runQuery` and `runAction`, which the gateway supplies: the instance's
- * state goes in as `current` and comes out as `vars`, for the gateway to store.
+ * variables keep changing. Pure apart from `runQuery` and `runAction`, which the gateway
+ * supplies: the instance's state goes in as `current` and comes out as `vars`, for the gateway to
+ * store.
  *
  * Decisions where the reference is silent:
  * - `init` dos run first, then the incoming values are assigned (a value sent with the creating
