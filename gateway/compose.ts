@@ -20,9 +20,6 @@ import { PoolRunner } from './runner.js'
 import { TableCache } from './table-cache.js'
 import { countStoreCalls, createObserve } from './observe/index.js'
 
-/** Result memo budget per gateway. */
-const RESULT_CACHE_BYTES = 256 * 1024 * 1024
-
 /** Connects the store (or takes a connected one) and starts the worker pool. */
 export async function buildDeps(config: Config, log: Logger, store?: Store): Promise<Deps> {
   const raw = store ?? createStore({ redisUrl: config.redisUrl, redisKeyPrefix: config.redisKeyPrefix, dataDir: config.dataDir, memoryCacheBytes: config.memoryStoreCacheBytes })
@@ -45,7 +42,7 @@ export async function buildDeps(config: Config, log: Logger, store?: Store): Pro
     store: s,
     runner,
     tables,
-    results: createResultCache(RESULT_CACHE_BYTES),
+    results: createResultCache(config.resultMemoBytes),
     caches: createGatewayCaches(config.sessionTtl),
     resultStore: new ResultStore(s, { ttl: config.sessionTtl, maxBytes: config.resultStoreBytes }),
     sessions: new SessionManager(s, config.sessionTtl, (sid) => instances.endSession(sid)),

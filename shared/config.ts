@@ -41,6 +41,8 @@ export interface Config {
   readonly resultStoreBytes: number
   /** Embedded store only: bytes all kept results may take; the oldest are dropped first. */
   readonly memoryStoreCacheBytes: number
+  /** Budget of the gateway's memo of results by recipe (RESULT_MEMO_MB), charged as they take memory. */
+  readonly resultMemoBytes: number
   /** Longest query text (xml or sql), in bytes (413 beyond). */
   readonly maxQueryBytes: number
   /** Largest result, in bytes of its column data (413 beyond, or truncated on request). */
@@ -107,6 +109,7 @@ export const DEFAULTS = {
   MAX_INSTANCES_PER_SESSION: '100',
   RESULT_STORE_MB: '64',
   MEMORY_STORE_CACHE_MB: '256',
+  RESULT_MEMO_MB: '256',
   REDIS_KEY_PREFIX: '',
   TRUST_PROXY: '0',
   MAX_QUERY_BYTES: '1048576',
@@ -142,7 +145,7 @@ export const CONFIG_VARIABLES = [
   'COMPRESSION', 'COMPRESSION_MIN_BYTES',
   'ALLOWED_ORIGINS',
   'SQL_MEMORY_MB', 'MAX_CELL_BYTES', 'MAX_ROW_BYTES', 'RETIRED_GRACE_SECONDS',
-  'BODY_TIMEOUT_MS', 'MAX_FORM_FIELDS', 'MEMORY_STORE_CACHE_MB',
+  'BODY_TIMEOUT_MS', 'MAX_FORM_FIELDS', 'MEMORY_STORE_CACHE_MB', 'RESULT_MEMO_MB',
 ] as const
 
 type Env = Readonly<Record<string, string | undefined>>
@@ -245,6 +248,7 @@ export function loadConfig(env: Env): Config {
     maxInstancesPerSession: intVar(env, 'MAX_INSTANCES_PER_SESSION', DEFAULTS.MAX_INSTANCES_PER_SESSION, 1, 100_000),
     resultStoreBytes: intVar(env, 'RESULT_STORE_MB', DEFAULTS.RESULT_STORE_MB, 1, 1024 * 1024) * 1024 * 1024,
     memoryStoreCacheBytes: intVar(env, 'MEMORY_STORE_CACHE_MB', DEFAULTS.MEMORY_STORE_CACHE_MB, 1, 1024 * 1024) * 1024 * 1024,
+    resultMemoBytes: intVar(env, 'RESULT_MEMO_MB', DEFAULTS.RESULT_MEMO_MB, 1, 1024 * 1024) * 1024 * 1024,
     maxQueryBytes: intVar(env, 'MAX_QUERY_BYTES', DEFAULTS.MAX_QUERY_BYTES, 64, 2 ** 31 - 1),
     maxResultBytes: intVar(env, 'MAX_RESULT_BYTES', DEFAULTS.MAX_RESULT_BYTES, 1024, Number.MAX_SAFE_INTEGER),
     maxQueriesPerSession: intVar(env, 'MAX_QUERIES_PER_SESSION', DEFAULTS.MAX_QUERIES_PER_SESSION, 1, 10_000),
