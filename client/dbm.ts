@@ -11,16 +11,21 @@ export type Names = readonly string[] | string
 /** A column of upload_table / upload_begin. */
 export interface ColumnDecl {
   readonly name: string
-  readonly type?: 'int' | 'float' | 'text' | 'date'
+  /** Ours, or the letters !cols reports (i is a date when the format says type:date). */
+  readonly type?: 'int' | 'float' | 'text' | 'date' | 'i' | 'j' | 'f' | 'a'
   readonly label?: string
   readonly format?: string
   readonly desc?: string
+  /** Display width and pinning, as !cols reports them. */
+  readonly width?: number
+  readonly fixed?: 0 | 1 | boolean
 }
 
 /** Parameters of each transaction (snake_case, as on the wire). */
 export interface DbmParams {
-  readonly get_names_in_dir: { path?: string }
-  readonly list_dir: { path?: string; depth?: number; find?: string }
+  /** path "" is the root. */
+  readonly get_names_in_dir: { path: string }
+  readonly list_dir: { path: string; depth?: number; find?: string }
   readonly get_dir_info: { path: string; include?: Names }
   readonly make_dir: { path: string; title?: string; sdesc?: string; ldesc?: string; users?: Names; uploaders?: Names; inherit?: boolean }
   readonly set_dir_info: { path: string; id?: number; title?: string; sdesc?: string; ldesc?: string; users?: Names; uploaders?: Names; inherit?: boolean; owner?: string }
@@ -120,6 +125,8 @@ export interface DbmValues {
     requires: string[]
     aliases: string[][]
     params: { name: string; type: string; required: boolean; doc: string; values?: string[] }[][]
+    /** Groups of parameters of which one must be given (upload_table: data or csv). */
+    one_of: string[][][]
   }
 }
 

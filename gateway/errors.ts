@@ -50,6 +50,7 @@ export const STATUS = {
   CONFLICT: 409,
   BODY_TOO_LARGE: 413,
   BODY_TIMEOUT: 408,
+  BODY_LENGTH_MISMATCH: 400,
   RESULT_TOO_LARGE: 413,
   QUERY_TOO_LARGE: 413,
   SQL_OUT_OF_MEMORY: 413,
@@ -72,6 +73,9 @@ function fromHttpError(err: { status?: number; statusCode?: number; message?: st
   const status = err.status ?? err.statusCode
   if (status === 413) return new AppError('BODY_TOO_LARGE', 'The request body is larger than the limit (MAX_BODY_BYTES); send less data.')
   if (status === 415) return new AppError('UNSUPPORTED_MEDIA_TYPE', 'Send the body as application/json or application/x-www-form-urlencoded.')
+  if (status === 400 && err.type === 'request.size.invalid') {
+    return new AppError('BODY_LENGTH_MISMATCH', 'The request body is not as long as its Content-Length declares; Content-Length must count the bytes of the body as sent (UTF-8), not its characters.')
+  }
   if (status === 400) {
     const hint = err.message ?? 'The request body could not be read.'
     return /json/i.test(hint) || err.type === 'entity.parse.failed'

@@ -18,6 +18,7 @@ import { knownVersions } from './catalog/tables.js'
 import type { Logger } from './errors.js'
 import { memoryTuningWarning } from './observe/memory-tuning.js'
 import { serveHalfClosed } from './half-close.js'
+import { answerClientErrors } from './client-errors.js'
 
 /** How long an idle keep-alive connection is kept: longer than any balancer in front keeps its own. */
 const KEEP_ALIVE_MS = 65_000
@@ -90,6 +91,7 @@ async function main(): Promise<void> {
   const app = createApp(deps)
   const server = tls ? https.createServer(tls, app.callback()) : http.createServer(app.callback())
   serveHalfClosed(server)
+  answerClientErrors(server, log)
   // Idle keep-alive connections outlive the balancer's (nginx's upstream keepalive_timeout, 60 s):
   // with Node's default of 5 s the gateway closed connections nginx was about to reuse, and a POST
   // sent on one fails with a 502 (nginx retries only idempotent requests). Headers must be allowed

@@ -97,7 +97,8 @@ export interface Config {
 export const DEFAULTS = {
   PORT: '8080',
   HOST: '127.0.0.1',
-  API_VERSIONS: 'v1',
+  // prime-latest: what the public node client asks for, so it works unchanged (issue 17).
+  API_VERSIONS: 'v1,prime-latest',
   DATA_DIR: './data',
   SESSION_TTL: '3600',
   QUERY_TIMEOUT_MS: '300000',

@@ -38,6 +38,7 @@ export const ERROR_CODES = {
   CONFLICT: 'Others kept changing the object while this change was being made.',
   BODY_TOO_LARGE: 'The request body is too large.',
   BODY_TIMEOUT: 'The request body did not arrive in time.',
+  BODY_LENGTH_MISMATCH: 'The request body is not as long as its Content-Length declares.',
   RESULT_TOO_LARGE: 'The result has more rows than the service allows.',
   QUERY_TOO_LARGE: 'The query text is longer than the service allows.',
   SQL_OUT_OF_MEMORY: 'The SQL query needed more memory than the service allows (SQL_MEMORY_MB).',

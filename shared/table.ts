@@ -2,6 +2,7 @@
  * Table and column metadata shared by the gateway (catalog, renderers) and the engine (storage,
  * interpreter). Plain data only: these objects are stored as JSON and cross thread boundaries.
  */
+import { formatWidth, withFormatWidth } from './format-width.js'
 
 /** Logical column types. Dates are yyyymmdd integers, as the macro language expects. */
 export type ColumnType = 'int' | 'float' | 'text' | 'date'
@@ -56,16 +57,22 @@ const DEFAULT_FORMAT: Record<ColumnType, string> = {
   date: 'type:date;width:10',
 }
 
-/** Fill in label, width and format defaults for a stored column. */
+/**
+ * Fill in label, width and format defaults for a stored column. The width and the format's
+ * `width:` agree (format-width.ts): a width written in a given format wins, since the format is
+ * what a table owner edits (set_table_info); then the column's own width; then the type's
+ * default. The type's default format only supplies the kind (`type:char`), never the width.
+ */
 export function columnMeta(spec: ColumnSpec): ColumnMeta {
+  const width = (spec.format ? formatWidth(spec.format) : null) ?? spec.width ?? DEFAULT_WIDTH[spec.type]
   return {
     name: spec.name,
     label: spec.label ?? spec.name,
     desc: spec.desc ?? '',
     type: TYPE_LETTER[spec.type],
     fixed: spec.fixed ? 1 : 0,
-    width: spec.width ?? DEFAULT_WIDTH[spec.type],
-    format: spec.format ?? DEFAULT_FORMAT[spec.type],
+    width,
+    format: withFormatWidth(spec.format || DEFAULT_FORMAT[spec.type], width),
     logical: spec.type,
   }
 }

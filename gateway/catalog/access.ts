@@ -2,7 +2,10 @@
  * Permissions on folders and tables.
  *
  * - read: administrators, the owner, the principals the object lists ('*' = everyone) and, when
- *   it inherits, whoever can read its parent folder (the owner of such a folder included).
+ *   it inherits, whoever can read its parent folder (the owner of such a folder included). The
+ *   list counts whether or not the object inherits: sharing one table with a user (dbm `share`,
+ *   which leaves inheritance as it was) lets that user read the table by its path, while its
+ *   folder, and so the folder's listing, may stay hidden from them.
  * - write into a folder (create or save tables and sub-folders): administrators, the owner, the
  *   folder's uploaders.
  * - edit an object (info, sharing, replace, drop, move): administrators and the owner.
@@ -21,8 +24,8 @@ export function canRead(p: Principal, object: Readable, chain: readonly (DirReco
   if (p.admin) return true
   let current: Readable | null = object
   for (let i = chain.length; current !== null; i--) {
-    if (current.owner === p.uid) return true
-    if (!current.inherit) return listed(p, current.users)
+    if (current.owner === p.uid || listed(p, current.users)) return true
+    if (!current.inherit) return false
     current = i > 0 ? chain[i - 1] : null
   }
   return false

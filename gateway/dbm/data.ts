@@ -18,7 +18,7 @@ export const TABLE_FIELDS: Readonly<Record<string, ParamSpec>> = {
   sdesc: { type: 'string', doc: 'Short description.' },
   ldesc: { type: 'string', doc: 'Long description.' },
   users: { type: 'names', doc: 'Who may read the table: users, groups, or * for everyone. Giving users turns inherit off unless inherit is given.' },
-  inherit: { type: 'boolean', doc: 'True: the readers are those of the folder (the default for a new table).' },
+  inherit: { type: 'boolean', doc: 'True: whoever may read the folder may read the table too, besides those users names (the default for a new table).' },
 }
 
 /**
@@ -88,10 +88,11 @@ const UPLOAD_TABLE: Transaction = {
     path: { type: 'path', required: true, doc: 'Where to save: a dotted table path, or a bare name for your folder uploads.<uid>.' },
     mode: { type: 'string', values: ['noreplace', 'replace', 'append'], doc: 'noreplace (default): an existing table is an error; replace it; or append the rows to it.' },
     ...TABLE_FIELDS,
-    cols: { type: 'array', doc: 'The columns, in order: [{name, type (int, float, text or date), label?, format?, desc?}]. Without it (or without a type) types are inferred from the values.' },
+    cols: { type: 'array', doc: 'The columns, in order: [{name, type (int, float, text or date, or the letters i, j, f, a that !cols reports), label?, format?, desc?, width?, fixed?}], so !cols metadata can be sent back as it is. Without it (or without a type) types are inferred from the values.' },
     data: { type: 'any', doc: 'The rows: column-major {"col": [values]}, or an array of rows (arrays in column order, or objects keyed by column name). null or "" is N/A; dates as YYYY-MM-DD or yyyymmdd.' },
     csv: { type: 'string', doc: 'The rows as CSV text (RFC 4180) whose first line names the columns; instead of data.' },
   },
+  oneOf: [['data', 'csv']],
   async handler(ctx, p) {
     const mode = (p.mode as SaveMode | undefined) ?? 'noreplace'
     const req = await saveRequest(ctx, p, mode, 'send "mode": "replace" to replace it or "mode": "append" to add rows to it')

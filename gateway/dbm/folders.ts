@@ -64,15 +64,16 @@ export function refuseReserved(path: string, action: string): void {
 }
 
 const PATH = { type: 'path', required: true, doc: 'The folder, as a dotted path such as "pub.demo".' } as const
-const ROOT_PATH = { type: 'path', doc: 'The folder, as a dotted path such as "pub"; "" (or omitted) for the root, which holds the top-level folders.' } as const
+/** Required as the reference has it (§5.1); "" names the root rather than counting as missing. */
+const ROOT_PATH = { type: 'path', required: true, emptyMeansRoot: true, doc: 'The folder, as a dotted path such as "pub"; "" for the root, which holds the top-level folders.' } as const
 const INCLUDE = { type: 'names', doc: 'Only these fields of the folder (a JSON array or a space-separated list); all fields when left out.' } as const
 const INFO = {
   title: { type: 'string', doc: 'The display title.' },
   sdesc: { type: 'string', doc: 'The short description.' },
   ldesc: { type: 'string', doc: 'The long description.' },
-  users: { type: 'names', doc: 'Users and groups that may read the folder ("*" = everyone); used when inherit is false.' },
+  users: { type: 'names', doc: 'Users and groups that may read the folder ("*" = everyone); with inherit, besides whoever may read the parent folder.' },
   uploaders: { type: 'names', doc: 'Users and groups that may create tables and folders in the folder.' },
-  inherit: { type: 'boolean', doc: 'True: the readers are those of the parent folder, whatever users says.' },
+  inherit: { type: 'boolean', doc: 'True: whoever may read the parent folder may read it too, besides those users names.' },
 } as const
 
 const getNamesInDir: Transaction = {

@@ -64,6 +64,7 @@ function describeCatalogue(): Record<string, unknown[]> {
     params: TRANSACTIONS.map((t) =>
       Object.entries(t.params).map(([name, p]) => ({ name, type: p.type, required: p.required === true, doc: p.doc, ...(p.values ? { values: p.values } : {}) })),
     ),
+    one_of: TRANSACTIONS.map((t) => t.oneOf ?? []),
   }
 }
 

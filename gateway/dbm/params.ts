@@ -79,10 +79,26 @@ export function validateParams(t: Transaction, raw: ParamValues): ParamValues {
     if (value === null || value === undefined) continue
     out[name] = normalize(t, name, spec, value)
   }
+  checkGiven(t, out)
+  return out
+}
+
+/** A normalised value that counts as given: not left out, and not '' unless '' means something. */
+function given(spec: ParamSpec | undefined, value: unknown): boolean {
+  return value !== undefined && (value !== '' || spec?.emptyMeansRoot === true)
+}
+
+/** The one check of what a transaction needs: its required parameters, then its oneOf groups. */
+function checkGiven(t: Transaction, out: ParamValues): void {
   for (const [name, spec] of Object.entries(t.params)) {
-    if (spec.required && (out[name] === undefined || out[name] === '')) {
+    if (spec.required && !given(spec, out[name])) {
       throw new AppError('MISSING_PARAMETER', `Transaction "${t.name}" needs the parameter "${name}": ${spec.doc}`, { parameter: name })
     }
   }
-  return out
+  for (const group of t.oneOf ?? []) {
+    if (!group.some((name) => given(t.params[name], out[name]))) {
+      const names = group.map((n) => `"${n}"`).join(' or ')
+      throw new AppError('MISSING_PARAMETER', `Transaction "${t.name}" needs ${names}: ${group.map((n) => `${n}: ${t.params[n]?.doc ?? ''}`).join(' ')}`, { parameter: group[0] })
+    }
+  }
 }

@@ -2,7 +2,8 @@
  * The shape of a dbm transaction: a name, a parameter schema, who may call it, and a handler.
  * Every transaction is declared once, in one of the catalogue files (folders.ts, tables.ts, …),
  * and index.ts assembles them; the schema validates the parameters before the handler runs and
- * is what `list_transactions` shows a client.
+ * is what `list_transactions` shows a client. Which parameters must be given is declared here
+ * only (`required`, `oneOf`) and checked in one place (params.ts): handlers never check it.
  */
 import type { SessionRecord } from '../auth/sessions.js'
 import type { Principal } from '../catalog/principal.js'
@@ -25,6 +26,11 @@ export type ParamType = 'string' | 'path' | 'name' | 'names' | 'boolean' | 'inte
 export interface ParamSpec {
   readonly type: ParamType
   readonly required?: boolean
+  /**
+   * With `required`: '' counts as given (get_names_in_dir's path '' is the root), so only a
+   * parameter left out (or null) is missing. Without it '' is as missing as no value at all.
+   */
+  readonly emptyMeansRoot?: boolean
   /** The allowed values (string parameters). */
   readonly values?: readonly string[]
   /** What the parameter means, for list_transactions. */
@@ -51,6 +57,11 @@ export interface Transaction {
   /** Who may call it, in words (shown by list_transactions; the handler enforces it). */
   readonly requires: string
   readonly params: Readonly<Record<string, ParamSpec>>
+  /**
+   * Groups of parameters of which one must be given, such as the rows of an upload (data or
+   * csv). Checked with the required ones, before the handler runs; empty when there are none.
+   */
+  readonly oneOf?: readonly (readonly string[])[]
   /** Returns the reply's `value`; throws AppError for an `rc` 1 reply. */
   readonly handler: (ctx: DbmContext, params: ParamValues) => Promise<unknown>
 }

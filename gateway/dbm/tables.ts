@@ -150,8 +150,8 @@ const setTableInfo: Transaction = {
     title: { type: 'string', doc: 'The display title.' },
     sdesc: { type: 'string', doc: 'The short description.' },
     ldesc: { type: 'string', doc: 'The long description.' },
-    users: { type: 'names', doc: 'Users and groups that may read the table ("*" = everyone); used when inherit is false.' },
-    inherit: { type: 'boolean', doc: 'True: the readers are those of the folder, whatever users says.' },
+    users: { type: 'names', doc: 'Users and groups that may read the table ("*" = everyone); with inherit, besides whoever may read the folder.' },
+    inherit: { type: 'boolean', doc: 'True: whoever may read the folder may read it too, besides those users names.' },
     owner: { type: 'name', doc: 'A new owner: an existing, active user id.' },
     cols: { type: 'object', doc: 'Column metadata to change: {"column": {"label": …, "desc": …, "format": …}}; columns left out are unchanged.' },
   },
@@ -322,7 +322,7 @@ const share: Transaction = {
     add: { type: 'names', doc: 'Users and groups to add to the readers ("*" = everyone).' },
     remove: { type: 'names', doc: 'Users and groups to take off the readers.' },
     users: { type: 'names', doc: 'The new list of readers, replacing the old one (add and remove then apply to it).' },
-    inherit: { type: 'boolean', doc: 'True: the readers are those of the parent folder, whatever users says.' },
+    inherit: { type: 'boolean', doc: 'True: whoever may read the parent folder may read it too, besides those users names.' },
   },
   handler: async (ctx, p) => {
     const path = objectPath(p.path, 'path')

@@ -25,7 +25,7 @@ import { checkCellLimits } from '../../engine/storage/cell-limits.js'
 import { mapVolumeFull } from '../../engine/storage/volume-full.js'
 import { AppError } from '../../shared/errors.js'
 import type { Store } from '../../shared/store/types.js'
-import { COLUMN_TYPES, isValidPath, NA_INT, type ColumnSpec, type ColumnType } from '../../shared/table.js'
+import { isValidPath, NA_INT, type ColumnSpec, type ColumnType } from '../../shared/table.js'
 import {
   appendColumn, appendNa, createUploadDir, emptyColumnState, removeUploadDir, sweepUploadDirs, uploadDir, widenToFloat,
   writeChunkedVersion, dropTextCache, type ChunkColumnState,
@@ -53,6 +53,8 @@ interface ColumnState extends ChunkColumnState {
   readonly label?: string
   readonly format?: string
   readonly desc?: string
+  readonly width?: number
+  readonly fixed?: boolean
 }
 
 /** What the Store holds for one upload. */
@@ -170,8 +172,9 @@ function checkOwner(ctx: DbmContext, path: string, mode: Mode, existing: TableRe
 function declaredColumns(cols: unknown[]): ColumnState[] {
   const { columns } = uploadInput({ cols, data: [] })
   return columns.map((spec, i) => {
-    const typed = COLUMN_TYPES.includes((cols[i] as { type?: ColumnType }).type as ColumnType)
-    return { ...emptyColumnState(typed ? spec.type : null), name: spec.name, declared: typed, label: spec.label, format: spec.format, desc: spec.desc }
+    // Declared in any spelling upload_table takes (int, or the letter i that !cols reports).
+    const typed = (cols[i] as { type?: unknown }).type !== undefined
+    return { ...emptyColumnState(typed ? spec.type : null), name: spec.name, declared: typed, label: spec.label, format: spec.format, desc: spec.desc, width: spec.width, fixed: spec.fixed }
   })
 }
 
@@ -182,7 +185,7 @@ const UPLOAD_BEGIN: Transaction = {
   params: {
     path: { type: 'path', required: true, doc: 'Where to save: a dotted table path, or a bare name for your folder uploads.<uid>.' },
     mode: { type: 'string', values: ['noreplace', 'replace', 'append'], doc: 'noreplace (default): an existing table is an error; replace it; or append the rows to it.' },
-    cols: { type: 'array', doc: 'The columns, in order: [{name, type (int, float, text or date), label?, format?, desc?}]. Without it the first chunk names them; without a type the values decide it.' },
+    cols: { type: 'array', doc: 'The columns, in order: [{name, type (int, float, text or date, or the letters i, j, f, a that !cols reports), label?, format?, desc?, width?, fixed?}]. Without it the first chunk names them; without a type the values decide it.' },
     ...TABLE_FIELDS,
   },
   async handler(ctx, p) {
@@ -224,6 +227,7 @@ const UPLOAD_CHUNK: Transaction = {
     csv: { type: 'string', doc: 'The rows as CSV text whose first line names the columns (the same line in every chunk).' },
     data: { type: 'any', doc: 'The rows as JSON, in any shape upload_table takes; instead of csv.' },
   },
+  oneOf: [['csv', 'data']],
   async handler(ctx, p) {
     const id = p.upload as string
     await readState(ctx, id)
@@ -359,6 +363,7 @@ async function commitUpload(ctx: DbmContext, state: UploadState): Promise<TableR
   const specs: ColumnSpec[] = columns.map((c) => ({
     name: c.name, type: c.type ?? 'text',
     ...(c.label !== undefined && { label: c.label }), ...(c.format !== undefined && { format: c.format }), ...(c.desc !== undefined && { desc: c.desc }),
+    ...(c.width !== undefined && { width: c.width }), ...(c.fixed && { fixed: true }),
   }))
   const dir = uploadDir(ctx.deps.config.dataDir, state.id)
   const states = await Promise.all(columns.map((c, i) => (c.type === null ? appendNa(dir, state.id, i, { ...c, type: 'text' }, state.rows) : c)))

@@ -24,6 +24,8 @@ interface Declared {
   readonly label?: string
   readonly format?: string
   readonly desc?: string
+  readonly width?: number
+  readonly fixed?: boolean
 }
 
 /** The upload before typing: named columns of raw cells. */
@@ -72,8 +74,12 @@ export function uploadInput(req: UploadRequest, appendTo: readonly ColumnSpec[] 
   return { columns: specs, data }
 }
 
-function specOf(c: { name: string; label?: string; format?: string; desc?: string }, type: ColumnType): ColumnSpec {
-  return { name: c.name, type, ...(c.label !== undefined && { label: c.label }), ...(c.format !== undefined && { format: c.format }), ...(c.desc !== undefined && { desc: c.desc }) }
+function specOf(c: Omit<Declared, 'type'>, type: ColumnType): ColumnSpec {
+  return {
+    name: c.name, type,
+    ...(c.label !== undefined && { label: c.label }), ...(c.format !== undefined && { format: c.format }), ...(c.desc !== undefined && { desc: c.desc }),
+    ...(c.width !== undefined && { width: c.width }), ...(c.fixed && { fixed: true }),
+  }
 }
 
 /**
@@ -89,7 +95,56 @@ function typeFromTable(name: string, appendTo: readonly ColumnSpec[] | null, nam
 // ---------------------------------------------------------------------------------------------
 // cols
 
-const COL_KEYS = ['name', 'type', 'label', 'format', 'desc']
+const COL_KEYS = ['name', 'type', 'label', 'format', 'desc', 'width', 'fixed']
+
+/** The widest display width a column may declare: wider than any screen, small enough to be sane. */
+const MAX_WIDTH = 1000
+
+/**
+ * The 1010data type letters `!cols` and get_table_cols report, read back as our types, so that
+ * metadata read from the service can be sent back unchanged: i is an integer, or a date when its
+ * format says `type:date` (dates are yyyymmdd integers there); j, a big integer, is an integer
+ * (values beyond 32 bits are refused like any out-of-range integer); f a float; a text.
+ */
+function typeOfLetter(letter: string, format: string | undefined): ColumnType | undefined {
+  switch (letter) {
+    case 'i':
+      return format !== undefined && /(^|;)\s*type\s*:\s*date\s*(;|$)/i.test(format) ? 'date' : 'int'
+    case 'j':
+      return 'int'
+    case 'f':
+      return 'float'
+    case 'a':
+      return 'text'
+    default:
+      return undefined
+  }
+}
+
+/** A declared type: one of ours, or a 1010data letter; undefined when not given. */
+function declaredType(o: Record<string, unknown>, where: string): ColumnType | undefined {
+  if (o.type === undefined) return undefined
+  if (COLUMN_TYPES.includes(o.type as ColumnType)) return o.type as ColumnType
+  const fromLetter = typeof o.type === 'string' ? typeOfLetter(o.type, o.format as string | undefined) : undefined
+  if (fromLetter) return fromLetter
+  throw invalid(`${where} ("${o.name as string}") has the type ${show(o.type)}; use one of ${COLUMN_TYPES.join(', ')} (or the letters i, j, f, a that !cols reports), or leave it out to infer it from the values.`, 'cols')
+}
+
+/** The display width and pinning !cols reports: a whole number of characters, and 0/1 (or false/true). */
+function layoutOf(o: Record<string, unknown>, where: string): { width?: number; fixed?: boolean } {
+  const out: { width?: number; fixed?: boolean } = {}
+  if (o.width !== undefined) {
+    if (typeof o.width !== 'number' || !Number.isInteger(o.width) || o.width < 1 || o.width > MAX_WIDTH) {
+      throw invalid(`${where} ("${o.name as string}") has the width ${show(o.width)}; give a whole number of characters from 1 to ${MAX_WIDTH}.`, 'cols')
+    }
+    out.width = o.width
+  }
+  if (o.fixed !== undefined) {
+    if (o.fixed !== 0 && o.fixed !== 1 && typeof o.fixed !== 'boolean') throw invalid(`${where} ("${o.name as string}") has fixed ${show(o.fixed)}; give 0 or 1.`, 'cols')
+    out.fixed = o.fixed === 1 || o.fixed === true
+  }
+  return out
+}
 
 function parseCols(cols: readonly unknown[]): Declared[] {
   return cols.map((c, i) => {
@@ -99,13 +154,13 @@ function parseCols(cols: readonly unknown[]): Declared[] {
     const unknown = Object.keys(o).find((k) => !COL_KEYS.includes(k))
     if (unknown !== undefined) throw invalid(`${where} has the unknown field "${unknown}"; a column takes ${COL_KEYS.join(', ')}.`, 'cols')
     if (typeof o.name !== 'string') throw invalid(`${where} needs a "name" (a string).`, 'cols')
-    if (o.type !== undefined && !COLUMN_TYPES.includes(o.type as ColumnType)) {
-      throw invalid(`${where} ("${o.name}") has the type ${show(o.type)}; use one of ${COLUMN_TYPES.join(', ')}, or leave it out to infer it from the values.`, 'cols')
-    }
     for (const k of ['label', 'format', 'desc'] as const) {
       if (o[k] !== undefined && typeof o[k] !== 'string') throw invalid(`${where} ("${o.name}") has a ${k} that is not a string.`, 'cols')
     }
-    return { name: o.name, type: o.type as ColumnType | undefined, label: o.label as string | undefined, format: o.format as string | undefined, desc: o.desc as string | undefined }
+    return {
+      name: o.name, type: declaredType(o, where), label: o.label as string | undefined, format: o.format as string | undefined, desc: o.desc as string | undefined,
+      ...layoutOf(o, where),
+    }
   })
 }
 

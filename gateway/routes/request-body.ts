@@ -18,6 +18,7 @@ import type { IncomingMessage } from 'node:http'
 import { DEFAULTS, type Config } from '../../shared/config.js'
 import { AppError } from '../../shared/errors.js'
 import { withinBodyDeadline } from './body-deadline.js'
+import { bodyLengthMismatch } from '../client-errors.js'
 
 const PARSED_METHODS = new Set(['POST', 'PUT', 'PATCH'])
 const PLAIN_JSON = new Set(['application/json', 'application/json; charset=utf-8', 'application/json;charset=utf-8'])
@@ -55,13 +56,14 @@ function readExactly(req: IncomingMessage, length: number): Promise<Buffer> {
       chunks.push(chunk)
     }
     const onEnd = (): void => {
-      if (received !== length) done(bodyError(400, 'request size did not match content length', 'request.size.invalid'))
+      if (received !== length || bodyLengthMismatch(req)) done(bodyError(400, 'request size did not match content length', 'request.size.invalid'))
       else done(null, chunks.length === 1 ? chunks[0] : Buffer.concat(chunks, received))
     }
     const onError = (err: Error): void => done(err)
     const onAborted = (): void => done(bodyError(400, 'request aborted', 'request.aborted'))
     const onClose = (): void => {
-      if (!req.complete) onAborted()
+      // A body found longer than declared (client-errors.ts) is complete but must not be used.
+      if (!req.complete || bodyLengthMismatch(req)) onAborted()
     }
     req.on('data', onData).on('end', onEnd).on('error', onError).on('aborted', onAborted).on('close', onClose)
   })
@@ -133,8 +135,14 @@ export function requestBodies(config: Pick<Config, 'maxBodyBytes'> & Partial<Pic
   })
   return function readBody(ctx: Context, next: Next): Promise<void> {
     if (!PARSED_METHODS.has(ctx.method)) return next()
+    // The request goes on only with a body as long as declared: one cut short by the client's
+    // Content-Length (client-errors.ts) is refused, whichever reader read it.
+    const checked: Next = () => {
+      if (bodyLengthMismatch(ctx.req)) throw bodyError(400, 'request size did not match content length', 'request.size.invalid')
+      return next()
+    }
     const length = plainJsonLength(ctx, config.maxBodyBytes)
-    if (length === null) return withinBodyDeadline(ctx, bodyTimeoutMs, (proceed) => general(ctx, proceed), next)
+    if (length === null) return withinBodyDeadline(ctx, bodyTimeoutMs, (proceed) => general(ctx, proceed), checked)
     return withinBodyDeadline(
       ctx,
       bodyTimeoutMs,
@@ -145,7 +153,7 @@ export function requestBodies(config: Pick<Config, 'maxBodyBytes'> & Partial<Pic
           request.body = parseJsonBody(bytes)
           return proceed()
         }),
-      next,
+      checked,
     )
   }
 }

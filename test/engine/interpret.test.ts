@@ -108,7 +108,7 @@ describe('interpreter', () => {
   it('appends willbe columns at the right with the given label and format', () => {
     const r = runXml('<base table="t.kgv"/><willbe name="m" value="v*2" label="Double`V" format="type:num;dec:1"/>', TABLES)
     expect(names(r)).to.deep.equal(['k', 'g', 'v', 'm'])
-    expect(r.cols[3]).to.include({ label: 'Double`V', format: 'type:num;dec:1', type: 'i' })
+    expect(r.cols[3]).to.include({ label: 'Double`V', format: 'type:num;width:10;dec:1', width: 10, type: 'i' })
   })
 
   it('marks tabulation break columns fixed and labels tcols', () => {

@@ -23,9 +23,15 @@ describe('canRead()', () => {
     expect(canRead(bob, obj('x', ['*'], false), [])).to.equal(true)
   })
   it('refuses unlisted users', () => expect(canRead(bob, obj('x', ['ann'], false), [])).to.equal(false))
-  it('follows inherit up the folders, ignoring the object list', () => {
+  it('follows inherit up the folders', () => {
     expect(canRead(bob, obj('x', [], true), [dir('x', ['*'], false), dir('x', [], true)])).to.equal(true)
-    expect(canRead(bob, obj('x', ['bob'], true), [dir('x', [], false)])).to.equal(false)
+    expect(canRead(bob, obj('x', ['ann'], true), [dir('x', [], false)])).to.equal(false)
+  })
+  it('lets a user the object lists read it even when it inherits from a folder they cannot read (issue 17: share of one table)', () => {
+    expect(canRead(bob, obj('x', ['bob'], true), [dir('x', [], false)])).to.equal(true)
+    expect(canRead(user('bob', { groups: ['sales'] }), obj('x', ['sales'], true), [null])).to.equal(true)
+    // The folder itself stays hidden: its own list does not name bob.
+    expect(canRead(bob, dir('x', [], false), [])).to.equal(false)
   })
   it('lets an owner of an inherited-from folder read', () => {
     expect(canRead(bob, obj('x', [], true), [dir('bob', [], false)])).to.equal(true)

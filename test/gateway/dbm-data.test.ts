@@ -208,7 +208,7 @@ forEachStore('dbm data transactions', (svc) => {
         { what: 'appending other columns', params: { path: 'uploads.bob.base', mode: 'append', data: { a: [2], c: ['y'] } }, code: 'invalid_parameter', msg: /Columns do not match: the table "uploads\.bob\.base" has a \(int\), b \(text\); the rows to append have a \(int\), c \(text\)/ },
         { what: 'appending columns of another type', params: { path: 'uploads.bob.base', mode: 'append', cols: [{ name: 'a', type: 'float' }, { name: 'b', type: 'text' }], data: [[1, 'z']] }, code: 'invalid_parameter', msg: /Columns do not match/ },
         { what: 'both data and csv', params: { path: 'uploads.bob.e1', data: { a: [1] }, csv: 'a\n1' }, code: 'invalid_parameter', msg: /either as "data" or as "csv", not both/ },
-        { what: 'neither data nor csv', params: { path: 'uploads.bob.e1', cols: [{ name: 'a' }] }, code: 'missing_parameter', msg: /needs the rows/ },
+        { what: 'neither data nor csv', params: { path: 'uploads.bob.e1', cols: [{ name: 'a' }] }, code: 'missing_parameter', msg: /Transaction "upload_table" needs "data" or "csv"/ },
         { what: 'row arrays without cols', params: { path: 'uploads.bob.e1', data: [[1, 2]] }, code: 'invalid_parameter', msg: /Rows given as arrays need "cols"/ },
         { what: 'a cols entry with an unknown field', params: { path: 'uploads.bob.e1', cols: [{ name: 'a', kind: 'int' }], data: [] }, code: 'invalid_parameter', msg: /"cols" item 1 has the unknown field "kind"/ },
         { what: 'a cols entry with an unknown type', params: { path: 'uploads.bob.e1', cols: [{ name: 'a', type: 'number' }], data: [] }, code: 'invalid_parameter', msg: /has the type "number"; use one of int, float, text, date/ },

@@ -57,8 +57,12 @@ forEachStore('dbm folder transactions', (svc) => {
     it('lists the top-level folders the caller may see for the root', async () => {
       const [, asAdmin] = await dbmOk<[string[], string[]]>(svc(), admin, 'get_names_in_dir', { path: '' })
       expect(asAdmin).to.include.members(['pub', 'al', 'alp', 'shared'])
-      const [, asBob] = await dbmOk<[string[], string[]]>(svc(), bob, 'get_names_in_dir', {})
+      const [, asBob] = await dbmOk<[string[], string[]]>(svc(), bob, 'get_names_in_dir', { path: '' })
       expect(asBob).to.include.members(['pub', 'al', 'shared']).and.not.include('alp')
+    })
+
+    it('needs path, as the reference has it: leaving it out is an error, not the root', async () => {
+      await dbmFails(svc(), bob, 'get_names_in_dir', {}, /needs the parameter "path"/)
     })
 
     it('answers "no such directory" for a missing folder and, identically, for one the caller may not see', async () => {

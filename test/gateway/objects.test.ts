@@ -267,7 +267,7 @@ forEachStore('object URLs', (svc) => {
       expect(res.body.type).to.deep.equal(['i', 'i', 'i', 'i', 'i', 'i', 'f', 'f', 'a'])
       expect(res.body.label.slice(0, 2)).to.deep.equal(['Transaction ID', 'Date'])
       expect(res.body.desc[6]).to.equal('Amount paid, after discounts')
-      expect(res.body.format[1]).to.equal('type:date')
+      expect(res.body.format[1]).to.equal('type:date;width:10') // the width, in the format too (SPEC 2.3)
     })
 
     it('!rows answers the row count of the table', async () => {

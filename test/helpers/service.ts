@@ -15,6 +15,7 @@ import type { Store } from '../../shared/store/types.js'
 import { createApp } from '../../gateway/app.js'
 import { buildDeps, closeDeps } from '../../gateway/compose.js'
 import { serveHalfClosed } from '../../gateway/half-close.js'
+import { answerClientErrors } from '../../gateway/client-errors.js'
 import type { Deps } from '../../gateway/deps.js'
 import { ensureAdmin, seedDemoData } from '../../gateway/seed.js'
 import { CLUSTER_ADMIN_PASSWORD, startCluster, type Cluster } from './cluster.js'
@@ -62,6 +63,7 @@ export async function startTestService(kind: StoreKind, env: Record<string, stri
   await seedDemoData(store, config)
   const server = http.createServer(createApp(deps).callback())
   serveHalfClosed(server) // as gateway/server.ts does
+  answerClientErrors(server, deps.log)
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
   const agent = supertest(server)
   return {

@@ -5,7 +5,7 @@ describe('loadConfig()', () => {
   it('fills every default for an empty environment', () => {
     const c = loadConfig({})
     expect(c.port).to.equal(Number(DEFAULTS.PORT))
-    expect(c.apiVersions).to.deep.equal(['v1'])
+    expect(c.apiVersions).to.deep.equal(['v1', 'prime-latest'])
     expect(c.redisUrl).to.equal(null)
     expect(c.demoData).to.equal(true)
     expect(c.workers).to.be.at.least(1)
