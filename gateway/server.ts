@@ -19,6 +19,7 @@ import type { Logger } from './errors.js'
 import { memoryTuningWarning } from './observe/memory-tuning.js'
 import { serveHalfClosed } from './half-close.js'
 import { answerClientErrors } from './client-errors.js'
+import { applyHeapGrowth } from './heap-growth.js'
 
 /** How long an idle keep-alive connection is kept: longer than any balancer in front keeps its own. */
 const KEEP_ALIVE_MS = 65_000
@@ -75,6 +76,7 @@ async function main(): Promise<void> {
     process.stderr.write(`${(err as Error).message}\n`)
     process.exit(2)
   }
+  applyHeapGrowth(config.gcHeapGrowthPercent)
   const deps = await buildDeps(config, createLogger({ level: config.logLevel }))
   const log = deps.log
   await removeUnfinishedWrites(deps.store, config.dataDir, log)

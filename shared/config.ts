@@ -43,6 +43,8 @@ export interface Config {
   readonly memoryStoreCacheBytes: number
   /** Budget of the gateway's memo of results by recipe (RESULT_MEMO_MB), charged as they take memory. */
   readonly resultMemoBytes: number
+  /** How far V8 lets a heap grow past its live data before a full collection, in percent; 0 = V8's own rule. */
+  readonly gcHeapGrowthPercent: number
   /** Longest query text (xml or sql), in bytes (413 beyond). */
   readonly maxQueryBytes: number
   /** Largest result, in bytes of its column data (413 beyond, or truncated on request). */
@@ -111,6 +113,7 @@ export const DEFAULTS = {
   RESULT_STORE_MB: '64',
   MEMORY_STORE_CACHE_MB: '256',
   RESULT_MEMO_MB: '256',
+  GC_HEAP_GROWTH_PERCENT: '50',
   REDIS_KEY_PREFIX: '',
   TRUST_PROXY: '0',
   MAX_QUERY_BYTES: '1048576',
@@ -146,7 +149,7 @@ export const CONFIG_VARIABLES = [
   'COMPRESSION', 'COMPRESSION_MIN_BYTES',
   'ALLOWED_ORIGINS',
   'SQL_MEMORY_MB', 'MAX_CELL_BYTES', 'MAX_ROW_BYTES', 'RETIRED_GRACE_SECONDS',
-  'BODY_TIMEOUT_MS', 'MAX_FORM_FIELDS', 'MEMORY_STORE_CACHE_MB', 'RESULT_MEMO_MB',
+  'BODY_TIMEOUT_MS', 'MAX_FORM_FIELDS', 'MEMORY_STORE_CACHE_MB', 'RESULT_MEMO_MB', 'GC_HEAP_GROWTH_PERCENT',
 ] as const
 
 type Env = Readonly<Record<string, string | undefined>>
@@ -249,6 +252,7 @@ export function loadConfig(env: Env): Config {
     maxInstancesPerSession: intVar(env, 'MAX_INSTANCES_PER_SESSION', DEFAULTS.MAX_INSTANCES_PER_SESSION, 1, 100_000),
     resultStoreBytes: intVar(env, 'RESULT_STORE_MB', DEFAULTS.RESULT_STORE_MB, 1, 1024 * 1024) * 1024 * 1024,
     memoryStoreCacheBytes: intVar(env, 'MEMORY_STORE_CACHE_MB', DEFAULTS.MEMORY_STORE_CACHE_MB, 1, 1024 * 1024) * 1024 * 1024,
+    gcHeapGrowthPercent: intVar(env, 'GC_HEAP_GROWTH_PERCENT', DEFAULTS.GC_HEAP_GROWTH_PERCENT, 0, 1000),
     resultMemoBytes: intVar(env, 'RESULT_MEMO_MB', DEFAULTS.RESULT_MEMO_MB, 1, 1024 * 1024) * 1024 * 1024,
     maxQueryBytes: intVar(env, 'MAX_QUERY_BYTES', DEFAULTS.MAX_QUERY_BYTES, 64, 2 ** 31 - 1),
     maxResultBytes: intVar(env, 'MAX_RESULT_BYTES', DEFAULTS.MAX_RESULT_BYTES, 1024, Number.MAX_SAFE_INTEGER),
