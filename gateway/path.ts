@@ -3,7 +3,9 @@
  *
  * The format suffix is glued to the last path segment (`!cols:json`, `7:json`, `7/:json`).
  * Index-widget methods have a short and a long form (`!cols` = `@index/cols`); both become the
- * canonical segments `index`, `cols`, so routes are declared once, on canonical paths.
+ * canonical segments `index`, `cols`, so routes are declared once, on canonical paths. A method
+ * may also be glued to the name it applies to (`7!methods`, `7/grid1!methods`, reference §1.1):
+ * `name!m` becomes `name`, `index`, `m`, the same as `name/!m`.
  */
 import { AppError } from '../shared/errors.js'
 import { formatFromSuffix, type Format } from './format/index.js'
@@ -40,7 +42,9 @@ function splitSuffix(last: string): { name: string; format: Format } {
 function canonicalSegments(raw: readonly string[]): string[] {
   const out: string[] = []
   for (const seg of raw) {
-    if (seg.startsWith('!') && seg.length > 1) out.push('index', seg.slice(1))
+    const bang = seg.indexOf('!')
+    if (bang === 0 && seg.length > 1) out.push('index', seg.slice(1))
+    else if (bang > 0 && bang < seg.length - 1) out.push(seg.slice(0, bang), 'index', seg.slice(bang + 1))
     else if (seg === '@index') out.push('index')
     else out.push(seg)
   }

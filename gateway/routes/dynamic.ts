@@ -2,7 +2,9 @@
  * Dynamic instances: `api/new` with a query holding a `<dynamic>` element. Its variables live in
  * the Store with the instance; a request sets the ones it names, fires the `<do>` triggers (the
  * action ones through dynamic-actions.ts), and answers the widget named `index` (or, without one,
- * the widget status table and the changes).
+ * the widget status table and the changes). `api/{tag}/@` answers the status table, `api/{tag}/.w`
+ * the widget `w`, and with an `index` widget and a declared `path` any other trailing segment sets
+ * `path` (reference §1.1).
  */
 import type { Context } from 'koa'
 import { AppError } from '../../shared/errors.js'
@@ -10,7 +12,8 @@ import type { ResultSet } from '../../shared/protocol.js'
 import { applyRequest, changedWidgets, findWidget, initialVars, parseDynamic, statusTable, widgetQuery, widgetText, withInstanceId, type ActionReport, type DynamicApp, type RequestOutcome } from '../../engine/dynamic/index.js'
 import type { Principal } from '../catalog/principal.js'
 import type { Deps } from '../deps.js'
-import { renderResult, renderValue } from '../format/index.js'
+import { renderResult, renderValue, renderWidgetStatus } from '../format/index.js'
+import type { WidgetStatus } from '../format/widget-status.js'
 import type { InstanceRecord } from '../instances/records.js'
 import type { ParsedPath } from '../path.js'
 import { requestParams, type Params } from '../params.js'
@@ -19,6 +22,7 @@ import { formatLinks, send } from '../respond.js'
 import { authState } from '../session.js'
 import { clientGoneSignal, runForRequest } from './abort.js'
 import { READ_METHODS, serveReadMethod } from './widget.js'
+import { answerMethods, CONTROL_ONLY_METHODS, hasResult, widgetMethods } from './methods.js'
 import { keepInStore, keptFrom, keptResult } from '../queries/kept.js'
 import { recipeKey } from '../queries/result-cache.js'
 import { actionRunner } from './dynamic-actions.js'
@@ -75,7 +79,7 @@ async function actionErrors(deps: Deps, tag: number): Promise<ActionErrors> {
  * The widget status table and the request's changes; an app with action dos adds `errors`, the
  * refusals of its actions by do name ({} when the last run of each succeeded).
  */
-export async function dynamicStatus(deps: Deps, inst: InstanceRecord, app: DynamicApp, changes: Record<string, string>): Promise<Record<string, unknown>> {
+export async function dynamicStatus(deps: Deps, inst: InstanceRecord, app: DynamicApp, changes: Record<string, string>): Promise<{ widgets: WidgetStatus; changes: Record<string, string>; errors?: ActionErrors }> {
   const widgets = statusTable(app, changedWidgets(app, Object.keys(changes)))
   if (!app.dos.some((d) => d.kind === 'action')) return { widgets, changes }
   return { widgets, changes, errors: await actionErrors(deps, inst.tag) }
@@ -103,17 +107,62 @@ async function widgetResult(deps: Deps, ctx: Context, inst: InstanceRecord, app:
   return result
 }
 
-/** `api/{tag}` (and `api/{tag}/{widget}`) of a dynamic instance: set, trigger, answer. */
-export async function dynamicRequest(ctx: Context, deps: Deps, inst: InstanceRecord, widget: string | null): Promise<void> {
+/**
+ * What a request to a dynamic instance addresses (reference §1.1): its own answer (the `index`
+ * widget, or without one the widget status table), a named widget, the status table explicitly
+ * (`api/{tag}/@`), or the `index` widget after the trailing segment was put into `path`.
+ */
+type DynamicTarget =
+  | { readonly kind: 'instance' }
+  | { readonly kind: 'widget'; readonly name: string }
+  | { readonly kind: 'status' }
+  | { readonly kind: 'path'; readonly value: string }
+
+/** The variable a trailing path segment sets (`api/{tag}/{y}`, as `api/ls/pub.demo` works). */
+const PATH_VAR = 'path'
+
+/**
+ * What `api/{tag}/{segment}` addresses: `@` is the status table and `.w` the widget `w`. Any other
+ * segment sets `path` when the query has an `index` widget and declares `path` (§1.1: there a
+ * bare segment is a value, and widgets are reached with the dot); otherwise it names a widget.
+ */
+function segmentTarget(app: DynamicApp, segment: string | null): DynamicTarget {
+  if (segment === null) return { kind: 'instance' }
+  if (segment === '@') return { kind: 'status' }
+  if (segment.startsWith('.')) return { kind: 'widget', name: segment.slice(1) }
+  if (app.hasIndex && Object.hasOwn(app.vars, PATH_VAR)) return { kind: 'path', value: segment }
+  return { kind: 'widget', name: segment }
+}
+
+function noSuchWidget(inst: InstanceRecord, app: DynamicApp, name: string): AppError {
+  const known = app.widgets.map((w) => w.name)
+  const hint = app.hasIndex && !Object.hasOwn(app.vars, PATH_VAR)
+    ? ` A trailing segment sets the variable ${PATH_VAR} (and answers the index widget) only when <dynamic> declares ${PATH_VAR}.`
+    : ''
+  return new AppError(
+    'NOT_FOUND',
+    `Instance ${inst.tag} has no widget "${name}"; its widgets: ${known.length > 0 ? known.join(', ') : 'none'} (api/${inst.tag}/@ answers the widget status table).${hint}`,
+    { widget: name },
+  )
+}
+
+/** `api/{tag}` (segment null) and `api/{tag}/{segment}` of a dynamic instance: set, trigger, answer. */
+export async function dynamicRequest(ctx: Context, deps: Deps, inst: InstanceRecord, segment: string | null): Promise<void> {
   const route = ctx.state.route as ParsedPath
   const app = appOf(inst)
+  const target = segmentTarget(app, segment)
+  // An unknown widget changes nothing: refused before any variable is set.
+  const widget = target.kind === 'widget' ? findWidget(app, target.name) : undefined
+  if (target.kind === 'widget' && widget === undefined) throw noSuchWidget(inst, app, target.name)
   const sent = incoming(requestParams(ctx))
   // A widget bound to a variable (value_="@v") sets it from the `value` it is sent.
-  const bound = widget === null ? undefined : findWidget(app, widget)?.binding
+  const bound = widget?.binding
   if (bound && sent.value !== undefined && !(('value' in app.vars))) {
     sent[bound] = sent.value
     delete sent.value
   }
+  // The segment of the URL is the more specific of the two when `path` is also a parameter.
+  if (target.kind === 'path') sent[PATH_VAR] = target.value
   // Changing variables (and running triggers) is serialised per instance; a pure read is not.
   const update = async () => {
     const current = await deps.instances.vars(inst.tag)
@@ -122,23 +171,36 @@ export async function dynamicRequest(ctx: Context, deps: Deps, inst: InstanceRec
     return outcome
   }
   const outcome = Object.keys(sent).length > 0 ? await deps.instances.exclusive(inst.tag, update) : await update()
-  const name = widget ?? (app.hasIndex ? 'index' : null)
+  const name = widget?.name ?? (target.kind !== 'status' && app.hasIndex ? 'index' : null)
   const page = { title: `instance ${inst.tag}`, links: formatLinks(ctx) }
-  if (name === null) return send(ctx, renderValue(await dynamicStatus(deps, inst, app, outcome.changes), route.format, page))
+  if (name === null) {
+    const status = await dynamicStatus(deps, inst, app, outcome.changes)
+    return send(ctx, renderWidgetStatus(status.widgets, status.changes, route.format, page, status.errors))
+  }
   const def = findWidget(app, name)
-  if (!def) throw new AppError('NOT_FOUND', `Instance ${inst.tag} has no widget "${name}".`, { widget: name })
+  if (!def) throw noSuchWidget(inst, app, name)
   if (def.class === 'text') return send(ctx, renderValue(widgetText(app, name, outcome.vars), route.format, page))
   send(ctx, renderResult(await widgetResult(deps, ctx, inst, app, name, outcome.vars), route.format, { page }))
 }
 
-/** `api/{tag}/!m` and `api/{tag}/{widget}/!m`: the widget's kept result (computed if none). */
+/**
+ * `api/{tag}/!m` and `api/{tag}/{widget}/!m`: the widget's kept result (computed if none), or
+ * with `!methods` the list of its methods.
+ */
 export async function dynamicMethod(ctx: Context, deps: Deps, inst: InstanceRecord, widget: string | null, method: string): Promise<void> {
-  if (!(READ_METHODS as readonly string[]).includes(method)) {
-    throw new AppError('NOT_FOUND', `Unknown widget method "!${method}"; use !${READ_METHODS.join(', !')}.`, { method })
-  }
   const app = appOf(inst)
+  // Without an index widget the instance itself answers only what runs no widget query.
+  if (method === 'methods' && widget === null && !app.hasIndex) return answerMethods(ctx, CONTROL_ONLY_METHODS, `instance ${inst.tag} methods`)
   const name = widget ?? 'index'
-  if (!findWidget(app, name)) throw new AppError('NOT_FOUND', `Instance ${inst.tag} has no widget "${name}".`, { widget: name })
+  const def = findWidget(app, name)
+  if (!def) throw noSuchWidget(inst, app, name)
+  if (method === 'methods') return answerMethods(ctx, widgetMethods(def), `${name} methods`)
+  if (!(READ_METHODS as readonly string[]).includes(method)) {
+    throw new AppError('NOT_FOUND', `Unknown widget method "!${method}"; the widget "${name}" answers !${widgetMethods(def).join(', !')}.`, { method })
+  }
+  if (!hasResult(def)) {
+    throw new AppError('NO_RESULT', `The widget "${name}" (class ${def.class}) runs no query, so it has no !${method}; it answers !${widgetMethods(def).join(', !')}.`, { widget: name, method })
+  }
   const raw = await deps.instances.state(inst.tag, recipeField(name))
   const kept = raw !== null
     ? await keptResult(deps, recipeKey(JSON.parse(raw)), () => runForRequest(ctx, deps, `inst:${inst.tag}`, (control) => runRunRecipe(deps, JSON.parse(raw) as RunRecipe, control)))

@@ -1,11 +1,19 @@
-/** `api` itself: the list of endpoints this service offers (1010data's `default.api` folder). */
+/**
+ * `api` itself (also `api/index`, as 1010data's index endpoint is the QuickApp `default.api.index`):
+ * the list of endpoints this service offers, a table its index widget reads like any result
+ * (`api/!cols`, `!rows`, `!data`, `!head`, `!methods`).
+ */
 import type { Context } from 'koa'
+import { AppError } from '../../shared/errors.js'
 import type { ResultSet } from '../../shared/protocol.js'
 import { columnMeta } from '../../shared/table.js'
 import { renderResult } from '../format/index.js'
 import type { ParsedPath } from '../path.js'
+import { keptFrom } from '../queries/kept.js'
 import { send } from '../respond.js'
 import { pageInfo } from './ls.js'
+import { answerMethods } from './methods.js'
+import { READ_METHODS, serveReadMethod } from './widget.js'
 
 /** Every endpoint of the service, in the order a newcomer needs them. */
 export const ENDPOINTS: readonly { readonly name: string; readonly title: string }[] = [
@@ -21,17 +29,35 @@ export const ENDPOINTS: readonly { readonly name: string; readonly title: string
   { name: '{path}', title: 'A folder (its listing) or a table (its data) by dotted path, e.g. pub.demo.retail.item' },
 ]
 
+function endpointTable(): ResultSet {
+  return {
+    cols: [columnMeta({ name: 'name', type: 'text' }), columnMeta({ name: 'title', type: 'text', width: 60 })],
+    columns: [
+      { kind: 'text', data: ENDPOINTS.map((e) => e.name) },
+      { kind: 'text', data: ENDPOINTS.map((e) => e.title) },
+    ],
+    rowCount: ENDPOINTS.length,
+  }
+}
+
+/** The methods of the list's index widget: it runs no query, so there is nothing to stop. */
+const ENDPOINT_METHODS: readonly string[] = [...READ_METHODS, 'methods']
+
 export function endpointsHandler() {
   return function listEndpoints(ctx: Context): void {
     const route = ctx.state.route as ParsedPath
-    const table: ResultSet = {
-      cols: [columnMeta({ name: 'name', type: 'text' }), columnMeta({ name: 'title', type: 'text', width: 60 })],
-      columns: [
-        { kind: 'text', data: ENDPOINTS.map((e) => e.name) },
-        { kind: 'text', data: ENDPOINTS.map((e) => e.title) },
-      ],
-      rowCount: ENDPOINTS.length,
+    send(ctx, renderResult(endpointTable(), route.format, { page: pageInfo(ctx, 'tabula API') }))
+  }
+}
+
+/** `api/!method` (= `api/index/!method`): the endpoint list read as a result. */
+export function endpointsMethodHandler() {
+  return async function endpointsMethod(ctx: Context): Promise<void> {
+    const method = String(ctx.params.method)
+    if (method === 'methods') return answerMethods(ctx, ENDPOINT_METHODS, 'api methods')
+    if (!(READ_METHODS as readonly string[]).includes(method)) {
+      throw new AppError('NOT_FOUND', `Unknown method "!${method}" of the endpoint list; use !${ENDPOINT_METHODS.join(', !')}.`, { method })
     }
-    send(ctx, renderResult(table, route.format, { page: pageInfo(ctx, 'tabula API') }))
+    await serveReadMethod(ctx, ctx.state.route as ParsedPath, method, keptFrom(endpointTable()), 'run')
   }
 }

@@ -1,6 +1,7 @@
 /**
  * The router. Routes are declared on canonical paths (see path.ts): `/api/index/login` is
- * `!login`, `/api/sql/index/cols` is `api/sql/!cols` or `api/sql/@index/cols`. Methods:
+ * `!login`, `/api/sql/index/cols` is `api/sql/!cols`, `api/sql!cols` or `api/sql/@index/cols`,
+ * and `/api/index` is `api/index` or `api/@index` (the endpoint list, as `api`). Methods:
  * every endpoint takes POST; read endpoints take GET too; `!login` and `!logout` only POST.
  */
 import Router from '@koa/router'
@@ -9,9 +10,10 @@ import { AppError } from '../../shared/errors.js'
 import type { Deps } from '../deps.js'
 import { requireSession } from '../session.js'
 import { dbmHandler } from './dbm.js'
-import { endpointsHandler } from './endpoints.js'
+import { endpointsHandler, endpointsMethodHandler } from './endpoints.js'
 import { loginHandler, logoutHandler } from './login.js'
 import { lsHandler } from './ls.js'
+import { answerMethods, RESULT_METHODS } from './methods.js'
 import { objectHandler } from './objects.js'
 import { queryHandler, queryMethodHandler, type QueryEndpoint } from './query-endpoint.js'
 import { RUN_ENDPOINT } from './run.js'
@@ -28,6 +30,11 @@ function only(methods: readonly string[], handler: Handler): Handler {
     }
     return handler(ctx, next)
   }
+}
+
+/** `!methods` of an index widget whose other methods `handler` answers. */
+function withMethodList(title: string, handler: Handler): Handler {
+  return (ctx, next) => (ctx.params.method === 'methods' ? answerMethods(ctx, RESULT_METHODS, title) : handler(ctx, next))
 }
 
 /** Digit-only segments are instance tags; anything else names a folder or table. */
@@ -47,9 +54,13 @@ export function createRouter(deps: Deps): Router {
   router.all('/api', authed(READ, endpointsHandler()))
   router.all('/api/index/login', only(WRITE, loginHandler(deps)))
   router.all('/api/index/logout', only(WRITE, logoutHandler(deps)))
+  // 1010data's index endpoint by its name: api/index (and api/@index) is api itself.
+  router.all('/api/index', authed(READ, endpointsHandler()))
+  router.all('/api/index/:method', authed(READ, endpointsMethodHandler()))
+  router.all('/api/index/index/:method', authed(READ, endpointsMethodHandler()))
   const mount = <R>(base: string, ep: QueryEndpoint<R>): void => {
     router.all(base, authed(READ, queryHandler(deps, ep)))
-    router.all(`${base}/index/:method`, authed(READ, queryMethodHandler(deps, ep)))
+    router.all(`${base}/index/:method`, authed(READ, withMethodList(`${ep.app} methods`, queryMethodHandler(deps, ep))))
   }
   mount('/api/sql', SQL_ENDPOINT)
   mount('/api/sql/new', SQL_ENDPOINT)

@@ -1,8 +1,9 @@
 /**
  * Instances: `api/new/{app}` (sql, run) and `api/new` with `xml` create one and answer its tag;
- * `api/{tag}` and `api/{tag}/!method` talk to it. An sql or run instance is its own endpoint (a
- * query per request, the last result kept); an instance made from a query without a dynamic
- * element runs that query. Instances belong to the session that made them.
+ * `api/{tag}` and `api/{tag}/!method` (also `api/{tag}!method`) talk to it. An sql or run
+ * instance is its own endpoint (a query per request, the last result kept); an instance made from
+ * a query without a dynamic element runs that query. Instances belong to the session that made
+ * them.
  */
 import type { Context } from 'koa'
 import { AppError } from '../../shared/errors.js'
@@ -21,6 +22,7 @@ import { keptResult, type KeptResult } from '../queries/kept.js'
 import { recipeKey } from '../queries/result-cache.js'
 import { newFormPage } from './pages.js'
 import { createDynamic, dynamicMethod, dynamicRequest } from './dynamic.js'
+import { answerMethods, RESULT_METHODS } from './methods.js'
 import { parseDynamic } from '../../engine/dynamic/index.js'
 import { queryHandler, queryMethodHandler, type Keeper, type KeeperOf, type QueryEndpoint } from './query-endpoint.js'
 import { RUN_ENDPOINT } from './run.js'
@@ -116,29 +118,36 @@ export function instanceMethodHandler(deps: Deps) {
   return async function instanceMethod(ctx: Context, next: () => Promise<unknown>): Promise<unknown> {
     if (!/^\d+$/.test(String(ctx.params.tag))) return next()
     const inst = await instanceOf(ctx, deps)
-    if (inst.kind === 'sql' || inst.kind === 'run') return queryMethodHandler(deps, ENDPOINTS[inst.kind], instanceKeeper)(ctx)
     const method = String(ctx.params.method)
+    // Every instance but a dynamic one has one widget, its result grid.
+    if (method === 'methods' && inst.kind !== 'dynamic') return answerMethods(ctx, RESULT_METHODS, `instance ${inst.tag} methods`)
+    if (inst.kind === 'sql' || inst.kind === 'run') return queryMethodHandler(deps, ENDPOINTS[inst.kind], instanceKeeper)(ctx)
     if (method === 'stop') return answerStop(ctx, deps, `inst:${inst.tag}`)
     if (method === 'status') return answerStatus(ctx, deps, `inst:${inst.tag}`)
     if (inst.kind === 'dynamic') return dynamicMethod(ctx, deps, inst, null, method)
     if (!(READ_METHODS as readonly string[]).includes(method)) {
-      throw new AppError('NOT_FOUND', `Unknown index-widget method "!${method}"; use !${[...READ_METHODS, 'stop', 'status'].join(', !')}.`, { method })
+      throw new AppError('NOT_FOUND', `Unknown index-widget method "!${method}"; use !${RESULT_METHODS.join(', !')}.`, { method })
     }
     await serveReadMethod(ctx, ctx.state.route as ParsedPath, method, await queryInstanceResult(ctx, deps, inst), 'run')
   }
 }
 
-/** `api/{tag}/{widget}` and `api/{tag}/{widget}/!method` of a dynamic instance. */
+/**
+ * `api/{tag}/{segment}` and `api/{tag}/{widget}/!method` of a dynamic instance: the segment is a
+ * widget (`w` or `.w`), the status table (`@`) or a value of `path` (see segmentTarget).
+ */
 export function widgetHandler(deps: Deps) {
   return async function widget(ctx: Context, next: () => Promise<unknown>): Promise<unknown> {
     if (!/^\d+$/.test(String(ctx.params.tag))) return next()
     const inst = await instanceOf(ctx, deps)
-    const name = String(ctx.params.widget).replace(/^\./, '')
+    const segment = String(ctx.params.widget)
     if (inst.kind !== 'dynamic') throw new AppError('NOT_FOUND', `Instance ${inst.tag} has no widgets; its index widget answers at api/${inst.tag}/!data.`)
+    if (ctx.params.method === undefined) return dynamicRequest(ctx, deps, inst, segment)
+    // A method always applies to a widget (the client's API2Widget.invoke shape), with or without the dot.
+    const name = segment.replace(/^\./, '')
     // One query runs per instance at a time, whichever widget started it: both name the instance.
     if (ctx.params.method === 'stop') return answerStop(ctx, deps, `inst:${inst.tag}`)
     if (ctx.params.method === 'status') return answerStatus(ctx, deps, `inst:${inst.tag}`)
-    if (ctx.params.method !== undefined) return dynamicMethod(ctx, deps, inst, name, String(ctx.params.method))
-    return dynamicRequest(ctx, deps, inst, name)
+    return dynamicMethod(ctx, deps, inst, name, String(ctx.params.method))
   }
 }

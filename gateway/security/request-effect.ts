@@ -6,7 +6,8 @@
  *   `new`, `new/{app}`, and `run` (or a run instance) with a non-empty `savetable`. These take
  *   POST only (a link, an `<img>` or a prefetch can send GET), and are refused cross-site.
  * - `change`: changes an instance's state but no data: variables sent to a dynamic instance
- *   (`api/{tag}`, `api/{tag}/{widget}`) and `!stop`. The reference client may send these as GET
+ *   (`api/{tag}`, `api/{tag}/{widget}`), a trailing segment `api/{tag}/{y}` (which sets the
+ *   variable `path` when the instance has an index widget and declares `path`) and `!stop`. The reference client may send these as GET
  *   (docs/reference: `method_: 'GET'`, SPEC 4.6 "query-string parameters set variables"), so GET
  *   stays allowed, but a browser request marked cross-site is refused.
  * - `read`: everything else, including running a query without `savetable`.
@@ -52,6 +53,9 @@ export function requestEffect(segments: readonly string[], params: () => Params)
   if (!isTag(first)) return 'read'
   // api/{tag}/!method reads the kept result; api/{tag}/{widget}/!method likewise.
   if (second === 'index' || third === 'index') return 'read'
+  // api/{tag}/{y} may set `path` (reference §1.1); whether it does depends on the instance, which
+  // is not read here, so every such segment counts. `.w` is always a widget and `@` the status table.
+  if (segments.length === 2 && !second.startsWith('.') && second !== '@') return 'change'
   const p = params()
   if (segments.length === 1 && savesTable(p)) return 'write'
   return Object.keys(p).some(setsVariable) ? 'change' : 'read'

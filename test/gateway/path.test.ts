@@ -21,6 +21,13 @@ describe('parseApiPath()', () => {
     ['/prime-latest/api/dbm:json', ['dbm'], 'json'],
     ['/v1/api/new/sql:json', ['new', 'sql'], 'json'],
     ['/v1/api/sql/%21data:text', ['sql', 'index', 'data'], 'text'],
+    ['/v1/api/7!methods:json', ['7', 'index', 'methods'], 'json'],
+    ['/v1/api/7/grid1!methods:json', ['7', 'grid1', 'index', 'methods'], 'json'],
+    ['/v1/api/7/.grid1/!methods', ['7', '.grid1', 'index', 'methods'], 'html'],
+    ['/v1/api/7/@:json', ['7', '@'], 'json'],
+    ['/v1/api/7/pub.demo:json.rows', ['7', 'pub.demo'], 'json.rows'],
+    ['/v1/api/index:json', ['index'], 'json'],
+    ['/v1/api/@index:json', ['index'], 'json'],
   ]
   for (const [path, segments, format] of cases) {
     it(`reads ${path} as [${segments.join(', ')}] in ${format}`, () => {

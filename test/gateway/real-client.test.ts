@@ -5,8 +5,11 @@
  * `Content-length: 0` when there are no arguments), `:json` glued to the last path segment
  * before the `?`, and widget calls at `{tag}/{widget}/!{method}` with JSON-encoded args (the
  * shape of the browser client's API2Widget.invoke, which quickserve relays through the node
- * client). Proves each of these answers 200 with JSON under a JSON content type, that a failed
- * login is still JSON with a string `error`, and that the cookie dies with `!logout`.
+ * client). Also the shapes of reference §1.1 the client can send through `call`: `!methods`
+ * glued to a tag or a widget, `{tag}/@` (the widget status table) and `{tag}/{path}` (a trailing
+ * segment that sets `path`). Proves each of these answers 200 with JSON under a JSON content
+ * type, that a failed login is still JSON with a string `error`, and that the cookie dies with
+ * `!logout`.
  */
 import { expect } from 'chai'
 import { mkdtemp, rm } from 'node:fs/promises'
@@ -36,6 +39,18 @@ const QUICKAPP = `<macro>
       <colord cols="store,city"/>
     </widget>
     <widget name="title" class_="text" text_="Region {@region}"/>
+  </dynamic>
+</macro>`
+
+/** A QuickApp that takes a trailing path segment, as 1010data's `ls/{path}` does. */
+const PATH_APP = `<macro>
+  <dynamic path="South">
+    <widget name="index" class_="grid">
+      <base table="pub.demo.retail.stores"/>
+      <sel value="region='{@path}'"/>
+      <colord cols="store"/>
+    </widget>
+    <widget name="heading" class_="text" text_="Stores of {@path}"/>
   </dynamic>
 </macro>`
 
@@ -203,6 +218,37 @@ describe('the quickapp-devbox node client over HTTPS', function () {
 
   it("answers a text widget's value as a JSON string", async () => {
     expect(jsonOf((await client.call(`${tag}/title`)).reply)).to.equal('Region West')
+  })
+
+  it('lists methods at {tag}!methods, {tag}/!methods and {tag}/{widget}!methods as a JSON array of names', async () => {
+    const grid = ['cols', 'rows', 'data', 'head', 'stop', 'status', 'methods']
+    for (const [endp, methods] of [[`${tag}!methods`, grid], [`${tag}/!methods`, grid], [`${tag}/cities!methods`, grid], [`${tag}/title!methods`, ['stop', 'status', 'methods']]] as const) {
+      const sent = await client.call(endp)
+      expect(sent.path).to.equal(`/${VERSION}/api/${endp}:json`)
+      expect(jsonOf(sent.reply), endp).to.deep.equal(methods)
+    }
+    const invoked = await client.invoke(tag, 'cities', 'methods', {})
+    expect(invoked.path).to.equal(`/${VERSION}/api/${tag}/cities/!methods:json`)
+    expect(jsonOf(invoked.reply)).to.deep.equal(grid)
+  })
+
+  it('answers the widget status table at {tag}/@, with the variables the request changed', async () => {
+    const sent = await client.call(`${tag}/@`, JSON.stringify({ x: 4 }))
+    expect(sent.path).to.equal(`/${VERSION}/api/${tag}/@:json`)
+    // x changed, the change(x) trigger set y, and only the index widget shows y.
+    expect(jsonOf(sent.reply)).to.deep.equal({
+      widgets: { name: ['index', 'cities', 'title'], class: ['grid', 'grid', 'text'], changed: [1, 0, 0] },
+      changes: { x: '4', y: '40' },
+    })
+  })
+
+  it('sets the variable path from a trailing segment {tag}/{path} and answers the index widget', async () => {
+    const ptag = jsonOf<{ tag: number }>((await client.call('new', JSON.stringify({ xml: PATH_APP }))).reply).tag
+    const sent = await client.call(`${ptag}/West`)
+    expect(sent.path).to.equal(`/${VERSION}/api/${ptag}/West:json`)
+    expect(jsonOf<Columns>(sent.reply).store).to.deep.equal(westStores)
+    // The leading dot names a widget rather than a value of path.
+    expect(jsonOf((await client.call(`${ptag}/.heading`)).reply)).to.equal('Stores of West')
   })
 
   it('logs out at !logout:json, after which the same cookie gets 403 with a JSON error', async () => {

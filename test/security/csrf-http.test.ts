@@ -59,6 +59,7 @@ forEachStore('security: cross-site state changes are refused, over HTTP', (svc) 
   let victim = ''
   let runTag = 0
   let dynTag = 0
+  let pathTag = 0
   const http = () => svc().http
   const on = <T extends { set(k: string, v: string): T }>(req: T, h: Headers, cookie = victim): T => {
     let r = req.set('Host', HOST).set('Cookie', cookie)
@@ -78,6 +79,10 @@ forEachStore('security: cross-site state changes are refused, over HTTP', (svc) 
     const xml = '<dynamic x="1"><widget name="index"><table cols="x">{@x}</table></widget><widget name="chooser" class_="dropdown" value_="@x"><table cols="v">1;2</table></widget></dynamic>'
     dynTag = (await on(http().post('/v1/api/new:json').type('json'), {}).send({ xml })).body.tag
     expect(dynTag).to.be.a('number')
+    // An index widget and a declared `path`: a trailing segment api/{tag}/{y} sets it (reference §1.1).
+    const withPath = '<dynamic path="start"><widget name="index" class_="text" text_="{@path}"/></dynamic>'
+    pathTag = (await on(http().post('/v1/api/new:json').type('json'), {}).send({ xml: withPath })).body.tag
+    expect(pathTag).to.be.a('number')
   }
 
   before(async function () {
@@ -139,6 +144,11 @@ forEachStore('security: cross-site state changes are refused, over HTTP', (svc) 
       name: 'a widget bound to a variable',
       attempt: (h, n) => on(http().post(`/v1/api/${dynTag}/chooser:json`).type('form'), h).send({ value: String(5000 + n) }),
       state: dynVars,
+    },
+    {
+      name: 'a dynamic instance\'s path by a trailing segment (GET api/{tag}/{y})',
+      attempt: (h, n) => on(http().get(`/v1/api/${pathTag}/p${n}:json`), h),
+      state: async () => (await on(http().get(`/v1/api/${pathTag}:json`), {})).body as unknown,
     },
     {
       name: '!login as another user (login CSRF)',
