@@ -12,8 +12,7 @@ import { checkQuery } from '../../engine/check/index.js'
 import { runOps, toResultSet } from '../../engine/interpret/index.js'
 import { setBlockRowsForTests, splitRanges } from '../../engine/parallel/blocks.js'
 import { parallelRun } from '../../engine/parallel/driver.js'
-import { runRunTask } from '../../engine/parallel/local.js'
-import { runPart } from '../../engine/parallel/part.js'
+import { runPhaseTask, runRunTask } from '../../engine/parallel/local.js'
 import { planParallel, summarises, type ParallelPlan } from '../../engine/parallel/plan.js'
 import { dataOf } from '../helpers/columns.js'
 import { isTextColumn } from '../../shared/result-text.js'
@@ -53,7 +52,7 @@ export function split(task: RunTask, parts: number, blockRows: number): { result
   while (!phase.done) {
     const answers = phase.value.map((t) => {
       const sent = structuredClone(t)
-      return structuredClone(runPart(sent, sent.part!))
+      return structuredClone(runPhaseTask(sent))
     })
     phase = run.next(answers)
   }
