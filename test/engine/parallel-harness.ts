@@ -1,7 +1,8 @@
 /**
  * Runs a macro query the ways engine/parallel can: in the interpreter (runOps), as a worker runs
- * it alone (runRunTask: planned queries with one part), and split into N parts whose tasks and
- * answers go through structuredClone as they would between threads. Plus a comparison that
+ * it alone (runRunTask: planned queries with one part), and split into N parts whose tasks (and
+ * the merge tasks after them) and answers go through structuredClone as they would between
+ * threads. Plus a comparison that
  * tells two results apart down to the bits of a float (NaN equal to NaN, -0 apart from 0).
  */
 import { expect } from 'chai'
