@@ -1,9 +1,10 @@
 /**
  * Parallel scans (issue 9): each benchmark query at 10M rows through a real PoolRunner and the
  * gateway's runOnPool, once with 1 worker (PARALLEL_PARTS=1: the query runs whole) and once with
- * 2 workers split into 2 parts (merged in this process, as the gateway does). Both answers are
- * checked against each other by digest before anything is timed. Result transfer and merging are
- * inside the timed figure; parse and check too, as in the gateway.
+ * 2 workers split into 2 parts (put together as the gateway does: rows joined in this process,
+ * partials merged by a task on a worker). Both answers are checked against each other by digest
+ * before anything is timed. Result transfer and merging are inside the timed figure; parse and
+ * check too, as in the gateway.
  *
  *   node --expose-gc --max-old-space-size=8192 dist/bench/parallel.js [--rows N] [--only a,b]
  */

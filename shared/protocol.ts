@@ -92,6 +92,8 @@ export interface RunTask {
   readonly progress?: SharedArrayBuffer
   /** Set on one part of a query split into row ranges of its base table (engine/parallel). */
   readonly part?: RunPart
+  /** Set on the task that merges the parts' partials of a split query (never with `part`). */
+  readonly merge?: RunMerge
   /**
    * Answer text columns as dictionary codes (CodedResultSet) rather than one string per row: far
    * cheaper to move between threads, since only the dictionary's strings are copied.
@@ -118,7 +120,7 @@ export interface CodedResultSet extends ResultSet {
 /**
  * One row range of a parallel run (engine/parallel/plan.ts says which queries split). A part
  * answers either its rows of the query, or its per-group partials of one group step (a g_ willbe)
- * or of the tabulation, which the gateway merges.
+ * or of the tabulation, which a merge task (RunMerge) puts together.
  */
 export interface RunPart {
   /** Base table rows start … end-1. */
@@ -138,6 +140,29 @@ export interface RunPart {
    */
   readonly output?: readonly (SharedArrayBuffer | null)[]
   readonly outputAt?: number
+}
+
+/**
+ * The merge of one summarising phase of a parallel run, a worker task of its own so that the
+ * gateway's thread never interprets a query: a merge may be long (many groups, or a `<link>` to a
+ * large table after the tabulation), and as a task it is stopped by `!stop` and the time limit
+ * like any other. The task's `ops` and `tables` are the whole query's.
+ */
+export interface RunMerge {
+  /**
+   * As RunPart.step: a group step, answered as the merged group values that later parts read
+   * (RunPart.groupValues); or the number of group steps, for the tabulation, which is merged and
+   * then has the operations after it run on it: the query's answer (the finish).
+   */
+  readonly step: number
+  /**
+   * The parts' partials of that step, in range order. Their numbers sit in shared memory (the
+   * parts put them there), so they are handed to the merging worker without a copy, and can be
+   * handed again if fair sharing takes the task back and reruns it, which moved buffers could not.
+   */
+  readonly partials: readonly ResultSet[]
+  /** The merged values of the group steps before this one (RunPart.groupValues). */
+  readonly groupValues: readonly ResultSet[]
 }
 
 /**

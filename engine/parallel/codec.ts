@@ -1,7 +1,7 @@
 /**
  * Engine columns to and from the ResultSet shape, which is what crosses between threads: a part's
- * partials and the merged group values travel as ResultSets of plain typed arrays (moved, not
- * copied), with each column's logical type in its metadata.
+ * partials and the merged group values travel as ResultSets of plain typed arrays (in shared
+ * memory, see inSharedMemory), with each column's logical type in its metadata.
  */
 import type { PlainColumn, ResultColumn, ResultSet } from '../../shared/protocol.js'
 import { columnMeta, type ColumnType } from '../../shared/table.js'
@@ -39,4 +39,26 @@ export function decodeColumns(r: ResultSet): Map<string, Column> {
   const out = new Map<string, Column>()
   r.cols.forEach((m, i) => out.set(m.name, fromResultColumn(r.columns[i], m.logical)))
   return out
+}
+
+/** A typed array over shared memory: itself when it is one already, else a copy. */
+function shared<T extends Int32Array | Float64Array>(a: T): T {
+  if (a.buffer instanceof SharedArrayBuffer) return a
+  const out = a instanceof Float64Array ? new Float64Array(new SharedArrayBuffer(a.byteLength)) : new Int32Array(new SharedArrayBuffer(a.byteLength))
+  out.set(a)
+  return out as T
+}
+
+/**
+ * The same ResultSet with its numbers in shared memory, for an answer that the gateway hands on
+ * to further tasks (partials to their merge, merged group values to every next part): each then
+ * reads the one copy, and a task rerun after fair sharing took it back finds it still there.
+ */
+export function inSharedMemory(r: ResultSet): ResultSet {
+  const columns = r.columns.map((c): ResultColumn => {
+    if (c.kind === 'int') return { kind: 'int', data: shared(c.data) }
+    if (c.kind === 'float') return { kind: 'float', data: shared(c.data) }
+    return c
+  })
+  return { ...r, columns }
 }

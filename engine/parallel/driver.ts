@@ -1,16 +1,15 @@
 /**
- * The steps of a parallel run, the same whoever runs the parts: a generator that yields each
- * phase's part tasks and is handed back their answers in the same order. The gateway runs a
- * phase's parts on the worker pool at once (gateway/queries/parallel.ts); a worker running the
- * query alone runs its one part in place (local.ts). Either way the merges are the same code, so
- * one part and many give the same answer.
+ * The steps of a parallel run, the same whoever runs them: a generator that yields each phase's
+ * tasks and is handed back their answers in the same order. A summarising phase is two: the
+ * parts' partials, then one task merging them (merge-task.ts), so every merge runs where a query
+ * runs, on a worker, under the query's stop and time limit. The gateway runs a phase's tasks on
+ * the worker pool at once (gateway/queries/parallel.ts); a worker running the query alone runs
+ * them in place (local.ts). Either way the merges are the same code, so one part and many give
+ * the same answer. Only the parts' rows are put together here, which is copying, not interpreting.
  */
 import type { ResultSet, RunTask } from '../../shared/protocol.js'
-import { keyName } from './aggregate.js'
 import type { RowRange } from './blocks.js'
-import { encodeColumns } from './codec.js'
-import { concatResults, finishTabu } from './finish.js'
-import { mergePartials } from './merge.js'
+import { concatResults } from './finish.js'
 import { prefixWorksheet, tablesOf } from './part.js'
 import { keepsRows, type ParallelPlan } from './plan.js'
 import { emptyTables, storedPosition, withoutBaseRows } from './range-worksheet.js'
@@ -32,12 +31,12 @@ export function* parallelRun(plan: ParallelPlan, task: RunTask, ranges: readonly
   const groupValues: ResultSet[] = []
   const parts = (phase: 'rows' | 'partials', step?: number): RunTask[] =>
     ranges.map((r) => ({ ...task, truncate: true, part: { start: r.start, end: r.end, blockRows, phase, step, groupValues: [...groupValues] } }))
+  // The merge keeps the query's own truncate: its answer is the query's.
+  const merge = (step: number, partials: ResultSet[]): RunTask[] => [{ ...task, merge: { step, partials, groupValues: [...groupValues] } }]
 
   for (let k = 0; k < plan.groupSteps.length; k++) {
-    const step = plan.groupSteps[k]
-    const merged = mergePartials(yield parts('partials', k), step.keys.length, [step.agg])
-    const keys = merged.keys.map((column, i) => ({ name: keyName(i), column }))
-    groupValues.push(encodeColumns([...keys, { name: 'value', column: merged.values[0] }], merged.count))
+    const [values] = yield merge(k, yield parts('partials', k))
+    groupValues.push(values)
   }
   const truncate = task.truncate === true
   if (plan.tail.kind === 'rows') {
@@ -47,6 +46,7 @@ export function* parallelRun(plan: ParallelPlan, task: RunTask, ranges: readonly
     const tasks = parts('rows').map((t, i) => (output === undefined ? t : { ...t, part: { ...t.part!, output, outputAt: ranges[i].start - first } }))
     return concatResults(yield tasks, { maxRows: task.maxRows, truncate, table, ranges, keepCodes: task.textCodes === true, output })
   }
-  const merged = mergePartials(yield parts('partials', plan.groupSteps.length), plan.tail.op.breaks.length, plan.tail.aggs)
-  return finishTabu(plan, merged, tablesOf(task), groupValues, task.maxRows, truncate)
+  const step = plan.groupSteps.length
+  const [answer] = yield merge(step, yield parts('partials', step))
+  return answer
 }

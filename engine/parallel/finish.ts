@@ -1,10 +1,11 @@
 /**
- * The end of a parallel run: the parts' rows put one after the other, or the merged groups made
- * into the tabulation a run on one worker gives (same columns, same group order), with the
- * operations after it run on that.
+ * The end of a parallel run: the parts' rows put one after the other (on the gateway: a copy of
+ * rows, no interpreting), or the merged groups made into the tabulation a run on one worker gives
+ * (same columns, same group order), with the operations after it run on that (in a merge task on
+ * a worker, merge-task.ts).
  */
 import { AppError } from '../../shared/errors.js'
-import type { CodedResultSet, ResultColumn, ResultSet, TableInput } from '../../shared/protocol.js'
+import type { CodedResultSet, ResultColumn, ResultSet, RunTask, TableInput } from '../../shared/protocol.js'
 import type { RowRange } from './blocks.js'
 import { groupOrder } from '../interpret/ops/group-order.js'
 import { infoPatch } from '../interpret/ops/simple.js'
@@ -15,7 +16,7 @@ import type { MergedGroups } from './merge.js'
 import type { ParallelPlan } from './plan.js'
 import { prefixWorksheet } from './part.js'
 import { emptyTables } from './range-worksheet.js'
-import { isCoded } from './wire.js'
+import { isCoded, toCodedResultSet } from './wire.js'
 import { plain } from './merge.js'
 
 /** Column `k` of the base table over base rows start … start+rows-1, viewed in place (text as its codes). */
@@ -159,8 +160,11 @@ export function concatResults(sets: readonly ResultSet[], o: ConcatOptions): Res
   return total > maxRows ? { cols, columns, rowCount: rows, totalRows: total } : { cols, columns, rowCount: rows }
 }
 
-/** The tabulation from its merged groups, then the operations after it. */
-export function finishTabu(plan: ParallelPlan, merged: MergedGroups, tables: Tables, groupValues: readonly ResultSet[], maxRows: number, truncate: boolean): ResultSet {
+/**
+ * The tabulation from its merged groups, then the operations after it, answered as a run of the
+ * whole query on one worker answers (text as codes when the task asks for them).
+ */
+export function finishTabu(plan: ParallelPlan, merged: MergedGroups, tables: Tables, groupValues: readonly ResultSet[], task: RunTask): ResultSet {
   if (plan.tail.kind !== 'tabu') throw new Error('finishTabu: the plan has no tabulation')
   const op = plan.tail.op
   // The prefix over no rows: the worksheet's columns as the tabulation saw them.
@@ -174,5 +178,7 @@ export function finishTabu(plan: ParallelPlan, merged: MergedGroups, tables: Tab
   let ws = new Worksheet(merged.count, [...breaks, ...tcols])
   const order = groupOrder(op.breaks, merged.keys, op.breakSpecs, merged.count)
   if (order) ws = ws.selectRows(order)
-  return toResultSet(runOps(plan.tail.rest, tables, ws), maxRows, truncate)
+  const done = runOps(plan.tail.rest, tables, ws)
+  const truncate = task.truncate === true
+  return task.textCodes === true ? toCodedResultSet(done, task.maxRows, truncate) : toResultSet(done, task.maxRows, truncate)
 }

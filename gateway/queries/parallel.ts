@@ -1,10 +1,12 @@
 /**
  * Parallel scans (issue 9): a macro query over a large base table runs as one row range per
- * worker at once, since every worker reads the same shared column memory, and the parts' answers
- * are merged here. engine/parallel/plan.ts decides which queries split and driver.ts what each
- * phase asks of the parts; this file runs each phase's parts on the pool together under the
- * request's controls: a stop, a disconnect or the time limit stops every part, and one part
- * failing fails the query and stops the others. Progress (`!status`) is the parts' average.
+ * worker at once, since every worker reads the same shared column memory. engine/parallel/plan.ts
+ * decides which queries split and driver.ts what each phase asks of the workers: the parts, and
+ * the merge of their partials, which is a worker task too (issue 18: a merge, and the operations
+ * after a split `<tabu>`, used to run on this thread, where nothing could stop them and every other
+ * request waited). This file runs each phase's tasks on the pool together under the request's
+ * controls: a stop, a disconnect or the time limit stops every task, and one failing fails the
+ * query and stops the others. Progress (`!status`) is the phase's average.
  */
 import { PROGRESS_LENGTH, PROGRESS_SCALE, PROGRESS_SLOTS, type ResultSet, type RunTask } from '../../shared/protocol.js'
 import type { Op } from '../../engine/ast.js'
@@ -56,7 +58,7 @@ function followProgress(target: SharedArrayBuffer | undefined, cells: readonly S
  * whole as before.
  */
 export async function runParallel(deps: Deps, task: RunTask, control: RunControl, timeout: RequestTimeout): Promise<ResultSet | null> {
-  if (task.part !== undefined) return null
+  if (task.part !== undefined || task.merge !== undefined) return null
   const plan = planParallel(task.ops as readonly Op[])
   const rows = plan === null ? undefined : task.tables.find((t) => t.path === plan.table)?.rows
   if (plan === null || rows === undefined) return null

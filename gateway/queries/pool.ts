@@ -33,7 +33,7 @@ export async function runOnPool(deps: Deps, task: EngineTask, control: RunContro
   // Text comes back from the worker as codes (engine/parallel/wire.ts): far less to receive.
   const sent = task.kind === 'run' ? { ...task, textCodes: true } : task
   const split = sent.kind === 'run' ? await runParallel(deps, sent, control, timeout) : null
-  const result = split ?? fromWire(await deps.runner.run(sent, { signal: control.signal, ...timeout, maxQueue: deps.config.maxQueue, user: control.user }))
+  const result = fromWire(split ?? (await deps.runner.run(sent, { signal: control.signal, ...timeout, maxQueue: deps.config.maxQueue, user: control.user })))
   checkResultShape(result)
   return limitResultBytes(result, deps.config.maxResultBytes, task.truncate === true)
 }

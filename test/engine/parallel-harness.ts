@@ -1,7 +1,8 @@
 /**
  * Runs a macro query the ways engine/parallel can: in the interpreter (runOps), as a worker runs
- * it alone (runRunTask: planned queries with one part), and split into N parts whose tasks and
- * answers go through structuredClone as they would between threads. Plus a comparison that
+ * it alone (runRunTask: planned queries with one part), and split into N parts whose tasks (and
+ * the merge tasks after them) and answers go through structuredClone as they would between
+ * threads. Plus a comparison that
  * tells two results apart down to the bits of a float (NaN equal to NaN, -0 apart from 0).
  */
 import { expect } from 'chai'
@@ -12,8 +13,7 @@ import { checkQuery } from '../../engine/check/index.js'
 import { runOps, toResultSet } from '../../engine/interpret/index.js'
 import { setBlockRowsForTests, splitRanges } from '../../engine/parallel/blocks.js'
 import { parallelRun } from '../../engine/parallel/driver.js'
-import { runRunTask } from '../../engine/parallel/local.js'
-import { runPart } from '../../engine/parallel/part.js'
+import { runPhaseTask, runRunTask } from '../../engine/parallel/local.js'
 import { planParallel, summarises, type ParallelPlan } from '../../engine/parallel/plan.js'
 import { dataOf } from '../helpers/columns.js'
 import { isTextColumn } from '../../shared/result-text.js'
@@ -53,7 +53,7 @@ export function split(task: RunTask, parts: number, blockRows: number): { result
   while (!phase.done) {
     const answers = phase.value.map((t) => {
       const sent = structuredClone(t)
-      return structuredClone(runPart(sent, sent.part!))
+      return structuredClone(runPhaseTask(sent))
     })
     phase = run.next(answers)
   }
