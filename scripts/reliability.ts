@@ -12,7 +12,7 @@
  *  - a soak of distinct query texts (`--distinct`): memory must level off under the bound of the
  *    caches' budgets.
  *
- *   node dist/scripts/reliability.js [--fuzz-scale 5] [--soak-seconds 30] [--distinct-seconds 120] [--distinct-clients 64] [--skip fuzz,faults,security,soak,distinct]
+ *   node dist/scripts/reliability.js [--fuzz-scale 5] [--soak-seconds 30] [--distinct-seconds 600] [--distinct-clients 64] [--skip fuzz,faults,security,soak,distinct]
  *
  * Exits 1 if any part found a problem.
  */
@@ -27,7 +27,7 @@ const arg = (name: string, fallback: string): string => {
 }
 const FUZZ_SCALE = Number(arg('fuzz-scale', '5'))
 const SOAK_SECONDS = arg('soak-seconds', '30')
-const DISTINCT_SECONDS = arg('distinct-seconds', '120')
+const DISTINCT_SECONDS = arg('distinct-seconds', '600')
 const DISTINCT_CLIENTS = arg('distinct-clients', '64')
 const SKIP = new Set(arg('skip', '').split(',').filter(Boolean))
 
