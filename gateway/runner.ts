@@ -14,7 +14,7 @@
 import { Piscina } from 'piscina'
 import { AppError, fromPayload } from '../shared/errors.js'
 import type { EngineTask, ResultSet, TaskOutcome } from '../shared/protocol.js'
-import type { WorkerSetup } from '../engine/retire.js'
+import type { WorkerSetup } from '../engine/index.js'
 import { RetiringWorkers } from './retiring-workers.js'
 import { FairShare } from './fair-share.js'
 

@@ -5,8 +5,7 @@
  */
 import type { Config } from '../shared/config.js'
 import type { Store } from '../shared/store/types.js'
-import { makeRetailDemo } from '../engine/demo/retail.js'
-import { writeTableVersion } from '../engine/storage/index.js'
+import { makeRetailDemo, writeTableVersion } from '../engine/index.js'
 import { generatePassword } from './auth/password.js'
 import { commitTable, ensureDir } from './catalog/tables.js'
 import { createUser, DEFAULT_COMPANY, getUser } from './catalog/users.js'

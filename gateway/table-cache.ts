@@ -4,7 +4,7 @@
  * worker shares one copy, and since versions never change, a hit can never be stale.
  */
 import type { TableMeta } from '../shared/table.js'
-import { loadColumn, loadSqliteImage, readTableMeta, type LoadedColumn } from '../engine/storage/index.js'
+import { loadColumn, loadSqliteImage, readTableMeta, type LoadedColumn } from '../engine/index.js'
 import { LruCache } from './lru.js'
 import { versionGoneOr } from './catalog/version-gone.js'
 

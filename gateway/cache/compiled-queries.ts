@@ -10,18 +10,12 @@
  * Which version a table name means is never cached: callers resolve names through the catalog on
  * every request. Failures are not cached (they are cheap to repeat and carry the caller's text).
  */
-import type { Op } from '../../engine/ast.js'
-import { checkQuery } from '../../engine/check/index.js'
-import { parseQuery, tableRefs } from '../../engine/parse/index.js'
-import { checkReadOnlySql, findTableRefs } from '../../engine/sql/index.js'
+import { checkMacro, guardSql, parseMacro, type Op, type ParsedQuery } from '../../engine/index.js'
 import type { ColumnSpec } from '../../shared/table.js'
 import { ClockCache } from './clock-cache.js'
 
 /** A macro query parsed: its operations and the table paths they name. */
-export interface ParsedRun {
-  readonly ops: readonly Op[]
-  readonly tables: readonly string[]
-}
+export type ParsedRun = ParsedQuery
 
 /** A table a query reads, as the check needs it. */
 export interface CheckedTable {
@@ -76,37 +70,35 @@ export class CompiledQueries {
     return { parsed: this.#parsed.size, checked: this.#checked.size, sql: this.#sqlTables.size }
   }
 
-  /** The query's operations and the tables it names; throws what parseQuery throws. */
+  /** The query's operations and the tables it names; throws what parseMacro throws. */
   parseRun(xml: string, vars: Readonly<Record<string, string>>): ParsedRun {
     const key = runKey(xml, vars)
     const hit = this.#parsed.get(key)
     if (hit) return hit
-    const ops = parseQuery(xml, vars)
-    const parsed: ParsedRun = { ops, tables: tableRefs(ops) }
+    const parsed = parseMacro(xml, vars)
     this.#parsed.set(key, parsed)
     return parsed
   }
 
   /**
    * The operations checked against these table versions, ready for a worker; throws what
-   * checkQuery throws. `tables` must hold every table the query names.
+   * checkMacro throws. `tables` must hold every table the query names.
    */
   checkRun(xml: string, vars: Readonly<Record<string, string>>, tables: readonly CheckedTable[]): readonly Op[] {
     const key = `${runKey(xml, vars)}\n${JSON.stringify(tables.map((t) => [t.path, t.version]))}`
     const hit = this.#checked.get(key)
     if (hit) return hit
     const { ops } = this.parseRun(xml, vars)
-    const checked = checkQuery(ops, new Map(tables.map((t) => [t.path, t.columns])))
-    this.#checked.set(key, checked.ops)
-    return checked.ops
+    const checked = checkMacro(ops, new Map(tables.map((t) => [t.path, t.columns])))
+    this.#checked.set(key, checked)
+    return checked
   }
 
   /** The distinct dotted names an SQL text uses, once it passed the read-only guard. */
   sqlTableNames(sql: string): readonly string[] {
     const hit = this.#sqlTables.get(sql)
     if (hit) return hit
-    checkReadOnlySql(sql)
-    const names = [...new Set(findTableRefs(sql).map((r) => r.path))]
+    const names = guardSql(sql)
     this.#sqlTables.set(sql, names)
     return names
   }

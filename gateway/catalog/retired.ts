@@ -18,7 +18,7 @@
  *    kept): it now gets a clear 404 asking to run the query again (version-gone.ts), instead of
  *    pinning gigabytes of dropped tables for an hour.
  */
-import { removeTableVersion } from '../../engine/storage/index.js'
+import { removeTableVersion } from '../../engine/index.js'
 import type { Store, WriteOp } from '../../shared/store/types.js'
 import { KEYS } from './records.js'
 

@@ -6,7 +6,7 @@
  */
 import { stat } from 'node:fs/promises'
 import { AppError } from '../../shared/errors.js'
-import { versionDir } from '../../engine/storage/index.js'
+import { versionDir } from '../../engine/index.js'
 
 export async function versionGoneOr(dataDir: string, version: string, err: unknown): Promise<unknown> {
   const exists = await stat(versionDir(dataDir, version)).then(

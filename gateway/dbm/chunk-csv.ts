@@ -8,7 +8,7 @@
  */
 import { AppError } from '../../shared/errors.js'
 import { COLUMN_NAME, NA_INT, type ColumnSpec, type ColumnType } from '../../shared/table.js'
-import { isYmd, type ColumnValues, type TableInput } from '../../engine/storage/index.js'
+import { isYmd, type ColumnValues, type TableInput } from '../../engine/index.js'
 
 const invalid = (message: string): AppError => new AppError('INVALID_PARAMETER', message, { parameter: 'csv' })
 

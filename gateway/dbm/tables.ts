@@ -5,7 +5,7 @@
  * (cloneTableVersion); the version the catalog stops pointing at is retired in the same batch.
  */
 import { checkFieldLength, quoteName } from '../../shared/name-limits.js'
-import { cloneTableVersion, removeTableVersion } from '../../engine/storage/index.js'
+import { cloneTableVersion, removeTableVersion } from '../../engine/index.js'
 import { AppError } from '../../shared/errors.js'
 import type { WriteOp } from '../../shared/store/types.js'
 import { columnMeta, isValidPath, type ColumnSpec, type TableMeta } from '../../shared/table.js'

@@ -21,16 +21,13 @@
  * catalog to it in one atomic step, exactly like upload_table.
  */
 import { randomBytes } from 'node:crypto'
-import { checkCellLimits } from '../../engine/storage/cell-limits.js'
-import { mapVolumeFull } from '../../engine/storage/volume-full.js'
+import {
+  appendColumn, appendNa, checkCellLimits, createUploadDir, dropTextCache, emptyColumnState, isYmd, mapVolumeFull, removeTableVersion,
+  removeUploadDir, sweepUploadDirs, uploadDir, widenToFloat, writeChunkedVersion, type ChunkColumnState, type ColumnValues,
+} from '../../engine/index.js'
 import { AppError } from '../../shared/errors.js'
 import type { Store } from '../../shared/store/types.js'
 import { isValidPath, NA_INT, type ColumnSpec, type ColumnType } from '../../shared/table.js'
-import {
-  appendColumn, appendNa, createUploadDir, emptyColumnState, removeUploadDir, sweepUploadDirs, uploadDir, widenToFloat,
-  writeChunkedVersion, dropTextCache, type ChunkColumnState,
-} from '../../engine/storage/chunked.js'
-import { isYmd, removeTableVersion, type ColumnValues } from '../../engine/storage/index.js'
 import { commitTable, lostCommitRace } from '../catalog/tables.js'
 import { inTurn, keptChanging, raceBackoff } from '../catalog/races.js'
 import { TABLE_FIELDS } from './data.js'

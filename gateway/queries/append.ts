@@ -6,7 +6,7 @@
  */
 import { AppError } from '../../shared/errors.js'
 import type { ColumnSpec } from '../../shared/table.js'
-import type { ColumnValues, LoadedColumn, TableInput } from '../../engine/storage/index.js'
+import type { ColumnValues, LoadedColumn, TableInput } from '../../engine/index.js'
 import type { Deps } from '../deps.js'
 
 /** The values of every column of a stored version, in the writer's shapes. */

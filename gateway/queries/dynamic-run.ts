@@ -9,7 +9,7 @@
  * action `<do>`: a query with one that would fire at start is refused, pointing to api/new.
  */
 import { AppError } from '../../shared/errors.js'
-import { applyRequest, findWidget, initialVars, parseDynamic, widgetQuery, type DynamicApp } from '../../engine/dynamic/index.js'
+import { applyRequest, findWidget, initialVars, parseDynamic, widgetQuery, type DynamicApp } from '../../engine/index.js'
 import type { Principal } from '../catalog/principal.js'
 import type { Deps } from '../deps.js'
 import type { RecipeOptions } from './limits.js'

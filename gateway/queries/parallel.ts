@@ -9,11 +9,7 @@
  * query and stops the others. Progress (`!status`) is the phase's average.
  */
 import { PROGRESS_LENGTH, PROGRESS_SCALE, PROGRESS_SLOTS, type ResultSet, type RunTask } from '../../shared/protocol.js'
-import type { Op } from '../../engine/ast.js'
-import { isDeclined } from '../../engine/parallel/aggregate.js'
-import { currentBlockRows, splitRanges } from '../../engine/parallel/blocks.js'
-import { parallelRun } from '../../engine/parallel/driver.js'
-import { planParallel, summarises } from '../../engine/parallel/plan.js'
+import { currentBlockRows, isDeclined, parallelRun, planParallel, splitRanges, summarises, type Op } from '../../engine/index.js'
 import type { Deps } from '../deps.js'
 import type { RequestTimeout } from '../params.js'
 import type { RunControl } from './pool.js'

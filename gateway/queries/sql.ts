@@ -6,7 +6,7 @@
  */
 import { AppError } from '../../shared/errors.js'
 import type { ResultSet, SqlTask } from '../../shared/protocol.js'
-import { rewriteTableRefs } from '../../engine/sql/index.js'
+import { rewriteTableRefs } from '../../engine/index.js'
 import { readableTable } from '../catalog/tables.js'
 import type { Principal } from '../catalog/principal.js'
 import type { Deps } from '../deps.js'

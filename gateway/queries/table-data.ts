@@ -6,7 +6,7 @@
  */
 import type { ResultColumn, ResultSet } from '../../shared/protocol.js'
 import { columnMeta, type TableMeta } from '../../shared/table.js'
-import type { LoadedColumn } from '../../engine/storage/index.js'
+import type { LoadedColumn } from '../../engine/index.js'
 import type { TableRecord } from '../catalog/records.js'
 import type { Deps } from '../deps.js'
 import type { KeptResult } from './kept.js'

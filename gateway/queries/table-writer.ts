@@ -12,9 +12,7 @@ import { MessageChannel } from 'node:worker_threads'
 import { setImmediate as nextTurn } from 'node:timers/promises'
 import { AppError, fromPayload } from '../../shared/errors.js'
 import type { TableMeta } from '../../shared/table.js'
-import type { CellLimits } from '../../engine/storage/cell-limits.js'
-import type { TableInput } from '../../engine/storage/index.js'
-import type { TextSlice, WriteOutcome, WriteTask } from '../../engine/storage/write-task.js'
+import type { CellLimits, TableInput, TextSlice, WriteOutcome, WriteTask } from '../../engine/index.js'
 
 const TASK_FILE = new URL('../../engine/storage/write-task.js', import.meta.url)
 /** A writer thread idle this long ends (and gives its memory back); the next save starts one. */

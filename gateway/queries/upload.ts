@@ -7,7 +7,7 @@
  */
 import { AppError } from '../../shared/errors.js'
 import { COLUMN_NAME, COLUMN_TYPES, NA_INT, type ColumnSpec, type ColumnType } from '../../shared/table.js'
-import { isYmd, type ColumnValues, type TableInput } from '../../engine/storage/index.js'
+import { isYmd, type ColumnValues, type TableInput } from '../../engine/index.js'
 import { readCsvTable } from './csv.js'
 
 export interface UploadRequest {

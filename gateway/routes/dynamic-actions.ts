@@ -18,7 +18,7 @@
  */
 import type { Context } from 'koa'
 import { AppError } from '../../shared/errors.js'
-import { actionRequest, actionValueText, type ActionResult, type DynamicApp, type RunAction, type RunQuery, type SaveAction } from '../../engine/dynamic/index.js'
+import { actionRequest, actionValueText, type ActionResult, type DynamicApp, type RunAction, type RunQuery, type SaveAction } from '../../engine/index.js'
 import type { Principal } from '../catalog/principal.js'
 import { KEYS } from '../catalog/records.js'
 import type { Deps } from '../deps.js'

@@ -9,7 +9,10 @@
 import type { Context } from 'koa'
 import { AppError } from '../../shared/errors.js'
 import type { ResultSet } from '../../shared/protocol.js'
-import { applyRequest, changedWidgets, findWidget, initialVars, parseDynamic, statusTable, widgetQuery, widgetText, withInstanceId, type ActionReport, type DynamicApp, type RequestOutcome } from '../../engine/dynamic/index.js'
+import {
+  applyRequest, changedWidgets, findWidget, initialVars, parseDynamic, statusTable, widgetQuery, widgetText, withInstanceId,
+  type ActionReport, type DynamicApp, type RequestOutcome,
+} from '../../engine/index.js'
 import type { Principal } from '../catalog/principal.js'
 import type { Deps } from '../deps.js'
 import { renderResult, renderValue, renderWidgetStatus } from '../format/index.js'

@@ -5,7 +5,7 @@
  * A name is listed only when that method answers at that path.
  */
 import type { Context } from 'koa'
-import type { DynamicWidget } from '../../engine/dynamic/index.js'
+import type { DynamicWidget } from '../../engine/index.js'
 import { renderValue } from '../format/index.js'
 import type { ParsedPath } from '../path.js'
 import { send } from '../respond.js'

@@ -7,7 +7,7 @@
  * posted form still gets the server-rendered HTML result.
  */
 import type { Context, Next } from 'koa'
-import { findWidget, parseDynamic } from '../../engine/dynamic/index.js'
+import { findWidget, parseDynamic } from '../../engine/index.js'
 import { listFolder, listingRow } from '../catalog/listing.js'
 import { visibleDir } from '../catalog/tables.js'
 import type { Deps } from '../deps.js'

@@ -1,0 +1,77 @@
+/**
+ * The engine's one door: everything the gateway may use of the engine, and nothing else
+ * (test/architecture/import-boundaries.test.ts fails the build when gateway/ imports any other
+ * engine file). The engine's other entries are its threads, loaded by file rather than imported:
+ * engine/worker.ts (queries) and engine/storage/write-task.ts (large table writes).
+ *
+ * Keep it short. Before adding a name, prefer a small engine-side function that does the whole
+ * job over handing the gateway the internals to do it with (compile.ts is one). Names are listed,
+ * never `export *`, so that the door cannot widen without a line here.
+ */
+
+// --- Compile: pure, so the gateway answers a bad query with an early 400 and caches what it compiled.
+
+/** The data-only operations a checked query compiles to, which the gateway caches and sends to workers. */
+export type { Op } from './ast.js'
+/** Parse and check a macro query, and guard an SQL text (gateway/cache/compiled-queries.ts). */
+export { checkMacro, guardSql, parseMacro, type ParsedQuery } from './compile.js'
+/** The gateway points an SQL text's dotted table names at the versions it resolved (queries/sql.ts). */
+export { rewriteTableRefs } from './sql/index.js'
+
+// --- Parallel scans: the gateway runs each phase's parts on the pool (gateway/queries/parallel.ts).
+
+/** Whether a query splits, and over which table. */
+export { planParallel, summarises } from './parallel/plan.js'
+/** How a table's rows are cut into parts (block-aligned when the plan sums). */
+export { currentBlockRows, splitRanges } from './parallel/blocks.js'
+/** The phases of a split run, as tasks for the pool; their answers merged. */
+export { parallelRun } from './parallel/driver.js'
+/** A split the data turned down: the gateway then runs the query whole. */
+export { isDeclined } from './parallel/aggregate.js'
+/** A worker's answer with text as codes, read back into a result set on the gateway (queries/pool.ts). */
+export { fromWire } from './parallel/wire.js'
+
+// --- Workers
+
+/** What the gateway hands every query worker at start (gateway/runner.ts). */
+export type { WorkerSetup } from './retire.js'
+
+// --- Dynamic apps: a pure model; the gateway stores instances and runs their queries (routes/dynamic*.ts, ui/).
+
+/** Reading an app, and the instance id written into its text. */
+export { parseDynamic, withInstanceId } from './dynamic/index.js'
+/** One request's trigger rounds over an instance's variables. */
+export { applyRequest, initialVars, type ActionReport, type RequestOutcome, type RunQuery } from './dynamic/index.js'
+/** What each widget runs or shows, and the status table of the changed ones. */
+export { changedWidgets, findWidget, statusTable, widgetQuery, widgetText } from './dynamic/index.js'
+/** The dbm and savetable actions a widget asks for, which the gateway performs. */
+export { actionRequest, actionValueText, type ActionResult, type RunAction, type SaveAction } from './dynamic/index.js'
+/** The app and widget types the routes hold. */
+export type { DynamicApp, DynamicWidget } from './dynamic/index.js'
+
+// --- Storage: immutable table versions under DATA_DIR, which the gateway's catalog names and caches.
+
+/** Table data as the gateway builds it for a write (uploads, savetable, append). */
+export { isYmd, type ColumnValues, type TableInput } from './storage/index.js'
+/** Writing, copying and removing versions for the catalog's transactions. */
+export { cloneTableVersion, removeTableVersion, versionDir, writeTableVersion } from './storage/index.js'
+/** Loading a version's columns into the shared memory the workers read (gateway/table-cache.ts). */
+export { loadColumn, loadSqliteImage, readTableMeta, type LoadedColumn } from './storage/index.js'
+/** Removing what an interrupted write left, at the gateway's start (gateway/server.ts). */
+export { removeStaleTempFolders, removeUncommittedVersions } from './storage/index.js'
+/** Cell and row size limits, checked on the gateway before it accepts an upload. */
+export { checkCellLimits, type CellLimits } from './storage/cell-limits.js'
+/** A full disk answered 507, not 500 (dbm/upload-chunks.ts). */
+export { mapVolumeFull } from './storage/volume-full.js'
+/** The message protocol of the table-writer thread (gateway/queries/table-writer.ts). */
+export type { TextSlice, WriteOutcome, WriteTask } from './storage/write-task.js'
+/** Column files written a chunk at a time, for dbm upload_begin/upload_chunk/upload_commit. */
+export {
+  appendColumn, appendNa, createUploadDir, dropTextCache, emptyColumnState, removeUploadDir, sweepUploadDirs, uploadDir,
+  widenToFloat, writeChunkedVersion, type ChunkColumnState,
+} from './storage/chunked.js'
+
+// --- Demo data
+
+/** The retail demo tables the gateway seeds an empty store with (gateway/seed.ts). */
+export { makeRetailDemo } from './demo/index.js'
