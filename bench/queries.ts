@@ -39,7 +39,7 @@ export const QUERIES: readonly BenchQuery[] = [
     name: 'gsum',
     title: 'willbe g_sum(grp1k;;sales), 1,000 groups; all rows',
     xml: `${ITEM}<willbe name="gs" value="g_sum(grp1k;;sales)"/>`,
-    // The window form is the direct translation of a g_ function; see README for the join form.
+    // The window form is the direct translation of a g_ function; see docs/benchmarks.md for the join form.
     sql: 'SELECT *, SUM(sales) OVER (PARTITION BY grp1k) AS gs FROM {item}',
     orderKeys: [],
   },

@@ -1,4 +1,4 @@
-/** Formatting the benchmark's tables: aligned text for the terminal, Markdown for the README. */
+/** Formatting the benchmark's tables: aligned text for the terminal, Markdown for docs/benchmarks.md. */
 import type { Outcome } from './measure.js'
 import type { SummaryRow } from './summary.js'
 

@@ -6,7 +6,7 @@
  *   node dist/bench/run.js [--rows 1000000,10000000] [--only filter,sort,memory] [--markdown]
  *
  * --only takes query names (see bench/queries.ts) and `memory`; --markdown also prints the tables
- * as Markdown (for the README).
+ * as Markdown (for docs/benchmarks.md).
  */
 import { spawn } from 'node:child_process'
 import { readFileSync } from 'node:fs'
@@ -25,7 +25,7 @@ import { SqlJsTarget } from './sqljs.js'
 import type { Target } from './target.js'
 import type { TableInput } from '../shared/protocol.js'
 
-/** sql.js is run up to this many rows (see README: larger tables take minutes per query). */
+/** sql.js is run up to this many rows (see docs/benchmarks.md: larger tables take minutes per query). */
 const SQLJS_MAX_ROWS = 1_000_000
 
 interface Options {

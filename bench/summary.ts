@@ -43,7 +43,7 @@ export function summaryText(rows: readonly SummaryRow[]): string {
   return table.map((r) => r.map((c, i) => c.padEnd(widths[i])).join('  ').trimEnd()).join('\n')
 }
 
-/** The rows as a Markdown table, for the README. */
+/** The rows as a Markdown table, for docs/benchmarks.md. */
 export function summaryMarkdown(rows: readonly SummaryRow[]): string {
   const lines = [`| ${HEAD.join(' | ')} |`, `|${HEAD.map(() => '---').join('|')}|`]
   for (const r of rows) lines.push(`| ${cells(r).join(' | ')} |`)

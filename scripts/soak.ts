@@ -40,7 +40,7 @@ const DISTINCT = process.argv.includes('--distinct')
 /**
  * --distinct runs the service with smaller budgets for its two large caches than the defaults
  * (256 MiB each), so that every cache fills within the first minutes and the level it then keeps
- * shows; the bound scales with the budgets (README, "Memory under distinct queries").
+ * shows; the bound scales with the budgets (docs/security.md, "Memory under distinct queries").
  */
 const DISTINCT_CACHE_MB = Number(arg('cache-mb', '32'))
 /**

@@ -1,6 +1,6 @@
 /**
  * The environment a child process of ours starts from: PATH, plus the memory tuning the parent
- * runs with (GLIBC_TUNABLES, README "Memory and huge pages"), so that a gateway started by a
+ * runs with (GLIBC_TUNABLES, docs/operations.md "Memory and huge pages"), so that a gateway started by a
  * benchmark or a test allocates as `npm start` does. Nothing else leaks through: callers add
  * exactly the settings they mean.
  */

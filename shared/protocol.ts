@@ -11,7 +11,7 @@ import type { ColumnMeta, ColumnSpec } from './table.js'
  * Float64Array with NaN for N/A, text is an array of strings with '' for N/A, or (`coded`) the
  * same text as an index per row into a dictionary of strings. Macro results keep text coded all
  * the way to the renderers: a 10M-row answer is then one Int32Array and a short dictionary, not
- * ten million string slots built on the gateway's one thread (README, "Parallel scans").
+ * ten million string slots built on the gateway's one thread (docs/operations.md, "Parallel scans").
  */
 export type ResultColumn =
   | { readonly kind: 'int'; readonly data: Int32Array }

@@ -66,7 +66,7 @@ export function crossSiteReason(ctx: Context, allowed: ReadonlySet<string>): str
 /**
  * The last hint, for a browser that sent neither Fetch Metadata nor Origin (a GET over plain HTTP
  * to a host that is not loopback): the page it came from. A page can suppress its Referer, so this
- * narrows the gap rather than closing it; HTTPS closes it (README, Cross-site requests).
+ * narrows the gap rather than closing it; HTTPS closes it (docs/security.md, Cross-site requests).
  */
 function refererReason(ctx: Context, allowed: ReadonlySet<string>): string | null {
   const referer = ctx.get('Referer')

@@ -4,7 +4,7 @@
  */
 import { decodeRunningInfo, type RunningInfo } from './running-marker.js'
 
-/** The `!status` answer (README, "Endpoints"); snake_case because it is wire format. */
+/** The `!status` answer (docs/endpoints.md); snake_case because it is wire format. */
 export interface QueryStatus {
   readonly running: boolean
   readonly elapsed_ms: number | null

@@ -20,7 +20,7 @@ function soup(pieces: readonly string[], maxLength: number, glue: fc.Arbitrary<s
 }
 
 // ---------------------------------------------------------------------------------------------
-// Expressions (README: the macro language; engine/expr/index.ts for the grammar decisions)
+// Expressions (docs/endpoints.md: the macro language; engine/expr/index.ts for the grammar decisions)
 
 const COLUMNS = ['a', 'b', 'x1', 'state', 'sales', 'date', 'store', 'city', 'qty', 'g', 'Sales', 'unknown_col']
 const FUNCTION_NAMES = [...Object.keys(FUNCTIONS), 'nosuchfn', 'qv', 'str_to_lst', 'len']
