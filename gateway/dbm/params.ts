@@ -56,7 +56,9 @@ const NORMALIZE: { readonly [T in ParamType]: (g: Given) => ParamTypes[T] } = {
   name: (g) => identifier(g, 'name', 'a name string'),
   names({ value, bad }) {
     const items: unknown[] | null = typeof value === 'string' ? value.split(/[\s,]+/) : Array.isArray(value) ? value : null
-    if (items === null || !items.every((i): i is string => typeof i === 'string')) throw bad('a list of user or group names (a JSON array of strings, or a space-separated string)')
+    if (items === null || !items.every((i): i is string => typeof i === 'string')) {
+      throw bad('a list of user or group names (a JSON array of strings, or a space-separated string)')
+    }
     return [...new Set(items.map((i) => i.trim().toLowerCase()).filter((i) => i !== ''))]
   },
   boolean({ value, bad }) {
