@@ -10,7 +10,9 @@ import { hasCapability } from '../catalog/principal.js'
 import { KEYS, parseRecord, type CompanyRecord, type UserRecord } from '../catalog/records.js'
 import { catalogTxn, type Watched } from '../catalog/txn.js'
 import { columnMajor } from './common.js'
-import type { DbmContext, ParamSpec, ParamValues, Transaction } from './registry.js'
+import { defineTransaction } from './define.js'
+import type { DbmContext, Transaction } from './registry.js'
+import type { ParamSpec, ParamsOf } from './schema.js'
 
 const DETAIL_FIELDS = ['email', 'phone', 'street', 'city', 'state', 'zip', 'country'] as const
 type DetailField = (typeof DETAIL_FIELDS)[number]
@@ -29,7 +31,7 @@ async function visibleCompany(ctx: DbmContext, id: string): Promise<CompanyRecor
   return company
 }
 
-const DETAIL_PARAMS: Record<DetailField, ParamSpec> = {
+const DETAIL_PARAMS = {
   email: { type: 'string', doc: 'Contact e-mail address.' },
   phone: { type: 'string', doc: 'Contact telephone number.' },
   street: { type: 'string', doc: 'Street address.' },
@@ -37,30 +39,33 @@ const DETAIL_PARAMS: Record<DetailField, ParamSpec> = {
   state: { type: 'string', doc: 'State or region.' },
   zip: { type: 'string', doc: 'Postal code.' },
   country: { type: 'string', doc: 'Country.' },
-}
+} as const satisfies Record<DetailField, ParamSpec>
 
-const COMMON_PARAMS: Record<string, ParamSpec> = {
+const COMMON_PARAMS = {
   max_ids: { type: 'integer', doc: 'Most user ids the company may have; 0 for no limit.' },
   admins: { type: 'names', doc: 'Company administrators (existing users; their rights apply while they belong to the company). Administrators only.' },
   ...DETAIL_PARAMS,
-}
+} as const
+
+/** What add_company and set_company may change, as they are being gathered. */
+type CompanyChanges = { -readonly [K in keyof CompanyRecord]?: CompanyRecord[K] }
 
 /** The detail and limit fields given, checked. */
-function editedFields(params: ParamValues): Partial<CompanyRecord> {
-  const out: Record<string, unknown> = {}
+function editedFields(params: ParamsOf<typeof COMMON_PARAMS> & { readonly name?: string }): CompanyChanges {
+  const out: CompanyChanges = {}
   for (const f of DETAIL_FIELDS) if (params[f] !== undefined) out[f] = String(params[f]).trim()
   if (typeof out.email === 'string' && out.email !== '') checkEmail(out.email)
   if (params.name !== undefined) {
-    const name = String(params.name).trim()
+    const name = params.name.trim()
     if (name === '') throw new AppError('INVALID_PARAMETER', 'The parameter "name" cannot be empty: a company needs a name.', { parameter: 'name' })
     out.name = name
   }
   if (params.max_ids !== undefined) {
-    if ((params.max_ids as number) < 0) throw new AppError('INVALID_PARAMETER', `The parameter "max_ids" must be 0 (no limit) or more (got ${params.max_ids as number}).`, { parameter: 'max_ids' })
+    if (params.max_ids < 0) throw new AppError('INVALID_PARAMETER', `The parameter "max_ids" must be 0 (no limit) or more (got ${params.max_ids}).`, { parameter: 'max_ids' })
     out.max_ids = params.max_ids
   }
   if (params.admins !== undefined) out.admins = params.admins
-  return out as Partial<CompanyRecord>
+  return out
 }
 
 /** Company administrators must be existing users (read under watch). */
@@ -84,18 +89,18 @@ async function refuseCompanyGroups(store: Store, id: string, action: string): Pr
   throw new AppError('INVALID_PARAMETER', `Cannot ${action}: ${groups.length} group${groups.length > 1 ? 's' : ''} (${shown}) still belong${groups.length > 1 ? '' : 's'} to the company "${id}"; drop ${groups.length > 1 ? 'them' : 'it'} with drop_group first.`, { company: id })
 }
 
-const GET_COMPANY: Transaction = {
+const GET_COMPANY = defineTransaction({
   name: 'get_company',
   summary: 'Shows a company: its details, administrators, user ids and number of active users.',
   requires: 'users of the company, or admin',
   params: { company: { type: 'name', doc: 'The company id; yours when left out.' } },
   handler: async (ctx, params) => {
-    const company = await visibleCompany(ctx, (params.company as string | undefined) ?? ctx.user.company)
+    const company = await visibleCompany(ctx, params.company ?? ctx.user.company)
     return companyView(company, await loadUsers(ctx.deps.store))
   },
-}
+})
 
-const LIST_COMPANIES: Transaction = {
+const LIST_COMPANIES = defineTransaction({
   name: 'list_companies',
   summary: 'Lists the companies you may see (admin: all; others: their own), column-major.',
   requires: 'any user',
@@ -106,9 +111,9 @@ const LIST_COMPANIES: Transaction = {
     const rows = companies.filter((c) => ctx.user.admin || c.company === ctx.user.company).map((c) => companyView(c, users))
     return columnMajor(COMPANY_COLUMNS, rows)
   },
-}
+})
 
-const ADD_COMPANY: Transaction = {
+const ADD_COMPANY = defineTransaction({
   name: 'add_company',
   summary: 'Creates a company; add its users with add_user and company, then name its administrators.',
   requires: 'admin',
@@ -119,7 +124,7 @@ const ADD_COMPANY: Transaction = {
   },
   handler: async (ctx, params) => {
     if (!ctx.user.admin) throw new AppError('FORBIDDEN', 'Only an administrator may add companies.')
-    const id = params.company as string
+    const id = params.company
     if (!ID_PATTERN.test(id)) {
       throw new AppError('INVALID_PARAMETER', `Invalid company id "${id}": use a lower-case letter, then lower-case letters, digits or underscores (at most 64).`, { parameter: 'company' })
     }
@@ -137,9 +142,9 @@ const ADD_COMPANY: Transaction = {
     })
     return companyView(record, [])
   },
-}
+})
 
-const SET_COMPANY: Transaction = {
+const SET_COMPANY = defineTransaction({
   name: 'set_company',
   summary: 'Changes a company\'s name, limit, contact details or (administrators) its administrators.',
   requires: 'its company administrators (manage_company), or admin; admins: admin',
@@ -150,7 +155,7 @@ const SET_COMPANY: Transaction = {
   },
   handler: async (ctx, params) => {
     const { store } = ctx.deps
-    const id = params.company as string
+    const id = params.company
     await visibleCompany(ctx, id)
     if (!hasCapability(ctx.user, 'manage_company', id)) throw new AppError('FORBIDDEN', `Not a company admin: only administrators of "${id}" may change it.`, { company: id })
     if (params.admins !== undefined && !ctx.user.admin) throw new AppError('FORBIDDEN', 'Only an administrator may change who administers a company.', { parameter: 'admins' })
@@ -165,9 +170,9 @@ const SET_COMPANY: Transaction = {
     })
     return companyView(updated, await loadUsers(store))
   },
-}
+})
 
-const DROP_COMPANY: Transaction = {
+const DROP_COMPANY = defineTransaction({
   name: 'drop_company',
   summary: 'Drops a company that has no users and no groups left.',
   requires: 'admin',
@@ -175,7 +180,7 @@ const DROP_COMPANY: Transaction = {
   handler: async (ctx, params) => {
     if (!ctx.user.admin) throw new AppError('FORBIDDEN', 'Only an administrator may drop companies.')
     const { store } = ctx.deps
-    const id = params.company as string
+    const id = params.company
     // The users revision changes whenever a user joins, so a user added meanwhile is not missed;
     // the groups revision likewise catches a group made meanwhile.
     return catalogTxn(store, () => [KEYS.company(id), KEYS.companyUsersRev(id), KEYS.groupsRev], async (w) => {
@@ -192,6 +197,6 @@ const DROP_COMPANY: Transaction = {
       }
     })
   },
-}
+})
 
 export const COMPANIES_TRANSACTIONS: readonly Transaction[] = [GET_COMPANY, LIST_COMPANIES, ADD_COMPANY, SET_COMPANY, DROP_COMPANY]

@@ -10,16 +10,18 @@ import { prepareRun, runRunRecipe } from '../queries/run.js'
 import { resultRows, saveTable, type SaveMode, type SaveRequest } from '../queries/save.js'
 import { uploadInput } from '../queries/upload.js'
 import { checkPath, checkPrincipalNames, tableView } from './common.js'
-import type { DbmContext, ParamSpec, ParamValues, Transaction } from './registry.js'
+import { defineTransaction } from './define.js'
+import type { DbmContext, Transaction } from './registry.js'
+import type { ParamSpec, ParamsOf } from './schema.js'
 
 /** Catalog fields the transactions that make a table take (upload-chunks.ts too). */
-export const TABLE_FIELDS: Readonly<Record<string, ParamSpec>> = {
+export const TABLE_FIELDS = {
   title: { type: 'string', doc: 'Title of the table (default: its name; kept when replacing).' },
   sdesc: { type: 'string', doc: 'Short description.' },
   ldesc: { type: 'string', doc: 'Long description.' },
   users: { type: 'names', doc: 'Who may read the table: users, groups, or * for everyone. Giving users turns inherit off unless inherit is given.' },
   inherit: { type: 'boolean', doc: 'True: whoever may read the folder may read the table too, besides those users names (the default for a new table).' },
-}
+} as const satisfies Readonly<Record<string, ParamSpec>>
 
 /**
  * The table path: a bare name goes to the caller's own folder uploads.<uid>. Checked here so a
@@ -30,19 +32,22 @@ function tablePath(ctx: DbmContext, raw: string): string {
   return checkPath(path, 'table')
 }
 
+/** What save_table and upload_table both take: where to save, and the catalog fields. */
+type TableParams = ParamsOf<typeof TABLE_FIELDS> & { readonly path: string }
+
 /** The save request for a transaction's parameters, with its user list checked. */
-async function saveRequest(ctx: DbmContext, p: ParamValues, mode: SaveMode, replaceHint: string): Promise<SaveRequest> {
-  const users = p.users as string[] | undefined
+async function saveRequest(ctx: DbmContext, p: TableParams, mode: SaveMode, replaceHint: string): Promise<SaveRequest> {
+  const users = p.users
   if (users) await checkPrincipalNames(ctx.deps.store, users, 'users')
   return {
-    path: tablePath(ctx, p.path as string),
+    path: tablePath(ctx, p.path),
     mode,
-    title: p.title as string | undefined,
-    sdesc: p.sdesc as string | undefined,
-    ldesc: p.ldesc as string | undefined,
+    title: p.title,
+    sdesc: p.sdesc,
+    ldesc: p.ldesc,
     users,
     // An explicit reader list means nothing if the table inherits its folder's readers.
-    inherit: (p.inherit as boolean | undefined) ?? (users ? false : undefined),
+    inherit: p.inherit ?? (users ? false : undefined),
     replaceHint,
   }
 }
@@ -57,7 +62,7 @@ async function runInSlot<T>(ctx: DbmContext, run: () => Promise<T>): Promise<T> 
   }
 }
 
-const SAVE_TABLE: Transaction = {
+const SAVE_TABLE = defineTransaction({
   name: 'save_table',
   summary: 'Runs a macro-language query with your permissions and saves its result as a table.',
   requires: 'write permission in the folder; ownership of the table to replace or append to it',
@@ -69,18 +74,18 @@ const SAVE_TABLE: Transaction = {
     ...TABLE_FIELDS,
   },
   async handler(ctx, p) {
-    checkQuerySize('xml', p.xml as string, ctx.deps.config.maxQueryBytes)
+    checkQuerySize('xml', p.xml, ctx.deps.config.maxQueryBytes)
     if (p.replace && p.append) throw new AppError('INVALID_PARAMETER', 'Transaction "save_table": give "replace" or "append", not both.', { parameter: 'append' })
     const mode: SaveMode = p.append ? 'append' : p.replace ? 'replace' : 'noreplace'
     const req = await saveRequest(ctx, p, mode, 'send "replace": true to replace it or "append": true to add rows to it')
     // Parsing and checking the query first: a bad query is reported whatever the target.
-    const recipe = await prepareRun(ctx.deps, ctx.user, p.xml as string)
+    const recipe = await prepareRun(ctx.deps, ctx.user, p.xml)
     const saved = await saveTable(ctx.deps, ctx.user, req, () => runInSlot(ctx, () => runRunRecipe(ctx.deps, recipe, { signal: ctx.signal, user: ctx.session.uid })).then(resultRows))
     return { path: saved.path, rows: saved.rows }
   },
-}
+})
 
-const UPLOAD_TABLE: Transaction = {
+const UPLOAD_TABLE = defineTransaction({
   name: 'upload_table',
   summary: 'Makes a table from rows sent with the request: JSON data or CSV text.',
   requires: 'write permission in the folder; ownership of the table to replace or append to it',
@@ -94,12 +99,12 @@ const UPLOAD_TABLE: Transaction = {
   },
   oneOf: [['data', 'csv']],
   async handler(ctx, p) {
-    const mode = (p.mode as SaveMode | undefined) ?? 'noreplace'
+    const mode = p.mode ?? 'noreplace'
     const req = await saveRequest(ctx, p, mode, 'send "mode": "replace" to replace it or "mode": "append" to add rows to it')
-    const upload = { cols: p.cols as unknown[] | undefined, data: p.data, csv: p.csv as string | undefined }
+    const upload = { cols: p.cols, data: p.data, csv: p.csv }
     const saved = await saveTable(ctx.deps, ctx.user, req, (appendTo) => uploadInput(upload, appendTo))
     return tableView(saved, { cols: true })
   },
-}
+})
 
 export const DATA_TRANSACTIONS: readonly Transaction[] = [SAVE_TABLE, UPLOAD_TABLE]

@@ -15,15 +15,15 @@ import { createDir, noSuchDirectory } from '../catalog/tables.js'
 import { catalogTxn } from '../catalog/txn.js'
 import { getUser } from '../catalog/users.js'
 import { checkPath, checkPrincipalNames, columnMajor, dirView, pick, requireDir, requireOwner } from './common.js'
+import { defineTransaction } from './define.js'
 import type { DbmContext, Transaction } from './registry.js'
 
 /** The folder whose children the user creates and the uploads home folders live in. */
 export const UPLOADS = 'uploads'
 
 /** A folder parameter that may name the root: '' (and '0', as in `<directory folder="0"/>`). */
-function folderOrRoot(path: unknown): string {
-  const p = typeof path === 'string' ? path : ''
-  return p === '' || p === '0' ? '' : checkPath(p, 'directory')
+function folderOrRoot(path: string): string {
+  return path === '' || path === '0' ? '' : checkPath(path, 'directory')
 }
 
 /**
@@ -76,7 +76,7 @@ const INFO = {
   inherit: { type: 'boolean', doc: 'True: whoever may read the parent folder may read it too, besides those users names.' },
 } as const
 
-const getNamesInDir: Transaction = {
+const getNamesInDir = defineTransaction({
   name: 'get_names_in_dir',
   summary: 'Lists the folders and tables directly in a folder that the caller may see: [kinds, names], kinds "dir" or "tab", names full dotted paths.',
   requires: 'read permission on the folder',
@@ -85,9 +85,9 @@ const getNamesInDir: Transaction = {
     const entries = await listFolder(ctx.deps.store, ctx.user, folderOrRoot(p.path))
     return [entries.map((e) => (e.kind === 'dir' ? 'dir' : 'tab')), entries.map((e) => e.path)]
   },
-}
+})
 
-const listDir: Transaction = {
+const listDir = defineTransaction({
   name: 'list_dir',
   summary: 'Lists the folders and tables in a folder (and, with depth, below it) that the caller may see, as a table with the <directory> columns.',
   requires: 'read permission on the folder',
@@ -97,49 +97,48 @@ const listDir: Transaction = {
     find: { type: 'string', doc: 'Only entries whose path or title contains this text (ignoring case).' },
   },
   handler: async (ctx, p) => {
-    const depth = (p.depth as number | undefined) ?? 1
+    const depth = p.depth ?? 1
     if (depth < 0) throw new AppError('INVALID_PARAMETER', `Transaction "list_dir": the parameter "depth" must be 0 (every level) or a positive number of levels (got ${depth}).`, { parameter: 'depth' })
-    const find = ((p.find as string | undefined) ?? '').toLowerCase()
+    const find = (p.find ?? '').toLowerCase()
     const entries = await listFolder(ctx.deps.store, ctx.user, folderOrRoot(p.path), depth)
     const found = find === '' ? entries : entries.filter((e) => e.path.includes(find) || e.title.toLowerCase().includes(find))
     // Spread: an interface (ListingRow) is not a Record<string, unknown> to the compiler.
     return columnMajor(LISTING_COLUMNS, found.map((e) => ({ ...listingRow(e) })))
   },
-}
+})
 
-const getDirInfo: Transaction = {
+const getDirInfo = defineTransaction({
   name: 'get_dir_info',
   summary: 'Describes a folder: id, path, title, descriptions, owner, users, uploaders, inherit, dates.',
   requires: 'read permission on the folder',
   params: { path: PATH, include: INCLUDE },
   handler: async (ctx, p) => {
-    const dir = await requireDir(ctx, checkPath(p.path as string, 'directory'))
-    return pick(dirView(dir), p.include as string[] | undefined, 'get_dir_info')
+    const dir = await requireDir(ctx, checkPath(p.path, 'directory'))
+    return pick(dirView(dir), p.include, 'get_dir_info')
   },
-}
+})
 
-const makeDir: Transaction = {
+const makeDir = defineTransaction({
   name: 'make_dir',
   summary: 'Creates a folder owned by the caller; the folder it goes into must already exist.',
   requires: 'write permission on the parent folder (top-level folders: the create_top_folders capability)',
   params: { path: { ...PATH, doc: 'The new folder, as a dotted path such as "pub.sales".' }, ...INFO, inherit: { ...INFO.inherit, doc: `${INFO.inherit.doc} Default true.` } },
   handler: async (ctx, p) => {
-    const path = checkPath(p.path as string, 'directory')
+    const path = checkPath(p.path, 'directory')
     await requireCreatableIn(ctx, path, 'directory')
-    const users = p.users as string[] | undefined
-    const uploaders = p.uploaders as string[] | undefined
+    const { users, uploaders } = p
     await checkPrincipalNames(ctx.deps.store, users ?? [], 'users')
     await checkPrincipalNames(ctx.deps.store, uploaders ?? [], 'uploaders')
     const { dir } = await createDir(
       ctx.deps.store,
-      { path, owner: ctx.user.uid, title: p.title as string | undefined, sdesc: p.sdesc as string | undefined, ldesc: p.ldesc as string | undefined, users, uploaders, inherit: p.inherit as boolean | undefined },
+      { path, owner: ctx.user.uid, title: p.title, sdesc: p.sdesc, ldesc: p.ldesc, users, uploaders, inherit: p.inherit },
       { mustNotExist: true },
     )
     return dirView(dir)
   },
-}
+})
 
-const setDirInfo: Transaction = {
+const setDirInfo = defineTransaction({
   name: 'set_dir_info',
   summary: 'Changes a folder\'s title, descriptions, readers, uploaders, inheritance or owner; fields left out are unchanged.',
   requires: 'owner of the folder, or an administrator',
@@ -150,21 +149,21 @@ const setDirInfo: Transaction = {
     owner: { type: 'name', doc: 'A new owner: an existing, active user id.' },
   },
   handler: async (ctx, p) => {
-    const path = checkPath(p.path as string, 'directory')
+    const path = checkPath(p.path, 'directory')
     const dir = await requireDir(ctx, path)
     requireOwner(ctx.user, dir)
     if (p.id !== undefined && p.id !== dir.id) {
-      throw new AppError('INVALID_PARAMETER', `The id ${p.id as number} is not the id of the directory "${path}" (${dir.id}); send the folder's own id, or leave id out.`, { parameter: 'id' })
+      throw new AppError('INVALID_PARAMETER', `The id ${p.id} is not the id of the directory "${path}" (${dir.id}); send the folder's own id, or leave id out.`, { parameter: 'id' })
     }
-    if (p.owner !== undefined) await requireActiveUser(ctx.deps.store, p.owner as string)
-    await checkPrincipalNames(ctx.deps.store, (p.users as string[] | undefined) ?? [], 'users')
-    await checkPrincipalNames(ctx.deps.store, (p.uploaders as string[] | undefined) ?? [], 'uploaders')
+    if (p.owner !== undefined) await requireActiveUser(ctx.deps.store, p.owner)
+    await checkPrincipalNames(ctx.deps.store, p.users ?? [], 'users')
+    await checkPrincipalNames(ctx.deps.store, p.uploaders ?? [], 'uploaders')
     const changes: Partial<DirRecord> = {}
     for (const f of ['title', 'sdesc', 'ldesc', 'users', 'uploaders', 'inherit', 'owner'] as const) {
       if (p[f] !== undefined) Object.assign(changes, { [f]: p[f] })
     }
     // Checked again under watch: a group dropped meanwhile must not land in the lists.
-    const named = [{ names: p.users as string[] | undefined, parameter: 'users' }, { names: p.uploaders as string[] | undefined, parameter: 'uploaders' }]
+    const named = [{ names: p.users, parameter: 'users' }, { names: p.uploaders, parameter: 'uploaders' }]
     const updated = await catalogTxn(ctx.deps.store, () => [KEYS.dir(path), ...nameGuardKeys(named)], (w) => {
       const current = parseRecord<DirRecord>(w.get(KEYS.dir(path)) ?? null)
       // Dropped meanwhile, or given away by someone else: the checks above no longer hold.
@@ -175,9 +174,9 @@ const setDirInfo: Transaction = {
     })
     return dirView(updated)
   },
-}
+})
 
-const dropDir: Transaction = {
+const dropDir = defineTransaction({
   name: 'drop_dir',
   summary: 'Deletes a folder; with recursive, everything in it too, all at once.',
   requires: 'owner of the folder, or an administrator',
@@ -186,7 +185,7 @@ const dropDir: Transaction = {
     recursive: { type: 'boolean', doc: 'Also delete every folder and table inside (default false: the folder must be empty).' },
   },
   handler: async (ctx, p) => {
-    const path = checkPath(p.path as string, 'directory')
+    const path = checkPath(p.path, 'directory')
     const dir = await requireDir(ctx, path)
     refuseReserved(path, 'dropped')
     requireOwner(ctx.user, dir)
@@ -200,6 +199,6 @@ const dropDir: Transaction = {
       return { ops: dropSubtreeOps(tree, w), result: true }
     })
   },
-}
+})
 
 export const FOLDERS_TRANSACTIONS: readonly Transaction[] = [getNamesInDir, listDir, getDirInfo, makeDir, setDirInfo, dropDir]

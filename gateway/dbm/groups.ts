@@ -13,6 +13,7 @@ import { purgingTxn } from '../catalog/principal-purge.js'
 import { catalogTxn, type Watched } from '../catalog/txn.js'
 import { getUser, normalizeUser } from '../catalog/users.js'
 import { columnMajor } from './common.js'
+import { defineTransaction } from './define.js'
 import type { DbmContext, Transaction } from './registry.js'
 
 const GROUP_COLUMNS = ['group', 'owner', 'company', 'users', 'title', 'description', 'created', 'updated'] as const
@@ -91,7 +92,7 @@ const TEXT_FIELDS = {
   description: { type: 'string', doc: 'What the group is for.' },
 } as const
 
-const ADD_GROUP: Transaction = {
+const ADD_GROUP = defineTransaction({
   name: 'add_group',
   summary: 'Creates a group of users and groups of one company; its name can then be used in users and uploaders lists.',
   requires: 'any user (as owner); another owner: manage_groups for their company, or admin',
@@ -103,17 +104,16 @@ const ADD_GROUP: Transaction = {
     ...TEXT_FIELDS,
   },
   handler: async (ctx, params) => {
-    const owner = await groupOwner(ctx, params.owner as string | undefined)
-    const prefix = params.prefix as 'uid' | 'company' | undefined
-    const base = params.group as string
+    const owner = await groupOwner(ctx, params.owner)
+    const { prefix, group: base } = params
     const name = prefix === 'uid' ? `${owner.uid}_${base}` : prefix === 'company' ? `${owner.company}_${base}` : base
     checkGroupName(name)
-    const members = (params.users as string[] | undefined) ?? []
+    const members = params.users ?? []
     refuseSelfMember(name, members)
     const now = new Date().toISOString()
     const group: GroupRecord = {
       group: name, owner: owner.uid, company: owner.company, users: members,
-      title: (params.title as string | undefined) ?? name, description: (params.description as string | undefined) ?? '', created: now, updated: now,
+      title: params.title ?? name, description: params.description ?? '', created: now, updated: now,
     }
     // A new group starts with nothing: lists still naming an earlier principal of this name lose it.
     await purgingTxn(ctx.deps.store, name, [KEYS.group(name), KEYS.user(name), KEYS.user(owner.uid), ...memberKeys(members)], (w) => {
@@ -125,29 +125,29 @@ const ADD_GROUP: Transaction = {
     })
     return groupView(group)
   },
-}
+})
 
-const GET_GROUP: Transaction = {
+const GET_GROUP = defineTransaction({
   name: 'get_group',
   summary: 'Shows a group: owner, company, members, title and description.',
   requires: 'its owner, its members (directly or through other groups), manage_groups for its company, or admin',
   params: { group: { type: 'name', required: true, doc: 'The group id.' } },
-  handler: async (ctx, params) => groupView(await visibleGroup(ctx, params.group as string)),
-}
+  handler: async (ctx, params) => groupView(await visibleGroup(ctx, params.group)),
+})
 
-const LIST_GROUPS: Transaction = {
+const LIST_GROUPS = defineTransaction({
   name: 'list_groups',
   summary: 'Lists the groups you own or belong to (group managers: all of their company; admin: all), column-major.',
   requires: 'any user',
   params: { owner: { type: 'name', doc: 'Only groups owned by this user.' } },
   handler: async (ctx, params) => {
-    const owner = params.owner as string | undefined
+    const owner = params.owner
     const rows = (await loadGroups(ctx.deps.store)).filter((g) => canSeeGroup(ctx.user, g) && (owner === undefined || g.owner === owner))
     return columnMajor(GROUP_COLUMNS, rows.map(groupView))
   },
-}
+})
 
-const SET_GROUP: Transaction = {
+const SET_GROUP = defineTransaction({
   name: 'set_group',
   summary: 'Changes a group\'s owner, members, title or description; the id cannot change.',
   requires: 'its owner, manage_groups for its company, or admin',
@@ -160,14 +160,13 @@ const SET_GROUP: Transaction = {
     ...TEXT_FIELDS,
   },
   handler: async (ctx, params) => {
-    const name = params.group as string
+    const name = params.group
     const p = ctx.user
     const before = await visibleGroup(ctx, name)
     if (!canManageGroup(p, before)) throw notOwner(before)
-    const owner = params.owner as string | undefined
-    const replace = params.users as string[] | undefined
-    const add = (params.add as string[] | undefined) ?? []
-    const remove = new Set((params.remove as string[] | undefined) ?? [])
+    const { owner, users: replace } = params
+    const add = params.add ?? []
+    const remove = new Set(params.remove ?? [])
     const keys = [KEYS.group(name), ...(owner !== undefined ? [KEYS.user(owner)] : []), ...memberKeys([...(replace ?? []), ...add])]
     const group = await catalogTxn(ctx.deps.store, () => keys, (w) => {
       const current = watchedManagedGroup(w, p, name)
@@ -182,23 +181,23 @@ const SET_GROUP: Transaction = {
         }
       }
       const next: GroupRecord = {
-        ...current, owner: owner ?? current.owner, users, title: (params.title as string | undefined) ?? current.title,
-        description: (params.description as string | undefined) ?? current.description, updated: new Date().toISOString(),
+        ...current, owner: owner ?? current.owner, users, title: params.title ?? current.title,
+        description: params.description ?? current.description, updated: new Date().toISOString(),
       }
       return { ops: [{ op: 'set', key: KEYS.group(name), value: JSON.stringify(next) }, bumpGroupsRev()], result: next }
     })
     return groupView(group)
   },
-}
+})
 
-const DROP_GROUP: Transaction = {
+const DROP_GROUP = defineTransaction({
   name: 'drop_group',
   summary: 'Drops a group and removes it from the member lists of other groups and the readers and uploaders of every folder and table.',
   requires: 'its owner, manage_groups for its company, or admin',
   params: { group: { type: 'name', required: true, doc: 'The group id.' } },
   handler: async (ctx, params) => {
     const { store } = ctx.deps
-    const name = params.group as string
+    const name = params.group
     const before = await visibleGroup(ctx, name)
     if (!canManageGroup(ctx.user, before)) throw notOwner(before)
     // Every group, folder and table listing this one loses it in the same batch (principal-purge.ts).
@@ -214,6 +213,6 @@ const DROP_GROUP: Transaction = {
       return { ops, result: true }
     })
   },
-}
+})
 
 export const GROUPS_TRANSACTIONS: readonly Transaction[] = [ADD_GROUP, GET_GROUP, LIST_GROUPS, SET_GROUP, DROP_GROUP]

@@ -8,7 +8,7 @@ import { COMPANIES_TRANSACTIONS } from './companies.js'
 import { DATA_TRANSACTIONS } from './data.js'
 import { FOLDERS_TRANSACTIONS } from './folders.js'
 import { GROUPS_TRANSACTIONS } from './groups.js'
-import { validateParams } from './params.js'
+import { defineTransaction } from './define.js'
 import type { Alias, DbmContext, ParamValues, Transaction } from './registry.js'
 import { ROLES_TRANSACTIONS } from './roles.js'
 import { TABLES_TRANSACTIONS } from './tables.js'
@@ -31,13 +31,13 @@ export const ALIASES: readonly Alias[] = [
   { name: 'upload', target: 'upload_table', rename: { name: 'path' } },
 ]
 
-const LIST_TRANSACTIONS: Transaction = {
+const LIST_TRANSACTIONS = defineTransaction({
   name: 'list_transactions',
   summary: 'Describes every transaction: its parameters, who may call it, and its XML-API aliases.',
   requires: 'any user',
   params: {},
   handler: async () => describeCatalogue(),
-}
+})
 
 export const TRANSACTIONS: readonly Transaction[] = [
   ...FOLDERS_TRANSACTIONS,
@@ -85,5 +85,5 @@ export function resolveTransaction(name: string, raw: ParamValues): { transactio
 /** Validates and runs one transaction; returns its value or throws AppError. */
 export async function runTransaction(ctx: DbmContext, name: string, raw: ParamValues): Promise<unknown> {
   const { transaction, params } = resolveTransaction(name, raw)
-  return transaction.handler(ctx, validateParams(transaction, params))
+  return transaction.run(ctx, params)
 }

@@ -1,9 +1,11 @@
 /**
- * Validating dbm parameters against a transaction's schema. Every message names the transaction
- * and the parameter, and says what would be accepted.
+ * Validating dbm parameters against a transaction's schema (schema.ts): the one place that
+ * checks what the parameters are, so handlers get them typed and never check again. Every
+ * message names the transaction and the parameter, and says what would be accepted.
  */
 import { AppError } from '../../shared/errors.js'
-import type { ParamSpec, ParamValues, Transaction } from './registry.js'
+import type { ParamValues } from './registry.js'
+import type { ParamSchema, ParamSpec, ParamsOf, ParamType, ParamTypes } from './schema.js'
 import { checkFieldLength, FIELD_LIMITS, type LimitedField } from '../../shared/name-limits.js'
 
 const TRUE = new Set(['1', 'true', 'yes', 'on'])
@@ -19,55 +21,92 @@ function describe(value: unknown, name = ''): string {
 }
 
 /** Descriptive texts bounded by shared/name-limits.ts (other strings, such as CSV data, are bounded by the body size). */
-const LIMITED_TEXTS = new Set<string>(['title', 'sdesc', 'ldesc', 'description', 'label'].filter((f) => f in FIELD_LIMITS))
+const LIMITED_TEXTS: ReadonlySet<string> = new Set(['title', 'sdesc', 'ldesc', 'description', 'label'].filter((f) => f in FIELD_LIMITS))
+const isLimitedText = (name: string): name is LimitedField => LIMITED_TEXTS.has(name)
 
-function normalize(t: Transaction, name: string, spec: ParamSpec, value: unknown): unknown {
-  const bad = (expected: string): AppError =>
-    new AppError('INVALID_PARAMETER', `Transaction "${t.name}": the parameter "${name}" must be ${expected} (got ${describe(value, name)}).`, { parameter: name })
-  switch (spec.type) {
-    case 'string': {
-      if (typeof value === 'number' || typeof value === 'boolean') value = String(value)
-      if (typeof value !== 'string') throw bad('a string')
-      if (spec.values && !spec.values.includes(value)) throw bad(`one of ${spec.values.map((v) => `"${v}"`).join(', ')}`)
-      if (LIMITED_TEXTS.has(name)) checkFieldLength(name as LimitedField, value, `transaction "${t.name}": the parameter "${name}"`, 'INVALID_PARAMETER', { parameter: name })
-      return value
-    }
-    case 'path':
-    case 'name': {
-      if (typeof value !== 'string') throw bad(spec.type === 'path' ? 'a dotted path string such as "pub.demo"' : 'a name string')
-      checkFieldLength(spec.type, value, `transaction "${t.name}": the parameter "${name}"`, 'INVALID_PARAMETER', { parameter: name })
-      return value.trim().toLowerCase()
-    }
-    case 'names': {
-      const items = typeof value === 'string' ? value.split(/[\s,]+/) : Array.isArray(value) ? value : null
-      if (items === null || !items.every((i) => typeof i === 'string')) throw bad('a list of user or group names (a JSON array of strings, or a space-separated string)')
-      return [...new Set((items as string[]).map((i) => i.trim().toLowerCase()).filter((i) => i !== ''))]
-    }
-    case 'boolean': {
-      if (typeof value === 'boolean') return value
-      const text = String(value).trim().toLowerCase()
-      if ((typeof value === 'number' || typeof value === 'string') && TRUE.has(text)) return true
-      if ((typeof value === 'number' || typeof value === 'string') && FALSE.has(text)) return false
-      throw bad('true or false (or 1 or 0)')
-    }
-    case 'integer': {
-      const n = typeof value === 'number' ? value : typeof value === 'string' && value.trim() !== '' ? Number(value) : NaN
-      if (!Number.isSafeInteger(n)) throw bad('a whole number')
-      return n
-    }
-    case 'object':
-      if (typeof value !== 'object' || value === null || Array.isArray(value)) throw bad('a JSON object')
-      return value
-    case 'array':
-      if (!Array.isArray(value)) throw bad('a JSON array')
-      return value
-    case 'any':
-      return value
-  }
+/** What validation needs of a transaction: its name for messages, and its schema. */
+interface Checked<P extends ParamSchema> {
+  readonly name: string
+  readonly params: P
+  readonly oneOf?: readonly (readonly string[])[]
 }
 
-/** Checks and normalises `raw` against the schema of `t`; unknown and missing parameters are errors. */
-export function validateParams(t: Transaction, raw: ParamValues): ParamValues {
+/** One parameter being checked: a refusal that names it says what was `expected`. */
+interface Given {
+  readonly transaction: string
+  readonly name: string
+  readonly spec: ParamSpec
+  readonly value: unknown
+  readonly bad: (expected: string) => AppError
+}
+
+/**
+ * One normaliser per parameter type, each returning exactly the type ParamTypes gives it: the
+ * compiler holds the run-time check and the handler's type to the same declaration.
+ */
+const NORMALIZE: { readonly [T in ParamType]: (g: Given) => ParamTypes[T] } = {
+  string({ transaction, name, spec, value, bad }) {
+    const text = typeof value === 'number' || typeof value === 'boolean' ? String(value) : value
+    if (typeof text !== 'string') throw bad('a string')
+    if (spec.values && !spec.values.includes(text)) throw bad(`one of ${spec.values.map((v) => `"${v}"`).join(', ')}`)
+    if (isLimitedText(name)) checkFieldLength(name, text, `transaction "${transaction}": the parameter "${name}"`, 'INVALID_PARAMETER', { parameter: name })
+    return text
+  },
+  path: (g) => identifier(g, 'path', 'a dotted path string such as "pub.demo"'),
+  name: (g) => identifier(g, 'name', 'a name string'),
+  names({ value, bad }) {
+    const items: unknown[] | null = typeof value === 'string' ? value.split(/[\s,]+/) : Array.isArray(value) ? value : null
+    if (items === null || !items.every((i): i is string => typeof i === 'string')) {
+      throw bad('a list of user or group names (a JSON array of strings, or a space-separated string)')
+    }
+    return [...new Set(items.map((i) => i.trim().toLowerCase()).filter((i) => i !== ''))]
+  },
+  boolean({ value, bad }) {
+    if (typeof value === 'boolean') return value
+    const text = String(value).trim().toLowerCase()
+    if ((typeof value === 'number' || typeof value === 'string') && TRUE.has(text)) return true
+    if ((typeof value === 'number' || typeof value === 'string') && FALSE.has(text)) return false
+    throw bad('true or false (or 1 or 0)')
+  },
+  integer({ value, bad }) {
+    const n = typeof value === 'number' ? value : typeof value === 'string' && value.trim() !== '' ? Number(value) : NaN
+    if (!Number.isSafeInteger(n)) throw bad('a whole number')
+    return n
+  },
+  object({ value, bad }) {
+    if (!isPlainObject(value)) throw bad('a JSON object')
+    return value
+  },
+  array({ value, bad }) {
+    if (!Array.isArray(value)) throw bad('a JSON array')
+    return value
+  },
+  any: ({ value }) => value,
+}
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value)
+}
+
+/** A path or a name: a string within its length limit, trimmed and lower-cased. */
+function identifier({ transaction, name, value, bad }: Given, type: 'path' | 'name', expected: string): string {
+  if (typeof value !== 'string') throw bad(expected)
+  checkFieldLength(type, value, `transaction "${transaction}": the parameter "${name}"`, 'INVALID_PARAMETER', { parameter: name })
+  return value.trim().toLowerCase()
+}
+
+function normalize(transaction: string, name: string, spec: ParamSpec, value: unknown): unknown {
+  const bad = (expected: string): AppError =>
+    new AppError('INVALID_PARAMETER', `Transaction "${transaction}": the parameter "${name}" must be ${expected} (got ${describe(value, name)}).`, { parameter: name })
+  return NORMALIZE[spec.type]({ transaction, name, spec, value, bad })
+}
+
+/**
+ * Checks and normalises `raw` against the schema of `t`; unknown and missing parameters are
+ * errors. What it returns is what ParamsOf promises: each given parameter normalised to its
+ * type (NORMALIZE), each required one present (checkGiven), nothing else.
+ */
+export function validateParams<P extends ParamSchema>(t: Checked<P>, raw: ParamValues): ParamsOf<P> {
   const known = Object.keys(t.params)
   const out: Record<string, unknown> = Object.create(null)
   for (const [name, value] of Object.entries(raw)) {
@@ -77,10 +116,11 @@ export function validateParams(t: Transaction, raw: ParamValues): ParamValues {
       throw new AppError('INVALID_PARAMETER', `Transaction "${t.name}" has no parameter "${name}"; ${takes}.`, { parameter: name })
     }
     if (value === null || value === undefined) continue
-    out[name] = normalize(t, name, spec, value)
+    out[name] = normalize(t.name, name, spec, value)
   }
   checkGiven(t, out)
-  return out
+  // The one assertion: the checks above are what make `out` a ParamsOf<P>.
+  return out as ParamsOf<P>
 }
 
 /** A normalised value that counts as given: not left out, and not '' unless '' means something. */
@@ -89,7 +129,7 @@ function given(spec: ParamSpec | undefined, value: unknown): boolean {
 }
 
 /** The one check of what a transaction needs: its required parameters, then its oneOf groups. */
-function checkGiven(t: Transaction, out: ParamValues): void {
+function checkGiven(t: Checked<ParamSchema>, out: ParamValues): void {
   for (const [name, spec] of Object.entries(t.params)) {
     if (spec.required && !given(spec, out[name])) {
       throw new AppError('MISSING_PARAMETER', `Transaction "${t.name}" needs the parameter "${name}": ${spec.doc}`, { parameter: name })

@@ -14,7 +14,9 @@ import { KEYS, newRev, parseRecord, type RoleRecord, type UserRecord } from '../
 import { catalogTxn, type Watched } from '../catalog/txn.js'
 import { normalizeUser } from '../catalog/users.js'
 import { columnMajor } from './common.js'
-import type { DbmContext, ParamValues, Transaction } from './registry.js'
+import { defineTransaction } from './define.js'
+import type { DbmContext, Transaction } from './registry.js'
+import type { ParamsOf } from './schema.js'
 import { manageableUser, viewOfUser, visibleUser, watchedUser } from './users.js'
 
 const ROLE_COLUMNS = ['role', 'title', 'description', 'capabilities', 'builtin', 'created', 'updated'] as const
@@ -42,32 +44,32 @@ function changeableRole(w: Watched, name: string): RoleRecord {
   return role
 }
 
-const LIST_ROLES: Transaction = {
+const LIST_ROLES = defineTransaction({
   name: 'list_roles',
   summary: 'Lists every role with its capabilities (column-major).',
   requires: 'any user',
   params: {},
   handler: async (ctx) => columnMajor(ROLE_COLUMNS, (await loadRoles(ctx.deps.store)).map(roleView)),
-}
+})
 
-const GET_ROLE: Transaction = {
+const GET_ROLE = defineTransaction({
   name: 'get_role',
   summary: 'Shows a role: title, description, capabilities and whether it is built in.',
   requires: 'any user',
   params: { role: { type: 'name', required: true, doc: 'The role name.' } },
   handler: async (ctx, params) => {
-    const role = await getRole(ctx.deps.store, params.role as string)
-    if (!role) throw noSuchRole(params.role as string)
+    const role = await getRole(ctx.deps.store, params.role)
+    if (!role) throw noSuchRole(params.role)
     return roleView(role)
   },
-}
+})
 
 const ROLE_FIELDS = {
   title: { type: 'string', doc: 'Display title.' },
   description: { type: 'string', doc: 'What the role is for.' },
 } as const
 
-const ADD_ROLE: Transaction = {
+const ADD_ROLE = defineTransaction({
   name: 'add_role',
   summary: 'Defines a role: a named set of capabilities to grant to users.',
   requires: 'admin',
@@ -78,15 +80,15 @@ const ADD_ROLE: Transaction = {
   },
   handler: async (ctx, params) => {
     requireAdmin(ctx, 'add roles')
-    const name = params.role as string
+    const name = params.role
     if (!ID_PATTERN.test(name)) {
       throw new AppError('INVALID_PARAMETER', `Invalid role name "${name}": use a lower-case letter, then lower-case letters, digits or underscores (at most 64).`, { parameter: 'role' })
     }
-    const capabilities = params.capabilities as string[]
+    const capabilities = params.capabilities
     checkCapabilities(capabilities)
     const now = new Date().toISOString()
     const role: RoleRecord = {
-      role: name, title: (params.title as string | undefined) ?? name, description: (params.description as string | undefined) ?? '', capabilities, builtin: false, created: now, updated: now,
+      role: name, title: params.title ?? name, description: params.description ?? '', capabilities, builtin: false, created: now, updated: now,
     }
     await catalogTxn(ctx.deps.store, () => [KEYS.role(name)], (w) => {
       if (w.get(KEYS.role(name)) !== null) throw new AppError('ALREADY_EXISTS', `The role "${name}" already exists; change it with set_role or choose another name.`, { role: name })
@@ -94,9 +96,9 @@ const ADD_ROLE: Transaction = {
     })
     return roleView(role)
   },
-}
+})
 
-const SET_ROLE: Transaction = {
+const SET_ROLE = defineTransaction({
   name: 'set_role',
   summary: 'Changes a role\'s title, description or capabilities (its holders get the new capabilities at once).',
   requires: 'admin; built-in roles cannot be changed',
@@ -108,13 +110,12 @@ const SET_ROLE: Transaction = {
   handler: async (ctx, params) => {
     requireAdmin(ctx, 'change roles')
     const { store } = ctx.deps
-    const name = params.role as string
-    const capabilities = params.capabilities as string[] | undefined
+    const { role: name, capabilities } = params
     if (capabilities) checkCapabilities(capabilities)
     const role = await catalogTxn(store, async () => [KEYS.role(name), ...(await adminGuardKeys(store))], (w) => {
       const current = changeableRole(w, name)
       const next: RoleRecord = {
-        ...current, title: (params.title as string | undefined) ?? current.title, description: (params.description as string | undefined) ?? current.description,
+        ...current, title: params.title ?? current.title, description: params.description ?? current.description,
         capabilities: capabilities ?? current.capabilities, updated: new Date().toISOString(),
       }
       guardLastAdmin(w, { role: { name, record: next } }, `take the admin capability from the role "${name}"`)
@@ -122,9 +123,9 @@ const SET_ROLE: Transaction = {
     })
     return roleView(role)
   },
-}
+})
 
-const DROP_ROLE: Transaction = {
+const DROP_ROLE = defineTransaction({
   name: 'drop_role',
   summary: 'Drops a role and takes it away from every user who holds it.',
   requires: 'admin; built-in roles cannot be dropped',
@@ -132,7 +133,7 @@ const DROP_ROLE: Transaction = {
   handler: async (ctx, params) => {
     requireAdmin(ctx, 'drop roles')
     const { store } = ctx.deps
-    const name = params.role as string
+    const name = params.role
     // Holders are watched so none is overwritten; the grants revision catches a holder added meanwhile.
     const gather = async (): Promise<string[]> => {
       const holders = (await loadUsers(store)).filter((u) => u.roles.includes(name)).map((u) => KEYS.user(u.uid))
@@ -151,13 +152,17 @@ const DROP_ROLE: Transaction = {
       return { ops, result: true }
     })
   },
-}
+})
+
+const USER_ROLE_PARAMS = {
+  uid: { type: 'name', required: true, doc: 'The user.' },
+  role: { type: 'name', required: true, doc: 'The role.' },
+} as const
 
 /** grant_role and revoke_role: the same checks, then the role added to or taken from the user. */
-async function changeGrant(ctx: DbmContext, params: ParamValues, grant: boolean): Promise<Record<string, unknown>> {
+async function changeGrant(ctx: DbmContext, params: ParamsOf<typeof USER_ROLE_PARAMS>, grant: boolean): Promise<Record<string, unknown>> {
   const { store } = ctx.deps
-  const uid = params.uid as string
-  const name = params.role as string
+  const { uid, role: name } = params
   const verb = grant ? 'grant' : 'revoke'
   const user = uid === ctx.user.uid ? await visibleUser(ctx, uid) : await manageableUser(ctx, uid, `${verb} roles of`)
   const role = await getRole(store, name)
@@ -181,25 +186,20 @@ async function changeGrant(ctx: DbmContext, params: ParamValues, grant: boolean)
   return viewOfUser(store, updated)
 }
 
-const USER_ROLE_PARAMS = {
-  uid: { type: 'name', required: true, doc: 'The user.' },
-  role: { type: 'name', required: true, doc: 'The role.' },
-} as const
-
-const GRANT_ROLE: Transaction = {
+const GRANT_ROLE = defineTransaction({
   name: 'grant_role',
   summary: 'Gives a user a role; the user has its capabilities from their next request.',
   requires: 'admin; or manage_users for the user\'s company when you hold every capability of the role',
   params: USER_ROLE_PARAMS,
   handler: (ctx, params) => changeGrant(ctx, params, true),
-}
+})
 
-const REVOKE_ROLE: Transaction = {
+const REVOKE_ROLE = defineTransaction({
   name: 'revoke_role',
   summary: 'Takes a role from a user; the last active administrator keeps the admin role.',
   requires: 'admin; or manage_users for the user\'s company when you hold every capability of the role',
   params: USER_ROLE_PARAMS,
   handler: (ctx, params) => changeGrant(ctx, params, false),
-}
+})
 
 export const ROLES_TRANSACTIONS: readonly Transaction[] = [LIST_ROLES, GET_ROLE, ADD_ROLE, SET_ROLE, DROP_ROLE, GRANT_ROLE, REVOKE_ROLE]

@@ -19,7 +19,9 @@ import { catalogTxn, isOutcomeUnknown, type Watched } from '../catalog/txn.js'
 import { guardNames, nameGuardKeys } from '../catalog/name-guard.js'
 import { checkPath, checkPrincipalNames, columnMajor, dirView, effectiveRights, pick, requireOwner, requireTable, tableView, visibleObject } from './common.js'
 import { refuseReserved, requireActiveUser, requireCreatableIn } from './folders.js'
-import type { DbmContext, ParamValues, Transaction } from './registry.js'
+import { defineTransaction } from './define.js'
+import type { DbmContext, Transaction } from './registry.js'
+import type { ParamsOf } from './schema.js'
 
 const COL_FIELDS = ['name', 'label', 'desc', 'type', 'fixed', 'width', 'format'] as const
 const EDITABLE_COL_FIELDS = ['label', 'desc', 'format'] as const
@@ -29,8 +31,7 @@ function noSuchObject(path: string): AppError {
 }
 
 /** A from/to/path parameter that must name an object (folder or table). */
-function objectPath(value: unknown, parameter: string): string {
-  const path = value as string
+function objectPath(path: string, parameter: string): string {
   if (!isValidPath(path)) {
     throw new AppError('INVALID_PARAMETER', `Invalid path "${path}" in "${parameter}": use dot-separated names that start with a lower-case letter and contain only lower-case letters, digits and underscores.`, { parameter })
   }
@@ -47,16 +48,19 @@ function stillThere<T extends CatalogObject>(w: Watched, checked: T): T | null {
 }
 
 /** The parameters among `fields` that were given: they replace the record's values as they are. */
-function plainChanges(p: ParamValues, fields: readonly string[]): Record<string, unknown> {
-  const out: Record<string, unknown> = {}
+function plainChanges<P extends object, K extends keyof P>(p: P, fields: readonly K[]): Partial<Pick<P, K>> {
+  const out: Partial<Pick<P, K>> = {}
   for (const f of fields) if (p[f] !== undefined) out[f] = p[f]
   return out
 }
 
+type EditableColField = (typeof EDITABLE_COL_FIELDS)[number]
+const isEditableColField = (field: string): field is EditableColField => EDITABLE_COL_FIELDS.some((f) => f === field)
+
 /** The table's columns with the labels, descriptions and formats of `cols` applied. */
 function applyColumnChanges(table: TableRecord, cols: Record<string, unknown>): ColumnSpec[] {
   const byName = new Map(table.columns.map((c) => [c.name.toLowerCase(), c]))
-  const changes = new Map<string, Partial<ColumnSpec>>()
+  const changes = new Map<string, { [F in EditableColField]?: string }>()
   for (const [name, change] of Object.entries(cols)) {
     const col = byName.get(name.toLowerCase())
     if (!col) {
@@ -65,13 +69,15 @@ function applyColumnChanges(table: TableRecord, cols: Record<string, unknown>): 
     if (typeof change !== 'object' || change === null || Array.isArray(change)) {
       throw new AppError('INVALID_PARAMETER', `"cols.${name}" must be an object such as {"label": "Sales ($)"}.`, { parameter: 'cols', column: name })
     }
+    const edit: { [F in EditableColField]?: string } = {}
     for (const [field, value] of Object.entries(change)) {
-      if (!(EDITABLE_COL_FIELDS as readonly string[]).includes(field) || typeof value !== 'string') {
+      if (!isEditableColField(field) || typeof value !== 'string') {
         throw new AppError('INVALID_PARAMETER', `"cols.${name}.${field}" cannot be set: a column takes label, desc and format, each a string.`, { parameter: 'cols', column: name })
       }
-      checkFieldLength(field as 'label' | 'desc' | 'format', value, `"cols.${name}.${field}"`, 'INVALID_PARAMETER', { parameter: 'cols', column: name })
+      checkFieldLength(field, value, `"cols.${name}.${field}"`, 'INVALID_PARAMETER', { parameter: 'cols', column: name })
+      edit[field] = value
     }
-    changes.set(col.name, change as Partial<ColumnSpec>)
+    changes.set(col.name, edit)
   }
   return table.columns.map((c) => ({ ...c, ...changes.get(c.name) }))
 }
@@ -79,7 +85,7 @@ function applyColumnChanges(table: TableRecord, cols: Record<string, unknown>): 
 const PATH = { type: 'path', required: true, doc: 'The table, as a dotted path such as "pub.demo.retail.item".' } as const
 const OBJECT_PATH = { type: 'path', required: true, doc: 'The folder or table, as a dotted path.' } as const
 
-const getTableInfo: Transaction = {
+const getTableInfo = defineTransaction({
   name: 'get_table_info',
   summary: 'Describes a table without its data: id, path, title, descriptions, owner, users, inherit, rows, number of columns, dates.',
   requires: 'read permission on the table',
@@ -88,36 +94,51 @@ const getTableInfo: Transaction = {
     include: { type: 'names', doc: 'Only these fields (a JSON array or a space-separated list); "cols" adds the column list, which is otherwise left out.' },
   },
   handler: async (ctx, p) => {
-    const table = await requireTable(ctx, checkPath(p.path as string, 'table'))
-    const include = (p.include as string[] | undefined) ?? []
+    const table = await requireTable(ctx, checkPath(p.path, 'table'))
+    const include = p.include ?? []
     const fields = include.filter((f) => f !== 'cols')
     const view = tableView(table, { cols: include.includes('cols') })
     // 'cols' alone (the XML tabinfo) adds the columns to everything rather than keeping only them.
     return fields.length === 0 ? view : pick(view, include, 'get_table_info')
   },
-}
+})
 
-const getTableCols: Transaction = {
+const getTableCols = defineTransaction({
   name: 'get_table_cols',
   summary: 'The column metadata of a table, column-major, as the !cols method gives it: name, label, desc, type, fixed, width, format.',
   requires: 'read permission on the table',
   params: { path: PATH },
   handler: async (ctx, p) => {
-    const table = await requireTable(ctx, checkPath(p.path as string, 'table'))
+    const table = await requireTable(ctx, checkPath(p.path, 'table'))
     // Spread: an interface (ColumnMeta) is not a Record<string, unknown> to the compiler.
     return columnMajor(COL_FIELDS, table.columns.map((c) => ({ ...columnMeta(c) })))
   },
-}
+})
+
+const SET_TABLE_PARAMS = {
+  path: PATH,
+  title: { type: 'string', doc: 'The display title.' },
+  sdesc: { type: 'string', doc: 'The short description.' },
+  ldesc: { type: 'string', doc: 'The long description.' },
+  users: { type: 'names', doc: 'Users and groups that may read the table ("*" = everyone); with inherit, besides whoever may read the folder.' },
+  inherit: { type: 'boolean', doc: 'True: whoever may read the folder may read it too, besides those users names.' },
+  owner: { type: 'name', doc: 'A new owner: an existing, active user id.' },
+  cols: { type: 'object', doc: 'Column metadata to change: {"column": {"label": …, "desc": …, "format": …}}; columns left out are unchanged.' },
+} as const
+
+/** The catalog fields set_table_info replaces as they are given. */
+const PLAIN_FIELDS = ['title', 'sdesc', 'ldesc', 'users', 'inherit', 'owner'] as const
+type TableChanges = Partial<Pick<ParamsOf<typeof SET_TABLE_PARAMS>, (typeof PLAIN_FIELDS)[number]>>
 
 /** One attempt of set_table_info from `table`: null when the table changed version meanwhile. */
-async function updateTable(ctx: DbmContext, table: TableRecord, changes: Record<string, unknown>, cols: Record<string, unknown> | undefined): Promise<TableRecord | null> {
+async function updateTable(ctx: DbmContext, table: TableRecord, changes: TableChanges, cols: Record<string, unknown> | undefined): Promise<TableRecord | null> {
   const { store, config } = ctx.deps
   const meta: TableMeta | null = cols ? await cloneTableVersion(config.dataDir, table.version, applyColumnChanges(table, cols)) : null
   let committed = false
   let unknown = false
   try {
     // Checked again under watch: a group dropped meanwhile must not land in the list.
-    const named = [{ names: changes.users as string[] | undefined, parameter: 'users' }]
+    const named = [{ names: changes.users, parameter: 'users' }]
     const result = await catalogTxn(store, () => [KEYS.table(table.path), ...nameGuardKeys(named)], (w) => {
       const current = stillThere(w, table)
       if (!current) throw noSuchTable(table.path)
@@ -141,30 +162,21 @@ async function updateTable(ctx: DbmContext, table: TableRecord, changes: Record<
   }
 }
 
-const setTableInfo: Transaction = {
+const setTableInfo = defineTransaction({
   name: 'set_table_info',
   summary: 'Changes a table\'s title, descriptions, readers, inheritance, owner, or column labels, descriptions and formats; fields left out are unchanged.',
   requires: 'owner of the table, or an administrator',
-  params: {
-    path: PATH,
-    title: { type: 'string', doc: 'The display title.' },
-    sdesc: { type: 'string', doc: 'The short description.' },
-    ldesc: { type: 'string', doc: 'The long description.' },
-    users: { type: 'names', doc: 'Users and groups that may read the table ("*" = everyone); with inherit, besides whoever may read the folder.' },
-    inherit: { type: 'boolean', doc: 'True: whoever may read the folder may read it too, besides those users names.' },
-    owner: { type: 'name', doc: 'A new owner: an existing, active user id.' },
-    cols: { type: 'object', doc: 'Column metadata to change: {"column": {"label": …, "desc": …, "format": …}}; columns left out are unchanged.' },
-  },
+  params: SET_TABLE_PARAMS,
   handler: async (ctx, p) => {
-    const path = checkPath(p.path as string, 'table')
+    const path = checkPath(p.path, 'table')
     let table = await requireTable(ctx, path)
     requireOwner(ctx.user, table)
-    if (p.owner !== undefined) await requireActiveUser(ctx.deps.store, p.owner as string)
-    await checkPrincipalNames(ctx.deps.store, (p.users as string[] | undefined) ?? [], 'users')
+    if (p.owner !== undefined) await requireActiveUser(ctx.deps.store, p.owner)
+    await checkPrincipalNames(ctx.deps.store, p.users ?? [], 'users')
     // An empty cols changes no column, so it must not cost a new version.
-    const cols = p.cols !== undefined && Object.keys(p.cols as object).length > 0 ? (p.cols as Record<string, unknown>) : undefined
+    const cols = p.cols !== undefined && Object.keys(p.cols).length > 0 ? p.cols : undefined
     if (cols) applyColumnChanges(table, cols)
-    const changes = plainChanges(p, ['title', 'sdesc', 'ldesc', 'users', 'inherit', 'owner'])
+    const changes = plainChanges(p, PLAIN_FIELDS)
     for (let attempt = 0; attempt < 5; attempt++) {
       const updated = await updateTable(ctx, table, changes, cols)
       if (updated) return tableView(updated)
@@ -172,15 +184,15 @@ const setTableInfo: Transaction = {
     }
     throw new AppError('UNAVAILABLE', `The table "${path}" keeps being replaced while its columns are being changed; try again.`, { table: path })
   },
-}
+})
 
-const dropTable: Transaction = {
+const dropTable = defineTransaction({
   name: 'drop_table',
   summary: 'Deletes a table.',
   requires: 'owner of the table, or an administrator',
   params: { path: PATH },
   handler: async (ctx, p) => {
-    const path = checkPath(p.path as string, 'table')
+    const path = checkPath(p.path, 'table')
     const table = await requireTable(ctx, path)
     requireOwner(ctx.user, table)
     return catalogTxn(ctx.deps.store, () => [KEYS.table(path)], (w) => {
@@ -190,7 +202,7 @@ const dropTable: Transaction = {
       return { ops: [{ op: 'del', key: KEYS.table(path) }, ...unlistFromFolderOps('table', path), retireVersionOp(current.version)], result: true }
     })
   },
-}
+})
 
 /** The keys a change creating `to` reads: what may already be there, and its folder. */
 const targetKeys = (to: string): string[] => [KEYS.dir(to), KEYS.table(to), ...(parentPath(to) ? [KEYS.dir(parentPath(to))] : [])]
@@ -235,7 +247,7 @@ async function moveDir(ctx: DbmContext, dir: DirRecord, to: string): Promise<Dir
   })
 }
 
-const move: Transaction = {
+const move = defineTransaction({
   name: 'move',
   summary: 'Moves or renames a table or a folder (with everything in it); renaming is a move within the same folder.',
   requires: 'owner of the object (or an administrator) and write permission on the target folder',
@@ -258,7 +270,7 @@ const move: Transaction = {
     if (parentPath(to) !== parentPath(from)) await requireCreatableIn(ctx, to, object.kind === 'dir' ? 'directory' : 'table')
     return viewOf(object.kind === 'dir' ? await moveDir(ctx, object, to) : await moveTable(ctx, object, to))
   },
-}
+})
 
 /** What copy_table may do at `to`: create it, or (replace) overwrite the caller's table there. */
 async function copyTarget(ctx: DbmContext, to: string, replace: boolean): Promise<{ mustNotExist: true } | { expectVersion: string }> {
@@ -275,7 +287,7 @@ async function copyTarget(ctx: DbmContext, to: string, replace: boolean): Promis
   return { expectVersion: existing.version }
 }
 
-const copyTable: Transaction = {
+const copyTable = defineTransaction({
   name: 'copy_table',
   summary: 'Copies a table; the copy belongs to the caller, is readable by the readers of its folder, and is independent of the original.',
   requires: 'read permission on the source, write permission on the target folder (and ownership of a table replaced)',
@@ -303,48 +315,50 @@ const copyTable: Transaction = {
       throw e
     }
   },
-}
+})
+
+const SHARE_PARAMS = {
+  path: OBJECT_PATH,
+  add: { type: 'names', doc: 'Users and groups to add to the readers ("*" = everyone).' },
+  remove: { type: 'names', doc: 'Users and groups to take off the readers.' },
+  users: { type: 'names', doc: 'The new list of readers, replacing the old one (add and remove then apply to it).' },
+  inherit: { type: 'boolean', doc: 'True: whoever may read the parent folder may read it too, besides those users names.' },
+} as const
 
 /** The users list after a share: `users` replaces, then `add` and `remove` apply. */
-function sharedUsers(current: readonly string[], p: ParamValues): string[] {
-  const base = (p.users as string[] | undefined) ?? current
-  const add = (p.add as string[] | undefined) ?? []
-  const remove = new Set((p.remove as string[] | undefined) ?? [])
+function sharedUsers(current: readonly string[], p: ParamsOf<typeof SHARE_PARAMS>): string[] {
+  const base = p.users ?? current
+  const add = p.add ?? []
+  const remove = new Set(p.remove ?? [])
   return [...new Set([...base, ...add])].filter((u) => !remove.has(u))
 }
 
-const share: Transaction = {
+const share = defineTransaction({
   name: 'share',
   summary: 'Changes who may read a folder or table: add or remove users and groups, replace the list, or set inheritance.',
   requires: 'owner of the object, or an administrator',
-  params: {
-    path: OBJECT_PATH,
-    add: { type: 'names', doc: 'Users and groups to add to the readers ("*" = everyone).' },
-    remove: { type: 'names', doc: 'Users and groups to take off the readers.' },
-    users: { type: 'names', doc: 'The new list of readers, replacing the old one (add and remove then apply to it).' },
-    inherit: { type: 'boolean', doc: 'True: whoever may read the parent folder may read it too, besides those users names.' },
-  },
+  params: SHARE_PARAMS,
   handler: async (ctx, p) => {
     const path = objectPath(p.path, 'path')
     const object = await visibleObject(ctx, path)
     if (!object) throw noSuchObject(path)
     requireOwner(ctx.user, object)
-    await checkPrincipalNames(ctx.deps.store, (p.users as string[] | undefined) ?? [], 'users')
-    await checkPrincipalNames(ctx.deps.store, (p.add as string[] | undefined) ?? [], 'add')
+    await checkPrincipalNames(ctx.deps.store, p.users ?? [], 'users')
+    await checkPrincipalNames(ctx.deps.store, p.add ?? [], 'add')
     // Names given are checked again under watch (a group dropped meanwhile must not land in the
     // list); names removed are not, so a stale name can always be taken off.
-    const named = [{ names: p.users as string[] | undefined, parameter: 'users' }, { names: p.add as string[] | undefined, parameter: 'add' }]
+    const named = [{ names: p.users, parameter: 'users' }, { names: p.add, parameter: 'add' }]
     return catalogTxn(ctx.deps.store, () => [keyOf(object), ...nameGuardKeys(named)], (w) => {
       const current = stillThere(w, object)
       if (!current) throw noSuchObject(path)
       requireOwner(ctx.user, current)
-      const next = { ...current, users: sharedUsers(current.users, p), inherit: (p.inherit as boolean | undefined) ?? current.inherit, updated: new Date().toISOString() }
+      const next = { ...current, users: sharedUsers(current.users, p), inherit: p.inherit ?? current.inherit, updated: new Date().toISOString() }
       return { ops: [{ op: 'set', key: keyOf(next), value: JSON.stringify(next) }, ...guardNames(w, named)], result: { users: next.users, inherit: next.inherit ? 1 : 0 } }
     })
   },
-}
+})
 
-const getPermissions: Transaction = {
+const getPermissions = defineTransaction({
   name: 'get_permissions',
   summary: 'Who may read and write a folder or table, and what the caller may do with it (effective read, write, share).',
   requires: 'read permission on the object',
@@ -361,6 +375,6 @@ const getPermissions: Transaction = {
       effective: await effectiveRights(ctx.deps.store, ctx.user, object),
     }
   },
-}
+})
 
 export const TABLES_TRANSACTIONS: readonly Transaction[] = [getTableInfo, getTableCols, setTableInfo, dropTable, move, copyTable, share, getPermissions]

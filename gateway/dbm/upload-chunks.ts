@@ -39,7 +39,8 @@ import { checkSameColumns } from '../queries/append.js'
 import { uploadInput } from '../queries/upload.js'
 import { chunkCsvInput } from './chunk-csv.js'
 import { checkPrincipalNames, tableView } from './common.js'
-import type { DbmContext, ParamSpec, Transaction } from './registry.js'
+import { defineTransaction } from './define.js'
+import type { DbmContext, Transaction } from './registry.js'
 
 type Mode = 'noreplace' | 'replace' | 'append'
 
@@ -85,7 +86,7 @@ const SWEEP_GRACE_MS = 10_000
 const COMMIT_ATTEMPTS = 8
 
 
-const UPLOAD_PARAM: ParamSpec = { type: 'string', required: true, doc: 'The upload id that upload_begin answered.' }
+const UPLOAD_PARAM = { type: 'string', required: true, doc: 'The upload id that upload_begin answered.' } as const
 
 // ---------------------------------------------------------------------------------------------
 // state, lock, expiry
@@ -170,12 +171,13 @@ function declaredColumns(cols: unknown[]): ColumnState[] {
   const { columns } = uploadInput({ cols, data: [] })
   return columns.map((spec, i) => {
     // Declared in any spelling upload_table takes (int, or the letter i that !cols reports).
-    const typed = (cols[i] as { type?: unknown }).type !== undefined
+    const col = cols[i]
+    const typed = typeof col === 'object' && col !== null && 'type' in col && col.type !== undefined
     return { ...emptyColumnState(typed ? spec.type : null), name: spec.name, declared: typed, label: spec.label, format: spec.format, desc: spec.desc, width: spec.width, fixed: spec.fixed }
   })
 }
 
-const UPLOAD_BEGIN: Transaction = {
+const UPLOAD_BEGIN = defineTransaction({
   name: 'upload_begin',
   summary: 'Begins an upload in chunks (upload_chunk, then upload_commit or upload_abort); answers its id.',
   requires: 'write permission in the folder; ownership of the table to replace or append to it',
@@ -187,11 +189,11 @@ const UPLOAD_BEGIN: Transaction = {
   },
   async handler(ctx, p) {
     await sweep(ctx)
-    const mode = (p.mode as Mode | undefined) ?? 'noreplace'
-    const path = targetPath(ctx, p.path as string)
-    const users = p.users as string[] | undefined
+    const mode = p.mode ?? 'noreplace'
+    const path = targetPath(ctx, p.path)
+    const users = p.users
     if (users) await checkPrincipalNames(ctx.deps.store, users, 'users')
-    let columns = p.cols === undefined ? null : declaredColumns(p.cols as unknown[])
+    let columns = p.cols === undefined ? null : declaredColumns(p.cols)
     const existing = await checkTarget(ctx, path, mode)
     if (mode === 'append' && existing) {
       // Appended rows take the table's columns and types.
@@ -201,20 +203,20 @@ const UPLOAD_BEGIN: Transaction = {
     const id = `u${randomBytes(12).toString('hex')}`
     const state: UploadState = {
       id, uid: ctx.user.uid, path, mode, columns, rows: 0, chunks: 0, created: new Date().toISOString(),
-      title: p.title as string | undefined, sdesc: p.sdesc as string | undefined, ldesc: p.ldesc as string | undefined,
-      users, inherit: (p.inherit as boolean | undefined) ?? (users ? false : undefined),
+      title: p.title, sdesc: p.sdesc, ldesc: p.ldesc,
+      users, inherit: p.inherit ?? (users ? false : undefined),
     }
     // The state first: a folder without state is what the sweeper removes.
     await writeState(ctx, state)
     await createUploadDir(ctx.deps.config.dataDir, id)
     return { upload: id, path, mode, expires_in: ctx.deps.config.sessionTtl }
   },
-}
+})
 
 // ---------------------------------------------------------------------------------------------
 // upload_chunk
 
-const UPLOAD_CHUNK: Transaction = {
+const UPLOAD_CHUNK = defineTransaction({
   name: 'upload_chunk',
   summary: 'Adds rows to an upload begun with upload_begin: CSV text (with its header line) or JSON data, as for upload_table.',
   requires: 'the user who began the upload',
@@ -226,12 +228,12 @@ const UPLOAD_CHUNK: Transaction = {
   },
   oneOf: [['csv', 'data']],
   async handler(ctx, p) {
-    const id = p.upload as string
+    const id = p.upload
     await readState(ctx, id)
     const held = await lock(ctx.deps.store, id, CHUNK_LOCK_SECONDS, ctx.signal)
     try {
       const state = await readState(ctx, id)
-      const seq = p.seq as number | undefined
+      const seq = p.seq
       if (seq !== undefined) {
         if (seq <= state.chunks) return { upload: id, rows: state.rows, chunks: state.chunks, duplicate: true }
         if (seq !== state.chunks + 1) {
@@ -239,7 +241,7 @@ const UPLOAD_CHUNK: Transaction = {
         }
       }
       try {
-        const next = await applyChunk(ctx, state, { csv: p.csv as string | undefined, data: p.data })
+        const next = await applyChunk(ctx, state, { csv: p.csv, data: p.data })
         await writeState(ctx, next)
         return { upload: id, rows: next.rows, chunks: next.chunks }
       } catch (err) {
@@ -251,7 +253,7 @@ const UPLOAD_CHUNK: Transaction = {
       await held.release()
     }
   },
-}
+})
 
 /** Writes one chunk's values after the rows so far; returns the new state (not yet stored). */
 async function applyChunk(ctx: DbmContext, state: UploadState, rows: { csv?: string; data?: unknown }): Promise<UploadState> {
@@ -322,13 +324,13 @@ function isAllNa(type: ColumnType, values: ColumnValues): boolean {
 // ---------------------------------------------------------------------------------------------
 // upload_commit, upload_abort
 
-const UPLOAD_COMMIT: Transaction = {
+const UPLOAD_COMMIT = defineTransaction({
   name: 'upload_commit',
   summary: 'Saves the rows of an upload as the table, in one atomic step as upload_table does; answers the table.',
   requires: 'write permission in the folder; ownership of the table to replace or append to it (checked again now)',
   params: { upload: UPLOAD_PARAM },
   async handler(ctx, p) {
-    const id = p.upload as string
+    const id = p.upload
     await readState(ctx, id)
     const held = await lock(ctx.deps.store, id, COMMIT_LOCK_SECONDS, ctx.signal)
     // A large commit (the SQLite image of millions of rows) takes a while: keep the lock and the
@@ -349,7 +351,7 @@ const UPLOAD_COMMIT: Transaction = {
       await held.release()
     }
   },
-}
+})
 
 async function commitUpload(ctx: DbmContext, state: UploadState): Promise<TableRecord> {
   if (!state.columns) {
@@ -389,13 +391,13 @@ async function commitUpload(ctx: DbmContext, state: UploadState): Promise<TableR
   }
 }
 
-const UPLOAD_ABORT: Transaction = {
+const UPLOAD_ABORT = defineTransaction({
   name: 'upload_abort',
   summary: 'Abandons an upload: its rows are deleted and nothing is saved.',
   requires: 'the user who began the upload',
   params: { upload: UPLOAD_PARAM },
   async handler(ctx, p) {
-    const id = p.upload as string
+    const id = p.upload
     await readState(ctx, id)
     const held = await lock(ctx.deps.store, id, CHUNK_LOCK_SECONDS, ctx.signal)
     try {
@@ -407,6 +409,6 @@ const UPLOAD_ABORT: Transaction = {
       await held.release()
     }
   },
-}
+})
 
 export const UPLOAD_CHUNK_TRANSACTIONS: readonly Transaction[] = [UPLOAD_BEGIN, UPLOAD_CHUNK, UPLOAD_COMMIT, UPLOAD_ABORT]

@@ -16,6 +16,7 @@ import { purgingTxn } from '../catalog/principal-purge.js'
 import { catalogTxn, type Watched } from '../catalog/txn.js'
 import { getUser, invalidUid, normalizeUser, UID_PATTERN } from '../catalog/users.js'
 import { columnMajor } from './common.js'
+import { defineTransaction } from './define.js'
 import type { DbmContext, Transaction } from './registry.js'
 
 const USER_COLUMNS = ['uid', 'first', 'middle', 'last', 'email', 'company', 'roles', 'active', 'created', 'updated'] as const
@@ -94,22 +95,22 @@ async function grantableRoles(ctx: DbmContext, names: readonly string[], company
   })
 }
 
-function requiredText(value: unknown, parameter: string): string | undefined {
+function requiredText(value: string | undefined, parameter: string): string | undefined {
   if (value === undefined) return undefined
-  const text = String(value).trim()
+  const text = value.trim()
   if (text === '') throw new AppError('INVALID_PARAMETER', `The parameter "${parameter}" cannot be empty: a user needs a first name, a last name and an e-mail address.`, { parameter })
   return text
 }
 
-const GET_USER: Transaction = {
+const GET_USER = defineTransaction({
   name: 'get_user',
   summary: 'Shows a user (never the password): names, e-mail, company, roles, active flag and direct group memberships.',
   requires: 'yourself; or manage_users for the user\'s company; or admin',
   params: { uid: { type: 'name', doc: 'The user id; you when left out.' } },
-  handler: async (ctx, params) => viewOfUser(ctx.deps.store, await visibleUser(ctx, (params.uid as string | undefined) ?? ctx.user.uid)),
-}
+  handler: async (ctx, params) => viewOfUser(ctx.deps.store, await visibleUser(ctx, params.uid ?? ctx.user.uid)),
+})
 
-const LIST_USERS: Transaction = {
+const LIST_USERS = defineTransaction({
   name: 'list_users',
   summary: 'Lists the users you manage, one row per user (column-major).',
   requires: 'manage_users (own company) or admin (every company)',
@@ -119,21 +120,21 @@ const LIST_USERS: Transaction = {
   },
   handler: async (ctx, params) => {
     const p = ctx.user
-    const company = params.company as string | undefined
+    const company = params.company
     if (!hasCapability(p, 'manage_users')) throw new AppError('FORBIDDEN', 'Not authorised to list users: it needs manage_users (company administrators, the user_admin role) or admin.')
     if (company !== undefined && !hasCapability(p, 'manage_users', company)) {
       throw new AppError('FORBIDDEN', `Not authorised to list users of the company "${company}": you manage the users of "${p.company}" only.`, { company })
     }
     if (company !== undefined && (await ctx.deps.store.get(KEYS.company(company))) === null) throw noSuchCompany(company)
-    const find = (params.find as string | undefined)?.toLowerCase()
+    const find = params.find?.toLowerCase()
     const rows = (await loadUsers(ctx.deps.store))
       .filter((u) => hasCapability(p, 'manage_users', u.company) && (company === undefined || u.company === company))
       .filter((u) => !find || [u.uid, u.first, u.middle, u.last, u.email].some((f) => f.toLowerCase().includes(find)))
     return columnMajor(USER_COLUMNS, rows.map((u) => ({ ...u })))
   },
-}
+})
 
-const ADD_USER: Transaction = {
+const ADD_USER = defineTransaction({
   name: 'add_user',
   summary: 'Creates an active user; a password is generated (and returned once, as "password") when none is given.',
   requires: 'manage_users for the company (company administrators, user_admin role); another company than yours: admin',
@@ -150,26 +151,26 @@ const ADD_USER: Transaction = {
   handler: async (ctx, params) => {
     const { store } = ctx.deps
     const p = ctx.user
-    const uid = params.uid as string
+    const uid = params.uid
     if (!UID_PATTERN.test(uid)) throw invalidUid(uid)
-    const company = (params.company as string | undefined) ?? p.company
+    const company = params.company ?? p.company
     if (company !== p.company && !p.admin) {
       throw new AppError('FORBIDDEN', `Only an administrator may add users to another company ("${company}"); leave "company" out to add the user to "${p.company}".`, { company })
     }
     if (!hasCapability(p, 'manage_users', company)) {
       throw new AppError('FORBIDDEN', 'Not authorised to add users: it needs manage_users for your company (company administrators, the user_admin role) or admin.')
     }
-    const email = String(params.email).trim()
+    const email = params.email.trim()
     checkEmail(email)
-    const given = params.password as string | undefined
+    const given = params.password
     if (given !== undefined) checkPasswordRules(given, 'password')
-    const roles = (params.roles as string[] | undefined) ?? []
+    const roles = params.roles ?? []
     await grantableRoles(ctx, roles, company)
     const password = given ?? generatePassword(12)
     const now = new Date().toISOString()
     const record: UserRecord = {
       uid, passwordHash: await hashPassword(password), active: true,
-      first: String(params.first).trim(), middle: String(params.middle ?? '').trim(), last: String(params.last).trim(), email,
+      first: params.first.trim(), middle: (params.middle ?? '').trim(), last: params.last.trim(), email,
       company, roles, created: now, updated: now,
     }
     // Not createUser: the uid must also be free of groups, the company must have room, and the
@@ -187,7 +188,7 @@ const ADD_USER: Transaction = {
     })
     return { ...userView(record, []), ...(given === undefined ? { password } : {}) }
   },
-}
+})
 
 /** The old company's administrator list without `uid` (someone moved out administers it no more). */
 function leaveCompanyOps(w: Watched, company: string, uid: string): WriteOp[] {
@@ -196,7 +197,7 @@ function leaveCompanyOps(w: Watched, company: string, uid: string): WriteOp[] {
   return [{ op: 'set', key: KEYS.company(company), value: JSON.stringify({ ...record, admins: record.admins.filter((a) => a !== uid) }) }]
 }
 
-const SET_USER: Transaction = {
+const SET_USER = defineTransaction({
   name: 'set_user',
   summary: 'Changes a user\'s names, e-mail address or (administrators) company. The uid cannot change.',
   requires: 'yourself (names and e-mail); or manage_users for the user\'s company; company: admin',
@@ -210,9 +211,9 @@ const SET_USER: Transaction = {
   },
   handler: async (ctx, params) => {
     const { store } = ctx.deps
-    const uid = params.uid as string
+    const uid = params.uid
     const target = uid === ctx.user.uid ? await visibleUser(ctx, uid) : await manageableUser(ctx, uid, 'change')
-    const requested = params.company as string | undefined
+    const requested = params.company
     const dest = requested !== undefined && requested !== target.company ? requested : null
     if (dest !== null && !ctx.user.admin) throw new AppError('FORBIDDEN', `Only an administrator may move a user to another company ("${dest}").`, { parameter: 'company' })
     const changes: Partial<Record<'first' | 'middle' | 'last' | 'email', string>> = {}
@@ -220,7 +221,7 @@ const SET_USER: Transaction = {
       const value = requiredText(params[field], field)
       if (value !== undefined) changes[field] = value
     }
-    if (params.middle !== undefined) changes.middle = String(params.middle).trim()
+    if (params.middle !== undefined) changes.middle = params.middle.trim()
     if (changes.email !== undefined) checkEmail(changes.email)
     // The company left is gathered under watch: the user may have been moved meanwhile.
     const fixed = dest === null ? [KEYS.user(uid)] : [KEYS.user(uid), ...joinCompanyKeys(dest)]
@@ -234,7 +235,7 @@ const SET_USER: Transaction = {
     })
     return viewOfUser(store, updated)
   },
-}
+})
 
 async function setActive(ctx: DbmContext, uid: string, active: boolean): Promise<Record<string, unknown>> {
   const { store } = ctx.deps
@@ -254,23 +255,23 @@ async function setActive(ctx: DbmContext, uid: string, active: boolean): Promise
   return viewOfUser(store, updated)
 }
 
-const DEACTIVATE_USER: Transaction = {
+const DEACTIVATE_USER = defineTransaction({
   name: 'deactivate_user',
   summary: 'Deactivates a user: their session ends at once and they cannot log in until activated again.',
   requires: 'manage_users for the user\'s company (and every capability the user holds), or admin; not yourself',
   params: { uid: { type: 'name', required: true, doc: 'The user to deactivate.' } },
-  handler: (ctx, params) => setActive(ctx, params.uid as string, false),
-}
+  handler: (ctx, params) => setActive(ctx, params.uid, false),
+})
 
-const ACTIVATE_USER: Transaction = {
+const ACTIVATE_USER = defineTransaction({
   name: 'activate_user',
   summary: 'Activates a deactivated user again.',
   requires: 'manage_users for the user\'s company (and every capability the user holds), or admin',
   params: { uid: { type: 'name', required: true, doc: 'The user to activate.' } },
-  handler: (ctx, params) => setActive(ctx, params.uid as string, true),
-}
+  handler: (ctx, params) => setActive(ctx, params.uid, true),
+})
 
-const SET_PASSWORD: Transaction = {
+const SET_PASSWORD = defineTransaction({
   name: 'set_password',
   summary: 'Changes your password (with the old one): every other client logged in as you is logged out, the one that asked stays. Or resets another user\'s, which ends their session.',
   requires: 'yourself with old_password; or manage_users for the user\'s company (and every capability the user holds), or admin',
@@ -281,14 +282,14 @@ const SET_PASSWORD: Transaction = {
   },
   handler: async (ctx, params) => {
     const { store } = ctx.deps
-    const uid = (params.uid as string | undefined) ?? ctx.user.uid
+    const uid = params.uid ?? ctx.user.uid
     const own = uid === ctx.user.uid
-    const old = params.old_password as string | undefined
+    const old = params.old_password
     if (own && (old === undefined || old === '')) {
       throw new AppError('MISSING_PARAMETER', 'Changing your own password needs "old_password", your current password.', { parameter: 'old_password' })
     }
     if (!own) await manageableUser(ctx, uid, 'reset the password of')
-    const newPassword = params.new_password as string
+    const newPassword = params.new_password
     checkPasswordRules(newPassword)
     const passwordHash = await hashPassword(newPassword)
     await catalogTxn(store, () => [KEYS.user(uid)], async (w) => {
@@ -305,6 +306,6 @@ const SET_PASSWORD: Transaction = {
     else await ctx.deps.sessions.endUser(uid)
     return true
   },
-}
+})
 
 export const USERS_TRANSACTIONS: readonly Transaction[] = [GET_USER, LIST_USERS, ADD_USER, SET_USER, DEACTIVATE_USER, ACTIVATE_USER, SET_PASSWORD]

@@ -35,7 +35,7 @@ const DROP_GROUP = transaction(GROUPS_TRANSACTIONS, 'drop_group')
 
 /** Runs a dbm transaction as the administrator against `store` (only what these two read). */
 const run = (t: Transaction, store: Store, params: Record<string, unknown>): Promise<unknown> =>
-  t.handler({ deps: { store }, user: ADMIN } as unknown as DbmContext, params)
+  t.run({ deps: { store }, user: ADMIN } as unknown as DbmContext, params)
 
 /**
  * `store`, except that the first conditional batch whose writes match `when` first awaits `gap`
