@@ -8,7 +8,7 @@ import { checkQuerySize } from '../params.js'
 import { acquireQuerySlot } from '../stop/index.js'
 import { prepareRun, runRunRecipe } from '../queries/run.js'
 import { resultRows, saveTable, type SaveMode, type SaveRequest } from '../queries/save.js'
-import { uploadInput } from '../queries/upload.js'
+import { uploadInput } from '../ingest/upload.js'
 import { checkPath, checkPrincipalNames, tableView } from './common.js'
 import type { DbmContext, ParamSpec, ParamValues, Transaction } from './registry.js'
 
