@@ -7,11 +7,11 @@
  */
 import { PrincipalMemo } from '../auth/principal-memo.js'
 import { CompiledQueries } from './compiled-queries.js'
-import { RecentlyKept } from './recently-kept.js'
+import { RecentlyKept } from './recent-store-copies.js'
 import { RenderedAnswers } from './rendered-answers.js'
 
 export { CompiledQueries } from './compiled-queries.js'
-export { RecentlyKept } from './recently-kept.js'
+export { RecentlyKept } from './recent-store-copies.js'
 
 export interface GatewayCaches {
   /** Parsed and checked macro queries; SQL texts that passed the guard, with the names they use. */

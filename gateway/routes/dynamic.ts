@@ -26,7 +26,7 @@ import { authState } from '../session.js'
 import { clientGoneSignal, runForRequest } from './abort.js'
 import { READ_METHODS, serveReadMethod } from './widget.js'
 import { answerMethods, CONTROL_ONLY_METHODS, hasResult, widgetMethods } from './methods.js'
-import { keepInStore, keptFrom, keptResult } from '../queries/kept.js'
+import { keepInStore, keptFrom, keptResult } from '../queries/readable-result.js'
 import { recipeKey } from '../queries/result-cache.js'
 import { actionRunner } from './dynamic-actions.js'
 

@@ -1,7 +1,7 @@
 import { expect } from 'chai'
 import { compiledEntryBytes, CompiledQueries } from '../../gateway/cache/compiled-queries.js'
 import { parseRecordOnce } from '../../gateway/cache/parsed-records.js'
-import { RecentlyKept } from '../../gateway/cache/recently-kept.js'
+import { RecentlyKept } from '../../gateway/cache/recent-store-copies.js'
 import { recipeKeyOf } from '../../gateway/cache/recipe-key.js'
 import { recipeKey } from '../../gateway/queries/result-cache.js'
 import type { ColumnSpec } from '../../shared/table.js'
