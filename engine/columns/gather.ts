@@ -5,8 +5,8 @@
  *
  * A scattered index over a large column (the permutation of a sort) makes nearly every read a
  * cache miss, ~40 ns a row on a small VM. For those, the index is regrouped once by
- * source block (index-partition.ts), so that every column gathered through it reads one
- * cache-sized block at a time. The arrangement is kept with the index, so the columns of a
+ * source tile (index-partition.ts), so that every column gathered through it reads one
+ * cache-sized tile of rows at a time. The arrangement is kept with the index, so the columns of a
  * worksheet that share one index (all of them after a sort) pay for it once.
  */
 import { partitionIndex, type IndexPartition } from './index-partition.js'

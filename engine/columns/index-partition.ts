@@ -1,9 +1,10 @@
 /**
- * An index vector regrouped by source block, for cache-friendly gathers (see gather.ts).
- * Entries are ordered by `row >> BLOCK_BITS`, stably, so each block's rows are read while the
- * block is in cache and each block's output slots are written in increasing order; entries for
- * missing rows (-1) come last. (Staging the values by output block as well, so that the writes
- * stay in cache too, measured slower: the extra pass costs more than the misses it saves.)
+ * An index vector regrouped by source tile (a cache-sized run of rows), for cache-friendly
+ * gathers (see gather.ts). Entries are ordered by `row >> TILE_BITS`, stably, so each tile's rows
+ * are read while the tile is in cache and each tile's output slots are written in increasing
+ * order; entries for missing rows (-1) come last. (Staging the values by output tile as well, so
+ * that the writes stay in cache too, measured slower: the extra pass costs more than the misses it
+ * saves.)
  */
 
 export interface IndexPartition {
@@ -15,8 +16,8 @@ export interface IndexPartition {
   readonly missingFrom: number
 }
 
-/** Rows per block: 16,384 Int32 values (64 KB) or Float64 values (128 KB) stay in L2. */
-const BLOCK_BITS = 14
+/** Rows per tile: 16,384 Int32 values (64 KB) or Float64 values (128 KB) stay in L2. */
+const TILE_BITS = 14
 /** Below this many source rows the whole column stays in cache: a plain gather is as fast. */
 const MIN_SOURCE_ROWS = 1 << 18
 /** Below this many entries the partition costs more than it saves. */
@@ -42,28 +43,28 @@ export function partitionIndex(index: Int32Array, sourceRows: number): IndexPart
 
 function build(index: Int32Array, sourceRows: number): IndexPartition | null {
   const n = index.length
-  const blocks = (sourceRows >>> BLOCK_BITS) + 1
-  // Block b is counted at [b + 1], missing rows at [blocks + 1]; prefix sums then give starts.
-  const starts = new Int32Array(blocks + 2)
+  const tiles = (sourceRows >>> TILE_BITS) + 1
+  // Tile t is counted at [t + 1], missing rows at [tiles + 1]; prefix sums then give starts.
+  const starts = new Int32Array(tiles + 2)
   let ascending = true
   let previous = -1
   for (let i = 0; i < n; i++) {
     const r = index[i]
-    if (r < 0) starts[blocks + 1]++
+    if (r < 0) starts[tiles + 1]++
     else {
-      starts[(r >>> BLOCK_BITS) + 1]++
+      starts[(r >>> TILE_BITS) + 1]++
       if (r < previous) ascending = false
       previous = r
     }
   }
   if (ascending) return null
-  for (let b = 1; b <= blocks + 1; b++) starts[b] += starts[b - 1]
-  const missingFrom = starts[blocks]
+  for (let t = 1; t <= tiles + 1; t++) starts[t] += starts[t - 1]
+  const missingFrom = starts[tiles]
   const slots = new Int32Array(n)
   const rows = new Int32Array(n)
   for (let i = 0; i < n; i++) {
     const r = index[i]
-    const at = starts[r < 0 ? blocks : r >>> BLOCK_BITS]++
+    const at = starts[r < 0 ? tiles : r >>> TILE_BITS]++
     slots[at] = i
     rows[at] = r
   }

@@ -1,6 +1,6 @@
 /**
  * The SQLite image (data.sqlite, what api/sql attaches) of a version whose column files are
- * already written, built by reading the files a block of rows at a time rather than from arrays
+ * already written, built by reading the files a slice of rows at a time rather than from arrays
  * of every value (sqlite-image.ts): a chunked upload of ten million rows never has its rows in
  * JavaScript memory at once. The database itself still lives in sql.js's memory until it is
  * exported, as for every other version: that is the image's size, twice, at the end.
@@ -23,10 +23,10 @@ const MAX_ROWS_PER_INSERT = 50
 
 /**
  * Builds the image of `rows` rows whose columns are the files c<i>.bin in `dir` (text: codes into
- * `dicts[i]`). Between blocks the event loop runs (the file reads are asynchronous), so a gateway
+ * `dicts[i]`). Between slices the event loop runs (the file reads are asynchronous), so a gateway
  * building a large image keeps answering other requests.
  */
-export async function buildSqliteImageFromFiles(dir: string, columns: readonly ColumnSpec[], rows: number, dicts: readonly (string[] | undefined)[], blockRows: number): Promise<Uint8Array> {
+export async function buildSqliteImageFromFiles(dir: string, columns: readonly ColumnSpec[], rows: number, dicts: readonly (string[] | undefined)[], sliceRows: number): Promise<Uint8Array> {
   const SQL = await sqlJs()
   const db = new SQL.Database()
   const files = await Promise.all(columns.map((_, i) => open(join(dir, columnFile(i)), 'r')))
@@ -35,17 +35,17 @@ export async function buildSqliteImageFromFiles(dir: string, columns: readonly C
     db.exec(`CREATE TABLE ${quoteIdent(SQLITE_TABLE)} (${columns.map((c) => `${quoteIdent(c.name)} ${DECLARED[c.type]}`).join(', ')})`)
     const ncols = columns.length
     const batch = Math.max(1, Math.min(MAX_ROWS_PER_INSERT, Math.floor(VALUES_PER_INSERT / ncols)))
-    // A block is a whole number of batches, so only the last block has a remainder.
-    const block = Math.max(batch, Math.floor(blockRows / batch) * batch)
+    // A slice is a whole number of batches, so only the last slice has a remainder.
+    const slice = Math.max(batch, Math.floor(sliceRows / batch) * batch)
     const row = `(${columns.map(() => '?').join(', ')})`
     const insert = (n: number) => db.prepare(`INSERT INTO ${quoteIdent(SQLITE_TABLE)} VALUES ${new Array<string>(n).fill(row).join(', ')}`)
     const full = insert(batch)
     const params: SqlValue[] = new Array<SqlValue>(ncols * batch).fill(null)
     db.exec('BEGIN')
     try {
-      for (let r0 = 0; r0 < rows; r0 += block) {
-        const n = Math.min(block, rows - r0)
-        const values = await Promise.all(columns.map((c, i) => readBlock(files[i], c.type, r0, n)))
+      for (let r0 = 0; r0 < rows; r0 += slice) {
+        const n = Math.min(slice, rows - r0)
+        const values = await Promise.all(columns.map((c, i) => readSlice(files[i], c.type, r0, n)))
         const whole = Math.floor(n / batch) * batch
         for (let k = 0; k < whole; k += batch) {
           for (let c = 0; c < ncols; c++) fill(params, columns[c].type, values[c], dicts[c], c, ncols, k, batch)
@@ -73,20 +73,20 @@ export async function buildSqliteImageFromFiles(dir: string, columns: readonly C
 
 type FileHandle = Awaited<ReturnType<typeof open>>
 
-async function readBlock(fh: FileHandle, type: ColumnType, r0: number, n: number): Promise<Int32Array | Float64Array> {
+async function readSlice(fh: FileHandle, type: ColumnType, r0: number, n: number): Promise<Int32Array | Float64Array> {
   const width = WIDTH[type]
   const buf = new ArrayBuffer(n * width)
   const view = new Uint8Array(buf)
   let done = 0
   while (done < view.length) {
     const { bytesRead } = await fh.read(view, done, view.length - done, r0 * width + done)
-    if (bytesRead === 0) throw new Error(`column file ended at row ${r0 + done / width} of a block of ${n}`)
+    if (bytesRead === 0) throw new Error(`column file ended at row ${r0 + done / width} of a slice of ${n}`)
     done += bytesRead
   }
   return type === 'float' ? new Float64Array(buf) : new Int32Array(buf)
 }
 
-/** Rows [k, k + n) of a block into `params` at c, c + stride, …; N/A becomes NULL. */
+/** Rows [k, k + n) of a slice into `params` at c, c + stride, …; N/A becomes NULL. */
 function fill(params: SqlValue[], type: ColumnType, values: Int32Array | Float64Array, dict: string[] | undefined, c: number, stride: number, k: number, n: number): void {
   if (type === 'text') {
     for (let j = 0, p = c; j < n; j++, p += stride) {

@@ -15,7 +15,7 @@
  * left behind are never read, and chunks of one upload may be written by different processes
  * sharing DATA_DIR. At commit the files become a normal table version (write.ts's publishVersion):
  * numeric files are copied, text codes are renumbered into the sorted dictionary a version needs,
- * and the SQLite image is built from the files in blocks (chunked-sqlite.ts).
+ * and the SQLite image is built from the files in slices of rows (chunked-sqlite.ts).
  */
 import './endian.js'
 import { copyFile, constants as fsConstants, mkdir, open, readdir, readFile, rename, rm, stat } from 'node:fs/promises'
@@ -265,17 +265,17 @@ export interface ChunkedBase {
   readonly meta: TableMeta
 }
 
-/** Rows per block when files are streamed (renumbering codes, copying). */
-const BLOCK_ROWS = 1 << 18
+/** Rows per slice when files are streamed (renumbering codes, copying). */
+const SLICE_ROWS = 1 << 18
 /**
- * Rows per block of SQLite inserts: sql.js inserts synchronously, so this bounds how long the
+ * Rows per slice of SQLite inserts: sql.js inserts synchronously, so this bounds how long the
  * gateway's event loop is held at a time (about 0.1 s here) while a large image is built.
  */
-const SQLITE_BLOCK_ROWS = 1 << 14
+const SQLITE_SLICE_ROWS = 1 << 14
 
 /**
  * Writes the upload's files (after the rows of `base`, when appending) as a new immutable table
- * version and returns its metadata. Memory: one block of rows per column plus the text
+ * version and returns its metadata. Memory: one slice of rows per column plus the text
  * dictionaries, and the SQLite image (which sql.js builds in memory).
  */
 export async function writeChunkedVersion(dataDir: string, src: ChunkedSource, base: ChunkedBase | null): Promise<TableMeta> {
@@ -304,7 +304,7 @@ export async function writeChunkedVersion(dataDir: string, src: ChunkedSource, b
         dicts.push(dict)
       }
     }
-    const image = await buildSqliteImageFromFiles(tmp, meta.columns, meta.rows, dicts, SQLITE_BLOCK_ROWS)
+    const image = await buildSqliteImageFromFiles(tmp, meta.columns, meta.rows, dicts, SQLITE_SLICE_ROWS)
     await writeFileDurably(join(tmp, SQLITE_FILE), image)
   })
   return meta
@@ -323,10 +323,10 @@ async function numericColumn(out: string, file: string, bytes: number, baseFile:
   try {
     let pos = 0
     for (const [f, n] of [[baseFile, baseBytes], [file, bytes]] as const) {
-      for (let off = 0; off < n; off += BLOCK_ROWS * 8) {
-        const block = await readRange(f, off, Math.min(n, off + BLOCK_ROWS * 8))
-        await fh.write(block, 0, block.length, pos)
-        pos += block.length
+      for (let off = 0; off < n; off += SLICE_ROWS * 8) {
+        const slice = await readRange(f, off, Math.min(n, off + SLICE_ROWS * 8))
+        await fh.write(slice, 0, slice.length, pos)
+        pos += slice.length
       }
     }
     await fh.sync()
@@ -360,13 +360,13 @@ async function textColumn(out: string, src: ChunkedSource, i: number, baseFile: 
     if (baseFile && remapBase) parts.push([baseFile, baseRows, remapBase])
     parts.push([codesFile, src.rows, remapNew])
     for (const [file, rows, remap] of parts) {
-      for (let r0 = 0; r0 < rows; r0 += BLOCK_ROWS) {
-        const n = Math.min(BLOCK_ROWS, rows - r0)
-        const block = await readRange(file, r0 * 4, (r0 + n) * 4)
-        const codes = new Int32Array(block.buffer, block.byteOffset, n)
+      for (let r0 = 0; r0 < rows; r0 += SLICE_ROWS) {
+        const n = Math.min(SLICE_ROWS, rows - r0)
+        const slice = await readRange(file, r0 * 4, (r0 + n) * 4)
+        const codes = new Int32Array(slice.buffer, slice.byteOffset, n)
         for (let r = 0; r < n; r++) codes[r] = remap[codes[r]]
-        await fh.write(block, 0, block.length, pos)
-        pos += block.length
+        await fh.write(slice, 0, slice.length, pos)
+        pos += slice.length
       }
     }
     await fh.sync()

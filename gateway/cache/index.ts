@@ -7,24 +7,24 @@
  */
 import { PrincipalMemo } from '../auth/principal-memo.js'
 import { CompiledQueries } from './compiled-queries.js'
-import { RecentlyKept } from './recently-kept.js'
+import { RecentStoreCopies } from './recent-store-copies.js'
 import { RenderedAnswers } from './rendered-answers.js'
 
 export { CompiledQueries } from './compiled-queries.js'
-export { RecentlyKept } from './recently-kept.js'
+export { RecentStoreCopies } from './recent-store-copies.js'
 
 export interface GatewayCaches {
   /** Parsed and checked macro queries; SQL texts that passed the guard, with the names they use. */
   readonly queries: CompiledQueries
   /** Results this gateway wrote to the Store lately (not written again on every repeat). */
-  readonly keptResults: RecentlyKept
+  readonly storeCopies: RecentStoreCopies
   /** Principals by user, used only while every stored text they were made from is unchanged. */
   readonly principals: PrincipalMemo
   /** Small non-HTML answers rendered from results, by recipe key, format and what was asked. */
   readonly rendered: RenderedAnswers
 }
 
-/** `resultTtlSeconds`: how long a kept result lives in the Store (SESSION_TTL). */
+/** `resultTtlSeconds`: how long a result copied to the Store lives there (SESSION_TTL). */
 export function createGatewayCaches(resultTtlSeconds: number): GatewayCaches {
-  return { queries: new CompiledQueries(), keptResults: new RecentlyKept(resultTtlSeconds), principals: new PrincipalMemo(), rendered: new RenderedAnswers() }
+  return { queries: new CompiledQueries(), storeCopies: new RecentStoreCopies(resultTtlSeconds), principals: new PrincipalMemo(), rendered: new RenderedAnswers() }
 }

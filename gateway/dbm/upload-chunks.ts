@@ -36,7 +36,7 @@ import { KEYS, parentPath, parseRecord, type TableRecord } from '../catalog/reco
 import type { Principal } from '../catalog/principal.js'
 import { canReplace, writableFolder } from '../catalog/write-access.js'
 import { checkSameColumns } from '../queries/append.js'
-import { uploadInput } from '../queries/upload.js'
+import { uploadInput } from '../ingest/upload.js'
 import { chunkCsvInput } from './chunk-csv.js'
 import { checkPrincipalNames, tableView } from './common.js'
 import { defineTransaction } from './define.js'

@@ -4,7 +4,7 @@
 import type { ResultSet } from '../../shared/protocol.js'
 import { clipRange, shouldStream, toRendered } from './chunks.js'
 import { colsTable } from './cols.js'
-import { PAGE_END, pageStart, paragraph, rowsText, summaryText } from './html-page.js'
+import { PAGE_END, pageStart, paragraph, rowsText, rowCountText } from './html-page.js'
 import { jsonColumns } from './json.js'
 import { tableChunks } from './result.js'
 import { htmlTable } from './html-table.js'
@@ -33,7 +33,7 @@ function* headHtml(result: ResultSet, cols: ResultSet, range: RowRange, page?: P
   yield* htmlTable(cols, clipRange(undefined, cols.rowCount))
   // Only mention the cut when rows were actually left out.
   const shown = range.to < result.rowCount ? range : undefined
-  yield '<h2>Data</h2>\n' + paragraph(summaryText(result.rowCount, shown))
+  yield '<h2>Data</h2>\n' + paragraph(rowCountText(result.rowCount, shown))
   yield* htmlTable(result, range)
   yield PAGE_END
 }

@@ -17,7 +17,7 @@ export function rowsText(count: number): string {
 }
 
 /** "N rows" plus, when a range was asked for, which rows are shown (inclusive, from 0). */
-export function summaryText(rowCount: number, range?: RowRange): string {
+export function rowCountText(rowCount: number, range?: RowRange): string {
   const total = rowsText(rowCount)
   if (range === undefined) return total
   if (range.to <= range.from) return `${total}, showing none`

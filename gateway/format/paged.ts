@@ -11,7 +11,7 @@
 import type { ResultSet } from '../../shared/protocol.js'
 import type { ColumnMeta } from '../../shared/table.js'
 import { htmlTableRows, htmlTableStart, HTML_TABLE_END } from './html-table.js'
-import { PAGE_END, pageStart, paragraph, summaryText } from './html-page.js'
+import { PAGE_END, pageStart, paragraph, rowCountText } from './html-page.js'
 import { jsonColumnKey, jsonColumnValues, jsonKeyedBody, jsonRowsBody, jsonRowsStart, JSON_ROWS_END } from './json.js'
 import { checkTextSize, measureRows, textHeader, textLayout, textRows } from './text.js'
 import type { Format, PageInfo, Rendered } from './types.js'
@@ -84,7 +84,7 @@ async function* textTable(rows: PagedRows, first: ResultSet): AsyncGenerator<str
 }
 
 async function* htmlPage(rows: PagedRows, first: ResultSet, page?: PageInfo): AsyncGenerator<string> {
-  yield pageStart(page, 'Result') + paragraph(summaryText(rows.rowCount)) + htmlTableStart(first)
+  yield pageStart(page, 'Result') + paragraph(rowCountText(rows.rowCount)) + htmlTableStart(first)
   for await (const piece of pieces(rows)) yield* nonEmpty(htmlTableRows(piece, { from: 0, to: piece.rowCount }))
   yield HTML_TABLE_END + PAGE_END
 }

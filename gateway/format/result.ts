@@ -5,7 +5,7 @@
 import type { ResultSet } from '../../shared/protocol.js'
 import { clipRange, shouldStream, toRendered } from './chunks.js'
 import { htmlTable } from './html-table.js'
-import { PAGE_END, pageStart, paragraph, summaryText } from './html-page.js'
+import { PAGE_END, pageStart, paragraph, rowCountText } from './html-page.js'
 import { jsonColumns, jsonKeyed, jsonRows } from './json.js'
 import { textTable } from './text.js'
 import type { Format, PageInfo, Rendered, RowRange } from './types.js'
@@ -44,8 +44,8 @@ export function* tableChunks(result: ResultSet, format: Format, range: RowRange)
 
 function* resultPage(result: ResultSet, range: RowRange, opts: ResultOptions): Generator<string> {
   // Report the range only when one was asked for: "10 rows" alone means all are shown.
-  const summary = summaryText(result.rowCount, opts.range === undefined ? undefined : range)
-  yield pageStart(opts.page, 'Result') + paragraph(summary)
+  const rowsLine = rowCountText(result.rowCount, opts.range === undefined ? undefined : range)
+  yield pageStart(opts.page, 'Result') + paragraph(rowsLine)
   yield* htmlTable(result, range)
   yield PAGE_END
 }

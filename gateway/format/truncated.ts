@@ -10,7 +10,7 @@ import type { ResultSet } from '../../shared/protocol.js'
 import { clipRange, shouldStream, toRendered } from './chunks.js'
 import { escapeHtml } from './escape.js'
 import { htmlTable } from './html-table.js'
-import { PAGE_END, pageStart, paragraph, summaryText } from './html-page.js'
+import { PAGE_END, pageStart, paragraph, rowCountText } from './html-page.js'
 import { tableChunks } from './result.js'
 import { textTable } from './text.js'
 import type { Format, PageInfo, Rendered } from './types.js'
@@ -44,7 +44,7 @@ function* page(result: ResultSet, t: TruncationInfo, info?: PageInfo): Generator
   if (t.truncated) {
     yield `<p class="error" role="status"><strong>Truncated:</strong> ${escapeHtml(`showing the first ${t.rows} of ${t.totalRows} rows; the rest is over the service's result limit.`)}</p>\n`
   }
-  yield paragraph(summaryText(result.rowCount))
+  yield paragraph(rowCountText(result.rowCount))
   yield* htmlTable(result, clipRange(undefined, result.rowCount))
   yield PAGE_END
 }

@@ -60,8 +60,8 @@ export async function runParallel(deps: Deps, task: RunTask, control: RunControl
   if (plan === null || rows === undefined) return null
   const parts = partsFor(deps, rows)
   if (parts === 0) return null
-  const blockRows = currentBlockRows()
-  const ranges = splitRanges(rows, parts, summarises(plan) ? blockRows : 1)
+  const sumBlockRows = currentBlockRows()
+  const ranges = splitRanges(rows, parts, summarises(plan) ? sumBlockRows : 1)
   if (ranges.length < 2) return null
 
   // One signal for every part of every phase: the request's, the query's time limit, or a failed part.
@@ -71,7 +71,7 @@ export async function runParallel(deps: Deps, task: RunTask, control: RunControl
   control.signal?.addEventListener('abort', onAbort, { once: true })
   if (control.signal?.aborted) onAbort()
   try {
-    const run = parallelRun(plan, task, ranges, blockRows)
+    const run = parallelRun(plan, task, ranges, sumBlockRows)
     let phase = run.next()
     while (!phase.done) phase = run.next(await runPhase(deps, phase.value, stop, control, timeout))
     return phase.value

@@ -9,7 +9,7 @@ import { columnMeta, type TableMeta } from '../../shared/table.js'
 import type { LoadedColumn } from '../../engine/index.js'
 import type { TableRecord } from '../catalog/records.js'
 import type { Deps } from '../deps.js'
-import type { KeptResult } from './kept.js'
+import type { ReadableResult } from './readable-result.js'
 
 /** Rows [from, to) of a loaded column, sharing the cached buffer (text as its codes and dictionary). */
 function columnRows(col: LoadedColumn, from: number, to: number): ResultColumn {
@@ -35,10 +35,10 @@ function fileIndexes(table: TableRecord, meta: TableMeta): number[] {
 }
 
 /**
- * The data of a table version as a KeptResult. Labels, descriptions and formats come from the
+ * The data of a table version as a ReadableResult. Labels, descriptions and formats come from the
  * catalog record (they can be edited without a new version); the row count from the version.
  */
-export function tableData(deps: Deps, table: TableRecord): KeptResult {
+export function tableData(deps: Deps, table: TableRecord): ReadableResult {
   const cols = table.columns.map(columnMeta)
   return {
     cols,

@@ -26,7 +26,7 @@ import { authState } from '../session.js'
 import { clientGoneSignal, runForRequest } from './abort.js'
 import { READ_METHODS, serveReadMethod } from './widget.js'
 import { answerMethods, CONTROL_ONLY_METHODS, hasResult, widgetMethods } from './methods.js'
-import { keepInStore, keptFrom, keptResult } from '../queries/kept.js'
+import { copyToStore, readableOf, resultOfRecipe } from '../queries/readable-result.js'
 import { recipeKey } from '../queries/result-cache.js'
 import { actionRunner } from './dynamic-actions.js'
 
@@ -106,7 +106,7 @@ async function widgetResult(deps: Deps, ctx: Context, inst: InstanceRecord, app:
   const recipe = await prepareRun(deps, authState(ctx).user, query, vars)
   await deps.instances.setState(inst.tag, recipeField(name), JSON.stringify(recipe))
   const result = await runForRequest(ctx, deps, `inst:${inst.tag}`, (control) => runRunRecipe(deps, recipe, control))
-  keepInStore(deps, recipeKey(recipe), result)
+  copyToStore(deps, recipeKey(recipe), result)
   return result
 }
 
@@ -205,8 +205,8 @@ export async function dynamicMethod(ctx: Context, deps: Deps, inst: InstanceReco
     throw new AppError('NO_RESULT', `The widget "${name}" (class ${def.class}) runs no query, so it has no !${method}; it answers !${widgetMethods(def).join(', !')}.`, { widget: name, method })
   }
   const raw = await deps.instances.state(inst.tag, recipeField(name))
-  const kept = raw !== null
-    ? await keptResult(deps, recipeKey(JSON.parse(raw)), () => runForRequest(ctx, deps, `inst:${inst.tag}`, (control) => runRunRecipe(deps, JSON.parse(raw) as RunRecipe, control)))
-    : keptFrom(await widgetResult(deps, ctx, inst, app, name, await deps.instances.vars(inst.tag)))
-  await serveReadMethod(ctx, ctx.state.route as ParsedPath, method, kept, 'run')
+  const readable = raw !== null
+    ? await resultOfRecipe(deps, recipeKey(JSON.parse(raw)), () => runForRequest(ctx, deps, `inst:${inst.tag}`, (control) => runRunRecipe(deps, JSON.parse(raw) as RunRecipe, control)))
+    : readableOf(await widgetResult(deps, ctx, inst, app, name, await deps.instances.vars(inst.tag)))
+  await serveReadMethod(ctx, ctx.state.route as ParsedPath, method, readable, 'run')
 }

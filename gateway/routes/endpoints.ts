@@ -9,7 +9,7 @@ import type { ResultSet } from '../../shared/protocol.js'
 import { columnMeta } from '../../shared/table.js'
 import { renderResult } from '../format/index.js'
 import type { ParsedPath } from '../path.js'
-import { keptFrom } from '../queries/kept.js'
+import { readableOf } from '../queries/readable-result.js'
 import { send } from '../respond.js'
 import { pageInfo } from './ls.js'
 import { answerMethods } from './methods.js'
@@ -58,6 +58,6 @@ export function endpointsMethodHandler() {
     if (!(READ_METHODS as readonly string[]).includes(method)) {
       throw new AppError('NOT_FOUND', `Unknown method "!${method}" of the endpoint list; use !${ENDPOINT_METHODS.join(', !')}.`, { method })
     }
-    await serveReadMethod(ctx, ctx.state.route as ParsedPath, method, keptFrom(endpointTable()), 'run')
+    await serveReadMethod(ctx, ctx.state.route as ParsedPath, method, readableOf(endpointTable()), 'run')
   }
 }

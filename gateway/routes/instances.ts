@@ -18,13 +18,13 @@ import { authState } from '../session.js'
 import { answerStatus } from './status.js'
 import { answerStop } from './stop.js'
 import { runForRequest } from './abort.js'
-import { keptResult, type KeptResult } from '../queries/kept.js'
+import { resultOfRecipe, type ReadableResult } from '../queries/readable-result.js'
 import { recipeKey } from '../queries/result-cache.js'
 import { newFormPage } from './pages.js'
 import { createDynamic, dynamicMethod, dynamicRequest } from './dynamic.js'
 import { answerMethods, RESULT_METHODS } from './methods.js'
 import { parseDynamic } from '../../engine/index.js'
-import { queryHandler, queryMethodHandler, type Keeper, type KeeperOf, type QueryEndpoint } from './query-endpoint.js'
+import { queryHandler, queryMethodHandler, type RecipeSlot, type RecipeSlotOf, type QueryEndpoint } from './query-endpoint.js'
 import { RUN_ENDPOINT } from './run.js'
 import { SQL_ENDPOINT } from './sql.js'
 import { READ_METHODS, serveReadMethod } from './widget.js'
@@ -73,17 +73,17 @@ async function instanceOf(ctx: Context, deps: Deps): Promise<InstanceRecord> {
 }
 
 /** An instance keeps its own last recipe. */
-const instanceKeeper: KeeperOf = async (ctx, deps) => {
+const instanceRecipeSlot: RecipeSlotOf = async (ctx, deps) => {
   const inst = await instanceOf(ctx, deps)
-  const keeper: Keeper = {
+  const slot: RecipeSlot = {
     owner: `instance ${inst.tag}`,
     path: String(inst.tag),
     stopKey: `inst:${inst.tag}`,
     get: () => deps.instances.state(inst.tag, 'recipe'),
     set: (v) => deps.instances.setState(inst.tag, 'recipe', v),
-    readsKept: true,
+    servesLastResult: true,
   }
-  return keeper
+  return slot
 }
 
 const ENDPOINTS: Record<'sql' | 'run', QueryEndpoint<never>> = {
@@ -92,7 +92,7 @@ const ENDPOINTS: Record<'sql' | 'run', QueryEndpoint<never>> = {
 }
 
 /** The result of a fixed-query instance: its kept recipe, or the query prepared now. */
-async function queryInstanceResult(ctx: Context, deps: Deps, inst: InstanceRecord): Promise<KeptResult> {
+async function queryInstanceResult(ctx: Context, deps: Deps, inst: InstanceRecord): Promise<ReadableResult> {
   const raw = await deps.instances.state(inst.tag, 'recipe')
   let recipe: RunRecipe
   if (raw !== null) recipe = JSON.parse(raw) as RunRecipe
@@ -100,14 +100,14 @@ async function queryInstanceResult(ctx: Context, deps: Deps, inst: InstanceRecor
     recipe = await prepareRun(deps, authState(ctx).user, inst.xml)
     await deps.instances.setState(inst.tag, 'recipe', JSON.stringify(recipe))
   }
-  return keptResult(deps, recipeKey(recipe), () => runForRequest(ctx, deps, `inst:${inst.tag}`, (control) => runRunRecipe(deps, recipe, control)))
+  return resultOfRecipe(deps, recipeKey(recipe), () => runForRequest(ctx, deps, `inst:${inst.tag}`, (control) => runRunRecipe(deps, recipe, control)))
 }
 
 export function instanceHandler(deps: Deps) {
   return async function instance(ctx: Context, next: () => Promise<unknown>): Promise<unknown> {
     if (!/^\d+$/.test(String(ctx.params.tag))) return next()
     const inst = await instanceOf(ctx, deps)
-    if (inst.kind === 'sql' || inst.kind === 'run') return queryHandler(deps, ENDPOINTS[inst.kind], instanceKeeper)(ctx)
+    if (inst.kind === 'sql' || inst.kind === 'run') return queryHandler(deps, ENDPOINTS[inst.kind], instanceRecipeSlot)(ctx)
     if (inst.kind === 'dynamic') return dynamicRequest(ctx, deps, inst, null)
     const route = ctx.state.route as ParsedPath
     await serveReadMethod(ctx, route, 'data', await queryInstanceResult(ctx, deps, inst), 'run')
@@ -121,7 +121,7 @@ export function instanceMethodHandler(deps: Deps) {
     const method = String(ctx.params.method)
     // Every instance but a dynamic one has one widget, its result grid.
     if (method === 'methods' && inst.kind !== 'dynamic') return answerMethods(ctx, RESULT_METHODS, `instance ${inst.tag} methods`)
-    if (inst.kind === 'sql' || inst.kind === 'run') return queryMethodHandler(deps, ENDPOINTS[inst.kind], instanceKeeper)(ctx)
+    if (inst.kind === 'sql' || inst.kind === 'run') return queryMethodHandler(deps, ENDPOINTS[inst.kind], instanceRecipeSlot)(ctx)
     if (method === 'stop') return answerStop(ctx, deps, `inst:${inst.tag}`)
     if (method === 'status') return answerStatus(ctx, deps, `inst:${inst.tag}`)
     if (inst.kind === 'dynamic') return dynamicMethod(ctx, deps, inst, null, method)

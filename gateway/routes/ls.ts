@@ -10,7 +10,7 @@ import { LISTING_COLUMNS, listFolder, listingRow, type ListingRow } from '../cat
 import type { Deps } from '../deps.js'
 import { renderResult, type PageInfo } from '../format/index.js'
 import type { ParsedPath } from '../path.js'
-import { keptFrom } from '../queries/kept.js'
+import { readableOf } from '../queries/readable-result.js'
 import { formatLinks, send } from '../respond.js'
 import { authState } from '../session.js'
 import { serveReadMethod } from './widget.js'
@@ -61,7 +61,7 @@ export async function serveFolder(ctx: Context, deps: Deps, path: string, method
   const route = ctx.state.route as ParsedPath
   const objects = await listFolder(deps.store, authState(ctx).user, path)
   const listing = listingResult(objects.map(listingRow))
-  if (method !== undefined) return serveReadMethod(ctx, route, method, keptFrom(listing), 'run')
+  if (method !== undefined) return serveReadMethod(ctx, route, method, readableOf(listing), 'run')
   const title = path === '' ? 'Top-level folders' : path
   send(ctx, renderResult(listing, route.format, { page: pageInfo(ctx, title) }))
 }

@@ -1,6 +1,6 @@
 /**
  * The shape shared by `api/sql` and `api/run`: a query parameter (`sql` or `xml`) that is run,
- * whose recipe the session keeps, and whose result the index widget (`!cols`, `!rows`, `!data`,
+ * whose recipe the session holds, and whose result the index widget (`!cols`, `!rows`, `!data`,
  * `!head`) then reads without running the query again on this gateway. `!stop` and `!status`
  * act on the query running there.
  */
@@ -17,8 +17,8 @@ import { authState } from '../session.js'
 import { answerStatus } from './status.js'
 import { answerStop } from './stop.js'
 import { runForRequest } from './abort.js'
-import { keptResult } from '../queries/kept.js'
-import { keepResultOnce } from '../cache/keep-result.js'
+import { resultOfRecipe } from '../queries/readable-result.js'
+import { copyToStoreOnce } from '../cache/store-copy.js'
 import { recipeKeyOf } from '../cache/recipe-key.js'
 import { answerKey } from '../cache/rendered-answers.js'
 import { truncationOf, withTruncateHint, type RecipeOptions } from '../queries/limits.js'
@@ -26,28 +26,28 @@ import type { RunControl } from '../queries/pool.js'
 import { READ_METHODS, serveReadMethod, type AppKind } from './widget.js'
 import { answerSavedOnly, type SavedTable } from './saved-answer.js'
 
-/** Where a query's recipe is kept between requests: the session, or an instance. */
-export interface Keeper {
+/** Where a query's recipe is held between requests (its slot): the session, or an instance. */
+export interface RecipeSlot {
   /** For messages: "this session", "instance 7". */
   readonly owner: string
-  /** The path segment after api/ that reaches the kept result: `sql`, `run`, or a tag. */
+  /** The path segment after api/ that reaches the last result: `sql`, `run`, or a tag. */
   readonly path: string
   /** The name `!stop` and `!status` use for the query running here. */
   readonly stopKey: string
   get(): Promise<string | null>
   set(recipe: string): Promise<void>
   /**
-   * A request without the query parameter reads the kept result instead of failing (instances:
+   * A request without the query parameter reads the last result instead of failing (instances:
    * an instance is its own endpoint, and `api/{tag}:json` is how a client reads it back). The
    * session's api/sql and api/run still ask for the query.
    */
-  readonly readsKept?: boolean
+  readonly servesLastResult?: boolean
 }
 
-export type KeeperOf = (ctx: Context, deps: Deps, app: AppKind) => Promise<Keeper>
+export type RecipeSlotOf = (ctx: Context, deps: Deps, app: AppKind) => Promise<RecipeSlot>
 
-/** The session keeps the last recipe of each built-in endpoint. */
-export const sessionKeeper: KeeperOf = async (ctx, deps, app) => {
+/** The session holds the last recipe of each built-in endpoint. */
+export const sessionRecipeSlot: RecipeSlotOf = async (ctx, deps, app) => {
   const { session } = authState(ctx)
   return { owner: 'this session', path: app, stopKey: `sess:${session.sid}:${app}`, get: () => deps.sessions.getData(session.sid, app), set: (v) => deps.sessions.setData(session.sid, app, v) }
 }
@@ -56,7 +56,7 @@ export interface QueryEndpoint<R> {
   readonly app: AppKind
   /** The parameter holding the query text. */
   readonly param: 'sql' | 'xml'
-  /** Parses and checks the query into the recipe to run and keep; `opts.truncate` is truncate_=1. */
+  /** Parses and checks the query into the recipe to run and hold; `opts.truncate` is truncate_=1. */
   readonly prepare: (deps: Deps, user: Principal, text: string, opts: RecipeOptions) => Promise<R>
   /** Runs the recipe under the request's controls (stop signal, progress cell for `!status`, time limit). */
   readonly execute: (deps: Deps, recipe: R, control: RunControl) => Promise<ResultSet>
@@ -72,7 +72,7 @@ function dataLinks(route: ParsedPath, path: string): { label: string; href: stri
   return ['text', 'json', 'json.rows', 'json.keyed'].map((f) => ({ label: f, href: `/${route.version}/api/${path}/!data:${f}` }))
 }
 
-export function queryHandler<R>(deps: Deps, ep: QueryEndpoint<R>, keeperOf: KeeperOf = sessionKeeper) {
+export function queryHandler<R>(deps: Deps, ep: QueryEndpoint<R>, slotOf: RecipeSlotOf = sessionRecipeSlot) {
   return async function runQuery(ctx: Context): Promise<void> {
     const route = ctx.state.route as ParsedPath
     const { user } = authState(ctx)
@@ -81,9 +81,9 @@ export function queryHandler<R>(deps: Deps, ep: QueryEndpoint<R>, keeperOf: Keep
     if (text === undefined || text.trim() === '') {
       if (route.format === 'html' && text === undefined) return send(ctx, ep.form(route))
       if (text === undefined) {
-        const keeper = await keeperOf(ctx, deps, ep.app)
-        const raw = keeper.readsKept ? await keeper.get() : null
-        if (raw !== null) return answerKept(ctx, deps, ep, keeper, raw, 'data')
+        const slot = await slotOf(ctx, deps, ep.app)
+        const raw = slot.servesLastResult ? await slot.get() : null
+        if (raw !== null) return answerFromRecipe(ctx, deps, ep, slot, raw, 'data')
       }
       throw new AppError('MISSING_PARAMETER', `The parameter "${ep.param}" is missing or empty; send the query as a form field, JSON member or query-string value.`, { parameter: ep.param })
     }
@@ -91,25 +91,25 @@ export function queryHandler<R>(deps: Deps, ep: QueryEndpoint<R>, keeperOf: Keep
     const opts: RecipeOptions = { truncate: flagParam(params, 'truncate_') }
     const timeout = timeoutParam(params, deps.config.queryTimeoutMs)
     ep.check?.(params, opts)
-    const keeper = await keeperOf(ctx, deps, ep.app)
+    const slot = await slotOf(ctx, deps, ep.app)
     const recipe = await ep.prepare(deps, user, text, opts)
     const key = recipeKeyOf(recipe as object)
     // A result this gateway already holds runs nothing: no session slot to take, nothing for
     // `!stop` or `!status` to follow, so the Store round trips of both are skipped.
     const result =
       deps.results.get(key) ??
-      (await runForRequest(ctx, deps, keeper.stopKey, (control) => ep.execute(deps, recipe, control), timeout).catch((err: unknown) => {
+      (await runForRequest(ctx, deps, slot.stopKey, (control) => ep.execute(deps, recipe, control), timeout).catch((err: unknown) => {
         throw withTruncateHint(err)
       }))
-    await keeper.set(JSON.stringify(recipe))
-    keepResultOnce(deps, key, result)
+    await slot.set(JSON.stringify(recipe))
+    copyToStoreOnce(deps, key, result)
     const saved = ep.after ? await ep.after(deps, user, result, params) : undefined
     const truncation = truncationOf(result)
     // Every query answer says whether it was cut, whatever its format (false without truncate_=1).
     ctx.set('X-Truncated', String(truncation.truncated))
     try {
       if (route.format === 'html') {
-        const page = { title: ep.app, links: dataLinks(route, keeper.path) }
+        const page = { title: ep.app, links: dataLinks(route, slot.path) }
         return send(ctx, opts.truncate ? renderTruncatable(result, route.format, truncation, page) : renderResult(result, route.format, { page }))
       }
       // The answer is a function of the result (its key), the format and truncate_ alone.
@@ -123,25 +123,25 @@ export function queryHandler<R>(deps: Deps, ep: QueryEndpoint<R>, keeperOf: Keep
   }
 }
 
-export function queryMethodHandler<R>(deps: Deps, ep: QueryEndpoint<R>, keeperOf: KeeperOf = sessionKeeper) {
+export function queryMethodHandler<R>(deps: Deps, ep: QueryEndpoint<R>, slotOf: RecipeSlotOf = sessionRecipeSlot) {
   return async function queryMethod(ctx: Context): Promise<void> {
     const route = ctx.state.route as ParsedPath
     const method = String(ctx.params.method)
-    const keeper = await keeperOf(ctx, deps, ep.app)
-    if (method === 'stop') return answerStop(ctx, deps, keeper.stopKey)
-    if (method === 'status') return answerStatus(ctx, deps, keeper.stopKey)
+    const slot = await slotOf(ctx, deps, ep.app)
+    if (method === 'stop') return answerStop(ctx, deps, slot.stopKey)
+    if (method === 'status') return answerStatus(ctx, deps, slot.stopKey)
     if (!(READ_METHODS as readonly string[]).includes(method)) {
       throw new AppError('NOT_FOUND', `Unknown index-widget method "!${method}" for api/${ep.app}; use !${[...READ_METHODS, 'stop', 'status'].join(', !')}.`, { method })
     }
-    const raw = await keeper.get()
-    if (raw === null) throw new AppError('NO_RESULT', `There is no ${ep.app} result in ${keeper.owner} yet; run a query first.`)
-    await answerKept(ctx, deps, ep, keeper, raw, method)
+    const raw = await slot.get()
+    if (raw === null) throw new AppError('NO_RESULT', `There is no ${ep.app} result in ${slot.owner} yet; run a query first.`)
+    await answerFromRecipe(ctx, deps, ep, slot, raw, method)
   }
 }
 
-/** Answers a read method (`!data`…) of the result of a kept recipe, computing it again if no copy is left. */
-async function answerKept<R>(ctx: Context, deps: Deps, ep: QueryEndpoint<R>, keeper: Keeper, raw: string, method: string): Promise<void> {
+/** Answers a read method (`!data`…) of the result of the recipe in the slot, computing it again if no copy is left. */
+async function answerFromRecipe<R>(ctx: Context, deps: Deps, ep: QueryEndpoint<R>, slot: RecipeSlot, raw: string, method: string): Promise<void> {
   const recipe = JSON.parse(raw) as R
-  const kept = await keptResult(deps, recipeKeyOf(recipe as object), () => runForRequest(ctx, deps, keeper.stopKey, (control) => ep.execute(deps, recipe, control)))
-  await serveReadMethod(ctx, ctx.state.route as ParsedPath, method, kept, ep.app, { answers: deps.caches.rendered, resultKey: recipeKeyOf(recipe as object) })
+  const readable = await resultOfRecipe(deps, recipeKeyOf(recipe as object), () => runForRequest(ctx, deps, slot.stopKey, (control) => ep.execute(deps, recipe, control)))
+  await serveReadMethod(ctx, ctx.state.route as ParsedPath, method, readable, ep.app, { answers: deps.caches.rendered, resultKey: recipeKeyOf(recipe as object) })
 }

@@ -1,12 +1,12 @@
 /**
- * The index widget's read methods over one kept result: `!cols`, `!rows`, `!data`, `!head`.
- * Shared by every endpoint that keeps a result: api/sql, api/run and instances.
+ * The index widget's read methods over one result: `!cols`, `!rows`, `!data`, `!head`.
+ * Shared by every endpoint whose result they read: api/sql, api/run, instances, tables, listings.
  */
 import type { Context } from 'koa'
 import { AppError } from '../../shared/errors.js'
 import { answerKey, type RenderedAnswers } from '../cache/rendered-answers.js'
 import { colsTable, HEAD_ROWS, renderHead, renderResult, renderValue, STREAM_THRESHOLD } from '../format/index.js'
-import type { KeptResult } from '../queries/kept.js'
+import type { ReadableResult } from '../queries/readable-result.js'
 import type { ParsedPath } from '../path.js'
 import { requestParams, rowParam } from '../params.js'
 import { formatLinks, send, sendRows } from '../respond.js'
@@ -27,7 +27,7 @@ export function requestedRange(ctx: Context, app: AppKind, rowCount: number): { 
   return { from, to }
 }
 
-/** Rendered answers and the recipe key of the kept result, when the caller knows the key. */
+/** Rendered answers and the recipe key of the result, when the caller knows the key. */
 export interface AnswerMemo {
   readonly answers: RenderedAnswers
   readonly resultKey: string
@@ -37,28 +37,28 @@ export interface AnswerMemo {
  * Answers a read method. With `memo`, small `!data` answers other than HTML are rendered once
  * per row range and format (cache/rendered-answers.ts).
  */
-export async function serveReadMethod(ctx: Context, route: ParsedPath, method: string, kept: KeptResult, app: AppKind, memo?: AnswerMemo): Promise<void> {
+export async function serveReadMethod(ctx: Context, route: ParsedPath, method: string, source: ReadableResult, app: AppKind, memo?: AnswerMemo): Promise<void> {
   // Only a page has links; JSON and text answers skip building them.
   const page = route.format === 'html' ? { title: `${app} ${method}`, links: formatLinks(ctx) } : undefined
   switch (method) {
     case 'cols':
-      return send(ctx, renderResult(colsTable(kept.cols, app), route.format, { page }))
+      return send(ctx, renderResult(colsTable(source.cols, app), route.format, { page }))
     case 'rows':
-      return send(ctx, renderValue(kept.rowCount, route.format, page))
+      return send(ctx, renderValue(source.rowCount, route.format, page))
     case 'data': {
-      const range = requestedRange(ctx, app, kept.rowCount)
+      const range = requestedRange(ctx, app, source.rowCount)
       if (memo !== undefined && route.format !== 'html' && range.to - range.from <= STREAM_THRESHOLD) {
         const key = answerKey(memo.resultKey, 'data', route.format, range.from, range.to)
         const hit = memo.answers.get(key)
-        return send(ctx, hit ?? memo.answers.keep(key, renderResult(await kept.rows(range.from, range.to), route.format)))
+        return send(ctx, hit ?? memo.answers.remember(key, renderResult(await source.rows(range.from, range.to), route.format)))
       }
-      // Large ranges stream in pieces: a kept result in the Store is read a chunk at a time.
-      return sendRows(ctx, { cols: kept.cols, read: (from, to) => kept.rows(from, to) }, range, route.format, page)
+      // Large ranges stream in pieces: a result copied to the Store is read a chunk at a time.
+      return sendRows(ctx, { cols: source.cols, read: (from, to) => source.rows(from, to) }, range, route.format, page)
     }
     case 'head': {
-      const first = await kept.rows(0, HEAD_ROWS)
+      const first = await source.rows(0, HEAD_ROWS)
       // renderHead shows the total row count and the rows it is given (all of `first`).
-      return send(ctx, renderHead({ ...first, rowCount: kept.rowCount }, app, route.format, first.rowCount))
+      return send(ctx, renderHead({ ...first, rowCount: source.rowCount }, app, route.format, first.rowCount))
     }
     default:
       throw new AppError('NOT_FOUND', `Unknown index-widget method "!${method}"; use !${READ_METHODS.join(', !')}.`, { method })

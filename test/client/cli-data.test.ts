@@ -8,7 +8,7 @@ import { expect } from 'chai'
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { parseCsv } from '../../gateway/queries/csv.js'
+import { parseCsv } from '../../gateway/ingest/csv.js'
 import { ADMIN_PASSWORD, cli, sampleCsv, startGateway, type Gateway } from './helpers.js'
 
 describe('client: CLI upload, query, download', function () {

@@ -83,7 +83,7 @@ describe('cache charges: each bounded cache holds at most its budget of real mem
   it('rendered answers, filled with small bodies', async () => {
     const rendered = new RenderedAnswers(BUDGET)
     const bytes = await held(async () => {
-      for (let i = 0; i < 60_000; i++) rendered.keep(`${hexKey(i)}|json|all`, { type: 'application/json', body: JSON.stringify({ store: [3], n: [i], d: [i] }) })
+      for (let i = 0; i < 60_000; i++) rendered.remember(`${hexKey(i)}|json|all`, { type: 'application/json', body: JSON.stringify({ store: [3], n: [i], d: [i] }) })
       return rendered
     })
     expect(bytes, `${(bytes / MiB).toFixed(1)} MiB`).to.be.below(CEILING)

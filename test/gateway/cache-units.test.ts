@@ -1,7 +1,7 @@
 import { expect } from 'chai'
 import { compiledEntryBytes, CompiledQueries } from '../../gateway/cache/compiled-queries.js'
 import { parseRecordOnce } from '../../gateway/cache/parsed-records.js'
-import { RecentlyKept } from '../../gateway/cache/recently-kept.js'
+import { RecentStoreCopies } from '../../gateway/cache/recent-store-copies.js'
 import { recipeKeyOf } from '../../gateway/cache/recipe-key.js'
 import { recipeKey } from '../../gateway/queries/result-cache.js'
 import type { ColumnSpec } from '../../shared/table.js'
@@ -66,10 +66,10 @@ describe('CompiledQueries', () => {
   })
 })
 
-describe('RecentlyKept', () => {
+describe('RecentStoreCopies', () => {
   it('claims a key once per half TTL, and again after a failed write is forgotten', () => {
     let now = 1_000_000
-    const k = new RecentlyKept(60, 100, () => now)
+    const k = new RecentStoreCopies(60, 100, () => now)
     expect(k.claim('a')).to.equal(true)
     expect(k.claim('a')).to.equal(false)
     expect(k.claim('b')).to.equal(true)
@@ -82,7 +82,7 @@ describe('RecentlyKept', () => {
   })
 
   it('remembers at most maxKeys keys, forgetting the oldest first', () => {
-    const k = new RecentlyKept(60, 2)
+    const k = new RecentStoreCopies(60, 2)
     k.claim('a')
     k.claim('b')
     k.claim('c')

@@ -1,5 +1,5 @@
 import { expect } from 'chai'
-import { parseCsv, parseCsvRecords, readCsvTable } from '../../gateway/queries/csv.js'
+import { parseCsv, parseCsvRecords, readCsvTable } from '../../gateway/ingest/csv.js'
 import { AppError } from '../../shared/errors.js'
 
 const cases: { name: string; text: string; rows: string[][] }[] = [

@@ -13,7 +13,7 @@ import { gRank } from './rank.js'
 import { gCumavg, gCumcnt, gCumExtreme, gCumrunlen, gCumsum } from './running.js'
 import { gSplice } from './splice.js'
 import { gMedian, gUcnt, gVariance } from './spread.js'
-import { gAvg, gCnt, gExtreme, gPct, gSum, gWavg } from './summaries.js'
+import { gAvg, gCnt, gExtreme, gPct, gSum, gWavg } from './aggregates.js'
 
 const G: ArgSpec = { kind: 'group', name: 'G', optional: true }
 const S: ArgSpec = { kind: 'select', name: 'S', optional: true }

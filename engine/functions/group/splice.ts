@@ -1,6 +1,6 @@
 /**
  * g_splice(G;S;O;X;D;N): the group's values joined in O order with the delimiter D (none when
- * omitted), at most N of them (all when omitted). N/A values are left out (summaries ignore
+ * omitted), at most N of them (all when omitted). N/A values are left out (aggregates ignore
  * N/A). Numbers are written as JavaScript prints them (dates as yyyymmdd). The strings are
  * built once per group, not per row, then broadcast as codes.
  */

@@ -1,5 +1,5 @@
 /**
- * Group summaries that look at the distribution of values: g_ucnt (distinct values), g_median,
+ * Per-group aggregates that look at the distribution of values: g_ucnt (distinct values), g_median,
  * g_var and g_stdev (sample: divided by n − 1, N/A for fewer than 2 values; the population
  * variant is unconfirmed and would differ only by that divisor).
  */

@@ -1,7 +1,7 @@
 /**
  * Micro-benchmark of the hot kernels on 10M rows (not a test):
  *
- *   node dist/engine/columns/bench-kernels.js [rows]
+ *   node dist/bench/micro/kernels.js [rows]
  *
  * Prints the best and median time of several runs per kernel, after a warm-up run, so the
  * figures show optimised code. Also times a plain comparator sort against the radix sort on
@@ -9,13 +9,13 @@
  * the machine: a copy into an existing array, and the same into a fresh one (the difference
  * is the cost of first-touching new memory, which every kernel's output pays).
  */
-import { FUNCTIONS } from '../functions/registry.js'
-import type { KernelArg } from '../functions/types.js'
-import { firstIndexLookup } from './lookup.js'
-import { groupBy } from './group-by.js'
-import { randomFloatColumn, randomIntColumn, Rng } from './random.js'
-import { sortPermutation } from './sort.js'
-import type { Column, IntColumn } from './types.js'
+import { FUNCTIONS } from '../../engine/functions/registry.js'
+import type { KernelArg } from '../../engine/functions/types.js'
+import { firstIndexLookup } from '../../engine/columns/lookup.js'
+import { groupBy } from '../../engine/columns/group-by.js'
+import { randomFloatColumn, randomIntColumn, Rng } from '../../engine/columns/random.js'
+import { sortPermutation } from '../../engine/columns/sort.js'
+import type { Column, IntColumn } from '../../engine/columns/types.js'
 
 const ROWS = Number(process.argv[2] ?? 10_000_000)
 const RUNS = 5

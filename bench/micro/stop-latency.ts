@@ -2,8 +2,8 @@
  * Stop latency benchmark: how fast `!stop` on one gateway ends a long query running on another,
  * and how fast the pool serves again.
  *
- *   node dist/gateway/stop/bench-stop.js               two registries on one memory store
- *   node dist/gateway/stop/bench-stop.js redis://…     two registries on two Redis connections
+ *   node dist/bench/micro/stop-latency.js               two registries on one memory store
+ *   node dist/bench/micro/stop-latency.js redis://…     two registries on two Redis connections
  *
  * Each round: a never-ending SQL task is tracked on gateway A (PoolRunner, 2 workers); after
  * 200 ms another short query is started and gateway B requests the stop. Timed from the
@@ -16,8 +16,8 @@ import { AppError } from '../../shared/errors.js'
 import type { SqlTask } from '../../shared/protocol.js'
 import { createMemoryStore, createRedisStore } from '../../shared/store/index.js'
 import type { Store } from '../../shared/store/index.js'
-import { PoolRunner } from '../runner.js'
-import { StopRegistry } from './registry.js'
+import { PoolRunner } from '../../gateway/runner.js'
+import { StopRegistry } from '../../gateway/stop/registry.js'
 
 const ROUNDS = 20
 const RUN_BEFORE_STOP_MS = 200

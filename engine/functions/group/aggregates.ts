@@ -1,5 +1,5 @@
 /**
- * Group summaries broadcast to every row of the group: g_sum, g_cnt, g_avg, g_min, g_max,
+ * Per-group aggregates broadcast to every row of the group: g_sum, g_cnt, g_avg, g_min, g_max,
  * g_pct, g_wavg. N/A values are ignored; the sum of a group without any value is 0 (§5.2), an
  * average, minimum or maximum of one is N/A.
  */

@@ -8,11 +8,11 @@
  * computes the result again. To keep copies of results still in use alive, a key is written again
  * once half the Store's TTL has passed since this gateway last wrote it.
  */
-export class RecentlyKept {
+export class RecentStoreCopies {
   readonly #writtenAt = new Map<string, number>()
 
   constructor(
-    /** Seconds a kept result lives in the Store after it is written. */
+    /** Seconds a result copied to the Store lives there after it is written. */
     private readonly ttlSeconds: number,
     /** Keys remembered; the oldest are forgotten first (forgetting only costs a write). */
     private readonly maxKeys = 10_000,

@@ -1,15 +1,16 @@
 /**
- * A kept result as the index widget reads it: its columns, its row count, and any range of its
- * rows. Three sources, cheapest first: this gateway's memo (the whole result in memory), the
- * Store's chunked copy (any gateway wrote it; a range reads only its chunks), or computing the
- * recipe again (then kept in both for the next reader).
+ * A result as the index widget reads it (a query's last result, a table, a listing): its
+ * columns, its row count, and any range of its rows. A query's result has three sources,
+ * cheapest first: this gateway's memo (the whole result in memory), the Store's chunked copy (any
+ * gateway wrote it; a range reads only its chunks), or computing the recipe again (then memoised
+ * and copied to the Store for the next reader).
  */
 import type { ResultSet } from '../../shared/protocol.js'
 import type { ColumnMeta } from '../../shared/table.js'
 import type { Deps } from '../deps.js'
 import { sliceColumn } from '../../shared/result-text.js'
 
-export interface KeptResult {
+export interface ReadableResult {
   readonly cols: readonly ColumnMeta[]
   readonly rowCount: number
   /** Rows [from, to) (clipped) as a ResultSet holding only those rows. */
@@ -28,12 +29,12 @@ export function sliceResult(r: ResultSet, from: number, to: number): ResultSet {
   }
 }
 
-export function keptFrom(result: ResultSet): KeptResult {
+export function readableOf(result: ResultSet): ReadableResult {
   return { cols: result.cols, rowCount: result.rowCount, rows: async (from, to) => sliceResult(result, from, to) }
 }
 
-/** Keeps a fresh result in the Store for other gateways; failures only cost a recompute later. */
-export function keepInStore(deps: Deps, key: string, result: ResultSet): void {
+/** Copies a fresh result to the Store for other gateways; failures only cost a recompute later. */
+export function copyToStore(deps: Deps, key: string, result: ResultSet): void {
   deps.resultStore.save(key, result).catch((err: unknown) => deps.log({ level: 'warn', msg: 'result not kept in the store', key, err: String(err) }))
 }
 
@@ -41,9 +42,9 @@ export function keepInStore(deps: Deps, key: string, result: ResultSet): void {
  * The result of the recipe with this key: from memory, from the Store, or computed by
  * `compute` (which must leave it in the memo, as the run functions do).
  */
-export async function keptResult(deps: Deps, key: string, compute: () => Promise<ResultSet>): Promise<KeptResult> {
+export async function resultOfRecipe(deps: Deps, key: string, compute: () => Promise<ResultSet>): Promise<ReadableResult> {
   const local = deps.results.get(key)
-  if (local) return keptFrom(local)
+  if (local) return readableOf(local)
   const meta = await deps.resultStore.meta(key)
   if (meta) {
     return {
@@ -53,6 +54,6 @@ export async function keptResult(deps: Deps, key: string, compute: () => Promise
     }
   }
   const result = await compute()
-  keepInStore(deps, key, result)
-  return keptFrom(result)
+  copyToStore(deps, key, result)
+  return readableOf(result)
 }

@@ -4,7 +4,7 @@
  * memory store and, given a URL, on Redis. Target (issue 4): a 100-row range of a 1M-row result
  * in under 20 ms at the median.
  *
- *   node dist/gateway/results/bench-results.js [redis://127.0.0.1:6379]
+ *   node dist/bench/micro/result-store.js [redis://127.0.0.1:6379]
  *
  * Redis keys go under a random prefix and are deleted afterwards; nothing else on the server is touched.
  */
@@ -13,7 +13,7 @@ import { performance } from 'node:perf_hooks'
 import type { ResultSet } from '../../shared/protocol.js'
 import { createMemoryStore, createRedisStore, type Store } from '../../shared/store/index.js'
 import { columnMeta, NA_INT, type ColumnSpec } from '../../shared/table.js'
-import { ResultStore } from './chunked.js'
+import { ResultStore } from '../../gateway/results/chunked.js'
 
 const ROWS = 1_000_000
 const READS = 200
