@@ -37,7 +37,7 @@ import type { Principal } from '../catalog/principal.js'
 import { canReplace, writableFolder } from '../catalog/write-access.js'
 import { checkSameColumns } from '../queries/append.js'
 import { uploadInput } from '../ingest/upload.js'
-import { chunkCsvInput } from './chunk-csv.js'
+import { chunkCsvInput } from '../ingest/chunk-csv.js'
 import { checkPrincipalNames, tableView } from './common.js'
 import { defineTransaction } from './define.js'
 import type { DbmContext, Transaction } from './registry.js'
@@ -263,7 +263,7 @@ async function applyChunk(ctx: DbmContext, state: UploadState, rows: { csv?: str
     ...(c.type !== null && (c.declared || c.type === 'text') ? { type: c.type } : {}),
   }))
   if (rows.csv !== undefined && rows.data !== undefined) throw new AppError('INVALID_PARAMETER', 'Give the rows either as "data" or as "csv", not both.', { parameter: 'csv' })
-  // CSV through the fast reader (chunk-csv.ts); JSON data as upload_table reads it.
+  // CSV through the fast reader (ingest/chunk-csv.ts); JSON data as upload_table reads it.
   const input = rows.csv !== undefined ? chunkCsvInput(rows.csv, cols) : uploadInput({ cols, data: rows.data })
   // The limits of every save (MAX_CELL_BYTES, MAX_ROW_BYTES), before any byte is written.
   checkCellLimits(input.columns, input.data, { maxCellBytes: ctx.deps.config.maxCellBytes, maxRowBytes: ctx.deps.config.maxRowBytes })

@@ -1,6 +1,6 @@
 /**
  * The CSV text of one upload_chunk as typed columns, quickly. upload_table's reader
- * (queries/upload.ts and csv.ts) builds a record object per row and tests every cell with
+ * (ingest/upload.ts and csv.ts) builds a record object per row and tests every cell with
  * several regular expressions, twice; at 40,000 rows a second it was most of a 10M-row load. This
  * reader follows the same rules (RFC 4180 with csv.ts's two liberties: empty lines skipped, a
  * quote inside an unquoted field kept; the header's names trimmed; types inferred as upload.ts
