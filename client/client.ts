@@ -11,6 +11,7 @@
  * Results come in the format asked for (`json`: column-major, the default; `json.rows`;
  * `json.keyed`; `text`), typed accordingly. Every failure is a TabulaError (errors.ts).
  */
+import type { DbmReply, ErrorBody, LoginAnswer, NewInstanceAnswer, QueryStatus, StopAnswer } from '../shared/api-answers.js'
 import type { DbmAlias, DbmAliasParams, DbmName, DbmParams, DbmValue, ColumnDecl } from './dbm.js'
 import { TabulaError } from './errors.js'
 import { DEFAULT_RETRY, Transport, dbmError, type FetchLike, type Format, type RetryPolicy, type SessionParts } from './http.js'
@@ -66,15 +67,6 @@ export interface Range {
   readonly to?: number
 }
 
-export interface QueryStatus {
-  readonly running: boolean
-  readonly elapsed_ms: number | null
-  readonly done: number | null
-  readonly total: number | null
-  readonly unit: string | null
-  readonly fraction: number | null
-}
-
 export interface LoginOptions {
   /** possess (default): join a live session; yes: end it and start anew; no: refuse when one exists. */
   readonly kill?: 'possess' | 'yes' | 'no'
@@ -128,7 +120,7 @@ export class ResultHandle {
 
   /** Stops the query running there; true when one was running. Sent once (it acts). */
   async stop(opts: RequestOptions & { force?: boolean } = {}): Promise<boolean> {
-    const reply = (await this.transport.send({ method: 'POST', path: `${this.path}/!stop`, format: 'json', json: opts.force ? { force_: 1 } : undefined, signal: opts.signal })) as { stopped?: boolean }
+    const reply = (await this.transport.send({ method: 'POST', path: `${this.path}/!stop`, format: 'json', json: opts.force ? { force_: 1 } : undefined, signal: opts.signal })) as Partial<StopAnswer>
     return reply.stopped === true
   }
 
@@ -209,7 +201,7 @@ export class Client {
   async login(uid: string, pw: string, opts: LoginOptions = {}): Promise<SessionParts> {
     const form: Record<string, string> = { uid, pw }
     if (opts.kill) form.kill = opts.kill
-    const reply = (await this.transport.send({ method: 'POST', path: '!login', format: 'json', form, signal: opts.signal })) as Partial<SessionParts> & { error?: string; code?: string }
+    const reply = (await this.transport.send({ method: 'POST', path: '!login', format: 'json', form, signal: opts.signal })) as Partial<LoginAnswer & ErrorBody>
     if (reply.error || !reply.sid || !reply.epw || !reply.uid) {
       throw new TabulaError({ status: 200, code: reply.code ?? 'bad_response', message: reply.error ?? 'The login answer has no session.' })
     }
@@ -254,7 +246,7 @@ export class Client {
     const isXml = appOrXml.trimStart().startsWith('<')
     const reply = (await this.transport.send({
       method: 'POST', path: isXml ? 'new' : `new/${encodeURIComponent(appOrXml)}`, format: 'json', json: isXml ? { ...vars, xml: appOrXml } : vars, signal: opts.signal,
-    })) as { tag?: number }
+    })) as Partial<NewInstanceAnswer>
     if (typeof reply.tag !== 'number') throw new TabulaError({ status: 200, code: 'bad_response', message: 'The answer of api/new has no tag.' })
     return new Instance(this.transport, reply.tag)
   }
@@ -282,7 +274,8 @@ export class Client {
    * Sent once, never retried: it may change the catalog.
    */
   async dbm<N extends DbmName | DbmAlias>(name: N, params: N extends DbmName ? DbmParams[N] : N extends DbmAlias ? DbmAliasParams[N] : never, opts: RequestOptions = {}): Promise<DbmValue<N>> {
-    const reply = (await this.transport.send({ method: 'POST', path: 'dbm', format: 'json', json: { cmd: [name, params] }, signal: opts.signal })) as { rc?: number; value?: unknown; msg?: unknown; code?: unknown }
+    const reply = (await this.transport.send({ method: 'POST', path: 'dbm', format: 'json', json: { cmd: [name, params] }, signal: opts.signal })) as DbmReply
+    // Checked, not trusted: anything but rc 0 (a proxy's JSON, say) is reported as a failure.
     if (reply.rc !== 0) throw dbmError(reply)
     return reply.value as DbmValue<N>
   }

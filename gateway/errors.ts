@@ -8,6 +8,7 @@
  */
 import type { Context, Next } from 'koa'
 import { randomUUID } from 'node:crypto'
+import type { ErrorBody } from '../shared/api-answers.js'
 import { AppError, type ErrorCode } from '../shared/errors.js'
 import { sessionCookieValues } from './auth/cookie.js'
 import type { ParsedPath } from './path.js'
@@ -108,15 +109,14 @@ export type Logger = ((line: Record<string, unknown>) => void) & {
  * Renders an error body. Every one carries the request id (also the X-Request-Id header), so a
  * caller can quote it and an operator find the request's log lines, and the cause of a 5xx.
  */
-export function errorBody(e: AppError, requestId: string): Record<string, unknown> {
+export function errorBody(e: AppError, requestId: string): ErrorBody {
   const status = STATUS[e.code]
-  const body: Record<string, unknown> = {
+  return {
     error: status >= 500 && e.code === 'INTERNAL' ? 'Internal error' : e.message,
     code: wireCode(e.code),
+    ...(status < 500 && Object.keys(e.detail).length > 0 && { detail: e.detail }),
+    requestId,
   }
-  if (status < 500 && Object.keys(e.detail).length > 0) body.detail = e.detail
-  body.requestId = requestId
-  return body
 }
 
 /** Codes that mean "log in (again)": a browser gets the login page for them. */

@@ -5,6 +5,7 @@
  * missing session (403) and failures of the service itself (5xx) are HTTP errors.
  */
 import type { Context } from 'koa'
+import type { DbmReply } from '../../shared/api-answers.js'
 import { AppError } from '../../shared/errors.js'
 import { runTransaction } from '../dbm/index.js'
 import type { DbmContext, ParamValues } from '../dbm/registry.js'
@@ -38,8 +39,6 @@ export function parseCommand(cmd: unknown): { name: string; params: ParamValues 
   }
   return { name: name.trim(), params: params as ParamValues }
 }
-
-export type DbmReply = { rc: 0; value: unknown } | { rc: 1; msg: string; code: string }
 
 /** Runs a command and turns a transaction failure into an rc 1 reply; service failures throw. */
 export async function dbmReply(ctx: DbmContext, cmd: unknown): Promise<DbmReply> {

@@ -6,6 +6,7 @@
  * them.
  */
 import type { Context } from 'koa'
+import type { NewInstanceAnswer } from '../../shared/api-answers.js'
 import { AppError } from '../../shared/errors.js'
 import type { Deps } from '../deps.js'
 import { renderValue } from '../format/index.js'
@@ -32,7 +33,8 @@ import { READ_METHODS, serveReadMethod } from './widget.js'
 function sendTag(ctx: Context, tag: number): void {
   const route = ctx.state.route as ParsedPath
   const href = `/${route.version}/api/${tag}`
-  send(ctx, renderValue({ tag }, route.format, { title: `instance ${tag}`, links: [{ label: `open instance ${tag}`, href }] }))
+  const answer: NewInstanceAnswer = { tag }
+  send(ctx, renderValue(answer, route.format, { title: `instance ${tag}`, links: [{ label: `open instance ${tag}`, href }] }))
 }
 
 export function newAppHandler(deps: Deps) {

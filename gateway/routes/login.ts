@@ -6,6 +6,7 @@
  * carries it.
  */
 import type { Context } from 'koa'
+import type { AuthCheckAnswer, LoginAnswer, LogoutAnswer } from '../../shared/api-answers.js'
 import { AppError } from '../../shared/errors.js'
 import { formatSessionCookie, parseSessionCookie, sessionCookieValues, COOKIE_NAME } from '../auth/cookie.js'
 import { verifyPassword } from '../auth/password.js'
@@ -17,7 +18,7 @@ import { requestParams, stringParam, type Params } from '../params.js'
 
 const KILL_MODES = ['yes', 'no', 'possess', 'auth'] as const
 
-function sendJson(ctx: Context, value: unknown): void {
+function sendJson(ctx: Context, value: LoginAnswer | AuthCheckAnswer | LogoutAnswer): void {
   ctx.status = 200
   ctx.type = 'application/json; charset=utf-8'
   ctx.body = JSON.stringify(value)

@@ -14,7 +14,8 @@ import type { Store } from '../../shared/store/index.js'
 import { decodeStopMessage, encodeStopMessage, STOP_CHANNEL } from './message.js'
 import { ProgressCell } from './progress.js'
 import { DEFAULT_RUNNING_TTL, readRunning, RunningMarker, runningKey } from './running-marker.js'
-import { statusOf, type QueryStatus } from './status.js'
+import type { QueryStatus, StopAnswer } from '../../shared/api-answers.js'
+import { statusOf } from './status.js'
 import { TrackedQuery } from './tracked-query.js'
 
 /** Options of StopRegistry#track. */
@@ -112,7 +113,7 @@ export class StopRegistry {
    * Stops every running copy of `queryKey`, on whichever gateway runs it. `stopped` says whether
    * a running query was recorded; the stop itself arrives asynchronously, within one pub/sub hop.
    */
-  async requestStop(queryKey: string, opts: StopOptions = {}): Promise<{ stopped: boolean }> {
+  async requestStop(queryKey: string, opts: StopOptions = {}): Promise<StopAnswer> {
     const running = Object.keys(await readRunning(this.store, queryKey))
     if (running.length === 0) return { stopped: false }
     const force = opts.force === true

@@ -2,18 +2,8 @@
  * `!status` from the running records (running-marker.ts): whether a query runs under a key, for
  * how long, and how far it got. Read from the Store, so any gateway answers for every gateway.
  */
+import type { QueryStatus } from '../../shared/api-answers.js'
 import { decodeRunningInfo, type RunningInfo } from './running-marker.js'
-
-/** The `!status` answer (docs/endpoints.md); snake_case because it is wire format. */
-export interface QueryStatus {
-  readonly running: boolean
-  readonly elapsed_ms: number | null
-  readonly done: number | null
-  readonly total: number | null
-  /** What done and total count; null when they are unknown (SQL, or a run not started yet). */
-  readonly unit: 'ops' | null
-  readonly fraction: number | null
-}
 
 export const IDLE: QueryStatus = { running: false, elapsed_ms: null, done: null, total: null, unit: null, fraction: null }
 

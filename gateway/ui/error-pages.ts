@@ -3,6 +3,7 @@
  * expired session, and otherwise a page with the API's message. Other formats keep the JSON error
  * body (errors.ts); the status is the same either way.
  */
+import type { ErrorBody } from '../../shared/api-answers.js'
 import type { Rendered } from '../format/index.js'
 import { html } from './markup.js'
 import { apiHref, workbenchPage } from './shell.js'
@@ -32,16 +33,14 @@ export interface ErrorPageOptions {
   /** Who is logged in, when the session was checked before the error. */
   readonly uid: string | null
   readonly status: number
-  /** The JSON error body: error, code and, for 5xx, requestId. */
-  readonly body: Readonly<Record<string, unknown>>
+  /** The JSON error body the same request would answer. */
+  readonly body: ErrorBody
 }
 
 export function errorPage(opts: ErrorPageOptions): Rendered {
-  const requestId = typeof opts.body.requestId === 'string'
-    ? html`<p class="hint">Request id <code>${opts.body.requestId}</code>: quote it to the operator.</p>\n`
-    : ''
-  const content = html`<div id="error" class="error" role="alert">${String(opts.body.error)}</div>
-<p class="hint">HTTP ${opts.status}, code <code>${String(opts.body.code)}</code>.</p>
-${requestId}${opts.uid === null ? html`<p><a href="${apiHref(opts.version, 'run')}">Go to the workbench</a></p>\n` : ''}`
+  const content = html`<div id="error" class="error" role="alert">${opts.body.error}</div>
+<p class="hint">HTTP ${opts.status}, code <code>${opts.body.code}</code>.</p>
+<p class="hint">Request id <code>${opts.body.requestId}</code>: quote it to the operator.</p>
+${opts.uid === null ? html`<p><a href="${apiHref(opts.version, 'run')}">Go to the workbench</a></p>\n` : ''}`
   return workbenchPage({ version: opts.version, uid: opts.uid, title: 'Error', script: 'nav.js', data: { mode: 'error' }, content })
 }

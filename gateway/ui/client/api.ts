@@ -2,6 +2,7 @@
  * Calls to the service from the pages: JSON in, JSON out, and every failure turned into an
  * ApiError carrying the API's own message, which the pages show as it is.
  */
+import type { ErrorBody } from '../../../shared/api-answers.js'
 
 export class ApiError extends Error {
   constructor(message: string, readonly status: number, readonly code: string | null) {
@@ -14,8 +15,9 @@ export class ApiError extends Error {
 async function failure(res: Response): Promise<ApiError> {
   try {
     const body: unknown = await res.json()
-    if (typeof body === 'object' && body !== null && typeof (body as { error?: unknown }).error === 'string') {
-      const { error, code } = body as { error: string; code?: unknown }
+    // Checked, not trusted: a proxy's JSON need not be the API's ErrorBody.
+    if (typeof body === 'object' && body !== null && typeof (body as Partial<ErrorBody>).error === 'string') {
+      const { error, code } = body as Partial<ErrorBody> & { error: string }
       return new ApiError(error, res.status, typeof code === 'string' ? code : null)
     }
   } catch {

@@ -1,5 +1,6 @@
 /** api/new: posts the query, and answers with a link to the new instance (SPEC §4.4–4.5). */
 import './nav.js'
+import type { NewInstanceAnswer } from '../../../shared/api-answers.js'
 import { postJson } from './api.js'
 import { apiHref, byId, pageData, required, submitOnCtrlEnter } from './dom.js'
 import { ErrorBox } from './messages.js'
@@ -19,7 +20,7 @@ form.addEventListener('submit', (ev) => {
   errors.clear()
   created.hidden = true
   create.disabled = true
-  postJson<{ tag: number }>(`${base}:json`, { xml: box.value })
+  postJson<NewInstanceAnswer>(`${base}:json`, { xml: box.value })
     .then(({ tag }) => {
       link.href = apiHref(String(tag))
       link.textContent = `instance ${tag}`

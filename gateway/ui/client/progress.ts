@@ -3,18 +3,9 @@
  * fraction is unknown: SQL, or a service without `!status`), the elapsed time, and Stop, which
  * calls `!stop`. The page's own request decides when the query is over; `!status` only measures.
  */
+import type { QueryStatus, StopAnswer } from '../../../shared/api-answers.js'
 import { ApiError, getJson, postJson } from './api.js'
 import { byId } from './dom.js'
-
-/** The `!status` answer. */
-interface QueryStatus {
-  readonly running: boolean
-  readonly elapsed_ms: number | null
-  readonly done: number | null
-  readonly total: number | null
-  readonly unit: string | null
-  readonly fraction: number | null
-}
 
 const POLL_MS = 300
 const TICK_MS = 100
@@ -112,7 +103,7 @@ export class QueryProgress {
   private requestStop(): void {
     if (!this.running) return
     this.detail.textContent = 'stopping…'
-    postJson(`${this.base}/!stop:json`, {}).catch(this.onError)
+    postJson<StopAnswer>(`${this.base}/!stop:json`, {}).catch(this.onError)
   }
 
   /** Hands focus on to the page's main action (Run, Apply…) when Stop turns disabled. */
