@@ -7,6 +7,10 @@ import type { ResultColumn } from '../../shared/protocol.js'
 import type { ColumnMeta } from '../../shared/table.js'
 import { NA_INT } from '../../shared/table.js'
 import { isTextColumn, perCode, textReader } from '../../shared/result-text.js'
+import { displayDate, displayFloat, formatDecimals } from '../ui/client/display-rules.js'
+
+// The display rules are shared with the workbench; format/index.ts offers parseFormat from here.
+export { parseFormat } from '../ui/client/display-rules.js'
 
 /** Reads one cell of a column as a string; built once per column so the row loop stays flat. */
 export type CellReader = (row: number) => string
@@ -62,74 +66,6 @@ export function jsonCellReader(column: ResultColumn): CellReader {
       return (row) => json(codes[row])
     }
   }
-}
-
-/**
- * Parse a `key:value;key:value` format string (`type:num;width:12;dec:2`). Keys are trimmed and
- * lower-cased, values trimmed; empty or colon-less parts are skipped and a later key wins. The
- * format comes from user metadata, so it must never throw.
- */
-export function parseFormat(format: string): ReadonlyMap<string, string> {
-  const out = new Map<string, string>()
-  for (const part of format.split(';')) {
-    const colon = part.indexOf(':')
-    if (colon < 0) continue
-    const key = part.slice(0, colon).trim().toLowerCase()
-    if (key !== '') out.set(key, part.slice(colon + 1).trim())
-  }
-  return out
-}
-
-/** toFixed's useful range; a float has ~17 significant digits, so more decimals are noise. */
-const MAX_DECIMALS = 20
-
-/** The `dec:N` of a format string, clamped to 0…20, or null when absent or not a whole number. */
-export function formatDecimals(format: string): number | null {
-  const dec = parseFormat(format).get('dec')
-  if (dec === undefined || !/^\d+$/.test(dec)) return null
-  return Math.min(Number(dec), MAX_DECIMALS)
-}
-
-/** Decimals shown for a float whose format has no `dec`. */
-const DEFAULT_DECIMALS = 6
-
-/** "-0.00" reads as a bug to people; show zero without a sign. */
-function unsignZero(text: string): string {
-  return /^-0(\.0*)?$/.test(text) ? text.slice(1) : text
-}
-
-/** Drop trailing zeros of a fraction (and a bare trailing point), keeping any exponent. */
-function trimFraction(text: string): string {
-  const e = text.search(/e/i)
-  const mantissa = e < 0 ? text : text.slice(0, e)
-  const exponent = e < 0 ? '' : text.slice(e)
-  if (!mantissa.includes('.')) return text
-  return mantissa.replace(/\.?0+$/, '') + exponent
-}
-
-/**
- * Display text of a finite float: `dec` fixed decimals when the format gives them; otherwise up
- * to six decimals with trailing zeros trimmed, and for magnitudes below 1 six significant digits
- * so that tiny values do not collapse to 0.
- */
-export function displayFloat(value: number, dec: number | null): string {
-  if (dec !== null) return unsignZero(value.toFixed(dec))
-  const text = Math.abs(value) >= 1 || value === 0
-    ? value.toFixed(DEFAULT_DECIMALS)
-    : value.toPrecision(DEFAULT_DECIMALS)
-  return unsignZero(trimFraction(text))
-}
-
-/**
- * Display text of a yyyymmdd integer as YYYY-MM-DD. Values that cannot be a date are shown as the
- * plain integer rather than as a misleading date.
- */
-export function displayDate(value: number): string {
-  const day = value % 100
-  const month = Math.floor(value / 100) % 100
-  const year = Math.floor(value / 10000)
-  if (value <= 0 || year > 9999 || month < 1 || month > 12 || day < 1 || day > 31) return String(value)
-  return `${String(year).padStart(4, '0')}-${String(month).padStart(2, '0')}-${String(day).padStart(2, '0')}`
 }
 
 /** True when a column holds numbers (ints, dates, floats), which text and HTML right-align. */
