@@ -8,6 +8,10 @@ import type { ColumnSpec, ColumnType } from '../../shared/table.js'
 import { COLUMN_NAME, COLUMN_TYPES, NA_INT } from '../../shared/table.js'
 import type { ColumnValues } from './types.js'
 import { checkColumnCount, checkFieldLength, quoteName } from '../../shared/name-limits.js'
+import { isYmd } from '../../shared/ymd.js'
+
+// Uploads check dates with the same rule before they get here (shared/csv/infer.ts).
+export { isYmd }
 
 const invalid = (message: string, column?: string): AppError =>
   new AppError('INVALID_PARAMETER', message, column === undefined ? {} : { column })
@@ -95,15 +99,3 @@ function checkDates(values: Int32Array, name: string): void {
   }
 }
 
-const DAYS = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31]
-
-/** True if `v` is a valid calendar date written as yyyymmdd (years 1–9999). */
-export function isYmd(v: number): boolean {
-  if (!Number.isInteger(v) || v < 10101 || v > 99991231) return false
-  const y = Math.floor(v / 10000)
-  const m = Math.floor(v / 100) % 100
-  const d = v % 100
-  if (m < 1 || m > 12 || d < 1) return false
-  const leap = m === 2 && (y % 4 === 0 && (y % 100 !== 0 || y % 400 === 0))
-  return d <= DAYS[m - 1] + (leap ? 1 : 0)
-}

@@ -7,8 +7,10 @@
  */
 import { AppError } from '../../shared/errors.js'
 import { COLUMN_NAME, COLUMN_TYPES, NA_INT, type ColumnSpec, type ColumnType } from '../../shared/table.js'
-import { isYmd, type ColumnValues, type TableInput } from '../../engine/index.js'
-import { readCsvTable } from './csv.js'
+import type { ColumnValues, TableInput } from '../../engine/index.js'
+import { readCsv } from '../../shared/csv/read.js'
+import { columnTypeOf, DATE, dashedDate, FLOAT, INT, INT_MAX, NA, plainDate, textKind, TYPE_WORDS, typeTextColumn, type Kind } from '../../shared/csv/infer.js'
+import { isYmd } from '../../shared/ymd.js'
 
 export interface UploadRequest {
   /** Column declarations: name, and optionally type, label, format, desc. */
@@ -36,7 +38,7 @@ interface RawTable {
   readonly rowLabel: (r: number) => string
   /** Where the names came from, for messages: "data", "the CSV header". */
   readonly source: string
-  /** The parameter the rows came in. */
+  /** The parameter the rows came in; for 'csv' every cell is a string. */
   readonly param: 'data' | 'csv'
   /** True when the rows name their columns, so cols may declare columns the rows leave out. */
   readonly sparse: boolean
@@ -67,6 +69,13 @@ export function uploadInput(req: UploadRequest, appendTo: readonly ColumnSpec[] 
   const specs: ColumnSpec[] = []
   const data: ColumnValues[] = []
   for (const c of columns) {
+    if (raw.param === 'csv') {
+      // CSV cells are text: the uploads' one inference types them, as it does every chunk's.
+      const typed = typeTextColumn(c.cells as string[], c.type, (r, type) => wrongType(c.name, type, c.cells[r], raw, r))
+      specs.push(specOf(c, typed.type))
+      data.push(typed.values)
+      continue
+    }
     const type = c.type ?? inferType(c.name, c.cells, raw)
     specs.push(specOf(c, type))
     data.push(convertColumn(c.name, type, c.cells, raw))
@@ -259,90 +268,51 @@ function rowLengthError(got: number, what: string, want: number, parameter: stri
 }
 
 function fromCsv(text: string): RawTable {
-  const { header, rows } = readCsvTable(text)
-  const cells: unknown[][] = header.map(() => new Array<unknown>(rows.length))
-  rows.forEach((rec, r) => {
-    if (rec.fields.length !== header.length) {
-      throw rowLengthError(rec.fields.length, `line ${rec.line} of the CSV has ${rec.fields.length} values but the header names ${header.length} columns`, header.length, 'csv')
-    }
-    rec.fields.forEach((v, c) => (cells[c][r] = v))
-  })
-  const names = header.map((h) => h.trim())
-  return { names, cells, rowLabel: (r) => `row ${r + 1} (line ${rows[r].line} of the CSV)`, source: 'the CSV header', param: 'csv', sparse: false }
+  const { header, cells, lines } = readCsv(text)
+  return { names: header, cells, rowLabel: (r) => `row ${r + 1} (line ${lines[r]} of the CSV)`, source: 'the CSV header', param: 'csv', sparse: false }
 }
 
 // ---------------------------------------------------------------------------------------------
 // values
 
-const INT_TEXT = /^[+-]?\d+$/
-const FLOAT_TEXT = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/
-const DASHED_DATE = /^(\d{4})-(\d{2})-(\d{2})$/
-const PLAIN_DATE = /^\d{8}$/
-const INT_MAX = 2147483647
-
-type Kind = 'na' | 'int' | 'float' | 'date' | 'text'
-
-/** What a cell looks like; null when it is no kind of table value (object, boolean…). */
+/** A JSON value's kind (shared/csv/infer.ts's for strings); null when it is no kind of table value (object, boolean…). */
 function kindOf(v: unknown): Kind | null {
-  if (v === null || v === undefined) return 'na'
-  if (typeof v === 'number') return Number.isInteger(v) && Math.abs(v) <= INT_MAX ? 'int' : Number.isFinite(v) ? 'float' : null
+  if (v === null || v === undefined) return NA
+  if (typeof v === 'number') return Number.isInteger(v) && Math.abs(v) <= INT_MAX ? INT : Number.isFinite(v) ? FLOAT : null
   if (typeof v !== 'string') return null
-  const t = v.trim()
-  if (t === '') return 'na'
-  if (INT_TEXT.test(t)) return Math.abs(Number(t)) <= INT_MAX ? 'int' : 'float'
-  if (FLOAT_TEXT.test(t)) return 'float'
-  if (dashedDate(t) !== null) return 'date'
-  return 'text'
-}
-
-function dashedDate(t: string): number | null {
-  const m = DASHED_DATE.exec(t)
-  if (!m) return null
-  const ymd = Number(m[1]) * 10000 + Number(m[2]) * 100 + Number(m[3])
-  return isYmd(ymd) ? ymd : null
+  return textKind(v.trim())
 }
 
 /** The type a column's values suggest; a column with no values at all is text. */
 function inferType(name: string, cells: readonly unknown[], raw: RawTable): ColumnType {
-  const kinds = new Set<Kind>()
+  const seen = [false, false, false, false, false]
   cells.forEach((v, r) => {
     const k = kindOf(v)
     if (k === null) throw wrongType(name, null, v, raw, r)
-    if (k !== 'na') kinds.add(k)
+    seen[k] = true
   })
-  if (kinds.size === 0 || kinds.has('text')) return 'text'
-  if (!kinds.has('date')) return kinds.has('float') ? 'float' : 'int'
-  // Dashed dates mixed with whole numbers: a date column if every number is a yyyymmdd date.
-  return !kinds.has('float') && cells.every((v) => CONVERT.date(v) !== undefined) ? 'date' : 'text'
-}
-
-const EXPECTED: Record<ColumnType, string> = {
-  int: `a whole number between -${INT_MAX} and ${INT_MAX}`,
-  float: 'a number',
-  date: 'a date as YYYY-MM-DD or yyyymmdd',
-  text: 'text or a number',
+  return columnTypeOf(seen, () => cells.every((v) => CONVERT.date(v) !== undefined))
 }
 
 function wrongType(name: string, type: ColumnType | null, v: unknown, raw: RawTable, r: number): AppError {
-  const want = type === null ? 'a number, text or null' : EXPECTED[type]
+  const want = type === null ? 'a number, text or null' : TYPE_WORDS[type]
   return invalid(`A value of the wrong type: column "${name}"${type ? ` (${type})` : ''} ${raw.rowLabel(r)} has ${show(v)}; give ${want}, or an empty value for N/A.`, raw.param)
 }
 
 const CONVERT: Record<ColumnType, (v: unknown) => number | string | undefined> = {
   int(v) {
     const k = kindOf(v)
-    return k === 'na' ? NA_INT : k === 'int' ? Number(typeof v === 'string' ? v.trim() : v) : undefined
+    return k === NA ? NA_INT : k === INT ? Number(typeof v === 'string' ? v.trim() : v) : undefined
   },
   float(v) {
     const k = kindOf(v)
-    return k === 'na' ? NaN : k === 'int' || k === 'float' ? Number(typeof v === 'string' ? v.trim() : v) : undefined
+    return k === NA ? NaN : k === INT || k === FLOAT ? Number(typeof v === 'string' ? v.trim() : v) : undefined
   },
   date(v) {
     const k = kindOf(v)
-    if (k === 'na') return NA_INT
-    if (typeof v === 'string' && k === 'date') return dashedDate(v.trim())!
-    const n = typeof v === 'number' ? v : typeof v === 'string' && PLAIN_DATE.test(v.trim()) ? Number(v.trim()) : NaN
-    return isYmd(n) ? n : undefined
+    if (k === NA) return NA_INT
+    if (typeof v === 'string') return k === DATE ? dashedDate(v.trim()) : plainDate(v.trim()) ? Number(v.trim()) : undefined
+    return typeof v === 'number' && isYmd(v) ? v : undefined
   },
   text(v) {
     if (v === null || v === undefined) return ''

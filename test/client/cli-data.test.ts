@@ -8,7 +8,7 @@ import { expect } from 'chai'
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { parseCsv } from '../../gateway/ingest/csv.js'
+import { csvRows } from '../helpers/csv-rows.js'
 import { ADMIN_PASSWORD, cli, sampleCsv, startGateway, type Gateway } from './helpers.js'
 
 describe('client: CLI upload, query, download', function () {
@@ -46,15 +46,15 @@ describe('client: CLI upload, query, download', function () {
     expect(JSON.parse(q.stdout)).to.deep.equal([{ n: ROWS, names: 97, total }])
     const r = await cli(['run', '-', '--format', 'csv'], env, '<base table="uploads.admin.sample"/><sel value="id=500 | id=2"/><colord cols="id,name,note"/>')
     expect(r.code, r.stderr).to.equal(0)
-    expect(parseCsv(r.stdout)).to.deep.equal([['id', 'name', 'note'], ['2', 'n2', 'note 2'], ['500', 'n15', 'row 500, "quoted"\nsecond line']])
+    expect(csvRows(r.stdout)).to.deep.equal([['id', 'name', 'note'], ['2', 'n2', 'note 2'], ['500', 'n15', 'row 500, "quoted"\nsecond line']])
   })
 
   it('downloads the table as CSV equal to the upload, value by value', async () => {
     const out = join(dir, 'back.csv')
     const r = await cli(['download', 'uploads.admin.sample', out, '--page-rows', '1000'], env)
     expect(r.code, r.stderr).to.equal(0)
-    const sent = parseCsv(sampleCsv(ROWS))
-    const got = parseCsv(await readFile(out, 'utf8'))
+    const sent = csvRows(sampleCsv(ROWS))
+    const got = csvRows(await readFile(out, 'utf8'))
     expect(got.length).to.equal(sent.length)
     expect(got[0]).to.deep.equal(sent[0])
     for (let i = 1; i < sent.length; i++) {

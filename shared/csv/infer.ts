@@ -1,0 +1,128 @@
+/**
+ * The one type inference of uploads: what a text cell looks like (a whole number, a number, a
+ * YYYY-MM-DD date, text or N/A), which column type a column's cells suggest, and the cells as
+ * values of that type. CSV columns go through typeTextColumn (one classification per cell, no
+ * regular expression on the common path); upload_table's JSON values use textKind for their
+ * strings and columnTypeOf for the choice, so both kinds of upload infer alike.
+ */
+import { AppError } from '../errors.js'
+import { NA_INT, type ColumnType } from '../table.js'
+import { isYmd } from '../ymd.js'
+
+/** Kinds of a cell, small integers so a column's kinds fit a Uint8Array. */
+export const NA = 0
+export const INT = 1
+export const FLOAT = 2
+export const DATE = 3
+export const TEXT = 4
+export type Kind = typeof NA | typeof INT | typeof FLOAT | typeof DATE | typeof TEXT
+
+export const INT_MAX = 2147483647
+const FLOAT_TEXT = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/
+
+/** What each type takes, for messages. */
+export const TYPE_WORDS: Readonly<Record<ColumnType, string>> = {
+  int: `a whole number between -${INT_MAX} and ${INT_MAX}`,
+  float: 'a number',
+  date: 'a date as YYYY-MM-DD or yyyymmdd',
+  text: 'text or a number',
+}
+
+// The characters String.prototype.trim removes (and a few it keeps, harmlessly): only a cell
+// that starts or ends with one pays for a trim.
+const isSpace = (c: number): boolean => c <= 32 || c === 0xa0 || c === 0xfeff || c === 0x2028 || c === 0x2029 || (c >= 0x2000 && c <= 0x200a) || c === 0x1680 || c === 0x202f || c === 0x205f || c === 0x3000
+
+/** `v` trimmed, without a new string when there is nothing to trim. */
+export function trimmed(v: string): string {
+  return v.length > 0 && (isSpace(v.charCodeAt(0)) || isSpace(v.charCodeAt(v.length - 1))) ? v.trim() : v
+}
+
+/** The yyyymmdd of a (trimmed) YYYY-MM-DD text, or -1. */
+export function dashedDate(t: string): number {
+  if (t.length !== 10 || t.charCodeAt(4) !== 45 || t.charCodeAt(7) !== 45) return -1
+  let ymd = 0
+  for (let k = 0; k < 10; k++) {
+    if (k === 4 || k === 7) continue
+    const d = t.charCodeAt(k) - 48
+    if (d < 0 || d > 9) return -1
+    ymd = ymd * 10 + d
+  }
+  return isYmd(ymd) ? ymd : -1
+}
+
+/** Whether a (trimmed) text is a date written yyyymmdd. */
+export const plainDate = (t: string): boolean => t.length === 8 && /^\d{8}$/.test(t) && isYmd(Number(t))
+
+/** The kind of a trimmed text. A whole number beyond 32 bits is a float. */
+export function textKind(t: string): Kind {
+  if (t === '') return NA
+  let k = 0
+  const first = t.charCodeAt(0)
+  if (first === 43 || first === 45) k = 1
+  let digits = 0
+  for (; k < t.length; k++) {
+    const d = t.charCodeAt(k) - 48
+    if (d < 0 || d > 9) break
+    digits++
+  }
+  if (k === t.length && digits > 0) return digits <= 9 || Math.abs(Number(t)) <= INT_MAX ? INT : FLOAT
+  if (FLOAT_TEXT.test(t)) return FLOAT
+  return dashedDate(t) !== -1 ? DATE : TEXT
+}
+
+/**
+ * The type a column's kinds suggest: text when any cell is text or none has a value; int or
+ * float for numbers; date for dates, also mixed with whole numbers when every one of them is a
+ * yyyymmdd date (`numbersAreDates`, asked only then).
+ */
+export function columnTypeOf(seen: readonly boolean[], numbersAreDates: () => boolean): ColumnType {
+  if (seen[TEXT] || !(seen[INT] || seen[FLOAT] || seen[DATE])) return 'text'
+  if (!seen[DATE]) return seen[FLOAT] ? 'float' : 'int'
+  if (seen[FLOAT] || (seen[INT] && !numbersAreDates())) return 'text'
+  return 'date'
+}
+
+/** Says which cell did not fit: `row` from 0. */
+export type WrongValue = (row: number, type: ColumnType) => AppError
+
+/**
+ * A column of text cells as values of `declared`, or of the type they suggest when it is
+ * undefined. Text stays the very array given.
+ */
+export function typeTextColumn(cells: readonly string[], declared: ColumnType | undefined, wrong: WrongValue): { type: ColumnType; values: Int32Array | Float64Array | readonly string[] } {
+  if (declared === 'text') return { type: 'text', values: cells }
+  const n = cells.length
+  const kinds = new Uint8Array(n)
+  const seen = [false, false, false, false, false]
+  for (let r = 0; r < n; r++) {
+    const k = textKind(trimmed(cells[r]))
+    kinds[r] = k
+    seen[k] = true
+  }
+  const everyIntIsDate = (): boolean => {
+    for (let r = 0; r < n; r++) if (kinds[r] === INT && !plainDate(trimmed(cells[r]))) return false
+    return true
+  }
+  const type = declared ?? columnTypeOf(seen, everyIntIsDate)
+  if (type === 'text') return { type, values: cells }
+  if (type === 'float') {
+    const out = new Float64Array(n)
+    for (let r = 0; r < n; r++) {
+      const k = kinds[r]
+      if (k === NA) out[r] = NaN
+      else if (k === INT || k === FLOAT) out[r] = Number(trimmed(cells[r]))
+      else throw wrong(r, type)
+    }
+    return { type, values: out }
+  }
+  const out = new Int32Array(n)
+  for (let r = 0; r < n; r++) {
+    const k = kinds[r]
+    if (k === NA) out[r] = NA_INT
+    else if (type === 'int' && k === INT) out[r] = Number(trimmed(cells[r]))
+    else if (type === 'date' && k === DATE) out[r] = dashedDate(trimmed(cells[r]))
+    else if (type === 'date' && k === INT && plainDate(trimmed(cells[r]))) out[r] = Number(trimmed(cells[r]))
+    else throw wrong(r, type)
+  }
+  return { type, values: out }
+}
