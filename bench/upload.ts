@@ -123,7 +123,7 @@ async function main(): Promise<void> {
   const size = (await stat(file)).size
   console.log(`CSV: ${rows.toLocaleString('en-US')} rows, ${(size / 2 ** 20).toFixed(0)} MiB, written in ${((performance.now() - t) / 1000).toFixed(1)} s`)
 
-  let ours: { rows: number; ms: number } | null = null
+  let ours: { rows: number; ms: number } | null
   const gw = await start({ DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1', WORKERS: '2', DEMO_DATA: '0', ADMIN_PASSWORD: PASSWORD })
   try {
     const env = { TABULA_CONFIG_DIR: join(dir, 'config'), TABULA_URL: gw.base.replace(/\/v1\/api$/, '') }
@@ -143,7 +143,6 @@ async function main(): Promise<void> {
   } finally {
     await stop(gw)
   }
-  t = performance.now()
   const duck = await duckLoad(file)
   if ('error' in duck) console.log(`duckdb: n/a (${duck.error})`)
   else console.log(`duckdb: ${duck.rows.toLocaleString('en-US')} rows in ${(duck.ms / 1000).toFixed(1)} s = ${Math.round(duck.rows / (duck.ms / 1000)).toLocaleString('en-US')} rows/s (read_csv_auto into an in-memory table, ${cpus().length} threads, DuckDB ${duck.version})`)

@@ -14,7 +14,7 @@ import { stat } from 'node:fs/promises'
 import { once } from 'node:events'
 import type { Client, ColumnDecl, ResultHandle, RowsResult } from '../client/index.js'
 import { UsageError } from './args.js'
-import type { Command, CommandContext } from './context.js'
+import type { Command } from './context.js'
 import { csvChunks } from './csv-chunks.js'
 import { csvLine, formatValue } from './output.js'
 import { Progress } from './progress.js'
@@ -41,12 +41,16 @@ function headerNames(header: string): string[] {
   for (let i = 0; i < header.length; i++) {
     const ch = header[i]
     if (quoted) {
-      if (ch === '"' && header[i + 1] === '"') (field += '"'), i++
-      else if (ch === '"') quoted = false
+      if (ch === '"' && header[i + 1] === '"') {
+        field += '"'
+        i++
+      } else if (ch === '"') quoted = false
       else field += ch
     } else if (ch === '"') quoted = true
-    else if (ch === ',') (names.push(field.trim()), (field = ''))
-    else field += ch
+    else if (ch === ',') {
+      names.push(field.trim())
+      field = ''
+    } else field += ch
   }
   names.push(field.trim())
   return names

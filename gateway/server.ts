@@ -31,7 +31,7 @@ function readTlsFiles(config: Config): { cert: Buffer; key: Buffer } | null {
     try {
       return readFileSync(path)
     } catch (err) {
-      throw new Error(`config: ${name} names "${path}", which cannot be read (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`)
+      throw new Error(`config: ${name} names "${path}", which cannot be read (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`, { cause: err })
     }
   }
   const cert = read('TLS_CERT', config.tlsCert)
@@ -39,7 +39,7 @@ function readTlsFiles(config: Config): { cert: Buffer; key: Buffer } | null {
   try {
     createSecureContext({ cert, key })
   } catch (err) {
-    throw new Error(`config: TLS_CERT and TLS_KEY must be a PEM certificate and its private key (${(err as Error).message})`)
+    throw new Error(`config: TLS_CERT and TLS_KEY must be a PEM certificate and its private key (${(err as Error).message})`, { cause: err })
   }
   return { cert, key }
 }

@@ -76,6 +76,7 @@ async function scenarios(title: string, paths: readonly string[], passed: string
   log(`## ${title} (${paths.map((p) => `test/${p}`).join(', ')}, run as tests)`)
   log()
   const { code, out } = await runNode('../test/run-tests.js', [...paths])
+  // eslint-disable-next-line no-control-regex -- strips the test reporter's ANSI colour codes (ESC [ … m)
   const clean = out.replace(/\u001b\[[0-9;]*m/g, '')
   const lines = clean.split('\n').filter((l) => /^\s+(✔|\d+\))/.test(l)).map((l) => l.trim())
   for (const s of lines) log(`- ${s.startsWith('✔') ? passed : 'FAILED'}: ${s.replace(/^(✔|\d+\))\s*/, '')}`)

@@ -197,7 +197,7 @@ function metricsTokenVar(env: Env): string | null {
 function allowedOriginsVar(env: Env): readonly string[] {
   const out: string[] = []
   for (const entry of (env.ALLOWED_ORIGINS ?? '').split(',').map((v) => v.trim()).filter(Boolean)) {
-    let url: URL | null = null
+    let url: URL | null
     try {
       url = new URL(entry)
     } catch {

@@ -24,6 +24,7 @@ export class Scope {
 
   /** The value of `name` here or in an enclosing scope. */
   lookup(name: string): string | undefined {
+    // eslint-disable-next-line @typescript-eslint/no-this-alias -- walks the parent chain, starting here
     for (let s: Scope | null = this; s; s = s.parent) {
       const v = s.vars.get(name)
       if (v !== undefined) return v
@@ -41,6 +42,7 @@ export class Scope {
    * bound nowhere reachable is bound here.
    */
   assign(name: string, value: string): void {
+    // eslint-disable-next-line @typescript-eslint/no-this-alias -- walks the parent chain, starting here
     for (let s: Scope | null = this; s; s = s.writesThrough ? s.parent : null) {
       if (s.vars.has(name)) {
         s.vars.set(name, value)

@@ -14,7 +14,7 @@ import type { Worksheet } from './worksheet.js'
 
 const OPERATOR_FUNCTION = { Neg: 'neg', Not: 'not' } as const
 
-function columnOf(ws: Worksheet, name: string, e: Expr): Column {
+function columnOf(ws: Worksheet, name: string): Column {
   const col = ws.column(name)
   if (!col) throw checkError(undefined, `Unknown column "${name}".`, { column: name })
   return col.data()
@@ -50,11 +50,11 @@ function prepareArg(kind: string, arg: Expr | null, ws: Worksheet): KernelArg {
   if (arg === null) return { kind: 'omitted' }
   switch (kind) {
     case 'group': {
-      const cols = (namesOf(arg) ?? []).map((n) => columnOf(ws, n, arg))
+      const cols = (namesOf(arg) ?? []).map((n) => columnOf(ws, n))
       return { kind: 'group', groups: groupBy(cols, ws.rows, null) }
     }
     case 'order': {
-      const keys = (namesOf(arg) ?? []).map((n) => ({ col: columnOf(ws, n, arg), desc: false }))
+      const keys = (namesOf(arg) ?? []).map((n) => ({ col: columnOf(ws, n), desc: false }))
       return { kind: 'order', order: sortPermutation(keys, ws.rows) }
     }
     case 'select':
@@ -64,7 +64,7 @@ function prepareArg(kind: string, arg: Expr | null, ws: Worksheet): KernelArg {
   }
 }
 
-function call(name: string, args: readonly (Expr | null)[], ws: Worksheet, e: Expr): Column {
+function call(name: string, args: readonly (Expr | null)[], ws: Worksheet): Column {
   const def = lookupFunction(name)
   if (!def) throw checkError(undefined, `Unknown function "${name}".`)
   const prepared = args.map((a, i) => prepareArg(argSpec(def, i)?.kind ?? 'value', a, ws))
@@ -88,18 +88,18 @@ export function evalExpr(e: Expr, ws: Worksheet): Value {
       return { kind: 'list', type, values: items.map((i) => i.value) } as Value
     }
     case 'Col':
-      return columnOf(ws, e.name, e)
+      return columnOf(ws, e.name)
     case 'ColList':
       throw checkError(undefined, 'A list of columns is only allowed as a G or O argument.')
     case 'Var':
       throw checkError(undefined, `@${e.name} is a block variable: write {@${e.name}}.`)
     case 'Call':
-      return call(e.name, e.args, ws, e)
+      return call(e.name, e.args, ws)
     case 'Neg':
     case 'Not':
-      return call(OPERATOR_FUNCTION[e.kind], [e.operand], ws, e)
+      return call(OPERATOR_FUNCTION[e.kind], [e.operand], ws)
     case 'Bin':
-      return call(e.op, [e.left, e.right], ws, e)
+      return call(e.op, [e.left, e.right], ws)
   }
 }
 

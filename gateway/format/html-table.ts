@@ -3,7 +3,7 @@
  * column name as tooltip), one row per result row, numbers right-aligned, everything escaped.
  */
 import type { ResultSet } from '../../shared/protocol.js'
-import { CHUNK_ROWS, chunkDone } from './chunks.js'
+import { chunkDone } from './chunks.js'
 import { escapeHtml } from './escape.js'
 import type { RowRange } from './types.js'
 import { displayCellReader, isNumeric } from './values.js'

@@ -13,6 +13,7 @@ const GAP = '  '
 
 /** A newline or tab inside a cell would break the table's lines; show it as a space. */
 function oneLine(text: string): string {
+  // eslint-disable-next-line no-control-regex -- matching control characters is the point
   return /[\u0000-\u001f\u007f]/.test(text) ? text.replace(/[\u0000-\u001f\u007f]/g, ' ') : text
 }
 

@@ -39,6 +39,8 @@ async function checkStore(deps: Deps): Promise<Check> {
     const retry = err instanceof AppError ? err.detail.retryAfterSeconds : undefined
     const reason = err instanceof AppError ? err.message : `the ${deps.store.kind} store did not answer a ping (${(err as Error).message})`
     return { ok: false, reason, retryAfterSeconds: typeof retry === 'number' ? retry : undefined }
+  } finally {
+    clearTimeout(timer)
   }
 }
 

@@ -125,7 +125,6 @@ export function queryHandler<R>(deps: Deps, ep: QueryEndpoint<R>, slotOf: Recipe
 
 export function queryMethodHandler<R>(deps: Deps, ep: QueryEndpoint<R>, slotOf: RecipeSlotOf = sessionRecipeSlot) {
   return async function queryMethod(ctx: Context): Promise<void> {
-    const route = ctx.state.route as ParsedPath
     const method = String(ctx.params.method)
     const slot = await slotOf(ctx, deps, ep.app)
     if (method === 'stop') return answerStop(ctx, deps, slot.stopKey)

@@ -68,7 +68,7 @@ const VALUES: readonly ValueCase[] = [
   { text: '1,234,567', type: 'num', value: 1234567, int: true },
   { text: '007', type: 'num', value: 7, int: true },
   { text: '9007199254740991', type: 'num', value: 9007199254740991, int: true },
-  { text: '123456789.123456789', type: 'num', value: 123456789.123456789, int: false },
+  { text: '123456789.123456789', type: 'num', value: Number('123456789.123456789'), int: false },
   { text: '3/15/03', type: 'date', value: 20030315 },
   { text: '12/31/2014', type: 'date', value: 20141231 },
   { text: '1/1/49', type: 'date', value: 20490101 },

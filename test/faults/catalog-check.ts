@@ -65,7 +65,7 @@ async function readRecords<T extends { path: string }>(store: Store, prefix: str
   const out = new Map<string, T>()
   for (const key of await store.keys(prefix)) {
     const path = key.slice(prefix.length)
-    let record: T | null = null
+    let record: T | null
     try {
       record = parse<T>(await store.get(key))
     } catch (err) {

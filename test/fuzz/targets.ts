@@ -139,7 +139,7 @@ export function callWithinContract<T>(call: (input: T) => unknown, input: T, han
   } catch (err) {
     if (!isClientError(err)) {
       const what = err instanceof AppError ? `AppError ${err.code} (HTTP ${STATUS[err.code]})` : String((err as Error)?.stack ?? err)
-      throw new Error(`not a 4xx AppError: ${what}`)
+      throw new Error(`not a 4xx AppError: ${what}`, { cause: err })
     }
   }
   const ms = performance.now() - started

@@ -38,8 +38,6 @@ const SAME: readonly string[] = [
   `${ITEM}<link table2="pub.demo.retail.products" col="sku" col2="sku" cols="dept,price"/><tabu breaks="dept"><tcol source="price" fun="min"/><tcol source="cost" fun="sum"/></tabu><willbe name="r" value="t1/1000"/><sel value="r>0"/>`,
 ]
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
-
 interface Prober {
   /** Resolves once the thread runs and has made its first request: from then on it times them. */
   readonly ready: Promise<void>

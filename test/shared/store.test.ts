@@ -290,7 +290,7 @@ describe('store', () => {
             break
           } catch (err) {
             expectUnavailable(err as Error)
-            if (Date.now() > deadline) throw new Error('The store did not reconnect within 8 s.')
+            if (Date.now() > deadline) throw new Error('The store did not reconnect within 8 s.', { cause: err })
             await new Promise((resolve) => setTimeout(resolve, 100))
           }
         }

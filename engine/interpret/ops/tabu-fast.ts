@@ -398,6 +398,6 @@ function keyOrder(spec: BreakSpec, groups: Int32Array): Int32Array | null {
   const first = hasNa ? 1 : 0
   if (desc) for (let g = n - 1; g >= first; g--) out[p++] = g
   else for (let g = first; g < n; g++) out[p++] = g
-  if (naLast) out[p++] = 0
+  if (naLast) out[p] = 0
   return out
 }
