@@ -40,7 +40,12 @@ function parseArgs(argv: readonly string[]): { only: Set<string> | null; skip: S
   const known = new Set(BENCHES.map((b) => b.name))
   const names = (v: string | undefined, flag: string): Set<string> => {
     if (v === undefined) throw new Error(`${flag} needs a list of benchmarks (${[...known].join(', ')})`)
-    const set = new Set(v.split(',').map((s) => s.trim()).filter(Boolean))
+    const set = new Set(
+      v
+        .split(',')
+        .map((s) => s.trim())
+        .filter(Boolean),
+    )
     for (const n of set) if (!known.has(n)) throw new Error(`${flag}: unknown benchmark "${n}"; known: ${[...known].join(', ')}`)
     return set
   }
@@ -90,13 +95,19 @@ async function main(): Promise<void> {
       if (code !== 0) failed.push(`${b.name} (exit ${code})`)
     }
     const rows = readSummary(summaryFile)
-    const loadEnd = loadavg().map((x) => x.toFixed(2)).join(', ')
+    const loadEnd = loadavg()
+      .map((x) => x.toFixed(2))
+      .join(', ')
     process.stdout.write(`\n==================== summary ====================\n`)
-    process.stdout.write(`${new Date().toISOString()}; ${machine}; ${((Date.now() - started) / 60000).toFixed(1)} min; load average at end ${loadEnd}${opts.quick ? '; QUICK run (smaller sizes)' : ''}\n\n`)
+    process.stdout.write(
+      `${new Date().toISOString()}; ${machine}; ${((Date.now() - started) / 60000).toFixed(1)} min; load average at end ${loadEnd}${opts.quick ? '; QUICK run (smaller sizes)' : ''}\n\n`,
+    )
     process.stdout.write(`${summaryText(rows)}\n`)
     if (opts.markdown) process.stdout.write(`\n${summaryMarkdown(rows)}\n`)
     const missed = rows.filter((r) => r.ok === false)
-    process.stdout.write(`\n${rows.length} figures; targets held: ${rows.filter((r) => r.ok === true).length}, missed: ${missed.length}${failed.length ? `; benchmarks that failed: ${failed.join(', ')}` : ''}\n`)
+    process.stdout.write(
+      `\n${rows.length} figures; targets held: ${rows.filter((r) => r.ok === true).length}, missed: ${missed.length}${failed.length ? `; benchmarks that failed: ${failed.join(', ')}` : ''}\n`,
+    )
     process.exitCode = failed.length > 0 ? 1 : 0
   } finally {
     rmSync(dir, { recursive: true, force: true })

@@ -34,7 +34,11 @@ const STOP_TARGET_MS = 100
 
 const QUERIES = [
   { name: 'api/sql', path: 'sql:json', body: { sql: 'select count(*) n from pub.demo.retail.item where store = 3' } },
-  { name: 'api/run', path: 'run:json', body: { xml: '<base table="pub.demo.retail.item"/><sel value="store=3"/><tabu breaks="store"><tcol fun="cnt"/></tabu>' } },
+  {
+    name: 'api/run',
+    path: 'run:json',
+    body: { xml: '<base table="pub.demo.retail.item"/><sel value="store=3"/><tabu breaks="store"><tcol fun="cnt"/></tabu>' },
+  },
 ] as const
 const FOREVER = 'with recursive c(x) as (select 1 union all select x + 1 from c) select count(*) n from c'
 
@@ -101,7 +105,11 @@ async function main(): Promise<void> {
   const balancerKind = findNginx() ? 'nginx (deploy/nginx/tabula.conf)' : 'Node round-robin proxy (nginx not installed)'
   log('# tabula bench:cluster')
   log(`date: ${new Date().toISOString()}`)
-  log(`machine: ${availableParallelism()} cores (${cpus()[0]?.model ?? '?'}), node ${process.version}; load average at start ${loadavg().map((x) => x.toFixed(2)).join(', ')}`)
+  log(
+    `machine: ${availableParallelism()} cores (${cpus()[0]?.model ?? '?'}), node ${process.version}; load average at start ${loadavg()
+      .map((x) => x.toFixed(2))
+      .join(', ')}`,
+  )
   log(`setup: redis-server, 3 gateway processes (WORKERS=2 each), ${ROWS.toLocaleString('en-US')}-row demo table, balancer: ${balancerKind}`)
   log(`load: autocannon, ${CONNECTIONS} connections, ${SECONDS} s per figure after ${WARMUP_SECONDS} s of warm-up, one session`)
   const figures: Figure[] = []
@@ -131,8 +139,14 @@ async function main(): Promise<void> {
     }
     const stops = await stopLatencies(cluster, cookie)
     log()
-    log(`!stop on gateway 1 for a query on gateway 0, ${STOP_ROUNDS} rounds: median ${median(stops).toFixed(0)} ms, max ${Math.max(...stops).toFixed(0)} ms (target < ${STOP_TARGET_MS} ms: ${median(stops) < STOP_TARGET_MS ? 'holds' : 'missed'})`)
-    log(`load average at end: ${loadavg().map((x) => x.toFixed(2)).join(', ')}`)
+    log(
+      `!stop on gateway 1 for a query on gateway 0, ${STOP_ROUNDS} rounds: median ${median(stops).toFixed(0)} ms, max ${Math.max(...stops).toFixed(0)} ms (target < ${STOP_TARGET_MS} ms: ${median(stops) < STOP_TARGET_MS ? 'holds' : 'missed'})`,
+    )
+    log(
+      `load average at end: ${loadavg()
+        .map((x) => x.toFixed(2))
+        .join(', ')}`,
+    )
     reportSummary(clusterSummary(figures, stops))
   } finally {
     await cluster.close()
@@ -147,10 +161,30 @@ function clusterSummary(figures: readonly Figure[], stops: readonly number[]): S
     const one = figures.find((f) => f.query === name && f.gateways === 1)
     const three = figures.find((f) => f.query === name && f.gateways === 3)
     if (!one || !three) continue
-    rows.push({ group: 'cluster', figure: `${name} via nginx, 3 gateways, ${CONNECTIONS} conns`, unit: 'req/s', ours: three.rps, reference: one.rps, referenceLabel: '1 gateway', ratio: three.rps / one.rps, target: '', ok: null })
+    rows.push({
+      group: 'cluster',
+      figure: `${name} via nginx, 3 gateways, ${CONNECTIONS} conns`,
+      unit: 'req/s',
+      ours: three.rps,
+      reference: one.rps,
+      referenceLabel: '1 gateway',
+      ratio: three.rps / one.rps,
+      target: '',
+      ok: null,
+    })
   }
   const m = median([...stops])
-  rows.push({ group: 'cluster', figure: '!stop to another gateway, median', unit: 'ms', ours: m, reference: STOP_TARGET_MS, referenceLabel: 'target', ratio: m / STOP_TARGET_MS, target: `< ${STOP_TARGET_MS} ms`, ok: m < STOP_TARGET_MS })
+  rows.push({
+    group: 'cluster',
+    figure: '!stop to another gateway, median',
+    unit: 'ms',
+    ours: m,
+    reference: STOP_TARGET_MS,
+    referenceLabel: 'target',
+    ratio: m / STOP_TARGET_MS,
+    target: `< ${STOP_TARGET_MS} ms`,
+    ok: m < STOP_TARGET_MS,
+  })
   return rows
 }
 

@@ -58,11 +58,7 @@ export function makeBenchData(rows: number): BenchData {
     let columns: ColumnSpec[] = t.columns
     let data: ColumnValues[] = t.data
     if (name === 'item') {
-      columns = [
-        ...columns,
-        { name: 'grp1k', type: 'int', label: 'Group (1,000)' },
-        { name: 'grp100k', type: 'int', label: 'Group (100,000)' },
-      ]
+      columns = [...columns, { name: 'grp1k', type: 'int', label: 'Group (1,000)' }, { name: 'grp100k', type: 'int', label: 'Group (100,000)' }]
       data = [...data, bucketColumn(rows, 1000, 0x1234), bucketColumn(rows, 100_000, 0x5678)]
     }
     byName.set(name, { name, path: t.path, title: t.title, rows: data[0].length, columns, data })

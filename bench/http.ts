@@ -142,7 +142,12 @@ async function measureCell(t: Target, connections: number, seconds: number): Pro
   const server1 = processCpuUs(t.pid)
   const n = Math.max(1, r.requests.total)
   return {
-    request: t.name, connections, rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, failed: r.errors + r.non2xx + r.timeouts,
+    request: t.name,
+    connections,
+    rps: r.requests.average,
+    p50: r.latency.p50,
+    p99: r.latency.p99,
+    failed: r.errors + r.non2xx + r.timeouts,
     serverCpuUs: server0 === null || server1 === null ? null : (server1 - server0) / n,
     clientCpuUs: (client.user + client.system) / n,
   }
@@ -155,7 +160,11 @@ async function post(url: string, headers: Record<string, string>, body: string):
 }
 
 async function login(api: string): Promise<string> {
-  const res = await post(`${api}/!login:json`, { 'content-type': 'application/x-www-form-urlencoded' }, new URLSearchParams({ uid: 'admin', pw: ADMIN_PASSWORD }).toString())
+  const res = await post(
+    `${api}/!login:json`,
+    { 'content-type': 'application/x-www-form-urlencoded' },
+    new URLSearchParams({ uid: 'admin', pw: ADMIN_PASSWORD }).toString(),
+  )
   const c = (await res.json()) as { uid: string; sid: string; epw: string }
   return `session=${c.uid}|${c.sid}|${c.epw}`
 }
@@ -167,8 +176,22 @@ function targets(koa: Server, gateway: Server, cookie: string): { bare: Target; 
   const pid = gateway.child.pid
   return {
     bare: { name: 'bare koa hello', pid: koa.child.pid, url: `http://127.0.0.1:${koa.origin}/hello`, method: 'GET' },
-    sql: { name: 'api/sql small', pid, url: `${api}/sql:json`, method: 'POST', headers: json, body: JSON.stringify({ sql: 'select trans, store, sku, qty, sales from pub.demo.retail.item where trans = 42' }) },
-    run: { name: 'api/run small', pid, url: `${api}/run:json`, method: 'POST', headers: json, body: JSON.stringify({ xml: '<base table="pub.demo.retail.item"/><sel value="trans=42"/>' }) },
+    sql: {
+      name: 'api/sql small',
+      pid,
+      url: `${api}/sql:json`,
+      method: 'POST',
+      headers: json,
+      body: JSON.stringify({ sql: 'select trans, store, sku, qty, sales from pub.demo.retail.item where trans = 42' }),
+    },
+    run: {
+      name: 'api/run small',
+      pid,
+      url: `${api}/run:json`,
+      method: 'POST',
+      headers: json,
+      body: JSON.stringify({ xml: '<base table="pub.demo.retail.item"/><sel value="trans=42"/>' }),
+    },
     // Rows 0-99 of the kept api/sql result (LARGE_SQL, run just before these cells).
     page: { name: '!data rows 0-99', pid, url: `${api}/sql/!data:json?range=0&to=100`, method: 'GET', headers: { cookie } },
   }
@@ -227,14 +250,28 @@ export function headlineRows(cells: readonly HttpCell[]): SummaryRow[] {
     const ratio = rps !== null && bare ? rps / bare.rps : null
     const targeted = request !== '!data rows 0-99'
     rows.push({
-      group: 'http', figure: `${request}, ${HEADLINE_CONNECTIONS} conns`, ours: rps, reference: bare?.rps ?? null, referenceLabel: 'bare koa',
-      ratio, target: targeted ? `>= ${THROUGHPUT_TARGET}` : '', ok: targeted && ratio !== null ? ratio >= THROUGHPUT_TARGET && ours!.failed === 0 : null, unit: 'req/s',
+      group: 'http',
+      figure: `${request}, ${HEADLINE_CONNECTIONS} conns`,
+      ours: rps,
+      reference: bare?.rps ?? null,
+      referenceLabel: 'bare koa',
+      ratio,
+      target: targeted ? `>= ${THROUGHPUT_TARGET}` : '',
+      ok: targeted && ratio !== null ? ratio >= THROUGHPUT_TARGET && ours!.failed === 0 : null,
+      unit: 'req/s',
     })
     if (!targeted) continue
     const p99 = ours?.p99 ?? null
     rows.push({
-      group: 'http', figure: `${request} p99, ${HEADLINE_CONNECTIONS} conns`, ours: p99, reference: bare?.p99 ?? null, referenceLabel: 'bare koa',
-      ratio: p99 !== null && bare && bare.p99 > 0 ? p99 / bare.p99 : null, target: `< ${P99_TARGET_MS} ms`, ok: p99 === null ? null : p99 < P99_TARGET_MS, unit: 'ms',
+      group: 'http',
+      figure: `${request} p99, ${HEADLINE_CONNECTIONS} conns`,
+      ours: p99,
+      reference: bare?.p99 ?? null,
+      referenceLabel: 'bare koa',
+      ratio: p99 !== null && bare && bare.p99 > 0 ? p99 / bare.p99 : null,
+      target: `< ${P99_TARGET_MS} ms`,
+      ok: p99 === null ? null : p99 < P99_TARGET_MS,
+      unit: 'ms',
     })
   }
   return rows
@@ -252,7 +289,10 @@ export async function measureHttp(opts: HttpBenchOptions = {}): Promise<SummaryR
 export function cpuTable(cells: readonly HttpCell[]): string {
   const bare = cellOf(cells, 'bare koa hello', HEADLINE_CONNECTIONS)
   const us = (v: number | null | undefined): string => (v === null || v === undefined ? '-' : v.toFixed(0))
-  const lines = [`| request, ${HEADLINE_CONNECTIONS} conns | server cpu us/request | load generator cpu us/request | server cpu vs bare koa |`, '|---|---:|---:|---:|']
+  const lines = [
+    `| request, ${HEADLINE_CONNECTIONS} conns | server cpu us/request | load generator cpu us/request | server cpu vs bare koa |`,
+    '|---|---:|---:|---:|',
+  ]
   for (const request of [...new Set(cells.map((c) => c.request))]) {
     const c = cellOf(cells, request, HEADLINE_CONNECTIONS)
     if (!c) continue
@@ -292,8 +332,14 @@ async function main(): Promise<void> {
   const out = (s = ''): void => void process.stdout.write(`${s}\n`)
   out('# tabula bench:http')
   out(`date: ${new Date().toISOString()}`)
-  out(`machine: ${availableParallelism()} cores (${cpus()[0]?.model ?? '?'}), node ${process.version}; load average at start ${loadavg().map((x) => x.toFixed(2)).join(', ')}`)
-  out(`setup: one gateway process (embedded store, ${rows.toLocaleString('en-US')}-row demo table) and a bare Koa process; autocannon in this process, ${seconds} s per cell after ${WARMUP_SECONDS} s of warm-up, one session`)
+  out(
+    `machine: ${availableParallelism()} cores (${cpus()[0]?.model ?? '?'}), node ${process.version}; load average at start ${loadavg()
+      .map((x) => x.toFixed(2))
+      .join(', ')}`,
+  )
+  out(
+    `setup: one gateway process (embedded store, ${rows.toLocaleString('en-US')}-row demo table) and a bare Koa process; autocannon in this process, ${seconds} s per cell after ${WARMUP_SECONDS} s of warm-up, one session`,
+  )
   const cells = await measureHttpCells({ seconds, rows, profileDir: arg('profile'), log: out })
   out()
   out(cellTable(cells))

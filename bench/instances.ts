@@ -51,25 +51,47 @@ interface Answer {
 
 function client(base: string, cookie: string) {
   return async (path: string, body?: object): Promise<{ status: number; body: Answer }> => {
-    const res = await fetch(`${base}/${path}`, { method: 'POST', headers: { cookie, 'content-type': 'application/json' }, body: body ? JSON.stringify(body) : undefined })
+    const res = await fetch(`${base}/${path}`, {
+      method: 'POST',
+      headers: { cookie, 'content-type': 'application/json' },
+      body: body ? JSON.stringify(body) : undefined,
+    })
     return { status: res.status, body: (await res.json()) as Answer }
   }
 }
 
 async function main(): Promise<void> {
   const dataDir = await mkdtemp(join(tmpdir(), 'tabula-bench-inst-'))
-  const config = loadConfig({ DATA_DIR: dataDir, DEMO_ROWS: String(ROWS), WORKERS: '2', ADMIN_PASSWORD: PW, QUERY_TIMEOUT_MS: '600000', RESULT_STORE_MB: '1024' })
+  const config = loadConfig({
+    DATA_DIR: dataDir,
+    DEMO_ROWS: String(ROWS),
+    WORKERS: '2',
+    ADMIN_PASSWORD: PW,
+    QUERY_TIMEOUT_MS: '600000',
+    RESULT_STORE_MB: '1024',
+  })
   const store = createMemoryStore({ dataDir })
   await store.connect()
   const t0 = Date.now()
   const a = await buildDeps(config, () => undefined, store)
   await ensureAdmin(store, config)
   await seedDemoData(store, config)
-  console.log(`# instances benchmark — ${new Date().toISOString()}, demo item rows ${ROWS.toLocaleString()}, seeded in ${((Date.now() - t0) / 1000).toFixed(1)} s`)
+  console.log(
+    `# instances benchmark — ${new Date().toISOString()}, demo item rows ${ROWS.toLocaleString()}, seeded in ${((Date.now() - t0) / 1000).toFixed(1)} s`,
+  )
   const sa = await serve(a)
   let runs = 0
   const inner = await buildDeps(config, () => undefined, store)
-  const b: Deps = { ...inner, runner: { get pending() { return inner.runner.pending }, close: () => inner.runner.close(), run: (t, o) => (runs++, inner.runner.run(t, o)) } }
+  const b: Deps = {
+    ...inner,
+    runner: {
+      get pending() {
+        return inner.runner.pending
+      },
+      close: () => inner.runner.close(),
+      run: (t, o) => (runs++, inner.runner.run(t, o)),
+    },
+  }
   const sb = await serve(b)
   const login = await fetch(`${sa.base}/!login:json`, { method: 'POST', body: new URLSearchParams({ uid: 'admin', pw: PW }) })
   const creds = (await login.json()) as { uid: string; sid: string; epw: string }
@@ -99,15 +121,30 @@ async function main(): Promise<void> {
     if ((await other).status !== 200) otherFailures++
   }
   const stopMedian = median(toStopped)
-  summary.push({ group: 'instances', figure: '!stop of a 10M-row query → stopped answer, median', unit: 'ms', ours: stopMedian, reference: 100, referenceLabel: 'target', ratio: stopMedian / 100, target: '< 100 ms', ok: stopMedian < 100 && otherFailures === 0 })
-  console.log(`stop: !stop → stopped answer median ${ms(median(toStopped))} ms, max ${ms(Math.max(...toStopped))} ms; → a new query answered median ${ms(median(toReady))} ms, max ${ms(Math.max(...toReady))} ms; other queries failed: ${otherFailures} (target: < 100 ms, none)`)
+  summary.push({
+    group: 'instances',
+    figure: '!stop of a 10M-row query → stopped answer, median',
+    unit: 'ms',
+    ours: stopMedian,
+    reference: 100,
+    referenceLabel: 'target',
+    ratio: stopMedian / 100,
+    target: '< 100 ms',
+    ok: stopMedian < 100 && otherFailures === 0,
+  })
+  console.log(
+    `stop: !stop → stopped answer median ${ms(median(toStopped))} ms, max ${ms(Math.max(...toStopped))} ms; → a new query answered median ${ms(median(toReady))} ms, max ${ms(Math.max(...toReady))} ms; other queries failed: ${otherFailures} (target: < 100 ms, none)`,
+  )
 
   // !data ranges on a 1M-row instance result.
   const tag = (await A('new/run:json', {})).body.tag
   const full = await A(`${tag}:json.rows?range_=0&to_=1`, { xml: MILLION })
   const total = Number((await A(`${tag}/!rows:json`)).body) // `!rows` answers a bare number
   await new Promise((r) => setTimeout(r, 3000)) // the Store copy is written after the answer
-  for (const [name, call] of [['same gateway', A], ['second gateway', B]] as const) {
+  for (const [name, call] of [
+    ['same gateway', A],
+    ['second gateway', B],
+  ] as const) {
     const before = runs
     const times: number[] = []
     for (let i = 0; i < 200; i++) {
@@ -118,8 +155,20 @@ async function main(): Promise<void> {
       if (r.status !== 200 || r.body.trans.length !== 100) throw new Error(`bad page: ${r.status}`)
     }
     const dataMedian = median(times)
-    summary.push({ group: 'instances', figure: `!data 100 rows of 1M, ${name}, median`, unit: 'ms', ours: dataMedian, reference: 20, referenceLabel: 'target', ratio: dataMedian / 20, target: '< 20 ms', ok: dataMedian < 20 })
-    console.log(`!data 100 rows of ${total.toLocaleString()} (${name}): median ${ms(median(times))} ms, p99 ${ms(pct(times, 0.99))} ms, query runs caused: ${name === 'second gateway' ? runs - before : 'n/a (memo)'} (target: median < 20 ms, no re-run)`)
+    summary.push({
+      group: 'instances',
+      figure: `!data 100 rows of 1M, ${name}, median`,
+      unit: 'ms',
+      ours: dataMedian,
+      reference: 20,
+      referenceLabel: 'target',
+      ratio: dataMedian / 20,
+      target: '< 20 ms',
+      ok: dataMedian < 20,
+    })
+    console.log(
+      `!data 100 rows of ${total.toLocaleString()} (${name}): median ${ms(median(times))} ms, p99 ${ms(pct(times, 0.99))} ms, query runs caused: ${name === 'second gateway' ? runs - before : 'n/a (memo)'} (target: median < 20 ms, no re-run)`,
+    )
   }
   void full
   reportSummary(summary)

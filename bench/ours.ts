@@ -19,7 +19,10 @@ export function runMacro(xml: string, tables: ReadonlyMap<string, TableInput>): 
   for (const path of tableRefs(ops)) {
     const t = tables.get(path)
     if (!t) throw new Error(`bench table ${path} missing`)
-    schemas.set(path, t.columns.map((c) => c.spec))
+    schemas.set(
+      path,
+      t.columns.map((c) => c.spec),
+    )
   }
   const checked = checkQuery(ops, schemas)
   return toResultSet(runOps(checked.ops, tables), Number.MAX_SAFE_INTEGER)

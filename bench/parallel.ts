@@ -33,16 +33,32 @@ class PoolTarget implements Target {
   readonly deps: Deps
   private readonly runner: PoolRunner
 
-  constructor(readonly label: string, workers: number, parts: number, private readonly tables: ReadonlyMap<string, TableInput>) {
+  constructor(
+    readonly label: string,
+    workers: number,
+    parts: number,
+    private readonly tables: ReadonlyMap<string, TableInput>,
+  ) {
     this.runner = new PoolRunner({ workers })
-    const config = loadConfig({ WORKERS: String(workers), PARALLEL_PARTS: String(parts), PARALLEL_MIN_ROWS: '1000000', QUERY_TIMEOUT_MS: '600000', MAX_RESULT_ROWS: '500000000', MAX_RESULT_BYTES: String(Number.MAX_SAFE_INTEGER) })
+    const config = loadConfig({
+      WORKERS: String(workers),
+      PARALLEL_PARTS: String(parts),
+      PARALLEL_MIN_ROWS: '1000000',
+      QUERY_TIMEOUT_MS: '600000',
+      MAX_RESULT_ROWS: '500000000',
+      MAX_RESULT_BYTES: String(Number.MAX_SAFE_INTEGER),
+    })
     this.deps = { config, runner: this.runner } as unknown as Deps
   }
 
   async run(q: BenchQuery): Promise<void> {
     const ops = parseQuery(q.xml, {})
     const schemas = new Map<string, readonly ColumnSpec[]>()
-    for (const path of tableRefs(ops)) schemas.set(path, this.tables.get(path)!.columns.map((c) => c.spec))
+    for (const path of tableRefs(ops))
+      schemas.set(
+        path,
+        this.tables.get(path)!.columns.map((c) => c.spec),
+      )
     const checked = checkQuery(ops, schemas)
     const tables = [...schemas.keys()].map((p) => this.tables.get(p)!)
     this.result = await runOnPool(this.deps, { kind: 'run', ops: checked.ops, tables, maxRows: this.deps.config.maxResultRows }, {})
@@ -133,7 +149,11 @@ async function main(): Promise<void> {
   const { values } = parseArgs({ options: { rows: { type: 'string' }, only: { type: 'string' } } })
   const rows = values.rows ? Number(values.rows) : 10_000_000
   const only = values.only ? values.only.split(',') : undefined
-  console.log(`parallel scans: ${rows.toLocaleString('en-US')} rows, node ${process.version}, load average ${loadavg().map((x) => x.toFixed(2)).join(' ')}, ${new Date().toISOString()}`)
+  console.log(
+    `parallel scans: ${rows.toLocaleString('en-US')} rows, node ${process.version}, load average ${loadavg()
+      .map((x) => x.toFixed(2))
+      .join(' ')}, ${new Date().toISOString()}`,
+  )
   const measured = await measureAll({ rows, only })
   console.log('\n| query | 1 worker ms | 2 workers ms | speed-up |\n|---|---:|---:|---:|')
   for (const m of measured) {
@@ -141,7 +161,11 @@ async function main(): Promise<void> {
     const b = ms(m.one)
     console.log(`| ${m.query.name} | ${describe(m.one)} | ${describe(m.two)} | ${a !== null && b !== null ? (b / a).toFixed(2) : '-'} |`)
   }
-  console.log(`\nload average after: ${loadavg().map((x) => x.toFixed(2)).join(' ')}\n`)
+  console.log(
+    `\nload average after: ${loadavg()
+      .map((x) => x.toFixed(2))
+      .join(' ')}\n`,
+  )
   const summary = summaryRows(measured, rows)
   console.log(summaryText(summary))
   reportSummary(summary)

@@ -87,7 +87,11 @@ function headings(size: SizeReport): string[] {
 export function textTable(size: SizeReport): string {
   const rows = [headings(size), ...size.results.map((r) => cells(size, r))]
   const widths = rows[0].map((_, c) => Math.max(...rows.map((r) => r[c].length)))
-  const line = (r: string[]) => r.map((s, c) => (c === 0 || c === r.length - 1 ? s.padEnd(widths[c]) : s.padStart(widths[c]))).join('  ').trimEnd()
+  const line = (r: string[]) =>
+    r
+      .map((s, c) => (c === 0 || c === r.length - 1 ? s.padEnd(widths[c]) : s.padStart(widths[c])))
+      .join('  ')
+      .trimEnd()
   return [line(rows[0]), widths.map((w) => '-'.repeat(w)).join('  '), ...rows.slice(1).map(line)].join('\n')
 }
 
@@ -105,11 +109,31 @@ export function engineSummary(size: SizeReport): SummaryRow[] {
     const v = verdicts(size, row)
     if (v.duck !== null) {
       const duck = msOf(row.duck1)
-      out.push({ group: 'engine', figure: `${row.query} ${size.rows / 1e6}M rows`, unit: 'ms', ours, reference: duck, referenceLabel: 'DuckDB 1t', ratio: ratio(ours, duck), target: `<= ${DUCK_TARGET}`, ok: v.duck })
+      out.push({
+        group: 'engine',
+        figure: `${row.query} ${size.rows / 1e6}M rows`,
+        unit: 'ms',
+        ours,
+        reference: duck,
+        referenceLabel: 'DuckDB 1t',
+        ratio: ratio(ours, duck),
+        target: `<= ${DUCK_TARGET}`,
+        ok: v.duck,
+      })
     }
     if (v.sqljs !== null) {
       const sql = msOf(row.sqljs)
-      out.push({ group: 'engine', figure: `${row.query} ${size.rows / 1e6}M rows`, unit: 'ms', ours, reference: sql, referenceLabel: 'sql.js', ratio: ratio(sql, ours), target: `sql.js/ours >= ${SQLJS_TARGET}`, ok: v.sqljs })
+      out.push({
+        group: 'engine',
+        figure: `${row.query} ${size.rows / 1e6}M rows`,
+        unit: 'ms',
+        ours,
+        reference: sql,
+        referenceLabel: 'sql.js',
+        ratio: ratio(sql, ours),
+        target: `sql.js/ours >= ${SQLJS_TARGET}`,
+        ok: v.sqljs,
+      })
     }
   }
   return out

@@ -45,8 +45,16 @@ function parseArgs(argv: readonly string[]): Options {
       if (v === undefined) throw new Error(`${a} needs a value`)
       return v
     }
-    if (a === '--rows') sizes = value().split(',').map((s) => Number(s.replaceAll('_', '')))
-    else if (a === '--only') only = new Set(value().split(',').map((s) => s.trim().toLowerCase()))
+    if (a === '--rows')
+      sizes = value()
+        .split(',')
+        .map((s) => Number(s.replaceAll('_', '')))
+    else if (a === '--only')
+      only = new Set(
+        value()
+          .split(',')
+          .map((s) => s.trim().toLowerCase()),
+      )
     else if (a === '--markdown') markdown = true
     else throw new Error(`unknown option ${a} (use --rows N,M, --only name,name, --markdown)`)
   }
@@ -60,7 +68,10 @@ const log = (s = ''): void => {
   process.stdout.write(`${s}\n`)
 }
 
-const loadAverage = (): string => loadavg().map((x) => x.toFixed(2)).join(', ')
+const loadAverage = (): string =>
+  loadavg()
+    .map((x) => x.toFixed(2))
+    .join(', ')
 
 const secs = (ms: number): string => `${(ms / 1000).toFixed(1)} s`
 
@@ -171,7 +182,9 @@ async function runSize(rows: number, queries: readonly BenchQuery[], duck: Await
     const row: Row = { query: q.name, ours: outcomes.ours ?? null, duck1: outcomes.duck1 ?? null, duckN: outcomes.duckN ?? null, sqljs: outcomes.sqljs ?? null }
     results.push(row)
     const runs = (o: Outcome | null | undefined) => (o?.kind === 'ok' ? `${o.all.map((x) => x.toFixed(0)).join('/')}` : o ? o.kind : '-')
-    log(`  ${q.name.padEnd(9)} answers agree (${reference ? `${reference.rows.toLocaleString('en-US')} result rows` : 'no reference'}); runs ms: ours ${runs(row.ours)}, DuckDB-1t ${runs(row.duck1)}, DuckDB-${duckThreads}t ${runs(row.duckN)}, sql.js ${runs(row.sqljs)}`)
+    log(
+      `  ${q.name.padEnd(9)} answers agree (${reference ? `${reference.rows.toLocaleString('en-US')} result rows` : 'no reference'}); runs ms: ours ${runs(row.ours)}, DuckDB-1t ${runs(row.duck1)}, DuckDB-${duckThreads}t ${runs(row.duckN)}, sql.js ${runs(row.sqljs)}`,
+    )
   }
   db?.close()
   return { rows, duckThreads, sqljsSkipped, duckSkipped, results }
@@ -207,7 +220,9 @@ async function main(): Promise<void> {
   const cpu = cpus()[0]?.model?.trim() ?? 'unknown CPU'
   log('# tabula benchmark')
   log(`date: ${new Date().toISOString()}`)
-  log(`machine: ${availableParallelism()} cores (${cpu}), ${(totalmem() / 2 ** 30).toFixed(0)} GiB; node ${process.version}; DuckDB ${duckVersion} (@duckdb/node-api ${packageVersion('@duckdb/node-api')}); sql.js ${packageVersion('sql.js')}`)
+  log(
+    `machine: ${availableParallelism()} cores (${cpu}), ${(totalmem() / 2 ** 30).toFixed(0)} GiB; node ${process.version}; DuckDB ${duckVersion} (@duckdb/node-api ${packageVersion('@duckdb/node-api')}); sql.js ${packageVersion('sql.js')}`,
+  )
   log(`load average at start: ${loadAverage()} (other processes on the machine make every figure noisier)`)
   log(`timing: one checked warm-up run, then the median of ${'3–7'} runs; ours = parse + check + interpret + ResultSet, one thread, in-process`)
   if (!('api' in duck)) log(`DuckDB skipped: @duckdb/node-api could not be loaded (${duck.error}); its columns print n/a.`)
@@ -236,7 +251,12 @@ async function main(): Promise<void> {
   if (problems.length > 0) {
     log('\n## Errors and mismatches')
     for (const p of problems) {
-      const what = p.outcome.kind === 'error' ? `error: ${p.outcome.message}` : p.outcome.kind === 'mismatch' ? `answer differs from the reference: ${p.outcome.diffs.join('; ')}` : ''
+      const what =
+        p.outcome.kind === 'error'
+          ? `error: ${p.outcome.message}`
+          : p.outcome.kind === 'mismatch'
+            ? `answer differs from the reference: ${p.outcome.diffs.join('; ')}`
+            : ''
       log(`- ${p.size.toLocaleString('en-US')} rows, ${p.query.name}, ${p.target}: ${what}`)
       if (p.target === 'ours') log(`  query: ${p.query.xml}`)
       else log(`  sql: ${p.query.sql}`)
@@ -248,7 +268,10 @@ async function main(): Promise<void> {
     for (const r of reports) {
       for (const row of r.results) {
         const v = verdicts(r, row)
-        const parts = [v.sqljs === null ? null : `>= ${SQLJS_TARGET}x faster than sql.js: ${v.sqljs ? 'holds' : 'MISSED'}`, v.duck === null ? null : `within ${DUCK_TARGET}x of DuckDB 1 thread: ${v.duck ? 'holds' : 'MISSED'}`].filter(Boolean)
+        const parts = [
+          v.sqljs === null ? null : `>= ${SQLJS_TARGET}x faster than sql.js: ${v.sqljs ? 'holds' : 'MISSED'}`,
+          v.duck === null ? null : `within ${DUCK_TARGET}x of DuckDB 1 thread: ${v.duck ? 'holds' : 'MISSED'}`,
+        ].filter(Boolean)
         if (parts.length > 0) log(`- ${r.rows.toLocaleString('en-US')} rows, ${row.query}: ${parts.join('; ')}`)
       }
     }

@@ -93,7 +93,15 @@ async function waitReady(base: string, deadline: number): Promise<string> {
 }
 
 async function startServer(dataDir: string, demoRows: number): Promise<Started> {
-  const env: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1', ADMIN_PASSWORD: 'bench-startup-secret', DEMO_DATA: '1', DEMO_ROWS: String(demoRows) }
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    DATA_DIR: dataDir,
+    PORT: '0',
+    HOST: '127.0.0.1',
+    ADMIN_PASSWORD: 'bench-startup-secret',
+    DEMO_DATA: '1',
+    DEMO_ROWS: String(demoRows),
+  }
   // The embedded store: a start that depends on no other service.
   delete env.REDIS_URL
   const started = performance.now()
@@ -152,7 +160,9 @@ async function writeTable(dataDir: string, rows: number): Promise<void> {
 function writeInChild(dataDir: string, rows: number): Promise<string> {
   return new Promise((resolve, reject) => {
     const script = fileURLToPath(import.meta.url)
-    const child = spawn(process.execPath, ['--max-old-space-size=8192', script, '--write', dataDir, '--rows', String(rows)], { stdio: ['ignore', 'pipe', 'inherit'] })
+    const child = spawn(process.execPath, ['--max-old-space-size=8192', script, '--write', dataDir, '--rows', String(rows)], {
+      stdio: ['ignore', 'pipe', 'inherit'],
+    })
     let out = ''
     child.stdout.on('data', (d: Buffer) => (out += d.toString()))
     child.on('error', reject)
@@ -247,8 +257,28 @@ function rowsOf(starts: StartFigures, open: OpenFigures): SummaryRow[] {
   const ratio = open.openMs / open.rawMs
   const cache = open.cold ? 'cold' : 'warm cache'
   return [
-    { group: 'startup', figure: `cold start to ready (fresh DATA_DIR, demo seeding, ${starts.probe})`, unit: 'ms', ours: starts.coldMs, reference: null, referenceLabel: '', ratio: null, target: '', ok: null },
-    { group: 'startup', figure: 'warm start to ready (seeded DATA_DIR)', unit: 'ms', ours: starts.warmMs, reference: null, referenceLabel: '', ratio: null, target: '', ok: null },
+    {
+      group: 'startup',
+      figure: `cold start to ready (fresh DATA_DIR, demo seeding, ${starts.probe})`,
+      unit: 'ms',
+      ours: starts.coldMs,
+      reference: null,
+      referenceLabel: '',
+      ratio: null,
+      target: '',
+      ok: null,
+    },
+    {
+      group: 'startup',
+      figure: 'warm start to ready (seeded DATA_DIR)',
+      unit: 'ms',
+      ours: starts.warmMs,
+      reference: null,
+      referenceLabel: '',
+      ratio: null,
+      target: '',
+      ok: null,
+    },
     {
       group: 'startup',
       figure: `open ${(open.rows / 1e6).toFixed(0)}M-row table, ${cache}`,
@@ -273,17 +303,29 @@ export async function measureStartup(opts: { rows?: number; demoRows?: number } 
 async function main(): Promise<void> {
   const rows = Number(arg('--rows') ?? 10_000_000)
   const demoRows = Number(arg('--demo-rows') ?? 100_000)
-  console.log(`start-up and table open: node ${process.version}, load average ${loadavg().map((x) => x.toFixed(2)).join(' ')}, ${new Date().toISOString()}`)
+  console.log(
+    `start-up and table open: node ${process.version}, load average ${loadavg()
+      .map((x) => x.toFixed(2))
+      .join(' ')}, ${new Date().toISOString()}`,
+  )
   const starts = await measureStarts(demoRows)
-  console.log(`cold start to ready (${starts.probe}, DEMO_ROWS=${demoRows}${starts.cacheDropped ? ', page cache dropped' : ''}): ${starts.coldMs.toFixed(0)} ms`)
+  console.log(
+    `cold start to ready (${starts.probe}, DEMO_ROWS=${demoRows}${starts.cacheDropped ? ', page cache dropped' : ''}): ${starts.coldMs.toFixed(0)} ms`,
+  )
   console.log(`warm start to ready (seeded DATA_DIR): ${starts.warmMs.toFixed(0)} ms`)
   const open = await measureOpen(rows)
   const mib = open.fileBytes / 2 ** 20
   console.log(`\n${rows.toLocaleString('en-US')}-row table: ${open.files} files, ${mib.toFixed(0)} MiB (best of ${OPEN_ROUNDS})`)
   console.log(`| | TableCache open ms | readFileSync ms | ratio |\n|---|---:|---:|---:|`)
-  console.log(`| ${open.cold ? 'cold (page cache dropped)' : 'warm (page cache could not be dropped: not root)'} | ${open.openMs.toFixed(0)} | ${open.rawMs.toFixed(0)} | ${(open.openMs / open.rawMs).toFixed(2)} |`)
-  console.log(`| ${open.cold ? 'cold' : 'warm'}, columns loaded one by one | ${open.sequentialOpenMs.toFixed(0)} | ${open.rawMs.toFixed(0)} | ${(open.sequentialOpenMs / open.rawMs).toFixed(2)} |`)
-  console.log(`| warm (files in the page cache) | ${open.warmOpenMs.toFixed(0)} | ${open.warmRawMs.toFixed(0)} | ${(open.warmOpenMs / open.warmRawMs).toFixed(2)} |`)
+  console.log(
+    `| ${open.cold ? 'cold (page cache dropped)' : 'warm (page cache could not be dropped: not root)'} | ${open.openMs.toFixed(0)} | ${open.rawMs.toFixed(0)} | ${(open.openMs / open.rawMs).toFixed(2)} |`,
+  )
+  console.log(
+    `| ${open.cold ? 'cold' : 'warm'}, columns loaded one by one | ${open.sequentialOpenMs.toFixed(0)} | ${open.rawMs.toFixed(0)} | ${(open.sequentialOpenMs / open.rawMs).toFixed(2)} |`,
+  )
+  console.log(
+    `| warm (files in the page cache) | ${open.warmOpenMs.toFixed(0)} | ${open.warmRawMs.toFixed(0)} | ${(open.warmOpenMs / open.warmRawMs).toFixed(2)} |`,
+  )
   console.log(`cold read speed: ${(mib / (open.rawMs / 1000)).toFixed(0)} MiB/s raw, ${(mib / (open.openMs / 1000)).toFixed(0)} MiB/s through TableCache\n`)
   const summary = rowsOf(starts, open)
   console.log(summaryText(summary))

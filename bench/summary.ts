@@ -33,14 +33,29 @@ const HEAD = ['group', 'figure', 'ours', 'reference', 'ratio', 'target', 'verdic
 
 function cells(r: SummaryRow): string[] {
   const verdict = r.ok === null ? '' : r.ok ? 'ok' : 'MISS'
-  return [r.group, `${r.figure} (${r.unit})`, fmt(r.ours), `${fmt(r.reference)} ${r.referenceLabel}`.trim(), r.ratio === null ? '-' : r.ratio.toFixed(2), r.target, verdict]
+  return [
+    r.group,
+    `${r.figure} (${r.unit})`,
+    fmt(r.ours),
+    `${fmt(r.reference)} ${r.referenceLabel}`.trim(),
+    r.ratio === null ? '-' : r.ratio.toFixed(2),
+    r.target,
+    verdict,
+  ]
 }
 
 /** The rows as an aligned text table. */
 export function summaryText(rows: readonly SummaryRow[]): string {
   const table = [HEAD.slice() as string[], ...rows.map(cells)]
   const widths = HEAD.map((_, i) => Math.max(...table.map((r) => r[i].length)))
-  return table.map((r) => r.map((c, i) => c.padEnd(widths[i])).join('  ').trimEnd()).join('\n')
+  return table
+    .map((r) =>
+      r
+        .map((c, i) => c.padEnd(widths[i]))
+        .join('  ')
+        .trimEnd(),
+    )
+    .join('\n')
 }
 
 /** The rows as a Markdown table, for docs/benchmarks.md. */
@@ -64,5 +79,8 @@ export function reportSummary(rows: readonly SummaryRow[]): void {
 
 export function readSummary(file: string): SummaryRow[] {
   if (!existsSync(file)) return []
-  return readFileSync(file, 'utf8').split('\n').filter(Boolean).map((line) => JSON.parse(line) as SummaryRow)
+  return readFileSync(file, 'utf8')
+    .split('\n')
+    .filter(Boolean)
+    .map((line) => JSON.parse(line) as SummaryRow)
 }

@@ -117,7 +117,9 @@ async function main(): Promise<void> {
   const dir = await mkdtemp(join(tmpdir(), 'tabula-bench-upload-'))
   const file = join(dir, 'big.csv')
   const dataDir = join(dir, 'data')
-  console.log(`bench:upload ${new Date().toISOString()} — ${cpus().length} cores (${cpus()[0]?.model}), ${(totalmem() / 2 ** 30).toFixed(0)} GiB, node ${process.version}, load average ${(await readFile('/proc/loadavg', 'utf8')).split(' ').slice(0, 3).join(' ')}`)
+  console.log(
+    `bench:upload ${new Date().toISOString()} — ${cpus().length} cores (${cpus()[0]?.model}), ${(totalmem() / 2 ** 30).toFixed(0)} GiB, node ${process.version}, load average ${(await readFile('/proc/loadavg', 'utf8')).split(' ').slice(0, 3).join(' ')}`,
+  )
   let t = performance.now()
   await writeCsv(file, rows)
   const size = (await stat(file)).size
@@ -136,7 +138,9 @@ async function main(): Promise<void> {
     const uploaded = JSON.parse(up.stdout) as { rows: number; cols: string }
     ours = { rows: uploaded.rows, ms: up.ms }
     const gatewayPeak = await peakRss(gw.child.pid!)
-    console.log(`\nours:   ${uploaded.rows.toLocaleString('en-US')} rows (${uploaded.cols}) in ${(up.ms / 1000).toFixed(1)} s = ${Math.round(uploaded.rows / (up.ms / 1000)).toLocaleString('en-US')} rows/s through the CLI (chunks of ${chunkMb} MB)`)
+    console.log(
+      `\nours:   ${uploaded.rows.toLocaleString('en-US')} rows (${uploaded.cols}) in ${(up.ms / 1000).toFixed(1)} s = ${Math.round(uploaded.rows / (up.ms / 1000)).toLocaleString('en-US')} rows/s through the CLI (chunks of ${chunkMb} MB)`,
+    )
     console.log(`        peak RSS: CLI ${up.peakMb.toFixed(0)} MB, gateway ${gatewayPeak?.toFixed(0)} MB (${gatewayBefore?.toFixed(0)} MB before the upload)`)
     const check = await runCli(['sql', 'select count(*) n, count(distinct sku) skus, sum(qty) qty from uploads.admin.big', '--format', 'json'], env)
     console.log(`        check: ${check.stdout.trim()}`)
@@ -145,10 +149,25 @@ async function main(): Promise<void> {
   }
   const duck = await duckLoad(file)
   if ('error' in duck) console.log(`duckdb: n/a (${duck.error})`)
-  else console.log(`duckdb: ${duck.rows.toLocaleString('en-US')} rows in ${(duck.ms / 1000).toFixed(1)} s = ${Math.round(duck.rows / (duck.ms / 1000)).toLocaleString('en-US')} rows/s (read_csv_auto into an in-memory table, ${cpus().length} threads, DuckDB ${duck.version})`)
+  else
+    console.log(
+      `duckdb: ${duck.rows.toLocaleString('en-US')} rows in ${(duck.ms / 1000).toFixed(1)} s = ${Math.round(duck.rows / (duck.ms / 1000)).toLocaleString('en-US')} rows/s (read_csv_auto into an in-memory table, ${cpus().length} threads, DuckDB ${duck.version})`,
+    )
   const oursRate = ours ? ours.rows / (ours.ms / 1000) : null
   const duckRate = 'error' in duck ? null : duck.rows / (duck.ms / 1000)
-  reportSummary([{ group: 'upload', figure: `${(rows / 1e6).toFixed(0)}M-row CSV through the CLI, chunked`, unit: 'rows/s', ours: oursRate, reference: duckRate, referenceLabel: 'DuckDB read_csv', ratio: oursRate !== null && duckRate !== null ? oursRate / duckRate : null, target: '', ok: null }])
+  reportSummary([
+    {
+      group: 'upload',
+      figure: `${(rows / 1e6).toFixed(0)}M-row CSV through the CLI, chunked`,
+      unit: 'rows/s',
+      ours: oursRate,
+      reference: duckRate,
+      referenceLabel: 'DuckDB read_csv',
+      ratio: oursRate !== null && duckRate !== null ? oursRate / duckRate : null,
+      target: '',
+      ok: null,
+    },
+  ])
   if (!process.argv.includes('--keep')) await rm(dir, { recursive: true, force: true })
   else console.log(`kept ${dir}`)
 }

@@ -98,10 +98,13 @@ const LOGOUT: Command = {
   options: {},
   async run(ctx) {
     const saved = await loadSession(ctx.env)
-    if (saved) await ctx.withClient((client) => client.logout({ signal: ctx.signal })).catch((err: unknown) => {
-      // A session the service already ended is still forgotten here.
-      if ((err as { code?: string }).code !== 'no_session') throw err
-    })
+    if (saved)
+      await ctx
+        .withClient((client) => client.logout({ signal: ctx.signal }))
+        .catch((err: unknown) => {
+          // A session the service already ended is still forgotten here.
+          if ((err as { code?: string }).code !== 'no_session') throw err
+        })
     await forgetSession(ctx.env)
     ctx.stderr.write(saved ? 'Logged out.\n' : `No saved session (${credentialsFile(ctx.env)}).\n`)
   },
@@ -115,12 +118,18 @@ const RUN: Command = {
   options: {
     save: { type: 'string', arg: 'PATH', help: 'Also save the result as a table (savetable).' },
     replace: { type: 'boolean', help: 'With --save: replace an existing table.' },
-    title: { type: 'string', arg: 'TEXT', help: 'With --save: the table\'s title.' },
+    title: { type: 'string', arg: 'TEXT', help: "With --save: the table's title." },
   },
   async run(ctx) {
     const xml = await readSource(ctx, ctx.positionals[0])
     const result = await ctx.withClient((client) =>
-      client.run(xml, { format: 'json.rows', signal: ctx.signal, savetable: ctx.options.save as string | undefined, replace: ctx.options.replace === true ? true : undefined, title: ctx.options.title as string | undefined }),
+      client.run(xml, {
+        format: 'json.rows',
+        signal: ctx.signal,
+        savetable: ctx.options.save as string | undefined,
+        replace: ctx.options.replace === true ? true : undefined,
+        title: ctx.options.title as string | undefined,
+      }),
     )
     ctx.print(formatRows(result, ctx.format))
   },
@@ -169,14 +178,15 @@ const DBM: Command = {
   options: {},
   async run(ctx) {
     const [name, raw] = ctx.positionals
-    const text = raw === '-' ? await readAll(ctx.stdin) : raw ?? '{}'
+    const text = raw === '-' ? await readAll(ctx.stdin) : (raw ?? '{}')
     let params: unknown
     try {
       params = JSON.parse(text)
     } catch {
       throw new UsageError(`The parameters are not valid JSON: ${text.slice(0, 80)}`)
     }
-    if (typeof params !== 'object' || params === null || Array.isArray(params)) throw new UsageError('The parameters must be a JSON object, such as {"path": "pub"}.')
+    if (typeof params !== 'object' || params === null || Array.isArray(params))
+      throw new UsageError('The parameters must be a JSON object, such as {"path": "pub"}.')
     const value = await ctx.withClient((client) => client.dbm(name as 'list_dir', params as never, { signal: ctx.signal }))
     ctx.print(formatValue(value, ctx.format))
   },

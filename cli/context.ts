@@ -66,7 +66,11 @@ export function makeContext(io: Io, options: Record<string, string | boolean | u
       await client.login(env.TABULA_UID, env.TABULA_PASSWORD, { signal })
       return { client, fromEnv: true }
     }
-    throw new NotLoggedIn(saved ? `Logged in to ${saved.url}, not ${url}: run "tabula login --url ${url}".` : `Not logged in to ${url}: run "tabula login", or set TABULA_UID and TABULA_PASSWORD.`)
+    throw new NotLoggedIn(
+      saved
+        ? `Logged in to ${saved.url}, not ${url}: run "tabula login --url ${url}".`
+        : `Not logged in to ${url}: run "tabula login", or set TABULA_UID and TABULA_PASSWORD.`,
+    )
   }
   return {
     ...io,

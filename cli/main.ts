@@ -40,7 +40,19 @@ function mainHelp(): string {
 
 function commandHelp(c: Command): string {
   const own = Object.keys(c.options).length > 0 ? ['', 'Options:', describeOptions(c.options)] : []
-  return [`Usage: ${c.usage}`, '', c.summary, ...(c.details ? ['', c.details] : []), ...own, '', 'Options of every command:', describeOptions(GLOBAL_OPTIONS), '', EXIT_CODES_HELP, ''].join('\n')
+  return [
+    `Usage: ${c.usage}`,
+    '',
+    c.summary,
+    ...(c.details ? ['', c.details] : []),
+    ...own,
+    '',
+    'Options of every command:',
+    describeOptions(GLOBAL_OPTIONS),
+    '',
+    EXIT_CODES_HELP,
+    '',
+  ].join('\n')
 }
 
 /** The exit code for an error, and the message to print. */

@@ -30,7 +30,10 @@ export function textTable(cols: readonly string[], rows: readonly (readonly unkn
   const texts = rows.map((r) => cols.map((_, c) => cell(r[c]).replace(/[\r\n\t]/g, ' ')))
   const widths = cols.map((name, c) => Math.max(name.length, ...texts.map((t) => t[c].length)))
   const line = (values: readonly string[], header = false): string =>
-    values.map((v, c) => (numeric[c] && !header ? v.padStart(widths[c]) : v.padEnd(widths[c]))).join('  ').trimEnd()
+    values
+      .map((v, c) => (numeric[c] && !header ? v.padStart(widths[c]) : v.padEnd(widths[c])))
+      .join('  ')
+      .trimEnd()
   const out = [line(cols, true), widths.map((w) => '-'.repeat(w)).join('  ')]
   for (const t of texts) out.push(line(t))
   return `${out.join('\n')}\n`

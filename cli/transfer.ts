@@ -25,9 +25,13 @@ const TYPES = ['int', 'float', 'text', 'date']
 export function parseTypes(spec: string | undefined): Map<string, string> {
   const types = new Map<string, string>()
   if (!spec) return types
-  for (const part of spec.split(',').map((p) => p.trim()).filter(Boolean)) {
+  for (const part of spec
+    .split(',')
+    .map((p) => p.trim())
+    .filter(Boolean)) {
     const m = /^([A-Za-z][A-Za-z0-9_]*)=(\w+)$/.exec(part)
-    if (!m || !TYPES.includes(m[2])) throw new UsageError(`--types takes name=type pairs with a type of ${TYPES.join(', ')}, separated by commas (got ${JSON.stringify(part)}).`)
+    if (!m || !TYPES.includes(m[2]))
+      throw new UsageError(`--types takes name=type pairs with a type of ${TYPES.join(', ')}, separated by commas (got ${JSON.stringify(part)}).`)
     types.set(m[1].toLowerCase(), m[2])
   }
   return types
@@ -79,20 +83,27 @@ export const UPLOAD: Command = {
     types: { type: 'string', arg: 'SPEC', help: 'Column types, e.g. id=int,price=float,day=date,code=text (others inferred).' },
     mode: { type: 'string', arg: 'MODE', help: 'noreplace (default: an existing table is an error), replace or append.' },
     title: { type: 'string', arg: 'TEXT', help: 'Title of the table.' },
-    'chunk-mb': { type: 'string', arg: 'N', help: 'Megabytes of CSV per request (default 4; keep under the service\'s MAX_BODY_BYTES).' },
+    'chunk-mb': { type: 'string', arg: 'N', help: "Megabytes of CSV per request (default 4; keep under the service's MAX_BODY_BYTES)." },
     'chunk-rows': { type: 'string', arg: 'N', help: 'At most this many rows per request (default: no limit).' },
     quiet: { type: 'boolean', short: 'q', help: 'No progress line.' },
   },
   async run(ctx) {
     const [file, path] = ctx.positionals
     const mode = ctx.options.mode as string | undefined
-    if (mode !== undefined && !['noreplace', 'replace', 'append'].includes(mode)) throw new UsageError(`--mode takes noreplace, replace or append (got ${JSON.stringify(mode)}).`)
+    if (mode !== undefined && !['noreplace', 'replace', 'append'].includes(mode))
+      throw new UsageError(`--mode takes noreplace, replace or append (got ${JSON.stringify(mode)}).`)
     const types = parseTypes(ctx.options.types as string | undefined)
     const maxChars = Math.round(positiveNumber(ctx.options['chunk-mb'], 'chunk-mb', 4) * 1024 * 1024)
     const maxRows = ctx.options['chunk-rows'] === undefined ? undefined : Math.floor(positiveNumber(ctx.options['chunk-rows'], 'chunk-rows', 1))
-    const size = file === '-' ? null : await stat(file).then((s) => s.size, () => {
-      throw new UsageError(`No such file: ${file}`)
-    })
+    const size =
+      file === '-'
+        ? null
+        : await stat(file).then(
+            (s) => s.size,
+            () => {
+              throw new UsageError(`No such file: ${file}`)
+            },
+          )
     const input = file === '-' ? ctx.stdin : createReadStream(file, { highWaterMark: 1 << 20 })
     const progress = ctx.options.quiet ? null : new Progress(ctx.stderr, size)
     await ctx.withClient(async (client) => {
@@ -108,7 +119,14 @@ export const UPLOAD: Command = {
           if (unknown.length > 0) throw new UsageError(`--types names ${unknown.join(', ')}, which the CSV header (${names.join(', ')}) does not have.`)
           cols = names.map((name) => ({ name, ...(types.has(name.toLowerCase()) ? { type: types.get(name.toLowerCase()) as ColumnDecl['type'] } : {}) }))
         })) {
-          if (begun === null) begun = (await client.dbm('upload_begin', { path, mode: mode as 'replace' | undefined, cols, title: ctx.options.title as string | undefined }, { signal: ctx.signal })).upload
+          if (begun === null)
+            begun = (
+              await client.dbm(
+                'upload_begin',
+                { path, mode: mode as 'replace' | undefined, cols, title: ctx.options.title as string | undefined },
+                { signal: ctx.signal },
+              )
+            ).upload
           const reply = await client.dbm('upload_chunk', { upload: begun, seq: ++seq, csv: chunk.csv }, { signal: ctx.signal })
           rows = reply.rows
           progress?.update(rows, chunk.bytesRead)
@@ -138,7 +156,7 @@ function source(client: Client, path: string): ResultHandle {
 export const DOWNLOAD: Command = {
   name: 'download',
   usage: 'tabula download PATH FILE.csv|-',
-  summary: 'Save a table (or the last sql/run result, or an instance\'s) as CSV.',
+  summary: "Save a table (or the last sql/run result, or an instance's) as CSV.",
   details: 'PATH is a dotted table path, "sql" or "run" (your last result), or an instance tag. Rows are read a page at a time.',
   positionals: [2, 2],
   options: {

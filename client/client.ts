@@ -120,7 +120,13 @@ export class ResultHandle {
 
   /** Stops the query running there; true when one was running. Sent once (it acts). */
   async stop(opts: RequestOptions & { force?: boolean } = {}): Promise<boolean> {
-    const reply = (await this.transport.send({ method: 'POST', path: `${this.path}/!stop`, format: 'json', json: opts.force ? { force_: 1 } : undefined, signal: opts.signal })) as Partial<StopAnswer>
+    const reply = (await this.transport.send({
+      method: 'POST',
+      path: `${this.path}/!stop`,
+      format: 'json',
+      json: opts.force ? { force_: 1 } : undefined,
+      signal: opts.signal,
+    })) as Partial<StopAnswer>
     return reply.stopped === true
   }
 
@@ -131,10 +137,16 @@ export class ResultHandle {
 
 /** An instance made by `api/new`: an sql or run app, a fixed query or a dynamic query. */
 export class Instance extends ResultHandle {
-  constructor(transport: Transport, readonly tag: number) {
+  constructor(
+    transport: Transport,
+    readonly tag: number,
+  ) {
     // The client does not know which app the instance is: both pairs of range names are sent,
     // and the instance reads the pair it uses.
-    super(transport, String(tag), [['range', 'to'], ['range_', 'to_']])
+    super(transport, String(tag), [
+      ['range', 'to'],
+      ['range_', 'to_'],
+    ])
   }
 
   /** Sets variables (a dynamic instance); answers the index widget or the widget status table. */
@@ -144,12 +156,24 @@ export class Instance extends ResultHandle {
 
   /** Runs SQL in an sql instance (which keeps the result). */
   sql<F extends Format = 'json'>(text: string, opts: QueryOptions<F> = {}): Promise<ResultOf<F>> {
-    return this.transport.send({ method: 'POST', path: this.path, format: opts.format ?? 'json', json: queryBody('sql', text, opts), signal: opts.signal }) as Promise<ResultOf<F>>
+    return this.transport.send({
+      method: 'POST',
+      path: this.path,
+      format: opts.format ?? 'json',
+      json: queryBody('sql', text, opts),
+      signal: opts.signal,
+    }) as Promise<ResultOf<F>>
   }
 
   /** Runs a macro query in a run instance (which keeps the result). */
   run<F extends Format = 'json'>(xml: string, opts: QueryOptions<F> = {}): Promise<ResultOf<F>> {
-    return this.transport.send({ method: 'POST', path: this.path, format: opts.format ?? 'json', json: queryBody('xml', xml, opts), signal: opts.signal }) as Promise<ResultOf<F>>
+    return this.transport.send({
+      method: 'POST',
+      path: this.path,
+      format: opts.format ?? 'json',
+      json: queryBody('xml', xml, opts),
+      signal: opts.signal,
+    }) as Promise<ResultOf<F>>
   }
 
   /** A named widget of a dynamic instance, with its own read methods. */
@@ -220,12 +244,24 @@ export class Client {
 
   /** Runs a macro-language query; the session keeps its result (`results('run')`). */
   run<F extends Format = 'json'>(xml: string, opts: QueryOptions<F> = {}): Promise<ResultOf<F>> {
-    return this.transport.send({ method: 'POST', path: 'run', format: opts.format ?? 'json', json: queryBody('xml', xml, opts), signal: opts.signal }) as Promise<ResultOf<F>>
+    return this.transport.send({
+      method: 'POST',
+      path: 'run',
+      format: opts.format ?? 'json',
+      json: queryBody('xml', xml, opts),
+      signal: opts.signal,
+    }) as Promise<ResultOf<F>>
   }
 
   /** Runs one read-only SQL statement; the session keeps its result (`results('sql')`). */
   sql<F extends Format = 'json'>(text: string, opts: QueryOptions<F> = {}): Promise<ResultOf<F>> {
-    return this.transport.send({ method: 'POST', path: 'sql', format: opts.format ?? 'json', json: queryBody('sql', text, opts), signal: opts.signal }) as Promise<ResultOf<F>>
+    return this.transport.send({
+      method: 'POST',
+      path: 'sql',
+      format: opts.format ?? 'json',
+      json: queryBody('sql', text, opts),
+      signal: opts.signal,
+    }) as Promise<ResultOf<F>>
   }
 
   /** The session's last `sql` or `run` result, read in parts. */
@@ -245,7 +281,11 @@ export class Client {
   async newInstance(appOrXml: string, vars: Readonly<Record<string, string | number | boolean>> = {}, opts: RequestOptions = {}): Promise<Instance> {
     const isXml = appOrXml.trimStart().startsWith('<')
     const reply = (await this.transport.send({
-      method: 'POST', path: isXml ? 'new' : `new/${encodeURIComponent(appOrXml)}`, format: 'json', json: isXml ? { ...vars, xml: appOrXml } : vars, signal: opts.signal,
+      method: 'POST',
+      path: isXml ? 'new' : `new/${encodeURIComponent(appOrXml)}`,
+      format: 'json',
+      json: isXml ? { ...vars, xml: appOrXml } : vars,
+      signal: opts.signal,
     })) as Partial<NewInstanceAnswer>
     if (typeof reply.tag !== 'number') throw new TabulaError({ status: 200, code: 'bad_response', message: 'The answer of api/new has no tag.' })
     return new Instance(this.transport, reply.tag)
@@ -260,7 +300,13 @@ export class Client {
 
   /** The folders and tables in a folder (the root without a path) you may read. */
   ls<F extends Format = 'json'>(path = '', opts: FormatOptions<F> = {}): Promise<ResultOf<F>> {
-    return this.transport.send({ method: 'GET', path: path === '' ? 'ls' : `ls/${pathSegment(path)}`, format: opts.format ?? 'json', read: true, signal: opts.signal }) as Promise<ResultOf<F>>
+    return this.transport.send({
+      method: 'GET',
+      path: path === '' ? 'ls' : `ls/${pathSegment(path)}`,
+      format: opts.format ?? 'json',
+      read: true,
+      signal: opts.signal,
+    }) as Promise<ResultOf<F>>
   }
 
   /** The endpoints the service offers (`api`). */
@@ -273,7 +319,11 @@ export class Client {
    * with the transaction's code and message (and the status that code has on other endpoints).
    * Sent once, never retried: it may change the catalog.
    */
-  async dbm<N extends DbmName | DbmAlias>(name: N, params: N extends DbmName ? DbmParams[N] : N extends DbmAlias ? DbmAliasParams[N] : never, opts: RequestOptions = {}): Promise<DbmValue<N>> {
+  async dbm<N extends DbmName | DbmAlias>(
+    name: N,
+    params: N extends DbmName ? DbmParams[N] : N extends DbmAlias ? DbmAliasParams[N] : never,
+    opts: RequestOptions = {},
+  ): Promise<DbmValue<N>> {
     const reply = (await this.transport.send({ method: 'POST', path: 'dbm', format: 'json', json: { cmd: [name, params] }, signal: opts.signal })) as DbmReply
     // Checked, not trusted: anything but rc 0 (a proxy's JSON, say) is reported as a failure.
     if (reply.rc !== 0) throw dbmError(reply)

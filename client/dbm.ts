@@ -28,19 +28,68 @@ export interface DbmParams {
   readonly list_dir: { path: string; depth?: number; find?: string }
   readonly get_dir_info: { path: string; include?: Names }
   readonly make_dir: { path: string; title?: string; sdesc?: string; ldesc?: string; users?: Names; uploaders?: Names; inherit?: boolean }
-  readonly set_dir_info: { path: string; id?: number; title?: string; sdesc?: string; ldesc?: string; users?: Names; uploaders?: Names; inherit?: boolean; owner?: string }
+  readonly set_dir_info: {
+    path: string
+    id?: number
+    title?: string
+    sdesc?: string
+    ldesc?: string
+    users?: Names
+    uploaders?: Names
+    inherit?: boolean
+    owner?: string
+  }
   readonly drop_dir: { path: string; recursive?: boolean }
   readonly get_table_info: { path: string; include?: Names }
   readonly get_table_cols: { path: string }
-  readonly set_table_info: { path: string; title?: string; sdesc?: string; ldesc?: string; users?: Names; inherit?: boolean; owner?: string; cols?: Record<string, unknown> }
+  readonly set_table_info: {
+    path: string
+    title?: string
+    sdesc?: string
+    ldesc?: string
+    users?: Names
+    inherit?: boolean
+    owner?: string
+    cols?: Record<string, unknown>
+  }
   readonly drop_table: { path: string }
   readonly move: { from: string; to: string }
   readonly copy_table: { from: string; to: string; replace?: boolean }
   readonly share: { path: string; add?: Names; remove?: Names; users?: Names; inherit?: boolean }
   readonly get_permissions: { path: string }
-  readonly save_table: { path: string; xml: string; replace?: boolean; append?: boolean; title?: string; sdesc?: string; ldesc?: string; users?: Names; inherit?: boolean }
-  readonly upload_table: { path: string; mode?: 'noreplace' | 'replace' | 'append'; title?: string; sdesc?: string; ldesc?: string; users?: Names; inherit?: boolean; cols?: readonly ColumnDecl[]; data?: unknown; csv?: string }
-  readonly upload_begin: { path: string; mode?: 'noreplace' | 'replace' | 'append'; cols?: readonly ColumnDecl[]; title?: string; sdesc?: string; ldesc?: string; users?: Names; inherit?: boolean }
+  readonly save_table: {
+    path: string
+    xml: string
+    replace?: boolean
+    append?: boolean
+    title?: string
+    sdesc?: string
+    ldesc?: string
+    users?: Names
+    inherit?: boolean
+  }
+  readonly upload_table: {
+    path: string
+    mode?: 'noreplace' | 'replace' | 'append'
+    title?: string
+    sdesc?: string
+    ldesc?: string
+    users?: Names
+    inherit?: boolean
+    cols?: readonly ColumnDecl[]
+    data?: unknown
+    csv?: string
+  }
+  readonly upload_begin: {
+    path: string
+    mode?: 'noreplace' | 'replace' | 'append'
+    cols?: readonly ColumnDecl[]
+    title?: string
+    sdesc?: string
+    ldesc?: string
+    users?: Names
+    inherit?: boolean
+  }
   readonly upload_chunk: { upload: string; seq?: number; csv?: string; data?: unknown }
   readonly upload_commit: { upload: string }
   readonly upload_abort: { upload: string }
@@ -58,8 +107,32 @@ export interface DbmParams {
   readonly drop_group: { group: string }
   readonly get_company: { company?: string }
   readonly list_companies: Record<string, never>
-  readonly add_company: { company: string; name: string; max_ids?: number; admins?: Names; email?: string; phone?: string; street?: string; city?: string; state?: string; zip?: string; country?: string }
-  readonly set_company: { company: string; name?: string; max_ids?: number; admins?: Names; email?: string; phone?: string; street?: string; city?: string; state?: string; zip?: string; country?: string }
+  readonly add_company: {
+    company: string
+    name: string
+    max_ids?: number
+    admins?: Names
+    email?: string
+    phone?: string
+    street?: string
+    city?: string
+    state?: string
+    zip?: string
+    country?: string
+  }
+  readonly set_company: {
+    company: string
+    name?: string
+    max_ids?: number
+    admins?: Names
+    email?: string
+    phone?: string
+    street?: string
+    city?: string
+    state?: string
+    zip?: string
+    country?: string
+  }
   readonly drop_company: { company: string }
   readonly list_roles: Record<string, never>
   readonly get_role: { role: string }

@@ -174,9 +174,13 @@ function sleep(ms: number, signal?: AbortSignal): Promise<void> {
   return new Promise((resolve, reject) => {
     if (signal?.aborted) return reject(new TabulaError({ status: 0, code: 'aborted', message: 'The request was aborted.' }))
     const timer = setTimeout(resolve, ms)
-    signal?.addEventListener('abort', () => {
-      clearTimeout(timer)
-      reject(new TabulaError({ status: 0, code: 'aborted', message: 'The request was aborted.' }))
-    }, { once: true })
+    signal?.addEventListener(
+      'abort',
+      () => {
+        clearTimeout(timer)
+        reject(new TabulaError({ status: 0, code: 'aborted', message: 'The request was aborted.' }))
+      },
+      { once: true },
+    )
   })
 }

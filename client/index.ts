@@ -1,7 +1,17 @@
 /** `tabula/client`: a typed client for the tabula API (1010data Dynamic API wire format). */
 export { Client, Instance, ResultHandle, apiBaseOf } from './client.js'
 export type {
-  ClientOptions, ColumnMajor, FormatOptions, KeyedRows, LoginOptions, QueryOptions, Range, RequestOptions, ResultOf, RowsResult, UploadOptions,
+  ClientOptions,
+  ColumnMajor,
+  FormatOptions,
+  KeyedRows,
+  LoginOptions,
+  QueryOptions,
+  Range,
+  RequestOptions,
+  ResultOf,
+  RowsResult,
+  UploadOptions,
 } from './client.js'
 export type { QueryStatus } from '../shared/api-answers.js'
 export { TabulaError, CODE_STATUS } from './errors.js'

@@ -100,7 +100,14 @@ export type LinkType = 'exact' | 'select' | 'include' | 'exclude'
 export type Op =
   | { readonly kind: 'Base'; readonly table: string; readonly loc: Loc }
   /** `<table>`: inline rows (cells as written, '' = N/A), or `depth` rows and no columns. */
-  | { readonly kind: 'Table'; readonly cols: readonly string[]; readonly rows: readonly (readonly string[])[]; readonly depth: number | null; readonly title: string; readonly loc: Loc }
+  | {
+      readonly kind: 'Table'
+      readonly cols: readonly string[]
+      readonly rows: readonly (readonly string[])[]
+      readonly depth: number | null
+      readonly title: string
+      readonly loc: Loc
+    }
   | { readonly kind: 'Sel'; readonly cond: Expr; readonly loc: Loc }
   | { readonly kind: 'Willbe'; readonly name: string; readonly value: Expr; readonly meta: MetaPatch; readonly loc: Loc }
   /** `cols` null = every column; names may contain `*` wildcards. */

@@ -67,8 +67,17 @@ export { mapVolumeFull } from './storage/volume-full.js'
 export type { TextSlice, WriteOutcome, WriteTask } from './storage/write-task.js'
 /** Column files written a chunk at a time, for dbm upload_begin/upload_chunk/upload_commit. */
 export {
-  appendColumn, appendNa, createUploadDir, dropTextCache, emptyColumnState, removeUploadDir, sweepUploadDirs, uploadDir,
-  widenToFloat, writeChunkedVersion, type ChunkColumnState,
+  appendColumn,
+  appendNa,
+  createUploadDir,
+  dropTextCache,
+  emptyColumnState,
+  removeUploadDir,
+  sweepUploadDirs,
+  uploadDir,
+  widenToFloat,
+  writeChunkedVersion,
+  type ChunkColumnState,
 } from './storage/chunked.js'
 
 // --- Demo data

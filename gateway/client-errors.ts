@@ -47,10 +47,18 @@ function mismatchOf(err: NodeJS.ErrnoException, req: IncomingMessage | undefined
   if (declared === undefined) return null
   if (req.complete) {
     // The declared bytes were all read, and what followed them is no request: the body was longer.
-    return new AppError('BODY_LENGTH_MISMATCH', `The request body is longer than its Content-Length (${declared} bytes): the bytes after them are not a request. ${COUNT_BYTES}.`, { contentLength: Number(declared) })
+    return new AppError(
+      'BODY_LENGTH_MISMATCH',
+      `The request body is longer than its Content-Length (${declared} bytes): the bytes after them are not a request. ${COUNT_BYTES}.`,
+      { contentLength: Number(declared) },
+    )
   }
   if (err.code === 'HPE_INVALID_EOF_STATE') {
-    return new AppError('BODY_LENGTH_MISMATCH', `The connection ended before the ${declared} bytes its Content-Length declares had arrived: the body is shorter. ${COUNT_BYTES}.`, { contentLength: Number(declared) })
+    return new AppError(
+      'BODY_LENGTH_MISMATCH',
+      `The connection ended before the ${declared} bytes its Content-Length declares had arrived: the body is shorter. ${COUNT_BYTES}.`,
+      { contentLength: Number(declared) },
+    )
   }
   return null
 }
@@ -80,7 +88,14 @@ export function answerClientErrors(server: HttpServer | HttpsServer, log?: Logge
     const requestId = randomUUID()
     if (mismatch && pending) {
       mismatched.add(pending.req)
-      log?.({ level: 'info', msg: 'request body length mismatch', requestId, parserError: err.code, contentLength: pending.req.headers['content-length'], path: pending.req.url })
+      log?.({
+        level: 'info',
+        msg: 'request body length mismatch',
+        requestId,
+        parserError: err.code,
+        contentLength: pending.req.headers['content-length'],
+        path: pending.req.url,
+      })
     }
     if (socket.writable && !started) socket.write(mismatch ? jsonAnswer(mismatch, requestId) : (NODE_ANSWERS[err.code ?? ''] ?? NODE_DEFAULT))
     socket.destroy(err)

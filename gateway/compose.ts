@@ -22,7 +22,9 @@ import { countStoreCalls, createObserve } from './observe/index.js'
 
 /** Connects the store (or takes a connected one) and starts the worker pool. */
 export async function buildDeps(config: Config, log: Logger, store?: Store): Promise<Deps> {
-  const raw = store ?? createStore({ redisUrl: config.redisUrl, redisKeyPrefix: config.redisKeyPrefix, dataDir: config.dataDir, memoryCacheBytes: config.memoryStoreCacheBytes })
+  const raw =
+    store ??
+    createStore({ redisUrl: config.redisUrl, redisKeyPrefix: config.redisKeyPrefix, dataDir: config.dataDir, memoryCacheBytes: config.memoryStoreCacheBytes })
   if (!store) await raw.connect()
   const observe = createObserve()
   const s = countStoreCalls(raw, (op) => observe.metrics.storeCall(op))
@@ -34,7 +36,13 @@ export async function buildDeps(config: Config, log: Logger, store?: Store): Pro
   // A retired version goes as soon as no load reads it (catalog/retired.ts); other gateways
   // sharing DATA_DIR exist only with Redis, and get RETIRED_GRACE_SECONDS for their loads.
   const graceMs = raw.kind === 'memory' ? 0 : config.retiredGraceSeconds * 1000
-  const sweeper = new RetiredVersionSweeper(s, config.dataDir, graceMs, (err) => log({ level: 'warn', msg: 'sweeping retired table versions failed', error: String(err) }), (v) => tables.isReading(v))
+  const sweeper = new RetiredVersionSweeper(
+    s,
+    config.dataDir,
+    graceMs,
+    (err) => log({ level: 'warn', msg: 'sweeping retired table versions failed', error: String(err) }),
+    (v) => tables.isReading(v),
+  )
   sweeper.start()
   observe.metrics.readFrom({ runner, tables, stops })
   return {

@@ -29,9 +29,7 @@ function compressor(coding: Coding): zlib.Gzip | zlib.BrotliCompress {
 }
 
 function compressWhole(coding: Coding, body: Buffer | string): Buffer {
-  return coding === 'gzip'
-    ? zlib.gzipSync(body)
-    : zlib.brotliCompressSync(body, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: BROTLI_QUALITY } })
+  return coding === 'gzip' ? zlib.gzipSync(body) : zlib.brotliCompressSync(body, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: BROTLI_QUALITY } })
 }
 
 function byteLength(body: unknown): number | null {

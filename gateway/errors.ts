@@ -75,7 +75,10 @@ function fromHttpError(err: { status?: number; statusCode?: number; message?: st
   if (status === 413) return new AppError('BODY_TOO_LARGE', 'The request body is larger than the limit (MAX_BODY_BYTES); send less data.')
   if (status === 415) return new AppError('UNSUPPORTED_MEDIA_TYPE', 'Send the body as application/json or application/x-www-form-urlencoded.')
   if (status === 400 && err.type === 'request.size.invalid') {
-    return new AppError('BODY_LENGTH_MISMATCH', 'The request body is not as long as its Content-Length declares; Content-Length must count the bytes of the body as sent (UTF-8), not its characters.')
+    return new AppError(
+      'BODY_LENGTH_MISMATCH',
+      'The request body is not as long as its Content-Length declares; Content-Length must count the bytes of the body as sent (UTF-8), not its characters.',
+    )
   }
   if (status === 400) {
     const hint = err.message ?? 'The request body could not be read.'
@@ -133,7 +136,12 @@ function wantsHtml(route: ParsedPath | undefined): route is ParsedPath {
 function htmlError(ctx: Context, route: ParsedPath, e: AppError, requestId: string): string {
   const rendered = LOGIN_CODES.has(e.code)
     ? loginPage({ version: route.version, expired: sessionCookieValues(ctx.get('cookie')).length > 0 })
-    : errorPage({ version: route.version, uid: (ctx.state.auth as AuthState | undefined)?.session.uid ?? null, status: STATUS[e.code], body: errorBody(e, requestId) })
+    : errorPage({
+        version: route.version,
+        uid: (ctx.state.auth as AuthState | undefined)?.session.uid ?? null,
+        status: STATUS[e.code],
+        body: errorBody(e, requestId),
+      })
   return rendered.body as string
 }
 

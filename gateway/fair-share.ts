@@ -84,7 +84,17 @@ export class FairShare {
   run<T>(user: string, signal: AbortSignal, start: (signal: AbortSignal) => Promise<T>): Promise<T> {
     return new Promise<T>((resolve, reject) => {
       if (signal.aborted) return reject(signal.reason)
-      const turn: Turn = { user, signal, start, resolve: resolve as (v: unknown) => void, reject, attempt: null, startedAt: 0, preemptions: 0, onAbort: () => undefined }
+      const turn: Turn = {
+        user,
+        signal,
+        start,
+        resolve: resolve as (v: unknown) => void,
+        reject,
+        attempt: null,
+        startedAt: 0,
+        preemptions: 0,
+        onAbort: () => undefined,
+      }
       // One listener for the task's whole life, rather than an AbortSignal.any per attempt: that
       // is far slower and, on a signal shared by many tasks, piles up.
       turn.onAbort = () => {

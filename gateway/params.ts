@@ -49,7 +49,10 @@ export function stringParam(params: Params, name: string, opts?: { required?: fa
 export function stringParam(params: Params, name: string, opts: { required?: boolean } = {}): string | undefined {
   const v = params[name]
   if (v === undefined || v === null) {
-    if (opts.required) throw new AppError('MISSING_PARAMETER', `The parameter "${name}" is missing; send it as a form field, JSON member or query-string value.`, { parameter: name })
+    if (opts.required)
+      throw new AppError('MISSING_PARAMETER', `The parameter "${name}" is missing; send it as a form field, JSON member or query-string value.`, {
+        parameter: name,
+      })
     return undefined
   }
   if (typeof v === 'number' || typeof v === 'boolean') return String(v)
@@ -77,7 +80,11 @@ export function checkQuerySize(name: string, text: string, maxBytes: number): vo
   if (text.length * 3 <= maxBytes) return
   const bytes = Buffer.byteLength(text, 'utf8')
   if (bytes <= maxBytes) return
-  throw new AppError('QUERY_TOO_LARGE', `The parameter "${name}" is ${bytes} bytes long, more than the limit of ${maxBytes} bytes (MAX_QUERY_BYTES); send a shorter query.`, { parameter: name, bytes, limit: maxBytes })
+  throw new AppError(
+    'QUERY_TOO_LARGE',
+    `The parameter "${name}" is ${bytes} bytes long, more than the limit of ${maxBytes} bytes (MAX_QUERY_BYTES); send a shorter query.`,
+    { parameter: name, bytes, limit: maxBytes },
+  )
 }
 
 /** A 0/1 switch such as `truncate_`; absent or empty is off. */
@@ -104,7 +111,11 @@ export function timeoutParam(params: Params, maxMs: number): RequestTimeout {
   const text = typeof raw === 'number' ? String(raw) : typeof raw === 'string' ? raw.trim() : ''
   const ms = /^\d{1,15}$/.test(text) ? Number(text) : Number.NaN
   if (!(ms >= 1)) {
-    throw new AppError('INVALID_PARAMETER', `The parameter "timeout_" must be a whole number of milliseconds, 1 or more (got "${typeof raw === 'string' ? raw : JSON.stringify(raw)}").`, { parameter: 'timeout_' })
+    throw new AppError(
+      'INVALID_PARAMETER',
+      `The parameter "timeout_" must be a whole number of milliseconds, 1 or more (got "${typeof raw === 'string' ? raw : JSON.stringify(raw)}").`,
+      { parameter: 'timeout_' },
+    )
   }
   return ms < maxMs ? { timeoutMs: ms, timeoutLimit: 'timeout_' } : { timeoutMs: maxMs, timeoutLimit: 'QUERY_TIMEOUT_MS' }
 }

@@ -66,7 +66,11 @@ const DURATION_WEIGHT = 0.2
 export function timeoutError(opts: Pick<RunOptions, 'timeoutMs' | 'timeoutLimit'>): AppError {
   const detail = { timeoutMs: opts.timeoutMs, limit: opts.timeoutLimit ?? 'QUERY_TIMEOUT_MS' }
   if (opts.timeoutLimit === 'timeout_') {
-    return new AppError('TIMEOUT', `The query ran longer than ${opts.timeoutMs} ms, the limit this request set with timeout_, and was stopped; allow it more time (timeout_ up to QUERY_TIMEOUT_MS) or narrow it.`, detail)
+    return new AppError(
+      'TIMEOUT',
+      `The query ran longer than ${opts.timeoutMs} ms, the limit this request set with timeout_, and was stopped; allow it more time (timeout_ up to QUERY_TIMEOUT_MS) or narrow it.`,
+      detail,
+    )
   }
   return new AppError('TIMEOUT', `The query ran longer than ${opts.timeoutMs} ms (QUERY_TIMEOUT_MS) and was stopped; narrow it or raise the limit.`, detail)
 }
@@ -193,8 +197,14 @@ export class PoolRunner implements QueryRunner {
     if (this.inFlight < this.workers + maxQueue) return
     const retryAfterSeconds = this.retryAfterSeconds()
     const waiting = this.waiting
-    const queue = maxQueue === 0 ? 'no query may wait (MAX_QUEUE = 0)' : `${waiting} ${waiting === 1 ? 'query waits' : 'queries wait'} already, the limit (MAX_QUEUE = ${maxQueue})`
-    throw new AppError('TOO_MANY_REQUESTS', `All ${this.workers} query workers of this gateway are busy and ${queue}; try again in ${retryAfterSeconds} s.`, { limit: maxQueue, retryAfterSeconds })
+    const queue =
+      maxQueue === 0
+        ? 'no query may wait (MAX_QUEUE = 0)'
+        : `${waiting} ${waiting === 1 ? 'query waits' : 'queries wait'} already, the limit (MAX_QUEUE = ${maxQueue})`
+    throw new AppError('TOO_MANY_REQUESTS', `All ${this.workers} query workers of this gateway are busy and ${queue}; try again in ${retryAfterSeconds} s.`, {
+      limit: maxQueue,
+      retryAfterSeconds,
+    })
   }
 
   /** When a place is likely free: the waiting tasks (and this one) shared among the workers, at the average task time. */

@@ -15,7 +15,12 @@ import type { Capability } from './catalog/principal.js'
 /** Roles every installation has; they cannot be changed or dropped. */
 export const BUILTIN_ROLES: readonly { role: string; title: string; description: string; capabilities: readonly Capability[] }[] = [
   { role: 'admin', title: 'Administrator', description: 'Administers everything.', capabilities: ['admin'] },
-  { role: 'user_admin', title: 'User administrator', description: "Manages the users and groups of their own company.", capabilities: ['manage_users', 'manage_groups'] },
+  {
+    role: 'user_admin',
+    title: 'User administrator',
+    description: 'Manages the users and groups of their own company.',
+    capabilities: ['manage_users', 'manage_groups'],
+  },
   { role: 'folder_creator', title: 'Folder creator', description: 'Creates top-level folders.', capabilities: ['create_top_folders'] },
 ]
 
@@ -28,8 +33,21 @@ async function ensureCatalogBasics(store: Store): Promise<void> {
     await store.sadd(KEYS.allRoles, r.role)
   }
   const company: CompanyRecord = {
-    company: DEFAULT_COMPANY, name: 'Main', admins: [], max_ids: 0, email: '', phone: '', street: '', city: '', state: '', zip: '', country: '',
-    created: now, updated: now, created_by: 'admin', updated_by: 'admin',
+    company: DEFAULT_COMPANY,
+    name: 'Main',
+    admins: [],
+    max_ids: 0,
+    email: '',
+    phone: '',
+    street: '',
+    city: '',
+    state: '',
+    zip: '',
+    country: '',
+    created: now,
+    updated: now,
+    created_by: 'admin',
+    updated_by: 'admin',
   }
   await store.set(KEYS.company(DEFAULT_COMPANY), JSON.stringify(company), { nx: true })
   await store.sadd(KEYS.allCompanies, DEFAULT_COMPANY)

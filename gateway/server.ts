@@ -31,7 +31,9 @@ function readTlsFiles(config: Config): { cert: Buffer; key: Buffer } | null {
     try {
       return readFileSync(path)
     } catch (err) {
-      throw new Error(`config: ${name} names "${path}", which cannot be read (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`, { cause: err })
+      throw new Error(`config: ${name} names "${path}", which cannot be read (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`, {
+        cause: err,
+      })
     }
   }
   const cert = read('TLS_CERT', config.tlsCert)
@@ -82,7 +84,9 @@ async function main(): Promise<void> {
   await removeUnfinishedWrites(deps.store, config.dataDir, log)
   const admin = await ensureAdmin(deps.store, config)
   if (admin.generated) {
-    process.stdout.write(`Created user "admin" with the generated password: ${admin.generated}\n(It is shown only this once; set ADMIN_PASSWORD to choose it.)\n`)
+    process.stdout.write(
+      `Created user "admin" with the generated password: ${admin.generated}\n(It is shown only this once; set ADMIN_PASSWORD to choose it.)\n`,
+    )
   }
   if (config.demoData) {
     const seeded = await seedDemoData(deps.store, config)

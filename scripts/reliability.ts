@@ -78,11 +78,18 @@ async function scenarios(title: string, paths: readonly string[], passed: string
   const { code, out } = await runNode('../test/run-tests.js', [...paths])
   // eslint-disable-next-line no-control-regex -- strips the test reporter's ANSI colour codes (ESC [ … m)
   const clean = out.replace(/\u001b\[[0-9;]*m/g, '')
-  const lines = clean.split('\n').filter((l) => /^\s+(✔|\d+\))/.test(l)).map((l) => l.trim())
+  const lines = clean
+    .split('\n')
+    .filter((l) => /^\s+(✔|\d+\))/.test(l))
+    .map((l) => l.trim())
   for (const s of lines) log(`- ${s.startsWith('✔') ? passed : 'FAILED'}: ${s.replace(/^(✔|\d+\))\s*/, '')}`)
   const summary = /(\d+) passed, (\d+) failed, (\d+) skipped/.exec(clean)
   log()
-  log(summary ? `${summary[1]} scenarios ${passed}, ${summary[2]} failed, ${summary[3]} skipped` : `the tests did not report (exit ${code}):\n${clean.slice(-3000)}`)
+  log(
+    summary
+      ? `${summary[1]} scenarios ${passed}, ${summary[2]} failed, ${summary[3]} skipped`
+      : `the tests did not report (exit ${code}):\n${clean.slice(-3000)}`,
+  )
   return code === 0 && summary !== null && summary[2] === '0'
 }
 
@@ -105,8 +112,13 @@ async function soak(distinct = false): Promise<boolean> {
   const r = JSON.parse(line) as Record<string, unknown> & { problems: string[] }
   log('| requests | per second | 5xx | p50 ms | p99 ms | RSS after warm-up → end | threads | fds | tables checked |')
   log('|---:|---:|---:|---:|---:|---|---|---|---:|')
-  log(`| ${r.requests} | ${r.perSecond} | ${r.errors5xx} | ${r.p50Ms} | ${r.p99Ms} | ${r.rssBeforeMb} → ${r.rssAfterMb} MB | ${r.threadsBefore} → ${r.threadsAfter} | ${r.fdsBefore} → ${r.fdsAfter} | ${r.committedTablesChecked} + ${r.droppedTablesChecked} dropped |`)
-  if (distinct) log(`\nRSS every 2 s: ${(r.rssSamplesMb as number[]).join(' ')} MB; peak ${r.rssPeakMb} MB under the bound ${r.rssBoundMb} MB (warm-up level + the caches' budgets)`)
+  log(
+    `| ${r.requests} | ${r.perSecond} | ${r.errors5xx} | ${r.p50Ms} | ${r.p99Ms} | ${r.rssBeforeMb} → ${r.rssAfterMb} MB | ${r.threadsBefore} → ${r.threadsAfter} | ${r.fdsBefore} → ${r.fdsAfter} | ${r.committedTablesChecked} + ${r.droppedTablesChecked} dropped |`,
+  )
+  if (distinct)
+    log(
+      `\nRSS every 2 s: ${(r.rssSamplesMb as number[]).join(' ')} MB; peak ${r.rssPeakMb} MB under the bound ${r.rssBoundMb} MB (warm-up level + the caches' budgets)`,
+    )
   log()
   log(`by status: ${JSON.stringify(r.byStatus)}`)
   log(r.problems.length === 0 ? 'no problems' : `problems:\n  ${r.problems.join('\n  ')}`)

@@ -185,11 +185,21 @@ class Client {
   }
 
   async smallRun(): Promise<void> {
-    await this.call('run small', 'run:json', { xml: `<base table="pub.demo.retail.item"/><sel value="store=3"/>${distinctXml()}<tabu breaks="store"><tcol fun="cnt"/></tabu>` }, (r) => r.status === 200)
+    await this.call(
+      'run small',
+      'run:json',
+      { xml: `<base table="pub.demo.retail.item"/><sel value="store=3"/>${distinctXml()}<tabu breaks="store"><tcol fun="cnt"/></tabu>` },
+      (r) => r.status === 200,
+    )
   }
 
   async largeQuery(): Promise<void> {
-    await this.call('sql large', 'sql:json.rows', { sql: 'select * from pub.demo.retail.item' }, (r) => r.status === 200 && (r.body as { rows?: unknown[] }).rows?.length === ROWS)
+    await this.call(
+      'sql large',
+      'sql:json.rows',
+      { sql: 'select * from pub.demo.retail.item' },
+      (r) => r.status === 200 && (r.body as { rows?: unknown[] }).rows?.length === ROWS,
+    )
   }
 
   async instance(): Promise<void> {
@@ -213,7 +223,12 @@ class Client {
   async upload(): Promise<void> {
     const k = this.seq++
     const path = `uploads.${this.uid}.t${k}`
-    const r = await this.call('dbm upload_table', 'dbm:json', { cmd: ['upload_table', { path, data: { k: [k, k + 1], who: [this.uid, this.uid] } }] }, (x) => x.status === 200 && (x.body as { rc?: number }).rc === 0)
+    const r = await this.call(
+      'dbm upload_table',
+      'dbm:json',
+      { cmd: ['upload_table', { path, data: { k: [k, k + 1], who: [this.uid, this.uid] } }] },
+      (x) => x.status === 200 && (x.body as { rc?: number }).rc === 0,
+    )
     if (r.status === 200 && (r.body as { rc?: number }).rc === 0) this.committed.push({ owner: this.uid, cookie: () => this.cookie, path, k, dropped: false })
   }
 
@@ -222,7 +237,12 @@ class Client {
     if (mine.length < 3) return this.upload()
     const victim = mine[Math.floor(Math.random() * mine.length)]
     victim.dropped = true // claimed before the call: no second drop of it
-    const r = await this.call('dbm drop_table', 'dbm:json', { cmd: ['drop_table', { path: victim.path }] }, (x) => x.status === 200 && (x.body as { rc?: number }).rc === 0)
+    const r = await this.call(
+      'dbm drop_table',
+      'dbm:json',
+      { cmd: ['drop_table', { path: victim.path }] },
+      (x) => x.status === 200 && (x.body as { rc?: number }).rc === 0,
+    )
     if (!(r.status === 200 && (r.body as { rc?: number }).rc === 0)) victim.dropped = false
   }
 
@@ -267,7 +287,13 @@ function percentile(xs: number[], p: number): number {
   return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))]
 }
 
-async function verify(base: string, committed: Committed[], folders: string[], cookies: Map<string, string>, problems: string[]): Promise<{ tables: number; dropped: number; folders: number }> {
+async function verify(
+  base: string,
+  committed: Committed[],
+  folders: string[],
+  cookies: Map<string, string>,
+  problems: string[],
+): Promise<{ tables: number; dropped: number; folders: number }> {
   let tables = 0
   let dropped = 0
   for (const c of committed) {
@@ -278,7 +304,8 @@ async function verify(base: string, committed: Committed[], folders: string[], c
     } else {
       tables++
       const want = JSON.stringify({ k: [c.k, c.k + 1], who: [c.owner, c.owner] })
-      if (r.status !== 200 || JSON.stringify(r.body) !== want) problems.push(`committed table ${c.path} reads ${r.status} ${JSON.stringify(r.body).slice(0, 200)}, expected ${want}`)
+      if (r.status !== 200 || JSON.stringify(r.body) !== want)
+        problems.push(`committed table ${c.path} reads ${r.status} ${JSON.stringify(r.body).slice(0, 200)}, expected ${want}`)
     }
   }
   for (const f of folders) {
@@ -301,7 +328,8 @@ function checkPlateau(samples: number[], baseline: number, problems: string[]): 
   const last = Math.max(...samples.slice(2 * third))
   if (last > middle + PLATEAU_SLACK_BYTES) problems.push(`memory still climbing: peak ${mb(middle)} in the middle third of the run, ${mb(last)} in the last`)
   const peak = Math.max(...samples)
-  if (peak > baseline + CACHE_BUDGET_BYTES) problems.push(`memory passed the caches' bound: peak ${mb(peak)}, warm-up level ${mb(baseline)} + budget ${mb(CACHE_BUDGET_BYTES)}`)
+  if (peak > baseline + CACHE_BUDGET_BYTES)
+    problems.push(`memory passed the caches' bound: peak ${mb(peak)}, warm-up level ${mb(baseline)} + budget ${mb(CACHE_BUDGET_BYTES)}`)
 }
 
 async function main(): Promise<void> {
@@ -314,8 +342,15 @@ async function main(): Promise<void> {
   try {
     if (USE_REDIS) redis = await startRedisServer()
     service = await start({
-      DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1', WORKERS: '2', DEMO_ROWS: String(ROWS), ADMIN_PASSWORD: PW,
-      MAX_INSTANCES_PER_SESSION: '100000', QUERY_TIMEOUT_MS: '60000', ...(redis ? { REDIS_URL: redis.url } : {}),
+      DATA_DIR: dataDir,
+      PORT: '0',
+      HOST: '127.0.0.1',
+      WORKERS: '2',
+      DEMO_ROWS: String(ROWS),
+      ADMIN_PASSWORD: PW,
+      MAX_INSTANCES_PER_SESSION: '100000',
+      QUERY_TIMEOUT_MS: '60000',
+      ...(redis ? { REDIS_URL: redis.url } : {}),
       ...(DISTINCT ? { RESULT_MEMO_MB: String(DISTINCT_CACHE_MB), MEMORY_STORE_CACHE_MB: String(DISTINCT_CACHE_MB) } : {}),
     })
     const base = service.base
@@ -337,9 +372,11 @@ async function main(): Promise<void> {
     // workers' heaps fill up to their working level in the first seconds (bounded caches, not
     // leaks), and the level to come back to is the one they reach, not an empty service's.
     const warmDeadline = Date.now() + WARM_UP_SECONDS * 1000
-    await Promise.all(clients.map(async (c) => {
-      while (Date.now() < warmDeadline) await c.randomStep()
-    }))
+    await Promise.all(
+      clients.map(async (c) => {
+        while (Date.now() < warmDeadline) await c.randomStep()
+      }),
+    )
     await new Promise((r) => setTimeout(r, 2000))
     const before = await processFacts(pid)
     log(`after warm-up: RSS ${(before.rss / 2 ** 20).toFixed(0)} MB, ${before.threads} threads, ${before.fds} fds`)
@@ -350,14 +387,30 @@ async function main(): Promise<void> {
     tally.latencies.length = 0
     // RSS through the run, to see whether it levels off (a leak keeps climbing).
     const samples: number[] = []
-    const sampler = setInterval(() => void processFacts(pid).then((f) => samples.push(f.rss), () => undefined), 2000)
+    const sampler = setInterval(
+      () =>
+        void processFacts(pid).then(
+          (f) => samples.push(f.rss),
+          () => undefined,
+        ),
+      2000,
+    )
     // The gateway thread's own JavaScript heap beside the process's RSS: what the gateway's caches
     // hold, against what the worker threads (and their WebAssembly memory) hold.
     const heapSamples: number[] = []
-    const heapSampler = setInterval(() => void gatewayHeapBytes(base).then((b) => heapSamples.push(b), () => undefined), 2000)
-    await Promise.all(clients.map(async (c) => {
-      while (Date.now() < deadline) await c.randomStep()
-    }))
+    const heapSampler = setInterval(
+      () =>
+        void gatewayHeapBytes(base).then(
+          (b) => heapSamples.push(b),
+          () => undefined,
+        ),
+      2000,
+    )
+    await Promise.all(
+      clients.map(async (c) => {
+        while (Date.now() < deadline) await c.randomStep()
+      }),
+    )
     clearInterval(sampler)
     clearInterval(heapSampler)
     if (DISTINCT) checkPlateau(samples, before.rss, tally.problems)
@@ -375,21 +428,38 @@ async function main(): Promise<void> {
     const memoryLimit = before.rss + Math.max(MEMORY_SLACK_BYTES, before.rss * MEMORY_SLACK_RATIO)
     // With --distinct the bounded caches stay full of new entries by design: the plateau and its
     // bound are the check there (checkPlateau), not a return to the warm-up level.
-    if (!DISTINCT && after.rss > memoryLimit) tally.problems.push(`memory did not come back: RSS ${(after.rss / 2 ** 20).toFixed(0)} MB after, ${(before.rss / 2 ** 20).toFixed(0)} MB after warm-up`)
+    if (!DISTINCT && after.rss > memoryLimit)
+      tally.problems.push(`memory did not come back: RSS ${(after.rss / 2 ** 20).toFixed(0)} MB after, ${(before.rss / 2 ** 20).toFixed(0)} MB after warm-up`)
     if (after.threads > before.threads) tally.problems.push(`threads leaked: ${before.threads} after warm-up, ${after.threads} at the end`)
     if (after.fds > before.fds + FD_SLACK) tally.problems.push(`file descriptors leaked: ${before.fds} after warm-up, ${after.fds} at the end`)
     const fiveXX = [...tally.statuses].filter(([s]) => s === 0 || s >= 500).reduce((a, [, n]) => a + n, 0)
 
     const report = {
-      seconds: Number(elapsed.toFixed(1)), clients: CLIENTS, store: redis ? 'redis' : 'memory', warmUpRequests: warmRequests,
-      requests: served, perSecond: Number((served / elapsed).toFixed(1)), p50Ms: Number(p50.toFixed(1)), p99Ms: Number(p99.toFixed(1)),
-      byKind: Object.fromEntries(tally.kinds), byStatus: Object.fromEntries(tally.statuses), errors5xx: fiveXX,
-      committedTablesChecked: checked.tables, droppedTablesChecked: checked.dropped, foldersChecked: checked.folders,
-      rssBeforeMb: Math.round(before.rss / 2 ** 20), rssAfterMb: Math.round(after.rss / 2 ** 20),
-      distinct: DISTINCT, rssPeakMb: Math.round(Math.max(before.rss, ...samples) / 2 ** 20), rssBoundMb: Math.round((before.rss + CACHE_BUDGET_BYTES) / 2 ** 20),
+      seconds: Number(elapsed.toFixed(1)),
+      clients: CLIENTS,
+      store: redis ? 'redis' : 'memory',
+      warmUpRequests: warmRequests,
+      requests: served,
+      perSecond: Number((served / elapsed).toFixed(1)),
+      p50Ms: Number(p50.toFixed(1)),
+      p99Ms: Number(p99.toFixed(1)),
+      byKind: Object.fromEntries(tally.kinds),
+      byStatus: Object.fromEntries(tally.statuses),
+      errors5xx: fiveXX,
+      committedTablesChecked: checked.tables,
+      droppedTablesChecked: checked.dropped,
+      foldersChecked: checked.folders,
+      rssBeforeMb: Math.round(before.rss / 2 ** 20),
+      rssAfterMb: Math.round(after.rss / 2 ** 20),
+      distinct: DISTINCT,
+      rssPeakMb: Math.round(Math.max(before.rss, ...samples) / 2 ** 20),
+      rssBoundMb: Math.round((before.rss + CACHE_BUDGET_BYTES) / 2 ** 20),
       rssSamplesMb: samples.map((b) => Math.round(b / 2 ** 20)),
       gatewayHeapSamplesMb: heapSamples.map((b) => Math.round(b / 2 ** 20)),
-      threadsBefore: before.threads, threadsAfter: after.threads, fdsBefore: before.fds, fdsAfter: after.fds,
+      threadsBefore: before.threads,
+      threadsAfter: after.threads,
+      fdsBefore: before.fds,
+      fdsAfter: after.fds,
       problems: tally.problems,
     }
     if (AS_JSON) process.stdout.write(`${JSON.stringify(report)}\n`)
@@ -397,8 +467,11 @@ async function main(): Promise<void> {
       log(`served ${served} requests in ${elapsed.toFixed(1)} s (${report.perSecond}/s), p50 ${report.p50Ms} ms, p99 ${report.p99Ms} ms`)
       log(`by kind: ${[...tally.kinds].map(([k, n]) => `${k} ${n}`).join(', ')}`)
       log(`by status: ${[...tally.statuses].map(([k, n]) => `${k}: ${n}`).join(', ')}`)
-      log(`checked afterwards: ${checked.tables} committed tables read back exactly, ${checked.dropped} dropped tables gone, ${checked.folders} folders present`)
-      if (DISTINCT) log(`distinct texts: ${distinctSeq}; RSS every 2 s (MB): ${report.rssSamplesMb.join(' ')}; peak ${report.rssPeakMb} MB, bound ${report.rssBoundMb} MB`)
+      log(
+        `checked afterwards: ${checked.tables} committed tables read back exactly, ${checked.dropped} dropped tables gone, ${checked.folders} folders present`,
+      )
+      if (DISTINCT)
+        log(`distinct texts: ${distinctSeq}; RSS every 2 s (MB): ${report.rssSamplesMb.join(' ')}; peak ${report.rssPeakMb} MB, bound ${report.rssBoundMb} MB`)
       if (DISTINCT) log(`gateway thread's heap used every 2 s (MB): ${report.gatewayHeapSamplesMb.join(' ')}`)
       log(`RSS ${report.rssBeforeMb} MB -> ${report.rssAfterMb} MB, threads ${before.threads} -> ${after.threads}, fds ${before.fds} -> ${after.fds}`)
       log(tally.problems.length === 0 ? 'soak: every check holds' : `soak: ${tally.problems.length} problem(s):\n  ${tally.problems.slice(0, 30).join('\n  ')}`)

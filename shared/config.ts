@@ -140,16 +140,52 @@ export const DEFAULTS = {
 
 /** Every variable the service reads, for the README check and error messages. */
 export const CONFIG_VARIABLES = [
-  'PORT', 'HOST', 'API_VERSIONS', 'REDIS_URL', 'DATA_DIR', 'WORKERS', 'TLS_CERT', 'TLS_KEY',
-  'ADMIN_PASSWORD', 'SESSION_TTL', 'QUERY_TIMEOUT_MS', 'MAX_RESULT_ROWS', 'MAX_BODY_BYTES',
-  'DEMO_DATA', 'DEMO_ROWS', 'TABLE_CACHE_MB', 'MAX_INSTANCES_PER_SESSION',
-  'RESULT_STORE_MB', 'REDIS_KEY_PREFIX', 'TRUST_PROXY', 'MAX_QUERY_BYTES', 'MAX_RESULT_BYTES',
-  'MAX_QUERIES_PER_SESSION', 'MAX_QUERIES_PER_USER', 'MAX_QUEUE', 'LOGIN_MAX_FAILURES', 'LOGIN_MAX_FAILURES_PER_ADDRESS',
-  'LOGIN_MAX_FAILURES_PER_USER', 'LOGIN_WINDOW_SECONDS', 'WORKER_MEMORY_MB', 'PARALLEL_MIN_ROWS', 'PARALLEL_PARTS', 'LOG_LEVEL', 'METRICS_TOKEN',
-  'COMPRESSION', 'COMPRESSION_MIN_BYTES',
+  'PORT',
+  'HOST',
+  'API_VERSIONS',
+  'REDIS_URL',
+  'DATA_DIR',
+  'WORKERS',
+  'TLS_CERT',
+  'TLS_KEY',
+  'ADMIN_PASSWORD',
+  'SESSION_TTL',
+  'QUERY_TIMEOUT_MS',
+  'MAX_RESULT_ROWS',
+  'MAX_BODY_BYTES',
+  'DEMO_DATA',
+  'DEMO_ROWS',
+  'TABLE_CACHE_MB',
+  'MAX_INSTANCES_PER_SESSION',
+  'RESULT_STORE_MB',
+  'REDIS_KEY_PREFIX',
+  'TRUST_PROXY',
+  'MAX_QUERY_BYTES',
+  'MAX_RESULT_BYTES',
+  'MAX_QUERIES_PER_SESSION',
+  'MAX_QUERIES_PER_USER',
+  'MAX_QUEUE',
+  'LOGIN_MAX_FAILURES',
+  'LOGIN_MAX_FAILURES_PER_ADDRESS',
+  'LOGIN_MAX_FAILURES_PER_USER',
+  'LOGIN_WINDOW_SECONDS',
+  'WORKER_MEMORY_MB',
+  'PARALLEL_MIN_ROWS',
+  'PARALLEL_PARTS',
+  'LOG_LEVEL',
+  'METRICS_TOKEN',
+  'COMPRESSION',
+  'COMPRESSION_MIN_BYTES',
   'ALLOWED_ORIGINS',
-  'SQL_MEMORY_MB', 'MAX_CELL_BYTES', 'MAX_ROW_BYTES', 'RETIRED_GRACE_SECONDS',
-  'BODY_TIMEOUT_MS', 'MAX_FORM_FIELDS', 'MEMORY_STORE_CACHE_MB', 'RESULT_MEMO_MB', 'GC_HEAP_GROWTH_PERCENT',
+  'SQL_MEMORY_MB',
+  'MAX_CELL_BYTES',
+  'MAX_ROW_BYTES',
+  'RETIRED_GRACE_SECONDS',
+  'BODY_TIMEOUT_MS',
+  'MAX_FORM_FIELDS',
+  'MEMORY_STORE_CACHE_MB',
+  'RESULT_MEMO_MB',
+  'GC_HEAP_GROWTH_PERCENT',
 ] as const
 
 type Env = Readonly<Record<string, string | undefined>>
@@ -196,17 +232,29 @@ function metricsTokenVar(env: Env): string | null {
  */
 function allowedOriginsVar(env: Env): readonly string[] {
   const out: string[] = []
-  for (const entry of (env.ALLOWED_ORIGINS ?? '').split(',').map((v) => v.trim()).filter(Boolean)) {
+  for (const entry of (env.ALLOWED_ORIGINS ?? '')
+    .split(',')
+    .map((v) => v.trim())
+    .filter(Boolean)) {
     let url: URL | null
     try {
       url = new URL(entry)
     } catch {
       url = null
     }
-    const bare = url !== null && (url.protocol === 'http:' || url.protocol === 'https:') && url.username === '' && url.password === '' &&
-      url.pathname === '/' && url.search === '' && url.hash === '' && !entry.endsWith('/')
+    const bare =
+      url !== null &&
+      (url.protocol === 'http:' || url.protocol === 'https:') &&
+      url.username === '' &&
+      url.password === '' &&
+      url.pathname === '/' &&
+      url.search === '' &&
+      url.hash === '' &&
+      !entry.endsWith('/')
     if (url === null || !bare) {
-      throw new Error(`config: ALLOWED_ORIGINS entries must be exact origins such as https://notebook.example.com:8443 (scheme, host and optional port; no path, wildcard or trailing slash) (got "${entry}")`)
+      throw new Error(
+        `config: ALLOWED_ORIGINS entries must be exact origins such as https://notebook.example.com:8443 (scheme, host and optional port; no path, wildcard or trailing slash) (got "${entry}")`,
+      )
     }
     out.push(url.origin)
   }
@@ -215,7 +263,10 @@ function allowedOriginsVar(env: Env): readonly string[] {
 
 /** Reads and validates the configuration; throws an Error naming the variable on bad input. */
 export function loadConfig(env: Env): Config {
-  const apiVersions = (env.API_VERSIONS ?? DEFAULTS.API_VERSIONS).split(',').map((v) => v.trim()).filter(Boolean)
+  const apiVersions = (env.API_VERSIONS ?? DEFAULTS.API_VERSIONS)
+    .split(',')
+    .map((v) => v.trim())
+    .filter(Boolean)
   for (const v of apiVersions) {
     if (!/^[A-Za-z0-9._-]+$/.test(v) || v === 'api') {
       throw new Error(`config: API_VERSIONS entries must be path segments of letters, digits, '.', '_' or '-' (got "${v}")`)

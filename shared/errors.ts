@@ -74,8 +74,7 @@ export class AppError extends Error {
   }
 }
 
-export const isErrorCode = (x: unknown): x is ErrorCode =>
-  typeof x === 'string' && Object.prototype.hasOwnProperty.call(ERROR_CODES, x)
+export const isErrorCode = (x: unknown): x is ErrorCode => typeof x === 'string' && Object.prototype.hasOwnProperty.call(ERROR_CODES, x)
 
 export const toPayload = (e: AppError): ErrorPayload => ({ code: e.code, message: e.message, detail: e.detail })
 

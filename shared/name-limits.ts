@@ -38,11 +38,22 @@ export type LimitedField = keyof typeof FIELD_LIMITS
  * Refuses `value` when it is longer than the field allows. `what` names it for the caller, such
  * as `the label of column "sales"` or `the parameter "title"`.
  */
-export function checkFieldLength(field: LimitedField, value: unknown, what: string, code: ErrorCode = 'INVALID_PARAMETER', detail: Record<string, unknown> = {}): void {
+export function checkFieldLength(
+  field: LimitedField,
+  value: unknown,
+  what: string,
+  code: ErrorCode = 'INVALID_PARAMETER',
+  detail: Record<string, unknown> = {},
+): void {
   if (typeof value !== 'string') return
   const max = FIELD_LIMITS[field]
   if (value.length > max) {
-    throw new AppError(code, `${upperFirst(what)} is ${value.length} characters long; the most allowed is ${max}: shorten it.`, { ...detail, field, length: value.length, maxLength: max })
+    throw new AppError(code, `${upperFirst(what)} is ${value.length} characters long; the most allowed is ${max}: shorten it.`, {
+      ...detail,
+      field,
+      length: value.length,
+      maxLength: max,
+    })
   }
 }
 

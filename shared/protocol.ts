@@ -180,6 +180,4 @@ export const PROGRESS_SCALE = 1000
 
 export type EngineTask = SqlTask | RunTask
 
-export type TaskOutcome =
-  | { readonly ok: true; readonly result: ResultSet }
-  | { readonly ok: false; readonly error: ErrorPayload }
+export type TaskOutcome = { readonly ok: true; readonly result: ResultSet } | { readonly ok: false; readonly error: ErrorPayload }

@@ -9,6 +9,6 @@ export function isYmd(v: number): boolean {
   const m = Math.floor(v / 100) % 100
   const d = v % 100
   if (m < 1 || m > 12 || d < 1) return false
-  const leap = m === 2 && (y % 4 === 0 && (y % 100 !== 0 || y % 400 === 0))
+  const leap = m === 2 && y % 4 === 0 && (y % 100 !== 0 || y % 400 === 0)
   return d <= DAYS[m - 1] + (leap ? 1 : 0)
 }

@@ -23,9 +23,7 @@ let redis: RedisServer | null = null
 
 async function main(): Promise<number> {
   const filters = process.argv.slice(2)
-  const files = (await findTestFiles(TEST_ROOT)).filter(
-    (file) => filters.length === 0 || filters.some((f) => relative(TEST_ROOT, file).includes(f)),
-  )
+  const files = (await findTestFiles(TEST_ROOT)).filter((file) => filters.length === 0 || filters.some((f) => relative(TEST_ROOT, file).includes(f)))
   if (files.length === 0) {
     console.error(`No test file under ${TEST_ROOT} matches ${filters.map((f) => JSON.stringify(f)).join(' or ')}.`)
     return 1
@@ -58,7 +56,9 @@ async function provideRedis(): Promise<boolean> {
     return true
   }
   if (process.env.CI === 'true') {
-    console.error('redis-server is not installed and TEST_REDIS_URL is not set; on CI the Redis tests must run. Install redis-server (e.g. apt-get install redis-server) or set TEST_REDIS_URL.')
+    console.error(
+      'redis-server is not installed and TEST_REDIS_URL is not set; on CI the Redis tests must run. Install redis-server (e.g. apt-get install redis-server) or set TEST_REDIS_URL.',
+    )
     return false
   }
   console.log('Redis tests are skipped: redis-server is not installed and TEST_REDIS_URL is not set.')

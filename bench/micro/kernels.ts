@@ -31,7 +31,9 @@ function time(label: string, run: () => unknown, rows = ROWS): void {
   ms.sort((a, b) => a - b)
   const best = ms[0]
   const median = ms[RUNS >> 1]
-  console.log(`${label.padEnd(52)} best ${best.toFixed(1).padStart(7)} ms  median ${median.toFixed(1).padStart(7)} ms  (${((best * 1e6) / rows).toFixed(2)} ns/row)`)
+  console.log(
+    `${label.padEnd(52)} best ${best.toFixed(1).padStart(7)} ms  median ${median.toFixed(1).padStart(7)} ms  (${((best * 1e6) / rows).toFixed(2)} ns/row)`,
+  )
 }
 
 const value = (v: KernelArg extends infer K ? (K extends { kind: 'value'; value: infer V } ? V : never) : never): KernelArg => ({ kind: 'value', value: v })
@@ -75,7 +77,15 @@ function main(): void {
   const g1k: KernelArg = { kind: 'group', groups: groupBy([keys1k], ROWS) }
   const omitted: KernelArg = { kind: 'omitted' }
   time('g_sum broadcast: 1,000 groups, float X', () => FUNCTIONS.g_sum.kernel([g1k, omitted, value(fa)], ctx))
-  time('sortPermutation: two int keys (1,000 x 100,000)', () => sortPermutation([{ col: keys1k, desc: false }, { col: keys100k, desc: true }], ROWS))
+  time('sortPermutation: two int keys (1,000 x 100,000)', () =>
+    sortPermutation(
+      [
+        { col: keys1k, desc: false },
+        { col: keys100k, desc: true },
+      ],
+      ROWS,
+    ),
+  )
   time('sortPermutation: one int key (0…1,000,000 + N/A)', () => sortPermutation([{ col: ints, desc: false }], ROWS))
   const table: Column = { type: 'int', data: Int32Array.from({ length: 10_000 }, (_, i) => i * 7) }
   const probe = randomIntColumn(rng, ROWS, 0, 80_000)
@@ -84,7 +94,18 @@ function main(): void {
   const small = 1_000_000
   const s1 = randomIntColumn(rng, small, 0, 999)
   const s2 = randomIntColumn(rng, small, 0, 99_999)
-  time('1M rows, two int keys: radix sortPermutation', () => sortPermutation([{ col: s1, desc: false }, { col: s2, desc: false }], small), small)
+  time(
+    '1M rows, two int keys: radix sortPermutation',
+    () =>
+      sortPermutation(
+        [
+          { col: s1, desc: false },
+          { col: s2, desc: false },
+        ],
+        small,
+      ),
+    small,
+  )
   time('1M rows, two int keys: comparator sort', () => comparatorSort([s1, s2], small), small)
 }
 

@@ -109,7 +109,9 @@ async function benchStore(label: string, store: Store, result: ResultSet): Promi
 async function main(): Promise<number> {
   const redisUrl = process.argv[2] ?? null
   const [result, buildMs] = await timed(async () => makeResult(ROWS))
-  console.log(`result: ${ROWS.toLocaleString('en')} rows × ${result.columns.length} columns, built in ${buildMs.toFixed(0)} ms; target median < ${TARGET_MEDIAN_MS} ms`)
+  console.log(
+    `result: ${ROWS.toLocaleString('en')} rows × ${result.columns.length} columns, built in ${buildMs.toFixed(0)} ms; target median < ${TARGET_MEDIAN_MS} ms`,
+  )
   let ok = await benchStore('memory', createMemoryStore(), result)
   if (redisUrl) ok = (await benchStore('redis', createRedisStore(redisUrl, { keyPrefix: `bench-results:${randomUUID()}:` }), result)) && ok
   else console.log('redis   skipped (pass a redis:// URL to include it)')

@@ -68,7 +68,9 @@ async function main(): Promise<number> {
     for (let i = 1; i <= ROUNDS; i++) {
       const round = await runRound(runner, a, b, `bench:${i}`)
       rounds.push(round)
-      console.log(`  round ${String(i).padStart(2)}: answer ${ms(round.answer)}  stopped ${ms(round.stopped)}  next select 1 ${ms(round.next)}  two workers ${ms(round.twoWorkers)}`)
+      console.log(
+        `  round ${String(i).padStart(2)}: answer ${ms(round.answer)}  stopped ${ms(round.stopped)}  next select 1 ${ms(round.next)}  two workers ${ms(round.twoWorkers)}`,
+      )
     }
     printSummary(rounds)
     return rounds.every((r) => r.stopped < TARGET_MS) ? 0 : 2
@@ -85,10 +87,12 @@ async function main(): Promise<number> {
 
 /** One stop; throws when the long query ends otherwise than STOPPED or the other query fails. */
 async function runRound(runner: PoolRunner, a: StopRegistry, b: StopRegistry, queryKey: string): Promise<Round> {
-  const long = a.track(queryKey, (signal) => runner.run(LONG, { signal, timeoutMs: 60_000 })).then(
-    () => new Error('the long query finished instead of being stopped'),
-    (error: unknown) => error,
-  )
+  const long = a
+    .track(queryKey, (signal) => runner.run(LONG, { signal, timeoutMs: 60_000 }))
+    .then(
+      () => new Error('the long query finished instead of being stopped'),
+      (error: unknown) => error,
+    )
   await sleep(RUN_BEFORE_STOP_MS)
   const other = runner.run(OTHER, { timeoutMs: 30_000 })
 
@@ -125,7 +129,9 @@ function printSummary(rounds: readonly Round[]): void {
     console.log(`  ${label.padEnd(28)}${ms(quantile(sorted, 0.5))}${ms(quantile(sorted, 0.95))}${ms(sorted[sorted.length - 1])}`)
   }
   const worst = Math.max(...rounds.map((r) => r.stopped))
-  console.log(`\n  target: stopped response under ${TARGET_MS} ms: ${worst < TARGET_MS ? 'met' : 'MISSED'} (worst ${worst.toFixed(1)} ms); the other query succeeded in every round`)
+  console.log(
+    `\n  target: stopped response under ${TARGET_MS} ms: ${worst < TARGET_MS ? 'met' : 'MISSED'} (worst ${worst.toFixed(1)} ms); the other query succeeded in every round`,
+  )
 }
 
 /** Nearest-rank quantile of sorted samples. */

@@ -83,7 +83,8 @@ function textContent(nodes: readonly XmlNode[], variable: string, scope: Scope, 
     else if (node.name !== 'note') {
       throw blockError(node.loc, `<${node.name}> cannot appear inside <set><${variable}>: only text and <if> can`, frame.trail)
     }
-    if (text.length > BLOCK_LIMITS.maxValueLength) throw blockError(node.loc, `variable ${variable} would hold more than ${BLOCK_LIMITS.maxValueLength} characters`, frame.trail)
+    if (text.length > BLOCK_LIMITS.maxValueLength)
+      throw blockError(node.loc, `variable ${variable} would hold more than ${BLOCK_LIMITS.maxValueLength} characters`, frame.trail)
   }
   return text
 }

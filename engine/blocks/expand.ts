@@ -51,13 +51,22 @@ class Expander implements Walker {
   }
 
   subst(text: string, scope: Scope, where: Where): string {
-    return substitute(text, (name) => scope.lookup(name), where, (chars) => this.spend(chars, where))
+    return substitute(
+      text,
+      (name) => scope.lookup(name),
+      where,
+      (chars) => this.spend(chars, where),
+    )
   }
 
   spend(chars: number, where: Where): void {
     this.state.chars += chars
     if (this.state.chars > this.state.charBudget) {
-      throw blockError(where.loc, `block expansion produces more than ${this.state.charBudget} characters of text (at ${where.what}); insert large blocks or values fewer times`, where.trail)
+      throw blockError(
+        where.loc,
+        `block expansion produces more than ${this.state.charBudget} characters of text (at ${where.what}); insert large blocks or values fewer times`,
+        where.trail,
+      )
     }
   }
 

@@ -44,7 +44,10 @@ const FUNCTIONS: Readonly<Record<string, BlockFunction>> = {
   str_to_lst: eager(2, ([x, d]) => {
     const delim = toText(d, 'str_to_lst')
     if (delim === '') throw new ScalarError('str_to_lst needs a non-empty delimiter')
-    const items = toText(x, 'str_to_lst').split(delim).map((s) => s.trim()).filter((s) => s !== '')
+    const items = toText(x, 'str_to_lst')
+      .split(delim)
+      .map((s) => s.trim())
+      .filter((s) => s !== '')
     return { kind: 'list', items: items.map(str) }
   }),
   ...textFunctions('beginswith', (x, y) => x.startsWith(y)),

@@ -59,7 +59,10 @@ export class Checker {
   private charge(units: number, op: Op): void {
     this.spent += units
     if (this.spent > CHECK_BUDGET) {
-      throw checkError(op.loc, `The query is too large to check: its operations visit more than ${CHECK_BUDGET} columns in all. Use fewer operations or fewer columns.`)
+      throw checkError(
+        op.loc,
+        `The query is too large to check: its operations visit more than ${CHECK_BUDGET} columns in all. Use fewer operations or fewer columns.`,
+      )
     }
   }
 
@@ -174,7 +177,8 @@ export class Checker {
 
   private link(op: Op & { kind: 'Link' }, s: Schema): { schema: Schema; op: Op } {
     const foreign = this.run(op.ops, this.tableSchema(op.table2, op))
-    if (op.col.length !== op.col2.length) throw checkError(op.loc, `<link> col and col2 must name the same number of columns (${op.col.length} and ${op.col2.length}).`)
+    if (op.col.length !== op.col2.length)
+      throw checkError(op.loc, `<link> col and col2 must name the same number of columns (${op.col.length} and ${op.col2.length}).`)
     op.col.forEach((c, i) => {
       const mine = requireCol(s, c, op)
       const theirs = findCol(foreign.schema, op.col2[i])
@@ -202,7 +206,8 @@ export class Checker {
     this.charge(s.length, op)
     for (const c of s.cols) {
       const f = findCol(foreign.schema, c.name)
-      if (f && (f.type === 'text') !== (c.type === 'text')) throw checkError(op.loc, `<merge>: column "${c.name}" is ${c.type} here but ${f.type} in ${op.table2}.`)
+      if (f && (f.type === 'text') !== (c.type === 'text'))
+        throw checkError(op.loc, `<merge>: column "${c.name}" is ${c.type} here but ${f.type} in ${op.table2}.`)
     }
     return { schema: s, op: { ...op, ops: foreign.ops } }
   }

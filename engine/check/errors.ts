@@ -15,7 +15,10 @@ export function inExpression(err: unknown, opLoc: Loc, where: string): unknown {
   if (!(err instanceof AppError) || err.code !== 'CHECK_ERROR' || err.detail.exprCol === undefined) return err
   const at = err.detail.exprLine === 1 ? `column ${err.detail.exprCol}` : `line ${err.detail.exprLine}, column ${err.detail.exprCol}`
   return new AppError('CHECK_ERROR', `Line ${opLoc.line}, column ${opLoc.col}, ${where}: ${err.message.replace(/\.$/, '')} (at ${at} of the expression).`, {
-    ...err.detail, line: opLoc.line, col: opLoc.col, attribute: where,
+    ...err.detail,
+    line: opLoc.line,
+    col: opLoc.col,
+    attribute: where,
   })
 }
 

@@ -80,7 +80,12 @@ function coerceDates(args: readonly (Typed | null)[]): (Typed | null)[] {
   })
 }
 
-function typeCall(schema: Schema, name: string, args: readonly (Expr | null)[], e: Expr): { types: (ColumnType | null)[]; args: (Expr | null)[]; def: FunctionDef; call: Expr & { kind: 'Call' } } {
+function typeCall(
+  schema: Schema,
+  name: string,
+  args: readonly (Expr | null)[],
+  e: Expr,
+): { types: (ColumnType | null)[]; args: (Expr | null)[]; def: FunctionDef; call: Expr & { kind: 'Call' } } {
   const def = lookupFunction(name)
   const call = { kind: 'Call', name, args, loc: e.loc } as const
   if (!def) throw checkError(e.loc, `Unknown function "${name}".`, { function: name })

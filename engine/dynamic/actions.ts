@@ -56,12 +56,21 @@ export function actionRequest(app: DynamicApp, d: ActionDo, vars: Readonly<Recor
     if (v === '1') return true
     throw dynamicError(d.loc, `${name}="${v}" of <do action_="savetable"> must be 0 or 1`)
   }
-  if (flag('temp_')) throw dynamicError(d.loc, 'temp_="1" of <do action_="savetable"> is not supported: every saved table is permanent here; save it and drop it with dbm drop_table')
-  if ((attr('owner_') ?? '') !== '') throw dynamicError(d.loc, "owner_ of <do action_=\"savetable\"> is not supported: a saved table belongs to the instance's owner; hand it over with dbm set_table_info")
+  if (flag('temp_'))
+    throw dynamicError(
+      d.loc,
+      'temp_="1" of <do action_="savetable"> is not supported: every saved table is permanent here; save it and drop it with dbm drop_table',
+    )
+  if ((attr('owner_') ?? '') !== '')
+    throw dynamicError(
+      d.loc,
+      'owner_ of <do action_="savetable"> is not supported: a saved table belongs to the instance\'s owner; hand it over with dbm set_table_info',
+    )
   const path = nonEmpty(attr('path_'))
   const folder = nonEmpty(attr('folder_'))
   const tablename = nonEmpty(attr('tablename_'))
-  if (path !== null && (folder !== null || tablename !== null)) throw dynamicError(d.loc, '<do action_="savetable"> has path_ and folder_/tablename_: give path_, or folder_ and tablename_')
+  if (path !== null && (folder !== null || tablename !== null))
+    throw dynamicError(d.loc, '<do action_="savetable"> has path_ and folder_/tablename_: give path_, or folder_ and tablename_')
   const replace = flag('replace_')
   const append = flag('append_')
   if (replace && append) throw dynamicError(d.loc, '<do action_="savetable"> has replace_="1" and append_="1": choose one')

@@ -146,8 +146,10 @@ function readAction(el: XmlElement, declared: ReadonlySet<string>, position: num
     attrs[key] = value
   }
   const query = toXml(el.children)
-  if (action === 'dbm' && (attrs.trans_ ?? '').trim() === '') throw dynamicError(el.loc, '<do action_="dbm"> names no transaction: give it trans_="get_names_in_dir" (or another) and data_ with its parameters')
-  if (action === 'dbm' && query.trim() !== '') throw dynamicError(el.loc, '<do action_="dbm"> holds a query: a dbm action takes its parameters in data_, not a body')
+  if (action === 'dbm' && (attrs.trans_ ?? '').trim() === '')
+    throw dynamicError(el.loc, '<do action_="dbm"> names no transaction: give it trans_="get_names_in_dir" (or another) and data_ with its parameters')
+  if (action === 'dbm' && query.trim() !== '')
+    throw dynamicError(el.loc, '<do action_="dbm"> holds a query: a dbm action takes its parameters in data_, not a body')
   if (action === 'savetable' && query.trim() === '') throw dynamicError(el.loc, '<do action_="savetable"> has no query to save: put the query inside the <do>')
   let value: string | null = null
   if (attrs.value_ !== undefined) {
@@ -169,7 +171,14 @@ function readActionTrigger(el: XmlElement, declared: ReadonlySet<string>): Actio
 
 /** `x,y`, `@x, @y` or `x y`: declared variable names, without repeats. */
 function variableList(text: string, el: XmlElement, attr: string, declared: ReadonlySet<string>): string[] {
-  const names = [...new Set(text.split(/[\s,]+/).filter((s) => s !== '').map((s) => s.replace(/^@/, '')))]
+  const names = [
+    ...new Set(
+      text
+        .split(/[\s,]+/)
+        .filter((s) => s !== '')
+        .map((s) => s.replace(/^@/, '')),
+    ),
+  ]
   if (names.length === 0 && attr === 'on_') throw dynamicError(el.loc, `on_="${el.attrs.on_}" of <do> names no variable: write change(x)`)
   for (const name of names) checkDeclared(name, el, `${attr} of <do> names`, declared)
   return names
@@ -177,6 +186,9 @@ function variableList(text: string, el: XmlElement, attr: string, declared: Read
 
 function checkDeclared(name: string, el: XmlElement, what: string, declared: ReadonlySet<string>): void {
   if (declared.has(name)) return
-  const why = name === COUNT_VAR ? "the reserved instance number 'count', which never changes" : `'${name}', which is not declared on <dynamic> (declared: ${listed([...declared])})`
+  const why =
+    name === COUNT_VAR
+      ? "the reserved instance number 'count', which never changes"
+      : `'${name}', which is not declared on <dynamic> (declared: ${listed([...declared])})`
   throw dynamicError(el.loc, `${what} ${why}`)
 }

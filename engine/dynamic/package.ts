@@ -120,5 +120,8 @@ function json(v: Scalar): unknown {
 }
 
 function unreadable(loc: Loc, text: string): AppError {
-  return dynamicError(loc, `data_="${text.length > 60 ? `${text.slice(0, 60)}…` : text}" is not a package: write {pkg('path';'pub')}, {path:'pub'} or a JSON object`)
+  return dynamicError(
+    loc,
+    `data_="${text.length > 60 ? `${text.slice(0, 60)}…` : text}" is not a package: write {pkg('path';'pub')}, {path:'pub'} or a JSON object`,
+  )
 }

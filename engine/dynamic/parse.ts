@@ -28,7 +28,10 @@ export function parseDynamic(xml: string): DynamicApp | null {
     const first = dynamics[0].loc
     throw dynamicError(dynamics[1].loc, `a query holds one <dynamic>, and one already starts at line ${first.line}, column ${first.col}`)
   }
-  return readDynamic(dynamics[0], top.filter((el) => el.name === 'library'))
+  return readDynamic(
+    dynamics[0],
+    top.filter((el) => el.name === 'library'),
+  )
 }
 
 /** What the walk over the `<dynamic>`'s content collects, before widgets are named. */
@@ -57,7 +60,10 @@ function readDynamic(el: XmlElement, outerLibraries: readonly XmlElement[]): Dyn
 
 function checkDeclaration(name: string, loc: Loc): string {
   if (!VARIABLE_NAME.test(name)) {
-    throw dynamicError(loc, `'${name}' on <dynamic> is not a valid variable name: use a lower-case letter, then lower-case letters, digits or '_' (names ending in '_' are built-in attributes)`)
+    throw dynamicError(
+      loc,
+      `'${name}' on <dynamic> is not a valid variable name: use a lower-case letter, then lower-case letters, digits or '_' (names ending in '_' are built-in attributes)`,
+    )
   }
   if (name === COUNT_VAR) throw dynamicError(loc, `'${COUNT_VAR}' on <dynamic>: the name is reserved for the instance number @${COUNT_VAR}`)
   return name

@@ -35,7 +35,10 @@ function atomText(name: string, value: unknown, inArray: boolean): string {
       return ''
     default:
       if (value === null) return ''
-      throw refuse(name, inArray ? 'a list may only hold texts, numbers and booleans' : 'an object cannot be stored in a variable; send a text, a number, a boolean or a list')
+      throw refuse(
+        name,
+        inArray ? 'a list may only hold texts, numbers and booleans' : 'an object cannot be stored in a variable; send a text, a number, a boolean or a list',
+      )
   }
 }
 

@@ -42,10 +42,17 @@ function readBinding(el: XmlElement, declared: ReadonlySet<string>): string | nu
   const value = el.attrs.value_
   if (value === undefined || !value.trim().startsWith('@')) return null
   const m = BINDING.exec(value)
-  if (!m) throw dynamicError(el.loc, `value_="${value}" of <widget>: '@' must be followed by a variable name (lower-case letter, then lower-case letters, digits or '_')`)
+  if (!m)
+    throw dynamicError(
+      el.loc,
+      `value_="${value}" of <widget>: '@' must be followed by a variable name (lower-case letter, then lower-case letters, digits or '_')`,
+    )
   const name = m[1]
   if (!declared.has(name)) {
-    const why = name === COUNT_VAR ? "'count' is the reserved instance number and cannot be bound" : `'${name}' is not declared on <dynamic> (declared: ${listed([...declared])})`
+    const why =
+      name === COUNT_VAR
+        ? "'count' is the reserved instance number and cannot be bound"
+        : `'${name}' is not declared on <dynamic> (declared: ${listed([...declared])})`
     throw dynamicError(el.loc, `value_="${value}" binds the widget to a variable, but ${why}`)
   }
   return name

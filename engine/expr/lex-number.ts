@@ -92,8 +92,7 @@ function lexNumber(src: Source, at: PositionText, allowGroups: boolean): Token {
 
 /** Reads `,ddd` groups after the leading digits; any other digits after a comma are an error. */
 function lexGroups(src: Source, at: PositionText, start: number, loc: Loc, lead: number): void {
-  const why =
-    'a thousands comma needs 1 to 3 digits before the first comma and exactly 3 after each (list values are separated by spaces, not commas)'
+  const why = 'a thousands comma needs 1 to 3 digits before the first comma and exactly 3 after each (list values are separated by spaces, not commas)'
   if (lead > 3) fail(src, at, start, loc, why)
   while (src.char() === ',' && isDigit(src.char(1))) {
     src.advance()
@@ -112,9 +111,7 @@ function checkEnd(src: Source, at: PositionText, start: number, loc: Loc): void 
     at,
     start,
     loc,
-    exponent
-      ? 'there is no exponent notation (write 1000, not 1e3)'
-      : "a number cannot be followed directly by a letter or '_' (names start with a letter)",
+    exponent ? 'there is no exponent notation (write 1000, not 1e3)' : "a number cannot be followed directly by a letter or '_' (names start with a letter)",
   )
 }
 

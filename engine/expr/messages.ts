@@ -48,8 +48,5 @@ function punctuationHint(found: Token): string {
 export function failNoOperand(ts: TokenStream, found: Token): never {
   const prev = ts.previous()
   const after = prev ? ` after ${describeToken(prev)}` : ''
-  ts.fail(
-    `Expected a value${after} (a number, text, date, column, function call or '('), found ${describeToken(found)} at ${ts.at(found.loc)}`,
-    found,
-  )
+  ts.fail(`Expected a value${after} (a number, text, date, column, function call or '('), found ${describeToken(found)} at ${ts.at(found.loc)}`, found)
 }

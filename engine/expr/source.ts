@@ -35,7 +35,7 @@ export class Source {
 
   /** Moves past `n` characters, counting the line breaks among them. */
   advance(n = 1): void {
-    for (let end = Math.min(this.pos + n, this.text.length); this.pos < end; ) {
+    for (let end = Math.min(this.pos + n, this.text.length); this.pos < end;) {
       const c = this.text.charAt(this.pos++)
       // "\r\n" is one break: the "\r" defers to the "\n" that follows it.
       if (c === '\n' || (c === '\r' && this.text.charAt(this.pos) !== '\n')) {

@@ -84,6 +84,9 @@ export function scalarIsNA(s: Scalar): boolean {
  * row: the kernels themselves then only ever see at least one column.
  */
 export function onConstants(values: readonly Value[], rows: number, kernel: (cols: Column[], rows: number) => Column): Column {
-  const one = kernel(values.map((v) => asColumn(v, 1, '', '')), 1)
+  const one = kernel(
+    values.map((v) => asColumn(v, 1, '', '')),
+    1,
+  )
   return gather(one, new Int32Array(rows))
 }

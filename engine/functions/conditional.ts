@@ -114,7 +114,8 @@ export const CONDITIONAL: readonly FunctionDef[] = [
       { kind: 'value', name: 'B' },
     ],
     result: betweenResult,
-    kernel: (args, ctx) => between(requiredValue(args, 0, 'between', 'X'), requiredValue(args, 1, 'between', 'A'), requiredValue(args, 2, 'between', 'B'), ctx.rows),
+    kernel: (args, ctx) =>
+      between(requiredValue(args, 0, 'between', 'X'), requiredValue(args, 1, 'between', 'A'), requiredValue(args, 2, 'between', 'B'), ctx.rows),
     doc: 'between(X;A;B): 1 if A <= X <= B (inclusive), else 0; 0 when any is N/A.',
   },
 ]

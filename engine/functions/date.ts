@@ -116,7 +116,12 @@ export const DATES: readonly FunctionDef[] = [
       { kind: 'value', name: 'D', types: ['date', 'int'] },
       { kind: 'value', name: 'N', types: ['int'] },
     ],
-    result: ([d, k]) => firstError(needDate('dateadd', 'D', d), needNumber('dateadd', 'N', k), k === 'float' ? { error: 'dateadd needs a whole number of days for N, got a decimal' } : null) ?? 'date',
+    result: ([d, k]) =>
+      firstError(
+        needDate('dateadd', 'D', d),
+        needNumber('dateadd', 'N', k),
+        k === 'float' ? { error: 'dateadd needs a whole number of days for N, got a decimal' } : null,
+      ) ?? 'date',
     kernel: (args, ctx) => dateAdd(requiredValue(args, 0, 'dateadd', 'D'), requiredValue(args, 1, 'dateadd', 'N'), ctx.rows),
     doc: 'dateadd(D;N): the date N days after D (before, for negative N), as yyyymmdd.',
   },

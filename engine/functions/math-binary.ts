@@ -14,7 +14,7 @@ export function modInt(a: Int32Array, b: Int32Array | number, n: number): Int32A
     if (x === NA_INT || y === NA_INT || y === 0) o[i] = NA_INT
     else {
       const r = x % y
-      o[i] = r !== 0 && (r < 0) !== (y < 0) ? r + y : r
+      o[i] = r !== 0 && r < 0 !== y < 0 ? r + y : r
     }
   }
   return o
@@ -27,7 +27,7 @@ export function modFloat(a: Float64Array, b: Float64Array | number, n: number): 
     const x = a[i]
     const y = typeof b === 'number' ? b : b[i]
     const r = x % y // NaN for N/A operands and for y = 0
-    o[i] = r !== 0 && (r < 0) !== (y < 0) ? r + y : r
+    o[i] = r !== 0 && r < 0 !== y < 0 ? r + y : r
   }
   return o
 }

@@ -53,7 +53,8 @@ function round(x: Value, unitArg: Value | null, rows: number): Column {
   const a = numericColumn(x, rows, 'round')
   const unit = unitArg === null ? 1 : constantNumber(unitArg, 'round', 'Y')
   const intResult = a.type !== 'float' && (unitArg === null || unitArg.type !== 'float')
-  if (unit === null || !(unit > 0)) return { type: intResult ? 'int' : 'float', data: intResult ? new Int32Array(rows).fill(NA_INT) : new Float64Array(rows).fill(NaN) } as Column
+  if (unit === null || !(unit > 0))
+    return { type: intResult ? 'int' : 'float', data: intResult ? new Int32Array(rows).fill(NA_INT) : new Float64Array(rows).fill(NaN) } as Column
   if (intResult) return { type: 'int', data: roundInt(a.data as Int32Array, unit, rows) }
   return { type: 'float', data: roundFloat(toFloat(a).data, unit, rows) }
 }
@@ -95,7 +96,12 @@ function variadic(name: 'max' | 'min'): FunctionDef {
     repeatFrom: 0,
     minArgs: 1,
     result: (types) => firstError(...types.map((t, i) => needNumber(name, `argument ${i + 1}`, t))) ?? numericCommon(types.filter((t) => t !== null)),
-    kernel: (args, ctx) => extreme(args.map((_, i) => requiredValue(args, i, name, 'X')), ctx.rows, name === 'max'),
+    kernel: (args, ctx) =>
+      extreme(
+        args.map((_, i) => requiredValue(args, i, name, 'X')),
+        ctx.rows,
+        name === 'max',
+      ),
     doc: `${name}(X;Y;…): the ${name === 'max' ? 'largest' : 'smallest'} of the values, row by row; N/A if any is N/A.`,
   }
 }

@@ -17,11 +17,11 @@ export const MAX_TEXT_BUILT = 64 * 1_048_576
 /** Refuses a width or length argument beyond MAX_TEXT_LENGTH. */
 export function checkTextWidth(fn: string, arg: string, width: number): void {
   if (!(width <= MAX_TEXT_LENGTH)) {
-    throw new AppError(
-      'CHECK_ERROR',
-      `${fn}(): ${arg} is ${width}, but a text value holds at most ${MAX_TEXT_LENGTH} characters; use a smaller ${arg}.`,
-      { function: fn, argument: arg, maxLength: MAX_TEXT_LENGTH },
-    )
+    throw new AppError('CHECK_ERROR', `${fn}(): ${arg} is ${width}, but a text value holds at most ${MAX_TEXT_LENGTH} characters; use a smaller ${arg}.`, {
+      function: fn,
+      argument: arg,
+      maxLength: MAX_TEXT_LENGTH,
+    })
   }
 }
 
@@ -55,11 +55,10 @@ export class TextBudget {
     }
     this.#built += length
     if (this.#built > MAX_TEXT_BUILT) {
-      throw new AppError(
-        'CHECK_ERROR',
-        `${this.fn}() would build more than ${MAX_TEXT_BUILT} characters of text in all; ${this.hint}.`,
-        { function: this.fn, maxBuilt: MAX_TEXT_BUILT },
-      )
+      throw new AppError('CHECK_ERROR', `${this.fn}() would build more than ${MAX_TEXT_BUILT} characters of text in all; ${this.hint}.`, {
+        function: this.fn,
+        maxBuilt: MAX_TEXT_BUILT,
+      })
     }
   }
 }

@@ -19,13 +19,24 @@ function toResultColumn(c: Column, rows?: number): ResultColumn {
 }
 
 function meta(c: WsColumn) {
-  return columnMeta({ name: c.name, type: c.type, label: c.info.label, desc: c.info.desc, format: c.info.format || undefined, width: c.info.width ?? undefined, fixed: c.info.fixed })
+  return columnMeta({
+    name: c.name,
+    type: c.type,
+    label: c.info.label,
+    desc: c.info.desc,
+    format: c.info.format || undefined,
+    width: c.info.width ?? undefined,
+    fixed: c.info.fixed,
+  })
 }
 
 /** With `truncate`, a worksheet over maxRows gives its first maxRows rows (and totalRows) instead of failing. */
 export function toResultSet(ws: Worksheet, maxRows: number, truncate = false): ResultSet {
   if (ws.rows > maxRows && !truncate) {
-    throw new AppError('RESULT_TOO_LARGE', `The result has ${ws.rows} rows, more than ${maxRows} (MAX_RESULT_ROWS); select fewer rows or tabulate.`, { rows: ws.rows, maxRows })
+    throw new AppError('RESULT_TOO_LARGE', `The result has ${ws.rows} rows, more than ${maxRows} (MAX_RESULT_ROWS); select fewer rows or tabulate.`, {
+      rows: ws.rows,
+      maxRows,
+    })
   }
   const visible = ws.cols.filter((c) => c.visible)
   if (ws.rows <= maxRows) return { cols: visible.map(meta), columns: visible.map((c) => toResultColumn(c.data())), rowCount: ws.rows }

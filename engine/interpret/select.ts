@@ -42,39 +42,81 @@ const SCANS: Record<Cmp, (naInt: boolean) => Scan> = {
   '=': () => (d, v, rows, n, out) => {
     if (rows === null) return scanEqualAll(d, v, n, out)
     let k = 0
-    for (let i = 0; i < rows.length; i++) { const r = rows[i]; if (d[r] === v) out[k++] = r }
+    for (let i = 0; i < rows.length; i++) {
+      const r = rows[i]
+      if (d[r] === v) out[k++] = r
+    }
     return k
   },
   '<>': () => (d, v, rows, n, out) => {
     let k = 0
-    if (rows === null) for (let r = 0; r < n; r++) { if (d[r] !== v) out[k++] = r }
-    else for (let i = 0; i < rows.length; i++) { const r = rows[i]; if (d[r] !== v) out[k++] = r }
+    if (rows === null)
+      for (let r = 0; r < n; r++) {
+        if (d[r] !== v) out[k++] = r
+      }
+    else
+      for (let i = 0; i < rows.length; i++) {
+        const r = rows[i]
+        if (d[r] !== v) out[k++] = r
+      }
     return k
   },
   '<': (naInt) => (d, v, rows, n, out) => {
     let k = 0
     const na = naInt ? NA_INT : Number.NaN
-    if (rows === null) for (let r = 0; r < n; r++) { const x = d[r]; if (x < v && x !== na) out[k++] = r }
-    else for (let i = 0; i < rows.length; i++) { const r = rows[i]; const x = d[r]; if (x < v && x !== na) out[k++] = r }
+    if (rows === null)
+      for (let r = 0; r < n; r++) {
+        const x = d[r]
+        if (x < v && x !== na) out[k++] = r
+      }
+    else
+      for (let i = 0; i < rows.length; i++) {
+        const r = rows[i]
+        const x = d[r]
+        if (x < v && x !== na) out[k++] = r
+      }
     return k
   },
   '<=': (naInt) => (d, v, rows, n, out) => {
     let k = 0
     const na = naInt ? NA_INT : Number.NaN
-    if (rows === null) for (let r = 0; r < n; r++) { const x = d[r]; if (x <= v && x !== na) out[k++] = r }
-    else for (let i = 0; i < rows.length; i++) { const r = rows[i]; const x = d[r]; if (x <= v && x !== na) out[k++] = r }
+    if (rows === null)
+      for (let r = 0; r < n; r++) {
+        const x = d[r]
+        if (x <= v && x !== na) out[k++] = r
+      }
+    else
+      for (let i = 0; i < rows.length; i++) {
+        const r = rows[i]
+        const x = d[r]
+        if (x <= v && x !== na) out[k++] = r
+      }
     return k
   },
   '>': () => (d, v, rows, n, out) => {
     let k = 0
-    if (rows === null) for (let r = 0; r < n; r++) { if (d[r] > v) out[k++] = r }
-    else for (let i = 0; i < rows.length; i++) { const r = rows[i]; if (d[r] > v) out[k++] = r }
+    if (rows === null)
+      for (let r = 0; r < n; r++) {
+        if (d[r] > v) out[k++] = r
+      }
+    else
+      for (let i = 0; i < rows.length; i++) {
+        const r = rows[i]
+        if (d[r] > v) out[k++] = r
+      }
     return k
   },
   '>=': () => (d, v, rows, n, out) => {
     let k = 0
-    if (rows === null) for (let r = 0; r < n; r++) { if (d[r] >= v) out[k++] = r }
-    else for (let i = 0; i < rows.length; i++) { const r = rows[i]; if (d[r] >= v) out[k++] = r }
+    if (rows === null)
+      for (let r = 0; r < n; r++) {
+        if (d[r] >= v) out[k++] = r
+      }
+    else
+      for (let i = 0; i < rows.length; i++) {
+        const r = rows[i]
+        if (d[r] >= v) out[k++] = r
+      }
     return k
   },
 }
@@ -136,10 +178,14 @@ function textTest(op: Cmp, codes: Int32Array, dict: readonly string[], s: string
   const lo = lowerBound(dict, s)
   const hi = upperBound(dict, s)
   switch (op) {
-    case '<': return (r) => codes[r] !== 0 && codes[r] < lo
-    case '<=': return (r) => codes[r] !== 0 && codes[r] < hi
-    case '>': return (r) => codes[r] >= hi
-    case '>=': return (r) => codes[r] >= lo && codes[r] !== 0
+    case '<':
+      return (r) => codes[r] !== 0 && codes[r] < lo
+    case '<=':
+      return (r) => codes[r] !== 0 && codes[r] < hi
+    case '>':
+      return (r) => codes[r] >= hi
+    case '>=':
+      return (r) => codes[r] >= lo && codes[r] !== 0
   }
 }
 

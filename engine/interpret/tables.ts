@@ -26,7 +26,13 @@ export function tableWorksheet(tables: ReadonlyMap<string, TableInput>, path: st
   const t = tables.get(path)
   if (!t) throw checkError(loc, `No such table "${path}".`, { table: path })
   const cols = t.columns.map((c) =>
-    newColumn(c.spec.name.toLowerCase(), toColumn(c), { label: c.spec.label, desc: c.spec.desc, format: c.spec.format, width: c.spec.width, fixed: c.spec.fixed }),
+    newColumn(c.spec.name.toLowerCase(), toColumn(c), {
+      label: c.spec.label,
+      desc: c.spec.desc,
+      format: c.spec.format,
+      width: c.spec.width,
+      fixed: c.spec.fixed,
+    }),
   )
   return new Worksheet(t.rows, cols, t.title)
 }

@@ -98,7 +98,11 @@ export class Worksheet {
   /** Keeps or reorders rows: `rows` are worksheet row numbers (-1 = an all-N/A row). */
   selectRows(rows: Int32Array): Worksheet {
     const composed = new Map<Int32Array | null, Int32Array>()
-    return new Worksheet(rows.length, this.cols.map((c) => c.reindex(rows, composed)), this.title)
+    return new Worksheet(
+      rows.length,
+      this.cols.map((c) => c.reindex(rows, composed)),
+      this.title,
+    )
   }
 
   withColumns(cols: readonly WsColumn[]): Worksheet {
@@ -108,6 +112,12 @@ export class Worksheet {
 
 /** A fresh column over materialised data (computed columns, tabulations, inline tables). */
 export function newColumn(name: string, data: Column, info: Partial<ColumnInfo> = {}, visible = true): WsColumn {
-  const full: ColumnInfo = { label: info.label ?? name, desc: info.desc ?? '', format: info.format ?? '', width: info.width ?? null, fixed: info.fixed ?? false }
+  const full: ColumnInfo = {
+    label: info.label ?? name,
+    desc: info.desc ?? '',
+    format: info.format ?? '',
+    width: info.width ?? null,
+    fixed: info.fixed ?? false,
+  }
   return new WsColumn(name, data.type, full, visible, data, null)
 }

@@ -100,7 +100,13 @@ function extremes(ids: Int32Array, count: number, x: Float64Array, max: boolean)
  * The partials of `aggs` over the worksheet's groups, as named columns (one row per group).
  * @param starts where each block starts among the rows, plus the row count (blockStarts)
  */
-export function partials(ws: Worksheet, keys: readonly string[], mask: Uint8Array | null, aggs: readonly AggSpec[], starts: Int32Array): { rows: number; cols: NamedColumn[] } {
+export function partials(
+  ws: Worksheet,
+  keys: readonly string[],
+  mask: Uint8Array | null,
+  aggs: readonly AggSpec[],
+  starts: Int32Array,
+): { rows: number; cols: NamedColumn[] } {
   const sources = aggs.map((a) => (a.source === null ? null : evalColumn(a.source, ws)))
   const key = keys.length === 1 && mask === null ? ws.column(keys[0]) : undefined
   const bySlots = key === undefined ? null : slotPartials(key.data(), ws.rows, sources, aggs, starts)

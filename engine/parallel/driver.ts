@@ -20,9 +20,7 @@ import { emptyTables, storedPosition, withoutBaseRows } from './range-worksheet.
  */
 function outputBuffers(plan: ParallelPlan, task: RunTask, groupValues: readonly ResultSet[], rows: number): (SharedArrayBuffer | null)[] {
   const shape = withoutBaseRows(prefixWorksheet(plan, emptyTables(tablesOf(task)), { start: 0, end: 0 }, plan.prefix.length, groupValues))
-  return shape.cols
-    .filter((c) => c.visible)
-    .map((c) => (storedPosition(c) !== null ? null : new SharedArrayBuffer(rows * (c.type === 'float' ? 8 : 4))))
+  return shape.cols.filter((c) => c.visible).map((c) => (storedPosition(c) !== null ? null : new SharedArrayBuffer(rows * (c.type === 'float' ? 8 : 4))))
 }
 
 export type PhaseRun = Generator<RunTask[], ResultSet, ResultSet[]>

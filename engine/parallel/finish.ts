@@ -134,7 +134,10 @@ export function concatResults(sets: readonly ResultSet[], o: ConcatOptions): Res
   const total = sets.reduce((n, s) => n + (s.totalRows ?? s.rowCount), 0)
   const { maxRows } = o
   if (total > maxRows && !o.truncate) {
-    throw new AppError('RESULT_TOO_LARGE', `The result has ${total} rows, more than ${maxRows} (MAX_RESULT_ROWS); select fewer rows or tabulate.`, { rows: total, maxRows })
+    throw new AppError('RESULT_TOO_LARGE', `The result has ${total} rows, more than ${maxRows} (MAX_RESULT_ROWS); select fewer rows or tabulate.`, {
+      rows: total,
+      maxRows,
+    })
   }
   const rows = Math.min(total, maxRows)
   const start = o.ranges[0]?.start ?? 0

@@ -27,7 +27,10 @@ export class KeyIndex {
   count = 0
 
   /** @param types the key columns' types, when known before any group is met */
-  constructor(private readonly keys: number, types?: readonly ColumnType[]) {
+  constructor(
+    private readonly keys: number,
+    types?: readonly ColumnType[],
+  ) {
     this.values = Array.from({ length: keys }, () => [])
     if (types !== undefined) this.types = [...types]
   }

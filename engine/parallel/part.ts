@@ -76,7 +76,13 @@ function applyGroupValues(op: Op & { kind: 'Willbe' }, step: GroupStep, ws: Work
  * The part's worksheet after the prefix's first `upTo` operations.
  * @param groupValues merged values of the group steps met on the way
  */
-export function prefixWorksheet(plan: ParallelPlan, tables: Tables, range: { start: number; end: number }, upTo: number, groupValues: readonly ResultSet[]): Worksheet {
+export function prefixWorksheet(
+  plan: ParallelPlan,
+  tables: Tables,
+  range: { start: number; end: number },
+  upTo: number,
+  groupValues: readonly ResultSet[],
+): Worksheet {
   // Base row numbers are carried only when a selection may leave rows out of the blocks.
   let ws = rangeWorksheet(tables, plan.table, range.start, range.end, summarises(plan) && !keepsRows(plan))
   for (let i = 0; i < upTo; i++) {

@@ -55,7 +55,13 @@ export function rangeWorksheet(tables: Tables, path: string, start: number, end:
   const cols = t.columns.map((c, i) => {
     const data = rangeColumn(c, start, end)
     storedAt.set(data, i)
-    return newColumn(c.spec.name.toLowerCase(), data, { label: c.spec.label, desc: c.spec.desc, format: c.spec.format, width: c.spec.width, fixed: c.spec.fixed })
+    return newColumn(c.spec.name.toLowerCase(), data, {
+      label: c.spec.label,
+      desc: c.spec.desc,
+      format: c.spec.format,
+      width: c.spec.width,
+      fixed: c.spec.fixed,
+    })
   })
   if (withBaseRows) {
     const rows = new Int32Array(end - start)

@@ -58,7 +58,17 @@ function countSum(keys: Int32Array, x: Float64Array, off: number, start: number,
 }
 
 /** As countSum, also counting the non-N/A values per slot. */
-function countSumValid(keys: Int32Array, x: Float64Array, off: number, start: number, end: number, counts: Int32Array, sums: Float64Array, at: number, valid: Int32Array): void {
+function countSumValid(
+  keys: Int32Array,
+  x: Float64Array,
+  off: number,
+  start: number,
+  end: number,
+  counts: Int32Array,
+  sums: Float64Array,
+  at: number,
+  valid: Int32Array,
+): void {
   for (let r = start; r < end; r++) {
     const k = keys[r]
     const slot = k === NA_INT ? 0 : k + off
@@ -98,7 +108,13 @@ function numeric(c: Column): Float64Array | null {
  * The partials of `aggs` grouped by one key column by slots, or null (another key shape, a wide
  * range, a selection mask, a summary this path leaves to the general one).
  */
-export function slotPartials(key: Column, rows: number, sources: readonly (Column | null)[], aggs: readonly AggSpec[], starts: Int32Array): { rows: number; cols: NamedColumn[] } | null {
+export function slotPartials(
+  key: Column,
+  rows: number,
+  sources: readonly (Column | null)[],
+  aggs: readonly AggSpec[],
+  starts: Int32Array,
+): { rows: number; cols: NamedColumn[] } | null {
   if (!aggs.every((a) => a.fun === 'cnt' || a.fun === 'sum' || a.fun === 'avg')) return null
   const s = slotsOf(key, rows)
   if (s === null) return null

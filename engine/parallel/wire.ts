@@ -13,7 +13,15 @@ import type { Column } from '../columns/types.js'
 import type { Worksheet, WsColumn } from '../interpret/worksheet.js'
 
 function meta(c: WsColumn) {
-  return columnMeta({ name: c.name, type: c.type, label: c.info.label, desc: c.info.desc, format: c.info.format || undefined, width: c.info.width ?? undefined, fixed: c.info.fixed })
+  return columnMeta({
+    name: c.name,
+    type: c.type,
+    label: c.info.label,
+    desc: c.info.desc,
+    format: c.info.format || undefined,
+    width: c.info.width ?? undefined,
+    fixed: c.info.fixed,
+  })
 }
 
 const cut = <T extends Int32Array | Float64Array>(a: T, rows: number): T => (a.length > rows ? (a.slice(0, rows) as T) : a)
@@ -22,9 +30,18 @@ const cut = <T extends Int32Array | Float64Array>(a: T, rows: number): T => (a.l
  * toResultSet (interpret/result.ts) with text as codes: the same rows, limits and errors.
  * @param storedOf with a part: which columns are base columns as read (sent as a mark, not data)
  */
-export function toCodedResultSet(ws: Worksheet, maxRows: number, truncate: boolean, storedOf?: (c: WsColumn) => number | null, output?: Output): CodedResultSet {
+export function toCodedResultSet(
+  ws: Worksheet,
+  maxRows: number,
+  truncate: boolean,
+  storedOf?: (c: WsColumn) => number | null,
+  output?: Output,
+): CodedResultSet {
   if (ws.rows > maxRows && !truncate) {
-    throw new AppError('RESULT_TOO_LARGE', `The result has ${ws.rows} rows, more than ${maxRows} (MAX_RESULT_ROWS); select fewer rows or tabulate.`, { rows: ws.rows, maxRows })
+    throw new AppError('RESULT_TOO_LARGE', `The result has ${ws.rows} rows, more than ${maxRows} (MAX_RESULT_ROWS); select fewer rows or tabulate.`, {
+      rows: ws.rows,
+      maxRows,
+    })
   }
   const rows = Math.min(ws.rows, maxRows)
   const visible = ws.cols.filter((c) => c.visible)

@@ -29,7 +29,12 @@ export function normName(s: string): string {
  */
 export function nameList(el: XmlElement, name: string): string[] | undefined {
   const v = attr(el, name)
-  return v === undefined ? undefined : v.split(/[\s,]+/).filter((s) => s !== '').map(normName)
+  return v === undefined
+    ? undefined
+    : v
+        .split(/[\s,]+/)
+        .filter((s) => s !== '')
+        .map(normName)
 }
 
 const NEW_NAME = /^[a-z][a-z0-9_]*$/

@@ -18,7 +18,8 @@ export function buildLink(el: XmlElement, nested: NestedOps): Op {
   const col = nameList(el, 'col') ?? []
   if (col.length === 0) throw opError(el, '<link> needs a col attribute', { attribute: 'col' })
   const col2 = nameList(el, 'col2') ?? col
-  if (col2.length !== col.length) throw opError(el, `<link> pairs col (${col.length} column${col.length === 1 ? '' : 's'}) with col2 (${col2.length}): give as many of each`)
+  if (col2.length !== col.length)
+    throw opError(el, `<link> pairs col (${col.length} column${col.length === 1 ? '' : 's'}) with col2 (${col2.length}): give as many of each`)
   const shift = attr(el, 'shift')?.trim()
   if (shift !== undefined && shift !== '0') throw unsupported(el, `<link shift="${shift}">`)
   const suffix = normName(attr(el, 'suffix') ?? '')

@@ -22,7 +22,11 @@ export function buildTable(el: XmlElement): Op {
   const rows = format === 'empty' ? [] : parseRows(el, content)
   if (rows.length > 0 && cols.length === 0) throw opError(el, '<table> with data needs a cols attribute naming its columns', { attribute: 'cols' })
   rows.forEach((row, i) => {
-    if (row.length !== cols.length) throw opError(el, `row ${i + 1} of <table> has ${row.length} value${row.length === 1 ? '' : 's'}, but cols names ${cols.length} column${cols.length === 1 ? '' : 's'}`)
+    if (row.length !== cols.length)
+      throw opError(
+        el,
+        `row ${i + 1} of <table> has ${row.length} value${row.length === 1 ? '' : 's'}, but cols names ${cols.length} column${cols.length === 1 ? '' : 's'}`,
+      )
   })
   return { kind: 'Table', cols, rows, depth: null, title, loc: el.loc }
 }

@@ -252,8 +252,7 @@ class Prescanner {
 
   private refuseDeclaration(i: number): never {
     const word = /^<!\s*([A-Za-z]*)/.exec(this.src.slice(i, i + 20))?.[1].toUpperCase() ?? ''
-    if (word === 'DOCTYPE' || word === 'ENTITY')
-      throw this.error(i, `${word} declarations are not allowed: a query never defines or expands entities`)
+    if (word === 'DOCTYPE' || word === 'ENTITY') throw this.error(i, `${word} declarations are not allowed: a query never defines or expands entities`)
     throw this.error(i, `unexpected '<!${word}': only comments (<!-- -->) and CDATA sections may start with '<!'`)
   }
 
@@ -262,7 +261,10 @@ class Prescanner {
     if (this.state === 'text') return
     if (this.state === 'tag') throw this.error(end, `expected '>' to close ${this.tagText()} …${this.openedNote(this.tagStart)}`)
     if (this.state === 'attr')
-      throw this.error(end, `expected ${this.quote} to close the attribute value${this.openedNote(this.openedAt)} (in ${this.tagText()} …>${this.openedNote(this.tagStart)})`)
+      throw this.error(
+        end,
+        `expected ${this.quote} to close the attribute value${this.openedNote(this.openedAt)} (in ${this.tagText()} …>${this.openedNote(this.tagStart)})`,
+      )
     const section = SECTION_END[this.state]!
     throw this.error(end, `expected '${section.end}' to close the ${section.what}${this.openedNote(this.openedAt)}`)
   }

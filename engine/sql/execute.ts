@@ -114,7 +114,11 @@ function readRow(stmt: { get(): unknown }): (number | string | Uint8Array | null
     return stmt.get() as (number | string | Uint8Array | null)[]
   } catch (err) {
     if ((err as { code?: string }).code === 'ERR_STRING_TOO_LONG' || /string longer than|invalid string length/i.test(String((err as Error)?.message))) {
-      throw new AppError('RESULT_TOO_LARGE', 'A value of the result is longer than the most one text can hold (about 512 Mi characters); make it shorter (substr) or leave it out (truncate_ does not help: it cuts rows, not values).', { maxChars: 2 ** 29 - 24 })
+      throw new AppError(
+        'RESULT_TOO_LARGE',
+        'A value of the result is longer than the most one text can hold (about 512 Mi characters); make it shorter (substr) or leave it out (truncate_ does not help: it cuts rows, not values).',
+        { maxChars: 2 ** 29 - 24 },
+      )
     }
     throw err
   }

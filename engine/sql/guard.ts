@@ -13,8 +13,25 @@ const STATEMENT_STARTS = new Set(['SELECT', 'WITH', 'VALUES'])
 
 /** Keywords that occur only in statements that write, change the schema, the connection or a transaction. */
 const WRITE_KEYWORDS = new Set([
-  'INSERT', 'UPDATE', 'DELETE', 'REPLACE', 'CONFLICT', 'CREATE', 'DROP', 'ALTER', 'ATTACH', 'DETACH',
-  'PRAGMA', 'VACUUM', 'REINDEX', 'ANALYZE', 'BEGIN', 'COMMIT', 'ROLLBACK', 'SAVEPOINT', 'RELEASE',
+  'INSERT',
+  'UPDATE',
+  'DELETE',
+  'REPLACE',
+  'CONFLICT',
+  'CREATE',
+  'DROP',
+  'ALTER',
+  'ATTACH',
+  'DETACH',
+  'PRAGMA',
+  'VACUUM',
+  'REINDEX',
+  'ANALYZE',
+  'BEGIN',
+  'COMMIT',
+  'ROLLBACK',
+  'SAVEPOINT',
+  'RELEASE',
 ])
 
 /** Functions that reach outside the database: files, native extensions, tokenizer pointers. */
@@ -37,8 +54,12 @@ export function checkReadOnlySql(sql: string): void {
   if (bad) throw refuse('SQL_ERROR', sql, bad, (at) => LEX_MESSAGES[bad.reason](bad, at))
   const second = findSecondStatement(tokens)
   if (second) {
-    throw refuse('SQL_MULTIPLE_STATEMENTS', sql, second, (at) =>
-      `Only one SQL statement is allowed per request: a second statement starts at ${at}. Send it as a separate request.`)
+    throw refuse(
+      'SQL_MULTIPLE_STATEMENTS',
+      sql,
+      second,
+      (at) => `Only one SQL statement is allowed per request: a second statement starts at ${at}. Send it as a separate request.`,
+    )
   }
   checkFirstKeyword(sql, tokens[seekSignificant(tokens, 0)])
   checkWriteWords(sql, tokens)
@@ -63,7 +84,8 @@ function checkFirstKeyword(sql: string, first: Token): void {
   throw refuse('SQL_NOT_READ_ONLY', sql, first, (at) =>
     keyword !== undefined
       ? `Only one read-only statement is allowed: found ${keyword} at ${at}. Use SELECT, WITH or VALUES.`
-      : `The query must start with SELECT, WITH or VALUES: found ${JSON.stringify(excerpt(first.text))} at ${at}.`)
+      : `The query must start with SELECT, WITH or VALUES: found ${JSON.stringify(excerpt(first.text))} at ${at}.`,
+  )
 }
 
 /** Refuses a write keyword or a forbidden function call anywhere in the statement. */
@@ -73,8 +95,12 @@ function checkWriteWords(sql: string, tokens: readonly Token[]): void {
     if (t.type !== 'ident') continue
     const calls = isOp(tokens[seekSignificant(tokens, i + 1)], '(')
     if (calls && FORBIDDEN_FUNCTIONS.has(asciiLower(t.value))) {
-      throw refuse('SQL_NOT_READ_ONLY', sql, t, (at) =>
-        `Only read-only queries are allowed: the function ${t.value} (called at ${at}) is not available. Remove the call.`)
+      throw refuse(
+        'SQL_NOT_READ_ONLY',
+        sql,
+        t,
+        (at) => `Only read-only queries are allowed: the function ${t.value} (called at ${at}) is not available. Remove the call.`,
+      )
     }
     const keyword = keywordOf(t)
     if (keyword === undefined || !WRITE_KEYWORDS.has(keyword)) continue
@@ -82,28 +108,27 @@ function checkWriteWords(sql: string, tokens: readonly Token[]): void {
     if (keyword === 'REPLACE' && calls) continue
     // A part of a dotted name (`pub.release.notes`, `t.begin`) is a name: no statement puts a '.' next to its keyword.
     if (isOp(tokens[i - 1], '.') || isOp(tokens[i + 1], '.')) continue
-    throw refuse('SQL_NOT_READ_ONLY', sql, t, (at) =>
-      `Only one read-only statement is allowed: found ${keyword} at ${at}. Use SELECT, WITH or VALUES; ` +
-      `to use ${keyword} as a name, write it in double quotes ("${t.value}").`)
+    throw refuse(
+      'SQL_NOT_READ_ONLY',
+      sql,
+      t,
+      (at) =>
+        `Only one read-only statement is allowed: found ${keyword} at ${at}. Use SELECT, WITH or VALUES; ` +
+        `to use ${keyword} as a name, write it in double quotes ("${t.value}").`,
+    )
   }
 }
 
 const LEX_MESSAGES: Record<LexErrorReason, (t: ErrorToken, at: string) => string> = {
-  'unterminated-string': (_, at) =>
-    `The string that starts at ${at} is not closed. End it with ' (write '' for a quote inside a string).`,
-  'unterminated-identifier': (t, at) =>
-    `The quoted name that starts at ${at} is not closed. End it with ${t.text[0] === '[' ? ']' : t.text[0]}.`,
+  'unterminated-string': (_, at) => `The string that starts at ${at} is not closed. End it with ' (write '' for a quote inside a string).`,
+  'unterminated-identifier': (t, at) => `The quoted name that starts at ${at} is not closed. End it with ${t.text[0] === '[' ? ']' : t.text[0]}.`,
   'unterminated-blob': (_, at) => `The blob literal that starts at ${at} is not closed. End it with '.`,
   'bad-blob': (t, at) =>
-    `The blob literal ${excerpt(t.text)} at ${at} is not valid. ` +
-    `Write an even number of hex digits between the quotes, as in x'0A1B'.`,
+    `The blob literal ${excerpt(t.text)} at ${at} is not valid. ` + `Write an even number of hex digits between the quotes, as in x'0A1B'.`,
   'bad-number': (t, at) =>
-    `The number ${JSON.stringify(excerpt(t.text))} at ${at} is not valid. ` +
-    'Check its digits, and put a space between a number and a name.',
-  'bad-parameter': (t, at) =>
-    `The parameter ${JSON.stringify(excerpt(t.text))} at ${at} is not valid. Write parameters as ?, ?1, :name, @name or $name.`,
-  'bad-character': (t, at) =>
-    `The character ${describeChar(t.text)} at ${at} cannot appear in SQL outside a string. Remove it, or put it inside quotes.`,
+    `The number ${JSON.stringify(excerpt(t.text))} at ${at} is not valid. ` + 'Check its digits, and put a space between a number and a name.',
+  'bad-parameter': (t, at) => `The parameter ${JSON.stringify(excerpt(t.text))} at ${at} is not valid. Write parameters as ?, ?1, :name, @name or $name.`,
+  'bad-character': (t, at) => `The character ${describeChar(t.text)} at ${at} cannot appear in SQL outside a string. Remove it, or put it inside quotes.`,
   nul: (_, at) => `The SQL contains a NUL character at ${at}. Remove it.`,
 }
 

@@ -63,7 +63,11 @@ export class ResultBuilder {
   add(row: readonly SqlValue[]): void {
     if (++this.rows > this.maxRows) {
       if (this.truncate) return
-      throw new AppError('RESULT_TOO_LARGE', `The result has more than ${this.maxRows} rows (MAX_RESULT_ROWS); narrow the query with WHERE, LIMIT or an aggregate.`, { maxRows: this.maxRows })
+      throw new AppError(
+        'RESULT_TOO_LARGE',
+        `The result has more than ${this.maxRows} rows (MAX_RESULT_ROWS); narrow the query with WHERE, LIMIT or an aggregate.`,
+        { maxRows: this.maxRows },
+      )
     }
     for (let c = 0; c < row.length; c++) this.values[c].push(row[c])
   }
@@ -73,7 +77,10 @@ export class ResultBuilder {
     const kinds = this.values.map(kindOf)
     const columns = kinds.map((k, c) => toColumn(k, this.values[c]))
     const cols = names.map((name, c) => {
-      const width = kinds[c] === 'text' ? Math.min(64, Math.max(name.length, ...(columns[c] as { data: readonly string[] }).data.slice(0, 1000).map((s) => s.length), 1)) : undefined
+      const width =
+        kinds[c] === 'text'
+          ? Math.min(64, Math.max(name.length, ...(columns[c] as { data: readonly string[] }).data.slice(0, 1000).map((s) => s.length), 1))
+          : undefined
       return columnMeta({ name, type: kinds[c], label: this.names[c], width })
     })
     const kept = Math.min(this.rows, this.maxRows)

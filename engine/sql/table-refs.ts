@@ -24,9 +24,29 @@ interface LocatedRef extends TableRef {
 
 /** Words that can follow a table in FROM without being its alias. */
 const CLAUSE_KEYWORDS = new Set([
-  'WHERE', 'GROUP', 'ORDER', 'LIMIT', 'OFFSET', 'HAVING', 'WINDOW', 'JOIN', 'INNER', 'LEFT', 'RIGHT',
-  'FULL', 'OUTER', 'CROSS', 'NATURAL', 'ON', 'USING', 'UNION', 'INTERSECT', 'EXCEPT', 'RETURNING',
-  'INDEXED', 'NOT',
+  'WHERE',
+  'GROUP',
+  'ORDER',
+  'LIMIT',
+  'OFFSET',
+  'HAVING',
+  'WINDOW',
+  'JOIN',
+  'INNER',
+  'LEFT',
+  'RIGHT',
+  'FULL',
+  'OUTER',
+  'CROSS',
+  'NATURAL',
+  'ON',
+  'USING',
+  'UNION',
+  'INTERSECT',
+  'EXCEPT',
+  'RETURNING',
+  'INDEXED',
+  'NOT',
 ])
 
 /**
@@ -63,8 +83,7 @@ export function rewriteTableRefs(sql: string, aliases: ReadonlyMap<string, strin
  * Joins two pieces, one of them a replacement, with a space where two quoted names would touch:
  * `"data""i"` would lex as the single name `data"i`. A replacement starts and ends with `"`.
  */
-const append = (out: string, piece: string): string =>
-  out.endsWith('"') && piece.startsWith('"') ? `${out} ${piece}` : out + piece
+const append = (out: string, piece: string): string => (out.endsWith('"') && piece.startsWith('"') ? `${out} ${piece}` : out + piece)
 
 /**
  * Quotes a name for SQLite: wrapped in `"`, with `"` doubled. The only place in engine/sql that

@@ -14,14 +14,7 @@ export type TokenType = 'space' | 'comment' | 'string' | 'blob' | 'ident' | 'num
 
 /** Why a stretch of text is not a valid token. */
 export type LexErrorReason =
-  | 'unterminated-string'
-  | 'unterminated-identifier'
-  | 'unterminated-blob'
-  | 'bad-blob'
-  | 'bad-number'
-  | 'bad-parameter'
-  | 'bad-character'
-  | 'nul'
+  'unterminated-string' | 'unterminated-identifier' | 'unterminated-blob' | 'bad-blob' | 'bad-number' | 'bad-parameter' | 'bad-character' | 'nul'
 
 interface Span {
   readonly text: string
@@ -69,7 +62,7 @@ const SINGLE_OPERATORS = '-/|<>=();+*%,&~.'
 /** Splits SQL into tokens that cover it completely. Never throws. */
 export function tokenize(sql: string): Token[] {
   const tokens: Token[] = []
-  for (let i = 0; i < sql.length; ) {
+  for (let i = 0; i < sql.length;) {
     const t = scanToken(sql, i)
     tokens.push(t)
     i = t.end
@@ -92,7 +85,13 @@ function scanToken(sql: string, i: number): Token {
   if (isSpaceStart(c)) return plain(sql, 'space', i, skipWhile(sql, i + 1, isSpace))
   switch (sql[i]) {
     case '-':
-      if (sql[i + 1] === '-') return plain(sql, 'comment', i, skipWhile(sql, i, (d) => d !== 10 && !isEnd(d)))
+      if (sql[i + 1] === '-')
+        return plain(
+          sql,
+          'comment',
+          i,
+          skipWhile(sql, i, (d) => d !== 10 && !isEnd(d)),
+        )
       break
     case '/':
       // SQLite reads "/*" with nothing after it as a slash (then a star), not as a comment.
@@ -158,7 +157,10 @@ function scanQuoted(sql: string, start: number): Token {
     }
     const end = i + 1
     if (delim === "'") return plain(sql, 'string', start, end)
-    const value = sql.slice(start + 1, i).split(delim + delim).join(delim)
+    const value = sql
+      .slice(start + 1, i)
+      .split(delim + delim)
+      .join(delim)
     return { type: 'ident', text: sql.slice(start, end), value, quoted: true, start, end }
   }
   const end = skipWhile(sql, start, (c) => c !== 0)

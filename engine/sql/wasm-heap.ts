@@ -9,7 +9,9 @@ import { readFile } from 'node:fs/promises'
 import { createRequire } from 'node:module'
 
 /** The little of the WebAssembly API used here (the project compiles without the DOM types). */
-interface WasmMemory { readonly buffer: ArrayBuffer }
+interface WasmMemory {
+  readonly buffer: ArrayBuffer
+}
 interface WasmApi {
   readonly Memory: abstract new (...args: never[]) => WasmMemory
   instantiate(bytes: Uint8Array, imports: object): Promise<{ instance: { exports: object }; module: unknown }>

@@ -26,7 +26,13 @@ const MAX_ROWS_PER_INSERT = 50
  * `dicts[i]`). Between slices the event loop runs (the file reads are asynchronous), so a gateway
  * building a large image keeps answering other requests.
  */
-export async function buildSqliteImageFromFiles(dir: string, columns: readonly ColumnSpec[], rows: number, dicts: readonly (string[] | undefined)[], sliceRows: number): Promise<Uint8Array> {
+export async function buildSqliteImageFromFiles(
+  dir: string,
+  columns: readonly ColumnSpec[],
+  rows: number,
+  dicts: readonly (string[] | undefined)[],
+  sliceRows: number,
+): Promise<Uint8Array> {
   const SQL = await sqlJs()
   const db = new SQL.Database()
   const files = await Promise.all(columns.map((_, i) => open(join(dir, columnFile(i)), 'r')))
@@ -87,7 +93,16 @@ async function readSlice(fh: FileHandle, type: ColumnType, r0: number, n: number
 }
 
 /** Rows [k, k + n) of a slice into `params` at c, c + stride, …; N/A becomes NULL. */
-function fill(params: SqlValue[], type: ColumnType, values: Int32Array | Float64Array, dict: string[] | undefined, c: number, stride: number, k: number, n: number): void {
+function fill(
+  params: SqlValue[],
+  type: ColumnType,
+  values: Int32Array | Float64Array,
+  dict: string[] | undefined,
+  c: number,
+  stride: number,
+  k: number,
+  n: number,
+): void {
   if (type === 'text') {
     for (let j = 0, p = c; j < n; j++, p += stride) {
       const code = values[k + j]

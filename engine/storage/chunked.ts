@@ -91,7 +91,9 @@ export async function sweepUploadDirs(dataDir: string, isLive: (id: string) => P
 
 /** Opens `file` for writing at exactly `length` bytes: made if missing, cut back if longer. */
 async function openAt(file: string, length: number) {
-  const fh = await open(file, 'a+').then((h) => h.close()).then(() => open(file, 'r+'))
+  const fh = await open(file, 'a+')
+    .then((h) => h.close())
+    .then(() => open(file, 'r+'))
   const { size } = await fh.stat()
   if (size < length) {
     await fh.close()
@@ -127,7 +129,13 @@ export function naValues(type: ColumnType, n: number): Int32Array | Float64Array
  * the upload's dictionary so far). Returns the column's new state; nothing is recorded anywhere
  * but in the files, so the caller commits the state only once every column is written.
  */
-export async function appendColumn(dir: string, uploadId: string, index: number, state: ChunkColumnState, values: Int32Array | Float64Array | readonly string[]): Promise<ChunkColumnState> {
+export async function appendColumn(
+  dir: string,
+  uploadId: string,
+  index: number,
+  state: ChunkColumnState,
+  values: Int32Array | Float64Array | readonly string[],
+): Promise<ChunkColumnState> {
   const type = state.type
   if (type === null) throw new AppError('INTERNAL', `Column ${index} of upload ${uploadId} has no type yet.`)
   if (type !== 'text') {
@@ -164,7 +172,9 @@ export async function appendColumn(dir: string, uploadId: string, index: number,
 /** Appends `n` N/A values: the rows before a column's first real value. */
 export function appendNa(dir: string, uploadId: string, index: number, state: ChunkColumnState, n: number): Promise<ChunkColumnState> {
   const type = state.type!
-  return type === 'text' ? appendColumn(dir, uploadId, index, state, new Array<string>(n).fill('')) : appendColumn(dir, uploadId, index, state, naValues(type, n))
+  return type === 'text'
+    ? appendColumn(dir, uploadId, index, state, new Array<string>(n).fill(''))
+    : appendColumn(dir, uploadId, index, state, naValues(type, n))
 }
 
 /** Rewrites an int column's file as floats (a later chunk had fractions). */
@@ -226,7 +236,10 @@ async function textDictionary(dir: string, uploadId: string, index: number, stat
   }
   if (dict.codes.size !== state.dictCount) {
     perUpload.delete(index)
-    throw new AppError('INTERNAL', `Upload ${uploadId} column ${index}: the dictionary file has ${dict.codes.size} values where ${state.dictCount} were recorded.`)
+    throw new AppError(
+      'INTERNAL',
+      `Upload ${uploadId} column ${index}: the dictionary file has ${dict.codes.size} values where ${state.dictCount} were recorded.`,
+    )
   }
   return dict
 }
@@ -322,7 +335,10 @@ async function numericColumn(out: string, file: string, bytes: number, baseFile:
   const fh = await open(out, 'wx')
   try {
     let pos = 0
-    for (const [f, n] of [[baseFile, baseBytes], [file, bytes]] as const) {
+    for (const [f, n] of [
+      [baseFile, baseBytes],
+      [file, bytes],
+    ] as const) {
       for (let off = 0; off < n; off += SLICE_ROWS * 8) {
         const slice = await readRange(f, off, Math.min(n, off + SLICE_ROWS * 8))
         await fh.write(slice, 0, slice.length, pos)
@@ -343,7 +359,8 @@ async function textColumn(out: string, src: ChunkedSource, i: number, baseFile: 
   const state = src.states[i]
   const lines = state.dictBytes === 0 ? [] : (await readRange(join(src.dir, dictJsonl(i)), 0, state.dictBytes)).toString('utf8').split('\n')
   const added = lines.filter((l) => l !== '').map((l) => JSON.parse(l) as string)
-  if (added.length !== state.dictCount) throw new AppError('INTERNAL', `Upload column ${i}: ${added.length} dictionary values where ${state.dictCount} were recorded.`)
+  if (added.length !== state.dictCount)
+    throw new AppError('INTERNAL', `Upload column ${i}: ${added.length} dictionary values where ${state.dictCount} were recorded.`)
   const all = baseDict ? [...new Set([...baseDict.slice(1), ...added])] : [...added]
   all.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0))
   const dict = ['', ...all]

@@ -6,7 +6,5 @@
 import { endianness } from 'node:os'
 
 if (endianness() !== 'LE') {
-  throw new Error(
-    'tabula stores table columns as little-endian typed-array bytes and cannot run on this big-endian machine.',
-  )
+  throw new Error('tabula stores table columns as little-endian typed-array bytes and cannot run on this big-endian machine.')
 }

@@ -15,7 +15,6 @@ export const SQLITE_TABLE = 'data'
 
 const DECLARED: Record<ColumnType, string> = { int: 'INTEGER', date: 'INTEGER', float: 'REAL', text: 'TEXT' }
 
-
 /**
  * Build the SQLite image (the bytes of a database file) of a validated table. Rows go in through
  * prepared statements with bound parameters inside one transaction, which is what makes a million

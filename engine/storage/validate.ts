@@ -13,8 +13,7 @@ import { isYmd } from '../../shared/ymd.js'
 // Uploads check dates with the same rule before they get here (shared/csv/infer.ts).
 export { isYmd }
 
-const invalid = (message: string, column?: string): AppError =>
-  new AppError('INVALID_PARAMETER', message, column === undefined ? {} : { column })
+const invalid = (message: string, column?: string): AppError => new AppError('INVALID_PARAMETER', message, column === undefined ? {} : { column })
 
 /**
  * Validate column specs and values; returns the row count. Throws AppError('INVALID_PARAMETER')
@@ -98,4 +97,3 @@ function checkDates(values: Int32Array, name: string): void {
     if (v !== NA_INT && !isYmd(v)) throw invalid(`Column "${name}" row ${r + 1} has ${v}, which is not a yyyymmdd date.`, name)
   }
 }
-

@@ -12,7 +12,9 @@ export function isVolumeFull(err: unknown): boolean {
 export function volumeFull(err: unknown): AppError {
   const code = (err as NodeJS.ErrnoException).code
   const why = code === 'EDQUOT' ? 'the disk quota of the data volume is used up' : 'the data volume is full'
-  return new AppError('VOLUME_FULL', `Nothing was saved: ${why} (${code}); drop tables you no longer need or ask the operator to free space, then try again.`, { errno: code })
+  return new AppError('VOLUME_FULL', `Nothing was saved: ${why} (${code}); drop tables you no longer need or ask the operator to free space, then try again.`, {
+    errno: code,
+  })
 }
 
 /** Runs a write; a full volume becomes VOLUME_FULL, anything else passes unchanged. */

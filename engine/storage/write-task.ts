@@ -50,7 +50,12 @@ export default async function writeTask(task: WriteTask): Promise<WriteOutcome> 
     const data: ColumnValues[] = task.data.map((d, i) => d ?? text[i])
     return { ok: true, meta: await writeTableVersion(task.dataDir, { columns: task.columns, data }, task.limits) }
   } catch (err) {
-    const e = err instanceof AppError ? err : isVolumeFull(err) ? volumeFull(err) : new AppError('INTERNAL', 'The table could not be written.', { cause: String((err as Error)?.stack ?? err) })
+    const e =
+      err instanceof AppError
+        ? err
+        : isVolumeFull(err)
+          ? volumeFull(err)
+          : new AppError('INTERNAL', 'The table could not be written.', { cause: String((err as Error)?.stack ?? err) })
     return { ok: false, error: toPayload(e) }
   }
 }

@@ -8,9 +8,7 @@ export type { SummaryDef, SummaryInput } from './types.js'
 
 const ALIASES: Readonly<Record<string, string>> = { count: 'cnt', nna: 'cntnna', mean: 'avg', med: 'median', dev: 'stdev', std: 'stdev' }
 
-export const SUMMARIES: Readonly<Record<string, SummaryDef>> = Object.fromEntries(
-  [...COUNTING, ...MOMENTS, ...POSITIONAL].map((d) => [d.name, d]),
-)
+export const SUMMARIES: Readonly<Record<string, SummaryDef>> = Object.fromEntries([...COUNTING, ...MOMENTS, ...POSITIONAL].map((d) => [d.name, d]))
 
 export function lookupSummary(fun: string): SummaryDef | undefined {
   const name = fun.toLowerCase()

@@ -74,13 +74,41 @@ function weighted({ groups, source, weight }: SummaryInput): { sw: Float64Array;
 }
 
 export const MOMENTS: readonly SummaryDef[] = [
-  { name: 'sum', needsSource: true, needsWeight: false, types: NUMERIC, result: () => 'float', kernel: sum, doc: 'sum: sum of non-N/A values (0 when all are N/A)' },
+  {
+    name: 'sum',
+    needsSource: true,
+    needsWeight: false,
+    types: NUMERIC,
+    result: () => 'float',
+    kernel: sum,
+    doc: 'sum: sum of non-N/A values (0 when all are N/A)',
+  },
   { name: 'avg', needsSource: true, needsWeight: false, types: NUMERIC, result: () => 'float', kernel: avg, doc: 'avg: mean of non-N/A values' },
   { name: 'var', needsSource: true, needsWeight: false, types: NUMERIC, result: () => 'float', kernel: (i) => float(variance(i)), doc: 'var: sample variance' },
-  { name: 'stdev', needsSource: true, needsWeight: false, types: NUMERIC, result: () => 'float', kernel: (i) => float(variance(i).map(Math.sqrt)), doc: 'stdev: sample standard deviation' },
-  { name: 'wsum', needsSource: true, needsWeight: true, types: NUMERIC, result: () => 'float', kernel: (i) => float(weighted(i).sxw), doc: 'wsum: sum of value × weight' },
   {
-    name: 'wavg', needsSource: true, needsWeight: true, types: NUMERIC, result: () => 'float',
+    name: 'stdev',
+    needsSource: true,
+    needsWeight: false,
+    types: NUMERIC,
+    result: () => 'float',
+    kernel: (i) => float(variance(i).map(Math.sqrt)),
+    doc: 'stdev: sample standard deviation',
+  },
+  {
+    name: 'wsum',
+    needsSource: true,
+    needsWeight: true,
+    types: NUMERIC,
+    result: () => 'float',
+    kernel: (i) => float(weighted(i).sxw),
+    doc: 'wsum: sum of value × weight',
+  },
+  {
+    name: 'wavg',
+    needsSource: true,
+    needsWeight: true,
+    types: NUMERIC,
+    result: () => 'float',
     kernel: (i) => {
       const { sw, sxw } = weighted(i)
       return float(sxw.map((v, g) => (sw[g] === 0 ? Number.NaN : v / sw[g])))

@@ -57,9 +57,38 @@ function median({ groups, source }: SummaryInput): Column {
 const same = (t: Parameters<SummaryDef['result']>[0]) => t ?? 'int'
 
 export const POSITIONAL: readonly SummaryDef[] = [
-  { name: 'first', needsSource: true, needsWeight: false, result: same, kernel: (i) => pick(i.source!, edgeRows(i, false)), doc: 'first: value of the group\'s first row' },
-  { name: 'last', needsSource: true, needsWeight: false, result: same, kernel: (i) => pick(i.source!, edgeRows(i, true)), doc: 'last: value of the group\'s last row' },
-  { name: 'min', needsSource: true, needsWeight: false, result: same, kernel: (i) => pick(i.source!, extremeRows(i, false)), doc: 'min: smallest non-N/A value' },
+  {
+    name: 'first',
+    needsSource: true,
+    needsWeight: false,
+    result: same,
+    kernel: (i) => pick(i.source!, edgeRows(i, false)),
+    doc: "first: value of the group's first row",
+  },
+  {
+    name: 'last',
+    needsSource: true,
+    needsWeight: false,
+    result: same,
+    kernel: (i) => pick(i.source!, edgeRows(i, true)),
+    doc: "last: value of the group's last row",
+  },
+  {
+    name: 'min',
+    needsSource: true,
+    needsWeight: false,
+    result: same,
+    kernel: (i) => pick(i.source!, extremeRows(i, false)),
+    doc: 'min: smallest non-N/A value',
+  },
   { name: 'max', needsSource: true, needsWeight: false, result: same, kernel: (i) => pick(i.source!, extremeRows(i, true)), doc: 'max: largest non-N/A value' },
-  { name: 'median', needsSource: true, needsWeight: false, types: ['int', 'float', 'date'], result: () => 'float', kernel: median, doc: 'median: middle non-N/A value (mean of the two middle ones)' },
+  {
+    name: 'median',
+    needsSource: true,
+    needsWeight: false,
+    types: ['int', 'float', 'date'],
+    result: () => 'float',
+    kernel: median,
+    doc: 'median: middle non-N/A value (mean of the two middle ones)',
+  },
 ]

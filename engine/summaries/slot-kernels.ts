@@ -125,7 +125,17 @@ function countKeysThrough(keys: Int32Array, rows: Int32Array, from: number, to: 
 }
 
 /** Rows per slot, and the sum of x's non-N/A values (x read through the same rows). */
-export function countKeysSum(keys: Int32Array, x: Float64Array, rows: Int32Array | null, from: number, to: number, lo: number, width: number, counts: Int32Array, s: Float64Array): number {
+export function countKeysSum(
+  keys: Int32Array,
+  x: Float64Array,
+  rows: Int32Array | null,
+  from: number,
+  to: number,
+  lo: number,
+  width: number,
+  counts: Int32Array,
+  s: Float64Array,
+): number {
   if (rows !== null) return countKeysSumThrough(keys, x, rows, from, to, lo, width, counts, s)
   const last = lo + width - 1
   const base = 1 - lo
@@ -167,7 +177,17 @@ export function countKeysSum(keys: Int32Array, x: Float64Array, rows: Int32Array
   return to
 }
 
-function countKeysSumThrough(keys: Int32Array, x: Float64Array, rows: Int32Array, from: number, to: number, lo: number, width: number, counts: Int32Array, s: Float64Array): number {
+function countKeysSumThrough(
+  keys: Int32Array,
+  x: Float64Array,
+  rows: Int32Array,
+  from: number,
+  to: number,
+  lo: number,
+  width: number,
+  counts: Int32Array,
+  s: Float64Array,
+): number {
   const last = lo + width - 1
   const base = 1 - lo
   for (let i = from; i < to; i++) {
@@ -184,7 +204,18 @@ function countKeysSumThrough(keys: Int32Array, x: Float64Array, rows: Int32Array
 }
 
 /** As countKeysSum, also counting the non-N/A values into n (for avg and cntnna). */
-export function countKeysSumValid(keys: Int32Array, x: Float64Array, rows: Int32Array | null, from: number, to: number, lo: number, width: number, counts: Int32Array, n: Int32Array, s: Float64Array): number {
+export function countKeysSumValid(
+  keys: Int32Array,
+  x: Float64Array,
+  rows: Int32Array | null,
+  from: number,
+  to: number,
+  lo: number,
+  width: number,
+  counts: Int32Array,
+  n: Int32Array,
+  s: Float64Array,
+): number {
   if (rows !== null) return countKeysSumValidThrough(keys, x, rows, from, to, lo, width, counts, n, s)
   const last = lo + width - 1
   const base = 1 - lo
@@ -226,7 +257,18 @@ export function countKeysSumValid(keys: Int32Array, x: Float64Array, rows: Int32
   return to
 }
 
-function countKeysSumValidThrough(keys: Int32Array, x: Float64Array, rows: Int32Array, from: number, to: number, lo: number, width: number, counts: Int32Array, n: Int32Array, s: Float64Array): number {
+function countKeysSumValidThrough(
+  keys: Int32Array,
+  x: Float64Array,
+  rows: Int32Array,
+  from: number,
+  to: number,
+  lo: number,
+  width: number,
+  counts: Int32Array,
+  n: Int32Array,
+  s: Float64Array,
+): number {
   const last = lo + width - 1
   const base = 1 - lo
   for (let i = from; i < to; i++) {

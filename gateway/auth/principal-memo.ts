@@ -69,7 +69,13 @@ export class PrincipalMemo {
    * round trip as that user record: the remembered one when every input text is unchanged, else
    * one made by the Directory (and remembered).
    */
-  async principal(directory: Directory, user: UserRecord, userText: string, keysRead: readonly string[], textsRead: readonly (string | null)[]): Promise<Principal> {
+  async principal(
+    directory: Directory,
+    user: UserRecord,
+    userText: string,
+    keysRead: readonly string[],
+    textsRead: readonly (string | null)[],
+  ): Promise<Principal> {
     const entry = this.#byUid.get(user.uid)
     if (entry !== undefined && entry.userText === userText && entry.texts !== null && sameList(entry.keys, keysRead) && sameList(entry.texts, textsRead)) {
       return entry.principal

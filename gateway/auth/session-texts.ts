@@ -24,7 +24,10 @@ export class SessionTexts {
     let hit = this.#parsed.get(text)
     if (hit === undefined) {
       const record = JSON.parse(text) as SessionRecord
-      hit = Object.freeze({ record: Object.freeze({ ...record, epwHashes: Object.freeze([...record.epwHashes]) }), hashes: Object.freeze(record.epwHashes.map((h) => Buffer.from(h, 'hex'))) })
+      hit = Object.freeze({
+        record: Object.freeze({ ...record, epwHashes: Object.freeze([...record.epwHashes]) }),
+        hashes: Object.freeze(record.epwHashes.map((h) => Buffer.from(h, 'hex'))),
+      })
       this.#parsed.set(text, hit)
     }
     return hit

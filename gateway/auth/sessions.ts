@@ -90,7 +90,8 @@ export class SessionManager {
     const currentSid = await this.store.get(SESSION_KEYS.userSession(uid))
     const current = currentSid === null ? null : await this.read(currentSid)
     if (current) {
-      if (kill === 'no') throw new AppError('ALREADY_LOGGED_IN', `User "${uid}" already has a session; log in with kill=yes to end it or kill=possess to join it.`)
+      if (kill === 'no')
+        throw new AppError('ALREADY_LOGGED_IN', `User "${uid}" already has a session; log in with kill=yes to end it or kill=possess to join it.`)
       if (kill === 'possess') {
         const epwHashes = [...current.epwHashes, sha256(epw)].slice(-MAX_TOKENS)
         await this.save({ ...current, epwHashes })
@@ -123,7 +124,10 @@ export class SessionManager {
    * it is done, so the caller can do its next reads meanwhile and await both. The record is read
    * on every call; the timer is restarted at most once per touch interval (idle-touches.ts).
    */
-  async authenticateReading(c: Credentials, alsoKeys: readonly string[]): Promise<{ session: SessionRecord; also: (string | null)[]; touched: Promise<void> } | null> {
+  async authenticateReading(
+    c: Credentials,
+    alsoKeys: readonly string[],
+  ): Promise<{ session: SessionRecord; also: (string | null)[]; touched: Promise<void> } | null> {
     if (!/^\d{1,20}$/.test(c.sid) || c.epw.length === 0 || c.epw.length > 256) return null
     const [raw, ...also] = await this.store.mget([SESSION_KEYS.session(c.sid), ...alsoKeys])
     if (raw === null) return null

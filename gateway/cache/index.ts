@@ -26,5 +26,10 @@ export interface GatewayCaches {
 
 /** `resultTtlSeconds`: how long a result copied to the Store lives there (SESSION_TTL). */
 export function createGatewayCaches(resultTtlSeconds: number): GatewayCaches {
-  return { queries: new CompiledQueries(), storeCopies: new RecentStoreCopies(resultTtlSeconds), principals: new PrincipalMemo(), rendered: new RenderedAnswers() }
+  return {
+    queries: new CompiledQueries(),
+    storeCopies: new RecentStoreCopies(resultTtlSeconds),
+    principals: new PrincipalMemo(),
+    rendered: new RenderedAnswers(),
+  }
 }

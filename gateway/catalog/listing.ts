@@ -74,7 +74,15 @@ export const LISTING_COLUMNS: readonly (keyof ListingRow)[] = ['path', 'name', '
 
 export function listingRow(o: ListedObject): ListingRow {
   return {
-    path: o.path, name: o.path.split('.').pop()!, title: o.title, type: o.kind, owner: o.owner, sdesc: o.sdesc,
-    rows: o.kind === 'table' ? o.rows : null, cols: o.kind === 'table' ? o.columns.length : null, updated: o.updated, id: o.id,
+    path: o.path,
+    name: o.path.split('.').pop()!,
+    title: o.title,
+    type: o.kind,
+    owner: o.owner,
+    sdesc: o.sdesc,
+    rows: o.kind === 'table' ? o.rows : null,
+    cols: o.kind === 'table' ? o.columns.length : null,
+    updated: o.updated,
+    id: o.id,
   }
 }

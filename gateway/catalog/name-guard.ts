@@ -36,7 +36,9 @@ export function guardNames(w: Watched, lists: readonly NamedList[]): WriteOp[] {
   for (const { names, parameter } of lists) {
     const unknown = [...new Set((names ?? []).filter((n) => n !== '*' && (w.get(KEYS.user(n)) ?? null) === null && (w.get(KEYS.group(n)) ?? null) === null))]
     if (unknown.length > 0) {
-      throw new AppError('INVALID_PARAMETER', `Invalid user or group name${unknown.length > 1 ? 's' : ''} in "${parameter}": ${unknown.join(', ')}.`, { parameter })
+      throw new AppError('INVALID_PARAMETER', `Invalid user or group name${unknown.length > 1 ? 's' : ''} in "${parameter}": ${unknown.join(', ')}.`, {
+        parameter,
+      })
     }
   }
   return principalNames(lists).map((n): WriteOp => ({ op: 'set', key: KEYS.nameRefsRev(n), value: newRev() }))

@@ -80,7 +80,10 @@ const isAdminHolder = (u: UserRecord, roles: AdminRoles): boolean => u.admin ===
 export async function adminGuardKeys(store: Store): Promise<string[]> {
   const [users, roles] = await Promise.all([loadUsers(store), loadRoles(store)])
   const adminRoles = new Map(roles.map((r) => [r.role, r.capabilities.includes('admin')]))
-  return [...users.filter((u) => isAdminHolder(u, adminRoles)).map((u) => KEYS.user(u.uid)), ...roles.filter((r) => adminRoles.get(r.role)).map((r) => KEYS.role(r.role))]
+  return [
+    ...users.filter((u) => isAdminHolder(u, adminRoles)).map((u) => KEYS.user(u.uid)),
+    ...roles.filter((r) => adminRoles.get(r.role)).map((r) => KEYS.role(r.role)),
+  ]
 }
 
 /** A user or role as it will be after the change being planned (null: the role is dropped). */

@@ -57,7 +57,10 @@ export function purgeNameOps(w: Watched, name: string): WriteOp[] {
     const record = parseRecord<Listing>(raw)
     if (!record || !lists(key, record, name)) continue
     const without = (names: readonly string[]): string[] => names.filter((n) => n !== name)
-    const next = 'kind' in record && record.kind === 'dir' ? { ...record, users: without(record.users), uploaders: without(record.uploaders), updated: now } : { ...record, users: without(record.users), updated: now }
+    const next =
+      'kind' in record && record.kind === 'dir'
+        ? { ...record, users: without(record.users), uploaders: without(record.uploaders), updated: now }
+        : { ...record, users: without(record.users), updated: now }
     ops.push({ op: 'set', key, value: JSON.stringify(next) })
   }
   return ops
@@ -69,13 +72,18 @@ export function purgeNameOps(w: Watched, name: string): WriteOp[] {
  * those lists join its batch. `plan` must not write the listing records itself.
  */
 export function purgingTxn<T>(store: Store, name: string, fixed: readonly string[], plan: (w: Watched) => TxnPlan<T> | Promise<TxnPlan<T>>): Promise<T> {
-  return gatheredTxn(store, [...fixed, KEYS.nameRefsRev(name)], () => listingsOf(store, name), async (w) => {
-    const { ops, result } = await plan(w)
-    if (ops.length === 0) return { ops, result }
-    const purge = purgeNameOps(w, name)
-    // Gateways cache group membership until the groups revision changes (principal.ts): a member
-    // list rewritten here must change it, or a cached membership would still count the old name.
-    const groupsChanged = purge.some((o) => o.key.startsWith(GROUP_PREFIX)) && !ops.some((o) => o.key === KEYS.groupsRev)
-    return { ops: [...ops, ...purge, ...(groupsChanged ? [{ op: 'set', key: KEYS.groupsRev, value: newRev() } as const] : [])], result }
-  })
+  return gatheredTxn(
+    store,
+    [...fixed, KEYS.nameRefsRev(name)],
+    () => listingsOf(store, name),
+    async (w) => {
+      const { ops, result } = await plan(w)
+      if (ops.length === 0) return { ops, result }
+      const purge = purgeNameOps(w, name)
+      // Gateways cache group membership until the groups revision changes (principal.ts): a member
+      // list rewritten here must change it, or a cached membership would still count the old name.
+      const groupsChanged = purge.some((o) => o.key.startsWith(GROUP_PREFIX)) && !ops.some((o) => o.key === KEYS.groupsRev)
+      return { ops: [...ops, ...purge, ...(groupsChanged ? [{ op: 'set', key: KEYS.groupsRev, value: newRev() } as const] : [])], result }
+    },
+  )
 }

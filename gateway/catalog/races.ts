@@ -16,7 +16,10 @@ const queues = new Map<string, Promise<unknown>>()
 export function inTurn<T>(path: string, work: () => Promise<T>): Promise<T> {
   const before = queues.get(path) ?? Promise.resolve()
   const mine = before.then(work, work)
-  const settled = mine.then(() => undefined, () => undefined)
+  const settled = mine.then(
+    () => undefined,
+    () => undefined,
+  )
   queues.set(path, settled)
   // The last in the queue removes it, so the map holds only tables being written now.
   void settled.then(() => {

@@ -28,7 +28,13 @@ export const retireVersionOp = (version: string): WriteOp => ({ op: 'hset', key:
 export type IsReading = (version: string) => boolean
 
 /** Removes versions retired before `now - graceMs` that this gateway is not reading; returns them. */
-export async function sweepRetiredVersions(store: Store, dataDir: string, graceMs: number, now = Date.now(), isReading: IsReading = () => false): Promise<string[]> {
+export async function sweepRetiredVersions(
+  store: Store,
+  dataDir: string,
+  graceMs: number,
+  now = Date.now(),
+  isReading: IsReading = () => false,
+): Promise<string[]> {
   const retired = await store.hgetall(KEYS.retiredVersions)
   const due = Object.entries(retired)
     .filter(([version, at]) => Date.parse(at) <= now - graceMs && !isReading(version))

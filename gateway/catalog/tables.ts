@@ -100,9 +100,18 @@ export interface DirInit {
 export function newDirRecord(id: number, init: DirInit): DirRecord {
   const now = new Date().toISOString()
   return {
-    kind: 'dir', id, path: init.path, title: init.title ?? init.path.split('.').pop()!, owner: init.owner,
-    users: init.users ?? [], uploaders: init.uploaders ?? [], inherit: init.inherit ?? true,
-    sdesc: init.sdesc ?? '', ldesc: init.ldesc ?? '', created: now, updated: now,
+    kind: 'dir',
+    id,
+    path: init.path,
+    title: init.title ?? init.path.split('.').pop()!,
+    owner: init.owner,
+    users: init.users ?? [],
+    uploaders: init.uploaders ?? [],
+    inherit: init.inherit ?? true,
+    sdesc: init.sdesc ?? '',
+    ldesc: init.ldesc ?? '',
+    created: now,
+    updated: now,
   }
 }
 
@@ -113,18 +122,29 @@ export function newDirRecord(id: number, init: DirInit): DirRecord {
 export async function createDir(store: Store, init: DirInit, opts: { mustNotExist?: boolean } = {}): Promise<{ dir: DirRecord; created: boolean }> {
   const parent = parentPath(init.path)
   const id = await store.incr(KEYS.objectId)
-  const named = [{ names: init.users, parameter: 'users' }, { names: init.uploaders, parameter: 'uploaders' }]
-  return catalogTxn<{ dir: DirRecord; created: boolean }>(store, () => [KEYS.dir(init.path), KEYS.table(init.path), ...(parent ? [KEYS.dir(parent)] : []), ...nameGuardKeys(named)], (w) => {
-    const existing = parseRecord<DirRecord>(w.get(KEYS.dir(init.path)) ?? null)
-    if (existing) {
-      if (opts.mustNotExist) throw new AppError('ALREADY_EXISTS', `The directory "${init.path}" already exists.`, { directory: init.path })
-      return { ops: [], result: { dir: existing, created: false } }
-    }
-    if (w.get(KEYS.table(init.path))) throw new AppError('ALREADY_EXISTS', `A table named "${init.path}" already exists; choose another folder name.`, { directory: init.path })
-    if (parent && !w.get(KEYS.dir(parent))) throw noSuchDirectory(parent)
-    const dir = newDirRecord(id, init)
-    return { ops: [{ op: 'set', key: KEYS.dir(dir.path), value: JSON.stringify(dir) }, ...listInFolderOps('dir', dir.path), ...guardNames(w, named)], result: { dir, created: true } }
-  })
+  const named = [
+    { names: init.users, parameter: 'users' },
+    { names: init.uploaders, parameter: 'uploaders' },
+  ]
+  return catalogTxn<{ dir: DirRecord; created: boolean }>(
+    store,
+    () => [KEYS.dir(init.path), KEYS.table(init.path), ...(parent ? [KEYS.dir(parent)] : []), ...nameGuardKeys(named)],
+    (w) => {
+      const existing = parseRecord<DirRecord>(w.get(KEYS.dir(init.path)) ?? null)
+      if (existing) {
+        if (opts.mustNotExist) throw new AppError('ALREADY_EXISTS', `The directory "${init.path}" already exists.`, { directory: init.path })
+        return { ops: [], result: { dir: existing, created: false } }
+      }
+      if (w.get(KEYS.table(init.path)))
+        throw new AppError('ALREADY_EXISTS', `A table named "${init.path}" already exists; choose another folder name.`, { directory: init.path })
+      if (parent && !w.get(KEYS.dir(parent))) throw noSuchDirectory(parent)
+      const dir = newDirRecord(id, init)
+      return {
+        ops: [{ op: 'set', key: KEYS.dir(dir.path), value: JSON.stringify(dir) }, ...listInFolderOps('dir', dir.path), ...guardNames(w, named)],
+        result: { dir, created: true },
+      }
+    },
+  )
 }
 
 /** Creates the folder (not its parents) unless it exists; returns the folder. */
@@ -180,7 +200,11 @@ export async function commitTable(store: Store, init: TableInit, meta: TableMeta
   const id = await store.incr(KEYS.objectId)
   for (let attempt = 1; ; attempt++) {
     try {
-      return await catalogTxn(store, () => [KEYS.table(init.path), KEYS.dir(init.path), KEYS.dir(parent), ...nameGuardKeys(readersOf(init))], (w) => planCommit(w, init, meta, opts, id))
+      return await catalogTxn(
+        store,
+        () => [KEYS.table(init.path), KEYS.dir(init.path), KEYS.dir(parent), ...nameGuardKeys(readersOf(init))],
+        (w) => planCommit(w, init, meta, opts, id),
+      )
     } catch (err) {
       if (!isOutcomeUnknown(err)) throw err
       const found = await confirmCommit(store, init.path, meta.version)
@@ -205,17 +229,30 @@ function planCommit(w: Watched, init: TableInit, meta: TableMeta, opts: CommitOp
   opts.replacing?.(previous)
   if (opts.expectVersion !== undefined && previous?.version !== opts.expectVersion) {
     // changedMeanwhile tells a caller that retries lost races this one from a store failure.
-    throw new AppError('UNAVAILABLE', `The table "${init.path}" changed while this change was being made; try again.`, { table: init.path, changedMeanwhile: true })
+    throw new AppError('UNAVAILABLE', `The table "${init.path}" changed while this change was being made; try again.`, {
+      table: init.path,
+      changedMeanwhile: true,
+    })
   }
-  if (w.get(KEYS.dir(init.path))) throw new AppError('ALREADY_EXISTS', `A folder named "${init.path}" already exists; choose another table name.`, { table: init.path })
+  if (w.get(KEYS.dir(init.path)))
+    throw new AppError('ALREADY_EXISTS', `A folder named "${init.path}" already exists; choose another table name.`, { table: init.path })
   if (!w.get(KEYS.dir(parent))) throw noSuchDirectory(parent)
   const now = new Date().toISOString()
   const record: TableRecord = {
-    kind: 'table', id: previous?.id ?? id, path: init.path, title: init.title ?? previous?.title ?? init.path.split('.').pop()!,
-    owner: previous?.owner ?? init.owner, users: init.users ?? previous?.users ?? [], inherit: init.inherit ?? previous?.inherit ?? true,
-    sdesc: init.sdesc ?? previous?.sdesc ?? '', ldesc: init.ldesc ?? previous?.ldesc ?? '',
-    version: meta.version, rows: meta.rows, columns: meta.columns as ColumnSpec[],
-    created: previous?.created ?? now, updated: now,
+    kind: 'table',
+    id: previous?.id ?? id,
+    path: init.path,
+    title: init.title ?? previous?.title ?? init.path.split('.').pop()!,
+    owner: previous?.owner ?? init.owner,
+    users: init.users ?? previous?.users ?? [],
+    inherit: init.inherit ?? previous?.inherit ?? true,
+    sdesc: init.sdesc ?? previous?.sdesc ?? '',
+    ldesc: init.ldesc ?? previous?.ldesc ?? '',
+    version: meta.version,
+    rows: meta.rows,
+    columns: meta.columns as ColumnSpec[],
+    created: previous?.created ?? now,
+    updated: now,
   }
   const ops: WriteOp[] = [{ op: 'set', key: KEYS.table(record.path), value: JSON.stringify(record) }, ...guardNames(w, readersOf(init))]
   if (previous) ops.push(retireVersionOp(previous.version))

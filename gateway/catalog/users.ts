@@ -45,7 +45,9 @@ export interface NewUser {
 }
 
 export function invalidUid(uid: string): AppError {
-  return new AppError('INVALID_PARAMETER', `Invalid user id "${uid}": use a lower-case letter, then lower-case letters, digits or underscores (at most 64).`, { parameter: 'uid' })
+  return new AppError('INVALID_PARAMETER', `Invalid user id "${uid}": use a lower-case letter, then lower-case letters, digits or underscores (at most 64).`, {
+    parameter: 'uid',
+  })
 }
 
 /**
@@ -68,14 +70,18 @@ export async function createUser(store: Store, u: NewUser): Promise<UserRecord |
     created: now,
     updated: now,
   }
-  return catalogTxn(store, () => [KEYS.user(u.uid)], (w) => {
-    if (w.get(KEYS.user(u.uid)) !== null) return { ops: [], result: null }
-    return {
-      ops: [
-        { op: 'set', key: KEYS.user(u.uid), value: JSON.stringify(record) },
-        { op: 'sadd', key: KEYS.allUsers, members: [u.uid] },
-      ],
-      result: record,
-    }
-  })
+  return catalogTxn(
+    store,
+    () => [KEYS.user(u.uid)],
+    (w) => {
+      if (w.get(KEYS.user(u.uid)) !== null) return { ops: [], result: null }
+      return {
+        ops: [
+          { op: 'set', key: KEYS.user(u.uid), value: JSON.stringify(record) },
+          { op: 'sadd', key: KEYS.allUsers, members: [u.uid] },
+        ],
+        result: record,
+      }
+    },
+  )
 }

@@ -31,6 +31,7 @@ export async function writableFolder(store: Store, p: Principal, folder: string)
   if (!dir) {
     throw new AppError('UNKNOWN_DIRECTORY', `No such folder "${folder}"; save into an existing folder you may write to, such as uploads.${p.uid}.`, { folder })
   }
-  if (!canWriteDir(p, dir)) throw new AppError('FORBIDDEN', `You may not save tables into "${folder}"; save into uploads.${p.uid} or ask the folder's owner.`, { folder })
+  if (!canWriteDir(p, dir))
+    throw new AppError('FORBIDDEN', `You may not save tables into "${folder}"; save into uploads.${p.uid} or ask the folder's owner.`, { folder })
   return dir
 }

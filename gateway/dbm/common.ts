@@ -15,19 +15,47 @@ import type { DbmContext } from './registry.js'
 /** A folder as dbm shows it (reference §6.2); `inherit` and `secure` are 0/1 as in 1010data. */
 export function dirView(d: DirRecord): Record<string, unknown> {
   return {
-    id: d.id, path: d.path, name: d.path, type: 'dir', title: d.title, sdesc: d.sdesc, ldesc: d.ldesc,
-    owner: d.owner, users: d.users, uploaders: d.uploaders, inherit: d.inherit ? 1 : 0, secure: 0, mode: 'data',
-    created: d.created, updated: d.updated,
+    id: d.id,
+    path: d.path,
+    name: d.path,
+    type: 'dir',
+    title: d.title,
+    sdesc: d.sdesc,
+    ldesc: d.ldesc,
+    owner: d.owner,
+    users: d.users,
+    uploaders: d.uploaders,
+    inherit: d.inherit ? 1 : 0,
+    secure: 0,
+    mode: 'data',
+    created: d.created,
+    updated: d.updated,
   }
 }
 
 /** A table as dbm shows it, without data; with `cols` when asked for. */
 export function tableView(t: TableRecord, opts: { cols?: boolean } = {}): Record<string, unknown> {
   return {
-    id: t.id, path: t.path, name: t.path, type: 'table', title: t.title, sdesc: t.sdesc, ldesc: t.ldesc,
-    owner: t.owner, users: t.users, inherit: t.inherit ? 1 : 0, secure: 0, mode: 'data', ctype: 0,
-    rows: t.rows, ncols: t.columns.length, created: t.created, updated: t.updated,
-    ...(opts.cols ? { cols: t.columns.map((c) => ({ name: c.name, type: c.type, label: c.label ?? c.name, desc: c.desc ?? '', format: c.format ?? '' })) } : {}),
+    id: t.id,
+    path: t.path,
+    name: t.path,
+    type: 'table',
+    title: t.title,
+    sdesc: t.sdesc,
+    ldesc: t.ldesc,
+    owner: t.owner,
+    users: t.users,
+    inherit: t.inherit ? 1 : 0,
+    secure: 0,
+    mode: 'data',
+    ctype: 0,
+    rows: t.rows,
+    ncols: t.columns.length,
+    created: t.created,
+    updated: t.updated,
+    ...(opts.cols
+      ? { cols: t.columns.map((c) => ({ name: c.name, type: c.type, label: c.label ?? c.name, desc: c.desc ?? '', format: c.format ?? '' })) }
+      : {}),
   }
 }
 
@@ -37,7 +65,11 @@ export function pick(view: Record<string, unknown>, include: readonly string[] |
   const out: Record<string, unknown> = {}
   for (const f of include) {
     if (!(f in view)) {
-      throw new AppError('INVALID_PARAMETER', `Transaction "${transaction}": "include" names the unknown field "${f}"; fields are ${Object.keys(view).join(', ')}.`, { parameter: 'include' })
+      throw new AppError(
+        'INVALID_PARAMETER',
+        `Transaction "${transaction}": "include" names the unknown field "${f}"; fields are ${Object.keys(view).join(', ')}.`,
+        { parameter: 'include' },
+      )
     }
     out[f] = view[f]
   }
@@ -54,7 +86,11 @@ export function columnMajor(names: readonly string[], rows: readonly Record<stri
 /** A path parameter that must name an object (not the root). */
 export function checkPath(path: string, what: 'directory' | 'table'): string {
   if (!isValidPath(path)) {
-    throw new AppError('INVALID_PARAMETER', `Invalid ${what} name "${path}": use dot-separated names that start with a lower-case letter and contain only lower-case letters, digits and underscores.`, { parameter: 'path' })
+    throw new AppError(
+      'INVALID_PARAMETER',
+      `Invalid ${what} name "${path}": use dot-separated names that start with a lower-case letter and contain only lower-case letters, digits and underscores.`,
+      { parameter: 'path' },
+    )
   }
   return path
 }
@@ -92,7 +128,9 @@ export async function effectiveRights(store: Store, p: Principal, object: DirRec
 export function requireOwner(p: Principal, object: DirRecord | TableRecord): void {
   if (!canEdit(p, object)) {
     const what = object.kind === 'dir' ? 'directory' : 'table'
-    throw new AppError('FORBIDDEN', `Only the owner of the ${what} "${object.path}" (${object.owner}) or an administrator may do this.`, { [what]: object.path })
+    throw new AppError('FORBIDDEN', `Only the owner of the ${what} "${object.path}" (${object.owner}) or an administrator may do this.`, {
+      [what]: object.path,
+    })
   }
 }
 
@@ -106,6 +144,8 @@ export async function checkPrincipalNames(store: Store, names: readonly string[]
   const raws = await store.mget(candidates.flatMap((n) => [KEYS.user(n), KEYS.group(n)]))
   const unknown = candidates.filter((_, i) => raws[2 * i] === null && raws[2 * i + 1] === null)
   if (unknown.length > 0) {
-    throw new AppError('INVALID_PARAMETER', `Invalid user or group name${unknown.length > 1 ? 's' : ''} in "${parameter}": ${unknown.join(', ')}.`, { parameter })
+    throw new AppError('INVALID_PARAMETER', `Invalid user or group name${unknown.length > 1 ? 's' : ''} in "${parameter}": ${unknown.join(', ')}.`, {
+      parameter,
+    })
   }
 }

@@ -61,7 +61,8 @@ function editedFields(params: ParamsOf<typeof COMMON_PARAMS> & { readonly name?:
     out.name = name
   }
   if (params.max_ids !== undefined) {
-    if (params.max_ids < 0) throw new AppError('INVALID_PARAMETER', `The parameter "max_ids" must be 0 (no limit) or more (got ${params.max_ids}).`, { parameter: 'max_ids' })
+    if (params.max_ids < 0)
+      throw new AppError('INVALID_PARAMETER', `The parameter "max_ids" must be 0 (no limit) or more (got ${params.max_ids}).`, { parameter: 'max_ids' })
     out.max_ids = params.max_ids
   }
   if (params.admins !== undefined) out.admins = params.admins
@@ -72,7 +73,9 @@ function editedFields(params: ParamsOf<typeof COMMON_PARAMS> & { readonly name?:
 function checkAdmins(w: Watched, admins: readonly string[]): void {
   const unknown = admins.filter((a) => w.get(KEYS.user(a)) == null)
   if (unknown.length > 0) {
-    throw new AppError('INVALID_PARAMETER', `Invalid user identification in "admins": ${unknown.join(', ')}; company administrators must be existing users.`, { parameter: 'admins' })
+    throw new AppError('INVALID_PARAMETER', `Invalid user identification in "admins": ${unknown.join(', ')}; company administrators must be existing users.`, {
+      parameter: 'admins',
+    })
   }
 }
 
@@ -86,7 +89,11 @@ async function refuseCompanyGroups(store: Store, id: string, action: string): Pr
   const groups = (await loadGroups(store)).filter((g) => g.company === id).map((g) => g.group)
   if (groups.length === 0) return
   const shown = groups.length > 5 ? `${groups.slice(0, 5).join(', ')} …` : groups.join(', ')
-  throw new AppError('INVALID_PARAMETER', `Cannot ${action}: ${groups.length} group${groups.length > 1 ? 's' : ''} (${shown}) still belong${groups.length > 1 ? '' : 's'} to the company "${id}"; drop ${groups.length > 1 ? 'them' : 'it'} with drop_group first.`, { company: id })
+  throw new AppError(
+    'INVALID_PARAMETER',
+    `Cannot ${action}: ${groups.length} group${groups.length > 1 ? 's' : ''} (${shown}) still belong${groups.length > 1 ? '' : 's'} to the company "${id}"; drop ${groups.length > 1 ? 'them' : 'it'} with drop_group first.`,
+    { company: id },
+  )
 }
 
 const GET_COMPANY = defineTransaction({
@@ -119,55 +126,90 @@ const ADD_COMPANY = defineTransaction({
   requires: 'admin',
   params: {
     company: { type: 'name', required: true, doc: 'The company id: a lower-case letter, then lower-case letters, digits or underscores.' },
-    name: { type: 'string', required: true, doc: 'The company\'s name.' },
+    name: { type: 'string', required: true, doc: "The company's name." },
     ...COMMON_PARAMS,
   },
   handler: async (ctx, params) => {
     if (!ctx.user.admin) throw new AppError('FORBIDDEN', 'Only an administrator may add companies.')
     const id = params.company
     if (!ID_PATTERN.test(id)) {
-      throw new AppError('INVALID_PARAMETER', `Invalid company id "${id}": use a lower-case letter, then lower-case letters, digits or underscores (at most 64).`, { parameter: 'company' })
+      throw new AppError(
+        'INVALID_PARAMETER',
+        `Invalid company id "${id}": use a lower-case letter, then lower-case letters, digits or underscores (at most 64).`,
+        { parameter: 'company' },
+      )
     }
     const now = new Date().toISOString()
     const record: CompanyRecord = {
-      company: id, name: '', admins: [], max_ids: 0, email: '', phone: '', street: '', city: '', state: '', zip: '', country: '',
-      ...editedFields(params), created: now, updated: now, created_by: ctx.user.uid, updated_by: ctx.user.uid,
+      company: id,
+      name: '',
+      admins: [],
+      max_ids: 0,
+      email: '',
+      phone: '',
+      street: '',
+      city: '',
+      state: '',
+      zip: '',
+      country: '',
+      ...editedFields(params),
+      created: now,
+      updated: now,
+      created_by: ctx.user.uid,
+      updated_by: ctx.user.uid,
     }
-    await catalogTxn(ctx.deps.store, () => [KEYS.company(id), KEYS.groupsRev, ...record.admins.map(KEYS.user)], async (w) => {
-      if (w.get(KEYS.company(id)) !== null) throw new AppError('ALREADY_EXISTS', `The company "${id}" already exists; change it with set_company or choose another id.`, { company: id })
-      // Groups an earlier release left behind with a dropped company of this id would fall to its managers.
-      await refuseCompanyGroups(ctx.deps.store, id, `add the company "${id}"`)
-      checkAdmins(w, record.admins)
-      return { ops: [{ op: 'set', key: KEYS.company(id), value: JSON.stringify(record) }, { op: 'sadd', key: KEYS.allCompanies, members: [id] }], result: record }
-    })
+    await catalogTxn(
+      ctx.deps.store,
+      () => [KEYS.company(id), KEYS.groupsRev, ...record.admins.map(KEYS.user)],
+      async (w) => {
+        if (w.get(KEYS.company(id)) !== null)
+          throw new AppError('ALREADY_EXISTS', `The company "${id}" already exists; change it with set_company or choose another id.`, { company: id })
+        // Groups an earlier release left behind with a dropped company of this id would fall to its managers.
+        await refuseCompanyGroups(ctx.deps.store, id, `add the company "${id}"`)
+        checkAdmins(w, record.admins)
+        return {
+          ops: [
+            { op: 'set', key: KEYS.company(id), value: JSON.stringify(record) },
+            { op: 'sadd', key: KEYS.allCompanies, members: [id] },
+          ],
+          result: record,
+        }
+      },
+    )
     return companyView(record, [])
   },
 })
 
 const SET_COMPANY = defineTransaction({
   name: 'set_company',
-  summary: 'Changes a company\'s name, limit, contact details or (administrators) its administrators.',
+  summary: "Changes a company's name, limit, contact details or (administrators) its administrators.",
   requires: 'its company administrators (manage_company), or admin; admins: admin',
   params: {
     company: { type: 'name', required: true, doc: 'The company id (it cannot change).' },
-    name: { type: 'string', doc: 'The company\'s name.' },
+    name: { type: 'string', doc: "The company's name." },
     ...COMMON_PARAMS,
   },
   handler: async (ctx, params) => {
     const { store } = ctx.deps
     const id = params.company
     await visibleCompany(ctx, id)
-    if (!hasCapability(ctx.user, 'manage_company', id)) throw new AppError('FORBIDDEN', `Not a company admin: only administrators of "${id}" may change it.`, { company: id })
-    if (params.admins !== undefined && !ctx.user.admin) throw new AppError('FORBIDDEN', 'Only an administrator may change who administers a company.', { parameter: 'admins' })
+    if (!hasCapability(ctx.user, 'manage_company', id))
+      throw new AppError('FORBIDDEN', `Not a company admin: only administrators of "${id}" may change it.`, { company: id })
+    if (params.admins !== undefined && !ctx.user.admin)
+      throw new AppError('FORBIDDEN', 'Only an administrator may change who administers a company.', { parameter: 'admins' })
     const changes = editedFields(params)
     const admins = changes.admins ?? []
-    const updated = await catalogTxn(store, () => [KEYS.company(id), ...admins.map(KEYS.user)], (w) => {
-      const current = parseRecord<CompanyRecord>(w.get(KEYS.company(id)) ?? null)
-      if (!current) throw noSuchCompany(id)
-      checkAdmins(w, admins)
-      const next: CompanyRecord = { ...current, ...changes, updated: new Date().toISOString(), updated_by: ctx.user.uid }
-      return { ops: [{ op: 'set', key: KEYS.company(id), value: JSON.stringify(next) }], result: next }
-    })
+    const updated = await catalogTxn(
+      store,
+      () => [KEYS.company(id), ...admins.map(KEYS.user)],
+      (w) => {
+        const current = parseRecord<CompanyRecord>(w.get(KEYS.company(id)) ?? null)
+        if (!current) throw noSuchCompany(id)
+        checkAdmins(w, admins)
+        const next: CompanyRecord = { ...current, ...changes, updated: new Date().toISOString(), updated_by: ctx.user.uid }
+        return { ops: [{ op: 'set', key: KEYS.company(id), value: JSON.stringify(next) }], result: next }
+      },
+    )
     return companyView(updated, await loadUsers(store))
   },
 })
@@ -183,19 +225,31 @@ const DROP_COMPANY = defineTransaction({
     const id = params.company
     // The users revision changes whenever a user joins, so a user added meanwhile is not missed;
     // the groups revision likewise catches a group made meanwhile.
-    return catalogTxn(store, () => [KEYS.company(id), KEYS.companyUsersRev(id), KEYS.groupsRev], async (w) => {
-      if (w.get(KEYS.company(id)) === null) throw noSuchCompany(id)
-      const members = (await loadUsers(store)).filter((u) => u.company === id).map((u) => u.uid)
-      if (members.length > 0) {
-        const shown = members.length > 5 ? `${members.slice(0, 5).join(', ')} …` : members.join(', ')
-        throw new AppError('INVALID_PARAMETER', `The company "${id}" still has ${members.length} user${members.length > 1 ? 's' : ''} (${shown}); move them to another company with set_user first.`, { company: id })
-      }
-      await refuseCompanyGroups(store, id, `drop the company "${id}"`)
-      return {
-        ops: [{ op: 'del', key: KEYS.company(id) }, { op: 'srem', key: KEYS.allCompanies, members: [id] }, { op: 'del', key: KEYS.companyUsersRev(id) }],
-        result: true,
-      }
-    })
+    return catalogTxn(
+      store,
+      () => [KEYS.company(id), KEYS.companyUsersRev(id), KEYS.groupsRev],
+      async (w) => {
+        if (w.get(KEYS.company(id)) === null) throw noSuchCompany(id)
+        const members = (await loadUsers(store)).filter((u) => u.company === id).map((u) => u.uid)
+        if (members.length > 0) {
+          const shown = members.length > 5 ? `${members.slice(0, 5).join(', ')} …` : members.join(', ')
+          throw new AppError(
+            'INVALID_PARAMETER',
+            `The company "${id}" still has ${members.length} user${members.length > 1 ? 's' : ''} (${shown}); move them to another company with set_user first.`,
+            { company: id },
+          )
+        }
+        await refuseCompanyGroups(store, id, `drop the company "${id}"`)
+        return {
+          ops: [
+            { op: 'del', key: KEYS.company(id) },
+            { op: 'srem', key: KEYS.allCompanies, members: [id] },
+            { op: 'del', key: KEYS.companyUsersRev(id) },
+          ],
+          result: true,
+        }
+      },
+    )
   },
 })
 

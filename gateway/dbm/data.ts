@@ -54,7 +54,10 @@ async function saveRequest(ctx: DbmContext, p: TableParams, mode: SaveMode, repl
 
 /** The query of save_table counts as one of the session's and the user's running queries (MAX_QUERIES_PER_SESSION, MAX_QUERIES_PER_USER). */
 async function runInSlot<T>(ctx: DbmContext, run: () => Promise<T>): Promise<T> {
-  const lease = await acquireQuerySlot(ctx.deps.store, ctx.session, { perSession: ctx.deps.config.maxQueriesPerSession, perUser: ctx.deps.config.maxQueriesPerUser })
+  const lease = await acquireQuerySlot(ctx.deps.store, ctx.session, {
+    perSession: ctx.deps.config.maxQueriesPerSession,
+    perUser: ctx.deps.config.maxQueriesPerUser,
+  })
   try {
     return await run()
   } finally {
@@ -75,12 +78,15 @@ const SAVE_TABLE = defineTransaction({
   },
   async handler(ctx, p) {
     checkQuerySize('xml', p.xml, ctx.deps.config.maxQueryBytes)
-    if (p.replace && p.append) throw new AppError('INVALID_PARAMETER', 'Transaction "save_table": give "replace" or "append", not both.', { parameter: 'append' })
+    if (p.replace && p.append)
+      throw new AppError('INVALID_PARAMETER', 'Transaction "save_table": give "replace" or "append", not both.', { parameter: 'append' })
     const mode: SaveMode = p.append ? 'append' : p.replace ? 'replace' : 'noreplace'
     const req = await saveRequest(ctx, p, mode, 'send "replace": true to replace it or "append": true to add rows to it')
     // Parsing and checking the query first: a bad query is reported whatever the target.
     const recipe = await prepareRun(ctx.deps, ctx.user, p.xml)
-    const saved = await saveTable(ctx.deps, ctx.user, req, () => runInSlot(ctx, () => runRunRecipe(ctx.deps, recipe, { signal: ctx.signal, user: ctx.session.uid })).then(resultRows))
+    const saved = await saveTable(ctx.deps, ctx.user, req, () =>
+      runInSlot(ctx, () => runRunRecipe(ctx.deps, recipe, { signal: ctx.signal, user: ctx.session.uid })).then(resultRows),
+    )
     return { path: saved.path, rows: saved.rows }
   },
 })
@@ -91,10 +97,20 @@ const UPLOAD_TABLE = defineTransaction({
   requires: 'write permission in the folder; ownership of the table to replace or append to it',
   params: {
     path: { type: 'path', required: true, doc: 'Where to save: a dotted table path, or a bare name for your folder uploads.<uid>.' },
-    mode: { type: 'string', values: ['noreplace', 'replace', 'append'], doc: 'noreplace (default): an existing table is an error; replace it; or append the rows to it.' },
+    mode: {
+      type: 'string',
+      values: ['noreplace', 'replace', 'append'],
+      doc: 'noreplace (default): an existing table is an error; replace it; or append the rows to it.',
+    },
     ...TABLE_FIELDS,
-    cols: { type: 'array', doc: 'The columns, in order: [{name, type (int, float, text or date, or the letters i, j, f, a that !cols reports), label?, format?, desc?, width?, fixed?}], so !cols metadata can be sent back as it is. Without it (or without a type) types are inferred from the values.' },
-    data: { type: 'any', doc: 'The rows: column-major {"col": [values]}, or an array of rows (arrays in column order, or objects keyed by column name). null or "" is N/A; dates as YYYY-MM-DD or yyyymmdd.' },
+    cols: {
+      type: 'array',
+      doc: 'The columns, in order: [{name, type (int, float, text or date, or the letters i, j, f, a that !cols reports), label?, format?, desc?, width?, fixed?}], so !cols metadata can be sent back as it is. Without it (or without a type) types are inferred from the values.',
+    },
+    data: {
+      type: 'any',
+      doc: 'The rows: column-major {"col": [values]}, or an array of rows (arrays in column order, or objects keyed by column name). null or "" is N/A; dates as YYYY-MM-DD or yyyymmdd.',
+    },
     csv: { type: 'string', doc: 'The rows as CSV text (RFC 4180) whose first line names the columns; instead of data.' },
   },
   oneOf: [['data', 'csv']],

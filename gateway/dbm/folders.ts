@@ -34,9 +34,16 @@ function folderOrRoot(path: string): string {
 export async function requireCreatableIn(ctx: DbmContext, path: string, what: 'directory' | 'table'): Promise<DirRecord | null> {
   const parent = parentPath(path)
   if (parent === '') {
-    if (what === 'table') throw new AppError('INVALID_PARAMETER', `Invalid table name "${path}": a table must be inside a folder, such as uploads.${ctx.user.uid}.${path}.`, { table: path })
+    if (what === 'table')
+      throw new AppError('INVALID_PARAMETER', `Invalid table name "${path}": a table must be inside a folder, such as uploads.${ctx.user.uid}.${path}.`, {
+        table: path,
+      })
     if (!hasCapability(ctx.user, 'create_top_folders')) {
-      throw new AppError('FORBIDDEN', `You have no permission to create top-level folders such as "${path}"; create it inside a folder you may write to, or ask an administrator for the folder_creator role.`, { directory: path })
+      throw new AppError(
+        'FORBIDDEN',
+        `You have no permission to create top-level folders such as "${path}"; create it inside a folder you may write to, or ask an administrator for the folder_creator role.`,
+        { directory: path },
+      )
     }
     return null
   }
@@ -45,7 +52,9 @@ export async function requireCreatableIn(ctx: DbmContext, path: string, what: 'd
   }
   const dir = await requireDir(ctx, parent)
   if (!canWriteDir(ctx.user, dir)) {
-    throw new AppError('FORBIDDEN', `You have no permission to create in "${parent}"; ask its owner (${dir.owner}) to add you to its uploaders.`, { directory: parent })
+    throw new AppError('FORBIDDEN', `You have no permission to create in "${parent}"; ask its owner (${dir.owner}) to add you to its uploaders.`, {
+      directory: parent,
+    })
   }
   return dir
 }
@@ -60,12 +69,18 @@ export async function requireActiveUser(store: Store, uid: string): Promise<void
 
 /** Refuses changes to the reserved folder that holds every user's home folder. */
 export function refuseReserved(path: string, action: string): void {
-  if (path === UPLOADS) throw new AppError('FORBIDDEN', `The reserved folder "${UPLOADS}" cannot be ${action}; it holds every user's home folder.`, { directory: path })
+  if (path === UPLOADS)
+    throw new AppError('FORBIDDEN', `The reserved folder "${UPLOADS}" cannot be ${action}; it holds every user's home folder.`, { directory: path })
 }
 
 const PATH = { type: 'path', required: true, doc: 'The folder, as a dotted path such as "pub.demo".' } as const
 /** Required as the reference has it (§5.1); "" names the root rather than counting as missing. */
-const ROOT_PATH = { type: 'path', required: true, emptyMeansRoot: true, doc: 'The folder, as a dotted path such as "pub"; "" for the root, which holds the top-level folders.' } as const
+const ROOT_PATH = {
+  type: 'path',
+  required: true,
+  emptyMeansRoot: true,
+  doc: 'The folder, as a dotted path such as "pub"; "" for the root, which holds the top-level folders.',
+} as const
 const INCLUDE = { type: 'names', doc: 'Only these fields of the folder (a JSON array or a space-separated list); all fields when left out.' } as const
 const INFO = {
   title: { type: 'string', doc: 'The display title.' },
@@ -93,17 +108,25 @@ const listDir = defineTransaction({
   requires: 'read permission on the folder',
   params: {
     path: ROOT_PATH,
-    depth: { type: 'integer', doc: 'How many levels to list: 1 (the default) = the folder\'s own entries, 0 = every level.' },
+    depth: { type: 'integer', doc: "How many levels to list: 1 (the default) = the folder's own entries, 0 = every level." },
     find: { type: 'string', doc: 'Only entries whose path or title contains this text (ignoring case).' },
   },
   handler: async (ctx, p) => {
     const depth = p.depth ?? 1
-    if (depth < 0) throw new AppError('INVALID_PARAMETER', `Transaction "list_dir": the parameter "depth" must be 0 (every level) or a positive number of levels (got ${depth}).`, { parameter: 'depth' })
+    if (depth < 0)
+      throw new AppError(
+        'INVALID_PARAMETER',
+        `Transaction "list_dir": the parameter "depth" must be 0 (every level) or a positive number of levels (got ${depth}).`,
+        { parameter: 'depth' },
+      )
     const find = (p.find ?? '').toLowerCase()
     const entries = await listFolder(ctx.deps.store, ctx.user, folderOrRoot(p.path), depth)
     const found = find === '' ? entries : entries.filter((e) => e.path.includes(find) || e.title.toLowerCase().includes(find))
     // Spread: an interface (ListingRow) is not a Record<string, unknown> to the compiler.
-    return columnMajor(LISTING_COLUMNS, found.map((e) => ({ ...listingRow(e) })))
+    return columnMajor(
+      LISTING_COLUMNS,
+      found.map((e) => ({ ...listingRow(e) })),
+    )
   },
 })
 
@@ -122,7 +145,11 @@ const makeDir = defineTransaction({
   name: 'make_dir',
   summary: 'Creates a folder owned by the caller; the folder it goes into must already exist.',
   requires: 'write permission on the parent folder (top-level folders: the create_top_folders capability)',
-  params: { path: { ...PATH, doc: 'The new folder, as a dotted path such as "pub.sales".' }, ...INFO, inherit: { ...INFO.inherit, doc: `${INFO.inherit.doc} Default true.` } },
+  params: {
+    path: { ...PATH, doc: 'The new folder, as a dotted path such as "pub.sales".' },
+    ...INFO,
+    inherit: { ...INFO.inherit, doc: `${INFO.inherit.doc} Default true.` },
+  },
   handler: async (ctx, p) => {
     const path = checkPath(p.path, 'directory')
     await requireCreatableIn(ctx, path, 'directory')
@@ -140,11 +167,11 @@ const makeDir = defineTransaction({
 
 const setDirInfo = defineTransaction({
   name: 'set_dir_info',
-  summary: 'Changes a folder\'s title, descriptions, readers, uploaders, inheritance or owner; fields left out are unchanged.',
+  summary: "Changes a folder's title, descriptions, readers, uploaders, inheritance or owner; fields left out are unchanged.",
   requires: 'owner of the folder, or an administrator',
   params: {
     path: PATH,
-    id: { type: 'integer', doc: 'The folder\'s id; when given it must match the folder at path (XML putdir sends both).' },
+    id: { type: 'integer', doc: "The folder's id; when given it must match the folder at path (XML putdir sends both)." },
     ...INFO,
     owner: { type: 'name', doc: 'A new owner: an existing, active user id.' },
   },
@@ -153,7 +180,11 @@ const setDirInfo = defineTransaction({
     const dir = await requireDir(ctx, path)
     requireOwner(ctx.user, dir)
     if (p.id !== undefined && p.id !== dir.id) {
-      throw new AppError('INVALID_PARAMETER', `The id ${p.id} is not the id of the directory "${path}" (${dir.id}); send the folder's own id, or leave id out.`, { parameter: 'id' })
+      throw new AppError(
+        'INVALID_PARAMETER',
+        `The id ${p.id} is not the id of the directory "${path}" (${dir.id}); send the folder's own id, or leave id out.`,
+        { parameter: 'id' },
+      )
     }
     if (p.owner !== undefined) await requireActiveUser(ctx.deps.store, p.owner)
     await checkPrincipalNames(ctx.deps.store, p.users ?? [], 'users')
@@ -163,15 +194,22 @@ const setDirInfo = defineTransaction({
       if (p[f] !== undefined) Object.assign(changes, { [f]: p[f] })
     }
     // Checked again under watch: a group dropped meanwhile must not land in the lists.
-    const named = [{ names: p.users, parameter: 'users' }, { names: p.uploaders, parameter: 'uploaders' }]
-    const updated = await catalogTxn(ctx.deps.store, () => [KEYS.dir(path), ...nameGuardKeys(named)], (w) => {
-      const current = parseRecord<DirRecord>(w.get(KEYS.dir(path)) ?? null)
-      // Dropped meanwhile, or given away by someone else: the checks above no longer hold.
-      if (!current || current.id !== dir.id) throw noSuchDirectory(path)
-      requireOwner(ctx.user, current)
-      const next: DirRecord = { ...current, ...changes, updated: new Date().toISOString() }
-      return { ops: [{ op: 'set', key: KEYS.dir(path), value: JSON.stringify(next) }, ...guardNames(w, named)], result: next }
-    })
+    const named = [
+      { names: p.users, parameter: 'users' },
+      { names: p.uploaders, parameter: 'uploaders' },
+    ]
+    const updated = await catalogTxn(
+      ctx.deps.store,
+      () => [KEYS.dir(path), ...nameGuardKeys(named)],
+      (w) => {
+        const current = parseRecord<DirRecord>(w.get(KEYS.dir(path)) ?? null)
+        // Dropped meanwhile, or given away by someone else: the checks above no longer hold.
+        if (!current || current.id !== dir.id) throw noSuchDirectory(path)
+        requireOwner(ctx.user, current)
+        const next: DirRecord = { ...current, ...changes, updated: new Date().toISOString() }
+        return { ops: [{ op: 'set', key: KEYS.dir(path), value: JSON.stringify(next) }, ...guardNames(w, named)], result: next }
+      },
+    )
     return dirView(updated)
   },
 })
@@ -194,7 +232,11 @@ const dropDir = defineTransaction({
       if (!current || current.id !== dir.id) throw noSuchDirectory(path)
       requireOwner(ctx.user, current)
       if (p.recursive !== true && (tree.entries.get(path) ?? []).length > 0) {
-        throw new AppError('DIRECTORY_NOT_EMPTY', `The directory "${path}" is not empty; drop what it contains first, or send recursive=1 to drop it with everything in it.`, { directory: path })
+        throw new AppError(
+          'DIRECTORY_NOT_EMPTY',
+          `The directory "${path}" is not empty; drop what it contains first, or send recursive=1 to drop it with everything in it.`,
+          { directory: path },
+        )
       }
       return { ops: dropSubtreeOps(tree, w), result: true }
     })

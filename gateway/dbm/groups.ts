@@ -19,7 +19,14 @@ import type { DbmContext, Transaction } from './registry.js'
 const GROUP_COLUMNS = ['group', 'owner', 'company', 'users', 'title', 'description', 'created', 'updated'] as const
 
 const groupView = (g: GroupRecord): Record<string, unknown> => ({
-  group: g.group, owner: g.owner, company: g.company, users: g.users, title: g.title, description: g.description, created: g.created, updated: g.updated,
+  group: g.group,
+  owner: g.owner,
+  company: g.company,
+  users: g.users,
+  title: g.title,
+  description: g.description,
+  created: g.created,
+  updated: g.updated,
 })
 
 const bumpGroupsRev = (): WriteOp => ({ op: 'set', key: KEYS.groupsRev, value: newRev() })
@@ -53,7 +60,11 @@ async function visibleGroup(ctx: DbmContext, name: string): Promise<GroupRecord>
 }
 
 function notOwner(g: GroupRecord): AppError {
-  return new AppError('FORBIDDEN', `You do not own the specified group "${g.group}": only its owner (${g.owner}), a group manager of "${g.company}" or an administrator may change it.`, { group: g.group })
+  return new AppError(
+    'FORBIDDEN',
+    `You do not own the specified group "${g.group}": only its owner (${g.owner}), a group manager of "${g.company}" or an administrator may change it.`,
+    { group: g.group },
+  )
 }
 
 /** The group as read under watch, still there and still the caller's to manage. */
@@ -69,22 +80,30 @@ async function groupOwner(ctx: DbmContext, uid: string | undefined): Promise<Use
   const p = ctx.user
   if (uid === undefined || uid === p.uid) return ctx.record
   if (!hasCapability(p, 'manage_groups')) {
-    throw new AppError('FORBIDDEN', 'Only group managers (manage_groups) may make a group for another owner; leave "owner" out to own the group yourself.', { parameter: 'owner' })
+    throw new AppError('FORBIDDEN', 'Only group managers (manage_groups) may make a group for another owner; leave "owner" out to own the group yourself.', {
+      parameter: 'owner',
+    })
   }
   const owner = await getUser(ctx.deps.store, uid)
   if (!owner || !hasCapability(p, 'manage_groups', owner.company)) throw noSuchUser(uid)
-  if (!owner.active) throw new AppError('INVALID_PARAMETER', `The user "${uid}" is deactivated and cannot own a group; choose an active owner.`, { parameter: 'owner' })
+  if (!owner.active)
+    throw new AppError('INVALID_PARAMETER', `The user "${uid}" is deactivated and cannot own a group; choose an active owner.`, { parameter: 'owner' })
   return owner
 }
 
 function checkGroupName(name: string): void {
   if (!GROUP_PATTERN.test(name)) {
-    throw new AppError('INVALID_PARAMETER', `Invalid characters in group id "${name}": use a lower-case letter, then lower-case letters, digits or underscores (at most 128).`, { parameter: 'group' })
+    throw new AppError(
+      'INVALID_PARAMETER',
+      `Invalid characters in group id "${name}": use a lower-case letter, then lower-case letters, digits or underscores (at most 128).`,
+      { parameter: 'group' },
+    )
   }
 }
 
 function refuseSelfMember(name: string, members: readonly string[]): void {
-  if (members.includes(name)) throw new AppError('INVALID_PARAMETER', `A group cannot be a member of itself; remove "${name}" from its members.`, { group: name })
+  if (members.includes(name))
+    throw new AppError('INVALID_PARAMETER', `A group cannot be a member of itself; remove "${name}" from its members.`, { group: name })
 }
 
 const TEXT_FIELDS = {
@@ -97,10 +116,14 @@ const ADD_GROUP = defineTransaction({
   summary: 'Creates a group of users and groups of one company; its name can then be used in users and uploaders lists.',
   requires: 'any user (as owner); another owner: manage_groups for their company, or admin',
   params: {
-    group: { type: 'name', required: true, doc: 'The group id: a lower-case letter, then lower-case letters, digits or underscores; unique among groups and users.' },
-    prefix: { type: 'string', values: ['uid', 'company'], doc: 'Prefix the id with the owner\'s uid or company and an underscore (acme_support).' },
+    group: {
+      type: 'name',
+      required: true,
+      doc: 'The group id: a lower-case letter, then lower-case letters, digits or underscores; unique among groups and users.',
+    },
+    prefix: { type: 'string', values: ['uid', 'company'], doc: "Prefix the id with the owner's uid or company and an underscore (acme_support)." },
     owner: { type: 'name', doc: 'The owner; you when left out.' },
-    users: { type: 'names', doc: 'Members: users and groups of the owner\'s company.' },
+    users: { type: 'names', doc: "Members: users and groups of the owner's company." },
     ...TEXT_FIELDS,
   },
   handler: async (ctx, params) => {
@@ -112,16 +135,28 @@ const ADD_GROUP = defineTransaction({
     refuseSelfMember(name, members)
     const now = new Date().toISOString()
     const group: GroupRecord = {
-      group: name, owner: owner.uid, company: owner.company, users: members,
-      title: params.title ?? name, description: params.description ?? '', created: now, updated: now,
+      group: name,
+      owner: owner.uid,
+      company: owner.company,
+      users: members,
+      title: params.title ?? name,
+      description: params.description ?? '',
+      created: now,
+      updated: now,
     }
     // A new group starts with nothing: lists still naming an earlier principal of this name lose it.
     await purgingTxn(ctx.deps.store, name, [KEYS.group(name), KEYS.user(name), KEYS.user(owner.uid), ...memberKeys(members)], (w) => {
       if (w.get(KEYS.group(name)) !== null) throw new AppError('ALREADY_EXISTS', `Group id "${name}" already exists; choose another name.`, { group: name })
-      if (w.get(KEYS.user(name)) !== null) throw new AppError('ALREADY_EXISTS', `Group id "${name}" already in use by a user (users and groups share names); choose another name.`, { group: name })
+      if (w.get(KEYS.user(name)) !== null)
+        throw new AppError('ALREADY_EXISTS', `Group id "${name}" already in use by a user (users and groups share names); choose another name.`, {
+          group: name,
+        })
       if (w.get(KEYS.user(owner.uid)) === null) throw noSuchUser(owner.uid)
       checkMembers(ctx.user, w, members, group.company, 'users')
-      return { ops: [{ op: 'set', key: KEYS.group(name), value: JSON.stringify(group) }, { op: 'sadd', key: KEYS.allGroups, members: [name] }, bumpGroupsRev()], result: group }
+      return {
+        ops: [{ op: 'set', key: KEYS.group(name), value: JSON.stringify(group) }, { op: 'sadd', key: KEYS.allGroups, members: [name] }, bumpGroupsRev()],
+        result: group,
+      }
     })
     return groupView(group)
   },
@@ -149,11 +184,11 @@ const LIST_GROUPS = defineTransaction({
 
 const SET_GROUP = defineTransaction({
   name: 'set_group',
-  summary: 'Changes a group\'s owner, members, title or description; the id cannot change.',
+  summary: "Changes a group's owner, members, title or description; the id cannot change.",
   requires: 'its owner, manage_groups for its company, or admin',
   params: {
     group: { type: 'name', required: true, doc: 'The group id.' },
-    owner: { type: 'name', doc: 'A new owner: an active user of the group\'s company.' },
+    owner: { type: 'name', doc: "A new owner: an active user of the group's company." },
     users: { type: 'names', doc: 'The new member list (replaces the old one; add and remove apply after it).' },
     add: { type: 'names', doc: 'Members to add.' },
     remove: { type: 'names', doc: 'Members to remove.' },
@@ -168,24 +203,36 @@ const SET_GROUP = defineTransaction({
     const add = params.add ?? []
     const remove = new Set(params.remove ?? [])
     const keys = [KEYS.group(name), ...(owner !== undefined ? [KEYS.user(owner)] : []), ...memberKeys([...(replace ?? []), ...add])]
-    const group = await catalogTxn(ctx.deps.store, () => keys, (w) => {
-      const current = watchedManagedGroup(w, p, name)
-      const users = [...new Set([...(replace ?? current.users), ...add])].filter((m) => !remove.has(m))
-      refuseSelfMember(name, users)
-      const added = users.filter((m) => !current.users.includes(m))
-      checkMembers(p, w, added, current.company, replace ? 'users' : 'add')
-      if (owner !== undefined) {
-        const raw = parseRecord<UserRecord>(w.get(KEYS.user(owner)) ?? null)
-        if (!raw || !raw.active || normalizeUser(raw).company !== current.company) {
-          throw new AppError('INVALID_PARAMETER', `Invalid owner "${owner}": the owner of "${name}" must be an active user of the company "${current.company}".`, { parameter: 'owner' })
+    const group = await catalogTxn(
+      ctx.deps.store,
+      () => keys,
+      (w) => {
+        const current = watchedManagedGroup(w, p, name)
+        const users = [...new Set([...(replace ?? current.users), ...add])].filter((m) => !remove.has(m))
+        refuseSelfMember(name, users)
+        const added = users.filter((m) => !current.users.includes(m))
+        checkMembers(p, w, added, current.company, replace ? 'users' : 'add')
+        if (owner !== undefined) {
+          const raw = parseRecord<UserRecord>(w.get(KEYS.user(owner)) ?? null)
+          if (!raw || !raw.active || normalizeUser(raw).company !== current.company) {
+            throw new AppError(
+              'INVALID_PARAMETER',
+              `Invalid owner "${owner}": the owner of "${name}" must be an active user of the company "${current.company}".`,
+              { parameter: 'owner' },
+            )
+          }
         }
-      }
-      const next: GroupRecord = {
-        ...current, owner: owner ?? current.owner, users, title: params.title ?? current.title,
-        description: params.description ?? current.description, updated: new Date().toISOString(),
-      }
-      return { ops: [{ op: 'set', key: KEYS.group(name), value: JSON.stringify(next) }, bumpGroupsRev()], result: next }
-    })
+        const next: GroupRecord = {
+          ...current,
+          owner: owner ?? current.owner,
+          users,
+          title: params.title ?? current.title,
+          description: params.description ?? current.description,
+          updated: new Date().toISOString(),
+        }
+        return { ops: [{ op: 'set', key: KEYS.group(name), value: JSON.stringify(next) }, bumpGroupsRev()], result: next }
+      },
+    )
     return groupView(group)
   },
 })

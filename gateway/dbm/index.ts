@@ -62,7 +62,13 @@ function describeCatalogue(): Record<string, unknown[]> {
     requires: TRANSACTIONS.map((t) => t.requires),
     aliases: TRANSACTIONS.map((t) => ALIASES.filter((a) => a.target === t.name).map((a) => a.name)),
     params: TRANSACTIONS.map((t) =>
-      Object.entries(t.params).map(([name, p]) => ({ name, type: p.type, required: p.required === true, doc: p.doc, ...(p.values ? { values: p.values } : {}) })),
+      Object.entries(t.params).map(([name, p]) => ({
+        name,
+        type: p.type,
+        required: p.required === true,
+        doc: p.doc,
+        ...(p.values ? { values: p.values } : {}),
+      })),
     ),
     one_of: TRANSACTIONS.map((t) => t.oneOf ?? []),
   }

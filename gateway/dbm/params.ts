@@ -97,7 +97,9 @@ function identifier({ transaction, name, value, bad }: Given, type: 'path' | 'na
 
 function normalize(transaction: string, name: string, spec: ParamSpec, value: unknown): unknown {
   const bad = (expected: string): AppError =>
-    new AppError('INVALID_PARAMETER', `Transaction "${transaction}": the parameter "${name}" must be ${expected} (got ${describe(value, name)}).`, { parameter: name })
+    new AppError('INVALID_PARAMETER', `Transaction "${transaction}": the parameter "${name}" must be ${expected} (got ${describe(value, name)}).`, {
+      parameter: name,
+    })
   return NORMALIZE[spec.type]({ transaction, name, spec, value, bad })
 }
 
@@ -138,7 +140,9 @@ function checkGiven(t: Checked<ParamSchema>, out: ParamValues): void {
   for (const group of t.oneOf ?? []) {
     if (!group.some((name) => given(t.params[name], out[name]))) {
       const names = group.map((n) => `"${n}"`).join(' or ')
-      throw new AppError('MISSING_PARAMETER', `Transaction "${t.name}" needs ${names}: ${group.map((n) => `${n}: ${t.params[n]?.doc ?? ''}`).join(' ')}`, { parameter: group[0] })
+      throw new AppError('MISSING_PARAMETER', `Transaction "${t.name}" needs ${names}: ${group.map((n) => `${n}: ${t.params[n]?.doc ?? ''}`).join(' ')}`, {
+        parameter: group[0],
+      })
     }
   }
 }

@@ -7,7 +7,16 @@
 import { AppError } from '../../shared/errors.js'
 import type { WriteOp } from '../../shared/store/types.js'
 import {
-  adminGuardKeys, canGrantRole, gatheredTxn, getRole, guardLastAdmin, ID_PATTERN, loadRoles, loadUsers, noSuchRole, watchedRecords,
+  adminGuardKeys,
+  canGrantRole,
+  gatheredTxn,
+  getRole,
+  guardLastAdmin,
+  ID_PATTERN,
+  loadRoles,
+  loadUsers,
+  noSuchRole,
+  watchedRecords,
 } from '../catalog/people.js'
 import { CAPABILITIES, isCapability } from '../catalog/principal.js'
 import { KEYS, newRev, parseRecord, type RoleRecord, type UserRecord } from '../catalog/records.js'
@@ -22,7 +31,13 @@ import { manageableUser, viewOfUser, visibleUser, watchedUser } from './users.js
 const ROLE_COLUMNS = ['role', 'title', 'description', 'capabilities', 'builtin', 'created', 'updated'] as const
 
 const roleView = (r: RoleRecord): Record<string, unknown> => ({
-  role: r.role, title: r.title, description: r.description, capabilities: r.capabilities, builtin: r.builtin, created: r.created, updated: r.updated,
+  role: r.role,
+  title: r.title,
+  description: r.description,
+  capabilities: r.capabilities,
+  builtin: r.builtin,
+  created: r.created,
+  updated: r.updated,
 })
 
 function requireAdmin(ctx: DbmContext, action: string): void {
@@ -32,7 +47,11 @@ function requireAdmin(ctx: DbmContext, action: string): void {
 function checkCapabilities(names: readonly string[]): void {
   const unknown = names.filter((c) => !isCapability(c))
   if (unknown.length > 0) {
-    throw new AppError('INVALID_PARAMETER', `Unknown capabilit${unknown.length > 1 ? 'ies' : 'y'} in "capabilities": ${unknown.join(', ')}; the capabilities are ${Object.keys(CAPABILITIES).join(', ')}.`, { parameter: 'capabilities' })
+    throw new AppError(
+      'INVALID_PARAMETER',
+      `Unknown capabilit${unknown.length > 1 ? 'ies' : 'y'} in "capabilities": ${unknown.join(', ')}; the capabilities are ${Object.keys(CAPABILITIES).join(', ')}.`,
+      { parameter: 'capabilities' },
+    )
   }
 }
 
@@ -40,7 +59,8 @@ function checkCapabilities(names: readonly string[]): void {
 function changeableRole(w: Watched, name: string): RoleRecord {
   const role = parseRecord<RoleRecord>(w.get(KEYS.role(name)) ?? null)
   if (!role) throw noSuchRole(name)
-  if (role.builtin) throw new AppError('FORBIDDEN', `The built-in role "${name}" cannot be changed or dropped; add a role of your own with add_role.`, { role: name })
+  if (role.builtin)
+    throw new AppError('FORBIDDEN', `The built-in role "${name}" cannot be changed or dropped; add a role of your own with add_role.`, { role: name })
   return role
 }
 
@@ -82,25 +102,46 @@ const ADD_ROLE = defineTransaction({
     requireAdmin(ctx, 'add roles')
     const name = params.role
     if (!ID_PATTERN.test(name)) {
-      throw new AppError('INVALID_PARAMETER', `Invalid role name "${name}": use a lower-case letter, then lower-case letters, digits or underscores (at most 64).`, { parameter: 'role' })
+      throw new AppError(
+        'INVALID_PARAMETER',
+        `Invalid role name "${name}": use a lower-case letter, then lower-case letters, digits or underscores (at most 64).`,
+        { parameter: 'role' },
+      )
     }
     const capabilities = params.capabilities
     checkCapabilities(capabilities)
     const now = new Date().toISOString()
     const role: RoleRecord = {
-      role: name, title: params.title ?? name, description: params.description ?? '', capabilities, builtin: false, created: now, updated: now,
+      role: name,
+      title: params.title ?? name,
+      description: params.description ?? '',
+      capabilities,
+      builtin: false,
+      created: now,
+      updated: now,
     }
-    await catalogTxn(ctx.deps.store, () => [KEYS.role(name)], (w) => {
-      if (w.get(KEYS.role(name)) !== null) throw new AppError('ALREADY_EXISTS', `The role "${name}" already exists; change it with set_role or choose another name.`, { role: name })
-      return { ops: [{ op: 'set', key: KEYS.role(name), value: JSON.stringify(role) }, { op: 'sadd', key: KEYS.allRoles, members: [name] }], result: role }
-    })
+    await catalogTxn(
+      ctx.deps.store,
+      () => [KEYS.role(name)],
+      (w) => {
+        if (w.get(KEYS.role(name)) !== null)
+          throw new AppError('ALREADY_EXISTS', `The role "${name}" already exists; change it with set_role or choose another name.`, { role: name })
+        return {
+          ops: [
+            { op: 'set', key: KEYS.role(name), value: JSON.stringify(role) },
+            { op: 'sadd', key: KEYS.allRoles, members: [name] },
+          ],
+          result: role,
+        }
+      },
+    )
     return roleView(role)
   },
 })
 
 const SET_ROLE = defineTransaction({
   name: 'set_role',
-  summary: 'Changes a role\'s title, description or capabilities (its holders get the new capabilities at once).',
+  summary: "Changes a role's title, description or capabilities (its holders get the new capabilities at once).",
   requires: 'admin; built-in roles cannot be changed',
   params: {
     role: { type: 'name', required: true, doc: 'The role to change.' },
@@ -112,15 +153,22 @@ const SET_ROLE = defineTransaction({
     const { store } = ctx.deps
     const { role: name, capabilities } = params
     if (capabilities) checkCapabilities(capabilities)
-    const role = await catalogTxn(store, async () => [KEYS.role(name), ...(await adminGuardKeys(store))], (w) => {
-      const current = changeableRole(w, name)
-      const next: RoleRecord = {
-        ...current, title: params.title ?? current.title, description: params.description ?? current.description,
-        capabilities: capabilities ?? current.capabilities, updated: new Date().toISOString(),
-      }
-      guardLastAdmin(w, { role: { name, record: next } }, `take the admin capability from the role "${name}"`)
-      return { ops: [{ op: 'set', key: KEYS.role(name), value: JSON.stringify(next) }], result: next }
-    })
+    const role = await catalogTxn(
+      store,
+      async () => [KEYS.role(name), ...(await adminGuardKeys(store))],
+      (w) => {
+        const current = changeableRole(w, name)
+        const next: RoleRecord = {
+          ...current,
+          title: params.title ?? current.title,
+          description: params.description ?? current.description,
+          capabilities: capabilities ?? current.capabilities,
+          updated: new Date().toISOString(),
+        }
+        guardLastAdmin(w, { role: { name, record: next } }, `take the admin capability from the role "${name}"`)
+        return { ops: [{ op: 'set', key: KEYS.role(name), value: JSON.stringify(next) }], result: next }
+      },
+    )
     return roleView(role)
   },
 })
@@ -143,11 +191,20 @@ const DROP_ROLE = defineTransaction({
       changeableRole(w, name)
       guardLastAdmin(w, { role: { name, record: null } }, `drop the role "${name}"`)
       const now = new Date().toISOString()
-      const holders = watchedRecords<UserRecord>(w, [...w.keys()].filter((k) => k.startsWith(KEYS.user('')))).map(normalizeUser).filter((u) => u.roles.includes(name))
+      const holders = watchedRecords<UserRecord>(
+        w,
+        [...w.keys()].filter((k) => k.startsWith(KEYS.user(''))),
+      )
+        .map(normalizeUser)
+        .filter((u) => u.roles.includes(name))
       const ops: WriteOp[] = [
         { op: 'del', key: KEYS.role(name) },
         { op: 'srem', key: KEYS.allRoles, members: [name] },
-        ...holders.map((u): WriteOp => ({ op: 'set', key: KEYS.user(u.uid), value: JSON.stringify({ ...u, roles: u.roles.filter((r) => r !== name), updated: now }) })),
+        ...holders.map((u): WriteOp => ({
+          op: 'set',
+          key: KEYS.user(u.uid),
+          value: JSON.stringify({ ...u, roles: u.roles.filter((r) => r !== name), updated: now }),
+        })),
       ]
       return { ops, result: true }
     })
@@ -168,28 +225,36 @@ async function changeGrant(ctx: DbmContext, params: ParamsOf<typeof USER_ROLE_PA
   const role = await getRole(store, name)
   if (!role) throw noSuchRole(name)
   if (!canGrantRole(ctx.user, role, user.company)) {
-    throw new AppError('FORBIDDEN', `Not authorised to ${verb} the role "${name}": it gives capabilities you do not have (${role.capabilities.join(', ')}), or you do not manage the users of "${user.company}".`, { role: name })
+    throw new AppError(
+      'FORBIDDEN',
+      `Not authorised to ${verb} the role "${name}": it gives capabilities you do not have (${role.capabilities.join(', ')}), or you do not manage the users of "${user.company}".`,
+      { role: name },
+    )
   }
-  const updated = await catalogTxn(store, async () => [KEYS.user(uid), KEYS.role(name), ...(grant ? [] : await adminGuardKeys(store))], (w) => {
-    const current = watchedUser(w, uid)
-    if (w.get(KEYS.role(name)) === null) throw noSuchRole(name)
-    if (current.roles.includes(name) === grant) return { ops: [], result: current }
-    const roles = grant ? [...current.roles, name] : current.roles.filter((r) => r !== name)
-    const next: UserRecord = { ...current, roles, updated: new Date().toISOString() }
-    // Records from before roles carry an admin flag; revoking the admin role must clear it too.
-    if (!grant && role.capabilities.includes('admin')) delete (next as { admin?: boolean }).admin
-    if (!grant) guardLastAdmin(w, { user: next }, `revoke the role "${name}" from "${uid}"`)
-    const ops: WriteOp[] = [{ op: 'set', key: KEYS.user(uid), value: JSON.stringify(next) }]
-    if (grant) ops.push({ op: 'set', key: KEYS.roleGrantsRev, value: newRev() })
-    return { ops, result: next }
-  })
+  const updated = await catalogTxn(
+    store,
+    async () => [KEYS.user(uid), KEYS.role(name), ...(grant ? [] : await adminGuardKeys(store))],
+    (w) => {
+      const current = watchedUser(w, uid)
+      if (w.get(KEYS.role(name)) === null) throw noSuchRole(name)
+      if (current.roles.includes(name) === grant) return { ops: [], result: current }
+      const roles = grant ? [...current.roles, name] : current.roles.filter((r) => r !== name)
+      const next: UserRecord = { ...current, roles, updated: new Date().toISOString() }
+      // Records from before roles carry an admin flag; revoking the admin role must clear it too.
+      if (!grant && role.capabilities.includes('admin')) delete (next as { admin?: boolean }).admin
+      if (!grant) guardLastAdmin(w, { user: next }, `revoke the role "${name}" from "${uid}"`)
+      const ops: WriteOp[] = [{ op: 'set', key: KEYS.user(uid), value: JSON.stringify(next) }]
+      if (grant) ops.push({ op: 'set', key: KEYS.roleGrantsRev, value: newRev() })
+      return { ops, result: next }
+    },
+  )
   return viewOfUser(store, updated)
 }
 
 const GRANT_ROLE = defineTransaction({
   name: 'grant_role',
   summary: 'Gives a user a role; the user has its capabilities from their next request.',
-  requires: 'admin; or manage_users for the user\'s company when you hold every capability of the role',
+  requires: "admin; or manage_users for the user's company when you hold every capability of the role",
   params: USER_ROLE_PARAMS,
   handler: (ctx, params) => changeGrant(ctx, params, true),
 })
@@ -197,7 +262,7 @@ const GRANT_ROLE = defineTransaction({
 const REVOKE_ROLE = defineTransaction({
   name: 'revoke_role',
   summary: 'Takes a role from a user; the last active administrator keeps the admin role.',
-  requires: 'admin; or manage_users for the user\'s company when you hold every capability of the role',
+  requires: "admin; or manage_users for the user's company when you hold every capability of the role",
   params: USER_ROLE_PARAMS,
   handler: (ctx, params) => changeGrant(ctx, params, false),
 })

@@ -55,8 +55,9 @@ export interface ParamSpec {
 export type ParamSchema = Readonly<Record<string, ParamSpec>>
 
 /** The value one spec stands for: a string parameter with `values` is the union of them. */
-export type ValueOf<S extends ParamSpec> =
-  S extends { readonly type: 'string'; readonly values: readonly (infer V extends string)[] } ? V : ParamTypes[S['type']]
+export type ValueOf<S extends ParamSpec> = S extends { readonly type: 'string'; readonly values: readonly (infer V extends string)[] }
+  ? V
+  : ParamTypes[S['type']]
 
 type RequiredKeys<P extends ParamSchema> = { [K in keyof P]: P[K] extends { readonly required: true } ? K : never }[keyof P]
 

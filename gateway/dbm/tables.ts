@@ -33,7 +33,11 @@ function noSuchObject(path: string): AppError {
 /** A from/to/path parameter that must name an object (folder or table). */
 function objectPath(path: string, parameter: string): string {
   if (!isValidPath(path)) {
-    throw new AppError('INVALID_PARAMETER', `Invalid path "${path}" in "${parameter}": use dot-separated names that start with a lower-case letter and contain only lower-case letters, digits and underscores.`, { parameter })
+    throw new AppError(
+      'INVALID_PARAMETER',
+      `Invalid path "${path}" in "${parameter}": use dot-separated names that start with a lower-case letter and contain only lower-case letters, digits and underscores.`,
+      { parameter },
+    )
   }
   return path
 }
@@ -64,7 +68,11 @@ function applyColumnChanges(table: TableRecord, cols: Record<string, unknown>): 
   for (const [name, change] of Object.entries(cols)) {
     const col = byName.get(name.toLowerCase())
     if (!col) {
-      throw new AppError('INVALID_PARAMETER', `The table "${table.path}" has no column ${quoteName(name)}; its columns are ${table.columns.map((c) => c.name).join(', ')}.`, { parameter: 'cols', column: name })
+      throw new AppError(
+        'INVALID_PARAMETER',
+        `The table "${table.path}" has no column ${quoteName(name)}; its columns are ${table.columns.map((c) => c.name).join(', ')}.`,
+        { parameter: 'cols', column: name },
+      )
     }
     if (typeof change !== 'object' || change === null || Array.isArray(change)) {
       throw new AppError('INVALID_PARAMETER', `"cols.${name}" must be an object such as {"label": "Sales ($)"}.`, { parameter: 'cols', column: name })
@@ -72,7 +80,10 @@ function applyColumnChanges(table: TableRecord, cols: Record<string, unknown>): 
     const edit: { [F in EditableColField]?: string } = {}
     for (const [field, value] of Object.entries(change)) {
       if (!isEditableColField(field) || typeof value !== 'string') {
-        throw new AppError('INVALID_PARAMETER', `"cols.${name}.${field}" cannot be set: a column takes label, desc and format, each a string.`, { parameter: 'cols', column: name })
+        throw new AppError('INVALID_PARAMETER', `"cols.${name}.${field}" cannot be set: a column takes label, desc and format, each a string.`, {
+          parameter: 'cols',
+          column: name,
+        })
       }
       checkFieldLength(field, value, `"cols.${name}.${field}"`, 'INVALID_PARAMETER', { parameter: 'cols', column: name })
       edit[field] = value
@@ -111,7 +122,10 @@ const getTableCols = defineTransaction({
   handler: async (ctx, p) => {
     const table = await requireTable(ctx, checkPath(p.path, 'table'))
     // Spread: an interface (ColumnMeta) is not a Record<string, unknown> to the compiler.
-    return columnMajor(COL_FIELDS, table.columns.map((c) => ({ ...columnMeta(c) })))
+    return columnMajor(
+      COL_FIELDS,
+      table.columns.map((c) => ({ ...columnMeta(c) })),
+    )
   },
 })
 
@@ -139,17 +153,21 @@ async function updateTable(ctx: DbmContext, table: TableRecord, changes: TableCh
   try {
     // Checked again under watch: a group dropped meanwhile must not land in the list.
     const named = [{ names: changes.users, parameter: 'users' }]
-    const result = await catalogTxn(store, () => [KEYS.table(table.path), ...nameGuardKeys(named)], (w) => {
-      const current = stillThere(w, table)
-      if (!current) throw noSuchTable(table.path)
-      requireOwner(ctx.user, current)
-      // The clone was made from the version read before: a newer one (a replace) would be lost.
-      if (meta && current.version !== table.version) return { ops: [], result: null }
-      const next: TableRecord = { ...current, ...changes, ...(meta && { version: meta.version, columns: meta.columns }), updated: new Date().toISOString() }
-      const ops: WriteOp[] = [{ op: 'set', key: KEYS.table(table.path), value: JSON.stringify(next) }, ...guardNames(w, named)]
-      if (meta) ops.push(retireVersionOp(current.version))
-      return { ops, result: next }
-    })
+    const result = await catalogTxn(
+      store,
+      () => [KEYS.table(table.path), ...nameGuardKeys(named)],
+      (w) => {
+        const current = stillThere(w, table)
+        if (!current) throw noSuchTable(table.path)
+        requireOwner(ctx.user, current)
+        // The clone was made from the version read before: a newer one (a replace) would be lost.
+        if (meta && current.version !== table.version) return { ops: [], result: null }
+        const next: TableRecord = { ...current, ...changes, ...(meta && { version: meta.version, columns: meta.columns }), updated: new Date().toISOString() }
+        const ops: WriteOp[] = [{ op: 'set', key: KEYS.table(table.path), value: JSON.stringify(next) }, ...guardNames(w, named)]
+        if (meta) ops.push(retireVersionOp(current.version))
+        return { ops, result: next }
+      },
+    )
     committed = result !== null
     return result
   } catch (e) {
@@ -164,7 +182,7 @@ async function updateTable(ctx: DbmContext, table: TableRecord, changes: TableCh
 
 const setTableInfo = defineTransaction({
   name: 'set_table_info',
-  summary: 'Changes a table\'s title, descriptions, readers, inheritance, owner, or column labels, descriptions and formats; fields left out are unchanged.',
+  summary: "Changes a table's title, descriptions, readers, inheritance, owner, or column labels, descriptions and formats; fields left out are unchanged.",
   requires: 'owner of the table, or an administrator',
   params: SET_TABLE_PARAMS,
   handler: async (ctx, p) => {
@@ -195,12 +213,16 @@ const dropTable = defineTransaction({
     const path = checkPath(p.path, 'table')
     const table = await requireTable(ctx, path)
     requireOwner(ctx.user, table)
-    return catalogTxn(ctx.deps.store, () => [KEYS.table(path)], (w) => {
-      const current = stillThere(w, table)
-      if (!current) throw noSuchTable(path)
-      requireOwner(ctx.user, current)
-      return { ops: [{ op: 'del', key: KEYS.table(path) }, ...unlistFromFolderOps('table', path), retireVersionOp(current.version)], result: true }
-    })
+    return catalogTxn(
+      ctx.deps.store,
+      () => [KEYS.table(path)],
+      (w) => {
+        const current = stillThere(w, table)
+        if (!current) throw noSuchTable(path)
+        requireOwner(ctx.user, current)
+        return { ops: [{ op: 'del', key: KEYS.table(path) }, ...unlistFromFolderOps('table', path), retireVersionOp(current.version)], result: true }
+      },
+    )
   },
 })
 
@@ -216,24 +238,31 @@ function checkTarget(w: Watched, user: Principal, to: string, rename: boolean): 
   if (parent === '' || rename) return
   const dir = parseRecord<DirRecord>(w.get(KEYS.dir(parent)) ?? null)
   if (!dir) throw noSuchDirectory(parent)
-  if (!canWriteDir(user, dir)) throw new AppError('FORBIDDEN', `You have no permission to create in "${parent}"; ask its owner (${dir.owner}) to add you to its uploaders.`, { directory: parent })
+  if (!canWriteDir(user, dir))
+    throw new AppError('FORBIDDEN', `You have no permission to create in "${parent}"; ask its owner (${dir.owner}) to add you to its uploaders.`, {
+      directory: parent,
+    })
 }
 
 async function moveTable(ctx: DbmContext, table: TableRecord, to: string): Promise<TableRecord> {
-  return catalogTxn(ctx.deps.store, () => [KEYS.table(table.path), ...targetKeys(to)], (w) => {
-    const current = stillThere(w, table)
-    if (!current) throw noSuchObject(table.path)
-    requireOwner(ctx.user, current)
-    checkTarget(w, ctx.user, to, parentPath(to) === parentPath(current.path))
-    const moved: TableRecord = { ...current, path: to, updated: new Date().toISOString() }
-    const ops: WriteOp[] = [
-      { op: 'del', key: KEYS.table(current.path) },
-      { op: 'set', key: KEYS.table(to), value: JSON.stringify(moved) },
-      ...unlistFromFolderOps('table', current.path),
-      ...listInFolderOps('table', to),
-    ]
-    return { ops, result: moved }
-  })
+  return catalogTxn(
+    ctx.deps.store,
+    () => [KEYS.table(table.path), ...targetKeys(to)],
+    (w) => {
+      const current = stillThere(w, table)
+      if (!current) throw noSuchObject(table.path)
+      requireOwner(ctx.user, current)
+      checkTarget(w, ctx.user, to, parentPath(to) === parentPath(current.path))
+      const moved: TableRecord = { ...current, path: to, updated: new Date().toISOString() }
+      const ops: WriteOp[] = [
+        { op: 'del', key: KEYS.table(current.path) },
+        { op: 'set', key: KEYS.table(to), value: JSON.stringify(moved) },
+        ...unlistFromFolderOps('table', current.path),
+        ...listInFolderOps('table', to),
+      ]
+      return { ops, result: moved }
+    },
+  )
 }
 
 async function moveDir(ctx: DbmContext, dir: DirRecord, to: string): Promise<DirRecord> {
@@ -347,14 +376,24 @@ const share = defineTransaction({
     await checkPrincipalNames(ctx.deps.store, p.add ?? [], 'add')
     // Names given are checked again under watch (a group dropped meanwhile must not land in the
     // list); names removed are not, so a stale name can always be taken off.
-    const named = [{ names: p.users, parameter: 'users' }, { names: p.add, parameter: 'add' }]
-    return catalogTxn(ctx.deps.store, () => [keyOf(object), ...nameGuardKeys(named)], (w) => {
-      const current = stillThere(w, object)
-      if (!current) throw noSuchObject(path)
-      requireOwner(ctx.user, current)
-      const next = { ...current, users: sharedUsers(current.users, p), inherit: p.inherit ?? current.inherit, updated: new Date().toISOString() }
-      return { ops: [{ op: 'set', key: keyOf(next), value: JSON.stringify(next) }, ...guardNames(w, named)], result: { users: next.users, inherit: next.inherit ? 1 : 0 } }
-    })
+    const named = [
+      { names: p.users, parameter: 'users' },
+      { names: p.add, parameter: 'add' },
+    ]
+    return catalogTxn(
+      ctx.deps.store,
+      () => [keyOf(object), ...nameGuardKeys(named)],
+      (w) => {
+        const current = stillThere(w, object)
+        if (!current) throw noSuchObject(path)
+        requireOwner(ctx.user, current)
+        const next = { ...current, users: sharedUsers(current.users, p), inherit: p.inherit ?? current.inherit, updated: new Date().toISOString() }
+        return {
+          ops: [{ op: 'set', key: keyOf(next), value: JSON.stringify(next) }, ...guardNames(w, named)],
+          result: { users: next.users, inherit: next.inherit ? 1 : 0 },
+        }
+      },
+    )
   },
 })
 

@@ -22,8 +22,22 @@
  */
 import { randomBytes } from 'node:crypto'
 import {
-  appendColumn, appendNa, checkCellLimits, createUploadDir, dropTextCache, emptyColumnState, isYmd, mapVolumeFull, removeTableVersion,
-  removeUploadDir, sweepUploadDirs, uploadDir, widenToFloat, writeChunkedVersion, type ChunkColumnState, type ColumnValues,
+  appendColumn,
+  appendNa,
+  checkCellLimits,
+  createUploadDir,
+  dropTextCache,
+  emptyColumnState,
+  isYmd,
+  mapVolumeFull,
+  removeTableVersion,
+  removeUploadDir,
+  sweepUploadDirs,
+  uploadDir,
+  widenToFloat,
+  writeChunkedVersion,
+  type ChunkColumnState,
+  type ColumnValues,
 } from '../../engine/index.js'
 import { AppError } from '../../shared/errors.js'
 import type { Store } from '../../shared/store/types.js'
@@ -85,7 +99,6 @@ const LOCK_WAIT_MS = 30_000
 const SWEEP_GRACE_MS = 10_000
 const COMMIT_ATTEMPTS = 8
 
-
 const UPLOAD_PARAM = { type: 'string', required: true, doc: 'The upload id that upload_begin answered.' } as const
 
 // ---------------------------------------------------------------------------------------------
@@ -95,7 +108,11 @@ async function readState(ctx: DbmContext, id: string): Promise<UploadState> {
   const state = parseRecord<UploadState>(await ctx.deps.store.get(stateKey(id)))
   // Another user's upload is reported exactly like a missing one.
   if (!state || state.uid !== ctx.user.uid) {
-    throw new AppError('NOT_FOUND', `No such upload "${id}": it was committed, aborted, or expired after ${ctx.deps.config.sessionTtl} seconds without a chunk; begin a new one with upload_begin.`, { upload: id })
+    throw new AppError(
+      'NOT_FOUND',
+      `No such upload "${id}": it was committed, aborted, or expired after ${ctx.deps.config.sessionTtl} seconds without a chunk; begin a new one with upload_begin.`,
+      { upload: id },
+    )
   }
   return state
 }
@@ -114,7 +131,10 @@ async function lock(store: Store, id: string, seconds: number, signal: AbortSign
   const deadline = Date.now() + LOCK_WAIT_MS
   while (!(await store.set(lockKey(id), token, { nx: true, ttl: seconds }))) {
     if (Date.now() > deadline || signal.aborted) {
-      throw new AppError('TOO_MANY_REQUESTS', `Upload "${id}" is busy with another chunk or its commit; send its chunks one at a time.`, { upload: id, retryAfter: 1 })
+      throw new AppError('TOO_MANY_REQUESTS', `Upload "${id}" is busy with another chunk or its commit; send its chunks one at a time.`, {
+        upload: id,
+        retryAfter: 1,
+      })
     }
     await new Promise((r) => setTimeout(r, 25))
   }
@@ -140,7 +160,11 @@ function sweep(ctx: DbmContext): Promise<string[]> {
 function targetPath(ctx: DbmContext, raw: string): string {
   const path = raw.includes('.') ? raw : `uploads.${ctx.user.uid}.${raw}`
   if (!isValidPath(path) || !path.includes('.')) {
-    throw new AppError('INVALID_PARAMETER', `Invalid table name "${raw}": use a folder and a name separated by dots, such as uploads.${ctx.user.uid}.mytable.`, { parameter: 'path' })
+    throw new AppError(
+      'INVALID_PARAMETER',
+      `Invalid table name "${raw}": use a folder and a name separated by dots, such as uploads.${ctx.user.uid}.mytable.`,
+      { parameter: 'path' },
+    )
   }
   return path
 }
@@ -151,7 +175,11 @@ async function checkTarget(ctx: DbmContext, path: string, mode: Mode): Promise<T
   const existing = parseRecord<TableRecord>(await ctx.deps.store.get(KEYS.table(path)))
   if (!existing) return null
   if (mode === 'noreplace') {
-    throw new AppError('TABLE_EXISTS', `Table already exists: "${path}"; send "mode": "replace" to replace it or "mode": "append" to add rows to it, or choose another name.`, { table: path })
+    throw new AppError(
+      'TABLE_EXISTS',
+      `Table already exists: "${path}"; send "mode": "replace" to replace it or "mode": "append" to add rows to it, or choose another name.`,
+      { table: path },
+    )
   }
   checkOwner(ctx, path, mode, existing)
   return existing
@@ -159,7 +187,11 @@ async function checkTarget(ctx: DbmContext, path: string, mode: Mode): Promise<T
 
 function checkOwner(ctx: DbmContext, path: string, mode: Mode, existing: TableRecord): void {
   if (!canReplace(ctx.user, existing)) {
-    throw new AppError('FORBIDDEN', `You do not own the table "${path}": only its owner or an administrator may ${mode === 'append' ? 'append to' : 'replace'} it; save under another name instead.`, { table: path })
+    throw new AppError(
+      'FORBIDDEN',
+      `You do not own the table "${path}": only its owner or an administrator may ${mode === 'append' ? 'append to' : 'replace'} it; save under another name instead.`,
+      { table: path },
+    )
   }
 }
 
@@ -173,7 +205,16 @@ function declaredColumns(cols: unknown[]): ColumnState[] {
     // Declared in any spelling upload_table takes (int, or the letter i that !cols reports).
     const col = cols[i]
     const typed = typeof col === 'object' && col !== null && 'type' in col && col.type !== undefined
-    return { ...emptyColumnState(typed ? spec.type : null), name: spec.name, declared: typed, label: spec.label, format: spec.format, desc: spec.desc, width: spec.width, fixed: spec.fixed }
+    return {
+      ...emptyColumnState(typed ? spec.type : null),
+      name: spec.name,
+      declared: typed,
+      label: spec.label,
+      format: spec.format,
+      desc: spec.desc,
+      width: spec.width,
+      fixed: spec.fixed,
+    }
   })
 }
 
@@ -183,8 +224,15 @@ const UPLOAD_BEGIN = defineTransaction({
   requires: 'write permission in the folder; ownership of the table to replace or append to it',
   params: {
     path: { type: 'path', required: true, doc: 'Where to save: a dotted table path, or a bare name for your folder uploads.<uid>.' },
-    mode: { type: 'string', values: ['noreplace', 'replace', 'append'], doc: 'noreplace (default): an existing table is an error; replace it; or append the rows to it.' },
-    cols: { type: 'array', doc: 'The columns, in order: [{name, type (int, float, text or date, or the letters i, j, f, a that !cols reports), label?, format?, desc?, width?, fixed?}]. Without it the first chunk names them; without a type the values decide it.' },
+    mode: {
+      type: 'string',
+      values: ['noreplace', 'replace', 'append'],
+      doc: 'noreplace (default): an existing table is an error; replace it; or append the rows to it.',
+    },
+    cols: {
+      type: 'array',
+      doc: 'The columns, in order: [{name, type (int, float, text or date, or the letters i, j, f, a that !cols reports), label?, format?, desc?, width?, fixed?}]. Without it the first chunk names them; without a type the values decide it.',
+    },
     ...TABLE_FIELDS,
   },
   async handler(ctx, p) {
@@ -197,14 +245,29 @@ const UPLOAD_BEGIN = defineTransaction({
     const existing = await checkTarget(ctx, path, mode)
     if (mode === 'append' && existing) {
       // Appended rows take the table's columns and types.
-      if (columns) checkSameColumns(path, existing.columns, columns.map((c) => ({ name: c.name, type: c.type ?? existing.columns.find((e) => e.name.toLowerCase() === c.name.toLowerCase())?.type ?? 'text' })))
+      if (columns)
+        checkSameColumns(
+          path,
+          existing.columns,
+          columns.map((c) => ({ name: c.name, type: c.type ?? existing.columns.find((e) => e.name.toLowerCase() === c.name.toLowerCase())?.type ?? 'text' })),
+        )
       columns = existing.columns.map((c) => ({ ...emptyColumnState(c.type), name: c.name, declared: true }))
     }
     const id = `u${randomBytes(12).toString('hex')}`
     const state: UploadState = {
-      id, uid: ctx.user.uid, path, mode, columns, rows: 0, chunks: 0, created: new Date().toISOString(),
-      title: p.title, sdesc: p.sdesc, ldesc: p.ldesc,
-      users, inherit: p.inherit ?? (users ? false : undefined),
+      id,
+      uid: ctx.user.uid,
+      path,
+      mode,
+      columns,
+      rows: 0,
+      chunks: 0,
+      created: new Date().toISOString(),
+      title: p.title,
+      sdesc: p.sdesc,
+      ldesc: p.ldesc,
+      users,
+      inherit: p.inherit ?? (users ? false : undefined),
     }
     // The state first: a folder without state is what the sweeper removes.
     await writeState(ctx, state)
@@ -222,7 +285,10 @@ const UPLOAD_CHUNK = defineTransaction({
   requires: 'the user who began the upload',
   params: {
     upload: UPLOAD_PARAM,
-    seq: { type: 'integer', doc: 'The chunk number, from 1. With it, a chunk sent again (after a lost answer) is recognised and not applied twice, and a missing one is reported.' },
+    seq: {
+      type: 'integer',
+      doc: 'The chunk number, from 1. With it, a chunk sent again (after a lost answer) is recognised and not applied twice, and a missing one is reported.',
+    },
     csv: { type: 'string', doc: 'The rows as CSV text whose first line names the columns (the same line in every chunk).' },
     data: { type: 'any', doc: 'The rows as JSON, in any shape upload_table takes; instead of csv.' },
   },
@@ -237,7 +303,9 @@ const UPLOAD_CHUNK = defineTransaction({
       if (seq !== undefined) {
         if (seq <= state.chunks) return { upload: id, rows: state.rows, chunks: state.chunks, duplicate: true }
         if (seq !== state.chunks + 1) {
-          throw new AppError('INVALID_PARAMETER', `Chunk ${seq} of upload "${id}" came before chunk ${state.chunks + 1}; send the chunks in order.`, { parameter: 'seq' })
+          throw new AppError('INVALID_PARAMETER', `Chunk ${seq} of upload "${id}" came before chunk ${state.chunks + 1}; send the chunks in order.`, {
+            parameter: 'seq',
+          })
         }
       }
       try {
@@ -262,7 +330,8 @@ async function applyChunk(ctx: DbmContext, state: UploadState, rows: { csv?: str
     // Text accepts every value as it is written, so a text column is read as text from then on.
     ...(c.type !== null && (c.declared || c.type === 'text') ? { type: c.type } : {}),
   }))
-  if (rows.csv !== undefined && rows.data !== undefined) throw new AppError('INVALID_PARAMETER', 'Give the rows either as "data" or as "csv", not both.', { parameter: 'csv' })
+  if (rows.csv !== undefined && rows.data !== undefined)
+    throw new AppError('INVALID_PARAMETER', 'Give the rows either as "data" or as "csv", not both.', { parameter: 'csv' })
   // CSV through the fast reader (ingest/chunk-csv.ts); JSON data as upload_table reads it.
   const input = rows.csv !== undefined ? chunkCsvInput(rows.csv, cols) : uploadInput({ cols, data: rows.data })
   // The limits of every save (MAX_CELL_BYTES, MAX_ROW_BYTES), before any byte is written.
@@ -355,14 +424,22 @@ const UPLOAD_COMMIT = defineTransaction({
 
 async function commitUpload(ctx: DbmContext, state: UploadState): Promise<TableRecord> {
   if (!state.columns) {
-    throw new AppError('INVALID_PARAMETER', `Upload "${state.id}" has no columns: send at least one chunk (or declare "cols" in upload_begin) before committing.`, { upload: state.id })
+    throw new AppError(
+      'INVALID_PARAMETER',
+      `Upload "${state.id}" has no columns: send at least one chunk (or declare "cols" in upload_begin) before committing.`,
+      { upload: state.id },
+    )
   }
   const columns = state.columns
   // A column that never had a value is text, as upload_table infers it.
   const specs: ColumnSpec[] = columns.map((c) => ({
-    name: c.name, type: c.type ?? 'text',
-    ...(c.label !== undefined && { label: c.label }), ...(c.format !== undefined && { format: c.format }), ...(c.desc !== undefined && { desc: c.desc }),
-    ...(c.width !== undefined && { width: c.width }), ...(c.fixed && { fixed: true }),
+    name: c.name,
+    type: c.type ?? 'text',
+    ...(c.label !== undefined && { label: c.label }),
+    ...(c.format !== undefined && { format: c.format }),
+    ...(c.desc !== undefined && { desc: c.desc }),
+    ...(c.width !== undefined && { width: c.width }),
+    ...(c.fixed && { fixed: true }),
   }))
   const dir = uploadDir(ctx.deps.config.dataDir, state.id)
   const states = await Promise.all(columns.map((c, i) => (c.type === null ? appendNa(dir, state.id, i, { ...c, type: 'text' }, state.rows) : c)))
@@ -371,19 +448,40 @@ async function commitUpload(ctx: DbmContext, state: UploadState): Promise<TableR
     const existing = await checkTarget(ctx, state.path, state.mode)
     const base = state.mode === 'append' && existing ? existing : null
     if (base) checkSameColumns(state.path, base.columns, specs)
-    const meta = await writeChunkedVersion(ctx.deps.config.dataDir, { dir, rows: state.rows, columns: specs, states }, base ? { meta: await ctx.deps.tables.meta(base.version) } : null)
+    const meta = await writeChunkedVersion(
+      ctx.deps.config.dataDir,
+      { dir, rows: state.rows, columns: specs, states },
+      base ? { meta: await ctx.deps.tables.meta(base.version) } : null,
+    )
     try {
-      const init = { path: state.path, owner: owner.uid, title: state.title, sdesc: state.sdesc, ldesc: state.ldesc, users: state.users, inherit: state.inherit }
+      const init = {
+        path: state.path,
+        owner: owner.uid,
+        title: state.title,
+        sdesc: state.sdesc,
+        ldesc: state.ldesc,
+        users: state.users,
+        inherit: state.inherit,
+      }
       // A replacement takes whatever the table became meanwhile (its owner checked again); an
       // append was built from `existing` and must find it still there.
-      const opts = state.mode === 'replace' ? { replacing: (now: TableRecord | null) => void (now && checkOwner(ctx, state.path, state.mode, now)) } : existing ? { expectVersion: existing.version } : { mustNotExist: true }
+      const opts =
+        state.mode === 'replace'
+          ? { replacing: (now: TableRecord | null) => void (now && checkOwner(ctx, state.path, state.mode, now)) }
+          : existing
+            ? { expectVersion: existing.version }
+            : { mustNotExist: true }
       return await commitTable(ctx.deps.store, init, meta, opts)
     } catch (err) {
       // When the Store cannot say whether the commit landed, the version may be live: keep it.
       if (!isOutcomeUnknown(err)) await removeTableVersion(ctx.deps.config.dataDir, meta.version).catch(() => undefined)
       if (isOutcomeUnknown(err) || !lostCommitRace(err)) throw err
       if (state.mode === 'noreplace') {
-        throw new AppError('TABLE_EXISTS', `Table already exists: "${state.path}" (it was created while this upload was sent); begin a new upload with "mode": "replace", or choose another name.`, { table: state.path })
+        throw new AppError(
+          'TABLE_EXISTS',
+          `Table already exists: "${state.path}" (it was created while this upload was sent); begin a new upload with "mode": "replace", or choose another name.`,
+          { table: state.path },
+        )
       }
       if (attempt === COMMIT_ATTEMPTS) throw await keptChanging(ctx.deps.store, state.path, existing, 'send upload_commit again')
       await raceBackoff(attempt)

@@ -9,7 +9,19 @@ import type { Store, WriteOp } from '../../shared/store/types.js'
 import { hashPassword, generatePassword, verifyPassword } from '../auth/password.js'
 import { checkPasswordRules } from '../auth/password-rules.js'
 import {
-  adminGuardKeys, canGrantRole, canManageUser, canSeeUser, checkEmail, gatheredTxn, guardLastAdmin, loadGroups, loadUsers, noSuchCompany, noSuchRole, noSuchUser, } from '../catalog/people.js'
+  adminGuardKeys,
+  canGrantRole,
+  canManageUser,
+  canSeeUser,
+  checkEmail,
+  gatheredTxn,
+  guardLastAdmin,
+  loadGroups,
+  loadUsers,
+  noSuchCompany,
+  noSuchRole,
+  noSuchUser,
+} from '../catalog/people.js'
 import { hasCapability } from '../catalog/principal.js'
 import { KEYS, newRev, parseRecord, type CompanyRecord, type GroupRecord, type RoleRecord, type UserRecord } from '../catalog/records.js'
 import { purgingTxn } from '../catalog/principal-purge.js'
@@ -24,8 +36,20 @@ const USER_COLUMNS = ['uid', 'first', 'middle', 'last', 'email', 'company', 'rol
 /** A user as dbm shows it: never the password hash; `groups` are the direct memberships. */
 export function userView(u: UserRecord, groups: readonly GroupRecord[]): Record<string, unknown> {
   return {
-    uid: u.uid, first: u.first, middle: u.middle, last: u.last, email: u.email, company: u.company, roles: u.roles, active: u.active,
-    created: u.created, updated: u.updated, groups: groups.filter((g) => g.users.includes(u.uid)).map((g) => g.group).sort(),
+    uid: u.uid,
+    first: u.first,
+    middle: u.middle,
+    last: u.last,
+    email: u.email,
+    company: u.company,
+    roles: u.roles,
+    active: u.active,
+    created: u.created,
+    updated: u.updated,
+    groups: groups
+      .filter((g) => g.users.includes(u.uid))
+      .map((g) => g.group)
+      .sort(),
   }
 }
 
@@ -64,7 +88,11 @@ async function checkCompanyRoom(store: Store, company: CompanyRecord): Promise<v
   if (company.max_ids <= 0) return
   const count = (await loadUsers(store)).filter((u) => u.company === company.company).length
   if (count >= company.max_ids) {
-    throw new AppError('LIMIT_REACHED', `Company "${company.company}" is at its maximum # of ids (${company.max_ids}); raise max_ids with set_company or use another company.`, { company: company.company })
+    throw new AppError(
+      'LIMIT_REACHED',
+      `Company "${company.company}" is at its maximum # of ids (${company.max_ids}); raise max_ids with set_company or use another company.`,
+      { company: company.company },
+    )
   }
 }
 
@@ -89,7 +117,11 @@ async function grantableRoles(ctx: DbmContext, names: readonly string[], company
     const role = parseRecord<RoleRecord>(raws[i])
     if (!role) throw noSuchRole(name)
     if (!canGrantRole(ctx.user, role, company)) {
-      throw new AppError('FORBIDDEN', `Not authorised to grant the role "${name}": it gives capabilities you do not have (${role.capabilities.join(', ')}), or you do not manage the users of "${company}".`, { role: name })
+      throw new AppError(
+        'FORBIDDEN',
+        `Not authorised to grant the role "${name}": it gives capabilities you do not have (${role.capabilities.join(', ')}), or you do not manage the users of "${company}".`,
+        { role: name },
+      )
     }
     return role
   })
@@ -98,14 +130,17 @@ async function grantableRoles(ctx: DbmContext, names: readonly string[], company
 function requiredText(value: string | undefined, parameter: string): string | undefined {
   if (value === undefined) return undefined
   const text = value.trim()
-  if (text === '') throw new AppError('INVALID_PARAMETER', `The parameter "${parameter}" cannot be empty: a user needs a first name, a last name and an e-mail address.`, { parameter })
+  if (text === '')
+    throw new AppError('INVALID_PARAMETER', `The parameter "${parameter}" cannot be empty: a user needs a first name, a last name and an e-mail address.`, {
+      parameter,
+    })
   return text
 }
 
 const GET_USER = defineTransaction({
   name: 'get_user',
   summary: 'Shows a user (never the password): names, e-mail, company, roles, active flag and direct group memberships.',
-  requires: 'yourself; or manage_users for the user\'s company; or admin',
+  requires: "yourself; or manage_users for the user's company; or admin",
   params: { uid: { type: 'name', doc: 'The user id; you when left out.' } },
   handler: async (ctx, params) => viewOfUser(ctx.deps.store, await visibleUser(ctx, params.uid ?? ctx.user.uid)),
 })
@@ -121,7 +156,8 @@ const LIST_USERS = defineTransaction({
   handler: async (ctx, params) => {
     const p = ctx.user
     const company = params.company
-    if (!hasCapability(p, 'manage_users')) throw new AppError('FORBIDDEN', 'Not authorised to list users: it needs manage_users (company administrators, the user_admin role) or admin.')
+    if (!hasCapability(p, 'manage_users'))
+      throw new AppError('FORBIDDEN', 'Not authorised to list users: it needs manage_users (company administrators, the user_admin role) or admin.')
     if (company !== undefined && !hasCapability(p, 'manage_users', company)) {
       throw new AppError('FORBIDDEN', `Not authorised to list users of the company "${company}": you manage the users of "${p.company}" only.`, { company })
     }
@@ -130,7 +166,10 @@ const LIST_USERS = defineTransaction({
     const rows = (await loadUsers(ctx.deps.store))
       .filter((u) => hasCapability(p, 'manage_users', u.company) && (company === undefined || u.company === company))
       .filter((u) => !find || [u.uid, u.first, u.middle, u.last, u.email].some((f) => f.toLowerCase().includes(find)))
-    return columnMajor(USER_COLUMNS, rows.map((u) => ({ ...u })))
+    return columnMajor(
+      USER_COLUMNS,
+      rows.map((u) => ({ ...u })),
+    )
   },
 })
 
@@ -139,7 +178,11 @@ const ADD_USER = defineTransaction({
   summary: 'Creates an active user; a password is generated (and returned once, as "password") when none is given.',
   requires: 'manage_users for the company (company administrators, user_admin role); another company than yours: admin',
   params: {
-    uid: { type: 'name', required: true, doc: 'The new user id: a lower-case letter, then lower-case letters, digits or underscores; unique across all companies.' },
+    uid: {
+      type: 'name',
+      required: true,
+      doc: 'The new user id: a lower-case letter, then lower-case letters, digits or underscores; unique across all companies.',
+    },
     first: { type: 'string', required: true, doc: 'First name.' },
     last: { type: 'string', required: true, doc: 'Last name.' },
     email: { type: 'string', required: true, doc: 'E-mail address.' },
@@ -155,10 +198,17 @@ const ADD_USER = defineTransaction({
     if (!UID_PATTERN.test(uid)) throw invalidUid(uid)
     const company = params.company ?? p.company
     if (company !== p.company && !p.admin) {
-      throw new AppError('FORBIDDEN', `Only an administrator may add users to another company ("${company}"); leave "company" out to add the user to "${p.company}".`, { company })
+      throw new AppError(
+        'FORBIDDEN',
+        `Only an administrator may add users to another company ("${company}"); leave "company" out to add the user to "${p.company}".`,
+        { company },
+      )
     }
     if (!hasCapability(p, 'manage_users', company)) {
-      throw new AppError('FORBIDDEN', 'Not authorised to add users: it needs manage_users for your company (company administrators, the user_admin role) or admin.')
+      throw new AppError(
+        'FORBIDDEN',
+        'Not authorised to add users: it needs manage_users for your company (company administrators, the user_admin role) or admin.',
+      )
     }
     const email = params.email.trim()
     checkEmail(email)
@@ -169,16 +219,25 @@ const ADD_USER = defineTransaction({
     const password = given ?? generatePassword(12)
     const now = new Date().toISOString()
     const record: UserRecord = {
-      uid, passwordHash: await hashPassword(password), active: true,
-      first: params.first.trim(), middle: (params.middle ?? '').trim(), last: params.last.trim(), email,
-      company, roles, created: now, updated: now,
+      uid,
+      passwordHash: await hashPassword(password),
+      active: true,
+      first: params.first.trim(),
+      middle: (params.middle ?? '').trim(),
+      last: params.last.trim(),
+      email,
+      company,
+      roles,
+      created: now,
+      updated: now,
     }
     // Not createUser: the uid must also be free of groups, the company must have room, and the
     // roles must still exist, all checked in the batch that creates the user. The new user starts
     // with nothing: lists still naming a dropped group of this name lose it (principal-purge.ts).
     await purgingTxn(store, uid, [KEYS.user(uid), KEYS.group(uid), ...joinCompanyKeys(company), ...roles.map(KEYS.role)], async (w) => {
       if (w.get(KEYS.user(uid)) !== null) throw new AppError('ALREADY_EXISTS', `User id "${uid}" already in use; choose another user id.`, { uid })
-      if (w.get(KEYS.group(uid)) !== null) throw new AppError('ALREADY_EXISTS', `User id "${uid}" already in use by a group (users and groups share names); choose another user id.`, { uid })
+      if (w.get(KEYS.group(uid)) !== null)
+        throw new AppError('ALREADY_EXISTS', `User id "${uid}" already in use by a group (users and groups share names); choose another user id.`, { uid })
       const missing = roles.find((r) => w.get(KEYS.role(r)) === null)
       if (missing !== undefined) throw noSuchRole(missing)
       const joined = await joinCompany(store, w, company)
@@ -199,8 +258,8 @@ function leaveCompanyOps(w: Watched, company: string, uid: string): WriteOp[] {
 
 const SET_USER = defineTransaction({
   name: 'set_user',
-  summary: 'Changes a user\'s names, e-mail address or (administrators) company. The uid cannot change.',
-  requires: 'yourself (names and e-mail); or manage_users for the user\'s company; company: admin',
+  summary: "Changes a user's names, e-mail address or (administrators) company. The uid cannot change.",
+  requires: "yourself (names and e-mail); or manage_users for the user's company; company: admin",
   params: {
     uid: { type: 'name', required: true, doc: 'The user to change.' },
     first: { type: 'string', doc: 'First name.' },
@@ -215,7 +274,8 @@ const SET_USER = defineTransaction({
     const target = uid === ctx.user.uid ? await visibleUser(ctx, uid) : await manageableUser(ctx, uid, 'change')
     const requested = params.company
     const dest = requested !== undefined && requested !== target.company ? requested : null
-    if (dest !== null && !ctx.user.admin) throw new AppError('FORBIDDEN', `Only an administrator may move a user to another company ("${dest}").`, { parameter: 'company' })
+    if (dest !== null && !ctx.user.admin)
+      throw new AppError('FORBIDDEN', `Only an administrator may move a user to another company ("${dest}").`, { parameter: 'company' })
     const changes: Partial<Record<'first' | 'middle' | 'last' | 'email', string>> = {}
     for (const field of ['first', 'last', 'email'] as const) {
       const value = requiredText(params[field], field)
@@ -243,13 +303,17 @@ async function setActive(ctx: DbmContext, uid: string, active: boolean): Promise
     throw new AppError('FORBIDDEN', 'You cannot deactivate your own user id; ask another user administrator.', { uid })
   }
   await manageableUser(ctx, uid, active ? 'activate' : 'deactivate')
-  const updated = await catalogTxn(store, async () => [KEYS.user(uid), ...(active ? [] : await adminGuardKeys(store))], (w) => {
-    const current = watchedUser(w, uid)
-    if (current.active === active) return { ops: [], result: current }
-    const next: UserRecord = { ...current, active, updated: new Date().toISOString() }
-    if (!active) guardLastAdmin(w, { user: next }, `deactivate "${uid}"`)
-    return { ops: [{ op: 'set', key: KEYS.user(uid), value: JSON.stringify(next) }], result: next }
-  })
+  const updated = await catalogTxn(
+    store,
+    async () => [KEYS.user(uid), ...(active ? [] : await adminGuardKeys(store))],
+    (w) => {
+      const current = watchedUser(w, uid)
+      if (current.active === active) return { ops: [], result: current }
+      const next: UserRecord = { ...current, active, updated: new Date().toISOString() }
+      if (!active) guardLastAdmin(w, { user: next }, `deactivate "${uid}"`)
+      return { ops: [{ op: 'set', key: KEYS.user(uid), value: JSON.stringify(next) }], result: next }
+    },
+  )
   // After the commit: from now on login refuses the user, and the live session goes at once.
   if (!active) await ctx.deps.sessions.endUser(uid)
   return viewOfUser(store, updated)
@@ -258,7 +322,7 @@ async function setActive(ctx: DbmContext, uid: string, active: boolean): Promise
 const DEACTIVATE_USER = defineTransaction({
   name: 'deactivate_user',
   summary: 'Deactivates a user: their session ends at once and they cannot log in until activated again.',
-  requires: 'manage_users for the user\'s company (and every capability the user holds), or admin; not yourself',
+  requires: "manage_users for the user's company (and every capability the user holds), or admin; not yourself",
   params: { uid: { type: 'name', required: true, doc: 'The user to deactivate.' } },
   handler: (ctx, params) => setActive(ctx, params.uid, false),
 })
@@ -266,15 +330,16 @@ const DEACTIVATE_USER = defineTransaction({
 const ACTIVATE_USER = defineTransaction({
   name: 'activate_user',
   summary: 'Activates a deactivated user again.',
-  requires: 'manage_users for the user\'s company (and every capability the user holds), or admin',
+  requires: "manage_users for the user's company (and every capability the user holds), or admin",
   params: { uid: { type: 'name', required: true, doc: 'The user to activate.' } },
   handler: (ctx, params) => setActive(ctx, params.uid, true),
 })
 
 const SET_PASSWORD = defineTransaction({
   name: 'set_password',
-  summary: 'Changes your password (with the old one): every other client logged in as you is logged out, the one that asked stays. Or resets another user\'s, which ends their session.',
-  requires: 'yourself with old_password; or manage_users for the user\'s company (and every capability the user holds), or admin',
+  summary:
+    "Changes your password (with the old one): every other client logged in as you is logged out, the one that asked stays. Or resets another user's, which ends their session.",
+  requires: "yourself with old_password; or manage_users for the user's company (and every capability the user holds), or admin",
   params: {
     uid: { type: 'name', doc: 'The user; you when left out.' },
     old_password: { type: 'string', doc: 'Your current password (required when changing your own).' },
@@ -292,14 +357,20 @@ const SET_PASSWORD = defineTransaction({
     const newPassword = params.new_password
     checkPasswordRules(newPassword)
     const passwordHash = await hashPassword(newPassword)
-    await catalogTxn(store, () => [KEYS.user(uid)], async (w) => {
-      const current = watchedUser(w, uid)
-      if (own && !(await verifyPassword(old!, current.passwordHash))) {
-        throw new AppError('INVALID_PARAMETER', 'Wrong password: "old_password" is not your current password; nothing was changed.', { parameter: 'old_password' })
-      }
-      const next: UserRecord = { ...current, passwordHash, updated: new Date().toISOString() }
-      return { ops: [{ op: 'set', key: KEYS.user(uid), value: JSON.stringify(next) }], result: next }
-    })
+    await catalogTxn(
+      store,
+      () => [KEYS.user(uid)],
+      async (w) => {
+        const current = watchedUser(w, uid)
+        if (own && !(await verifyPassword(old!, current.passwordHash))) {
+          throw new AppError('INVALID_PARAMETER', 'Wrong password: "old_password" is not your current password; nothing was changed.', {
+            parameter: 'old_password',
+          })
+        }
+        const next: UserRecord = { ...current, passwordHash, updated: new Date().toISOString() }
+        return { ops: [{ op: 'set', key: KEYS.user(uid), value: JSON.stringify(next) }], result: next }
+      },
+    )
     // Whoever knew the old password (perhaps the reason for the change) is logged out, on every
     // gateway (sessions live in the Store). The caller changing their own keeps their token.
     if (own) await ctx.deps.sessions.keepOnlyPresentedToken(ctx.session)

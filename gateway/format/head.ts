@@ -44,19 +44,14 @@ function* headHtml(result: ResultSet, cols: ResultSet, range: RowRange, page?: P
  * "N rows", a blank line, the data table. HTML: one page with all three (`page` gives its title
  * and links).
  */
-export function renderHead(
-  result: ResultSet,
-  app: 'run' | 'sql',
-  format: Format,
-  limit: number = HEAD_ROWS,
-  page?: PageInfo,
-): Rendered {
+export function renderHead(result: ResultSet, app: 'run' | 'sql', format: Format, limit: number = HEAD_ROWS, page?: PageInfo): Rendered {
   const cols = colsTable(result.cols, app)
   const range = clipRange({ from: 0, to: limit }, result.rowCount)
-  const source = format === 'text'
-    ? () => headText(result, cols, range)
-    : format === 'html'
-      ? () => headHtml(result, cols, range, page)
-      : () => headJson(result, cols, format, range)
+  const source =
+    format === 'text'
+      ? () => headText(result, cols, range)
+      : format === 'html'
+        ? () => headHtml(result, cols, range, page)
+        : () => headJson(result, cols, format, range)
   return toRendered(contentType(format), source, shouldStream(range))
 }

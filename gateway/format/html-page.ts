@@ -29,11 +29,10 @@ export function rowCountText(rowCount: number, range?: RowRange): string {
 export function pageStart(page: PageInfo | undefined, fallbackTitle: string): string {
   const title = escapeHtml(page?.title ?? fallbackTitle)
   const links = page?.links ?? []
-  const nav = links.length === 0
-    ? ''
-    : '<nav>' + links.map((l) => `<a href="${escapeHtml(l.href)}">${escapeHtml(l.label)}</a>`).join('') + '</nav>\n'
-  return '<!doctype html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n'
-    + `<title>${title}</title>\n${HEAD_LINKS}</head>\n<body>\n<h1>${title}</h1>\n${nav}`
+  const nav = links.length === 0 ? '' : '<nav>' + links.map((l) => `<a href="${escapeHtml(l.href)}">${escapeHtml(l.label)}</a>`).join('') + '</nav>\n'
+  return (
+    '<!doctype html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n' + `<title>${title}</title>\n${HEAD_LINKS}</head>\n<body>\n<h1>${title}</h1>\n${nav}`
+  )
 }
 
 /** A paragraph of plain text. */

@@ -61,7 +61,7 @@ export function* jsonRowsBody(result: ResultSet, range: RowRange, continued: boo
   const readers = result.columns.map(jsonCellReader)
   let out = ''
   for (let r = from; r < to; r++) {
-    out += (r > from || continued ? ',[' : '[')
+    out += r > from || continued ? ',[' : '['
     for (let c = 0; c < readers.length; c++) out += (c > 0 ? ',' : '') + readers[c](r)
     out += ']'
     if (chunkDone(r - from + 1, out)) {
@@ -87,7 +87,7 @@ export function* jsonKeyedBody(result: ResultSet, range: RowRange, continued: bo
   const keys = result.cols.map((m) => JSON.stringify(m.name) + ':')
   let out = ''
   for (let r = from; r < to; r++) {
-    out += (r > from || continued ? ',{' : '{')
+    out += r > from || continued ? ',{' : '{'
     for (let c = 0; c < readers.length; c++) out += (c > 0 ? ',' : '') + keys[c] + readers[c](r)
     out += '}'
     if (chunkDone(r - from + 1, out)) {

@@ -58,8 +58,6 @@ function* resultPage(result: ResultSet, range: RowRange, opts: ResultOptions): G
 export function renderResult(result: ResultSet, format: Format, opts: ResultOptions = {}): Rendered {
   const range = clipRange(opts.range, result.rowCount)
   const stream = opts.stream ?? shouldStream(range)
-  const source = format === 'html'
-    ? () => resultPage(result, range, opts)
-    : () => tableChunks(result, format, range)
+  const source = format === 'html' ? () => resultPage(result, range, opts) : () => tableChunks(result, format, range)
   return toRendered(contentType(format), source, stream)
 }

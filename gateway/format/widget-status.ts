@@ -57,7 +57,11 @@ function errorsText(errors: ActionErrors): string {
 function errorsHtml(errors: ActionErrors): string {
   const entries = Object.entries(errors)
   if (entries.length === 0) return '<h2>Errors</h2>\n<p>none</p>\n'
-  return '<h2>Errors</h2>\n<dl>\n' + entries.map(([name, e]) => `<dt>${escapeHtml(name)} (${escapeHtml(e.action)})</dt><dd>${escapeHtml(e.code)}: ${escapeHtml(e.msg)}</dd>\n`).join('') + '</dl>\n'
+  return (
+    '<h2>Errors</h2>\n<dl>\n' +
+    entries.map(([name, e]) => `<dt>${escapeHtml(name)} (${escapeHtml(e.action)})</dt><dd>${escapeHtml(e.code)}: ${escapeHtml(e.msg)}</dd>\n`).join('') +
+    '</dl>\n'
+  )
 }
 
 /**
@@ -65,7 +69,13 @@ function errorsHtml(errors: ActionErrors): string {
  * {…}}`. Text: the aligned table, a blank line, then the changes one per line. HTML: a page with
  * the table and the changes.
  */
-export function renderWidgetStatus(status: WidgetStatus, changes: Readonly<Record<string, string>>, format: Format, page?: PageInfo, errors?: ActionErrors): Rendered {
+export function renderWidgetStatus(
+  status: WidgetStatus,
+  changes: Readonly<Record<string, string>>,
+  format: Format,
+  page?: PageInfo,
+  errors?: ActionErrors,
+): Rendered {
   const table = statusResult(status)
   const range = { from: 0, to: table.rowCount }
   const type = contentType(format)
@@ -73,8 +83,26 @@ export function renderWidgetStatus(status: WidgetStatus, changes: Readonly<Recor
     case 'text':
       return { type, body: joinChunks(() => tableChunks(table, 'text', range)) + '\n' + changesText(changes) + (errors ? errorsText(errors) : '') }
     case 'html':
-      return { type, body: pageStart(page, 'Widgets') + '<h2>Widgets</h2>\n' + joinChunks(() => htmlTable(table, range)) + changesHtml(changes) + (errors ? errorsHtml(errors) : '') + PAGE_END }
+      return {
+        type,
+        body:
+          pageStart(page, 'Widgets') +
+          '<h2>Widgets</h2>\n' +
+          joinChunks(() => htmlTable(table, range)) +
+          changesHtml(changes) +
+          (errors ? errorsHtml(errors) : '') +
+          PAGE_END,
+      }
     default:
-      return { type, body: '{"widgets":' + joinChunks(() => tableChunks(table, format, range)) + ',"changes":' + JSON.stringify(changes) + (errors ? ',"errors":' + JSON.stringify(errors) : '') + '}' }
+      return {
+        type,
+        body:
+          '{"widgets":' +
+          joinChunks(() => tableChunks(table, format, range)) +
+          ',"changes":' +
+          JSON.stringify(changes) +
+          (errors ? ',"errors":' + JSON.stringify(errors) : '') +
+          '}',
+      }
   }
 }

@@ -16,7 +16,9 @@ function wrongValue(name: string, cells: readonly string[], lines: readonly numb
   return (r, type) => {
     const v = cells[r]
     const shown = JSON.stringify(v.length > 37 ? `${v.slice(0, 37)}...` : v)
-    return invalid(`A value of the wrong type: column "${name}" (${type}) on line ${lines[r]} of the CSV has ${shown}; give ${TYPE_WORDS[type]}, or an empty value for N/A.`)
+    return invalid(
+      `A value of the wrong type: column "${name}" (${type}) on line ${lines[r]} of the CSV has ${shown}; give ${TYPE_WORDS[type]}, or an empty value for N/A.`,
+    )
   }
 }
 
@@ -28,15 +30,18 @@ export function chunkCsvInput(text: string, cols: readonly { name: string; type?
   const { header, cells, lines } = readCsv(text)
   const seen = new Map<string, number>()
   header.forEach((name, i) => {
-    if (!COLUMN_NAME.test(name)) throw invalid(`Invalid column name ${JSON.stringify(name)} (column ${i + 1} of the CSV header): use a letter followed by letters, digits or underscores.`)
+    if (!COLUMN_NAME.test(name))
+      throw invalid(`Invalid column name ${JSON.stringify(name)} (column ${i + 1} of the CSV header): use a letter followed by letters, digits or underscores.`)
     const key = name.toLowerCase()
-    if (seen.has(key)) throw invalid(`Duplicate column names: "${header[seen.get(key)!]}" and "${name}" in the CSV header (names ignore case); give each column its own name.`)
+    if (seen.has(key))
+      throw invalid(`Duplicate column names: "${header[seen.get(key)!]}" and "${name}" in the CSV header (names ignore case); give each column its own name.`)
     seen.set(key, i)
   })
   const order: readonly { name: string; type?: ColumnType }[] = cols ?? header.map((name) => ({ name }))
   if (cols) {
     const extra = header.find((h) => !cols.some((c) => c.name.toLowerCase() === h.toLowerCase()))
-    if (extra !== undefined) throw invalid(`The CSV header has a column "${extra}" that the upload does not have (it has ${cols.map((c) => c.name).join(', ')}).`)
+    if (extra !== undefined)
+      throw invalid(`The CSV header has a column "${extra}" that the upload does not have (it has ${cols.map((c) => c.name).join(', ')}).`)
   }
   const columns: ColumnSpec[] = []
   const data: ColumnValues[] = []

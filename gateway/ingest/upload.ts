@@ -58,11 +58,22 @@ const show = (v: unknown): string => {
  */
 export function uploadInput(req: UploadRequest, appendTo: readonly ColumnSpec[] | null = null): TableInput {
   const declared = req.cols === undefined ? undefined : parseCols(req.cols)
-  if (declared) checkNames(declared.map((d) => d.name), '"cols"', 'cols')
+  if (declared)
+    checkNames(
+      declared.map((d) => d.name),
+      '"cols"',
+      'cols',
+    )
   const positional = declared?.map((d) => d.name) ?? appendTo?.map((c) => c.name)
-  const raw = readRaw(req, declared?.map((d) => d.name), positional)
+  const raw = readRaw(
+    req,
+    declared?.map((d) => d.name),
+    positional,
+  )
   checkNames(raw.names, raw.source, raw.param)
-  const columns = declared ? bindToDeclared(raw, declared) : raw.names.map((name, i) => ({ name, cells: raw.cells[i], type: typeFromTable(name, appendTo, raw.names) }))
+  const columns = declared
+    ? bindToDeclared(raw, declared)
+    : raw.names.map((name, i) => ({ name, cells: raw.cells[i], type: typeFromTable(name, appendTo, raw.names) }))
   if (columns.length === 0) {
     throw invalid('Empty table: the upload has no columns; declare them in "cols", or give data with at least one column.', declared ? 'cols' : 'data')
   }
@@ -85,9 +96,13 @@ export function uploadInput(req: UploadRequest, appendTo: readonly ColumnSpec[] 
 
 function specOf(c: Omit<Declared, 'type'>, type: ColumnType): ColumnSpec {
   return {
-    name: c.name, type,
-    ...(c.label !== undefined && { label: c.label }), ...(c.format !== undefined && { format: c.format }), ...(c.desc !== undefined && { desc: c.desc }),
-    ...(c.width !== undefined && { width: c.width }), ...(c.fixed && { fixed: true }),
+    name: c.name,
+    type,
+    ...(c.label !== undefined && { label: c.label }),
+    ...(c.format !== undefined && { format: c.format }),
+    ...(c.desc !== undefined && { desc: c.desc }),
+    ...(c.width !== undefined && { width: c.width }),
+    ...(c.fixed && { fixed: true }),
   }
 }
 
@@ -136,7 +151,10 @@ function declaredType(o: Record<string, unknown>, where: string): ColumnType | u
   if (COLUMN_TYPES.includes(o.type as ColumnType)) return o.type as ColumnType
   const fromLetter = typeof o.type === 'string' ? typeOfLetter(o.type, o.format as string | undefined) : undefined
   if (fromLetter) return fromLetter
-  throw invalid(`${where} ("${o.name as string}") has the type ${show(o.type)}; use one of ${COLUMN_TYPES.join(', ')} (or the letters i, j, f, a that !cols reports), or leave it out to infer it from the values.`, 'cols')
+  throw invalid(
+    `${where} ("${o.name as string}") has the type ${show(o.type)}; use one of ${COLUMN_TYPES.join(', ')} (or the letters i, j, f, a that !cols reports), or leave it out to infer it from the values.`,
+    'cols',
+  )
 }
 
 /** The display width and pinning !cols reports: a whole number of characters, and 0/1 (or false/true). */
@@ -149,7 +167,8 @@ function layoutOf(o: Record<string, unknown>, where: string): { width?: number; 
     out.width = o.width
   }
   if (o.fixed !== undefined) {
-    if (o.fixed !== 0 && o.fixed !== 1 && typeof o.fixed !== 'boolean') throw invalid(`${where} ("${o.name as string}") has fixed ${show(o.fixed)}; give 0 or 1.`, 'cols')
+    if (o.fixed !== 0 && o.fixed !== 1 && typeof o.fixed !== 'boolean')
+      throw invalid(`${where} ("${o.name as string}") has fixed ${show(o.fixed)}; give 0 or 1.`, 'cols')
     out.fixed = o.fixed === 1 || o.fixed === true
   }
   return out
@@ -158,7 +177,8 @@ function layoutOf(o: Record<string, unknown>, where: string): { width?: number; 
 function parseCols(cols: readonly unknown[]): Declared[] {
   return cols.map((c, i) => {
     const where = `"cols" item ${i + 1}`
-    if (typeof c !== 'object' || c === null || Array.isArray(c)) throw invalid(`${where} must be an object such as {"name": "qty", "type": "int"} (got ${show(c)}).`, 'cols')
+    if (typeof c !== 'object' || c === null || Array.isArray(c))
+      throw invalid(`${where} must be an object such as {"name": "qty", "type": "int"} (got ${show(c)}).`, 'cols')
     const o = c as Record<string, unknown>
     const unknown = Object.keys(o).find((k) => !COL_KEYS.includes(k))
     if (unknown !== undefined) throw invalid(`${where} has the unknown field "${unknown}"; a column takes ${COL_KEYS.join(', ')}.`, 'cols')
@@ -167,7 +187,11 @@ function parseCols(cols: readonly unknown[]): Declared[] {
       if (o[k] !== undefined && typeof o[k] !== 'string') throw invalid(`${where} ("${o.name}") has a ${k} that is not a string.`, 'cols')
     }
     return {
-      name: o.name, type: declaredType(o, where), label: o.label as string | undefined, format: o.format as string | undefined, desc: o.desc as string | undefined,
+      name: o.name,
+      type: declaredType(o, where),
+      label: o.label as string | undefined,
+      format: o.format as string | undefined,
+      desc: o.desc as string | undefined,
       ...layoutOf(o, where),
     }
   })
@@ -181,7 +205,8 @@ function checkNames(names: readonly string[], source: string, param: string): vo
       throw invalid(`Invalid column name ${show(name)} (column ${i + 1} of ${source}): use a letter followed by letters, digits or underscores.`, param)
     }
     const first = seen.get(name.toLowerCase())
-    if (first !== undefined) throw invalid(`Duplicate column names: "${first}" and "${name}" in ${source} (names ignore case); give each column its own name.`, param)
+    if (first !== undefined)
+      throw invalid(`Duplicate column names: "${first}" and "${name}" in ${source} (names ignore case); give each column its own name.`, param)
     seen.set(name.toLowerCase(), name)
   })
 }
@@ -190,7 +215,8 @@ function checkNames(names: readonly string[], source: string, param: string): vo
 function bindToDeclared(raw: RawTable, declared: readonly Declared[]): (Declared & { cells: unknown[] })[] {
   const byName = new Map(raw.names.map((n, i) => [n.toLowerCase(), raw.cells[i]]))
   const extra = raw.names.find((n) => !declared.some((d) => d.name.toLowerCase() === n.toLowerCase()))
-  if (extra !== undefined) throw invalid(`${cap(raw.source)} has a column "${extra}" that "cols" does not declare; declare it in "cols" or leave it out.`, 'cols')
+  if (extra !== undefined)
+    throw invalid(`${cap(raw.source)} has a column "${extra}" that "cols" does not declare; declare it in "cols" or leave it out.`, 'cols')
   const rows = raw.cells[0]?.length ?? 0
   return declared.map((d) => {
     const cells = byName.get(d.name.toLowerCase())
@@ -208,7 +234,11 @@ function readRaw(req: UploadRequest, declared: readonly string[] | undefined, po
   if (req.data !== undefined && req.csv !== undefined) throw invalid('Give the rows either as "data" or as "csv", not both.', 'csv')
   if (req.csv !== undefined) return fromCsv(req.csv)
   if (req.data === undefined) {
-    throw new AppError('MISSING_PARAMETER', 'upload_table needs the rows: "data" (column-major {"col": [values]}, or an array of rows) or "csv" (text with a header line).', { parameter: 'data' })
+    throw new AppError(
+      'MISSING_PARAMETER',
+      'upload_table needs the rows: "data" (column-major {"col": [values]}, or an array of rows) or "csv" (text with a header line).',
+      { parameter: 'data' },
+    )
   }
   if (Array.isArray(req.data)) return fromRows(req.data, declared, positional)
   if (typeof req.data === 'object' && req.data !== null) return fromColumns(req.data as Record<string, unknown>)
@@ -226,7 +256,10 @@ function fromColumns(data: Record<string, unknown>): RawTable {
   })
   cells.forEach((c, i) => {
     if (c.length !== cells[0].length) {
-      throw invalid(`Too many values: column "${names[i]}" has ${c.length} values but column "${names[0]}" has ${cells[0].length}; give every column the same number of values (null for N/A).`, 'data')
+      throw invalid(
+        `Too many values: column "${names[i]}" has ${c.length} values but column "${names[0]}" has ${cells[0].length}; give every column the same number of values (null for N/A).`,
+        'data',
+      )
     }
   })
   return { names, cells, rowLabel, source: '"data"', param: 'data', sparse: false }
@@ -252,7 +285,8 @@ function fromRows(rows: readonly unknown[], declared: readonly string[] | undefi
     for (const c of cells) c.push(null)
     if (Array.isArray(row)) {
       if (!positional) throw invalid('Rows given as arrays need "cols" to name their columns (or give rows as objects keyed by column name).', 'cols')
-      if (row.length !== positional.length) throw rowLengthError(row.length, `row ${r + 1} of "data" has ${row.length} values for ${positional.length} columns`, positional.length, 'data')
+      if (row.length !== positional.length)
+        throw rowLengthError(row.length, `row ${r + 1} of "data" has ${row.length} values for ${positional.length} columns`, positional.length, 'data')
       row.forEach((v, k) => (cells[columnOf(positional[k], r)][r] = v))
     } else if (typeof row === 'object' && row !== null) {
       for (const [k, v] of Object.entries(row)) cells[columnOf(k, r)][r] = v
@@ -296,7 +330,10 @@ function inferType(name: string, cells: readonly unknown[], raw: RawTable): Colu
 
 function wrongType(name: string, type: ColumnType | null, v: unknown, raw: RawTable, r: number): AppError {
   const want = type === null ? 'a number, text or null' : TYPE_WORDS[type]
-  return invalid(`A value of the wrong type: column "${name}"${type ? ` (${type})` : ''} ${raw.rowLabel(r)} has ${show(v)}; give ${want}, or an empty value for N/A.`, raw.param)
+  return invalid(
+    `A value of the wrong type: column "${name}"${type ? ` (${type})` : ''} ${raw.rowLabel(r)} has ${show(v)}; give ${want}, or an empty value for N/A.`,
+    raw.param,
+  )
 }
 
 const CONVERT: Record<ColumnType, (v: unknown) => number | string | undefined> = {

@@ -21,10 +21,20 @@ export class Instances {
     private readonly limits: InstanceLimits,
   ) {}
 
-  async create(sid: string, uid: string, kind: InstanceKind, xml: (tag: number) => string, vars: Readonly<Record<string, string>> = {}): Promise<InstanceRecord> {
+  async create(
+    sid: string,
+    uid: string,
+    kind: InstanceKind,
+    xml: (tag: number) => string,
+    vars: Readonly<Record<string, string>> = {},
+  ): Promise<InstanceRecord> {
     const owned = await this.store.smembers(K.ofSession(sid))
     if (owned.length >= this.limits.perSession) {
-      throw new AppError('TOO_MANY_REQUESTS', `This session already has ${owned.length} instances, the limit (MAX_INSTANCES_PER_SESSION); log out to drop them or reuse one.`, { limit: this.limits.perSession })
+      throw new AppError(
+        'TOO_MANY_REQUESTS',
+        `This session already has ${owned.length} instances, the limit (MAX_INSTANCES_PER_SESSION); log out to drop them or reuse one.`,
+        { limit: this.limits.perSession },
+      )
     }
     const tag = await this.store.incr(K.counter)
     const record: InstanceRecord = { tag, sid, uid, kind, xml: xml(tag), created: new Date().toISOString() }

@@ -8,8 +8,26 @@ import type { Store } from '../../shared/store/types.js'
 
 /** The calls counted, one label value each; anything else on the object passes through uncounted. */
 const STORE_OPS: ReadonlySet<string> = new Set<keyof Store>([
-  'ping', 'get', 'mget', 'set', 'del', 'expire', 'ttl', 'incr', 'hget', 'hgetall', 'hset', 'hdel',
-  'sadd', 'srem', 'smembers', 'keys', 'batch', 'watch', 'publish', 'subscribe',
+  'ping',
+  'get',
+  'mget',
+  'set',
+  'del',
+  'expire',
+  'ttl',
+  'incr',
+  'hget',
+  'hgetall',
+  'hset',
+  'hdel',
+  'sadd',
+  'srem',
+  'smembers',
+  'keys',
+  'batch',
+  'watch',
+  'publish',
+  'subscribe',
 ])
 
 export function countStoreCalls(store: Store, count: (op: string) => void): Store {

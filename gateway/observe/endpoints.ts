@@ -32,7 +32,10 @@ function requireMetricsToken(ctx: Context, token: string | null): void {
   const match = /^Bearer\s+(\S+)\s*$/i.exec(ctx.get('authorization'))
   if (match && sameToken(match[1], token)) return
   ctx.set('WWW-Authenticate', 'Bearer realm="metrics"')
-  throw new AppError('BAD_CREDENTIALS', 'GET /metrics needs the header "Authorization: Bearer <METRICS_TOKEN>" with the token this service was configured with.')
+  throw new AppError(
+    'BAD_CREDENTIALS',
+    'GET /metrics needs the header "Authorization: Bearer <METRICS_TOKEN>" with the token this service was configured with.',
+  )
 }
 
 const SERVICE_PATHS: ReadonlySet<string> = new Set(['/healthz', '/readyz', '/metrics'])

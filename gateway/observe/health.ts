@@ -62,7 +62,11 @@ export async function answerReadyz(ctx: Context, deps: Deps): Promise<void> {
   }
   // Shaped like every other error (error, code, requestId), plus which checks failed and why.
   const message = `Not ready: ${failed.map(([, c]) => c.reason).join('; ')}.`
-  const body = { ...errorBody(new AppError('UNAVAILABLE', message), String(ctx.state.requestId)), ready: false, failed: Object.fromEntries(failed.map(([name, c]) => [name, c.reason])) }
+  const body = {
+    ...errorBody(new AppError('UNAVAILABLE', message), String(ctx.state.requestId)),
+    ready: false,
+    failed: Object.fromEntries(failed.map(([name, c]) => [name, c.reason])),
+  }
   const retry = failed.map(([, c]) => c.retryAfterSeconds ?? 0).reduce((a, b) => Math.max(a, b), 0)
   if (retry > 0) ctx.set('Retry-After', String(Math.ceil(retry)))
   sendJson(ctx, 503, body)

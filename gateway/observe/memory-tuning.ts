@@ -13,5 +13,7 @@ const TUNABLE = 'glibc.malloc.hugetlb'
 export function memoryTuningWarning(platform: NodeJS.Platform, env: NodeJS.ProcessEnv): string | null {
   if (platform !== 'linux') return null
   const set = (env.GLIBC_TUNABLES ?? '').split(':').some((t) => t.startsWith(`${TUNABLE}=`) && t !== `${TUNABLE}=0`)
-  return set ? null : `GLIBC_TUNABLES does not set ${TUNABLE}: large result columns are allocated on 4 KiB pages, which can make scans several times slower; start with GLIBC_TUNABLES=${TUNABLE}=1 (docs/operations.md, "Memory and huge pages").`
+  return set
+    ? null
+    : `GLIBC_TUNABLES does not set ${TUNABLE}: large result columns are allocated on 4 KiB pages, which can make scans several times slower; start with GLIBC_TUNABLES=${TUNABLE}=1 (docs/operations.md, "Memory and huge pages").`
 }

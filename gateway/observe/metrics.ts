@@ -21,7 +21,13 @@ export type StopReason = 'stop' | 'disconnect' | 'timeout'
 
 /** What the metrics read at scrape time; set once the parts exist (see readFrom). */
 export interface MetricSources {
-  readonly runner: { readonly pending: number; readonly waiting?: number; readonly workerRestarts?: number; readonly timeouts?: number; readonly preemptions?: number }
+  readonly runner: {
+    readonly pending: number
+    readonly waiting?: number
+    readonly workerRestarts?: number
+    readonly timeouts?: number
+    readonly preemptions?: number
+  }
   readonly tables: { readonly stats: { readonly bytes: number; readonly hits: number; readonly misses: number } }
   readonly stops: { readonly stopsDelivered: number }
 }

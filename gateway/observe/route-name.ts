@@ -7,8 +7,21 @@ import type { Context } from 'koa'
 import type { ParsedPath } from '../path.js'
 
 export const ROUTE_NAMES = [
-  'api', 'login', 'logout', 'sql', 'run', 'dbm', 'new', 'ls', 'instance', 'object',
-  'ui', 'healthz', 'readyz', 'metrics', 'other',
+  'api',
+  'login',
+  'logout',
+  'sql',
+  'run',
+  'dbm',
+  'new',
+  'ls',
+  'instance',
+  'object',
+  'ui',
+  'healthz',
+  'readyz',
+  'metrics',
+  'other',
 ] as const
 
 export type RouteName = (typeof ROUTE_NAMES)[number]

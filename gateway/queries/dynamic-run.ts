@@ -30,19 +30,33 @@ async function prepareDynamicRun(deps: Deps, user: Principal, app: DynamicApp, o
   const query = widgetQuery(app, 'index') ?? ''
   if (!index || index.class === 'text' || index.query.trim() === '') {
     const why = index ? `its index widget (class ${index.class}) has no query` : 'it has no widget named index'
-    throw new AppError('INVALID_PARAMETER', `api/run answers the index widget of a dynamic query, and ${why}. Name the widget whose result you want index, or create an instance with api/new to reach every widget.`, {
-      parameter: 'xml',
-    })
-  }
-  const runQuery = async (xml: string, vars: Readonly<Record<string, string>>) => runRunRecipe(deps, await prepareRun(deps, user, xml, vars), { user: user.uid })
-  const outcome = await applyRequest(app, initialVars(app, NO_INSTANCE), {}, {
-    init: true,
-    runQuery,
-    runAction: async (d) => {
-      throw new AppError('INVALID_PARAMETER', `api/run performs no actions, and <do action_="${d.action}"> (${d.name}) would run when the query starts. Create an instance with api/new (POST) to run it.`, {
+    throw new AppError(
+      'INVALID_PARAMETER',
+      `api/run answers the index widget of a dynamic query, and ${why}. Name the widget whose result you want index, or create an instance with api/new to reach every widget.`,
+      {
         parameter: 'xml',
-      })
+      },
+    )
+  }
+  const runQuery = async (xml: string, vars: Readonly<Record<string, string>>) =>
+    runRunRecipe(deps, await prepareRun(deps, user, xml, vars), { user: user.uid })
+  const outcome = await applyRequest(
+    app,
+    initialVars(app, NO_INSTANCE),
+    {},
+    {
+      init: true,
+      runQuery,
+      runAction: async (d) => {
+        throw new AppError(
+          'INVALID_PARAMETER',
+          `api/run performs no actions, and <do action_="${d.action}"> (${d.name}) would run when the query starts. Create an instance with api/new (POST) to run it.`,
+          {
+            parameter: 'xml',
+          },
+        )
+      },
     },
-  })
+  )
   return prepareRun(deps, user, query, outcome.vars, opts)
 }

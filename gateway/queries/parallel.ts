@@ -90,11 +90,13 @@ async function runPhase(deps: Deps, tasks: readonly RunTask[], stop: AbortContro
   try {
     return await Promise.all(
       tasks.map((t, i) =>
-        deps.runner.run({ ...t, progress: cells[i] }, { signal: stop.signal, ...timeout, maxQueue: deps.config.maxQueue, user: control.user }).catch((e: unknown) => {
-          // The first failure is the query's answer (Promise.all keeps the first); the other parts are stopped.
-          if (!stop.signal.aborted) stop.abort(e)
-          throw e
-        }),
+        deps.runner
+          .run({ ...t, progress: cells[i] }, { signal: stop.signal, ...timeout, maxQueue: deps.config.maxQueue, user: control.user })
+          .catch((e: unknown) => {
+            // The first failure is the query's answer (Promise.all keeps the first); the other parts are stopped.
+            if (!stop.signal.aborted) stop.abort(e)
+            throw e
+          }),
       ),
     )
   } finally {

@@ -9,7 +9,12 @@ import type { ResultSet } from '../../shared/protocol.js'
 import { checkColumnCount, checkFieldLength, quoteName } from '../../shared/name-limits.js'
 
 export function checkResultShape(result: ResultSet): void {
-  checkColumnCount(result.cols.length, 'the result', 'TOO_MANY_COLUMNS', 'select fewer columns (colord, fewer willbe or tcol, fewer cbreaks values, or a narrower select list)')
+  checkColumnCount(
+    result.cols.length,
+    'the result',
+    'TOO_MANY_COLUMNS',
+    'select fewer columns (colord, fewer willbe or tcol, fewer cbreaks values, or a narrower select list)',
+  )
   result.cols.forEach((col, i) => {
     checkFieldLength('name', col.name, `the name of result column ${i + 1} (${quoteName(col.name)})`, 'INVALID_PARAMETER', { column: i + 1 })
     checkFieldLength('label', col.label, `the label of result column ${quoteName(col.name)}`, 'INVALID_PARAMETER', { column: col.name })

@@ -32,7 +32,13 @@ export interface RunRecipe {
  * parse and the check come from the gateway's compiled-query cache (keyed by text, variables and
  * table versions, so never stale); the tables are resolved through the catalog every time.
  */
-export async function prepareRun(deps: Deps, user: Principal, xml: string, vars: Readonly<Record<string, string>> = {}, opts: RecipeOptions = {}): Promise<RunRecipe> {
+export async function prepareRun(
+  deps: Deps,
+  user: Principal,
+  xml: string,
+  vars: Readonly<Record<string, string>> = {},
+  opts: RecipeOptions = {},
+): Promise<RunRecipe> {
   const parsed = deps.caches.queries.parseRun(xml, vars)
   const tables = []
   for (const path of parsed.tables) {

@@ -55,7 +55,8 @@ export const ATTEMPTS = 8
  * are checked before `build` runs, so a refused save never computes (or writes) anything.
  */
 export async function saveTable(deps: Deps, user: Principal, req: SaveRequest, build: RowsBuilder): Promise<TableRecord> {
-  for (const field of ['title', 'sdesc', 'ldesc'] as const) checkFieldLength(field, req[field], `the ${field} of the table`, 'INVALID_PARAMETER', { parameter: field })
+  for (const field of ['title', 'sdesc', 'ldesc'] as const)
+    checkFieldLength(field, req[field], `the ${field} of the table`, 'INVALID_PARAMETER', { parameter: field })
   checkFieldLength('path', req.path, `the table path`, 'INVALID_PARAMETER', { parameter: req.pathParam ?? 'path' })
   const path = checkTablePath(user, req)
   const folder = parentPath(path)
@@ -79,7 +80,12 @@ async function saveAttempts(deps: Deps, user: Principal, req: SaveRequest, path:
     const meta = await writeTableOffThread(deps.config.dataDir, input, { maxCellBytes: deps.config.maxCellBytes, maxRowBytes: deps.config.maxRowBytes })
     try {
       const init = { path, owner: user.uid, title: req.title, sdesc: req.sdesc, ldesc: req.ldesc, users: req.users, inherit: req.inherit }
-      const opts = req.mode === 'replace' ? { replacing: (now: TableRecord | null) => checkMode(user, path, req, now) } : existing ? { expectVersion: existing.version } : { mustNotExist: true }
+      const opts =
+        req.mode === 'replace'
+          ? { replacing: (now: TableRecord | null) => checkMode(user, path, req, now) }
+          : existing
+            ? { expectVersion: existing.version }
+            : { mustNotExist: true }
       return await commitTable(deps.store, init, meta, opts)
     } catch (err) {
       // A commit the store may have applied without saying so may be what the catalog now
@@ -98,13 +104,19 @@ function checkTablePath(user: Principal, req: SaveRequest): string {
   const path = req.path.trim().toLowerCase()
   if (!isValidPath(path) || !path.includes('.')) {
     const param = req.pathParam ?? 'path'
-    throw new AppError('INVALID_PARAMETER', `Invalid table name "${req.path}" in "${param}": use a folder and a name separated by dots, such as uploads.${user.uid}.mytable.`, { parameter: param })
+    throw new AppError(
+      'INVALID_PARAMETER',
+      `Invalid table name "${req.path}" in "${param}": use a folder and a name separated by dots, such as uploads.${user.uid}.mytable.`,
+      { parameter: param },
+    )
   }
   return path
 }
 
 function tableExists(path: string, req: SaveRequest): AppError {
-  return new AppError('TABLE_EXISTS', `Table already exists: "${path}"; ${req.replaceHint ?? 'send replace=1 to replace it'}, or choose another name.`, { table: path })
+  return new AppError('TABLE_EXISTS', `Table already exists: "${path}"; ${req.replaceHint ?? 'send replace=1 to replace it'}, or choose another name.`, {
+    table: path,
+  })
 }
 
 function checkMode(user: Principal, path: string, req: SaveRequest, existing: TableRecord | null): void {
@@ -112,12 +124,22 @@ function checkMode(user: Principal, path: string, req: SaveRequest, existing: Ta
   if (req.mode === 'noreplace') throw tableExists(path, req)
   if (!canReplace(user, existing)) {
     const verb = req.mode === 'append' ? 'append to' : 'replace'
-    throw new AppError('FORBIDDEN', `You do not own the table "${path}": only its owner or an administrator may ${verb} it; save under another name instead.`, { table: path })
+    throw new AppError('FORBIDDEN', `You do not own the table "${path}": only its owner or an administrator may ${verb} it; save under another name instead.`, {
+      table: path,
+    })
   }
 }
 
 function specsOf(result: ResultSet): ColumnSpec[] {
-  return result.cols.map((c) => ({ name: c.name, type: c.logical, label: c.label, desc: c.desc || undefined, format: c.format, width: c.width, fixed: c.fixed === 1 }))
+  return result.cols.map((c) => ({
+    name: c.name,
+    type: c.logical,
+    label: c.label,
+    desc: c.desc || undefined,
+    format: c.format,
+    width: c.width,
+    fixed: c.fixed === 1,
+  }))
 }
 
 /** A query result as the rows to save. */

@@ -33,9 +33,12 @@ export function assembleRange(kinds: readonly ColumnKind[], chunks: readonly Dec
 /** A column of the kind with `rows` rows (zeros or empty strings until filled). */
 export function emptyColumn(kind: ColumnKind, rows: number): PlainColumn {
   switch (kind) {
-    case 'int': return { kind, data: new Int32Array(rows) }
-    case 'float': return { kind, data: new Float64Array(rows) }
-    case 'text': return { kind, data: new Array<string>(rows).fill('') }
+    case 'int':
+      return { kind, data: new Int32Array(rows) }
+    case 'float':
+      return { kind, data: new Float64Array(rows) }
+    case 'text':
+      return { kind, data: new Array<string>(rows).fill('') }
   }
 }
 

@@ -62,8 +62,10 @@ export function parseMeta(text: string): StoredMeta | null {
     Array.isArray(meta.kinds) &&
     meta.kinds.length === meta.cols.length &&
     meta.kinds.every((k) => COLUMN_KINDS.includes(k)) &&
-    Number.isSafeInteger(meta.rowCount) && meta.rowCount! >= 0 &&
-    Number.isSafeInteger(meta.chunkRows) && meta.chunkRows! > 0 &&
+    Number.isSafeInteger(meta.rowCount) &&
+    meta.rowCount! >= 0 &&
+    Number.isSafeInteger(meta.chunkRows) &&
+    meta.chunkRows! > 0 &&
     meta.chunks === Math.ceil(meta.rowCount! / meta.chunkRows!) &&
     Number.isSafeInteger(meta.bytes)
   return ok ? (meta as StoredMeta) : null

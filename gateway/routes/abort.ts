@@ -42,7 +42,13 @@ export function requestTimeout(ctx: Context, deps: Deps): RequestTimeout {
  * (so once `!status` says nothing runs, the slot is free too), and at the latest before the
  * request answers (a stopped request answers before its work has wound down).
  */
-export async function runForRequest<T>(ctx: Context, deps: Deps, stopKey: string, run: (control: RunControl) => Promise<T>, timeout: RequestTimeout = requestTimeout(ctx, deps)): Promise<T> {
+export async function runForRequest<T>(
+  ctx: Context,
+  deps: Deps,
+  stopKey: string,
+  run: (control: RunControl) => Promise<T>,
+  timeout: RequestTimeout = requestTimeout(ctx, deps),
+): Promise<T> {
   const { session } = authState(ctx)
   const lease = await acquireQuerySlot(deps.store, session, { perSession: deps.config.maxQueriesPerSession, perUser: deps.config.maxQueriesPerUser })
   try {

@@ -18,8 +18,10 @@ function lateBodyMessage(ctx: Context, timeoutMs: number): string {
   const declared = ctx.req.headers['content-length']
   const late = `The request body did not arrive within ${timeoutMs} ms (BODY_TIMEOUT_MS)`
   if (declared === undefined) return `${late}; send the whole body at once, right after the headers.`
-  return `${late}: fewer bytes came than the ${declared} its Content-Length declares. Send the whole body at once, right after the headers, `
-    + 'with a Content-Length that counts the bytes of the body as sent (UTF-8), not its characters.'
+  return (
+    `${late}: fewer bytes came than the ${declared} its Content-Length declares. Send the whole body at once, right after the headers, ` +
+    'with a Content-Length that counts the bytes of the body as sent (UTF-8), not its characters.'
+  )
 }
 
 /**

@@ -22,7 +22,8 @@ const SHAPE = 'send cmd as a JSON array of two items: the transaction name and a
 
 /** The transaction name and parameters of a request. */
 export function parseCommand(cmd: unknown): { name: string; params: ParamValues } {
-  if (cmd === undefined || cmd === null || cmd === '') throw new AppError('MISSING_PARAMETER', `The parameter "cmd" is missing; ${SHAPE}.`, { parameter: 'cmd' })
+  if (cmd === undefined || cmd === null || cmd === '')
+    throw new AppError('MISSING_PARAMETER', `The parameter "cmd" is missing; ${SHAPE}.`, { parameter: 'cmd' })
   let value = cmd
   if (typeof value === 'string') {
     try {
@@ -31,9 +32,11 @@ export function parseCommand(cmd: unknown): { name: string; params: ParamValues 
       throw new AppError('INVALID_PARAMETER', `The parameter "cmd" is not valid JSON; ${SHAPE}.`, { parameter: 'cmd' })
     }
   }
-  if (!Array.isArray(value) || value.length !== 2) throw new AppError('INVALID_PARAMETER', `The parameter "cmd" must be an array of exactly two items; ${SHAPE}.`, { parameter: 'cmd' })
+  if (!Array.isArray(value) || value.length !== 2)
+    throw new AppError('INVALID_PARAMETER', `The parameter "cmd" must be an array of exactly two items; ${SHAPE}.`, { parameter: 'cmd' })
   const [name, params] = value as [unknown, unknown]
-  if (typeof name !== 'string' || name.trim() === '') throw new AppError('INVALID_PARAMETER', `The first item of "cmd" must be the transaction name (a string); ${SHAPE}.`, { parameter: 'cmd' })
+  if (typeof name !== 'string' || name.trim() === '')
+    throw new AppError('INVALID_PARAMETER', `The first item of "cmd" must be the transaction name (a string); ${SHAPE}.`, { parameter: 'cmd' })
   if (typeof params !== 'object' || params === null || Array.isArray(params)) {
     throw new AppError('INVALID_PARAMETER', `The second item of "cmd" must be an object of parameters (use {} for none); ${SHAPE}.`, { parameter: 'cmd' })
   }

@@ -82,5 +82,7 @@ async function targetPath(deps: Deps, user: Principal, req: SaveAction): Promise
 
 /** A fresh table name: a letter, then the time and some randomness in base 36. */
 function generatedName(): string {
-  return `t${Date.now().toString(36)}${Math.floor(Math.random() * 36 ** 4).toString(36).padStart(4, '0')}`
+  return `t${Date.now().toString(36)}${Math.floor(Math.random() * 36 ** 4)
+    .toString(36)
+    .padStart(4, '0')}`
 }

@@ -10,8 +10,18 @@ import type { Context } from 'koa'
 import { AppError } from '../../shared/errors.js'
 import type { ResultSet } from '../../shared/protocol.js'
 import {
-  applyRequest, changedWidgets, findWidget, initialVars, parseDynamic, statusTable, widgetQuery, widgetText, withInstanceId,
-  type ActionReport, type DynamicApp, type RequestOutcome,
+  applyRequest,
+  changedWidgets,
+  findWidget,
+  initialVars,
+  parseDynamic,
+  statusTable,
+  widgetQuery,
+  widgetText,
+  withInstanceId,
+  type ActionReport,
+  type DynamicApp,
+  type RequestOutcome,
 } from '../../engine/index.js'
 import type { Principal } from '../catalog/principal.js'
 import type { Deps } from '../deps.js'
@@ -44,7 +54,8 @@ function incoming(params: Params): Record<string, unknown> {
 }
 
 function runner(deps: Deps, user: Principal, signal: AbortSignal) {
-  return async (xml: string, vars: Readonly<Record<string, string>>): Promise<ResultSet> => runRunRecipe(deps, await prepareRun(deps, user, xml, vars), { signal, user: user.uid })
+  return async (xml: string, vars: Readonly<Record<string, string>>): Promise<ResultSet> =>
+    runRunRecipe(deps, await prepareRun(deps, user, xml, vars), { signal, user: user.uid })
 }
 
 export function appOf(inst: InstanceRecord): DynamicApp {
@@ -82,7 +93,12 @@ async function actionErrors(deps: Deps, tag: number): Promise<ActionErrors> {
  * The widget status table and the request's changes; an app with action dos adds `errors`, the
  * refusals of its actions by do name ({} when the last run of each succeeded).
  */
-export async function dynamicStatus(deps: Deps, inst: InstanceRecord, app: DynamicApp, changes: Record<string, string>): Promise<{ widgets: WidgetStatus; changes: Record<string, string>; errors?: ActionErrors }> {
+export async function dynamicStatus(
+  deps: Deps,
+  inst: InstanceRecord,
+  app: DynamicApp,
+  changes: Record<string, string>,
+): Promise<{ widgets: WidgetStatus; changes: Record<string, string>; errors?: ActionErrors }> {
   const widgets = statusTable(app, changedWidgets(app, Object.keys(changes)))
   if (!app.dos.some((d) => d.kind === 'action')) return { widgets, changes }
   return { widgets, changes, errors: await actionErrors(deps, inst.tag) }
@@ -139,9 +155,10 @@ function segmentTarget(app: DynamicApp, segment: string | null): DynamicTarget {
 
 function noSuchWidget(inst: InstanceRecord, app: DynamicApp, name: string): AppError {
   const known = app.widgets.map((w) => w.name)
-  const hint = app.hasIndex && !Object.hasOwn(app.vars, PATH_VAR)
-    ? ` A trailing segment sets the variable ${PATH_VAR} (and answers the index widget) only when <dynamic> declares ${PATH_VAR}.`
-    : ''
+  const hint =
+    app.hasIndex && !Object.hasOwn(app.vars, PATH_VAR)
+      ? ` A trailing segment sets the variable ${PATH_VAR} (and answers the index widget) only when <dynamic> declares ${PATH_VAR}.`
+      : ''
   return new AppError(
     'NOT_FOUND',
     `Instance ${inst.tag} has no widget "${name}"; its widgets: ${known.length > 0 ? known.join(', ') : 'none'} (api/${inst.tag}/@ answers the widget status table).${hint}`,
@@ -160,7 +177,7 @@ export async function dynamicRequest(ctx: Context, deps: Deps, inst: InstanceRec
   const sent = incoming(requestParams(ctx))
   // A widget bound to a variable (value_="@v") sets it from the `value` it is sent.
   const bound = widget?.binding
-  if (bound && sent.value !== undefined && !(('value' in app.vars))) {
+  if (bound && sent.value !== undefined && !('value' in app.vars)) {
     sent[bound] = sent.value
     delete sent.value
   }
@@ -202,11 +219,18 @@ export async function dynamicMethod(ctx: Context, deps: Deps, inst: InstanceReco
     throw new AppError('NOT_FOUND', `Unknown widget method "!${method}"; the widget "${name}" answers !${widgetMethods(def).join(', !')}.`, { method })
   }
   if (!hasResult(def)) {
-    throw new AppError('NO_RESULT', `The widget "${name}" (class ${def.class}) runs no query, so it has no !${method}; it answers !${widgetMethods(def).join(', !')}.`, { widget: name, method })
+    throw new AppError(
+      'NO_RESULT',
+      `The widget "${name}" (class ${def.class}) runs no query, so it has no !${method}; it answers !${widgetMethods(def).join(', !')}.`,
+      { widget: name, method },
+    )
   }
   const raw = await deps.instances.state(inst.tag, recipeField(name))
-  const readable = raw !== null
-    ? await resultOfRecipe(deps, recipeKey(JSON.parse(raw)), () => runForRequest(ctx, deps, `inst:${inst.tag}`, (control) => runRunRecipe(deps, JSON.parse(raw) as RunRecipe, control)))
-    : readableOf(await widgetResult(deps, ctx, inst, app, name, await deps.instances.vars(inst.tag)))
+  const readable =
+    raw !== null
+      ? await resultOfRecipe(deps, recipeKey(JSON.parse(raw)), () =>
+          runForRequest(ctx, deps, `inst:${inst.tag}`, (control) => runRunRecipe(deps, JSON.parse(raw) as RunRecipe, control)),
+        )
+      : readableOf(await widgetResult(deps, ctx, inst, app, name, await deps.instances.vars(inst.tag)))
   await serveReadMethod(ctx, ctx.state.route as ParsedPath, method, readable, 'run')
 }

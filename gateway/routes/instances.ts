@@ -55,7 +55,9 @@ export function newQueryHandler(deps: Deps) {
     const xml = stringParam(requestParams(ctx), 'xml')
     if (xml === undefined || xml.trim() === '') {
       if (route.format === 'html' && xml === undefined) return send(ctx, newFormPage(route))
-      throw new AppError('MISSING_PARAMETER', 'The parameter "xml" is missing: post the query of the new instance (or use api/new/sql or api/new/run).', { parameter: 'xml' })
+      throw new AppError('MISSING_PARAMETER', 'The parameter "xml" is missing: post the query of the new instance (or use api/new/sql or api/new/run).', {
+        parameter: 'xml',
+      })
     }
     if (ctx.method !== 'POST') throw new AppError('METHOD_NOT_ALLOWED', 'Creating an instance takes POST.', { allow: ['POST'] })
     checkQuerySize('xml', xml, deps.config.maxQueryBytes)

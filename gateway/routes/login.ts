@@ -38,14 +38,17 @@ function cookieAttributes(ctx: Context): string {
  */
 function refusePasswordInUrl(ctx: Context): void {
   if (Object.prototype.hasOwnProperty.call(ctx.query, 'pw')) {
-    throw new AppError('INVALID_PARAMETER', 'Send "pw" in the request body (a form field or JSON member), not in the URL: URLs are written to logs.', { parameter: 'pw' })
+    throw new AppError('INVALID_PARAMETER', 'Send "pw" in the request body (a form field or JSON member), not in the URL: URLs are written to logs.', {
+      parameter: 'pw',
+    })
   }
 }
 
 /** A parameter that must be present and not empty (a uid not blank either; a password may be spaces). */
 function requiredText(params: Params, name: 'uid' | 'pw'): string {
   const value = stringParam(params, name, { required: true })
-  if ((name === 'uid' ? value.trim() : value) === '') throw new AppError('MISSING_PARAMETER', `The parameter "${name}" is empty; send the ${name === 'uid' ? 'user id' : 'password'}.`, { parameter: name })
+  if ((name === 'uid' ? value.trim() : value) === '')
+    throw new AppError('MISSING_PARAMETER', `The parameter "${name}" is empty; send the ${name === 'uid' ? 'user id' : 'password'}.`, { parameter: name })
   return value
 }
 
@@ -57,10 +60,14 @@ const THROTTLE_LOG_LINES: Record<ThrottleScope, string> = {
 
 function newThrottle(deps: Deps): LoginThrottle {
   const { config } = deps
-  const limits = { maxFailuresPerUser: config.loginMaxFailures, maxFailuresPerAddress: config.loginMaxFailuresPerAddress, maxFailuresAnywhere: config.loginMaxFailuresPerUser, windowSeconds: config.loginWindowSeconds }
+  const limits = {
+    maxFailuresPerUser: config.loginMaxFailures,
+    maxFailuresPerAddress: config.loginMaxFailuresPerAddress,
+    maxFailuresAnywhere: config.loginMaxFailuresPerUser,
+    windowSeconds: config.loginWindowSeconds,
+  }
   // Who is attacked is left out of the line: a "user id" is sometimes a password typed in the wrong box.
-  return new LoginThrottle(deps.store, limits, ({ scope, address, seconds }) =>
-    deps.log({ level: 'warn', msg: THROTTLE_LOG_LINES[scope], address, seconds }))
+  return new LoginThrottle(deps.store, limits, ({ scope, address, seconds }) => deps.log({ level: 'warn', msg: THROTTLE_LOG_LINES[scope], address, seconds }))
 }
 
 export function loginHandler(deps: Deps) {

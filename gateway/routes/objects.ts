@@ -23,11 +23,7 @@ import { requestedRange, serveReadMethod } from './widget.js'
 export const BUILTIN_NAMES: ReadonlySet<string> = new Set(['index', 'ls', 'run', 'sql', 'new', 'dbm'])
 
 function noSuchObject(path: string): AppError {
-  return new AppError(
-    'NOT_FOUND',
-    `No such endpoint, folder or table "${path}"; see api:json for the endpoints and api/ls for folders.`,
-    { path },
-  )
+  return new AppError('NOT_FOUND', `No such endpoint, folder or table "${path}"; see api:json for the endpoints and api/ls for folders.`, { path })
 }
 
 /** Capped like query results: a range may start anywhere, but may not be longer than the cap. */

@@ -49,7 +49,13 @@ export type RecipeSlotOf = (ctx: Context, deps: Deps, app: AppKind) => Promise<R
 /** The session holds the last recipe of each built-in endpoint. */
 export const sessionRecipeSlot: RecipeSlotOf = async (ctx, deps, app) => {
   const { session } = authState(ctx)
-  return { owner: 'this session', path: app, stopKey: `sess:${session.sid}:${app}`, get: () => deps.sessions.getData(session.sid, app), set: (v) => deps.sessions.setData(session.sid, app, v) }
+  return {
+    owner: 'this session',
+    path: app,
+    stopKey: `sess:${session.sid}:${app}`,
+    get: () => deps.sessions.getData(session.sid, app),
+    set: (v) => deps.sessions.setData(session.sid, app, v),
+  }
 }
 
 export interface QueryEndpoint<R> {
@@ -85,7 +91,11 @@ export function queryHandler<R>(deps: Deps, ep: QueryEndpoint<R>, slotOf: Recipe
         const raw = slot.servesLastResult ? await slot.get() : null
         if (raw !== null) return answerFromRecipe(ctx, deps, ep, slot, raw, 'data')
       }
-      throw new AppError('MISSING_PARAMETER', `The parameter "${ep.param}" is missing or empty; send the query as a form field, JSON member or query-string value.`, { parameter: ep.param })
+      throw new AppError(
+        'MISSING_PARAMETER',
+        `The parameter "${ep.param}" is missing or empty; send the query as a form field, JSON member or query-string value.`,
+        { parameter: ep.param },
+      )
     }
     checkQuerySize(ep.param, text, deps.config.maxQueryBytes)
     const opts: RecipeOptions = { truncate: flagParam(params, 'truncate_') }
@@ -130,7 +140,9 @@ export function queryMethodHandler<R>(deps: Deps, ep: QueryEndpoint<R>, slotOf: 
     if (method === 'stop') return answerStop(ctx, deps, slot.stopKey)
     if (method === 'status') return answerStatus(ctx, deps, slot.stopKey)
     if (!(READ_METHODS as readonly string[]).includes(method)) {
-      throw new AppError('NOT_FOUND', `Unknown index-widget method "!${method}" for api/${ep.app}; use !${[...READ_METHODS, 'stop', 'status'].join(', !')}.`, { method })
+      throw new AppError('NOT_FOUND', `Unknown index-widget method "!${method}" for api/${ep.app}; use !${[...READ_METHODS, 'stop', 'status'].join(', !')}.`, {
+        method,
+      })
     }
     const raw = await slot.get()
     if (raw === null) throw new AppError('NO_RESULT', `There is no ${ep.app} result in ${slot.owner} yet; run a query first.`)
@@ -141,6 +153,11 @@ export function queryMethodHandler<R>(deps: Deps, ep: QueryEndpoint<R>, slotOf: 
 /** Answers a read method (`!data`…) of the result of the recipe in the slot, computing it again if no copy is left. */
 async function answerFromRecipe<R>(ctx: Context, deps: Deps, ep: QueryEndpoint<R>, slot: RecipeSlot, raw: string, method: string): Promise<void> {
   const recipe = JSON.parse(raw) as R
-  const readable = await resultOfRecipe(deps, recipeKeyOf(recipe as object), () => runForRequest(ctx, deps, slot.stopKey, (control) => ep.execute(deps, recipe, control)))
-  await serveReadMethod(ctx, ctx.state.route as ParsedPath, method, readable, ep.app, { answers: deps.caches.rendered, resultKey: recipeKeyOf(recipe as object) })
+  const readable = await resultOfRecipe(deps, recipeKeyOf(recipe as object), () =>
+    runForRequest(ctx, deps, slot.stopKey, (control) => ep.execute(deps, recipe, control)),
+  )
+  await serveReadMethod(ctx, ctx.state.route as ParsedPath, method, readable, ep.app, {
+    answers: deps.caches.rendered,
+    resultKey: recipeKeyOf(recipe as object),
+  })
 }

@@ -70,7 +70,8 @@ function readExactly(req: IncomingMessage, length: number): Promise<Buffer> {
 }
 
 /** A key spelling `__proto__`, escapes included: the text bourne looks for before it scans. */
-const SUSPECT_PROTO = /"(?:_|\\u005[Ff])(?:_|\\u005[Ff])(?:p|\\u0070)(?:r|\\u0072)(?:o|\\u006[Ff])(?:t|\\u0074)(?:o|\\u006[Ff])(?:_|\\u005[Ff])(?:_|\\u005[Ff])"\s*:/
+const SUSPECT_PROTO =
+  /"(?:_|\\u005[Ff])(?:_|\\u005[Ff])(?:p|\\u0070)(?:r|\\u0072)(?:o|\\u006[Ff])(?:t|\\u0074)(?:o|\\u006[Ff])(?:_|\\u005[Ff])(?:_|\\u005[Ff])"\s*:/
 
 /** Refuses any object in the parsed value that has an own `__proto__` member. */
 function refuseProtoMembers(value: object): void {
@@ -110,11 +111,9 @@ function formFieldLimit(maxFields: number) {
     queryString: { parameterLimit: maxFields, arrayLimit: maxFields, throwOnLimitExceeded: true },
     onError(err: Error): never {
       if (err instanceof RangeError && /limit exceeded/i.test(err.message)) {
-        throw new AppError(
-          'BODY_TOO_LARGE',
-          `The form has more than ${maxFields} fields (MAX_FORM_FIELDS); send fewer fields, or the data as one JSON body.`,
-          { maxFields },
-        )
+        throw new AppError('BODY_TOO_LARGE', `The form has more than ${maxFields} fields (MAX_FORM_FIELDS); send fewer fields, or the data as one JSON body.`, {
+          maxFields,
+        })
       }
       throw err
     },

@@ -27,7 +27,11 @@ export const RUN_ENDPOINT: QueryEndpoint<RunRecipe> = {
   check(params, opts) {
     // A saved table must hold the whole result: a cut one would look complete to its readers.
     if (opts.truncate && (stringParam(params, 'savetable')?.trim() ?? '') !== '') {
-      throw new AppError('INVALID_PARAMETER', 'The parameters "savetable" and "truncate_" do not go together: a saved table holds the whole result. Drop truncate_, or narrow the query.', { parameter: 'truncate_' })
+      throw new AppError(
+        'INVALID_PARAMETER',
+        'The parameters "savetable" and "truncate_" do not go together: a saved table holds the whole result. Drop truncate_, or narrow the query.',
+        { parameter: 'truncate_' },
+      )
     }
   },
   async after(deps, user, result, params) {

@@ -14,7 +14,13 @@ export interface SavedTable {
 }
 
 export function answerSavedOnly(ctx: Context, deps: Deps, saved: SavedTable, err: unknown): void {
-  deps.log({ level: 'warn', requestId: ctx.state.requestId, msg: 'savetable: the table was saved, but its result could not be rendered', table: saved.path, err: String((err as Error)?.message ?? err) })
+  deps.log({
+    level: 'warn',
+    requestId: ctx.state.requestId,
+    msg: 'savetable: the table was saved, but its result could not be rendered',
+    table: saved.path,
+    err: String((err as Error)?.message ?? err),
+  })
   ctx.status = 200
   ctx.type = 'application/json; charset=utf-8'
   ctx.body = JSON.stringify({

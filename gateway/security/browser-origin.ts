@@ -51,7 +51,7 @@ export function ownOrigin(ctx: Context): string | null {
  */
 export function crossSiteReason(ctx: Context, allowed: ReadonlySet<string>): string | null {
   const rawOrigin = ctx.get('Origin')
-  const origin = rawOrigin === '' ? null : rawOrigin === 'null' ? 'null' : normalOrigin(rawOrigin) ?? rawOrigin
+  const origin = rawOrigin === '' ? null : rawOrigin === 'null' ? 'null' : (normalOrigin(rawOrigin) ?? rawOrigin)
   if (origin !== null && allowed.has(origin)) return null
   const site = ctx.get('Sec-Fetch-Site').toLowerCase()
   if (site === 'cross-site' || site === 'same-site') {

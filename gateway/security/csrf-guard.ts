@@ -34,12 +34,21 @@ export function csrfGuard(config: Pick<Config, 'allowedOrigins'>) {
  * that the request writes (an action `<do>` fired by variables a request set, dynamic-actions.ts).
  * @throws AppError METHOD_NOT_ALLOWED (a write sent as GET/HEAD) or CROSS_SITE
  */
-export function refuseUnsafe(ctx: Context, allowed: ReadonlySet<string>, effect: 'change' | 'write', what = 'This request changes data (a table, the catalog, a user or a session)'): void {
+export function refuseUnsafe(
+  ctx: Context,
+  allowed: ReadonlySet<string>,
+  effect: 'change' | 'write',
+  what = 'This request changes data (a table, the catalog, a user or a session)',
+): void {
   if (effect === 'write' && (ctx.method === 'GET' || ctx.method === 'HEAD')) {
     throw new AppError('METHOD_NOT_ALLOWED', `${what}, so it takes POST, not ${ctx.method}; send the same parameters in a POST body.`, { allow: ['POST'] })
   }
   const reason = crossSiteReason(ctx, allowed)
   if (reason !== null) {
-    throw new AppError('CROSS_SITE', `This request would change data or state and ${reason}, so it was refused. Use the workbench on this service's own address, a client that is not a browser, or ask the operator to add the page's origin to ALLOWED_ORIGINS.`, { effect })
+    throw new AppError(
+      'CROSS_SITE',
+      `This request would change data or state and ${reason}, so it was refused. Use the workbench on this service's own address, a client that is not a browser, or ask the operator to add the page's origin to ALLOWED_ORIGINS.`,
+      { effect },
+    )
   }
 }

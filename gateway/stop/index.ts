@@ -7,5 +7,15 @@ export type { Progress } from './progress.js'
 export { IDLE, statusOf } from './status.js'
 export type { QueryStatus, StopAnswer } from '../../shared/api-answers.js'
 export { STOP_CHANNEL } from './message.js'
-export { acquireQuerySlot, acquireSlot, acquireSlots, sessionCounter, SlotLease, SLOT_TTL_SECONDS, slotsKey, userCounter, userSlotsKey } from './session-slots.js'
+export {
+  acquireQuerySlot,
+  acquireSlot,
+  acquireSlots,
+  sessionCounter,
+  SlotLease,
+  SLOT_TTL_SECONDS,
+  slotsKey,
+  userCounter,
+  userSlotsKey,
+} from './session-slots.js'
 export type { SlotCounter } from './session-slots.js'

@@ -49,22 +49,27 @@ export class StopRegistry {
   private closed = false
   private delivered = 0
 
-  constructor(private readonly store: Store, opts: { gatewayId?: string } = {}) {
+  constructor(
+    private readonly store: Store,
+    opts: { gatewayId?: string } = {},
+  ) {
     this.gatewayId = opts.gatewayId ?? `gw-${randomBytes(6).toString('hex')}`
   }
 
   /** Subscribes to the stop channel; idempotent, and track() calls it too. The Store must be connected. */
   start(): Promise<void> {
     if (this.closed) return Promise.reject(new Error('The StopRegistry is closed.'))
-    this.started ??= this.store.subscribe(STOP_CHANNEL, (text) => this.onMessage(text)).then(
-      (unsubscribe) => {
-        this.unsubscribe = unsubscribe
-      },
-      (err: unknown) => {
-        this.started = null // let a later call try again
-        throw err
-      },
-    )
+    this.started ??= this.store
+      .subscribe(STOP_CHANNEL, (text) => this.onMessage(text))
+      .then(
+        (unsubscribe) => {
+          this.unsubscribe = unsubscribe
+        },
+        (err: unknown) => {
+          this.started = null // let a later call try again
+          throw err
+        },
+      )
     return this.started
   }
 

@@ -50,7 +50,8 @@ const queries = (n: number) => `${n} ${n === 1 ? 'query' : 'queries'}`
 export const sessionCounter = (sid: string, limit: number): SlotCounter => ({
   key: slotsKey(sid),
   limit,
-  refusal: (running) => `This session already has ${queries(running)} running, the limit (MAX_QUERIES_PER_SESSION = ${limit}); wait for one to finish, or stop one with !stop.`,
+  refusal: (running) =>
+    `This session already has ${queries(running)} running, the limit (MAX_QUERIES_PER_SESSION = ${limit}); wait for one to finish, or stop one with !stop.`,
 })
 
 /** The user's count over all their sessions and gateways (MAX_QUERIES_PER_USER). */
@@ -85,7 +86,12 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
  * new slots (one map per key), or null to leave them as they are. Resolves whether a change was
  * written.
  */
-async function updateSlots(store: Store, keys: readonly string[], ttlSeconds: number, change: (slots: Slots[], now: number) => Slots[] | null): Promise<boolean> {
+async function updateSlots(
+  store: Store,
+  keys: readonly string[],
+  ttlSeconds: number,
+  change: (slots: Slots[], now: number) => Slots[] | null,
+): Promise<boolean> {
   for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
     const seen = await store.watch(keys)
     const now = Date.now()
@@ -94,13 +100,17 @@ async function updateSlots(store: Store, keys: readonly string[], ttlSeconds: nu
       now,
     )
     if (next === null) return false
-    const writes: WriteOp[] = keys.map((key, i) => (Object.keys(next[i]).length === 0 ? { op: 'del', key } : { op: 'set', key, value: JSON.stringify(next[i]), ttl: ttlSeconds }))
+    const writes: WriteOp[] = keys.map((key, i) =>
+      Object.keys(next[i]).length === 0 ? { op: 'del', key } : { op: 'set', key, value: JSON.stringify(next[i]), ttl: ttlSeconds },
+    )
     if (await store.batch(writes, seen)) return true
     // Another gateway changed the slots meanwhile: read them again, after a short random pause so
     // that contenders do not keep colliding.
     await sleep(Math.random() * Math.min(50, 2 ** attempt))
   }
-  throw new AppError('TOO_MANY_REQUESTS', 'Too many queries of this session or user are starting at once; try again.', { retryAfterSeconds: RETRY_AFTER_SECONDS })
+  throw new AppError('TOO_MANY_REQUESTS', 'Too many queries of this session or user are starting at once; try again.', {
+    retryAfterSeconds: RETRY_AFTER_SECONDS,
+  })
 }
 
 /** One running query's slot: refreshed while it runs, released (once) when it ends. */
@@ -138,7 +148,9 @@ export class SlotLease {
   /** Pushes the slot's expiry forward (putting it back if it lapsed while the Store was away: the query does run). */
   private refresh(): void {
     if (this.released) return
-    void this.enqueue(() => updateSlots(this.store, this.keys, this.ttlSeconds, (slots, now) => slots.map((s) => ({ ...s, [this.token]: now + this.ttlSeconds * 1000 }))))
+    void this.enqueue(() =>
+      updateSlots(this.store, this.keys, this.ttlSeconds, (slots, now) => slots.map((s) => ({ ...s, [this.token]: now + this.ttlSeconds * 1000 }))),
+    )
   }
 
   private enqueue(step: () => Promise<unknown>): Promise<void> {
@@ -189,6 +201,10 @@ export function acquireSlot(store: Store, sid: string, limit: number, ttlSeconds
  * Takes a slot of the session (MAX_QUERIES_PER_SESSION) and of its user (MAX_QUERIES_PER_USER)
  * for a query a request is about to run: what every route that runs a query takes.
  */
-export function acquireQuerySlot(store: Store, session: { readonly sid: string; readonly uid: string }, limits: { readonly perSession: number; readonly perUser: number }): Promise<SlotLease> {
+export function acquireQuerySlot(
+  store: Store,
+  session: { readonly sid: string; readonly uid: string },
+  limits: { readonly perSession: number; readonly perUser: number },
+): Promise<SlotLease> {
   return acquireSlots(store, [sessionCounter(session.sid, limits.perSession), userCounter(session.uid, limits.perUser)])
 }

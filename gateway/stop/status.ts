@@ -7,8 +7,7 @@ import { decodeRunningInfo, type RunningInfo } from './running-marker.js'
 
 export const IDLE: QueryStatus = { running: false, elapsed_ms: null, done: null, total: null, unit: null, fraction: null }
 
-const fractionOf = (info: RunningInfo): number | null =>
-  info.total !== null && info.done !== null && info.total > 0 ? info.done / info.total : null
+const fractionOf = (info: RunningInfo): number | null => (info.total !== null && info.done !== null && info.total > 0 ? info.done / info.total : null)
 
 /**
  * Which of several running copies to show: the one furthest along, then the one running

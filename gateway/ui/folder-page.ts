@@ -49,9 +49,10 @@ function entry(version: string, row: ListingRow): Markup {
 }
 
 export function folderPage(opts: FolderPageOptions): Rendered {
-  const list = opts.entries.length === 0
-    ? html`<ul id="entries" class="entries"></ul>\n<p class="hint">This folder is empty, or holds nothing you may read.</p>\n`
-    : html`<ul id="entries" class="entries">\n${opts.entries.map((row) => entry(opts.version, row))}</ul>\n`
+  const list =
+    opts.entries.length === 0
+      ? html`<ul id="entries" class="entries"></ul>\n<p class="hint">This folder is empty, or holds nothing you may read.</p>\n`
+      : html`<ul id="entries" class="entries">\n${opts.entries.map((row) => entry(opts.version, row))}</ul>\n`
   const formats = opts.links.map((l) => html` <a href="${l.href}">${l.label}</a>`)
   const content = html`${crumbs(opts.version, opts.path)}<p class="formats">This listing as${formats}</p>
 <div class="browser">

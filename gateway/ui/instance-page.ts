@@ -22,9 +22,13 @@ export interface DynamicPageOptions {
 
 export function dynamicPage(opts: DynamicPageOptions): Rendered {
   const base = apiHref(opts.version, String(opts.tag))
-  const fields = opts.vars.length === 0
-    ? html`<p class="hint">This instance has no variables; Apply runs its triggers and widgets again.</p>\n`
-    : opts.vars.map(([name, value], i) => html`<div class="var"><label for="var-${i}">${name}</label><input id="var-${i}" name="${name}" value="${value}" autocomplete="off" spellcheck="false"></div>\n`)
+  const fields =
+    opts.vars.length === 0
+      ? html`<p class="hint">This instance has no variables; Apply runs its triggers and widgets again.</p>\n`
+      : opts.vars.map(
+          ([name, value], i) =>
+            html`<div class="var"><label for="var-${i}">${name}</label><input id="var-${i}" name="${name}" value="${value}" autocomplete="off" spellcheck="false"></div>\n`,
+        )
   const content = html`<form id="vars" class="vars" method="post" action="${base}">
 <fieldset>
 <legend>Variables</legend>

@@ -28,5 +28,9 @@ export function html(strings: TemplateStringsArray, ...values: unknown[]): Marku
 
 /** `data-*` attributes from a record (names are ours; values are escaped). */
 export function dataAttributes(data: Readonly<Record<string, string>>): Markup {
-  return new Markup(Object.entries(data).map(([k, v]) => ` data-${k}="${escapeHtml(v)}"`).join(''))
+  return new Markup(
+    Object.entries(data)
+      .map(([k, v]) => ` data-${k}="${escapeHtml(v)}"`)
+      .join(''),
+  )
 }

@@ -30,5 +30,13 @@ ${EXAMPLE}</textarea>
 </form>
 ${errorBox()}<p id="created" class="created" hidden>Created: <a id="instance-link"></a></p>
 `
-  return workbenchPage({ version: opts.version, uid: opts.uid, title: 'New instance', active: 'new', script: 'new-page.js', data: { mode: 'new', base }, content })
+  return workbenchPage({
+    version: opts.version,
+    uid: opts.uid,
+    title: 'New instance',
+    active: 'new',
+    script: 'new-page.js',
+    data: { mode: 'new', base },
+    content,
+  })
 }

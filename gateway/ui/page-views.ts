@@ -52,8 +52,7 @@ const PAGE_METHODS = new Set(['GET', 'HEAD', 'POST'])
 const QUERY_PARAM = { run: 'xml', sql: 'sql', new: 'xml' } as const
 
 /** Whether the request's parameters leave it a page view: no query for editors, none at all otherwise. */
-const quiet = (params: Params, queryParam?: string): boolean =>
-  queryParam === undefined ? Object.keys(params).length === 0 : params[queryParam] === undefined
+const quiet = (params: Params, queryParam?: string): boolean => (queryParam === undefined ? Object.keys(params).length === 0 : params[queryParam] === undefined)
 
 /** The declared variables of a dynamic instance with their current values, and its index widget's kind. */
 async function dynamicView(deps: Deps, inst: InstanceRecord): Promise<{ vars: [string, string][]; index: IndexKind }> {
@@ -94,7 +93,14 @@ async function render(ctx: Context, deps: Deps, route: ParsedPath, view: PageVie
   const uid = authState(ctx).session.uid
   switch (view.kind) {
     case 'query':
-      return queryPage({ version: route.version, uid, app: view.app, path: view.app, title: view.app === 'run' ? 'Macro query' : 'SQL query', active: view.app })
+      return queryPage({
+        version: route.version,
+        uid,
+        app: view.app,
+        path: view.app,
+        title: view.app === 'run' ? 'Macro query' : 'SQL query',
+        active: view.app,
+      })
     case 'new':
       return newPage({ version: route.version, uid })
     case 'instance':

@@ -13,7 +13,13 @@ export type QueryApp = 'run' | 'sql'
 /** What differs between the two query languages. */
 const APP = {
   run: { param: 'xml', label: 'Macro-language query', from: 'range_', to: 'to_', example: '<base table="pub.demo.retail.item"/>\n<sel value="store=1"/>' },
-  sql: { param: 'sql', label: 'SQL query', from: 'range', to: 'to', example: 'select store, count(*) as n, sum(sales) as sales\nfrom pub.demo.retail.item\ngroup by store' },
+  sql: {
+    param: 'sql',
+    label: 'SQL query',
+    from: 'range',
+    to: 'to',
+    example: 'select store, count(*) as n, sum(sales) as sales\nfrom pub.demo.retail.item\ngroup by store',
+  },
 } as const
 
 /** The row-range parameters of `!data` for an app (sql names them differently). */

@@ -34,8 +34,7 @@ export interface ShellOptions {
 export const apiHref = (version: string, path: string): string => `/${encodeURIComponent(version)}/api${path === '' ? '' : '/' + path}`
 
 function topNav(version: string, uid: string, active: NavItem | undefined): Markup {
-  const links = NAV.map((n) =>
-    html`<a id="nav-${n.id}" href="${apiHref(version, n.id)}"${active === n.id ? html` aria-current="page"` : ''}>${n.label}</a>`)
+  const links = NAV.map((n) => html`<a id="nav-${n.id}" href="${apiHref(version, n.id)}"${active === n.id ? html` aria-current="page"` : ''}>${n.label}</a>`)
   return html`<header class="top">
 <nav id="topnav" aria-label="Workbench">
 <span class="brand">tabula</span>

@@ -30,7 +30,17 @@ export const TYPE_WORDS: Readonly<Record<ColumnType, string>> = {
 
 // The characters String.prototype.trim removes (and a few it keeps, harmlessly): only a cell
 // that starts or ends with one pays for a trim.
-const isSpace = (c: number): boolean => c <= 32 || c === 0xa0 || c === 0xfeff || c === 0x2028 || c === 0x2029 || (c >= 0x2000 && c <= 0x200a) || c === 0x1680 || c === 0x202f || c === 0x205f || c === 0x3000
+const isSpace = (c: number): boolean =>
+  c <= 32 ||
+  c === 0xa0 ||
+  c === 0xfeff ||
+  c === 0x2028 ||
+  c === 0x2029 ||
+  (c >= 0x2000 && c <= 0x200a) ||
+  c === 0x1680 ||
+  c === 0x202f ||
+  c === 0x205f ||
+  c === 0x3000
 
 /** `v` trimmed, without a new string when there is nothing to trim. */
 export function trimmed(v: string): string {
@@ -89,7 +99,11 @@ export type WrongValue = (row: number, type: ColumnType) => AppError
  * A column of text cells as values of `declared`, or of the type they suggest when it is
  * undefined. Text stays the very array given.
  */
-export function typeTextColumn(cells: readonly string[], declared: ColumnType | undefined, wrong: WrongValue): { type: ColumnType; values: Int32Array | Float64Array | readonly string[] } {
+export function typeTextColumn(
+  cells: readonly string[],
+  declared: ColumnType | undefined,
+  wrong: WrongValue,
+): { type: ColumnType; values: Int32Array | Float64Array | readonly string[] } {
   if (declared === 'text') return { type: 'text', values: cells }
   const n = cells.length
   const kinds = new Uint8Array(n)

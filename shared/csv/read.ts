@@ -47,7 +47,11 @@ export function readCsv(text: string): CsvColumns {
         cells = record.map(() => [])
       } else {
         if (record.length !== header.length) {
-          throw new AppError('INVALID_PARAMETER', `${record.length > header.length ? 'Too many' : 'Too few'} values: line ${recordLine} of the CSV has ${record.length} values but the header names ${header.length} columns; give one value per column (an empty value is N/A).`, { parameter: 'csv' })
+          throw new AppError(
+            'INVALID_PARAMETER',
+            `${record.length > header.length ? 'Too many' : 'Too few'} values: line ${recordLine} of the CSV has ${record.length} values but the header names ${header.length} columns; give one value per column (an empty value is N/A).`,
+            { parameter: 'csv' },
+          )
         }
         for (let c = 0; c < record.length; c++) cells[c].push(record[c])
         lines.push(recordLine)
@@ -90,7 +94,9 @@ export function readCsv(text: string): CsvColumns {
       i = j + 1
       c = s.charCodeAt(i)
       if (i < n && c !== COMMA && c !== CR && c !== LF) {
-        throw badCsv(`line ${line}: a closing quote must end the field, but ${JSON.stringify(s[i])} follows it; double a quote ("") to put it inside the field.`)
+        throw badCsv(
+          `line ${line}: a closing quote must end the field, but ${JSON.stringify(s[i])} follows it; double a quote ("") to put it inside the field.`,
+        )
       }
       record.push(value)
     } else {

@@ -15,6 +15,13 @@ export type { MessageHandler, SetOptions, Store, WatchToken, WriteOp } from './t
  * Redis when a URL is configured (several gateways share state), otherwise the embedded store
  * persisting durable keys under dataDir. Does no I/O: call connect() on the result.
  */
-export function createStore(cfg: { readonly redisUrl: string | null; readonly redisKeyPrefix?: string; readonly dataDir: string; readonly memoryCacheBytes?: number }): Store {
-  return cfg.redisUrl ? createRedisStore(cfg.redisUrl, { keyPrefix: cfg.redisKeyPrefix ?? '' }) : createMemoryStore({ dataDir: cfg.dataDir, cacheBytes: cfg.memoryCacheBytes })
+export function createStore(cfg: {
+  readonly redisUrl: string | null
+  readonly redisKeyPrefix?: string
+  readonly dataDir: string
+  readonly memoryCacheBytes?: number
+}): Store {
+  return cfg.redisUrl
+    ? createRedisStore(cfg.redisUrl, { keyPrefix: cfg.redisKeyPrefix ?? '' })
+    : createMemoryStore({ dataDir: cfg.dataDir, cacheBytes: cfg.memoryCacheBytes })
 }

@@ -125,10 +125,13 @@ export function createRedisStore(url: string, opts: { keyPrefix?: string } = {})
       if (ttl !== undefined) checkTtl(ttl)
       return run(async () => {
         const reply =
-          ttl !== undefined && nx ? await client.set(k(key), value, 'EX', ttl, 'NX')
-          : ttl !== undefined ? await client.set(k(key), value, 'EX', ttl)
-          : nx ? await client.set(k(key), value, 'NX')
-          : await client.set(k(key), value)
+          ttl !== undefined && nx
+            ? await client.set(k(key), value, 'EX', ttl, 'NX')
+            : ttl !== undefined
+              ? await client.set(k(key), value, 'EX', ttl)
+              : nx
+                ? await client.set(k(key), value, 'NX')
+                : await client.set(k(key), value)
         return reply === 'OK'
       })
     },
@@ -142,8 +145,7 @@ export function createRedisStore(url: string, opts: { keyPrefix?: string } = {})
 
     hget: (key, field) => run(() => client.hget(k(key), field)),
     hgetall: (key) => run(async () => ({ ...(await client.hgetall(k(key))) })),
-    hset: (key, fields) =>
-      Object.keys(fields).length === 0 ? run(async () => undefined) : run(async () => void (await client.hset(k(key), fields))),
+    hset: (key, fields) => (Object.keys(fields).length === 0 ? run(async () => undefined) : run(async () => void (await client.hset(k(key), fields)))),
     hdel: (key, ...fields) => (fields.length === 0 ? run(async () => 0) : run(() => client.hdel(k(key), ...fields))),
 
     sadd: (key, ...members) => (members.length === 0 ? run(async () => 0) : run(() => client.sadd(k(key), members))),
@@ -216,7 +218,10 @@ class Subscriber {
   /** Server (un)subscriptions run one after another so they reach Redis in the order of local changes. */
   private queue: Promise<void> = Promise.resolve()
 
-  constructor(private readonly main: Redis, private readonly prefix: string) {}
+  constructor(
+    private readonly main: Redis,
+    private readonly prefix: string,
+  ) {}
 
   async subscribe(channel: string, handler: MessageHandler): Promise<() => Promise<void>> {
     const sub = { handler }
@@ -314,15 +319,21 @@ function toCommands(op: WriteOp): Command[] {
     case 'set':
       if (op.ttl !== undefined) checkTtl(op.ttl)
       return [['SET', op.key, op.ttl === undefined ? [op.value] : [op.value, 'EX', op.ttl]]]
-    case 'del': return [['DEL', op.key, []]]
+    case 'del':
+      return [['DEL', op.key, []]]
     case 'expire':
       checkTtl(op.ttl)
       return [['EXPIRE', op.key, [op.ttl]]]
-    case 'hset': return chunk(Object.entries(op.fields).flat(), MAX_ARGS_PER_COMMAND).map((args) => ['HSET', op.key, args])
-    case 'hdel': return chunk(op.fields, MAX_ARGS_PER_COMMAND).map((args) => ['HDEL', op.key, args])
-    case 'sadd': return chunk(op.members, MAX_ARGS_PER_COMMAND).map((args) => ['SADD', op.key, args])
-    case 'srem': return chunk(op.members, MAX_ARGS_PER_COMMAND).map((args) => ['SREM', op.key, args])
-    default: throw new TypeError(`Unknown batch operation ${JSON.stringify((op as { op: unknown }).op)}.`)
+    case 'hset':
+      return chunk(Object.entries(op.fields).flat(), MAX_ARGS_PER_COMMAND).map((args) => ['HSET', op.key, args])
+    case 'hdel':
+      return chunk(op.fields, MAX_ARGS_PER_COMMAND).map((args) => ['HDEL', op.key, args])
+    case 'sadd':
+      return chunk(op.members, MAX_ARGS_PER_COMMAND).map((args) => ['SADD', op.key, args])
+    case 'srem':
+      return chunk(op.members, MAX_ARGS_PER_COMMAND).map((args) => ['SREM', op.key, args])
+    default:
+      throw new TypeError(`Unknown batch operation ${JSON.stringify((op as { op: unknown }).op)}.`)
   }
 }
 
@@ -353,5 +364,10 @@ function translate(err: unknown): unknown {
   const isReply = err instanceof ReplyError || (err instanceof Error && err.name === 'ReplyError')
   if (isReply && !TRANSIENT_REPLY.test((err as Error).message)) return err
   // Redis is retried every few hundred ms (see retryStrategy), so a client may come back soon.
-  return new AppError('UNAVAILABLE', 'The store (Redis) is not reachable; try again in a few seconds.', { retryAfterSeconds: UNAVAILABLE_RETRY_SECONDS }, { cause: err })
+  return new AppError(
+    'UNAVAILABLE',
+    'The store (Redis) is not reachable; try again in a few seconds.',
+    { retryAfterSeconds: UNAVAILABLE_RETRY_SECONDS },
+    { cause: err },
+  )
 }

@@ -45,8 +45,7 @@ export interface Violation {
   readonly why: string
 }
 
-const reaches = (target: string, allowed: readonly string[] = []): boolean =>
-  allowed.some((a) => (a.endsWith('/') ? target.startsWith(a) : target === a))
+const reaches = (target: string, allowed: readonly string[] = []): boolean => allowed.some((a) => (a.endsWith('/') ? target.startsWith(a) : target === a))
 
 /** Whether one resolved reference of a file under `rule.folder` is allowed. */
 function allowed(rule: Boundary, target: string, kind: ReferenceKind): boolean {

@@ -28,8 +28,7 @@ function readTree(): Map<string, string> {
 }
 
 /** The violations of one planted file, as "line specifier" strings. */
-const planted = (path: string, source: string): string[] =>
-  checkBoundaries(new Map([[path, source]])).map((v) => `${v.line} ${v.specifier}`)
+const planted = (path: string, source: string): string[] => checkBoundaries(new Map([[path, source]])).map((v) => `${v.line} ${v.specifier}`)
 
 describe('import boundaries (issue 18)', () => {
   let tree: Map<string, string>

@@ -70,5 +70,8 @@ function isImportMetaUrl(node: ts.Expression): boolean {
 export function resolveSpecifier(from: string, specifier: string): string | null {
   if (!specifier.startsWith('./') && !specifier.startsWith('../')) return null
   const target = posix.normalize(posix.join(posix.dirname(from), specifier))
-  return target.replace(/\.js$/, '.ts').replace(/\.mjs$/, '.mts').replace(/\.cjs$/, '.cts')
+  return target
+    .replace(/\.js$/, '.ts')
+    .replace(/\.mjs$/, '.mts')
+    .replace(/\.cjs$/, '.cts')
 }

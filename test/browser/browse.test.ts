@@ -30,7 +30,10 @@ describe('browser: browsing folders', function () {
     await openWorkbench(page, `${bench().api}/ls`)
     expect(await listed(page)).to.include('dir:pub')
 
-    for (const [folder, next] of [['pub', 'pub.demo'], ['pub.demo', 'pub.demo.retail']]) {
+    for (const [folder, next] of [
+      ['pub', 'pub.demo'],
+      ['pub.demo', 'pub.demo.retail'],
+    ]) {
       await entry(page, folder).click()
       await entry(page, next).waitFor()
       expect(await listed(page), `inside ${folder}`).to.include(`dir:${next}`)
@@ -53,7 +56,10 @@ describe('browser: browsing folders', function () {
     const first = await bench().json<Rows>('pub.demo.retail.item/!data:json.rows?range_=0&to_=50')
     const shown = await shownTable(page)
     expect(shown.rows).to.have.length(50)
-    expect(shown.rows.map((r) => r[0]), 'trans').to.deep.equal(first.rows.map((r) => String(r[0])))
+    expect(
+      shown.rows.map((r) => r[0]),
+      'trans',
+    ).to.deep.equal(first.rows.map((r) => String(r[0])))
 
     await page.locator('button#next').click()
     await expectRowInfo(page, rowInfoText(51, 100, 3000))

@@ -10,8 +10,14 @@ import { useWorkbench } from './workbench.js'
 
 /** The policy of the UI contract, directive by directive. */
 const CSP = [
-  "default-src 'self'", "script-src 'self'", "style-src 'self'", "img-src 'self' data:", "connect-src 'self'",
-  "base-uri 'none'", "form-action 'self'", "frame-ancestors 'none'",
+  "default-src 'self'",
+  "script-src 'self'",
+  "style-src 'self'",
+  "img-src 'self' data:",
+  "connect-src 'self'",
+  "base-uri 'none'",
+  "form-action 'self'",
+  "frame-ancestors 'none'",
 ]
 
 /** A user of their own, so logging in and out here never touches the admin session of other files. */
@@ -52,7 +58,12 @@ describe('browser: login and page shell', function () {
     expect(await page.locator('textarea#query').count(), 'the SQL page itself').to.equal(1)
 
     // The navigation leads to the other pages of the workbench.
-    for (const [id, path] of [['nav-run', '/api/run'], ['nav-sql', '/api/sql'], ['nav-new', '/api/new'], ['nav-ls', '/api/ls']]) {
+    for (const [id, path] of [
+      ['nav-run', '/api/run'],
+      ['nav-sql', '/api/sql'],
+      ['nav-new', '/api/new'],
+      ['nav-ls', '/api/ls'],
+    ]) {
       const href = await page.locator(`nav#topnav a#${id}`).getAttribute('href')
       expect(new URL(href!, page.url()).pathname, id).to.equal(`/v1${path}`)
     }
@@ -60,10 +71,7 @@ describe('browser: login and page shell', function () {
     // Logging out posts !logout and then moves the page to the login form itself;
     // wait for that navigation so the next goto does not race it.
     const after = await page.locator('nav#topnav a#nav-logout').getAttribute('data-after')
-    await Promise.all([
-      page.waitForURL((u) => u.pathname === new URL(after!, page.url()).pathname),
-      page.locator('nav#topnav a#nav-logout').click(),
-    ])
+    await Promise.all([page.waitForURL((u) => u.pathname === new URL(after!, page.url()).pathname), page.locator('nav#topnav a#nav-logout').click()])
     await page.locator('form#login-form').waitFor()
     await eventually(async () => {
       const again = await page.context().request.get(url)
@@ -84,14 +92,18 @@ describe('browser: login and page shell', function () {
     for (const path of ['run', 'sql', 'new', 'ls']) {
       const res = await page.goto(`${bench().api}/${path}`)
       expect(res?.status(), path).to.equal(200)
-      const csp = (res!.headers()['content-security-policy'] ?? '').split(';').map((d) => d.trim()).filter(Boolean)
+      const csp = (res!.headers()['content-security-policy'] ?? '')
+        .split(';')
+        .map((d) => d.trim())
+        .filter(Boolean)
       expect(csp, `CSP of ${path}`).to.have.members(CSP)
       expect((await res!.text()).slice(0, 15).toLowerCase()).to.equal('<!doctype html>')
       await page.locator('nav#topnav').waitFor()
       expect(await page.locator('script:not([src])').count(), `inline scripts on ${path}`).to.equal(0)
       expect(await page.locator('style').count(), `style elements on ${path}`).to.equal(0)
-      for (const src of await page.locator('script[src], link[href]').evaluateAll((els) =>
-        els.map((e) => (e as unknown as { src?: string; href?: string }).src || (e as unknown as { href: string }).href))) {
+      for (const src of await page
+        .locator('script[src], link[href]')
+        .evaluateAll((els) => els.map((e) => (e as unknown as { src?: string; href?: string }).src || (e as unknown as { href: string }).href))) {
         if (src.startsWith('data:')) continue // an inline icon (img-src allows data:)
         expect(src, `asset of ${path}`).to.match(new RegExp(`^${origin}/ui/`))
       }

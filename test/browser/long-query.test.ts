@@ -35,40 +35,44 @@ describe('browser: a long query', function () {
   const bench = useWorkbench({ DEMO_ROWS: '10000000' }, 240_000)
   const browser = useBrowser((context) => bench().logIn(context))
 
-  browser.it('moves the progress bar while the query runs and stops it with the Stop button', async (page) => {
-    await openWorkbench(page, `${bench().api}/run`)
-    await runQuery(page, LONG)
-    const stop = page.locator('button#stop')
-    await eventually(async () => expect(await stop.isEnabled(), '#stop enabled while running').to.equal(true), 10_000, 50)
+  browser.it(
+    'moves the progress bar while the query runs and stops it with the Stop button',
+    async (page) => {
+      await openWorkbench(page, `${bench().api}/run`)
+      await runQuery(page, LONG)
+      const stop = page.locator('button#stop')
+      await eventually(async () => expect(await stop.isEnabled(), '#stop enabled while running').to.equal(true), 10_000, 50)
 
-    // Watch the bar until it has moved forward twice (or at least once, from 0, before it gets late).
-    const seen: (number | null)[] = []
-    const started = Date.now()
-    for (;;) {
-      expect(await stop.isEnabled(), `the query ended before it was stopped; progress seen: ${seen.join(', ')}`).to.equal(true)
-      const value = await progressValue(page)
-      if (seen.length === 0 || value !== seen[seen.length - 1]) seen.push(value)
-      const moves = seen.filter((v, i) => i > 0 && v !== null && v > (seen[i - 1] ?? 0)).length
-      if (moves >= 2 || (moves >= 1 && Date.now() - started > 20_000)) break
-      expect(Date.now() - started, `progress seen: ${seen.join(', ')}`).to.be.below(45_000)
-      await page.waitForTimeout(100)
-    }
-    const last = seen[seen.length - 1]!
-    expect(last).to.be.greaterThan(0).and.below(1)
+      // Watch the bar until it has moved forward twice (or at least once, from 0, before it gets late).
+      const seen: (number | null)[] = []
+      const started = Date.now()
+      for (;;) {
+        expect(await stop.isEnabled(), `the query ended before it was stopped; progress seen: ${seen.join(', ')}`).to.equal(true)
+        const value = await progressValue(page)
+        if (seen.length === 0 || value !== seen[seen.length - 1]) seen.push(value)
+        const moves = seen.filter((v, i) => i > 0 && v !== null && v > (seen[i - 1] ?? 0)).length
+        if (moves >= 2 || (moves >= 1 && Date.now() - started > 20_000)) break
+        expect(Date.now() - started, `progress seen: ${seen.join(', ')}`).to.be.below(45_000)
+        await page.waitForTimeout(100)
+      }
+      const last = seen[seen.length - 1]!
+      expect(last).to.be.greaterThan(0).and.below(1)
 
-    // The API agrees that the query runs and how far it is.
-    const status = await bench().json<Status>('run/!status:json')
-    expect(status.running).to.equal(true)
-    expect(status.unit).to.equal('ops')
-    expect(status.total).to.be.greaterThan(1)
-    expect(status.done).to.be.within(1, status.total! - 1)
-    expect(status.fraction).to.be.closeTo(status.done! / status.total!, 1e-9)
+      // The API agrees that the query runs and how far it is.
+      const status = await bench().json<Status>('run/!status:json')
+      expect(status.running).to.equal(true)
+      expect(status.unit).to.equal('ops')
+      expect(status.total).to.be.greaterThan(1)
+      expect(status.done).to.be.within(1, status.total! - 1)
+      expect(status.fraction).to.be.closeTo(status.done! / status.total!, 1e-9)
 
-    const clicked = Date.now()
-    await stop.click()
-    await eventually(async () => expect(await textOf(page, '#error')).to.match(/stopped/i), 15_000)
-    await eventually(async () => expect(await stop.isDisabled(), '#stop disabled after the stop').to.equal(true))
-    expect(Date.now() - clicked, 'stopped promptly').to.be.below(15_000)
-    await eventually(async () => expect((await bench().json<Status>('run/!status:json')).running).to.equal(false))
-  }, 90_000)
+      const clicked = Date.now()
+      await stop.click()
+      await eventually(async () => expect(await textOf(page, '#error')).to.match(/stopped/i), 15_000)
+      await eventually(async () => expect(await stop.isDisabled(), '#stop disabled after the stop').to.equal(true))
+      expect(Date.now() - clicked, 'stopped promptly').to.be.below(15_000)
+      await eventually(async () => expect((await bench().json<Status>('run/!status:json')).running).to.equal(false))
+    },
+    90_000,
+  )
 })

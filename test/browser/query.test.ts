@@ -4,9 +4,7 @@
  */
 import { expect } from 'chai'
 import { useBrowser } from '../helpers/browser.js'
-import {
-  cellNumber, eventually, expectIdleWithoutError, expectRowInfo, linkTarget, openWorkbench, rowInfoText, runQuery, shownTable, textOf,
-} from './pages.js'
+import { cellNumber, eventually, expectIdleWithoutError, expectRowInfo, linkTarget, openWorkbench, rowInfoText, runQuery, shownTable, textOf } from './pages.js'
 import { useWorkbench } from './workbench.js'
 
 /** DEMO_ROWS of the workbench service: 60 pages of 50. */
@@ -38,9 +36,13 @@ describe('browser: query pages', function () {
     expect(shown.head).to.deep.equal(cols.label)
     expect(shown.rows).to.deep.equal(asText((await runRows(0, 50)).rows))
     // Numbers right, text left.
-    const align = (c: number) => page.locator('table#result tbody tr').first().locator('td').nth(c).evaluate(
-      (td) => (globalThis as unknown as { getComputedStyle(e: unknown): { textAlign: string } }).getComputedStyle(td).textAlign,
-    )
+    const align = (c: number) =>
+      page
+        .locator('table#result tbody tr')
+        .first()
+        .locator('td')
+        .nth(c)
+        .evaluate((td) => (globalThis as unknown as { getComputedStyle(e: unknown): { textAlign: string } }).getComputedStyle(td).textAlign)
     expect(await align(1), 'store').to.equal('right')
     expect(await align(2), 'payment').to.not.equal('right')
     const progress = page.locator('progress#progress')
@@ -144,7 +146,10 @@ describe('browser: query pages', function () {
     const text = await tab.goto(textUrl)
     expect(text?.status()).to.equal(200)
     const lines = (await tab.locator('body').innerText()).split('\n').filter((l) => /^\s*\d/.test(l))
-    expect(lines.map((l) => Number(l.trim().split(/\s+/)[0])), 'text link').to.deep.equal(trans)
+    expect(
+      lines.map((l) => Number(l.trim().split(/\s+/)[0])),
+      'text link',
+    ).to.deep.equal(trans)
 
     const json = async (selector: string, suffix: string) => {
       const url = await linkTarget(page, selector)
@@ -158,7 +163,10 @@ describe('browser: query pages', function () {
     expect(rows.cols).to.deep.equal(['trans', 'store', 'payment'])
     expect(asText(rows.rows), 'json.rows link').to.deep.equal(shown.rows)
     const keyed = (await json('a#link-json-keyed', 'json.keyed')) as { trans: number }[]
-    expect(keyed.map((k) => k.trans), 'json.keyed link').to.deep.equal(trans)
+    expect(
+      keyed.map((k) => k.trans),
+      'json.keyed link',
+    ).to.deep.equal(trans)
     await tab.close()
   })
 
@@ -168,7 +176,10 @@ describe('browser: query pages', function () {
     before(async function () {
       await bench().dbm('upload_table', {
         path: 'uploads.admin.hostile',
-        cols: [{ name: 'note', type: 'text', label: '<b onmouseover="alert(4)">note</b>' }, { name: 'n', type: 'int' }],
+        cols: [
+          { name: 'note', type: 'text', label: '<b onmouseover="alert(4)">note</b>' },
+          { name: 'n', type: 'int' },
+        ],
         data: { note: HOSTILE, n: [1, 2, 3] },
       })
     })

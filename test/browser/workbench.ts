@@ -46,9 +46,18 @@ export function useWorkbench(env: Record<string, string> = {}, startTimeoutMs = 
     if (!chromiumAvailable()) this.skip()
     this.timeout(startTimeoutMs)
     dataDir = await mkdtemp(join(tmpdir(), 'tabula-browser-'))
-    running = await startGateway({
-      DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1', ADMIN_PASSWORD, WORKERS: '2', DEMO_ROWS: '3000', ...env,
-    }, startTimeoutMs - 5_000)
+    running = await startGateway(
+      {
+        DATA_DIR: dataDir,
+        PORT: '0',
+        HOST: '127.0.0.1',
+        ADMIN_PASSWORD,
+        WORKERS: '2',
+        DEMO_ROWS: '3000',
+        ...env,
+      },
+      startTimeoutMs - 5_000,
+    )
     bench = await connect(running.base)
   })
 

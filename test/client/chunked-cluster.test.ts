@@ -59,7 +59,10 @@ describe('client: chunked upload across gateways', function () {
     await a.dbm('upload_chunk', { upload, seq: 1, csv: 'x\n1\n2\n' })
     const again = await b.dbm('upload_chunk', { upload, seq: 1, csv: 'x\n1\n2\n' })
     expect(again).to.include({ rows: 2, chunks: 1, duplicate: true })
-    const gap = await b.dbm('upload_chunk', { upload, seq: 3, csv: 'x\n5\n' }).then(() => null, (e: { code: string }) => e)
+    const gap = await b.dbm('upload_chunk', { upload, seq: 3, csv: 'x\n5\n' }).then(
+      () => null,
+      (e: { code: string }) => e,
+    )
     expect(gap?.code).to.equal('invalid_parameter')
     await b.dbm('upload_chunk', { upload, seq: 2, csv: 'x\n3\n' })
     expect((await a.dbm('upload_commit', { upload })).rows).to.equal(3)

@@ -13,7 +13,10 @@ import { adminClient, startGateway, type Gateway } from './helpers.js'
 const TTL = 3
 
 async function failure(p: Promise<unknown>): Promise<TabulaError> {
-  const e = await p.then(() => null, (err: unknown) => err)
+  const e = await p.then(
+    () => null,
+    (err: unknown) => err,
+  )
   expect(e, 'expected a TabulaError').to.be.instanceOf(TabulaError)
   return e as TabulaError
 }
@@ -61,7 +64,7 @@ describe('client: chunked upload lifecycle', function () {
     expect(await uploads()).not.to.include(upload)
   })
 
-  it('refuses a folder the user may not write, at begin, and another user\'s upload', async () => {
+  it("refuses a folder the user may not write, at begin, and another user's upload", async () => {
     await admin.dbm('add_user', { uid: 'bob', first: 'Bob', last: 'B', email: 'bob@example.com', password: 'bob-secret-1' })
     const bob = new Client({ baseUrl: g.api })
     await bob.login('bob', 'bob-secret-1')
@@ -132,7 +135,12 @@ describe('client: chunked upload lifecycle', function () {
     expect(table.cols!.map((c) => c.type)).to.deep.equal(['float', 'text', 'date'])
     expect(await admin.sql('select a, b, c from uploads.admin.typed', { format: 'json.rows' })).to.deep.equal({
       cols: ['a', 'b', 'c'],
-      rows: [[1, '', 20240102], [2, '', null], [2.5, 'x', 20240105], [4, 'z', null]],
+      rows: [
+        [1, '', 20240102],
+        [2, '', null],
+        [2.5, 'x', 20240105],
+        [4, 'z', null],
+      ],
     })
   })
 })

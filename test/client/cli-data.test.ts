@@ -46,7 +46,11 @@ describe('client: CLI upload, query, download', function () {
     expect(JSON.parse(q.stdout)).to.deep.equal([{ n: ROWS, names: 97, total }])
     const r = await cli(['run', '-', '--format', 'csv'], env, '<base table="uploads.admin.sample"/><sel value="id=500 | id=2"/><colord cols="id,name,note"/>')
     expect(r.code, r.stderr).to.equal(0)
-    expect(csvRows(r.stdout)).to.deep.equal([['id', 'name', 'note'], ['2', 'n2', 'note 2'], ['500', 'n15', 'row 500, "quoted"\nsecond line']])
+    expect(csvRows(r.stdout)).to.deep.equal([
+      ['id', 'name', 'note'],
+      ['2', 'n2', 'note 2'],
+      ['500', 'n15', 'row 500, "quoted"\nsecond line'],
+    ])
   })
 
   it('downloads the table as CSV equal to the upload, value by value', async () => {
@@ -70,7 +74,10 @@ describe('client: CLI upload, query, download', function () {
     const table = await cli(['sql', q, '--format', 'table'], env)
     expect(table.stdout).to.equal('id  name\n--  ----\n 0  n0\n 1  n1\n')
     const json = await cli(['sql', q, '--format', 'json'], env)
-    expect(JSON.parse(json.stdout)).to.deep.equal([{ id: 0, name: 'n0' }, { id: 1, name: 'n1' }])
+    expect(JSON.parse(json.stdout)).to.deep.equal([
+      { id: 0, name: 'n0' },
+      { id: 1, name: 'n1' },
+    ])
     const csv = await cli(['sql', q, '--format', 'csv'], env)
     expect(csv.stdout).to.equal('id,name\n0,n0\n1,n1\n')
     const bad = await cli(['sql', q, '--format', 'xml'], env)
@@ -83,7 +90,10 @@ describe('client: CLI upload, query, download', function () {
     expect(r.code, r.stderr).to.equal(0)
     const q = await cli(['sql', 'select code, amount from uploads.admin.typed'], env)
     // Declared text keeps the leading zeros that an inferred int would lose.
-    expect(JSON.parse(q.stdout)).to.deep.equal([{ code: '007', amount: 1 }, { code: '010', amount: 2 }])
+    expect(JSON.parse(q.stdout)).to.deep.equal([
+      { code: '007', amount: 1 },
+      { code: '010', amount: 2 },
+    ])
     const info = await cli(['dbm', 'get_table_info', '{"path": "uploads.admin.typed", "include": "cols"}'], env)
     expect(JSON.parse(info.stdout).cols.map((c: { type: string }) => c.type)).to.deep.equal(['text', 'float'])
     const wrong = await cli(['upload', join(dir, 'typed.csv'), 'typed2', '--types', 'missing=int'], env)
@@ -97,7 +107,13 @@ describe('client: CLI upload, query, download', function () {
     expect(again.stderr).to.contain('table_exists')
     const append = await cli(['upload', join(dir, 'more.csv'), 'sample', '--mode', 'append'], env)
     expect(append.code, append.stderr).to.equal(0)
-    const q = await cli(['sql', "select count(*) n, max(id) m, (select name from uploads.admin.sample where id = 2) two, (select name from uploads.admin.sample where id = 9999) last from uploads.admin.sample"], env)
+    const q = await cli(
+      [
+        'sql',
+        'select count(*) n, max(id) m, (select name from uploads.admin.sample where id = 2) two, (select name from uploads.admin.sample where id = 9999) last from uploads.admin.sample',
+      ],
+      env,
+    )
     expect(JSON.parse(q.stdout)).to.deep.equal([{ n: ROWS + 1, m: 9999, two: 'n2', last: 'zz' }])
   })
 

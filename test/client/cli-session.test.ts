@@ -56,10 +56,16 @@ describe('client: CLI sessions and exit codes', function () {
     const saved = JSON.parse(await readFile(join(cfg.dir, 'credentials.json'), 'utf8')) as { uid: string; sid: string; epw: string }
     const r = await cli(['logout'], env())
     expect(r.code, r.stderr).to.equal(0)
-    await stat(join(cfg.dir, 'credentials.json')).then(() => expect.fail('credentials.json still exists'), () => undefined)
+    await stat(join(cfg.dir, 'credentials.json')).then(
+      () => expect.fail('credentials.json still exists'),
+      () => undefined,
+    )
     // The old cookie no longer works anywhere.
     const old = new Client({ baseUrl: g.api, session: saved })
-    const err = await old.sql('select 1').then(() => null, (e: unknown) => e)
+    const err = await old.sql('select 1').then(
+      () => null,
+      (e: unknown) => e,
+    )
     expect(err).to.be.instanceOf(TabulaError)
     expect((err as TabulaError).code).to.equal('no_session')
   })
@@ -94,7 +100,16 @@ describe('client: CLI sessions and exit codes', function () {
   })
 
   it('exits 2 for usage errors', async () => {
-    for (const args of [[], ['frobnicate'], ['sql'], ['sql', 'a', 'b'], ['sql', 'select 1', '--no-such-option'], ['upload', 'x.csv'], ['run', '/no/such/file.xml'], ['stop', 'seven']]) {
+    for (const args of [
+      [],
+      ['frobnicate'],
+      ['sql'],
+      ['sql', 'a', 'b'],
+      ['sql', 'select 1', '--no-such-option'],
+      ['upload', 'x.csv'],
+      ['run', '/no/such/file.xml'],
+      ['stop', 'seven'],
+    ]) {
       const r = await cli(args, { ...env(), TABULA_URL: g.url, TABULA_UID: 'admin', TABULA_PASSWORD: ADMIN_PASSWORD })
       expect(r.code, `tabula ${args.join(' ')}: ${r.stderr}`).to.equal(2)
     }

@@ -31,7 +31,10 @@ describe('client: CLI stop and status', function () {
     const env = { TABULA_CONFIG_DIR: dir }
     expect((await cli(['login', '--url', g.url, '--user', 'admin'], { ...env, TABULA_PASSWORD: ADMIN_PASSWORD })).code).to.equal(0)
     const instance = await client.newInstance('sql')
-    const running = instance.sql(ENDLESS).then(() => null, (e: unknown) => e)
+    const running = instance.sql(ENDLESS).then(
+      () => null,
+      (e: unknown) => e,
+    )
     // Wait until the service reports it running (polling status, not a fixed sleep).
     for (let i = 0; ; i++) {
       const s = await cli(['status', String(instance.tag)], env)

@@ -9,7 +9,10 @@ import { ADMIN_PASSWORD, adminClient, startGateway, type Gateway } from './helpe
 const Q = 'select store, count(*) n from pub.demo.retail.item where store <= 3 group by store order by store'
 
 async function failure(p: Promise<unknown>): Promise<TabulaError> {
-  const e = await p.then(() => null, (err: unknown) => err)
+  const e = await p.then(
+    () => null,
+    (err: unknown) => err,
+  )
   expect(e, 'expected a TabulaError').to.be.instanceOf(TabulaError)
   return e as TabulaError
 }
@@ -93,7 +96,9 @@ describe('client: library against the API', function () {
     expect(await inst.stop()).to.equal(false)
     const same = c.instance(inst.tag)
     expect(await same.rows()).to.equal(3)
-    const dyn = await c.newInstance('<dynamic s="1"><widget name="index" class_="grid"><base table="pub.demo.retail.stores"/><sel value="store={@s}"/></widget></dynamic>')
+    const dyn = await c.newInstance(
+      '<dynamic s="1"><widget name="index" class_="grid"><base table="pub.demo.retail.stores"/><sel value="store={@s}"/></widget></dynamic>',
+    )
     const reply = (await dyn.set({ s: 5 })) as Record<string, unknown>
     expect(reply).to.be.an('object')
     const rows = await dyn.data({ format: 'json.keyed' })
@@ -107,7 +112,7 @@ describe('client: library against the API', function () {
     const table = await c.upload('uploads.admin.chunked', ['a,b\n1,x\n2,y\n', 'a,b\n3,x\n'], { onChunk: (p) => seen.push(p.rows) })
     expect(seen).to.deep.equal([2, 3])
     expect(table).to.include({ path: 'uploads.admin.chunked', rows: 3 })
-    expect(await c.sql('select group_concat(b, \'\') s from uploads.admin.chunked')).to.deep.equal({ s: ['xyx'] })
+    expect(await c.sql("select group_concat(b, '') s from uploads.admin.chunked")).to.deep.equal({ s: ['xyx'] })
   })
 
   it('throws TabulaError with the API status, code, message and detail', async () => {

@@ -50,15 +50,28 @@ describe('client: retries only where safe', function () {
 
   it('sends a query once, even when the answer is a 503', async () => {
     fake.script = [{ status: 503 }, { status: 200, body: { x: [1] } }]
-    const err = await client().sql('select 1').then(() => null, (e: unknown) => e)
+    const err = await client()
+      .sql('select 1')
+      .then(
+        () => null,
+        (e: unknown) => e,
+      )
     expect(err).to.be.instanceOf(TabulaError)
     expect((err as TabulaError).status).to.equal(503)
     expect(fake.hits).to.have.length(1)
   })
 
   it('sends a dbm transaction once, even on 502', async () => {
-    fake.script = [{ status: 502, body: 'bad gateway' }, { status: 200, body: { rc: 0, value: 1 } }]
-    await client().dbm('make_dir', { path: 'x' }).then(() => expect.fail('should fail'), () => undefined)
+    fake.script = [
+      { status: 502, body: 'bad gateway' },
+      { status: 200, body: { rc: 0, value: 1 } },
+    ]
+    await client()
+      .dbm('make_dir', { path: 'x' })
+      .then(
+        () => expect.fail('should fail'),
+        () => undefined,
+      )
     expect(fake.hits.map((h) => h.method)).to.deep.equal(['POST'])
   })
 
@@ -71,33 +84,65 @@ describe('client: retries only where safe', function () {
 
   it('gives up on a read after the bounded number of retries', async () => {
     fake.script = [{ status: 503 }]
-    const err = await client().instance(7).rows().then(() => null, (e: unknown) => e)
+    const err = await client()
+      .instance(7)
+      .rows()
+      .then(
+        () => null,
+        (e: unknown) => e,
+      )
     expect((err as TabulaError).status).to.equal(503)
     // The first try and three more.
     expect(fake.hits).to.have.length(4)
   })
 
   it('honours Retry-After on a 429 for reads only', async () => {
-    fake.script = [{ status: 429, body: { error: 'slow down', code: 'too_many_requests' }, headers: { 'Retry-After': '1' } }, { status: 200, body: 5 }]
+    fake.script = [
+      { status: 429, body: { error: 'slow down', code: 'too_many_requests' }, headers: { 'Retry-After': '1' } },
+      { status: 200, body: 5 },
+    ]
     expect(await client().results('run').rows()).to.equal(5)
     expect(fake.hits).to.have.length(2)
     fake.hits.length = 0
     // The same answer with a limit below Retry-After's second: the wait asked for is what counts
     // (not the 5 ms backoff), so it is not retried.
     const impatient = new Client({ baseUrl: fake.url, session, retry: { retries: 3, baseDelayMs: 5, maxDelayMs: 500 } })
-    const refused = await impatient.results('run').rows().then(() => null, (e: unknown) => e)
+    const refused = await impatient
+      .results('run')
+      .rows()
+      .then(
+        () => null,
+        (e: unknown) => e,
+      )
     expect((refused as TabulaError).status).to.equal(429)
     expect(fake.hits).to.have.length(1)
     fake.hits.length = 0
-    fake.script = [{ status: 429, body: { error: 'slow down', code: 'too_many_requests' }, headers: { 'Retry-After': '1' } }, { status: 200, body: { x: [1] } }]
-    const err = await client().run('<table cols="x">1</table>').then(() => null, (e: unknown) => e)
-    expect((err as TabulaError)).to.include({ status: 429, code: 'too_many_requests', retryAfter: 1 })
+    fake.script = [
+      { status: 429, body: { error: 'slow down', code: 'too_many_requests' }, headers: { 'Retry-After': '1' } },
+      { status: 200, body: { x: [1] } },
+    ]
+    const err = await client()
+      .run('<table cols="x">1</table>')
+      .then(
+        () => null,
+        (e: unknown) => e,
+      )
+    expect(err as TabulaError).to.include({ status: 429, code: 'too_many_requests', retryAfter: 1 })
     expect(fake.hits).to.have.length(1)
   })
 
   it('does not wait for a Retry-After longer than its limit', async () => {
-    fake.script = [{ status: 503, headers: { 'Retry-After': '3600' } }, { status: 200, body: 1 }]
-    const err = await client().results('sql').rows().then(() => null, (e: unknown) => e)
+    fake.script = [
+      { status: 503, headers: { 'Retry-After': '3600' } },
+      { status: 200, body: 1 },
+    ]
+    const err = await client()
+      .results('sql')
+      .rows()
+      .then(
+        () => null,
+        (e: unknown) => e,
+      )
     expect((err as TabulaError).retryAfter).to.equal(3600)
     expect(fake.hits).to.have.length(1)
   })
@@ -111,11 +156,17 @@ describe('client: retries only where safe', function () {
       return fetch(input, init)
     }
     const c = new Client({ baseUrl: url, session, fetch: counting, retry: { retries: 2, baseDelayMs: 5 } })
-    const read = await c.ls().then(() => null, (e: unknown) => e)
-    expect((read as TabulaError)).to.include({ status: 0, code: 'connection_failed' })
+    const read = await c.ls().then(
+      () => null,
+      (e: unknown) => e,
+    )
+    expect(read as TabulaError).to.include({ status: 0, code: 'connection_failed' })
     expect(calls).to.equal(3)
     calls = 0
-    await c.sql('select 1').then(() => null, () => undefined)
+    await c.sql('select 1').then(
+      () => null,
+      () => undefined,
+    )
     expect(calls).to.equal(1)
     fake = await fakeGateway()
   })

@@ -29,7 +29,11 @@ describe('three gateway processes on one Redis and one data folder', function ()
 
   /** POSTs JSON to `{api}/{path}` with the session cookie. */
   const call = async (api: string, path: string, body?: object, who = cookie): Promise<Reply> => {
-    const res = await fetch(`${api}/${path}`, { method: 'POST', headers: { cookie: who, 'content-type': 'application/json' }, body: body ? JSON.stringify(body) : undefined })
+    const res = await fetch(`${api}/${path}`, {
+      method: 'POST',
+      headers: { cookie: who, 'content-type': 'application/json' },
+      body: body ? JSON.stringify(body) : undefined,
+    })
     const text = await res.text()
     return { status: res.status, body: text ? (JSON.parse(text) as Record<string, unknown>) : {} }
   }
@@ -154,7 +158,10 @@ describe('three gateway processes on one Redis and one data folder', function ()
     expect(res).to.deep.equal({ status: 200, body: { n: [4000000] } })
     expect(await exited).to.equal(0)
     // It no longer takes connections; the other gateway still serves.
-    const refused = await fetch(`${gw(draining)}/sql:json`, { method: 'POST' }).then(() => 'answered', (e: Error) => (e.cause as { code?: string })?.code ?? e.message)
+    const refused = await fetch(`${gw(draining)}/sql:json`, { method: 'POST' }).then(
+      () => 'answered',
+      (e: Error) => (e.cause as { code?: string })?.code ?? e.message,
+    )
     expect(refused).to.equal('ECONNREFUSED')
     expect((await call(gw(other), 'sql:json', { sql: 'select 5 as x' })).body).to.deep.equal({ x: [5] })
   })

@@ -28,7 +28,12 @@ describe('nginx with the deployed configuration in front of three gateways', fun
       body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body),
     })
     const text = await res.text()
-    return { status: res.status, type: res.headers.get('content-type') ?? '', text, body: text.startsWith('{') || text.startsWith('[') ? JSON.parse(text) : text }
+    return {
+      status: res.status,
+      type: res.headers.get('content-type') ?? '',
+      text,
+      body: text.startsWith('{') || text.startsWith('[') ? JSON.parse(text) : text,
+    }
   }
 
   before(async function () {
@@ -70,13 +75,17 @@ describe('nginx with the deployed configuration in front of three gateways', fun
   it('passes a whole result through unchanged, and the same answer as a gateway gives directly', async () => {
     const sql = 'select * from pub.demo.retail.item order by 1'
     const through = await call('sql:json.rows', { sql })
-    const direct = await fetch(`${cluster.gateways[0].base}/sql:json.rows`, { method: 'POST', headers: { cookie, 'content-type': 'application/json' }, body: JSON.stringify({ sql }) })
+    const direct = await fetch(`${cluster.gateways[0].base}/sql:json.rows`, {
+      method: 'POST',
+      headers: { cookie, 'content-type': 'application/json' },
+      body: JSON.stringify({ sql }),
+    })
     expect(through.status).to.equal(200)
     expect(through.body.rows).to.have.length(DEMO_ROWS)
     expect(through.text).to.equal(await direct.text())
   })
 
-  it('passes a body under MAX_BODY_BYTES, and a larger one gets the gateway\'s JSON 413, not an nginx page', async () => {
+  it("passes a body under MAX_BODY_BYTES, and a larger one gets the gateway's JSON 413, not an nginx page", async () => {
     const padding = ' '.repeat(MAX_BODY_BYTES - 200)
     const fits = await call('sql:json', `{"sql": "select 1 as one"${padding}}`)
     expect(fits.body).to.deep.equal({ one: [1] })
@@ -99,7 +108,12 @@ describe('nginx with the deployed configuration in front of three gateways', fun
   it('stops the query of a client that hangs up, behind the balancer', async () => {
     const tag = (await call('new/sql:json', {})).body.tag
     const hangUp = new AbortController()
-    const running = fetch(`${api}/${tag}:json`, { method: 'POST', headers: { cookie, 'content-type': 'application/json' }, body: JSON.stringify({ sql: FOREVER }), signal: hangUp.signal }).catch((e: Error) => e.name)
+    const running = fetch(`${api}/${tag}:json`, {
+      method: 'POST',
+      headers: { cookie, 'content-type': 'application/json' },
+      body: JSON.stringify({ sql: FOREVER }),
+      signal: hangUp.signal,
+    }).catch((e: Error) => e.name)
     const runningNow = async (): Promise<boolean> => (await call(`${tag}/!status:json`)).body.running === true
     let started = false
     for (let k = 0; k < 50 && !started; k++) {

@@ -74,11 +74,11 @@ const FAILURES: readonly { src: string; part: string }[] = [
   { src: "if(1;'a')", part: 'if() takes an odd number of arguments, at least 3' },
   { src: "endswith(;'a')", part: 'argument 1 of endswith() is missing' },
   { src: '1/0', part: 'division by zero' },
-  { src: "@word+1", part: "'+' needs a number, not the text 'Mixed'" },
-  { src: "@word>1", part: "cannot compare the text 'Mixed' with a number" },
+  { src: '@word+1', part: "'+' needs a number, not the text 'Mixed'" },
+  { src: '@word>1', part: "cannot compare the text 'Mixed' with a number" },
   { src: '1 2 < 3', part: "'<' needs a single value, not a list" },
   { src: "str_to_lst(@csv;'')", part: 'str_to_lst needs a non-empty delimiter' },
-  { src: "@word & 1", part: "'&' needs a number, not the text 'Mixed'" },
+  { src: '@word & 1', part: "'&' needs a number, not the text 'Mixed'" },
   { src: '2^2000', part: 'the result is not a finite number' },
 ]
 

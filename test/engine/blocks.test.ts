@@ -77,14 +77,28 @@ const REFERENCE: readonly { name: string; xml: string; vars?: Vars; out: string 
     xml: `<let paths="a.b, c.d,e.f"><sel value="p={qv(str_to_lst(@paths;','))}"/></let>`,
     out: `<sel value="p='a.b' 'c.d' 'e.f'"/>`,
   },
-  { name: '<base table="{@tbl}"/> takes the table from a variable (§2.1)', xml: '<base table="{@tbl}"/>', vars: { tbl: 'pub.demo.retail.item' }, out: '<base table="pub.demo.retail.item"/>' },
+  {
+    name: '<base table="{@tbl}"/> takes the table from a variable (§2.1)',
+    xml: '<base table="{@tbl}"/>',
+    vars: { tbl: 'pub.demo.retail.item' },
+    out: '<base table="pub.demo.retail.item"/>',
+  },
 ]
 
 const SCOPING: readonly { name: string; xml: string; vars?: Vars; out: string }[] = [
-  { name: 'a <let> binding shadows an outer one only inside the <let>', xml: '<let a="1"><let a="2"><sel value="{@a}"/></let><sel value="{@a}"/></let>', out: '<sel value="2"/><sel value="1"/>' },
+  {
+    name: 'a <let> binding shadows an outer one only inside the <let>',
+    xml: '<let a="1"><let a="2"><sel value="{@a}"/></let><sel value="{@a}"/></let>',
+    out: '<sel value="2"/><sel value="1"/>',
+  },
   { name: 'each <let> value sees the bindings before it', xml: '<let a="x" b="{@a}y"><sel value="{@b}"/></let>', out: '<sel value="xy"/>' },
   { name: 'the dynamic variables form the outermost scope', xml: '<sel value="{@a}={@b}"/>', vars: { a: 'k', b: '3' }, out: '<sel value="k=3"/>' },
-  { name: 'a <let> shadows a dynamic variable', xml: '<let a="inner"><sel value="{@a}"/></let><sel value="{@a}"/>', vars: { a: 'outer' }, out: '<sel value="inner"/><sel value="outer"/>' },
+  {
+    name: 'a <let> shadows a dynamic variable',
+    xml: '<let a="inner"><sel value="{@a}"/></let><sel value="{@a}"/>',
+    vars: { a: 'outer' },
+    out: '<sel value="inner"/><sel value="outer"/>',
+  },
   {
     name: 'an inserted block reads the enclosing scope',
     xml: '<library><block name="b"><sel value="{@col}=1"/></block></library><let col="qty"><insert block="b"/></let>',
@@ -168,35 +182,80 @@ const SCOPING: readonly { name: string; xml: string; vars?: Vars; out: string }[
 ]
 
 const CONTROL: readonly { name: string; xml: string; vars?: Vars; out: string }[] = [
-  { name: '<if> with <then> and <else> keeps <then> when true', xml: '<if test="1"><then><sel value="a"/></then><else><sel value="b"/></else></if>', out: '<sel value="a"/>' },
-  { name: '<if> with <then> and <else> keeps <else> when false', xml: '<if test="0"><then><sel value="a"/></then><else><sel value="b"/></else></if>', out: '<sel value="b"/>' },
+  {
+    name: '<if> with <then> and <else> keeps <then> when true',
+    xml: '<if test="1"><then><sel value="a"/></then><else><sel value="b"/></else></if>',
+    out: '<sel value="a"/>',
+  },
+  {
+    name: '<if> with <then> and <else> keeps <else> when false',
+    xml: '<if test="0"><then><sel value="a"/></then><else><sel value="b"/></else></if>',
+    out: '<sel value="b"/>',
+  },
   { name: '<if> with only <then> keeps nothing when false', xml: '<if test="0"><then><sel value="a"/></then></if>', out: '' },
-  { name: '<if> with content directly inside keeps it when true', xml: '<if test="{@on}"><sel value="a"/><sel value="b"/></if>', vars: { on: '1' }, out: '<sel value="a"/><sel value="b"/>' },
+  {
+    name: '<if> with content directly inside keeps it when true',
+    xml: '<if test="{@on}"><sel value="a"/><sel value="b"/></if>',
+    vars: { on: '1' },
+    out: '<sel value="a"/><sel value="b"/>',
+  },
   { name: '<if> with content directly inside drops it when false', xml: '<if test="{@on}"><sel value="a"/></if>', vars: { on: '0' }, out: '' },
   { name: 'an empty test is false', xml: '<if test="{@on}"><sel value="a"/></if>', vars: { on: '' }, out: '' },
   { name: 'any non-zero number is true', xml: '<if test="-2.5"><sel value="a"/></if>', out: '<sel value="a"/>' },
-  { name: 'a test after substitution is evaluated as a block expression', xml: '<if test="{@n}>3"><sel value="a"/></if>', vars: { n: '4' }, out: '<sel value="a"/>' },
+  {
+    name: 'a test after substitution is evaluated as a block expression',
+    xml: '<if test="{@n}>3"><sel value="a"/></if>',
+    vars: { n: '4' },
+    out: '<sel value="a"/>',
+  },
   { name: 'a test may compare texts', xml: `<if test="'{@mode}'='fast'"><sel value="a"/></if>`, vars: { mode: 'fast' }, out: '<sel value="a"/>' },
-  { name: '<note> is dropped at any depth', xml: '<note>x</note><link table2="t" col="a"><note>why</note><sel value="b"/></link>', out: '<link table2="t" col="a"><sel value="b"/></link>' },
-  { name: '<macro> and <query> wrappers are unwrapped', xml: '<macro><query><base table="t"/></query><sel value="a"/></macro>', out: '<base table="t"/><sel value="a"/>' },
+  {
+    name: '<note> is dropped at any depth',
+    xml: '<note>x</note><link table2="t" col="a"><note>why</note><sel value="b"/></link>',
+    out: '<link table2="t" col="a"><sel value="b"/></link>',
+  },
+  {
+    name: '<macro> and <query> wrappers are unwrapped',
+    xml: '<macro><query><base table="t"/></query><sel value="a"/></macro>',
+    out: '<base table="t"/><sel value="a"/>',
+  },
   {
     name: 'elements nested in data operations are expanded too',
     xml: '<let s="sales" f="sum"><tabu breaks="{@s}"><tcol source="{@s}" fun="{@f}"/><if test="1"><tcol fun="cnt"/></if></tabu></let>',
     out: '<tabu breaks="sales"><tcol source="sales" fun="sum"/><tcol fun="cnt"/></tabu>',
   },
-  { name: 'text content of data elements is substituted', xml: '<let r="1,2;3,4"><table cols="a,b">{@r};5,6</table></let>', out: '<table cols="a,b">1,2;3,4;5,6</table>' },
+  {
+    name: 'text content of data elements is substituted',
+    xml: '<let r="1,2;3,4"><table cols="a,b">{@r};5,6</table></let>',
+    out: '<table cols="a,b">1,2;3,4;5,6</table>',
+  },
   {
     name: '<dynamic>, <widget>, <do> and <layout> pass through untouched',
     xml: '<dynamic a="{@x}"><widget v="{@y}"/></dynamic><do action_="x"/><layout/>',
     out: '<dynamic a="{@x}"><widget v="{@y}"/></dynamic><do action_="x"/><layout/>',
   },
-  { name: 'unknown attributes are substituted and kept', xml: '<sel value="a" trs_timeline_="{@t}"/>', vars: { t: '1' }, out: '<sel value="a" trs_timeline_="1"/>' },
+  {
+    name: 'unknown attributes are substituted and kept',
+    xml: '<sel value="a" trs_timeline_="{@t}"/>',
+    vars: { t: '1' },
+    out: '<sel value="a" trs_timeline_="1"/>',
+  },
   { name: 'a literal } with no { is kept', xml: '<note2 x="a}b"/>', out: '<note2 x="a}b"/>' },
-  { name: 'numbers are inserted in their shortest form', xml: '<sel value="{@n*2} {1/4} {10/2} {0-0}"/>', vars: { n: '2.5' }, out: '<sel value="5 0.25 5 0"/>' },
+  {
+    name: 'numbers are inserted in their shortest form',
+    xml: '<sel value="{@n*2} {1/4} {10/2} {0-0}"/>',
+    vars: { n: '2.5' },
+    out: '<sel value="5 0.25 5 0"/>',
+  },
 ]
 
 const ERRORS: readonly { name: string; xml: string; vars?: Vars; code?: string; line: number; parts: string[] }[] = [
-  { name: 'an unknown variable, naming it and the attribute', xml: '<base table="t"/>\n<sel value="x={@nope}"/>', line: 2, parts: ['unknown variable @nope', '<sel value>'] },
+  {
+    name: 'an unknown variable, naming it and the attribute',
+    xml: '<base table="t"/>\n<sel value="x={@nope}"/>',
+    line: 2,
+    parts: ['unknown variable @nope', '<sel value>'],
+  },
   { name: 'a <let> variable used after the <let>', xml: '<let a="1"><sel value="{@a}"/></let>\n<sel value="{@a}"/>', line: 2, parts: ['unknown variable @a'] },
   {
     name: 'a called block reading the enclosing scope',
@@ -204,10 +263,20 @@ const ERRORS: readonly { name: string; xml: string; vars?: Vars; code?: string; 
     line: 2,
     parts: ['unknown variable @col', "(in block 'b', called at line 4)"],
   },
-  { name: 'an unknown block, with the blocks that exist', xml: `${REGION_LIBRARY}\n<insert block="nope"/>`, line: 2, parts: ["unknown block 'nope'", 'defined blocks: regionPick'] },
+  {
+    name: 'an unknown block, with the blocks that exist',
+    xml: `${REGION_LIBRARY}\n<insert block="nope"/>`,
+    line: 2,
+    parts: ["unknown block 'nope'", 'defined blocks: regionPick'],
+  },
   { name: 'an <insert> with no block attribute', xml: '<insert/>', line: 1, parts: ['<insert> needs a block attribute'] },
   { name: 'a <block> without a name', xml: '<library><block><sel value="a"/></block></library>', line: 1, parts: ['<block> needs a name attribute'] },
-  { name: 'a block that inserts itself', xml: '<library><block name="loop"><insert block="loop"/></block></library><insert block="loop"/>', line: 1, parts: [`more than ${BLOCK_LIMITS.maxDepth} levels deep`, "'loop'"] },
+  {
+    name: 'a block that inserts itself',
+    xml: '<library><block name="loop"><insert block="loop"/></block></library><insert block="loop"/>',
+    line: 1,
+    parts: [`more than ${BLOCK_LIMITS.maxDepth} levels deep`, "'loop'"],
+  },
   {
     name: 'an expansion that doubles at every level',
     xml:
@@ -226,7 +295,12 @@ const ERRORS: readonly { name: string; xml: string; vars?: Vars; code?: string; 
     line: 1,
     parts: [`more than ${BLOCK_LIMITS.maxSteps} steps`],
   },
-  { name: 'a variable doubled until it is too long', xml: '<set a="xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx"/>' + '<set a="{@a}{@a}"/>'.repeat(20), line: 1, parts: ['more than 1000000 characters'] },
+  {
+    name: 'a variable doubled until it is too long',
+    xml: '<set a="xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx"/>' + '<set a="{@a}{@a}"/>'.repeat(20),
+    line: 1,
+    parts: ['more than 1000000 characters'],
+  },
   { name: '<import>', xml: '<import path="pub.lib"/>', line: 1, parts: ['<import> is not supported'] },
   { name: '<quote>', xml: '<quote t="x"/>', line: 1, parts: ['<quote> is not supported'] },
   { name: '<for>', xml: '<for/>', line: 1, parts: ['<for> is not supported'] },
@@ -235,15 +309,32 @@ const ERRORS: readonly { name: string; xml: string; vars?: Vars; code?: string; 
   { name: '<if> with content beside <then>', xml: '<if test="1"><then/>\n<sel value="a"/></if>', line: 2, parts: ['all its content must be inside them'] },
   { name: '<if> with two <else>', xml: '<if test="1"><else/><else/></if>', line: 1, parts: ['one <then> and one <else>'] },
   { name: '<if> without a test', xml: '<if><sel value="a"/></if>', line: 1, parts: ['<if> needs a test attribute'] },
-  { name: '<if> whose test is neither true nor false', xml: '<if test="{@v}"><sel value="a"/></if>', vars: { v: 'maybe' }, line: 1, parts: ["'maybe' is not a variable", '<if test>'] },
+  {
+    name: '<if> whose test is neither true nor false',
+    xml: '<if test="{@v}"><sel value="a"/></if>',
+    vars: { v: 'maybe' },
+    line: 1,
+    parts: ["'maybe' is not a variable", '<if test>'],
+  },
   { name: "a variable name starting with '_'", xml: '<let _a="1"/>', line: 1, parts: ["'_a' in <let> is not a valid variable name"] },
   { name: 'a <set> child with an invalid variable name', xml: '<set><a-b>1</a-b></set>', line: 1, parts: ["'a-b' in <set> is not a valid variable name"] },
   { name: 'text directly inside <set>', xml: '<set>\n  loose</set>', line: 2, parts: ['text directly inside <set>'] },
   { name: 'an operation inside <set><foo>', xml: '<set><foo><sel value="a"/></foo></set>', line: 1, parts: ['<sel> cannot appear inside <set><foo>'] },
-  { name: 'an element other than <block> in a <library>', xml: '<library><sel value="a"/></library>', line: 1, parts: ['<library> may only contain <block> elements'] },
+  {
+    name: 'an element other than <block> in a <library>',
+    xml: '<library><sel value="a"/></library>',
+    line: 1,
+    parts: ['<library> may only contain <block> elements'],
+  },
   { name: 'an unclosed {', xml: '<sel value="a={@x"/>', vars: { x: '1' }, line: 1, parts: ["'{' at position 3 of <sel value> is never closed"] },
   { name: 'an empty {}', xml: '<sel value="a={}"/>', line: 1, parts: ['empty {} in <sel value>'] },
-  { name: 'a syntax error in a block expression', xml: '\n<sel value="{1+}"/>', code: 'EXPR_ERROR', line: 2, parts: ['<sel value>: block expression {1+}', 'column'] },
+  {
+    name: 'a syntax error in a block expression',
+    xml: '\n<sel value="{1+}"/>',
+    code: 'EXPR_ERROR',
+    line: 2,
+    parts: ['<sel value>: block expression {1+}', 'column'],
+  },
   { name: 'a package variable', xml: '<sel value="{str_to_lst(@t.paths;\',\')}"/>', line: 1, parts: ['package variables (@name.field) are not supported'] },
   { name: 'text between operations', xml: '<base table="t"/>\n  stray words', line: 2, parts: ["unexpected text 'stray words' between operations"] },
   {

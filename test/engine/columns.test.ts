@@ -343,7 +343,10 @@ describe('engine/columns', () => {
             keys.map((k) => ({ col: col(k.type, k.values), desc: k.desc })),
             n,
           )
-          const ref = refSort(keys, Array.from({ length: n }, (_, i) => i))
+          const ref = refSort(
+            keys,
+            Array.from({ length: n }, (_, i) => i),
+          )
           expect(Array.from(p), `${types.join(',')} n=${n}`).to.deep.equal(ref)
         }
       }
@@ -363,8 +366,26 @@ describe('engine/columns', () => {
       for (const [k, shape] of shapes.entries()) {
         for (const desc of [false, true]) {
           const values: V[] = Array.from({ length: 3000 }, (_, i) => shape(i))
-          const p = sortPermutation([{ col: col('float', values), desc }, { col: col('int', values.map((_, i) => i % 3)), desc: false }], values.length)
-          const ref = refSort([{ values, desc }, { values: values.map((_, i) => i % 3), desc: false }], values.map((_, i) => i))
+          const p = sortPermutation(
+            [
+              { col: col('float', values), desc },
+              {
+                col: col(
+                  'int',
+                  values.map((_, i) => i % 3),
+                ),
+                desc: false,
+              },
+            ],
+            values.length,
+          )
+          const ref = refSort(
+            [
+              { values, desc },
+              { values: values.map((_, i) => i % 3), desc: false },
+            ],
+            values.map((_, i) => i),
+          )
           expect(Array.from(p), `shape ${k} desc=${desc}`).to.deep.equal(ref)
         }
       }

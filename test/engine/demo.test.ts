@@ -58,11 +58,7 @@ describe('engine/demo', function () {
     const [item, products, stores] = makeRetailDemo({ rows: ROWS, seed: 42 })
 
     it('produces the item, products and stores tables in that order', () => {
-      expect([item.path, products.path, stores.path]).to.deep.equal([
-        'pub.demo.retail.item',
-        'pub.demo.retail.products',
-        'pub.demo.retail.stores',
-      ])
+      expect([item.path, products.path, stores.path]).to.deep.equal(['pub.demo.retail.item', 'pub.demo.retail.products', 'pub.demo.retail.stores'])
       expect(item.columns.map((c) => c.name)).to.deep.equal(['trans', 'date', 'store', 'sku', 'customer', 'qty', 'sales', 'cost', 'payment'])
       expect(products.columns.map((c) => c.name)).to.deep.equal(['sku', 'description', 'dept', 'deptdesc', 'group', 'groupdesc', 'brand', 'price'])
       expect(stores.columns.map((c) => c.name)).to.deep.equal(['store', 'city', 'state', 'region', 'sqft', 'opened'])
@@ -124,13 +120,7 @@ describe('engine/demo', function () {
       const cents = (x: number) => Math.round(x * 100) / 100 === x
       const bad: number[] = []
       for (let r = 0; r < ROWS; r++) {
-        const ok =
-          qty[r] >= 1 &&
-          qty[r] <= 10 &&
-          cents(sales[r]) &&
-          cents(cost[r]) &&
-          sales[r] <= qty[r] * priceOf.get(sku[r])! + 0.005 &&
-          cost[r] > 0
+        const ok = qty[r] >= 1 && qty[r] <= 10 && cents(sales[r]) && cents(cost[r]) && sales[r] <= qty[r] * priceOf.get(sku[r])! + 0.005 && cost[r] > 0
         if (!ok) bad.push(r)
       }
       expect(bad, 'rows breaking a rule').to.deep.equal([])

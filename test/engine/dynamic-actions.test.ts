@@ -24,7 +24,7 @@ function failure(doXml: string): AppError {
 }
 
 describe('engine/dynamic: action requests', () => {
-  it("reads dbm data_ in its three spellings, with {@var} substituted", () => {
+  it('reads dbm data_ in its three spellings, with {@var} substituted', () => {
     const want = { kind: 'dbm', trans: 'get_names_in_dir', params: { path: 'pub.demo', depth: 2 } }
     expect(read(`<do action_="dbm" trans_="get_names_in_dir" data_="{pkg('path' 'depth';'{@f}' 2)}"/>`, { f: 'pub.demo' })).to.deep.equal(want)
     expect(read(`<do action_="dbm" trans_="get_names_in_dir" data_="{path:'{@f}'; depth:2}"/>`, { f: 'pub.demo' })).to.deep.equal(want)
@@ -48,7 +48,12 @@ describe('engine/dynamic: action requests', () => {
       title: 'T',
       users: ['ann', 'bob'],
     })
-    expect(read(`<do action_="savetable" tablename_="t" append_="1"><base table="x"/></do>`)).to.deep.include({ path: null, folder: null, tablename: 't', mode: 'append' })
+    expect(read(`<do action_="savetable" tablename_="t" append_="1"><base table="x"/></do>`)).to.deep.include({
+      path: null,
+      folder: null,
+      tablename: 't',
+      mode: 'append',
+    })
   })
 
   it('refuses savetable attributes that do not go together or are not supported', () => {

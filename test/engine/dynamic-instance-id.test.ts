@@ -3,7 +3,11 @@ import { parseDynamic, withInstanceId } from '../../engine/dynamic/index.js'
 
 /** Queries and what `new` with tag 7 must store. */
 const CASES: readonly { name: string; xml: string; out: string }[] = [
-  { name: 'a query that is one <dynamic>', xml: '<dynamic x="1"><widget name="index"/></dynamic>', out: '<dynamic x="1" instid_="7"><widget name="index"/></dynamic>' },
+  {
+    name: 'a query that is one <dynamic>',
+    xml: '<dynamic x="1"><widget name="index"/></dynamic>',
+    out: '<dynamic x="1" instid_="7"><widget name="index"/></dynamic>',
+  },
   { name: 'a <dynamic> without attributes', xml: '<dynamic><widget/></dynamic>', out: '<dynamic instid_="7"><widget/></dynamic>' },
   { name: 'an empty-element <dynamic/>', xml: '<dynamic x="1"/>', out: '<dynamic x="1" instid_="7"/>' },
   {
@@ -11,13 +15,25 @@ const CASES: readonly { name: string; xml: string; out: string }[] = [
     xml: '<macro>\n  <dynamic x="1"\n     y=\'2\'\n  >\n    <widget/>\n  </dynamic>\n</macro>',
     out: '<macro>\n  <dynamic x="1"\n     y=\'2\' instid_="7"\n  >\n    <widget/>\n  </dynamic>\n</macro>',
   },
-  { name: 'a <dynamic> after a library and a comment', xml: '<library><block name="b"/></library><!-- <dynamic> --><dynamic a="&amp;>"/>', out: '<library><block name="b"/></library><!-- <dynamic> --><dynamic a="&amp;>" instid_="7"/>' },
-  { name: 'a <dynamic> after raw < > & and non-ASCII text on the same line', xml: '<note>a & b 𝄞</note><sel value="a<1 & b>2"/><dynamic x="é"/>', out: '<note>a & b 𝄞</note><sel value="a<1 & b>2"/><dynamic x="é" instid_="7"/>' },
+  {
+    name: 'a <dynamic> after a library and a comment',
+    xml: '<library><block name="b"/></library><!-- <dynamic> --><dynamic a="&amp;>"/>',
+    out: '<library><block name="b"/></library><!-- <dynamic> --><dynamic a="&amp;>" instid_="7"/>',
+  },
+  {
+    name: 'a <dynamic> after raw < > & and non-ASCII text on the same line',
+    xml: '<note>a & b 𝄞</note><sel value="a<1 & b>2"/><dynamic x="é"/>',
+    out: '<note>a & b 𝄞</note><sel value="a<1 & b>2"/><dynamic x="é" instid_="7"/>',
+  },
   { name: 'a <dynamic> followed by a <note>', xml: '<dynamic/><note>about</note>', out: '<dynamic instid_="7"/><note>about</note>' },
   { name: 'upper-case spelling', xml: '<DYNAMIC X="1"></DYNAMIC>', out: '<DYNAMIC X="1" instid_="7"></DYNAMIC>' },
   { name: 'an instid_ already present, which is replaced', xml: `<dynamic instid_='3' x="1"/>`, out: '<dynamic instid_="7" x="1"/>' },
   { name: 'an INSTID_ spelt in capitals, also replaced', xml: '<macro><dynamic INSTID_ = "3"/></macro>', out: '<macro><dynamic INSTID_ = "7"/></macro>' },
-  { name: 'a text before on an earlier line with a byte order mark', xml: '\ufeff<macro>\r\n<dynamic/></macro>', out: '\ufeff<macro>\r\n<dynamic instid_="7"/></macro>' },
+  {
+    name: 'a text before on an earlier line with a byte order mark',
+    xml: '\ufeff<macro>\r\n<dynamic/></macro>',
+    out: '\ufeff<macro>\r\n<dynamic instid_="7"/></macro>',
+  },
 ]
 
 /** Queries that must come back unchanged. */

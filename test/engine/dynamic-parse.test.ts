@@ -100,11 +100,13 @@ describe('engine/dynamic: parseDynamic', () => {
   it('lists the variables each widget uses: mentions in body and attributes, its binding, and library mentions when it calls blocks', () => {
     const a = app(SALES)
     expect(a.widgets.map((w) => w.uses)).to.deep.equal([['selection'], ['selection'], ['selection'], []])
-    const lib = app('<library><block name="b"><sel value="x={@xmax}"/></block></library><dynamic xmax="1"><widget name="g"><insert block="b"/></widget></dynamic>')
+    const lib = app(
+      '<library><block name="b"><sel value="x={@xmax}"/></block></library><dynamic xmax="1"><widget name="g"><insert block="b"/></widget></dynamic>',
+    )
     expect(lib.widgets[0].uses).to.deep.equal(['xmax'])
   })
 
-  it('keeps the query\'s libraries as text for the widget and <do> queries', () => {
+  it("keeps the query's libraries as text for the widget and <do> queries", () => {
     expect(app(SALES).libraries).to.equal(`<library><block name="pick" r="'E'"><sel value="region={@r}"/></block></library>`)
     expect(app('<dynamic/>').libraries).to.equal('')
   })
@@ -194,29 +196,79 @@ const ERRORS: readonly { name: string; xml: string; line: number; says: string }
   { name: 'a variable name with a hyphen', xml: '<macro>\n<dynamic x-y="2"/></macro>', line: 2, says: "'x-y' on <dynamic> is not a valid variable name" },
   { name: 'a variable name with a dot', xml: '<dynamic\n  a.b="1"/>', line: 1, says: "'a.b'" },
   { name: 'the reserved name count', xml: '<dynamic count="1"/>', line: 1, says: 'reserved' },
-  { name: 'a binding to an undeclared variable', xml: '<dynamic x="1">\n\n<widget name="a" value_="@y"/></dynamic>', line: 3, says: "'y' is not declared on <dynamic> (declared: 'x')" },
+  {
+    name: 'a binding to an undeclared variable',
+    xml: '<dynamic x="1">\n\n<widget name="a" value_="@y"/></dynamic>',
+    line: 3,
+    says: "'y' is not declared on <dynamic> (declared: 'x')",
+  },
   { name: 'a binding to count', xml: '<dynamic x="1"><widget value_="@count"/></dynamic>', line: 1, says: 'cannot be bound' },
-  { name: 'a <set> of an undeclared variable', xml: '<dynamic x="1">\n<do on_="change(x)">\n<set z="1"/></do></dynamic>', line: 3, says: "<set> assigns 'z', which is not declared" },
+  {
+    name: 'a <set> of an undeclared variable',
+    xml: '<dynamic x="1">\n<do on_="change(x)">\n<set z="1"/></do></dynamic>',
+    line: 3,
+    says: "<set> assigns 'z', which is not declared",
+  },
   { name: 'a <set> of count', xml: '<dynamic x="1"><do on_="init"><set count="1"/></do></dynamic>', line: 1, says: "'count'" },
   { name: 'a <do> with no trigger', xml: '<dynamic x="1">\n  <do><set x="1"/></do></dynamic>', line: 2, says: '<do> has no trigger' },
-  { name: 'a <do> whose onchange_ names nothing', xml: '<dynamic x="1"><do onchange_="" value1_="x"><base table="t"/></do></dynamic>', line: 1, says: 'no trigger' },
-  { name: 'a change() of an undeclared variable', xml: '<dynamic x="1"><do on_="change(q)"><set x="1"/></do></dynamic>', line: 1, says: "on_ of <do> names 'q'" },
+  {
+    name: 'a <do> whose onchange_ names nothing',
+    xml: '<dynamic x="1"><do onchange_="" value1_="x"><base table="t"/></do></dynamic>',
+    line: 1,
+    says: 'no trigger',
+  },
+  {
+    name: 'a change() of an undeclared variable',
+    xml: '<dynamic x="1"><do on_="change(q)"><set x="1"/></do></dynamic>',
+    line: 1,
+    says: "on_ of <do> names 'q'",
+  },
   { name: 'an unreadable on_', xml: '<dynamic x="1"><do on_="whenever"><set x="1"/></do></dynamic>', line: 1, says: 'is not a trigger' },
   { name: 'both trigger forms on one <do>', xml: '<dynamic x="1"><do on_="init" onchange_="x"/></dynamic>', line: 1, says: 'both on_ and onchange_' },
   { name: 'an operation inside an event <do>', xml: '<dynamic x="1"><do on_="init"><sel value="1"/></do></dynamic>', line: 1, says: '<sel> inside <do on_>' },
   { name: 'a recompute <do> without a query', xml: '<dynamic x="1"><do onchange_="x" value1_="x"/></dynamic>', line: 1, says: 'no query' },
-  { name: 'a value of an undeclared variable', xml: '<dynamic x="1"><do onchange_="x" value1_="y"><base table="t"/></do></dynamic>', line: 1, says: "value1_ of <do> names 'y'" },
+  {
+    name: 'a value of an undeclared variable',
+    xml: '<dynamic x="1"><do onchange_="x" value1_="y"><base table="t"/></do></dynamic>',
+    line: 1,
+    says: "value1_ of <do> names 'y'",
+  },
   { name: 'a row of 0', xml: '<dynamic x="1"><do onchange_="x" value1_="x" row1_="0"><base table="t"/></do></dynamic>', line: 1, says: 'row1_="0"' },
   { name: 'a column without its value', xml: '<dynamic x="1"><do onchange_="x" col2_="2"><base table="t"/></do></dynamic>', line: 1, says: 'no value2_' },
   { name: 'an unknown action', xml: '<dynamic><do action_="launch"/></dynamic>', line: 1, says: 'action_="launch"' },
   { name: 'a dbm action without trans_', xml: '<dynamic v=""><do action_="dbm" value_="@v"/></dynamic>', line: 1, says: 'names no transaction' },
   { name: 'a savetable action without a query', xml: '<dynamic><do action_="savetable" path_="uploads.a.b"/></dynamic>', line: 1, says: 'no query to save' },
-  { name: 'an action attribute the action does not take', xml: '<dynamic><do action_="dbm" trans_="x" path="pub"/></dynamic>', line: 1, says: 'has no attribute path' },
-  { name: 'an action value_ of an undeclared variable', xml: '<dynamic><do action_="dbm" trans_="x" value_="@out"/></dynamic>', line: 1, says: "value_ of <do> names 'out'" },
-  { name: 'an action trigger on an undeclared variable', xml: '<dynamic><do action_="dbm" trans_="x" onsame_="go"/></dynamic>', line: 1, says: "onsame_ of <do> names 'go'" },
+  {
+    name: 'an action attribute the action does not take',
+    xml: '<dynamic><do action_="dbm" trans_="x" path="pub"/></dynamic>',
+    line: 1,
+    says: 'has no attribute path',
+  },
+  {
+    name: 'an action value_ of an undeclared variable',
+    xml: '<dynamic><do action_="dbm" trans_="x" value_="@out"/></dynamic>',
+    line: 1,
+    says: "value_ of <do> names 'out'",
+  },
+  {
+    name: 'an action trigger on an undeclared variable',
+    xml: '<dynamic><do action_="dbm" trans_="x" onsame_="go"/></dynamic>',
+    line: 1,
+    says: "onsame_ of <do> names 'go'",
+  },
   { name: 'two widgets with one name', xml: '<dynamic>\n<widget name="a"/>\n<widget name="a"/></dynamic>', line: 3, says: "named 'a' already exists (line 2" },
-  { name: 'an operation directly inside <dynamic>', xml: '<dynamic>\n<sel value="1"/></dynamic>', line: 2, says: '<sel> cannot appear directly inside <dynamic>' },
-  { name: 'text directly inside a <layout>', xml: '<dynamic><layout><widget/>\nhello</layout></dynamic>', line: 2, says: "text 'hello' directly inside <layout>" },
+  {
+    name: 'an operation directly inside <dynamic>',
+    xml: '<dynamic>\n<sel value="1"/></dynamic>',
+    line: 2,
+    says: '<sel> cannot appear directly inside <dynamic>',
+  },
+  {
+    name: 'text directly inside a <layout>',
+    xml: '<dynamic><layout><widget/>\nhello</layout></dynamic>',
+    line: 2,
+    says: "text 'hello' directly inside <layout>",
+  },
   { name: 'a layout without a widget', xml: '<dynamic>\n<layout name_="l"><layout/></layout></dynamic>', line: 2, says: 'holds no widget' },
   { name: 'two <dynamic> elements', xml: '<dynamic/>\n<macro><dynamic/></macro>', line: 2, says: 'one already starts at line 1' },
 ]

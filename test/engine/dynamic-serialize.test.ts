@@ -14,7 +14,10 @@ const tree = (xml: string): unknown => parseXml(xml).children.map(strip)
 /** Queries whose tree must survive parseXml → toXml → parseXml. */
 const ROUND_TRIPS: readonly { name: string; xml: string }[] = [
   { name: 'an empty element', xml: '<base table="pub.demo.retail.item"/>' },
-  { name: 'nested elements with several attributes in order', xml: '<tabu label="T" breaks="a,b"><tcol source="x" fun="sum" name="s"/><tcol fun="cnt"/></tabu>' },
+  {
+    name: 'nested elements with several attributes in order',
+    xml: '<tabu label="T" breaks="a,b"><tcol source="x" fun="sum" name="s"/><tcol fun="cnt"/></tabu>',
+  },
   { name: 'operators and quotes in attribute values', xml: `<sel value="a&lt;=8 &amp; b&gt;2 | c='x&quot;y'"/>` },
   { name: 'raw < > & in a value, as the lenient reader accepts them', xml: `<sel value="a<=8 & b>2"/>` },
   { name: 'tabs, line breaks and carriage returns in a value', xml: '<willbe name="t" label="a&#9;b&#10;c&#13;d"/>' },
@@ -22,7 +25,10 @@ const ROUND_TRIPS: readonly { name: string; xml: string }[] = [
   { name: 'text with a carriage return and surrounding spaces', xml: '<note>  line1&#13;\nline2  </note>' },
   { name: 'braces and @ kept for substitution later', xml: `<sel value="dept={@selection} and {if(@n>1;'a';'b')}"/>` },
   { name: 'non-ASCII text and attribute values', xml: '<note label="café ☕">naïve – 𝄞</note>' },
-  { name: 'a whole dynamic query with layouts, widgets and dos', xml: `<macro><dynamic x="1" mode_="auto"><layout arrange_="v"><widget name="index" class_="grid"><base table="t"/><sel value="a={@x}"/></widget></layout><do on_="change(x)"><set y="@x*2"/></do></dynamic></macro>` },
+  {
+    name: 'a whole dynamic query with layouts, widgets and dos',
+    xml: `<macro><dynamic x="1" mode_="auto"><layout arrange_="v"><widget name="index" class_="grid"><base table="t"/><sel value="a={@x}"/></widget></layout><do on_="change(x)"><set y="@x*2"/></do></dynamic></macro>`,
+  },
 ]
 
 describe('engine/dynamic: toXml', () => {

@@ -61,7 +61,7 @@ describe('engine/dynamic: applyRequest', () => {
     expect(out.changes).to.deep.equal({ x: '21', y: '42' })
   })
 
-  it('gives the index widget\'s query the new y when run with the returned variables', async () => {
+  it("gives the index widget's query the new y when run with the returned variables", async () => {
     const a = app(CHANGE_Y)
     const out = await request(a, { x: '1', y: '0' }, { x: '3' })
     const ops = parseQuery(widgetQuery(a, 'index')!, out.vars)
@@ -85,7 +85,9 @@ describe('engine/dynamic: applyRequest', () => {
   })
 
   it('runs on_="init" dos when asked, once, before assigning the incoming values', async () => {
-    const a = app(`<dynamic n="0" label="" start=""><do on_="init"><set n="@n+1" start="{@label}"/></do><do on_="change(n)"><set label="'seen {@n}'"/></do></dynamic>`)
+    const a = app(
+      `<dynamic n="0" label="" start=""><do on_="init"><set n="@n+1" start="{@label}"/></do><do on_="change(n)"><set label="'seen {@n}'"/></do></dynamic>`,
+    )
     const created = await request(a, initialVars(a, 7), { label: 'mine' }, { init: true })
     expect(created.vars).to.deep.equal({ n: '1', label: 'seen 1', start: '', count: '7' })
     const later = await request(a, created.vars, { label: 'other' })
@@ -117,7 +119,9 @@ describe('engine/dynamic: applyRequest', () => {
   })
 
   it('allows a chain exactly as long as the round cap', async () => {
-    const a = app(`<dynamic a="" b="" c="" d=""><do on_="change(a)"><set b="1"/></do><do on_="change(b)"><set c="1"/></do><do on_="change(c)"><set d="1"/></do></dynamic>`)
+    const a = app(
+      `<dynamic a="" b="" c="" d=""><do on_="change(a)"><set b="1"/></do><do on_="change(b)"><set c="1"/></do><do on_="change(c)"><set d="1"/></do></dynamic>`,
+    )
     expect((await request(a, {}, { a: '1' }, { maxRounds: 3 })).vars.d).to.equal('1')
     expect((await requestError(a, {}, { a: '1' }, { maxRounds: 2 })).message).to.include('trigger loop')
   })
@@ -245,7 +249,9 @@ describe('engine/dynamic: recompute <do>', () => {
   })
 
   it('gives an N/A cell and a cell outside the result the empty text', async () => {
-    const a = app(`<dynamic g="" a="x" b="x" c="x"><do onchange_="g" value1_="a" row1_="2" value2_="b" row2_="3" value3_="c" col3_="9"><base table="t"/></do></dynamic>`)
+    const a = app(
+      `<dynamic g="" a="x" b="x" c="x"><do onchange_="g" value1_="a" row1_="2" value2_="b" row2_="3" value3_="c" col3_="9"><base table="t"/></do></dynamic>`,
+    )
     const out = await request(a, {}, { g: '1' }, { runQuery: recorder().run })
     expect(out.vars).to.deep.include({ a: '', b: '', c: '' })
   })
@@ -271,7 +277,7 @@ describe('engine/dynamic: recompute <do>', () => {
     expect(out.vars.lo).to.equal('5')
   })
 
-  it('puts the query\'s libraries in front of its query', async () => {
+  it("puts the query's libraries in front of its query", async () => {
     const a = app(`<library><block name="b"/></library><dynamic g="" lo=""><do onchange_="g" value1_="lo"><insert block="b"/></do></dynamic>`)
     const rec = recorder()
     await request(a, {}, { g: '1' }, { runQuery: rec.run })
@@ -285,7 +291,9 @@ describe('engine/dynamic: recompute <do>', () => {
   })
 
   it('runs action dos on their trigger through runAction, and writes the answer into value_', async () => {
-    const a = app(`<dynamic x="" saved=""><do action_="savetable" name="keep" onchange_="x" path_="uploads.t{@x}" value_="@saved"><base table="t"/></do></dynamic>`)
+    const a = app(
+      `<dynamic x="" saved=""><do action_="savetable" name="keep" onchange_="x" path_="uploads.t{@x}" value_="@saved"><base table="t"/></do></dynamic>`,
+    )
     const seen: string[] = []
     const runAction: RequestOptions['runAction'] = async (d, vars) => {
       seen.push(`${d.name}:${vars.x}`)

@@ -27,7 +27,9 @@ const DASHBOARD = app(`<macro>
 describe('engine/dynamic: widgets', () => {
   it('gives a widget query with the libraries in front, ready for parseQuery with the variables', () => {
     const text = widgetQuery(DASHBOARD, 'index')!
-    expect(text).to.equal(`<library><block name="region"><sel value="region='{@region}'"/></block></library><base table="pub.demo.retail.item"/><insert block="region"/>`)
+    expect(text).to.equal(
+      `<library><block name="region"><sel value="region='{@region}'"/></block></library><base table="pub.demo.retail.item"/><insert block="region"/>`,
+    )
     const ops = parseQuery(text, initialVars(DASHBOARD, 1))
     expect(ops.map((op) => op.kind)).to.deep.equal(['Base', 'Sel'])
     expect(JSON.stringify(ops[1])).to.include('"value":"E"')
@@ -38,7 +40,7 @@ describe('engine/dynamic: widgets', () => {
     expect(widgetQuery(DASHBOARD, 'heading')).to.equal('')
   })
 
-  it('substitutes the variables, count included, into a text widget\'s text_', () => {
+  it("substitutes the variables, count included, into a text widget's text_", () => {
     expect(widgetText(DASHBOARD, 'heading', initialVars(DASHBOARD, 9))).to.equal('Sales for E, instance 9')
   })
 

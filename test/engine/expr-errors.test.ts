@@ -26,7 +26,7 @@ const EMPTY: readonly ErrorCase[] = [
 
 const HINTS: readonly ErrorCase[] = [
   { name: '!= and suggests <>', expr: 'a != b', line: 1, col: 3, has: "Unknown operator '!=' at column 3: use <>", found: '!=' },
-  { name: '! and suggests ~', expr: '!a', line: 1, col: 1, has: "Unknown character '!' at column 1: use ~ for \"not\"", found: '!' },
+  { name: '! and suggests ~', expr: '!a', line: 1, col: 1, has: 'Unknown character \'!\' at column 1: use ~ for "not"', found: '!' },
   { name: '! after an operator and suggests ~', expr: 'a & !b', line: 1, col: 5, has: 'use ~' },
   { name: '== and suggests =', expr: 'a==b', line: 1, col: 2, has: 'use = to compare', found: '==' },
   { name: '&& and suggests &', expr: 'a && b', line: 1, col: 3, has: 'use & for "and"', found: '&&' },
@@ -63,20 +63,51 @@ const MISSING_OPERATOR: readonly ErrorCase[] = [
 ]
 
 const UNBALANCED: readonly ErrorCase[] = [
-  { name: 'an unclosed parenthesis at the end', expr: '(a+b', line: 1, col: 5, has: "Expected ')' to close '(' opened at column 1, found end of expression at column 5", found: '' },
-  { name: 'an unclosed parenthesis after =', expr: 'x = (1', line: 1, col: 7, has: "Expected ')' to close '(' opened at column 5, found end of expression at column 7" },
+  {
+    name: 'an unclosed parenthesis at the end',
+    expr: '(a+b',
+    line: 1,
+    col: 5,
+    has: "Expected ')' to close '(' opened at column 1, found end of expression at column 5",
+    found: '',
+  },
+  {
+    name: 'an unclosed parenthesis after =',
+    expr: 'x = (1',
+    line: 1,
+    col: 7,
+    has: "Expected ')' to close '(' opened at column 5, found end of expression at column 7",
+  },
   { name: 'one of two parentheses unclosed', expr: '((a)', line: 1, col: 5, has: "'(' opened at column 1" },
-  { name: 'an unclosed call after an argument', expr: 'f(a;b', line: 1, col: 6, has: "Expected ';' or ')' to close 'f(' opened at column 1, found end of expression" },
+  {
+    name: 'an unclosed call after an argument',
+    expr: 'f(a;b',
+    line: 1,
+    col: 6,
+    has: "Expected ';' or ')' to close 'f(' opened at column 1, found end of expression",
+  },
   { name: 'an unclosed call right after its (', expr: 'f(', line: 1, col: 3, has: "Expected an argument or ')' to close 'f(' opened at column 1" },
   { name: 'an unclosed call after a semicolon', expr: 'if(a;', line: 1, col: 6, has: "Expected an argument or ')' to close 'if(' opened at column 1" },
   { name: 'an unclosed call after a column list', expr: 'g_cnt(a b', line: 1, col: 10, has: "to close 'g_cnt(' opened at column 1" },
-  { name: 'a semicolon inside plain parentheses', expr: 'if(a;(b;c))', line: 1, col: 8, has: "Expected ')' to close '(' opened at column 6, found ';' at column 8" },
+  {
+    name: 'a semicolon inside plain parentheses',
+    expr: 'if(a;(b;c))',
+    line: 1,
+    col: 8,
+    has: "Expected ')' to close '(' opened at column 6, found ';' at column 8",
+  },
   { name: 'a stray closing parenthesis', expr: 'a)', line: 1, col: 2, has: "Unexpected ')' at column 2: there is no '(' to close", found: ')' },
   { name: 'a semicolon outside a call', expr: 'a;b', line: 1, col: 2, has: "';' only separates the arguments of a function call" },
   { name: 'a comma outside a call', expr: 'a,b', line: 1, col: 2, has: "',' only separates column names" },
   { name: 'a comma between list values', expr: "x='a','b'", line: 1, col: 6, has: 'separate list values with spaces' },
   { name: 'a closing parenthesis alone', expr: ')', line: 1, col: 1, has: "Expected a value (a number, text, date, column, function call or '('), found ')'" },
-  { name: 'a comma after a call argument expression', expr: 'f(x+1,y)', line: 1, col: 6, has: "Expected ';' or ')' to close 'f(' opened at column 1, found ','" },
+  {
+    name: 'a comma after a call argument expression',
+    expr: 'f(x+1,y)',
+    line: 1,
+    col: 6,
+    has: "Expected ';' or ')' to close 'f(' opened at column 1, found ','",
+  },
   { name: 'an unclosed call nested in parentheses', expr: '(f(a)', line: 1, col: 6, has: "Expected ')' to close '(' opened at column 1" },
 ]
 
@@ -170,7 +201,14 @@ const TEXTS: readonly ErrorCase[] = [
   { name: 'a text whose last quote is backslash-escaped', expr: "'it\\'", line: 1, col: 1, has: 'Unterminated text' },
   { name: 'a text ending in a doubled quote', expr: "'a''", line: 1, col: 1, has: 'Unterminated text' },
   { name: 'an unterminated text on the second line', expr: "x=\n'abc", line: 2, col: 1, has: 'starting at line 2, column 1' },
-  { name: 'a very long unterminated text, clipped in found', expr: `'${'x'.repeat(100)}`, line: 1, col: 1, has: 'Unterminated text', found: `'${'x'.repeat(39)}…` },
+  {
+    name: 'a very long unterminated text, clipped in found',
+    expr: `'${'x'.repeat(100)}`,
+    line: 1,
+    col: 1,
+    has: 'Unterminated text',
+    found: `'${'x'.repeat(39)}…`,
+  },
 ]
 
 const VARIABLES: readonly ErrorCase[] = [
@@ -184,7 +222,13 @@ const VARIABLES: readonly ErrorCase[] = [
 
 const POSITIONS: readonly ErrorCase[] = [
   { name: 'two names side by side on the second line', expr: 'a +\n  b c', line: 2, col: 5, has: 'at line 2, column 5' },
-  { name: 'an unclosed call spanning lines', expr: 'f(a;\n b', line: 2, col: 3, has: "opened at line 1, column 1, found end of expression at line 2, column 3" },
+  {
+    name: 'an unclosed call spanning lines',
+    expr: 'f(a;\n b',
+    line: 2,
+    col: 3,
+    has: 'opened at line 1, column 1, found end of expression at line 2, column 3',
+  },
   { name: 'an unclosed parenthesis spanning lines', expr: '(a\n+b', line: 2, col: 3, has: "'(' opened at line 1, column 1" },
   { name: 'a variable after a CRLF line end', expr: 'x\r\n= @y', line: 2, col: 3, has: 'line 2, column 3' },
   { name: 'a name after a multi-line text', expr: "'a\nb' c", line: 2, col: 4, has: 'line 2, column 4' },

@@ -23,10 +23,18 @@ interface StreamCase {
 
 const STREAMS: readonly StreamCase[] = [
   { name: 'an operator between names', text: 'a+b', tokens: ['ident:a@1:1', 'op:+@1:2', 'ident:b@1:3', 'eof:@1:4'] },
-  { name: 'two-character comparison operators as single tokens', text: 'a<>b<=c>=d', tokens: ['ident:a@1:1', 'op:<>@1:2', 'ident:b@1:4', 'op:<=@1:5', 'ident:c@1:7', 'op:>=@1:8', 'ident:d@1:10', 'eof:@1:11'] },
+  {
+    name: 'two-character comparison operators as single tokens',
+    text: 'a<>b<=c>=d',
+    tokens: ['ident:a@1:1', 'op:<>@1:2', 'ident:b@1:4', 'op:<=@1:5', 'ident:c@1:7', 'op:>=@1:8', 'ident:d@1:10', 'eof:@1:11'],
+  },
   { name: '< < as two tokens', text: 'a< <b', tokens: ['ident:a@1:1', 'op:<@1:2', 'op:<@1:4', 'ident:b@1:5', 'eof:@1:6'] },
   { name: 'a thousands number inside a call', text: 'f(1,234)', tokens: ['ident:f@1:1', 'op:(@1:2', 'num:1,234@1:3', 'op:)@1:8', 'eof:@1:9'] },
-  { name: 'a comma-separated column list', text: 'g_cnt(a,b;)', tokens: ['ident:g_cnt@1:1', 'op:(@1:6', 'ident:a@1:7', 'op:,@1:8', 'ident:b@1:9', 'op:;@1:10', 'op:)@1:11', 'eof:@1:12'] },
+  {
+    name: 'a comma-separated column list',
+    text: 'g_cnt(a,b;)',
+    tokens: ['ident:g_cnt@1:1', 'op:(@1:6', 'ident:a@1:7', 'op:,@1:8', 'ident:b@1:9', 'op:;@1:10', 'op:)@1:11', 'eof:@1:12'],
+  },
   { name: 'digits after a name and a comma as a separate number', text: 'a,123', tokens: ['ident:a@1:1', 'op:,@1:2', 'num:123@1:3', 'eof:@1:6'] },
   { name: 'digits after a name as ungrouped', text: 'x 1,234', tokens: ['ident:x@1:1', 'num:1@1:3', 'op:,@1:4', 'num:234@1:5', 'eof:@1:8'] },
   { name: 'digits after a variable as ungrouped', text: '@v 1,234', vars: true, tokens: ['var:@v@1:1', 'num:1@1:4', 'op:,@1:5', 'num:234@1:6', 'eof:@1:9'] },
@@ -47,7 +55,28 @@ const STREAMS: readonly StreamCase[] = [
   { name: 'a token after a multi-line text', text: "'x\ny' z", tokens: ["str:'x\ny'@1:1", 'ident:z@2:4', 'eof:@2:5'] },
   { name: 'a variable with a field', text: '@T.Paths', vars: true, tokens: ['var:@T.Paths@1:1', 'eof:@1:9'] },
   { name: 'a leading-dot decimal', text: 'x*.5', tokens: ['ident:x@1:1', 'op:*@1:2', 'num:.5@1:3', 'eof:@1:5'] },
-  { name: 'every single-character operator', text: '^ * / + - = < > & | ~ ( ) ; ,', tokens: ['op:^@1:1', 'op:*@1:3', 'op:/@1:5', 'op:+@1:7', 'op:-@1:9', 'op:=@1:11', 'op:<@1:13', 'op:>@1:15', 'op:&@1:17', 'op:|@1:19', 'op:~@1:21', 'op:(@1:23', 'op:)@1:25', 'op:;@1:27', 'op:,@1:29', 'eof:@1:30'] },
+  {
+    name: 'every single-character operator',
+    text: '^ * / + - = < > & | ~ ( ) ; ,',
+    tokens: [
+      'op:^@1:1',
+      'op:*@1:3',
+      'op:/@1:5',
+      'op:+@1:7',
+      'op:-@1:9',
+      'op:=@1:11',
+      'op:<@1:13',
+      'op:>@1:15',
+      'op:&@1:17',
+      'op:|@1:19',
+      'op:~@1:21',
+      'op:(@1:23',
+      'op:)@1:25',
+      'op:;@1:27',
+      'op:,@1:29',
+      'eof:@1:30',
+    ],
+  },
   { name: 'a non-breaking space as white space', text: 'a\u00a0b', tokens: ['ident:a@1:1', 'ident:b@1:3', 'eof:@1:4'] },
 ]
 

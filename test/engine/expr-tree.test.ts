@@ -34,8 +34,7 @@ function nodes(e: Expr, path = 'root'): [string, Expr][] {
 }
 
 /** `path kind line:col` for every node, to compare locations in one assertion. */
-const locs = (text: string, vars = false): string[] =>
-  nodes(parseExpr(text, { vars })).map(([p, e]) => `${p} ${e.kind} ${e.loc.line}:${e.loc.col}`)
+const locs = (text: string, vars = false): string[] => nodes(parseExpr(text, { vars })).map(([p, e]) => `${p} ${e.kind} ${e.loc.line}:${e.loc.col}`)
 
 const LOCATIONS: readonly { name: string; expr: string; locs: readonly string[]; vars?: boolean }[] = [
   {
@@ -51,11 +50,31 @@ const LOCATIONS: readonly { name: string; expr: string; locs: readonly string[];
     expr: 'g_sum(st ct;;x)',
     locs: ['root Call 1:1', 'root.args[0] ColList 1:7', 'root.args[2] Col 1:14'],
   },
-  { name: 'a list starts at its first item', expr: "s='a' 'b'", locs: ['root Bin 1:1', 'root.left Col 1:1', 'root.right List 1:3', 'root.right.items[0] Str 1:3', 'root.right.items[1] Str 1:7'] },
+  {
+    name: 'a list starts at its first item',
+    expr: "s='a' 'b'",
+    locs: ['root Bin 1:1', 'root.left Col 1:1', 'root.right List 1:3', 'root.right.items[0] Str 1:3', 'root.right.items[1] Str 1:7'],
+  },
   { name: 'a list led by a negative number starts at the minus', expr: '-1 2', locs: ['root List 1:1', 'root.items[0] Num 1:1', 'root.items[1] Num 1:4'] },
   { name: 'a variable starts at its @', expr: 'f(@v)', vars: true, locs: ['root Call 1:1', 'root.args[0] Var 1:3'] },
-  { name: 'nodes on later lines carry their line', expr: 'a\n  + f(\n b)', locs: ['root Bin 1:1', 'root.left Col 1:1', 'root.right Call 2:5', 'root.right.args[0] Col 3:2'] },
-  { name: 'dates and times carry their positions', expr: 'd=1/2/03|t=9:30', locs: ['root Bin 1:1', 'root.left Bin 1:1', 'root.left.left Col 1:1', 'root.left.right Date 1:3', 'root.right Bin 1:10', 'root.right.left Col 1:10', 'root.right.right Time 1:12'] },
+  {
+    name: 'nodes on later lines carry their line',
+    expr: 'a\n  + f(\n b)',
+    locs: ['root Bin 1:1', 'root.left Col 1:1', 'root.right Call 2:5', 'root.right.args[0] Col 3:2'],
+  },
+  {
+    name: 'dates and times carry their positions',
+    expr: 'd=1/2/03|t=9:30',
+    locs: [
+      'root Bin 1:1',
+      'root.left Bin 1:1',
+      'root.left.left Col 1:1',
+      'root.left.right Date 1:3',
+      'root.right Bin 1:10',
+      'root.right.left Col 1:10',
+      'root.right.right Time 1:12',
+    ],
+  },
 ]
 
 const COLUMNS: readonly { name: string; expr: string; cols: readonly string[]; vars?: boolean }[] = [
@@ -88,7 +107,13 @@ const SHOWN: readonly { name: string; node: Expr; shows: string }[] = [
         op: '&',
         loc: at(1, 2),
         left: { kind: 'Bin', op: '=', loc: at(1, 2), left: { kind: 'Col', name: 'state', loc: at(1, 2) }, right: { kind: 'Str', value: 'NY', loc: at(1, 8) } },
-        right: { kind: 'Bin', op: '>', loc: at(1, 13), left: { kind: 'Col', name: 'x', loc: at(1, 13) }, right: { kind: 'Num', value: 1, int: true, loc: at(1, 15) } },
+        right: {
+          kind: 'Bin',
+          op: '>',
+          loc: at(1, 13),
+          left: { kind: 'Col', name: 'x', loc: at(1, 13) },
+          right: { kind: 'Num', value: 1, int: true, loc: at(1, 15) },
+        },
       },
     },
     shows: "(~ (& (= state 'NY') (> x 1)))",

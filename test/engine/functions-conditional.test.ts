@@ -33,7 +33,8 @@ function operand(rng: Rng, type: ColumnType, n: number): { value: Value; rows: V
 }
 
 const truthy = (v: V): boolean => v !== null && v !== 0
-const common = (types: ColumnType[]): ColumnType => (types.includes('text') ? 'text' : types.includes('float') ? 'float' : types.every((t) => t === 'date') ? 'date' : 'int')
+const common = (types: ColumnType[]): ColumnType =>
+  types.includes('text') ? 'text' : types.includes('float') ? 'float' : types.every((t) => t === 'date') ? 'date' : 'int'
 
 describe('engine/functions: conditionals', () => {
   describe('if(C1;V1;…;D)', () => {
@@ -66,7 +67,11 @@ describe('engine/functions: conditionals', () => {
     })
 
     it('merges the dictionaries of text results', () => {
-      const out = run('if', [column('int', [1, 0, 0]), column('text', ['b', 'x', 'y']), column('int', [0, 1, 0]), scalar('text', 'a'), column('text', ['z', 'z', null])], 3)
+      const out = run(
+        'if',
+        [column('int', [1, 0, 0]), column('text', ['b', 'x', 'y']), column('int', [0, 1, 0]), scalar('text', 'a'), column('text', ['z', 'z', null])],
+        3,
+      )
       expect(columnValues(out)).to.deep.equal(['b', 'a', null])
     })
 
@@ -130,7 +135,9 @@ describe('engine/functions: conditionals', () => {
     })
 
     it('includes both bounds', () => {
-      expect(columnValues(run('between', [column('date', [20160601, 20160731, 20160801, null]), scalar('int', 20160601), scalar('int', 20160731)], 4))).to.deep.equal([1, 1, 0, 0])
+      expect(
+        columnValues(run('between', [column('date', [20160601, 20160731, 20160801, null]), scalar('int', 20160601), scalar('int', 20160731)], 4)),
+      ).to.deep.equal([1, 1, 0, 0])
     })
 
     it('rejects text bounds for numbers', () => {

@@ -1,5 +1,14 @@
 import { expect } from 'chai'
-import { columnFromValues, columnValues, NA_INT, textColumnFromStrings, type Column, type ColumnType, type GroupIndex, type Value } from '../../engine/columns/index.js'
+import {
+  columnFromValues,
+  columnValues,
+  NA_INT,
+  textColumnFromStrings,
+  type Column,
+  type ColumnType,
+  type GroupIndex,
+  type Value,
+} from '../../engine/columns/index.js'
 import { Rng } from '../../engine/columns/random.js'
 import { FUNCTIONS } from '../../engine/functions/index.js'
 import type { KernelArg } from '../../engine/functions/index.js'
@@ -18,7 +27,8 @@ function randomValue(rng: Rng, type: ColumnType, range: number, na = 0.15): V {
   return rng.int(-range, range)
 }
 
-const randomValues = (rng: Rng, type: ColumnType, n: number, range: number, na = 0.15): V[] => Array.from({ length: n }, () => randomValue(rng, type, range, na))
+const randomValues = (rng: Rng, type: ColumnType, n: number, range: number, na = 0.15): V[] =>
+  Array.from({ length: n }, () => randomValue(rng, type, range, na))
 
 const cmp = (a: V, b: V): number => (a === null || b === null ? (a === null ? (b === null ? 0 : -1) : 1) : a < b ? -1 : a > b ? 1 : 0)
 
@@ -146,8 +156,33 @@ const SPECS: Record<string, Spec> = {
   g_sum: { xTypes: NUM, extra: (c) => [xArg(c)], ref: (c) => perGroup(c, (rows) => sum(nums(c, rows))) },
   g_cnt: { xTypes: ['int'], extra: () => [], ref: (c) => perGroup(c, (rows) => rows.length) },
   g_avg: { xTypes: NUM, extra: (c) => [xArg(c)], ref: (c) => perGroup(c, (rows) => (nums(c, rows).length ? sum(nums(c, rows)) / nums(c, rows).length : null)) },
-  g_min: { xTypes: ANY, extra: (c) => [xArg(c)], ref: (c) => perGroup(c, (rows) => rows.map((q) => c.x[q]).filter((v) => v !== null).sort(cmp)[0] ?? null) },
-  g_max: { xTypes: ANY, extra: (c) => [xArg(c)], ref: (c) => perGroup(c, (rows) => rows.map((q) => c.x[q]).filter((v) => v !== null).sort(cmp).pop() ?? null) },
+  g_min: {
+    xTypes: ANY,
+    extra: (c) => [xArg(c)],
+    ref: (c) =>
+      perGroup(
+        c,
+        (rows) =>
+          rows
+            .map((q) => c.x[q])
+            .filter((v) => v !== null)
+            .sort(cmp)[0] ?? null,
+      ),
+  },
+  g_max: {
+    xTypes: ANY,
+    extra: (c) => [xArg(c)],
+    ref: (c) =>
+      perGroup(
+        c,
+        (rows) =>
+          rows
+            .map((q) => c.x[q])
+            .filter((v) => v !== null)
+            .sort(cmp)
+            .pop() ?? null,
+      ),
+  },
   g_pct: {
     xTypes: NUM,
     extra: (c) => [xArg(c)],
@@ -179,11 +214,23 @@ const SPECS: Record<string, Spec> = {
       }),
   },
   g_var: { xTypes: NUM, extra: (c) => [xArg(c)], ref: (c) => perGroup(c, (rows) => sampleVar(nums(c, rows))) },
-  g_stdev: { xTypes: NUM, extra: (c) => [xArg(c)], ref: (c) => perGroup(c, (rows) => (sampleVar(nums(c, rows)) === null ? null : Math.sqrt(sampleVar(nums(c, rows)) as number))) },
+  g_stdev: {
+    xTypes: NUM,
+    extra: (c) => [xArg(c)],
+    ref: (c) => perGroup(c, (rows) => (sampleVar(nums(c, rows)) === null ? null : Math.sqrt(sampleVar(nums(c, rows)) as number))),
+  },
   g_cumcnt: { xTypes: ['int'], extra: () => [], ref: (c) => running(c, (seen) => seen.length) },
   g_cumsum: { xTypes: NUM, extra: (c) => [xArg(c)], ref: (c) => running(c, (seen) => sum(seen.filter((v) => v !== null) as number[])) },
-  g_cummax: { xTypes: ANY, extra: (c) => [xArg(c)], ref: (c) => running(c, (seen) => seen.reduce((m, v) => (v !== null && (m === null || cmp(v, m) > 0) ? v : m), null)) },
-  g_cummin: { xTypes: ANY, extra: (c) => [xArg(c)], ref: (c) => running(c, (seen) => seen.reduce((m, v) => (v !== null && (m === null || cmp(v, m) < 0) ? v : m), null)) },
+  g_cummax: {
+    xTypes: ANY,
+    extra: (c) => [xArg(c)],
+    ref: (c) => running(c, (seen) => seen.reduce((m, v) => (v !== null && (m === null || cmp(v, m) > 0) ? v : m), null)),
+  },
+  g_cummin: {
+    xTypes: ANY,
+    extra: (c) => [xArg(c)],
+    ref: (c) => running(c, (seen) => seen.reduce((m, v) => (v !== null && (m === null || cmp(v, m) < 0) ? v : m), null)),
+  },
   g_cumavg: {
     xTypes: NUM,
     extra: (c) => [xArg(c)],
@@ -279,9 +326,15 @@ describe('engine/functions: group functions', () => {
           for (let t = 0; t < 6; t++) {
             const c = makeCase(rng, n, xType)
             const out = runCase(name, c)
-            const declared = FUNCTIONS[name].args.map((a) => (a.kind === 'value' ? (a.name === 'X' ? xType : a.name === 'D' ? 'text' : a.name === 'W' ? 'float' : 'int') : null))
+            const declared = FUNCTIONS[name].args.map((a) =>
+              a.kind === 'value' ? (a.name === 'X' ? xType : a.name === 'D' ? 'text' : a.name === 'W' ? 'float' : 'int') : null,
+            )
             expect(out.type, `${name} type`).to.equal(FUNCTIONS[name].result(declared))
-            expectValues(columnValues(out), spec.ref(c), `${name}(X ${xType}, n ${n}, G ${c.groups ? 'yes' : 'no'}, S ${c.mask ? 'yes' : 'no'}, O ${c.orderArg ? 'yes' : 'no'})`)
+            expectValues(
+              columnValues(out),
+              spec.ref(c),
+              `${name}(X ${xType}, n ${n}, G ${c.groups ? 'yes' : 'no'}, S ${c.mask ? 'yes' : 'no'}, O ${c.orderArg ? 'yes' : 'no'})`,
+            )
           }
         }
       }

@@ -67,7 +67,7 @@ function ymd(d: Date): number {
 }
 
 function dateOf(v: number): Date {
-  return new Date(Date.UTC(Math.floor(v / 10000), Math.floor(v / 100) % 100 - 1, v % 100))
+  return new Date(Date.UTC(Math.floor(v / 10000), (Math.floor(v / 100) % 100) - 1, v % 100))
 }
 
 const DATE_PARTS: Record<string, (v: number) => number> = {
@@ -98,11 +98,19 @@ describe('engine/functions: math, dates and rows', () => {
             const intOut = spec.intKeeps === 'always' || (spec.intKeeps === true && type !== 'float')
             expect(out.type, `${name}(${type})`).to.equal(intOut ? 'int' : 'float')
             expect(FUNCTIONS[name].result([type])).to.equal(out.type)
-            expectValues(columnValues(out), values.map((v) => (v === null ? null : spec.ref(v as number, type !== 'float'))), `${name}(${type})`)
+            expectValues(
+              columnValues(out),
+              values.map((v) => (v === null ? null : spec.ref(v as number, type !== 'float'))),
+              `${name}(${type})`,
+            )
           }
         }
         const c = randomValue(rng, 'float', 0)
-        expectValues(call(name, [scalar('float', c)], 3), [0, 1, 2].map(() => spec.ref(c as number, false)), `${name}(constant)`)
+        expectValues(
+          call(name, [scalar('float', c)], 3),
+          [0, 1, 2].map(() => spec.ref(c as number, false)),
+          `${name}(constant)`,
+        )
       })
     }
   })
@@ -115,10 +123,18 @@ describe('engine/functions: math, dates and rows', () => {
           for (const n of SIZES) {
             const a = randomValues(rng, ta, n)
             const b = randomValues(rng, tb, n).map((v) => (v !== null && Math.abs(v as number) > 1e6 ? 7 : v))
-            expectValues(call('mod', [column(ta, a), column(tb, b)], n), a.map((x, i) => refMod(x, b[i])), `${ta} mod ${tb}`)
+            expectValues(
+              call('mod', [column(ta, a), column(tb, b)], n),
+              a.map((x, i) => refMod(x, b[i])),
+              `${ta} mod ${tb}`,
+            )
             const c = rng.pick([7, -3, 0, 2.5])
             const tc = Number.isInteger(c) ? 'int' : 'float'
-            expectValues(call('mod', [column(ta, a), scalar(tc, c)], n), a.map((x) => refMod(x, c)), `${ta} mod ${c}`)
+            expectValues(
+              call('mod', [column(ta, a), scalar(tc, c)], n),
+              a.map((x) => refMod(x, c)),
+              `${ta} mod ${c}`,
+            )
           }
         }
       }
@@ -136,7 +152,11 @@ describe('engine/functions: math, dates and rows', () => {
             const ut = Number.isInteger(unit) ? 'int' : 'float'
             const out = run('round', [column(type, values), scalar(ut, unit)], n)
             expect(out.type).to.equal(type === 'int' && ut === 'int' ? 'int' : 'float')
-            expectValues(columnValues(out), values.map((v) => refRound(v, unit)), `round ${type} by ${unit}`)
+            expectValues(
+              columnValues(out),
+              values.map((v) => refRound(v, unit)),
+              `round ${type} by ${unit}`,
+            )
           }
         }
       }
@@ -192,7 +212,11 @@ describe('engine/functions: math, dates and rows', () => {
         for (const n of SIZES) {
           const dates = randomDateColumn(rng, n, 1890, 2110, { na: 0.15 })
           const values = columnValues(dates) as (number | null)[]
-          expectValues(call(name, [dates], n), values.map((v) => (v === null ? null : DATE_PARTS[name](v))), name)
+          expectValues(
+            call(name, [dates], n),
+            values.map((v) => (v === null ? null : DATE_PARTS[name](v))),
+            name,
+          )
         }
       })
     }
@@ -216,8 +240,12 @@ describe('engine/functions: math, dates and rows', () => {
         const bv = columnValues(b) as (number | null)[]
         const added = run('dateadd', [a, column('int', k)], n)
         expect(added.type).to.equal('date')
-        expect(columnValues(added)).to.deep.equal(av.map((d, i) => (d === null || k[i] === null ? null : ymd(new Date(dateOf(d).getTime() + (k[i] as number) * 86400000)))))
-        expect(call('datediff', [a, b], n)).to.deep.equal(av.map((d, i) => (d === null || bv[i] === null ? null : Math.round((dateOf(d).getTime() - dateOf(bv[i]!).getTime()) / 86400000))))
+        expect(columnValues(added)).to.deep.equal(
+          av.map((d, i) => (d === null || k[i] === null ? null : ymd(new Date(dateOf(d).getTime() + (k[i] as number) * 86400000)))),
+        )
+        expect(call('datediff', [a, b], n)).to.deep.equal(
+          av.map((d, i) => (d === null || bv[i] === null ? null : Math.round((dateOf(d).getTime() - dateOf(bv[i]!).getTime()) / 86400000))),
+        )
       }
       expect(call('dateadd', [scalar('date', 20240228), scalar('int', 2)], 1)).to.deep.equal([20240301])
       expect(call('datediff', [scalar('date', 20240301), scalar('date', 20230301)], 1)).to.deep.equal([366])

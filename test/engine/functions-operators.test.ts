@@ -1,5 +1,15 @@
 import { expect } from 'chai'
-import { columnFromValues, columnValues, gather, NA_INT, type Column, type ColumnType, type Scalar, type ScalarList, type Value } from '../../engine/columns/index.js'
+import {
+  columnFromValues,
+  columnValues,
+  gather,
+  NA_INT,
+  type Column,
+  type ColumnType,
+  type Scalar,
+  type ScalarList,
+  type Value,
+} from '../../engine/columns/index.js'
 import { Rng } from '../../engine/columns/random.js'
 import { FUNCTIONS } from '../../engine/functions/index.js'
 
@@ -29,10 +39,12 @@ function scalar(type: ColumnType, v: V): Scalar {
 
 /** Calls a registry kernel with value arguments. */
 function call(name: string, args: readonly Value[], rows: number): V[] {
-  return columnValues(FUNCTIONS[name].kernel(
-    args.map((value) => ({ kind: 'value' as const, value })),
-    { rows },
-  ))
+  return columnValues(
+    FUNCTIONS[name].kernel(
+      args.map((value) => ({ kind: 'value' as const, value })),
+      { rows },
+    ),
+  )
 }
 
 /** Equal values, floats within a relative 1e-12 (-0 and 0 alike). Asserts only on a mismatch (fast). */
@@ -157,7 +169,11 @@ describe('engine/functions: operators', () => {
           const values = randomValues(rng, type, n)
           const out = FUNCTIONS.neg.kernel([{ kind: 'value', value: column(type, values) }], { rows: n })
           expect(out.type).to.equal(type === 'float' ? 'float' : 'int')
-          expectValues(columnValues(out), values.map((v) => (v === null ? null : -(v as number))), type)
+          expectValues(
+            columnValues(out),
+            values.map((v) => (v === null ? null : -(v as number))),
+            type,
+          )
         }
       }
       expect(call('neg', [scalar('int', 5)], 2)).to.deep.equal([-5, -5])
@@ -188,7 +204,12 @@ describe('engine/functions: operators', () => {
       const a = column('text', values)
       const perm = Int32Array.from({ length: 200 }, (_, i) => (i * 37) % 200)
       const b = gather(a, perm)
-      for (const op of ops) expectValues(call(op, [a, b], 200), values.map((v, i) => refCompare(op, v, values[perm[i]])), op)
+      for (const op of ops)
+        expectValues(
+          call(op, [a, b], 200),
+          values.map((v, i) => refCompare(op, v, values[perm[i]])),
+          op,
+        )
     })
 
     it('compares a text column with constants absent from its dictionary', () => {
@@ -215,7 +236,8 @@ describe('engine/functions: operators', () => {
 
     it('never returns N/A', () => {
       const rng = new Rng(31)
-      for (const op of ops) expect(call(op, [column('float', randomValues(rng, 'float', 100, 0.5)), column('int', randomValues(rng, 'int', 100, 0.5))], 100)).to.not.include(null)
+      for (const op of ops)
+        expect(call(op, [column('float', randomValues(rng, 'float', 100, 0.5)), column('int', randomValues(rng, 'int', 100, 0.5))], 100)).to.not.include(null)
     })
   })
 
@@ -232,8 +254,16 @@ describe('engine/functions: operators', () => {
             const values = randomValues(rng, type, n)
             const members = Array.from({ length: len }, () => randomValue(rng, type, 0)) as (number | string)[]
             const list = { kind: 'list', type, values: members } as ScalarList
-            expectValues(call('=', [column(type, values), list], n), values.map((v) => refMember(v, members)), `${type} = list`)
-            expectValues(call('<>', [column(type, values), list], n), values.map((v) => 1 - refMember(v, members)), `${type} <> list`)
+            expectValues(
+              call('=', [column(type, values), list], n),
+              values.map((v) => refMember(v, members)),
+              `${type} = list`,
+            )
+            expectValues(
+              call('<>', [column(type, values), list], n),
+              values.map((v) => 1 - refMember(v, members)),
+              `${type} <> list`,
+            )
           }
         }
       }
@@ -256,9 +286,21 @@ describe('engine/functions: operators', () => {
         for (const tb of NUMERIC) {
           for (const n of SIZES) {
             for (const s of shapes(rng, ta, tb, n)) {
-              expectValues(call('&', [s.a, s.b], n), s.av.map((a, i) => (truthy(a) && truthy(s.bv[i]) ? 1 : 0)), `${ta}&${tb}`)
-              expectValues(call('|', [s.a, s.b], n), s.av.map((a, i) => (truthy(a) || truthy(s.bv[i]) ? 1 : 0)), `${ta}|${tb}`)
-              expectValues(call('not', [s.a], n), s.av.map((a) => (truthy(a) ? 0 : 1)), `~${ta}`)
+              expectValues(
+                call('&', [s.a, s.b], n),
+                s.av.map((a, i) => (truthy(a) && truthy(s.bv[i]) ? 1 : 0)),
+                `${ta}&${tb}`,
+              )
+              expectValues(
+                call('|', [s.a, s.b], n),
+                s.av.map((a, i) => (truthy(a) || truthy(s.bv[i]) ? 1 : 0)),
+                `${ta}|${tb}`,
+              )
+              expectValues(
+                call('not', [s.a], n),
+                s.av.map((a) => (truthy(a) ? 0 : 1)),
+                `~${ta}`,
+              )
             }
           }
         }

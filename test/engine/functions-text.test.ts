@@ -16,10 +16,12 @@ const str = (value: string): Value => ({ kind: 'scalar', type: 'text', value })
 const int = (value: number): Value => ({ kind: 'scalar', type: 'int', value })
 
 function call(name: string, args: readonly Value[], rows: number): V[] {
-  return columnValues(FUNCTIONS[name].kernel(
-    args.map((value) => ({ kind: 'value' as const, value })),
-    { rows },
-  ))
+  return columnValues(
+    FUNCTIONS[name].kernel(
+      args.map((value) => ({ kind: 'value' as const, value })),
+      { rows },
+    ),
+  )
 }
 
 const MATCHERS: Record<string, (s: string, y: string) => boolean> = {
@@ -123,7 +125,9 @@ describe('engine/functions: text', () => {
       const xs = randomTexts(rng, n)
       for (const w of [0, 2, 4, 12]) {
         expect(call('padright', [text(xs), int(w)], n)).to.deep.equal(xs.map((v) => (v === null ? null : orNull(v.slice(0, w).padEnd(w, ' ')))))
-        expect(call('padleft', [text(xs), int(w)], n)).to.deep.equal(xs.map((v) => (v === null ? null : orNull(v.length >= w ? v.slice(v.length - w) : v.padStart(w, ' ')))))
+        expect(call('padleft', [text(xs), int(w)], n)).to.deep.equal(
+          xs.map((v) => (v === null ? null : orNull(v.length >= w ? v.slice(v.length - w) : v.padStart(w, ' ')))),
+        )
       }
     }
     expect(call('padright', [text(['5391123456', '55531', '12']), int(4)], 3)).to.deep.equal(['5391', '5553', '12  '])

@@ -29,11 +29,28 @@ function opError(xml: string): AppError {
   throw new Error('expected an error')
 }
 
-const tabu = (over: Record<string, unknown>): Record<string, unknown> => ({ kind: 'Tabu', breaks: [], cbreaks: [], breakSpecs: [], tcols: [], label: '', ...over })
+const tabu = (over: Record<string, unknown>): Record<string, unknown> => ({
+  kind: 'Tabu',
+  breaks: [],
+  cbreaks: [],
+  breakSpecs: [],
+  tcols: [],
+  label: '',
+  ...over,
+})
 const tcol = (over: Record<string, unknown>): Record<string, unknown> => ({ fun: 'cnt', source: null, weight: null, name: null, meta: {}, ...over })
 const brk = (over: Record<string, unknown>): Record<string, unknown> => ({ sort: 'up', naorder: 'first', ...over })
 const link = (over: Record<string, unknown>): Record<string, unknown> => ({
-  kind: 'Link', table2: 't2', ops: [], col: ['k'], col2: ['k'], cols: null, suffix: '', type: 'exact', label: '', ...over,
+  kind: 'Link',
+  table2: 't2',
+  ops: [],
+  col: ['k'],
+  col2: ['k'],
+  cols: null,
+  suffix: '',
+  type: 'exact',
+  label: '',
+  ...over,
 })
 
 const BUILT: readonly { name: string; xml: string; op: unknown }[] = [
@@ -44,29 +61,81 @@ const BUILT: readonly { name: string; xml: string; op: unknown }[] = [
   {
     name: 'table reads rows split by ; and cells by ,',
     xml: '<table cols="name,data_1,data_2" title="demo">\nJohn,8,0;\nMary,3,1;\nJohn,2,0\n</table>',
-    op: { kind: 'Table', cols: ['name', 'data_1', 'data_2'], rows: [['John', '8', '0'], ['Mary', '3', '1'], ['John', '2', '0']], depth: null, title: 'demo' },
+    op: {
+      kind: 'Table',
+      cols: ['name', 'data_1', 'data_2'],
+      rows: [
+        ['John', '8', '0'],
+        ['Mary', '3', '1'],
+        ['John', '2', '0'],
+      ],
+      depth: null,
+      title: 'demo',
+    },
   },
   {
     name: 'table accepts spaces after the commas of cols and a trailing ;',
     xml: '<table cols="Name, Data_1">a,1;b,2;</table>',
-    op: { kind: 'Table', cols: ['name', 'data_1'], rows: [['a', '1'], ['b', '2']], depth: null, title: '' },
+    op: {
+      kind: 'Table',
+      cols: ['name', 'data_1'],
+      rows: [
+        ['a', '1'],
+        ['b', '2'],
+      ],
+      depth: null,
+      title: '',
+    },
   },
   {
     name: 'table keeps empty cells as N/A (the walk-through data)',
     xml: '<table cols="k,g,v">1,x,10;\n2,y,;\n3,x,5;\n4,y,7;\n5,x,</table>',
-    op: { kind: 'Table', cols: ['k', 'g', 'v'], rows: [['1', 'x', '10'], ['2', 'y', ''], ['3', 'x', '5'], ['4', 'y', '7'], ['5', 'x', '']], depth: null, title: '' },
+    op: {
+      kind: 'Table',
+      cols: ['k', 'g', 'v'],
+      rows: [
+        ['1', 'x', '10'],
+        ['2', 'y', ''],
+        ['3', 'x', '5'],
+        ['4', 'y', '7'],
+        ['5', 'x', ''],
+      ],
+      depth: null,
+      title: '',
+    },
   },
   {
     name: 'table takes single-quoted cells holding , and ; and doubled quotes',
     xml: `<table cols="a,b">'x,y', 'p;q' ; 'it''s',  plain text </table>`,
-    op: { kind: 'Table', cols: ['a', 'b'], rows: [['x,y', 'p;q'], ["it's", 'plain text']], depth: null, title: '' },
+    op: {
+      kind: 'Table',
+      cols: ['a', 'b'],
+      rows: [
+        ['x,y', 'p;q'],
+        ["it's", 'plain text'],
+      ],
+      depth: null,
+      title: '',
+    },
   },
-  { name: 'table keeps a quote inside an unquoted cell', xml: `<table cols="a">O'Brien</table>`, op: { kind: 'Table', cols: ['a'], rows: [["O'Brien"]], depth: null, title: '' } },
+  {
+    name: 'table keeps a quote inside an unquoted cell',
+    xml: `<table cols="a">O'Brien</table>`,
+    op: { kind: 'Table', cols: ['a'], rows: [["O'Brien"]], depth: null, title: '' },
+  },
   { name: 'table with depth makes rows without columns', xml: '<table depth="5"/>', op: { kind: 'Table', cols: [], rows: [], depth: 5, title: '' } },
   { name: 'table with depth 0 is empty', xml: '<table depth="0"/>', op: { kind: 'Table', cols: [], rows: [], depth: 0, title: '' } },
   { name: 'table with cols and no data has no rows', xml: '<table cols="a,b"/>', op: { kind: 'Table', cols: ['a', 'b'], rows: [], depth: null, title: '' } },
-  { name: 'table with format="empty" ignores its content', xml: '<table cols="a" format="empty">1;2</table>', op: { kind: 'Table', cols: ['a'], rows: [], depth: null, title: '' } },
-  { name: 'table reads CDATA content', xml: '<table cols="a,b"><![CDATA[x<y,1]]></table>', op: { kind: 'Table', cols: ['a', 'b'], rows: [['x<y', '1']], depth: null, title: '' } },
+  {
+    name: 'table with format="empty" ignores its content',
+    xml: '<table cols="a" format="empty">1;2</table>',
+    op: { kind: 'Table', cols: ['a'], rows: [], depth: null, title: '' },
+  },
+  {
+    name: 'table reads CDATA content',
+    xml: '<table cols="a,b"><![CDATA[x<y,1]]></table>',
+    op: { kind: 'Table', cols: ['a', 'b'], rows: [['x<y', '1']], depth: null, title: '' },
+  },
   // sel
   { name: 'sel parses its value', xml: '<sel value="sales_price>5.00"/>', op: { kind: 'Sel', cond: '(> sales_price 5.0)' } },
   { name: 'sel accepts a raw <= in its value', xml: '<sel value="g_cumcnt(ticker;;)<=8"/>', op: { kind: 'Sel', cond: '(<= g_cumcnt(ticker, _, _) 8)' } },
@@ -81,7 +150,11 @@ const BUILT: readonly { name: string; xml: string; op: unknown }[] = [
     xml: '<sel><or value="a=1"/><or><and value="b=2"/><and value="c=3"/></or></sel>',
     op: { kind: 'Sel', cond: '(| (= a 1) (& (= b 2) (= c 3)))' },
   },
-  { name: 'sel combines <and> children with &', xml: '<sel><and value="a=1"/><and value="b=2"/><and value="c=3"/></sel>', op: { kind: 'Sel', cond: '(& (& (= a 1) (= b 2)) (= c 3))' } },
+  {
+    name: 'sel combines <and> children with &',
+    xml: '<sel><and value="a=1"/><and value="b=2"/><and value="c=3"/></sel>',
+    op: { kind: 'Sel', cond: '(& (& (= a 1) (= b 2)) (= c 3))' },
+  },
   { name: 'sel with one <or> child is that child', xml: '<sel><or value="a=1"/></sel>', op: { kind: 'Sel', cond: '(= a 1)' } },
   {
     name: 'sel keeps the precedence of each leaf',
@@ -90,15 +163,32 @@ const BUILT: readonly { name: string; xml: string; op: unknown }[] = [
   },
   { name: 'sel ignores name, label and simple', xml: '<sel name="year" value="y=2014" label="2014" simple="1"/>', op: { kind: 'Sel', cond: '(= y 2014)' } },
   // willbe
-  { name: 'willbe takes a name and a value', xml: '<willbe name="margin" value="sales - cost"/>', op: { kind: 'Willbe', name: 'margin', value: '(- sales cost)', meta: {} } },
+  {
+    name: 'willbe takes a name and a value',
+    xml: '<willbe name="margin" value="sales - cost"/>',
+    op: { kind: 'Willbe', name: 'margin', value: '(- sales cost)', meta: {} },
+  },
   {
     name: 'willbe takes label, desc, format, width and fixed',
     xml: '<willbe name="Margin" value="sales-cost" label="Gross`Margin" desc="d" format="type:currency" width="12" fixed="1"/>',
-    op: { kind: 'Willbe', name: 'margin', value: '(- sales cost)', meta: { label: 'Gross`Margin', desc: 'd', format: 'type:currency', width: 12, fixed: true } },
+    op: {
+      kind: 'Willbe',
+      name: 'margin',
+      value: '(- sales cost)',
+      meta: { label: 'Gross`Margin', desc: 'd', format: 'type:currency', width: 12, fixed: true },
+    },
   },
-  { name: 'willbe treats empty metadata as not given', xml: '<willbe name="m" value="1" label="" format=""/>', op: { kind: 'Willbe', name: 'm', value: '1', meta: {} } },
+  {
+    name: 'willbe treats empty metadata as not given',
+    xml: '<willbe name="m" value="1" label="" format=""/>',
+    op: { kind: 'Willbe', name: 'm', value: '1', meta: {} },
+  },
   // colord
-  { name: 'colord keeps cols in order, spaces allowed', xml: '<colord cols="date, transid, sku" hide="cost"/>', op: { kind: 'Colord', cols: ['date', 'transid', 'sku'], hide: ['cost'], hard: false } },
+  {
+    name: 'colord keeps cols in order, spaces allowed',
+    xml: '<colord cols="date, transid, sku" hide="cost"/>',
+    op: { kind: 'Colord', cols: ['date', 'transid', 'sku'], hide: ['cost'], hard: false },
+  },
   { name: 'colord without cols keeps every column', xml: '<colord hide="c*, x"/>', op: { kind: 'Colord', cols: null, hide: ['c*', 'x'], hard: false } },
   { name: 'colord keeps * wildcards as written', xml: '<colord cols="C*,*_id"/>', op: { kind: 'Colord', cols: ['c*', '*_id'], hide: [], hard: false } },
   { name: 'colord reads hard="1"', xml: '<colord cols="a,b" hard="1"/>', op: { kind: 'Colord', cols: ['a', 'b'], hide: [], hard: true } },
@@ -112,20 +202,60 @@ const BUILT: readonly { name: string; xml: string; op: unknown }[] = [
   // sort
   { name: 'sort takes col and dir', xml: '<sort col="pro_margin" dir="down"/>', op: { kind: 'Sort', keys: [{ col: 'pro_margin', dir: 'down' }] } },
   { name: 'sort defaults dir to up', xml: '<sort col="A"/>', op: { kind: 'Sort', keys: [{ col: 'a', dir: 'up' }] } },
-  { name: 'sort takes a cols list, first column primary', xml: '<sort cols="a, b"/>', op: { kind: 'Sort', keys: [{ col: 'a', dir: 'up' }, { col: 'b', dir: 'up' }] } },
-  { name: 'sort applies dir to every key of cols', xml: '<sort cols="a,b" dir="DOWN"/>', op: { kind: 'Sort', keys: [{ col: 'a', dir: 'down' }, { col: 'b', dir: 'down' }] } },
+  {
+    name: 'sort takes a cols list, first column primary',
+    xml: '<sort cols="a, b"/>',
+    op: {
+      kind: 'Sort',
+      keys: [
+        { col: 'a', dir: 'up' },
+        { col: 'b', dir: 'up' },
+      ],
+    },
+  },
+  {
+    name: 'sort applies dir to every key of cols',
+    xml: '<sort cols="a,b" dir="DOWN"/>',
+    op: {
+      kind: 'Sort',
+      keys: [
+        { col: 'a', dir: 'down' },
+        { col: 'b', dir: 'down' },
+      ],
+    },
+  },
   // tabu
   {
     name: 'tabu reads breaks, label and a tcol',
     xml: '<tabu label="Sales by store" breaks="Store, dept"><tcol source="sales" fun="SUM" name="Tot" label="Total`Sales" format="type:currency"/></tabu>',
-    op: tabu({ breaks: ['store', 'dept'], label: 'Sales by store', tcols: [tcol({ fun: 'sum', source: 'sales', name: 'tot', meta: { label: 'Total`Sales', format: 'type:currency' } })] }),
+    op: tabu({
+      breaks: ['store', 'dept'],
+      label: 'Sales by store',
+      tcols: [tcol({ fun: 'sum', source: 'sales', name: 'tot', meta: { label: 'Total`Sales', format: 'type:currency' } })],
+    }),
   },
-  { name: 'tabu with empty breaks summarises everything', xml: '<tabu breaks=""><tcol fun="cnt" name="row_count" label="Row Count"/></tabu>', op: tabu({ tcols: [tcol({ name: 'row_count', meta: { label: 'Row Count' } })] }) },
+  {
+    name: 'tabu with empty breaks summarises everything',
+    xml: '<tabu breaks=""><tcol fun="cnt" name="row_count" label="Row Count"/></tabu>',
+    op: tabu({ tcols: [tcol({ name: 'row_count', meta: { label: 'Row Count' } })] }),
+  },
   { name: 'tabu without tcols lists the distinct breaks', xml: '<tabu breaks="a"/>', op: tabu({ breaks: ['a'] }) },
-  { name: 'tcol source may be an expression', xml: '<tabu><tcol fun="sum" source="price*qty"/></tabu>', op: tabu({ tcols: [tcol({ fun: 'sum', source: '(* price qty)' })] }) },
+  {
+    name: 'tcol source may be an expression',
+    xml: '<tabu><tcol fun="sum" source="price*qty"/></tabu>',
+    op: tabu({ tcols: [tcol({ fun: 'sum', source: '(* price qty)' })] }),
+  },
   { name: 'tcol leaves a missing source to the checker', xml: '<tabu><tcol fun="Sum"/></tabu>', op: tabu({ tcols: [tcol({ fun: 'sum' })] }) },
-  { name: 'tcol treats weight="" as no weight', xml: '<tabu><tcol fun="avg" source="p" weight=""/></tabu>', op: tabu({ tcols: [tcol({ fun: 'avg', source: 'p' })] }) },
-  { name: 'tcol reads a weight expression', xml: '<tabu><tcol fun="wavg" source="p" weight="qty"/></tabu>', op: tabu({ tcols: [tcol({ fun: 'wavg', source: 'p', weight: 'qty' })] }) },
+  {
+    name: 'tcol treats weight="" as no weight',
+    xml: '<tabu><tcol fun="avg" source="p" weight=""/></tabu>',
+    op: tabu({ tcols: [tcol({ fun: 'avg', source: 'p' })] }),
+  },
+  {
+    name: 'tcol reads a weight expression',
+    xml: '<tabu><tcol fun="wavg" source="p" weight="qty"/></tabu>',
+    op: tabu({ tcols: [tcol({ fun: 'wavg', source: 'p', weight: 'qty' })] }),
+  },
   {
     name: 'tabu reads cbreaks and <break> sorts (the cross-tab example)',
     xml: '<tabu label="Sales by Month" breaks="month" cbreaks="year"><tcol source="xsales" fun="sum" label="Total sale"/><break col="month" sort="up"/><break col="year" sort="down"/></tabu>',
@@ -142,14 +272,26 @@ const BUILT: readonly { name: string; xml: string; op: unknown }[] = [
     xml: '<tabu breaks="store"><break col="Store" sort="none" naorder="last" rename="Shop" relabel="The shop"/></tabu>',
     op: tabu({ breaks: ['store'], breakSpecs: [brk({ col: 'store', sort: 'none', naorder: 'last', rename: 'shop', relabel: 'The shop' })] }),
   },
-  { name: 'break defaults to sort up, N/A first', xml: '<tabu breaks="a"><break col="a"/></tabu>', op: tabu({ breaks: ['a'], breakSpecs: [brk({ col: 'a' })] }) },
+  {
+    name: 'break defaults to sort up, N/A first',
+    xml: '<tabu breaks="a"><break col="a"/></tabu>',
+    op: tabu({ breaks: ['a'], breakSpecs: [brk({ col: 'a' })] }),
+  },
   { name: 'tabu ignores a <note> among its children', xml: '<tabu><note>n</note><tcol fun="cnt"/></tabu>', op: tabu({ tcols: [tcol({})] }) },
   // link
   { name: 'link defaults col2 to col and type to exact', xml: '<link table2="T2" col="K"/>', op: link({}) },
   {
     name: 'link reads every attribute',
     xml: '<link table2="pub.demo.retail.products" col="sku" col2="Sku_Id" cols="sku_id, description,dept" suffix="_P" type="select" label="Products" shift="0" after="1"/>',
-    op: link({ table2: 'pub.demo.retail.products', col: ['sku'], col2: ['sku_id'], cols: ['sku_id', 'description', 'dept'], suffix: '_p', type: 'select', label: 'Products' }),
+    op: link({
+      table2: 'pub.demo.retail.products',
+      col: ['sku'],
+      col2: ['sku_id'],
+      cols: ['sku_id', 'description', 'dept'],
+      suffix: '_p',
+      type: 'select',
+      label: 'Products',
+    }),
   },
   { name: 'link pairs several key columns', xml: '<link table2="t2" col="a,b" col2="x, y"/>', op: link({ col: ['a', 'b'], col2: ['x', 'y'] }) },
   { name: 'link accepts type="include"', xml: '<link table2="t2" col="k" type="include"/>', op: link({ type: 'include' }) },
@@ -176,11 +318,20 @@ const BUILT: readonly { name: string; xml: string; op: unknown }[] = [
   },
   // merge
   { name: 'merge takes table2', xml: '<merge table2="Pub.Z"/>', op: { kind: 'Merge', table2: 'pub.z', ops: [] } },
-  { name: 'merge parses its children as the pipeline of table2', xml: '<merge table2="z"><sel value="a=1"/></merge>', op: { kind: 'Merge', table2: 'z', ops: [{ kind: 'Sel', cond: '(= a 1)' }] } },
+  {
+    name: 'merge parses its children as the pipeline of table2',
+    xml: '<merge table2="z"><sel value="a=1"/></merge>',
+    op: { kind: 'Merge', table2: 'z', ops: [{ kind: 'Sel', cond: '(= a 1)' }] },
+  },
 ]
 
 const REFUSED: readonly { name: string; xml: string; code?: string; line: number; parts: string[] }[] = [
-  { name: 'an unknown operation, listing the supported ones', xml: '<base table="t"/>\n<frobnicate/>', line: 2, parts: ['Line 2: unknown operation <frobnicate>', 'supported operations: base, table, sel'] },
+  {
+    name: 'an unknown operation, listing the supported ones',
+    xml: '<base table="t"/>\n<frobnicate/>',
+    line: 2,
+    parts: ['Line 2: unknown operation <frobnicate>', 'supported operations: base, table, sel'],
+  },
   { name: 'an unknown operation named like an Object method', xml: '<constructor/>', line: 1, parts: ['unknown operation <constructor>'] },
   { name: '<tcol> outside <tabu>', xml: '<tcol fun="cnt"/>', line: 1, parts: ['<tcol> is only allowed inside <tabu>'] },
   { name: '<and> outside <sel>', xml: '<and value="a"/>', line: 1, parts: ['<and> is only allowed inside <sel>'] },
@@ -218,10 +369,25 @@ const REFUSED: readonly { name: string; xml: string; code?: string; line: number
   { name: 'sort with an unknown dir', xml: '<sort col="a" dir="asc"/>', line: 1, parts: ["<sort dir> must be up or down, not 'asc'"] },
   { name: 'tcol without fun', xml: '<tabu>\n<tcol source="a"/></tabu>', line: 2, parts: ['<tcol> needs a fun attribute'] },
   { name: 'tcol with an invalid name', xml: '<tabu><tcol fun="cnt" name="1st"/></tabu>', line: 1, parts: ['is not a valid column name'] },
-  { name: 'a break on a column that is not a break', xml: '<tabu breaks="a">\n<break col="b"/></tabu>', line: 2, parts: ['<break col="b"> is not one of the tabulation\'s breaks'] },
+  {
+    name: 'a break on a column that is not a break',
+    xml: '<tabu breaks="a">\n<break col="b"/></tabu>',
+    line: 2,
+    parts: ['<break col="b"> is not one of the tabulation\'s breaks'],
+  },
   { name: 'a break given twice', xml: '<tabu breaks="a"><break col="a"/><break col="a"/></tabu>', line: 1, parts: ['<break col="a"> is given twice'] },
-  { name: 'a break with an unknown sort', xml: '<tabu breaks="a"><break col="a" sort="asc"/></tabu>', line: 1, parts: ['<break sort> must be up or down or none'] },
-  { name: 'a break with an unknown naorder', xml: '<tabu breaks="a"><break col="a" naorder="middle"/></tabu>', line: 1, parts: ['<break naorder> must be first or last'] },
+  {
+    name: 'a break with an unknown sort',
+    xml: '<tabu breaks="a"><break col="a" sort="asc"/></tabu>',
+    line: 1,
+    parts: ['<break sort> must be up or down or none'],
+  },
+  {
+    name: 'a break with an unknown naorder',
+    xml: '<tabu breaks="a"><break col="a" naorder="middle"/></tabu>',
+    line: 1,
+    parts: ['<break naorder> must be first or last'],
+  },
   { name: 'rollup', xml: '<tabu breaks="a">\n<rollup type="hier"/></tabu>', line: 2, parts: ['<rollup> is not supported'] },
   { name: 'an unknown element in tabu', xml: '<tabu><sel value="a"/></tabu>', line: 1, parts: ['<sel> cannot appear inside <tabu>'] },
   { name: 'link without table2', xml: '<link col="a"/>', line: 1, parts: ['<link> needs a table2 attribute'] },
@@ -242,9 +408,27 @@ const REFUSED: readonly { name: string; xml: string; code?: string; line: number
     line: 2,
     parts: ['Line 2, <sel value>: ', 'at column 5 of the expression'],
   },
-  { name: 'a syntax error in a willbe value', xml: '<willbe name="a" value="f(1;"/>', code: 'EXPR_ERROR', line: 1, parts: ['Line 1, <willbe value>: ', 'of the expression'] },
-  { name: 'a syntax error in a tcol source', xml: '<tabu>\n<tcol fun="sum" source="a+"/></tabu>', code: 'EXPR_ERROR', line: 2, parts: ['Line 2, <tcol source>: '] },
-  { name: 'a syntax error in a nested <and>', xml: '<sel>\n<and value="a"/>\n<and value="(b"/></sel>', code: 'EXPR_ERROR', line: 3, parts: ['Line 3, <and value>: '] },
+  {
+    name: 'a syntax error in a willbe value',
+    xml: '<willbe name="a" value="f(1;"/>',
+    code: 'EXPR_ERROR',
+    line: 1,
+    parts: ['Line 1, <willbe value>: ', 'of the expression'],
+  },
+  {
+    name: 'a syntax error in a tcol source',
+    xml: '<tabu>\n<tcol fun="sum" source="a+"/></tabu>',
+    code: 'EXPR_ERROR',
+    line: 2,
+    parts: ['Line 2, <tcol source>: '],
+  },
+  {
+    name: 'a syntax error in a nested <and>',
+    xml: '<sel>\n<and value="a"/>\n<and value="(b"/></sel>',
+    code: 'EXPR_ERROR',
+    line: 3,
+    parts: ['Line 3, <and value>: '],
+  },
   { name: 'a variable outside braces', xml: '<sel value="@x=1"/>', code: 'EXPR_ERROR', line: 1, parts: ['Line 1, <sel value>: ', "Variable '@x'"] },
 ]
 
@@ -311,7 +495,11 @@ describe('tableRefs()', () => {
     { name: 'the base table', xml: '<base table="a.b"/><sel value="x"/>', refs: ['a.b'] },
     { name: 'no table for an inline table', xml: '<table depth="3"/>', refs: [] },
     { name: 'link and merge tables after the base, in order', xml: '<base table="a"/><link table2="b" col="k"/><merge table2="c"/>', refs: ['a', 'b', 'c'] },
-    { name: 'tables of nested pipelines, after their link', xml: '<base table="a"/><link table2="b" col="k"><link table2="c" col="k"/></link><merge table2="d"><base table="e"/></merge>', refs: ['a', 'b', 'c', 'd', 'e'] },
+    {
+      name: 'tables of nested pipelines, after their link',
+      xml: '<base table="a"/><link table2="b" col="k"><link table2="c" col="k"/></link><merge table2="d"><base table="e"/></merge>',
+      refs: ['a', 'b', 'c', 'd', 'e'],
+    },
     { name: 'each table once', xml: '<base table="a"/><link table2="A" col="k"/><link table2="b" col="k"><merge table2="a"/></link>', refs: ['a', 'b'] },
   ]
   for (const c of CASES) it(`lists ${c.name}`, () => expect(tableRefs(parseQuery(c.xml))).to.deep.equal(c.refs))

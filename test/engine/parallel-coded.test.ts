@@ -71,14 +71,30 @@ describe('parallel runs keep text as codes', () => {
     const a = ['x', 'y', 'x']
     const b = ['z', 'x', 'w', 'z']
     const table = people(1)[0]
-    const joined = concatResults([part(a, 3), part(b, 4)], { maxRows: 100, truncate: false, table, ranges: [{ start: 0, end: 3 }, { start: 3, end: 7 }] })
+    const joined = concatResults([part(a, 3), part(b, 4)], {
+      maxRows: 100,
+      truncate: false,
+      table,
+      ranges: [
+        { start: 0, end: 3 },
+        { start: 3, end: 7 },
+      ],
+    })
     const s = joined.columns[0]
     expect(s.kind).to.equal('coded')
     if (s.kind !== 'coded') return
     expect(textSlice(s)).to.deep.equal([...a, ...b])
     expect([...s.dict].sort()).to.deep.equal(['w', 'x', 'y', 'z'])
     // Cut by the row limit (truncate_), the codes stop at the limit too.
-    const cut = concatResults([part(a, 3), part(b, 4)], { maxRows: 5, truncate: true, table, ranges: [{ start: 0, end: 3 }, { start: 3, end: 7 }] })
+    const cut = concatResults([part(a, 3), part(b, 4)], {
+      maxRows: 5,
+      truncate: true,
+      table,
+      ranges: [
+        { start: 0, end: 3 },
+        { start: 3, end: 7 },
+      ],
+    })
     expect(textSlice(cut.columns[0] as typeof s)).to.deep.equal(['x', 'y', 'x', 'z', 'x'])
     expect(cut.totalRows).to.equal(7)
   })

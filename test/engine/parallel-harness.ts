@@ -25,7 +25,13 @@ export function checkedOps(xml: string, tables: readonly TableInput[]): readonly
   return checkQuery(ops, new Map(tables.map((t) => [t.path, t.columns.map((c) => c.spec)]))).ops
 }
 
-export const taskOf = (ops: readonly Op[], tables: readonly TableInput[], maxRows = MAX_ROWS, truncate = false): RunTask => ({ kind: 'run', ops, tables, maxRows, truncate })
+export const taskOf = (ops: readonly Op[], tables: readonly TableInput[], maxRows = MAX_ROWS, truncate = false): RunTask => ({
+  kind: 'run',
+  ops,
+  tables,
+  maxRows,
+  truncate,
+})
 
 /** The interpreter's answer, as before engine/parallel. */
 export function interpreted(ops: readonly Op[], tables: readonly TableInput[]): ResultSet {
@@ -75,7 +81,8 @@ export function expectIdentical(actual: ResultSet, expected: ResultSet, what: st
     const ed = dataOf(e) as ArrayLike<number | string>
     expect(ad.length, name).to.equal(ed.length)
     if (e.kind === 'float') {
-      for (let i = 0; i < ed.length; i++) if (bits(ad[i] as number) !== bits(ed[i] as number)) expect.fail(`${name} row ${i}: ${bits(ad[i] as number)}, expected ${bits(ed[i] as number)}`)
+      for (let i = 0; i < ed.length; i++)
+        if (bits(ad[i] as number) !== bits(ed[i] as number)) expect.fail(`${name} row ${i}: ${bits(ad[i] as number)}, expected ${bits(ed[i] as number)}`)
     } else {
       for (let i = 0; i < ed.length; i++) if (ad[i] !== ed[i]) expect.fail(`${name} row ${i}: ${ad[i]}, expected ${ed[i]}`)
     }

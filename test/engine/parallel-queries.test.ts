@@ -59,13 +59,22 @@ const SPLIT: readonly (readonly [string, string])[] = [
   ['g_min and g_max', '<willbe name="mn" value="g_min(t;;y)"/><willbe name="mx" value="g_max(k;x>0;d)"/><willbe name="mf" value="g_max(t;;x)"/>'],
   ['g_first and g_last in worksheet order', '<willbe name="f" value="g_first(k;y>0;;t)"/><willbe name="l" value="g_last(t k;;;x)"/>'],
   ['g_sum used after', '<willbe name="gs" value="g_sum(k;;x)"/><willbe name="r" value="x/gs"/><sel value="r>0"/>'],
-  ['tabu with every summary', '<tabu breaks="k"><tcol source="x" fun="sum"/><tcol fun="cnt"/><tcol source="x" fun="avg"/><tcol source="y" fun="min"/><tcol source="d" fun="max"/><tcol source="t" fun="first"/><tcol source="x" fun="last"/><tcol source="t" fun="cntnna"/><tcol source="x" fun="min"/></tabu>'],
-  ['tabu with sorting breaks', '<tabu breaks="t,k"><break col="t" sort="up"/><break col="k" sort="down" naorder="last"/><tcol source="x" fun="sum"/><tcol source="y" fun="avg"/></tabu>'],
+  [
+    'tabu with every summary',
+    '<tabu breaks="k"><tcol source="x" fun="sum"/><tcol fun="cnt"/><tcol source="x" fun="avg"/><tcol source="y" fun="min"/><tcol source="d" fun="max"/><tcol source="t" fun="first"/><tcol source="x" fun="last"/><tcol source="t" fun="cntnna"/><tcol source="x" fun="min"/></tabu>',
+  ],
+  [
+    'tabu with sorting breaks',
+    '<tabu breaks="t,k"><break col="t" sort="up"/><break col="k" sort="down" naorder="last"/><tcol source="x" fun="sum"/><tcol source="y" fun="avg"/></tabu>',
+  ],
   ['tabu without breaks', '<tabu breaks=""><tcol source="x" fun="sum"/><tcol fun="cnt"/><tcol source="x" fun="first"/></tabu>'],
   ['tabu by a float', '<tabu breaks="x"><tcol fun="cnt"/><tcol source="y" fun="sum"/></tabu>'],
   ['tabu by a date, renamed', '<tabu breaks="d"><break col="d" sort="down" rename="day"/><tcol source="x" fun="max" name="top"/></tabu>'],
   ['tabu then sel and sort', '<tabu breaks="k"><tcol source="x" fun="sum" name="s"/></tabu><sel value="s>0"/><sort col="s" dir="down"/>'],
-  ['sel, link, g_sum, tabu, sort', `<sel value="y>2"/>${LINK}<willbe name="gs" value="g_sum(j;;w)"/><tabu breaks="name"><tcol source="gs" fun="max"/><tcol source="x" fun="sum"/></tabu><sort col="t0" dir="down"/>`],
+  [
+    'sel, link, g_sum, tabu, sort',
+    `<sel value="y>2"/>${LINK}<willbe name="gs" value="g_sum(j;;w)"/><tabu breaks="name"><tcol source="gs" fun="max"/><tcol source="x" fun="sum"/></tabu><sort col="t0" dir="down"/>`,
+  ],
 ]
 
 /** Queries that must run whole: [what, xml after the base]. */
@@ -160,9 +169,20 @@ describe('parallel scans: random tables', function () {
   })
 
   it('splits ranges on block edges, never empty, at most one per block', () => {
-    expect(splitRanges(10, 3, 1)).to.deep.equal([{ start: 0, end: 3 }, { start: 3, end: 7 }, { start: 7, end: 10 }])
-    expect(splitRanges(20, 2, 8)).to.deep.equal([{ start: 0, end: 8 }, { start: 8, end: 20 }])
-    expect(splitRanges(100, 3, 8)).to.deep.equal([{ start: 0, end: 32 }, { start: 32, end: 64 }, { start: 64, end: 100 }])
+    expect(splitRanges(10, 3, 1)).to.deep.equal([
+      { start: 0, end: 3 },
+      { start: 3, end: 7 },
+      { start: 7, end: 10 },
+    ])
+    expect(splitRanges(20, 2, 8)).to.deep.equal([
+      { start: 0, end: 8 },
+      { start: 8, end: 20 },
+    ])
+    expect(splitRanges(100, 3, 8)).to.deep.equal([
+      { start: 0, end: 32 },
+      { start: 32, end: 64 },
+      { start: 64, end: 100 },
+    ])
     expect(splitRanges(5, 7, 1)).to.have.length(5)
     expect(splitRanges(5, 7, 8)).to.deep.equal([{ start: 0, end: 5 }])
     expect(splitRanges(0, 4, 8)).to.deep.equal([{ start: 0, end: 0 }])

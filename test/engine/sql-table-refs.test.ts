@@ -12,19 +12,41 @@ const FIND: readonly { name: string; sql: string; refs: readonly (readonly [path
   { name: 'a backtick path', sql: 'select * from `pub.demo.item`', refs: [['pub.demo.item', '`pub.demo.item`']] },
   { name: 'a bracketed path', sql: 'select * from [pub.demo.item]', refs: [['pub.demo.item', '[pub.demo.item]']] },
   { name: 'a quoted path with a doubled quote', sql: 'select * from "pub.demo.it""em"', refs: [['pub.demo.it"em', '"pub.demo.it""em"']] },
-  { name: 'two-part names such as alias.column', sql: 'select i.store from pub.demo.retail.item i', refs: [['i.store', 'i.store'], ['pub.demo.retail.item', 'pub.demo.retail.item']] },
+  {
+    name: 'two-part names such as alias.column',
+    sql: 'select i.store from pub.demo.retail.item i',
+    refs: [
+      ['i.store', 'i.store'],
+      ['pub.demo.retail.item', 'pub.demo.retail.item'],
+    ],
+  },
   { name: 'a three-part schema.table.column name', sql: 'select t0.data.x from t', refs: [['t0.data.x', 't0.data.x']] },
   {
     name: 'refs in subqueries',
     sql: 'select * from (select store from pub.demo.retail.item where x in (select y from pub.demo.other.t))',
-    refs: [['pub.demo.retail.item', 'pub.demo.retail.item'], ['pub.demo.other.t', 'pub.demo.other.t']],
+    refs: [
+      ['pub.demo.retail.item', 'pub.demo.retail.item'],
+      ['pub.demo.other.t', 'pub.demo.other.t'],
+    ],
   },
   {
     name: 'both sides of a join',
     sql: 'select * from pub.a.b x join pub.a.c y on x.k = y.k',
-    refs: [['pub.a.b', 'pub.a.b'], ['pub.a.c', 'pub.a.c'], ['x.k', 'x.k'], ['y.k', 'y.k']],
+    refs: [
+      ['pub.a.b', 'pub.a.b'],
+      ['pub.a.c', 'pub.a.c'],
+      ['x.k', 'x.k'],
+      ['y.k', 'y.k'],
+    ],
   },
-  { name: 'the same table twice', sql: 'select 1 from pub.a.b x, pub.a.b y', refs: [['pub.a.b', 'pub.a.b'], ['pub.a.b', 'pub.a.b']] },
+  {
+    name: 'the same table twice',
+    sql: 'select 1 from pub.a.b x, pub.a.b y',
+    refs: [
+      ['pub.a.b', 'pub.a.b'],
+      ['pub.a.b', 'pub.a.b'],
+    ],
+  },
   { name: 'no single names', sql: 'select a from t', refs: [] },
   { name: 'no quoted names without a dot', sql: 'select "item" from t', refs: [] },
   { name: 'no names split by whitespace', sql: 'select pub . demo from t', refs: [] },
@@ -166,9 +188,11 @@ describe('rewriteTableRefs()', () => {
     const sql = 'select * from "pub.x.it""em; drop table y"'
     const out = rewriteTableRefs(sql, new Map([['pub.x.it"em; drop table y', 't0']]))
     expect(out).to.equal('select * from "t0"."data" AS "it""em; drop table y"')
-    expect(tokenize(out).filter((t) => t.type === 'ident').map((t) => t.text)).to.deep.equal([
-      'select', 'from', '"t0"', '"data"', 'AS', '"it""em; drop table y"',
-    ])
+    expect(
+      tokenize(out)
+        .filter((t) => t.type === 'ident')
+        .map((t) => t.text),
+    ).to.deep.equal(['select', 'from', '"t0"', '"data"', 'AS', '"it""em; drop table y"'])
   })
 })
 
@@ -177,7 +201,9 @@ describe('quoteIdent()', () => {
   it('doubles the double quotes inside a name', () => expect(quoteIdent('a"b""c')).to.equal('"a""b""""c"'))
   it('leaves other quote characters alone', () => expect(quoteIdent("a'`]")).to.equal('"a\'`]"'))
   it('refuses a NUL, where SQLite would stop reading', () => {
-    expect(() => quoteIdent('a\0b')).to.throw(AppError).with.property('code', 'SQL_ERROR')
+    expect(() => quoteIdent('a\0b'))
+      .to.throw(AppError)
+      .with.property('code', 'SQL_ERROR')
   })
 })
 
@@ -204,12 +230,19 @@ describe('rewriteTableRefs() on SQLite', () => {
     {
       name: 'a grouped query that qualifies columns by the last path segment',
       sql: 'select item.store, sum(item.sales) from pub.demo.retail.item group by item.store order by 1',
-      rows: [[1, 15], [2, 7]],
+      rows: [
+        [1, 15],
+        [2, 7],
+      ],
     },
     {
       name: 'a join of two paths',
       sql: 'select store.name, item.sales from pub.demo.retail.item join pub.demo.retail.store on item.store = store.id order by 2',
-      rows: [['north', 5], ['south', 7], ['north', 10]],
+      rows: [
+        ['north', 5],
+        ['south', 7],
+        ['north', 10],
+      ],
     },
     {
       name: 'a self-join with aliases',

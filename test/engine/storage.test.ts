@@ -167,19 +167,19 @@ describe('engine/storage', function () {
       const n = 12_345
       const a = Int32Array.from({ length: n }, (_, i) => (i % 7 === 0 ? NA_INT : i))
       const t = Array.from({ length: n }, (_, i) => (i % 5 === 0 ? '' : `s${i % 13}`))
-      const meta = await writeTableVersion(dataDir, { columns: [{ name: 'a', type: 'int' }, { name: 't', type: 'text' }], data: [a, t] })
+      const meta = await writeTableVersion(dataDir, {
+        columns: [
+          { name: 'a', type: 'int' },
+          { name: 't', type: 'text' },
+        ],
+        data: [a, t],
+      })
       const SQL = await initSqlJs()
       const db = new SQL.Database(new Uint8Array(await loadSqliteImage(dataDir, meta)))
       try {
         const [res] = db.exec('SELECT count(*), count(a), sum(a), count(t), max(rowid) FROM data')
         const expected = Array.from(a).filter((x) => x !== NA_INT)
-        expect(res.values[0]).to.deep.equal([
-          n,
-          expected.length,
-          expected.reduce((s, x) => s + x, 0),
-          t.filter((s) => s !== '').length,
-          n,
-        ])
+        expect(res.values[0]).to.deep.equal([n, expected.length, expected.reduce((s, x) => s + x, 0), t.filter((s) => s !== '').length, n])
         const [last] = db.exec('SELECT a, t FROM data WHERE rowid = ?', [n])
         expect(last.values[0]).to.deep.equal([n - 1, `s${(n - 1) % 13}`])
       } finally {
@@ -201,14 +201,20 @@ describe('engine/storage', function () {
       ['a name starting with a digit', [{ name: '1x', type: 'int' }], [Int32Array.of(1)], '1x'],
       [
         'names that differ only in case',
-        [{ name: 'Sales', type: 'int' }, { name: 'sales', type: 'int' }],
+        [
+          { name: 'Sales', type: 'int' },
+          { name: 'sales', type: 'int' },
+        ],
         [Int32Array.of(1), Int32Array.of(2)],
         'sales',
       ],
       ['an unknown type', [{ name: 'amt', type: 'money' as 'int' }], [Int32Array.of(1)], 'amt'],
       [
         'columns of different lengths',
-        [{ name: 'a', type: 'int' }, { name: 'b', type: 'float' }],
+        [
+          { name: 'a', type: 'int' },
+          { name: 'b', type: 'float' },
+        ],
         [Int32Array.of(1, 2), Float64Array.of(1)],
         'b',
       ],
@@ -255,7 +261,10 @@ describe('engine/storage', function () {
           return Reflect.get(target, key, receiver)
         },
       })
-      const columns: ColumnSpec[] = [{ name: 'n', type: 'int' }, { name: 't', type: 'text' }]
+      const columns: ColumnSpec[] = [
+        { name: 'n', type: 'int' },
+        { name: 't', type: 'text' },
+      ]
       let thrown: unknown
       try {
         await writeTableVersion(dataDir, { columns, data: [Int32Array.of(1, 2, 3, 4), treacherous] })

@@ -88,7 +88,11 @@ describe('tabulation summaries against a row-by-row reference', () => {
           const perGroup = groupsOf(groups.ids, groups.count, values)
           const weights = groupsOf(groups.ids, groups.count, columnValues(weight) as V[])
           const expected = perGroup.map((vs, g) => REFERENCE[name](vs, weights[g]))
-          closeTo(columnValues(out) as V[], expected.map((v) => (v === '' ? '' : v)), `${name}/${kind}`)
+          closeTo(
+            columnValues(out) as V[],
+            expected.map((v) => (v === '' ? '' : v)),
+            `${name}/${kind}`,
+          )
         })
       }
     }

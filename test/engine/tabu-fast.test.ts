@@ -191,7 +191,14 @@ describe('tabu by direct slots (the fast path) matches the general path', () => 
   it('takes the fast path for small key ranges and gives up on wide ones, before or while counting', () => {
     const rng = new Rng(7)
     const query = '<base table="t.item"/><tabu breaks="k"><tcol fun="cnt"/><tcol fun="sum" source="f"/></tabu>'
-    for (const [shape, expected] of [['small', true], ['sorted', true], ['descending', true], ['allNa', true], ['wide', false], ['outlier', false]] as const) {
+    for (const [shape, expected] of [
+      ['small', true],
+      ['sorted', true],
+      ['descending', true],
+      ['allNa', true],
+      ['wide', false],
+      ['outlier', false],
+    ] as const) {
       const { item, other } = randomTables(rng, 5000)
       const keys = keyColumn(rng, 5000, shape, 0.1)
       const table: TableInput = { ...item, columns: item.columns.map((c) => (c.spec.name === 'k' ? { ...c, buffer: shared(keys) } : c)) }

@@ -27,7 +27,15 @@ describe('the catalog consistency check of the fault tests', function () {
   })
 
   const problems = async (): Promise<string[]> => (await checkCatalog(svc.deps.store, svc.dataDir)).problems
-  const upload = (path: string) => dbmOk<{ path: string }>(svc, admin, 'upload_table', { path, cols: [{ name: 'k', type: 'int' }, { name: 'tag', type: 'text' }], data: { k: [0, 1, 2], tag: ['x', 'x', 'x'] } })
+  const upload = (path: string) =>
+    dbmOk<{ path: string }>(svc, admin, 'upload_table', {
+      path,
+      cols: [
+        { name: 'k', type: 'int' },
+        { name: 'tag', type: 'text' },
+      ],
+      data: { k: [0, 1, 2], tag: ['x', 'x', 'x'] },
+    })
   const record = async (path: string): Promise<TableRecord> => JSON.parse((await svc.deps.store.get(KEYS.table(path)))!) as TableRecord
 
   it('passes a clean catalog and reads each table’s content', async () => {

@@ -120,7 +120,8 @@ async function checkVersion(dataDir: string, table: TableRecord, problems: strin
     const meta = await readTableMeta(dataDir, table.version)
     if (meta.rows !== table.rows) problems.push(`${where}: the catalog says ${table.rows} rows, meta.json ${meta.rows}`)
     const names = (cols: readonly { name: string; type: string }[]): string => cols.map((c) => `${c.name}:${c.type}`).join(',')
-    if (names(meta.columns) !== names(table.columns)) problems.push(`${where}: the catalog's columns ${names(table.columns)} differ from meta.json's ${names(meta.columns)}`)
+    if (names(meta.columns) !== names(table.columns))
+      problems.push(`${where}: the catalog's columns ${names(table.columns)} differ from meta.json's ${names(meta.columns)}`)
     let tags: string[] = []
     let kInOrder: boolean | null = null
     for (let i = 0; i < meta.columns.length; i++) {
@@ -141,7 +142,10 @@ async function checkVersion(dataDir: string, table: TableRecord, problems: strin
 function distinctUsed(codes: Int32Array, dict: readonly string[]): string[] {
   const used = new Set<number>()
   for (const c of codes) used.add(c)
-  return [...used].sort((a, b) => a - b).map((c) => dict[c]).filter((s) => s !== '')
+  return [...used]
+    .sort((a, b) => a - b)
+    .map((c) => dict[c])
+    .filter((s) => s !== '')
 }
 
 async function countSqliteRows(image: SharedArrayBuffer): Promise<number> {
@@ -164,7 +168,11 @@ async function checkUsers(store: Store, problems: string[]): Promise<Set<string>
 }
 
 /** Version folders no table points at and not retired, and temporary folders: writes cut short. */
-export async function leftovers(dataDir: string, tables: ReadonlyMap<string, TableRecord>, retired: ReadonlySet<string>): Promise<{ orphanVersions: string[]; tempFolders: string[] }> {
+export async function leftovers(
+  dataDir: string,
+  tables: ReadonlyMap<string, TableRecord>,
+  retired: ReadonlySet<string>,
+): Promise<{ orphanVersions: string[]; tempFolders: string[] }> {
   const names = await readdir(tablesDir(dataDir)).catch(() => [] as string[])
   const used = new Set([...tables.values()].map((t) => t.version))
   return {

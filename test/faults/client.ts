@@ -16,7 +16,10 @@ export interface Reply {
 export const REQUEST_LIMIT_MS = 20_000
 
 export class Client {
-  constructor(readonly base: string, public cookie = '') {}
+  constructor(
+    readonly base: string,
+    public cookie = '',
+  ) {}
 
   /** The server root (for /healthz and /readyz), from the `…/v1/api` base. */
   get origin(): string {

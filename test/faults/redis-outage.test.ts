@@ -44,17 +44,26 @@ async function ok(reply: Promise<Reply>, what: string): Promise<Record<string, u
 async function commitBeforeOutage(admin: Client): Promise<Committed> {
   await ok(admin.dbm('make_dir', { path: 'ops', title: 'Operations', inherit: false }), 'make_dir')
   await ok(admin.dbm('make_dir', { path: 'ops.daily', title: 'Daily' }), 'make_dir')
-  await ok(admin.dbm('upload_table', {
-    path: 'ops.daily.load',
-    cols: [{ name: 'site', type: 'text' }, { name: 'kwh', type: 'float' }],
-    data: { site: ['north', 'south', 'east'], kwh: [1.5, 2.25, 4] },
-  }), 'upload_table')
+  await ok(
+    admin.dbm('upload_table', {
+      path: 'ops.daily.load',
+      cols: [
+        { name: 'site', type: 'text' },
+        { name: 'kwh', type: 'float' },
+      ],
+      data: { site: ['north', 'south', 'east'], kwh: [1.5, 2.25, 4] },
+    }),
+    'upload_table',
+  )
   const added = await ok(admin.dbm('add_user', { uid: 'olga', first: 'Olga', last: 'Ops', email: 'olga@example.com' }), 'add_user')
   const userPassword = (added.value as { password: string }).password
   await ok(admin.dbm('share', { path: 'ops', users: ['olga'] }), 'share')
   const olga = new Client(admin.base)
   await ok(olga.login('olga', userPassword), 'login of the new user')
-  await ok(admin.post('run:json', { xml: '<base table="pub.demo.retail.stores"/><sel value="store<=10"/>', savetable: 'ops.daily.ten_stores' }), 'run savetable')
+  await ok(
+    admin.post('run:json', { xml: '<base table="pub.demo.retail.stores"/><sel value="store<=10"/>', savetable: 'ops.daily.ten_stores' }),
+    'run savetable',
+  )
   const created = await ok(admin.post('new/sql:json', {}), 'api/new/sql')
   const tag = created.tag as number
   await ok(admin.post(`${tag}:json`, { sql: 'select count(*) n from ops.daily.load' }), 'instance query')
@@ -103,7 +112,13 @@ describe('Redis going away and coming back (a gateway process on a private redis
     aofDir = await mkdtemp(join(tmpdir(), 'tabula-outage-aof-'))
     redis = await startRedisServer({ aofDir })
     gateway = await start({
-      DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1', DEMO_ROWS: '500', WORKERS: '2', ADMIN_PASSWORD, REDIS_URL: redis.url,
+      DATA_DIR: dataDir,
+      PORT: '0',
+      HOST: '127.0.0.1',
+      DEMO_ROWS: '500',
+      WORKERS: '2',
+      ADMIN_PASSWORD,
+      REDIS_URL: redis.url,
     })
   })
 
@@ -142,7 +157,9 @@ describe('Redis going away and coming back (a gateway process on a private redis
     // A browser gets the same status with a page.
     const page = await admin.get('sql')
     expect(page.status).to.equal(503)
-    expect(page.text).to.match(/<!doctype html>/i).and.match(/not reachable/)
+    expect(page.text)
+      .to.match(/<!doctype html>/i)
+      .and.match(/not reachable/)
 
     // Down a while longer than one reconnect step, then back on the same port and file.
     await pause(2_500)

@@ -89,7 +89,12 @@ function observedNamespace(state: CatalogState, c: number, problems: string[]): 
 }
 
 /** Checks the durable state against each client's log; returns it, with the namespaces found. */
-async function judgeRound(backend: Backend, dataDir: string, logs: readonly RoundLog[], totals: Totals): Promise<{ state: CatalogState; namespaces: Namespace[] }> {
+async function judgeRound(
+  backend: Backend,
+  dataDir: string,
+  logs: readonly RoundLog[],
+  totals: Totals,
+): Promise<{ state: CatalogState; namespaces: Namespace[] }> {
   const store = await backend.openDurable()
   let state: CatalogState
   const problems: string[] = []

@@ -81,7 +81,10 @@ export class OpPicker {
   /** Never reused, across rounds: a name a cut-short change may have taken is never asked again. */
   private serial = 0
 
-  constructor(readonly client: number, private readonly random: () => number) {}
+  constructor(
+    readonly client: number,
+    private readonly random: () => number,
+  ) {}
 
   get root(): string {
     return `w${this.client}`
@@ -132,7 +135,10 @@ export function sendOp(client: Client, op: Op): Promise<Reply> {
       return client.dbm('upload_table', {
         path: op.path,
         mode: op.replace ? 'replace' : 'noreplace',
-        cols: [{ name: 'k', type: 'int' }, { name: 'tag', type: 'text' }],
+        cols: [
+          { name: 'k', type: 'int' },
+          { name: 'tag', type: 'text' },
+        ],
         data: { k: Array.from({ length: op.rows }, (_, i) => i), tag: new Array<string>(op.rows).fill(op.tag) },
       })
     case 'savetable':

@@ -31,13 +31,18 @@ const literal: fc.Arbitrary<string> = fc.oneof(
   fc.integer({ min: -1_000_000, max: 1_000_000 }).map(String),
   fc.double({ noNaN: true, noDefaultInfinity: true, min: -1e9, max: 1e9 }).map((d) => d.toFixed(3)),
   fc.constantFrom('1,234', '12,345.67', '1,23', '.5', '5.', '007', '1e3', '9007199254740993', '0.0', '-0'),
-  fc.tuple(fc.integer({ min: 0, max: 14 }), fc.integer({ min: 0, max: 33 }), fc.constantFrom('03', '2014', '99', '5', '123', '20145')).map(([m, d, y]) => `${m}/${d}/${y}`),
+  fc
+    .tuple(fc.integer({ min: 0, max: 14 }), fc.integer({ min: 0, max: 33 }), fc.constantFrom('03', '2014', '99', '5', '123', '20145'))
+    .map(([m, d, y]) => `${m}/${d}/${y}`),
   fc.tuple(fc.integer({ min: 0, max: 30 }), fc.integer({ min: 0, max: 70 })).map(([h, m]) => `${h}:${String(m).padStart(2, '0')}`),
   fc.string({ maxLength: 8 }).map((s) => `'${s.replace(/'/g, "''")}'`),
   fc.constantFrom("''", "'it''s'", "'a\\'b'", "'open", "'multi\nline'", "'é\u0000'"),
 )
 
-const name: fc.Arbitrary<string> = fc.oneof({ weight: 5, arbitrary: fc.constantFrom(...COLUMNS) }, { weight: 1, arbitrary: fc.stringMatching(/^[A-Za-z][A-Za-z0-9_]{0,6}$/) })
+const name: fc.Arbitrary<string> = fc.oneof(
+  { weight: 5, arbitrary: fc.constantFrom(...COLUMNS) },
+  { weight: 1, arbitrary: fc.stringMatching(/^[A-Za-z][A-Za-z0-9_]{0,6}$/) },
+)
 const variable: fc.Arbitrary<string> = fc.constantFrom('@v', '@a', '@t', '@missing', '@v.f', '@', '@1')
 const space: fc.Arbitrary<string> = fc.constantFrom('', ' ', '  ', '\n', '\t')
 
@@ -68,13 +73,75 @@ export const damagedExpression: fc.Arbitrary<string> = fc
 // Macro queries as XML trees
 
 const ELEMENTS = [
-  'base', 'table', 'sel', 'willbe', 'colord', 'col', 'sort', 'tabu', 'tcol', 'break', 'link', 'merge', 'note',
-  'block', 'blocklet', 'library', 'insert', 'expand', 'call', 'let', 'set', 'if', 'then', 'else', 'and', 'or',
-  'macro', 'query', 'dynamic', 'widget', 'do', 'import', 'rollup', 'cols', 'Sel', 'WILLBE', '__tabula_root__', 'x:y',
+  'base',
+  'table',
+  'sel',
+  'willbe',
+  'colord',
+  'col',
+  'sort',
+  'tabu',
+  'tcol',
+  'break',
+  'link',
+  'merge',
+  'note',
+  'block',
+  'blocklet',
+  'library',
+  'insert',
+  'expand',
+  'call',
+  'let',
+  'set',
+  'if',
+  'then',
+  'else',
+  'and',
+  'or',
+  'macro',
+  'query',
+  'dynamic',
+  'widget',
+  'do',
+  'import',
+  'rollup',
+  'cols',
+  'Sel',
+  'WILLBE',
+  '__tabula_root__',
+  'x:y',
 ]
 const ATTRIBUTES = [
-  'table', 'table2', 'value', 'name', 'cols', 'col', 'col2', 'dir', 'breaks', 'cbreaks', 'fun', 'source', 'weight', 'hide',
-  'hard', 'type', 'suffix', 'label', 'format', 'width', 'fixed', 'depth', 'block', 'test', 'v', 'a', 't', 'sort', 'rename',
+  'table',
+  'table2',
+  'value',
+  'name',
+  'cols',
+  'col',
+  'col2',
+  'dir',
+  'breaks',
+  'cbreaks',
+  'fun',
+  'source',
+  'weight',
+  'hide',
+  'hard',
+  'type',
+  'suffix',
+  'label',
+  'format',
+  'width',
+  'fixed',
+  'depth',
+  'block',
+  'test',
+  'v',
+  'a',
+  't',
+  'sort',
+  'rename',
 ]
 const TABLES = ['pub.t', 't', 'pub.u', 'pub.demo.retail.item', '../etc/passwd', 'pub..t', 'PUB.T', 'secret.hidden', '']
 const FUNS = ['sum', 'cnt', 'avg', 'min', 'max', 'ucnt', 'first', 'wavg', 'median', 'nope']
@@ -121,7 +188,20 @@ const q = (v: string): string => `"${v.replace(/"/g, '&quot;')}"`
 
 /** Expressions over the columns of pub.t (a int, b float, state text, date date): mostly valid. */
 const rowExpression: fc.Arbitrary<string> = fc.oneof(
-  { weight: 3, arbitrary: fc.constantFrom('a>1', 'b<=2.5 & a<>3', "state='NY' 'CA'", 'year(date)>2000', 'a+b*2', "contains(state;'N')", '~(a=1)', 'g_sum(state;;b)', 'if(a>1;b;0)') },
+  {
+    weight: 3,
+    arbitrary: fc.constantFrom(
+      'a>1',
+      'b<=2.5 & a<>3',
+      "state='NY' 'CA'",
+      'year(date)>2000',
+      'a+b*2',
+      "contains(state;'N')",
+      '~(a=1)',
+      'g_sum(state;;b)',
+      'if(a>1;b;0)',
+    ),
+  },
   { weight: 2, arbitrary: expression },
 )
 const newColumn = fc.constantFrom('c', 'd', 'e1', 'total', 'a', 'Bad-Name', '_x')
@@ -131,44 +211,82 @@ const someColumns = fc.array(fc.constantFrom('a', 'b', 'state', 'date', 'c', 'd'
 const dataOperation = (nested: fc.Arbitrary<string>): fc.Arbitrary<string> =>
   fc.oneof(
     rowExpression.map((e) => `<sel value=${q(e)}/>`),
-    fc.tuple(newColumn, rowExpression, fc.constantFrom('', ' label="L"', ' format="dec:2"', ' width="x"')).map(([n, e, m]) => `<willbe name=${q(n)} value=${q(e)}${m}/>`),
+    fc
+      .tuple(newColumn, rowExpression, fc.constantFrom('', ' label="L"', ' format="dec:2"', ' width="x"'))
+      .map(([n, e, m]) => `<willbe name=${q(n)} value=${q(e)}${m}/>`),
     fc.tuple(someColumns, someColumns, fc.constantFrom('0', '1', 'yes')).map(([c, h, hard]) => `<colord cols=${q(c)} hide=${q(h)} hard="${hard}"/>`),
     fc.tuple(fc.constantFrom('a', 'b', 'c', 'zz'), fc.constantFrom('up', 'down', 'sideways')).map(([c, d]) => `<sort col="${c}" dir="${d}"/>`),
-    fc.tuple(someColumns, fc.constantFrom(...FUNS), rowExpression, fc.constantFrom('', 't', 'b')).map(
-      ([breaks, fun, src, name]) => `<tabu breaks=${q(breaks)}><tcol fun="${fun}" source=${q(src)}${name ? ` name="${name}"` : ''}/></tabu>`,
-    ),
-    fc.tuple(fc.constantFrom('pub.u', 'pub.t', 'pub.none'), fc.constantFrom('exact', 'select', 'include', 'exclude', 'asof'), nested).map(
-      ([t, type, inner]) => `<link table2="${t}" col="a" type="${type}" suffix="_2">${inner}</link>`,
-    ),
+    fc
+      .tuple(someColumns, fc.constantFrom(...FUNS), rowExpression, fc.constantFrom('', 't', 'b'))
+      .map(([breaks, fun, src, name]) => `<tabu breaks=${q(breaks)}><tcol fun="${fun}" source=${q(src)}${name ? ` name="${name}"` : ''}/></tabu>`),
+    fc
+      .tuple(fc.constantFrom('pub.u', 'pub.t', 'pub.none'), fc.constantFrom('exact', 'select', 'include', 'exclude', 'asof'), nested)
+      .map(([t, type, inner]) => `<link table2="${t}" col="a" type="${type}" suffix="_2">${inner}</link>`),
     fc.tuple(fc.constantFrom('pub.u', 'pub.t'), nested).map(([t, inner]) => `<merge table2="${t}">${inner}</merge>`),
-    fc.constantFrom('<table cols="a,b">1,x;2,y</table>', "<table cols=\"a\">'x,y';</table>", '<table depth="3"/>', '<note>n</note>'),
+    fc.constantFrom('<table cols="a,b">1,x;2,y</table>', '<table cols="a">\'x,y\';</table>', '<table depth="3"/>', '<note>n</note>'),
   )
 
 /** Queries that mostly make sense: a base table, then operations, with blocks, variables and conditionals. */
-export const macroPipeline: fc.Arbitrary<string> = fc.letrec<{ ops: string }>((tie) => ({
-  ops: fc
-    .array(
-      fc.oneof(
-        { depthSize: 'small', withCrossShrink: true },
-        { weight: 4, arbitrary: dataOperation(tie('ops')) },
-        tie('ops').map((inner) => `<let v="{@v}1">${inner}</let>`),
-        tie('ops').map((inner) => `<blocklet>${inner}</blocklet>`),
-        fc.tuple(fc.constantFrom('{@v}=1', "{endswith('{@t}';'ly')}", '0', '', '{@nope}'), tie('ops')).map(([test, inner]) => `<if test=${q(test)}><then>${inner}</then></if>`),
-        fc.constantFrom('<insert block="b" v="2"/>', '<call block="b"/>', '<expand block="b"/>', '<insert block="missing"/>', '<set v="{@v}{@v}"/>'),
-      ),
-      { maxLength: 4 },
-    )
-    .map((ops) => ops.join('')),
-})).ops.chain((ops) =>
-  fc
-    .constantFrom('<base table="pub.t"/>', '<base table="pub.u"/>', '')
-    .map((base) => `<library><block name="b" v="1"><sel value="a={@v}"/></block></library>${base}${ops}`),
-)
+export const macroPipeline: fc.Arbitrary<string> = fc
+  .letrec<{ ops: string }>((tie) => ({
+    ops: fc
+      .array(
+        fc.oneof(
+          { depthSize: 'small', withCrossShrink: true },
+          { weight: 4, arbitrary: dataOperation(tie('ops')) },
+          tie('ops').map((inner) => `<let v="{@v}1">${inner}</let>`),
+          tie('ops').map((inner) => `<blocklet>${inner}</blocklet>`),
+          fc
+            .tuple(fc.constantFrom('{@v}=1', "{endswith('{@t}';'ly')}", '0', '', '{@nope}'), tie('ops'))
+            .map(([test, inner]) => `<if test=${q(test)}><then>${inner}</then></if>`),
+          fc.constantFrom('<insert block="b" v="2"/>', '<call block="b"/>', '<expand block="b"/>', '<insert block="missing"/>', '<set v="{@v}{@v}"/>'),
+        ),
+        { maxLength: 4 },
+      )
+      .map((ops) => ops.join('')),
+  }))
+  .ops.chain((ops) =>
+    fc
+      .constantFrom('<base table="pub.t"/>', '<base table="pub.u"/>', '')
+      .map((base) => `<library><block name="b" v="1"><sel value="a={@v}"/></block></library>${base}${ops}`),
+  )
 
 /** Fragments that matter to the XML pre-scan and sax, glued at random. */
 export const xmlSoup: fc.Arbitrary<string> = soup(
-  ['<', '>', '/>', '</', '<sel', '<base', ' value="', ' table="', '"', "'", '=', '&', '&lt;', '&#', ';', '<!--', '-->', '<![CDATA[',
-    ']]>', '<?', '?>', '<!DOCTYPE x [<!ENTITY e "x">]>', '<!ENTITY', '&e;', '<!', '{', '}', '@v', '\uFEFF', '\u0000', 'é', '\uD800'],
+  [
+    '<',
+    '>',
+    '/>',
+    '</',
+    '<sel',
+    '<base',
+    ' value="',
+    ' table="',
+    '"',
+    "'",
+    '=',
+    '&',
+    '&lt;',
+    '&#',
+    ';',
+    '<!--',
+    '-->',
+    '<![CDATA[',
+    ']]>',
+    '<?',
+    '?>',
+    '<!DOCTYPE x [<!ENTITY e "x">]>',
+    '<!ENTITY',
+    '&e;',
+    '<!',
+    '{',
+    '}',
+    '@v',
+    '\uFEFF',
+    '\u0000',
+    'é',
+    '\uD800',
+  ],
   40,
   fc.constant(''),
 )
@@ -178,8 +296,34 @@ export const xmlSoup: fc.Arbitrary<string> = soup(
 
 /** Pieces whose repetition nests, chains or multiplies something. */
 const REPEATED = [
-  '{', '}', '(', ')', '-', '~', 'a+', 'a<', 'a;', 'a,', '1 ', "'x' ", "''", '@', '\\', '&amp;', '&', '<', '\n',
-  '<a>', '</a>', '<note/>', '<sel value="a=1"/>', '<willbe name="c" value="1"/>', '<insert block="b"/>', '<!--x-->', '<![CDATA[', '{@v}',
+  '{',
+  '}',
+  '(',
+  ')',
+  '-',
+  '~',
+  'a+',
+  'a<',
+  'a;',
+  'a,',
+  '1 ',
+  "'x' ",
+  "''",
+  '@',
+  '\\',
+  '&amp;',
+  '&',
+  '<',
+  '\n',
+  '<a>',
+  '</a>',
+  '<note/>',
+  '<sel value="a=1"/>',
+  '<willbe name="c" value="1"/>',
+  '<insert block="b"/>',
+  '<!--x-->',
+  '<![CDATA[',
+  '{@v}',
 ]
 
 /** Where the repetition goes: anywhere an attacker could put it in a query. */
@@ -203,18 +347,120 @@ export const repeatedQuery: fc.Arbitrary<string> = fc
 // SQL
 
 const SQL_WORDS = [
-  'SELECT', 'select', 'FROM', 'WHERE', 'WITH', 'VALUES', 'AS', 'UNION', 'ALL', 'IN', 'JOIN', 'ON', 'GROUP', 'BY', 'ORDER', 'LIMIT',
-  'INSERT', 'INTO', 'UPDATE', 'SET', 'DELETE', 'REPLACE', 'CREATE', 'TABLE', 'DROP', 'ALTER', 'ATTACH', 'DETACH', 'DATABASE',
-  'PRAGMA', 'VACUUM', 'REINDEX', 'ANALYZE', 'BEGIN', 'COMMIT', 'ROLLBACK', 'SAVEPOINT', 'RELEASE', 'RETURNING', 'CONFLICT',
-  'load_extension', 'readfile', 'writefile', 'fts3_tokenizer', 'replace', 'count', 'sqlite_master',
+  'SELECT',
+  'select',
+  'FROM',
+  'WHERE',
+  'WITH',
+  'VALUES',
+  'AS',
+  'UNION',
+  'ALL',
+  'IN',
+  'JOIN',
+  'ON',
+  'GROUP',
+  'BY',
+  'ORDER',
+  'LIMIT',
+  'INSERT',
+  'INTO',
+  'UPDATE',
+  'SET',
+  'DELETE',
+  'REPLACE',
+  'CREATE',
+  'TABLE',
+  'DROP',
+  'ALTER',
+  'ATTACH',
+  'DETACH',
+  'DATABASE',
+  'PRAGMA',
+  'VACUUM',
+  'REINDEX',
+  'ANALYZE',
+  'BEGIN',
+  'COMMIT',
+  'ROLLBACK',
+  'SAVEPOINT',
+  'RELEASE',
+  'RETURNING',
+  'CONFLICT',
+  'load_extension',
+  'readfile',
+  'writefile',
+  'fts3_tokenizer',
+  'replace',
+  'count',
+  'sqlite_master',
   // Lookalikes: Cyrillic letters, a dotless i, fullwidth letters, a zero-width space.
-  'SЕLЕCT', 'ınsert', 'ＳＥＬＥＣＴ', 'DEL\u200BETE', 'İNSERT',
+  'SЕLЕCT',
+  'ınsert',
+  'ＳＥＬＥＣＴ',
+  'DEL\u200BETE',
+  'İNSERT',
 ]
 const SQL_PIECES = [
-  'pub.demo.retail.item', '"pub.demo.retail.item"', '[pub.t]', '`pub.t`', 'i.store', 't.begin', 'pub.release.notes', '"we""ird"', '"a.b"',
-  "'x'", "'it''s'", "'; DROP TABLE t; --'", "'", '"', '`', '[', "x'0A'", "x'0'", 'X\'zz\'', '0x1F', '1_000', '1__0', '1e5', '1.5e', '.5', '12abc',
-  '?', '?1', ':a', '@a', '$a', '$a(x;y)', '$a::b', '#x', ':', '-- c\n', '-- c', '/* c */', '/*', '*/', '/* ; DELETE */', ';', ';;',
-  '(', ')', ',', '*', '.', '=', '!=', '!', '||', '->>', '\u0000', '\uFEFF', '\v', 'é', '\uD800', '\u2028',
+  'pub.demo.retail.item',
+  '"pub.demo.retail.item"',
+  '[pub.t]',
+  '`pub.t`',
+  'i.store',
+  't.begin',
+  'pub.release.notes',
+  '"we""ird"',
+  '"a.b"',
+  "'x'",
+  "'it''s'",
+  "'; DROP TABLE t; --'",
+  "'",
+  '"',
+  '`',
+  '[',
+  "x'0A'",
+  "x'0'",
+  "X'zz'",
+  '0x1F',
+  '1_000',
+  '1__0',
+  '1e5',
+  '1.5e',
+  '.5',
+  '12abc',
+  '?',
+  '?1',
+  ':a',
+  '@a',
+  '$a',
+  '$a(x;y)',
+  '$a::b',
+  '#x',
+  ':',
+  '-- c\n',
+  '-- c',
+  '/* c */',
+  '/*',
+  '*/',
+  '/* ; DELETE */',
+  ';',
+  ';;',
+  '(',
+  ')',
+  ',',
+  '*',
+  '.',
+  '=',
+  '!=',
+  '!',
+  '||',
+  '->>',
+  '\u0000',
+  '\uFEFF',
+  '\v',
+  'é',
+  '\uD800',
+  '\u2028',
 ]
 
 /** Keyword-heavy token soups, joined with and without spaces and comments. */
@@ -229,9 +475,45 @@ export const sqlTail: fc.Arbitrary<string> = fc
 // API paths and cookies
 
 const PATH_SEGMENTS = [
-  'v1', 'prime-latest', 'v2', 'api', 'api:json', 'sql', 'run', 'new', 'dbm', 'ls', 'index', '!data', '!cols', '@index', 'data', '7', '',
-  '.', '..', '%2e%2e', '%2F', '%00', '\u0000', '%', '%E0%A4%A', '%zz', 'ü', '%C3%BC', '\uD800', 'pub.demo.retail.item', '..%2f..',
-  ':json', ':json.rows', ':xml', ':', 'a:b:c', '!', '@', 'x'.repeat(300),
+  'v1',
+  'prime-latest',
+  'v2',
+  'api',
+  'api:json',
+  'sql',
+  'run',
+  'new',
+  'dbm',
+  'ls',
+  'index',
+  '!data',
+  '!cols',
+  '@index',
+  'data',
+  '7',
+  '',
+  '.',
+  '..',
+  '%2e%2e',
+  '%2F',
+  '%00',
+  '\u0000',
+  '%',
+  '%E0%A4%A',
+  '%zz',
+  'ü',
+  '%C3%BC',
+  '\uD800',
+  'pub.demo.retail.item',
+  '..%2f..',
+  ':json',
+  ':json.rows',
+  ':xml',
+  ':',
+  'a:b:c',
+  '!',
+  '@',
+  'x'.repeat(300),
 ]
 const SUFFIXES = ['', ':json', ':json.rows', ':json.keyed', ':text', ':html', ':', ':JSON', ':json:json', ':json.', ':%6Aso%6E']
 
@@ -247,8 +529,30 @@ export const apiPath: fc.Arbitrary<string> = fc
 
 /** Cookie headers with session values well-formed, quoted, percent-encoded, duplicated or broken. */
 export const cookieHeader: fc.Arbitrary<string> = soup(
-  ['session=', 'session', 'Session=', ' session =', 'other=1', 'admin|sid|epw', '"admin|sid|epw"', 'a%7Cb%7Cc', '%', '%E0%A4%A', '|', '||', '"',
-    ';', '; ', '=', '==', 'é', '\u0000', '\uD800', '%00', 'x'.repeat(50)],
+  [
+    'session=',
+    'session',
+    'Session=',
+    ' session =',
+    'other=1',
+    'admin|sid|epw',
+    '"admin|sid|epw"',
+    'a%7Cb%7Cc',
+    '%',
+    '%E0%A4%A',
+    '|',
+    '||',
+    '"',
+    ';',
+    '; ',
+    '=',
+    '==',
+    'é',
+    '\u0000',
+    '\uD800',
+    '%00',
+    'x'.repeat(50),
+  ],
   16,
   fc.constant(''),
 )

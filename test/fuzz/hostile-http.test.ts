@@ -35,8 +35,16 @@ const BAD_XML: readonly [name: string, xml: string, message: RegExp][] = [
     `<!DOCTYPE lolz [<!ENTITY lol "lol">${Array.from({ length: 9 }, (_, i) => `<!ENTITY lol${i + 1} "${`&lol${i || ''};`.repeat(10)}">`).join('')}]><table cols="a">&lol9;</table>`,
     /DOCTYPE declarations are not allowed/,
   ],
-  ['an external entity (file)', '<!DOCTYPE x [<!ENTITY xxe SYSTEM "file:///etc/passwd">]><table cols="a">&xxe;</table>', /DOCTYPE declarations are not allowed/],
-  ['an external entity (URL)', '<!DOCTYPE x SYSTEM "http://127.0.0.1:1/evil.dtd"><base table="pub.demo.retail.stores"/>', /DOCTYPE declarations are not allowed/],
+  [
+    'an external entity (file)',
+    '<!DOCTYPE x [<!ENTITY xxe SYSTEM "file:///etc/passwd">]><table cols="a">&xxe;</table>',
+    /DOCTYPE declarations are not allowed/,
+  ],
+  [
+    'an external entity (URL)',
+    '<!DOCTYPE x SYSTEM "http://127.0.0.1:1/evil.dtd"><base table="pub.demo.retail.stores"/>',
+    /DOCTYPE declarations are not allowed/,
+  ],
   ['a parameter entity', '<!ENTITY % p SYSTEM "file:///etc/passwd"><base table="pub.demo.retail.stores"/>', /ENTITY declarations are not allowed/],
   ['elements nested 100,000 deep', '<a>'.repeat(100_000) + '</a>'.repeat(100_000), /nested more than 200 deep/],
   ['a close tag that closes nothing', '</base><base table="pub.demo.retail.stores"/>', /has no matching <base>/],
@@ -46,10 +54,10 @@ const BAD_XML: readonly [name: string, xml: string, message: RegExp][] = [
 
 /** XML that is well-formed but means nothing harmful: the answer is a result or a clean 400. */
 const ODD_XML: readonly [name: string, xml: string, status: number][] = [
-  ['an undeclared entity, kept as text', "<table cols=\"a\">'&xxe;'</table>", 200],
-  ['a character reference to NUL', "<table cols=\"a\">'&#0;'</table>", 400],
+  ['an undeclared entity, kept as text', '<table cols="a">\'&xxe;\'</table>', 200],
+  ['a character reference to NUL', '<table cols="a">\'&#0;\'</table>', 400],
   ['an encoding declaration', '<?xml version="1.0" encoding="UTF-7"?><table cols="a">1</table>', 200],
-  ['lone surrogates and a BOM in text', "\uFEFF<table cols=\"a\">'\uD800\uDFFF\uDC00'</table>", 200],
+  ['lone surrogates and a BOM in text', '\uFEFF<table cols="a">\'\uD800\uDFFF\uDC00\'</table>', 200],
   ['a block bomb (a 900 KB value tested 100,000 times)', blockBomb(), 400],
 ]
 
@@ -76,8 +84,8 @@ const REFUSED_SQL: readonly [sql: string, code: string][] = [
   ['select 1; select 2', 'sql_multiple_statements'],
   ["select 1; attach '/tmp/x.db' as x", 'sql_multiple_statements'],
   ["select '--' ; delete from t", 'sql_multiple_statements'],
-  ["select 1 /* ; */ ; insert into t values (1)", 'sql_multiple_statements'],
-  ["select 1 -- comment\n; drop table t", 'sql_multiple_statements'],
+  ['select 1 /* ; */ ; insert into t values (1)', 'sql_multiple_statements'],
+  ['select 1 -- comment\n; drop table t', 'sql_multiple_statements'],
   ['with x as (select 1) insert into t select * from x', 'sql_not_read_only'],
   ['with x as (select 1) delete from t', 'sql_not_read_only'],
   ['select * from (select 1) returning *', 'sql_error'],
@@ -125,12 +133,24 @@ const REACHING_XML: readonly [how: string, xml: (t: string) => string][] = [
   ['link', (t) => `<base table="pub.demo.retail.stores"/><link table2="${t}" col="store"/>`],
   ['link (include)', (t) => `<base table="pub.demo.retail.stores"/><link table2="${t}" col="store" type="include"/>`],
   ['merge', (t) => `<base table="pub.demo.retail.stores"/><merge table2="${t}"/>`],
-  ['a merge inside a link', (t) => `<base table="pub.demo.retail.stores"/><link table2="pub.demo.retail.stores" col="store" type="include"><merge table2="${t}"/></link>`],
+  [
+    'a merge inside a link',
+    (t) => `<base table="pub.demo.retail.stores"/><link table2="pub.demo.retail.stores" col="store" type="include"><merge table2="${t}"/></link>`,
+  ],
   ['{@var} from <let>', (t) => `<let t="${t}"><base table="{@t}"/></let>`],
   ['a block expression', (t) => `<let a="${t.slice(0, 4)}" b="${t.slice(4)}"><base table="{@a}{@b}"/></let>`],
-  ['<insert> overriding a block variable', (t) => `<library><block name="b" t="pub.demo.retail.stores"><base table="{@t}"/></block></library><insert block="b" t="${t}"/>`],
-  ['<call> overriding a block variable', (t) => `<library><block name="b" t="pub.demo.retail.stores"><base table="{@t}"/></block></library><call block="b" t="${t}"/>`],
-  ['<expand> and <set>', (t) => `<library><block name="b"><set t="${t}"/></block></library><let t="pub.demo.retail.stores"><expand block="b"/><base table="{@t}"/></let>`],
+  [
+    '<insert> overriding a block variable',
+    (t) => `<library><block name="b" t="pub.demo.retail.stores"><base table="{@t}"/></block></library><insert block="b" t="${t}"/>`,
+  ],
+  [
+    '<call> overriding a block variable',
+    (t) => `<library><block name="b" t="pub.demo.retail.stores"><base table="{@t}"/></block></library><call block="b" t="${t}"/>`,
+  ],
+  [
+    '<expand> and <set>',
+    (t) => `<library><block name="b"><set t="${t}"/></block></library><let t="pub.demo.retail.stores"><expand block="b"/><base table="{@t}"/></let>`,
+  ],
   ['<if> choosing the table', (t) => `<if test="1"><then><base table="${t}"/></then><else><base table="pub.demo.retail.stores"/></else></if>`],
   ['upper case', (t) => `<BASE TABLE="${t.toUpperCase()}"/>`],
 ]
@@ -157,7 +177,14 @@ forEachStore('hostile input', (svc) => {
     await dbmOk(svc(), admin, 'make_dir', { path: HIDDEN.dir, inherit: false, users: [] })
     await dbmOk(svc(), admin, 'make_dir', { path: `${HIDDEN.dir}.deep` })
     for (const path of [HIDDEN.table, HIDDEN.deep]) {
-      await dbmOk(svc(), admin, 'upload_table', { path, cols: [{ name: 'store', type: 'int' }, { name: 'v', type: 'text' }], data: { store: [1], v: [SECRET] } })
+      await dbmOk(svc(), admin, 'upload_table', {
+        path,
+        cols: [
+          { name: 'store', type: 'int' },
+          { name: 'v', type: 'text' },
+        ],
+        data: { store: [1], v: [SECRET] },
+      })
     }
     user = await userCookie(svc(), 'hx_user')
   })
@@ -293,7 +320,10 @@ forEachStore('hostile input', (svc) => {
         expect(set.text).to.not.contain(SECRET)
         return post(`${tag}:json`, {})
       }
-      for (const [how, read] of [['posted', posted], ['through the bound widget', throughWidget]] as const) {
+      for (const [how, read] of [
+        ['posted', posted],
+        ['through the bound widget', throughWidget],
+      ] as const) {
         const res = await read(HIDDEN.deep)
         clientError(res, how)
         expect(outcome(res), how).to.deep.include({ status: 404, code: 'unknown_table' })
@@ -341,7 +371,12 @@ describe('hostile input past a raised MAX_QUERY_BYTES (memory store)', function 
   const run = (xml: string) => svc.http.post('/v1/api/run:json').set('Cookie', cookie).send({ xml })
 
   const CASES: readonly [name: string, xml: () => string, status: number, message: RegExp][] = [
-    ['a 5 MB attribute', () => `<table cols="a" title="${'x'.repeat(5_000_000)}">1</table>`, 400, /attribute value in <table …> is longer than 1000000 characters/],
+    [
+      'a 5 MB attribute',
+      () => `<table cols="a" title="${'x'.repeat(5_000_000)}">1</table>`,
+      400,
+      /attribute value in <table …> is longer than 1000000 characters/,
+    ],
     ['a million sibling elements', () => '<note/>'.repeat(1_000_000), 400, /more than 100000 elements/],
     ['elements nested 100,000 deep', () => '<a>'.repeat(100_000) + '</a>'.repeat(100_000), 400, /nested more than 200 deep/],
     ['3 MB of raw < in one text cell (each one escaped for sax)', () => `<table cols="a">'${'<'.repeat(3_000_000)}'</table>`, 200, /^/],

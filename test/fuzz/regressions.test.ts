@@ -15,7 +15,15 @@ import { AppError } from '../../shared/errors.js'
 import type { ColumnSpec } from '../../shared/table.js'
 import { callWithinContract, LONG_INPUT_HANG_MS } from './targets.js'
 
-const TABLES = new Map<string, readonly ColumnSpec[]>([['pub.t', [{ name: 'a', type: 'int' }, { name: 'state', type: 'text' }]]])
+const TABLES = new Map<string, readonly ColumnSpec[]>([
+  [
+    'pub.t',
+    [
+      { name: 'a', type: 'int' },
+      { name: 'state', type: 'text' },
+    ],
+  ],
+])
 
 /** Parses and checks `xml` as the gateway does; returns the AppError it gives, or null when it passes. */
 function outcome(xml: string): AppError | null {
@@ -59,7 +67,11 @@ describe('inputs the fuzzers and hostile-input probes found', function () {
     })
 
     it('100,000 nested braces are a CHECK_ERROR, not a stack overflow', () => {
-      refused(`<base table="pub.t"/><willbe name="w" value="${'{'.repeat(100_000)}"/>`, 'CHECK_ERROR', new RegExp(`nested more than ${BLOCK_LIMITS.maxBraceDepth} deep`))
+      refused(
+        `<base table="pub.t"/><willbe name="w" value="${'{'.repeat(100_000)}"/>`,
+        'CHECK_ERROR',
+        new RegExp(`nested more than ${BLOCK_LIMITS.maxBraceDepth} deep`),
+      )
     })
 
     it('a short query whose blocks would parse a 900 KB expression 100,000 times is refused early', () => {
@@ -100,7 +112,11 @@ describe('inputs the fuzzers and hostile-input probes found', function () {
     })
 
     it('a 5 MB attribute value is refused where it starts', () => {
-      refused(`<base table="pub.t"/><willbe name="w" value="'${'x'.repeat(5_000_000)}'"/>`, 'PARSE_ERROR', /^Line 1, column 45: an attribute value in <willbe …> is longer than 1000000 characters/)
+      refused(
+        `<base table="pub.t"/><willbe name="w" value="'${'x'.repeat(5_000_000)}'"/>`,
+        'PARSE_ERROR',
+        /^Line 1, column 45: an attribute value in <willbe …> is longer than 1000000 characters/,
+      )
     })
 
     it('3 MB of raw < in text are read in one piece (one &lt; at a time took seconds), as &lt; would be', () => {
@@ -111,7 +127,29 @@ describe('inputs the fuzzers and hostile-input probes found', function () {
     })
 
     it('text with raw < (or comments and instructions, whose bodies are dropped) reads exactly as with &lt;, and what follows keeps its position (property)', () => {
-      const pieces = fc.constantFrom('< ', '<=', '<1', '<<1', ' ', '1', 'x ', ';', ',', "'", ']', ']]', ']]>', '>', '&amp;', '&lt;', '\n', '<![CDATA[<a>]]>', '<!-- c -->', '<?pi a b?>', '<!---->')
+      const pieces = fc.constantFrom(
+        '< ',
+        '<=',
+        '<1',
+        '<<1',
+        ' ',
+        '1',
+        'x ',
+        ';',
+        ',',
+        "'",
+        ']',
+        ']]',
+        ']]>',
+        '>',
+        '&amp;',
+        '&lt;',
+        '\n',
+        '<![CDATA[<a>]]>',
+        '<!-- c -->',
+        '<?pi a b?>',
+        '<!---->',
+      )
       const text = fc.array(pieces, { maxLength: 12 }).map((p) => p.join(''))
       fc.assert(
         fc.property(text, (raw) => {
@@ -162,9 +200,23 @@ describe('inputs the fuzzers and hostile-input probes found', function () {
 
     it('matches as before: exact names, leading, trailing and inner stars', () => {
       const cases: [string, string, boolean][] = [
-        ['sales', 'sales', true], ['sales', 'sale', false], ['sales', 's*', true], ['sales', '*s', true], ['sales', '*l*', true],
-        ['sales', 's*x', false], ['sales', '*', true], ['', '*', true], ['', '', true], ['ab', 'a**b', true], ['abab', '*ab', true],
-        ['aab', 'a*ab', true], ['ab', 'a*ab', false], ['cost_id', '*_id', true], ['id', '*_id', false], ['a.b', 'a.*', true], ['axb', 'a.*', false],
+        ['sales', 'sales', true],
+        ['sales', 'sale', false],
+        ['sales', 's*', true],
+        ['sales', '*s', true],
+        ['sales', '*l*', true],
+        ['sales', 's*x', false],
+        ['sales', '*', true],
+        ['', '*', true],
+        ['', '', true],
+        ['ab', 'a**b', true],
+        ['abab', '*ab', true],
+        ['aab', 'a*ab', true],
+        ['ab', 'a*ab', false],
+        ['cost_id', '*_id', true],
+        ['id', '*_id', false],
+        ['a.b', 'a.*', true],
+        ['axb', 'a.*', false],
       ]
       for (const [name, pattern, expected] of cases) expect(matchesPattern(name, pattern), `${name} ~ ${pattern}`).to.equal(expected)
     })

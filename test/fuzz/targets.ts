@@ -64,8 +64,22 @@ const VARS: Readonly<Record<string, string>> = { v: '1', a: 'x', t: 'monthly' }
 
 /** The tables generated queries may name, with their columns. */
 const TABLES = new Map<string, readonly ColumnSpec[]>([
-  ['pub.t', [{ name: 'a', type: 'int' }, { name: 'b', type: 'float' }, { name: 'state', type: 'text' }, { name: 'date', type: 'date' }]],
-  ['pub.u', [{ name: 'a', type: 'int' }, { name: 'g', type: 'text' }]],
+  [
+    'pub.t',
+    [
+      { name: 'a', type: 'int' },
+      { name: 'b', type: 'float' },
+      { name: 'state', type: 'text' },
+      { name: 'date', type: 'date' },
+    ],
+  ],
+  [
+    'pub.u',
+    [
+      { name: 'a', type: 'int' },
+      { name: 'g', type: 'text' },
+    ],
+  ],
 ])
 
 const SCHEMA = Schema.of([
@@ -85,7 +99,12 @@ function parseAndCheck(xml: string): void {
 
 /** What the gateway does with SQL text: guard, find the table paths, rewrite them. */
 function guardAndRewrite(sql: string): void {
-  if (tokenize(sql).map((t) => t.text).join('') !== sql) throw new Error('the SQL tokens do not cover the text')
+  if (
+    tokenize(sql)
+      .map((t) => t.text)
+      .join('') !== sql
+  )
+    throw new Error('the SQL tokens do not cover the text')
   checkReadOnlySql(sql)
   const refs = findTableRefs(sql)
   rewriteTableRefs(sql, new Map(refs.map((r, i) => [r.path, `t${i}`])))
@@ -107,21 +126,127 @@ function readCookies(header: string): void {
 const readPath = (path: string): unknown => parseApiPath(path, ['v1', 'prime-latest'])
 
 export const FUZZ_TARGETS: readonly FuzzTarget[] = [
-  target({ name: 'xml: any text', description: 'parseQuery + checkQuery on strings of any UTF-16 units', arbitrary: anyUnits(300), numRuns: 1500, seed: 101, call: parseAndCheck }),
-  target({ name: 'xml: markup soup', description: 'parseQuery + checkQuery on glued XML fragments (DOCTYPE, CDATA, entities, BOM, NUL)', arbitrary: xmlSoup, numRuns: 1500, seed: 102, call: parseAndCheck }),
-  target({ name: 'xml: macro trees', description: 'parseQuery + checkQuery on random trees of macro elements with random attributes', arbitrary: macroDocument, numRuns: 1000, seed: 103, call: parseAndCheck }),
-  target({ name: 'xml: pipelines', description: 'parseQuery + checkQuery on mostly sensible queries with blocks, variables and conditionals', arbitrary: macroPipeline, numRuns: 1000, seed: 104, call: parseAndCheck }),
-  target({ name: 'xml: long repetitions', description: 'parseQuery + checkQuery on a piece repeated up to 200,000 times in an element, attribute, block or table', arbitrary: repeatedQuery, numRuns: 30, seed: 105, hangMs: LONG_INPUT_HANG_MS, call: parseAndCheck }),
-  target({ name: 'expr: any text', description: 'parseExpr + typeExpr (or block evaluation) on strings of any code points', arbitrary: fc.tuple(anyCodePoints(60), fc.boolean()), numRuns: 2000, seed: 201, call: parseOrEvaluate }),
-  target({ name: 'expr: grammar', description: 'parseExpr + typeExpr (or block evaluation) on expressions from the grammar', arbitrary: fc.tuple(expression, fc.boolean()), numRuns: 2000, seed: 202, call: parseOrEvaluate }),
-  target({ name: 'expr: damaged grammar', description: 'the same, with a stray character inserted', arbitrary: fc.tuple(damagedExpression, fc.boolean()), numRuns: 1500, seed: 203, call: parseOrEvaluate }),
-  target({ name: 'sql: any text', description: 'the SQL guard and table-path rewriting on strings of any UTF-16 units', arbitrary: anyUnits(200), numRuns: 2000, seed: 301, call: guardAndRewrite }),
-  target({ name: 'sql: token soup', description: 'the same on soups of keywords, names, literals, comments, parameters and lookalikes', arbitrary: sqlSoup, numRuns: 2000, seed: 302, call: guardAndRewrite }),
-  target({ name: 'sql: hostile tails', description: 'the same on a read-only statement followed by a token soup', arbitrary: sqlTail, numRuns: 1500, seed: 303, call: guardAndRewrite }),
-  target({ name: 'path: any text', description: 'parseApiPath on "/" + strings of any UTF-16 units', arbitrary: anyUnits(80).map((s) => `/${s}`), numRuns: 2000, seed: 401, call: readPath }),
-  target({ name: 'path: api shapes', description: 'parseApiPath on /{version}/api paths with .., %, NUL, unicode and : suffixes', arbitrary: apiPath, numRuns: 2000, seed: 402, call: readPath }),
-  target({ name: 'cookie: any text', description: 'sessionCookieValues + parseSessionCookie on strings of any UTF-16 units', arbitrary: anyUnits(120), numRuns: 2000, seed: 501, call: readCookies }),
-  target({ name: 'cookie: header shapes', description: 'the same on Cookie headers built of session values, quotes, %-escapes and separators', arbitrary: cookieHeader, numRuns: 2000, seed: 502, call: readCookies }),
+  target({
+    name: 'xml: any text',
+    description: 'parseQuery + checkQuery on strings of any UTF-16 units',
+    arbitrary: anyUnits(300),
+    numRuns: 1500,
+    seed: 101,
+    call: parseAndCheck,
+  }),
+  target({
+    name: 'xml: markup soup',
+    description: 'parseQuery + checkQuery on glued XML fragments (DOCTYPE, CDATA, entities, BOM, NUL)',
+    arbitrary: xmlSoup,
+    numRuns: 1500,
+    seed: 102,
+    call: parseAndCheck,
+  }),
+  target({
+    name: 'xml: macro trees',
+    description: 'parseQuery + checkQuery on random trees of macro elements with random attributes',
+    arbitrary: macroDocument,
+    numRuns: 1000,
+    seed: 103,
+    call: parseAndCheck,
+  }),
+  target({
+    name: 'xml: pipelines',
+    description: 'parseQuery + checkQuery on mostly sensible queries with blocks, variables and conditionals',
+    arbitrary: macroPipeline,
+    numRuns: 1000,
+    seed: 104,
+    call: parseAndCheck,
+  }),
+  target({
+    name: 'xml: long repetitions',
+    description: 'parseQuery + checkQuery on a piece repeated up to 200,000 times in an element, attribute, block or table',
+    arbitrary: repeatedQuery,
+    numRuns: 30,
+    seed: 105,
+    hangMs: LONG_INPUT_HANG_MS,
+    call: parseAndCheck,
+  }),
+  target({
+    name: 'expr: any text',
+    description: 'parseExpr + typeExpr (or block evaluation) on strings of any code points',
+    arbitrary: fc.tuple(anyCodePoints(60), fc.boolean()),
+    numRuns: 2000,
+    seed: 201,
+    call: parseOrEvaluate,
+  }),
+  target({
+    name: 'expr: grammar',
+    description: 'parseExpr + typeExpr (or block evaluation) on expressions from the grammar',
+    arbitrary: fc.tuple(expression, fc.boolean()),
+    numRuns: 2000,
+    seed: 202,
+    call: parseOrEvaluate,
+  }),
+  target({
+    name: 'expr: damaged grammar',
+    description: 'the same, with a stray character inserted',
+    arbitrary: fc.tuple(damagedExpression, fc.boolean()),
+    numRuns: 1500,
+    seed: 203,
+    call: parseOrEvaluate,
+  }),
+  target({
+    name: 'sql: any text',
+    description: 'the SQL guard and table-path rewriting on strings of any UTF-16 units',
+    arbitrary: anyUnits(200),
+    numRuns: 2000,
+    seed: 301,
+    call: guardAndRewrite,
+  }),
+  target({
+    name: 'sql: token soup',
+    description: 'the same on soups of keywords, names, literals, comments, parameters and lookalikes',
+    arbitrary: sqlSoup,
+    numRuns: 2000,
+    seed: 302,
+    call: guardAndRewrite,
+  }),
+  target({
+    name: 'sql: hostile tails',
+    description: 'the same on a read-only statement followed by a token soup',
+    arbitrary: sqlTail,
+    numRuns: 1500,
+    seed: 303,
+    call: guardAndRewrite,
+  }),
+  target({
+    name: 'path: any text',
+    description: 'parseApiPath on "/" + strings of any UTF-16 units',
+    arbitrary: anyUnits(80).map((s) => `/${s}`),
+    numRuns: 2000,
+    seed: 401,
+    call: readPath,
+  }),
+  target({
+    name: 'path: api shapes',
+    description: 'parseApiPath on /{version}/api paths with .., %, NUL, unicode and : suffixes',
+    arbitrary: apiPath,
+    numRuns: 2000,
+    seed: 402,
+    call: readPath,
+  }),
+  target({
+    name: 'cookie: any text',
+    description: 'sessionCookieValues + parseSessionCookie on strings of any UTF-16 units',
+    arbitrary: anyUnits(120),
+    numRuns: 2000,
+    seed: 501,
+    call: readCookies,
+  }),
+  target({
+    name: 'cookie: header shapes',
+    description: 'the same on Cookie headers built of session values, quotes, %-escapes and separators',
+    arbitrary: cookieHeader,
+    numRuns: 2000,
+    seed: 502,
+    call: readCookies,
+  }),
 ]
 
 /** True for the errors a client may cause: an AppError whose status is 4xx. */

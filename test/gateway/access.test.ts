@@ -4,10 +4,26 @@ import type { Principal } from '../../gateway/catalog/principal.js'
 import type { DirRecord } from '../../gateway/catalog/records.js'
 
 const user = (uid: string, extra: Partial<Principal> = {}): Principal => ({
-  uid, company: 'main', groups: [], caps: new Set(), admin: false, ...extra,
+  uid,
+  company: 'main',
+  groups: [],
+  caps: new Set(),
+  admin: false,
+  ...extra,
 })
 const dir = (owner: string, users: string[], inherit: boolean): DirRecord => ({
-  kind: 'dir', id: 1, path: 'x', title: '', owner, users, uploaders: [], inherit, sdesc: '', ldesc: '', created: '', updated: '',
+  kind: 'dir',
+  id: 1,
+  path: 'x',
+  title: '',
+  owner,
+  users,
+  uploaders: [],
+  inherit,
+  sdesc: '',
+  ldesc: '',
+  created: '',
+  updated: '',
 })
 const obj = (owner: string, users: string[], inherit: boolean) => ({ owner, users, inherit })
 

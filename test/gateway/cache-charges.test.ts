@@ -83,7 +83,8 @@ describe('cache charges: each bounded cache holds at most its budget of real mem
   it('rendered answers, filled with small bodies', async () => {
     const rendered = new RenderedAnswers(BUDGET)
     const bytes = await held(async () => {
-      for (let i = 0; i < 60_000; i++) rendered.remember(`${hexKey(i)}|json|all`, { type: 'application/json', body: JSON.stringify({ store: [3], n: [i], d: [i] }) })
+      for (let i = 0; i < 60_000; i++)
+        rendered.remember(`${hexKey(i)}|json|all`, { type: 'application/json', body: JSON.stringify({ store: [3], n: [i], d: [i] }) })
       return rendered
     })
     expect(bytes, `${(bytes / MiB).toFixed(1)} MiB`).to.be.below(CEILING)
@@ -92,11 +93,19 @@ describe('cache charges: each bounded cache holds at most its budget of real mem
 
   it('compiled queries, parsed and checked, each kind within its budget', async () => {
     const compiled = new CompiledQueries(BUDGET)
-    const columns: ColumnSpec[] = [{ name: 'store', type: 'int' }, { name: 'sales', type: 'float' }, { name: 'name', type: 'text' }]
+    const columns: ColumnSpec[] = [
+      { name: 'store', type: 'int' },
+      { name: 'sales', type: 'float' },
+      { name: 'name', type: 'text' },
+    ]
     const tables = [{ path: 'pub.demo.t', version: 'v0abcdef-12345678', columns }]
     const bytes = await held(async () => {
       for (let i = 0; i < 20_000; i++) {
-        compiled.checkRun(`<base table="pub.demo.t"/><sel value="store=3"/><willbe name="d" value="${i}"/><tabu breaks="store"><tcol fun="cnt"/></tabu>`, {}, tables)
+        compiled.checkRun(
+          `<base table="pub.demo.t"/><sel value="store=3"/><willbe name="d" value="${i}"/><tabu breaks="store"><tcol fun="cnt"/></tabu>`,
+          {},
+          tables,
+        )
         compiled.sqlTableNames(`select store, count(*) n, ${i} d from pub.demo.t group by store`)
       }
       return compiled

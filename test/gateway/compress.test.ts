@@ -122,9 +122,11 @@ describe('response compression', () => {
     const BIG = JSON.stringify({ words: Array.from({ length: 500 }, (_, i) => `word ${i}`) })
 
     it('compresses error bodies too: they still decode to the JSON error', async () => {
-      const server = await serve(appWith({ compression: true, compressionMinBytes: 0 }, () => {
-        throw new AppError('INVALID_PARAMETER', 'The parameter "x" must be a number.')
-      }))
+      const server = await serve(
+        appWith({ compression: true, compressionMinBytes: 0 }, () => {
+          throw new AppError('INVALID_PARAMETER', 'The parameter "x" must be a number.')
+        }),
+      )
       try {
         const res = await request(server.url, { headers: { 'accept-encoding': 'gzip' } })
         expect(res.status).to.equal(400)
@@ -136,20 +138,22 @@ describe('response compression', () => {
     })
 
     it('applies the byte threshold, skips other types and bodies already encoded', async () => {
-      const server = await serve(appWith({ compression: true, compressionMinBytes: BIG.length }, (ctx) => {
-        if (ctx.path === '/small') ctx.body = BIG.slice(1)
-        else if (ctx.path === '/png') {
-          ctx.type = 'image/png'
-          ctx.body = Buffer.alloc(5000)
-        } else if (ctx.path === '/encoded') {
-          ctx.type = 'application/json'
-          ctx.set('Content-Encoding', 'gzip')
-          ctx.body = zlib.gzipSync(BIG)
-        } else {
-          ctx.type = 'application/json'
-          ctx.body = BIG
-        }
-      }))
+      const server = await serve(
+        appWith({ compression: true, compressionMinBytes: BIG.length }, (ctx) => {
+          if (ctx.path === '/small') ctx.body = BIG.slice(1)
+          else if (ctx.path === '/png') {
+            ctx.type = 'image/png'
+            ctx.body = Buffer.alloc(5000)
+          } else if (ctx.path === '/encoded') {
+            ctx.type = 'application/json'
+            ctx.set('Content-Encoding', 'gzip')
+            ctx.body = zlib.gzipSync(BIG)
+          } else {
+            ctx.type = 'application/json'
+            ctx.body = BIG
+          }
+        }),
+      )
       try {
         const gzip = { 'accept-encoding': 'gzip' }
         expect((await request(`${server.url}/big`, { headers: gzip })).headers['content-encoding']).to.equal('gzip')
@@ -166,10 +170,12 @@ describe('response compression', () => {
     })
 
     it('does nothing with COMPRESSION=0', async () => {
-      const server = await serve(appWith({ compression: false, compressionMinBytes: 0 }, (ctx) => {
-        ctx.type = 'application/json'
-        ctx.body = BIG
-      }))
+      const server = await serve(
+        appWith({ compression: false, compressionMinBytes: 0 }, (ctx) => {
+          ctx.type = 'application/json'
+          ctx.body = BIG
+        }),
+      )
       try {
         const res = await request(server.url, { headers: { 'accept-encoding': 'gzip, br' } })
         expect(res.headers['content-encoding']).to.equal(undefined)

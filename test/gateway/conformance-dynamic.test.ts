@@ -62,7 +62,9 @@ forEachStore('conformance: dynamic queries, kept instance results and action dos
       const noIndex = await post('/v1/api/run:json', { xml: '<dynamic x="1"><widget name="a"><table cols="x">{@x}</table></widget></dynamic>' })
       expect(noIndex.status).to.equal(400)
       expect(noIndex.body.error).to.contain('no widget named index').and.to.contain('api/new')
-      const acting = await post('/v1/api/run:json', { xml: `<dynamic r=""><do action_="dbm" trans_="make_dir" data_="{path:'pub.dyn_run'}" value_="@r"/><widget name="index"><table cols="r">'{@r}'</table></widget></dynamic>` })
+      const acting = await post('/v1/api/run:json', {
+        xml: `<dynamic r=""><do action_="dbm" trans_="make_dir" data_="{path:'pub.dyn_run'}" value_="@r"/><widget name="index"><table cols="r">'{@r}'</table></widget></dynamic>`,
+      })
       expect(acting.status).to.equal(400)
       expect(acting.body.error).to.contain('api/run performs no actions').and.to.contain('api/new')
       expect((await dbm(svc(), admin, 'get_dir_info', { path: 'pub.dyn_run' })).rc).to.equal(1)
@@ -92,7 +94,7 @@ forEachStore('conformance: dynamic queries, kept instance results and action dos
   })
 
   describe('<do action_="dbm"> and <do action_="savetable"> in a dynamic instance', () => {
-    it('runs dbm with the owner\'s rights, fills value_ from the answer, and shows a refusal in the status table', async () => {
+    it("runs dbm with the owner's rights, fills value_ from the answer, and shows a refusal in the status table", async () => {
       const tag = await newInstance(DBM_APP)
       const res = await post(`/v1/api/${tag}:json`, { folder: 'pub.dyn_made' })
       expect(res.status, res.text).to.equal(200)
@@ -114,7 +116,7 @@ forEachStore('conformance: dynamic queries, kept instance results and action dos
       expect((await dbm(svc(), admin, 'get_dir_info', { path: 'pub.dyn_refused' })).rc).to.equal(1)
     })
 
-    it('runs savetable through api/run\'s save, puts the saved path in value_, and reports a refused save', async () => {
+    it("runs savetable through api/run's save, puts the saved path in value_, and reports a refused save", async () => {
       const tag = await newInstance(SAVE_APP('path_="uploads.admin.dyn_saved"'))
       const res = await post(`/v1/api/${tag}:json`, { go: '1' })
       expect(res.status, res.text).to.equal(200)

@@ -28,15 +28,24 @@ interface Catalogue {
 /** A value of the parameter's type that passes validation, so only the one left out is missing. */
 function sample(p: Catalogue['params'][number][number]): unknown {
   switch (p.type) {
-    case 'string': return p.values?.[0] ?? 'x'
-    case 'path': return 'nowhere.at_all'
-    case 'name': return 'nobody'
-    case 'names': return ['nobody']
-    case 'boolean': return true
-    case 'integer': return 1
-    case 'object': return {}
-    case 'array': return []
-    default: return 1
+    case 'string':
+      return p.values?.[0] ?? 'x'
+    case 'path':
+      return 'nowhere.at_all'
+    case 'name':
+      return 'nobody'
+    case 'names':
+      return ['nobody']
+    case 'boolean':
+      return true
+    case 'integer':
+      return 1
+    case 'object':
+      return {}
+    case 'array':
+      return []
+    default:
+      return 1
   }
 }
 
@@ -60,7 +69,7 @@ forEachStore('conformance: metadata and dbm (issue 17)', (svc) => {
   }
 
   describe('!cols format', () => {
-    it('carries every column\'s width:<n>, the same number as its width', async () => {
+    it("carries every column's width:<n>, the same number as its width", async () => {
       for (const table of ['pub.demo.retail.stores', 'pub.demo.retail.item', 'pub.demo.retail.products']) {
         expect((await run(admin, `<base table="${table}"/>`)).status).to.equal(200)
         const meta = await cols(admin)
@@ -71,7 +80,7 @@ forEachStore('conformance: metadata and dbm (issue 17)', (svc) => {
       }
     })
 
-    it('keeps a column\'s own width (state: 2) and puts it in formats that gave none (type:nocommas, type:date)', async () => {
+    it("keeps a column's own width (state: 2) and puts it in formats that gave none (type:nocommas, type:date)", async () => {
       await run(admin, '<base table="pub.demo.retail.stores"/>')
       const meta = rowsOf(await cols(admin))
       const of = (name: string) => meta.find((m) => m.name === name)!
@@ -92,7 +101,11 @@ forEachStore('conformance: metadata and dbm (issue 17)', (svc) => {
       expect(original.status, original.text).to.equal(200)
       const meta = await cols(admin)
       expect([...new Set(meta.type)].sort()).to.deep.equal(['a', 'f', 'i'])
-      const r = await dbmOk<{ cols: { name: string; type: string }[] }>(svc(), admin, 'upload_table', { path: 'cm_roundtrip', cols: rowsOf(meta), data: original.body })
+      const r = await dbmOk<{ cols: { name: string; type: string }[] }>(svc(), admin, 'upload_table', {
+        path: 'cm_roundtrip',
+        cols: rowsOf(meta),
+        data: original.body,
+      })
       // The letters became our types: the date column (i with type:date) stays a date.
       expect(r.cols.map((c) => c.type)).to.deep.equal(['int', 'text', 'text', 'text', 'int', 'date', 'float'])
       const back = await run(admin, '<base table="uploads.admin.cm_roundtrip"/>')
@@ -103,7 +116,12 @@ forEachStore('conformance: metadata and dbm (issue 17)', (svc) => {
     it('reads i, j, f and a as int, int, float and text', async () => {
       const r = await dbmOk<{ cols: { name: string; type: string }[] }>(svc(), admin, 'upload_table', {
         path: 'cm_letters',
-        cols: [{ name: 'a', type: 'i' }, { name: 'b', type: 'j' }, { name: 'c', type: 'f' }, { name: 'd', type: 'a' }],
+        cols: [
+          { name: 'a', type: 'i' },
+          { name: 'b', type: 'j' },
+          { name: 'c', type: 'f' },
+          { name: 'd', type: 'a' },
+        ],
         data: { a: [1], b: [2], c: [1.5], d: [7] },
       })
       expect(r.cols.map((c) => c.type)).to.deep.equal(['int', 'int', 'float', 'text'])
@@ -186,7 +204,12 @@ forEachStore('conformance: metadata and dbm (issue 17)', (svc) => {
 })
 
 /** A request written to a raw connection and what came back before the server closed it. */
-function rawRequest(svc: TestService, head: string, body: Buffer, opts: { halfClose?: boolean; waitMs?: number } = {}): Promise<{ status: number; headers: string; body: string; closedAfterMs: number }> {
+function rawRequest(
+  svc: TestService,
+  head: string,
+  body: Buffer,
+  opts: { halfClose?: boolean; waitMs?: number } = {},
+): Promise<{ status: number; headers: string; body: string; closedAfterMs: number }> {
   const port = Number(new URL(svc.http.get('/').url).port)
   return new Promise((resolve, reject) => {
     const began = Date.now()
@@ -235,10 +258,14 @@ describe('conformance: Content-Length and versions (issue 17)', function () {
     expect(bytes.length).to.equal(text.length + 1)
     const reply = await rawRequest(svc, head(text.length), bytes)
     expect(reply.status, reply.headers).to.equal(400)
-    expect(reply.headers).to.match(/content-type: application\/json/i).and.match(/connection: close/i)
+    expect(reply.headers)
+      .to.match(/content-type: application\/json/i)
+      .and.match(/connection: close/i)
     const answer = JSON.parse(reply.body) as { code: string; error: string; detail: { contentLength: number } }
     expect(answer.code).to.equal('body_length_mismatch')
-    expect(answer.error).to.match(/longer than its Content-Length \(\d+ bytes\)/).and.contain('UTF-8')
+    expect(answer.error)
+      .to.match(/longer than its Content-Length \(\d+ bytes\)/)
+      .and.contain('UTF-8')
     expect(answer.detail.contentLength).to.equal(text.length)
     expect(reply.closedAfterMs).to.be.below(5_000)
     // The first text.length bytes were a whole, valid request: it must not have run.
@@ -263,7 +290,9 @@ describe('conformance: Content-Length and versions (issue 17)', function () {
     const answer = JSON.parse(reply.body) as { code: string; error: string }
     expect(answer.code).to.equal('body_timeout')
     expect(answer.error).to.contain(`fewer bytes came than the ${bytes.length + 3} its Content-Length declares`)
-    expect(reply.closedAfterMs).to.be.at.least(BODY_TIMEOUT_MS - 50).and.below(BODY_TIMEOUT_MS + 8_000)
+    expect(reply.closedAfterMs)
+      .to.be.at.least(BODY_TIMEOUT_MS - 50)
+      .and.below(BODY_TIMEOUT_MS + 8_000)
     expect(await exists('cm_long_wait')).to.equal(false)
   })
 
@@ -275,12 +304,15 @@ describe('conformance: Content-Length and versions (issue 17)', function () {
     expect(await exists('cm_exact')).to.equal(true)
   })
 
-  it('serves prime-latest, the node client\'s version, without API_VERSIONS being set', async () => {
+  it("serves prime-latest, the node client's version, without API_VERSIONS being set", async () => {
     expect(svc.deps.config.apiVersions).to.deep.equal(['v1', 'prime-latest'])
     const login = await svc.http.post('/prime-latest/api/!login:json').type('form').send({ uid: 'admin', pw: 'admin-secret-1' })
     expect(login.status, login.text).to.equal(200)
     const c = `session=${login.body.uid}|${login.body.sid}|${login.body.epw}`
-    const names = await svc.http.post('/prime-latest/api/dbm:json').set('Cookie', c).send({ cmd: ['get_names_in_dir', { path: 'pub' }] })
+    const names = await svc.http
+      .post('/prime-latest/api/dbm:json')
+      .set('Cookie', c)
+      .send({ cmd: ['get_names_in_dir', { path: 'pub' }] })
     expect(names.body).to.deep.include({ rc: 0 })
     expect((names.body as { value: string[][] }).value[1]).to.include('pub.demo')
     expect((await svc.http.post('/v2/api/sql:json').set('Cookie', c).send({ sql: 'select 1' })).body.error).to.contain('v1, prime-latest')

@@ -88,7 +88,9 @@ forEachStore('conformance: instance URL shapes (issue 17)', (svc) => {
     const tag = await create(WITH_PATH)
     const west = await post(`/v1/api/${tag}/West:json`)
     expect(west.status, west.text).to.equal(200)
-    expect(west.body.store).to.have.length.above(0).and.to.deep.equal(await regionStores('West'))
+    expect(west.body.store)
+      .to.have.length.above(0)
+      .and.to.deep.equal(await regionStores('West'))
     expect(new Set(west.body.region)).to.deep.equal(new Set(['West']))
     // It is a variable change like any other: the change(path) trigger ran, and the value stays.
     expect(new Set(west.body.hits)).to.deep.equal(new Set([1]))
@@ -96,7 +98,9 @@ forEachStore('conformance: instance URL shapes (issue 17)', (svc) => {
     expect((await post(`/v1/api/${tag}/.title:json`)).body).to.equal('Stores of West')
     // The segment wins over a `path` parameter, and other parameters still set their variables.
     const midwest = await post(`/v1/api/${tag}/Midwest:json`, { path: 'Northeast', hits: 10 })
-    expect(midwest.body.store).to.have.length.above(0).and.to.deep.equal(await regionStores('Midwest'))
+    expect(midwest.body.store)
+      .to.have.length.above(0)
+      .and.to.deep.equal(await regionStores('Midwest'))
     expect(new Set(midwest.body.hits)).to.deep.equal(new Set([11]))
     // With path declared, a bare segment is always a value (even a widget's name); `.w` is the widget.
     expect((await post(`/v1/api/${tag}/title:json`)).body.store).to.deep.equal([])
@@ -114,7 +118,15 @@ forEachStore('conformance: instance URL shapes (issue 17)', (svc) => {
 
   it('answers !methods as a JSON array of names at api/{tag}!methods, api/{tag}/!methods and api/{tag}/{widget}!methods', async () => {
     const tag = await create(WITH_INDEX)
-    for (const path of [`${tag}!methods`, `${tag}/!methods`, `${tag}/@index/methods`, `${tag}/index!methods`, `${tag}/cities!methods`, `${tag}/cities/!methods`, `${tag}/.cities/!methods`]) {
+    for (const path of [
+      `${tag}!methods`,
+      `${tag}/!methods`,
+      `${tag}/@index/methods`,
+      `${tag}/index!methods`,
+      `${tag}/cities!methods`,
+      `${tag}/cities/!methods`,
+      `${tag}/.cities/!methods`,
+    ]) {
       const res = await post(`/v1/api/${path}:json`)
       expect(res.status, `${path}: ${res.text}`).to.equal(200)
       expect(res.type).to.equal('application/json')
@@ -159,11 +171,23 @@ forEachStore('conformance: instance URL shapes (issue 17)', (svc) => {
     const rows = await post(`/v1/api/${tag}:json.rows`, { state: 'TX' })
     expect(rows.status, rows.text).to.equal(200)
     expect(rows.body).to.deep.equal({
-      widgets: { cols: ['name', 'class', 'changed'], rows: [['grid1', 'grid', 1], ['note', 'text', 1]] },
+      widgets: {
+        cols: ['name', 'class', 'changed'],
+        rows: [
+          ['grid1', 'grid', 1],
+          ['note', 'text', 1],
+        ],
+      },
       changes: { state: 'TX', n: '2' },
     })
     const keyed = await get(`/v1/api/${tag}:json.keyed`)
-    expect(keyed.body).to.deep.equal({ widgets: [{ name: 'grid1', class: 'grid', changed: 0 }, { name: 'note', class: 'text', changed: 0 }], changes: {} })
+    expect(keyed.body).to.deep.equal({
+      widgets: [
+        { name: 'grid1', class: 'grid', changed: 0 },
+        { name: 'note', class: 'text', changed: 0 },
+      ],
+      changes: {},
+    })
     expect((await get(`/v1/api/${tag}/@:json.rows`)).body.widgets.cols).to.deep.equal(['name', 'class', 'changed'])
     const text = await get(`/v1/api/${tag}:text`)
     expect(text.text.split('\n')[0]).to.match(/^name\s+class\s+changed$/)

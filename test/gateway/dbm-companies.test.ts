@@ -14,7 +14,16 @@ forEachStore('dbm companies', (svc) => {
   describe('add_company', () => {
     it('creates a company with its details, visible through get_company', async () => {
       const view = await dbmOk<View>(svc(), admin, 'add_company', {
-        company: 'acme', name: 'Acme Corp.', max_ids: 10, email: 'info@acme.example', phone: '555-0100', street: '1 Road', city: 'Springfield', state: 'IL', zip: '62701', country: 'US',
+        company: 'acme',
+        name: 'Acme Corp.',
+        max_ids: 10,
+        email: 'info@acme.example',
+        phone: '555-0100',
+        street: '1 Road',
+        city: 'Springfield',
+        state: 'IL',
+        zip: '62701',
+        country: 'US',
       })
       expect(view).to.include({ company: 'acme', name: 'Acme Corp.', max_ids: 10, city: 'Springfield', created_by: 'admin', active_users: 0 })
       expect(view.users).to.deep.equal([])
@@ -24,7 +33,14 @@ forEachStore('dbm companies', (svc) => {
     it('refuses an existing id, an invalid id, unknown administrators, a negative limit and a bad address', async () => {
       await refused(svc(), admin, 'add_company', { company: 'main', name: 'Again' }, 'already_exists', /^The company "main" already exists/)
       await refused(svc(), admin, 'add_company', { company: '1st', name: 'X' }, 'invalid_parameter', /^Invalid company id "1st"/)
-      await refused(svc(), admin, 'add_company', { company: 'newco', name: 'X', admins: ['ghost'] }, 'invalid_parameter', /Invalid user identification in "admins": ghost/)
+      await refused(
+        svc(),
+        admin,
+        'add_company',
+        { company: 'newco', name: 'X', admins: ['ghost'] },
+        'invalid_parameter',
+        /Invalid user identification in "admins": ghost/,
+      )
       await refused(svc(), admin, 'add_company', { company: 'newco', name: 'X', max_ids: -1 }, 'invalid_parameter', /"max_ids" must be 0 \(no limit\) or more/)
       await refused(svc(), admin, 'add_company', { company: 'newco', name: 'X', email: 'nope' }, 'invalid_parameter', /Invalid e-mail address "nope"/)
       await refused(svc(), admin, 'add_company', { company: 'newco' }, 'missing_parameter', /needs the parameter "name"/)
@@ -80,7 +96,7 @@ forEachStore('dbm companies', (svc) => {
       expect(await dbmOk<View>(svc(), boss, 'get_company')).to.include({ name: 'After' })
     })
 
-    it('gives the company\'s user management to the administrators an administrator names', async () => {
+    it("gives the company's user management to the administrators an administrator names", async () => {
       await dbmOk(svc(), admin, 'add_company', { company: 'grant', name: 'Grant' })
       const chief = await userCookie(svc(), 'grant_chief', { company: 'grant' })
       await dbmFails(svc(), chief, 'list_users', {}, /^Not authorised to list users/)
@@ -96,9 +112,23 @@ forEachStore('dbm companies', (svc) => {
       const outsider = await userCookie(svc(), 'locked_out')
       await refused(svc(), member, 'set_company', { company: 'locked', name: 'Mine' }, 'forbidden', /^Not a company admin: only administrators of "locked"/)
       await refused(svc(), outsider, 'set_company', { company: 'locked', name: 'Mine' }, 'unknown_company', /^No such company "locked"/)
-      await refused(svc(), boss, 'set_company', { company: 'locked', admins: ['locked_member'] }, 'forbidden', /^Only an administrator may change who administers a company/)
+      await refused(
+        svc(),
+        boss,
+        'set_company',
+        { company: 'locked', admins: ['locked_member'] },
+        'forbidden',
+        /^Only an administrator may change who administers a company/,
+      )
       await refused(svc(), boss, 'set_company', { company: 'locked', name: ' ' }, 'invalid_parameter', /"name" cannot be empty/)
-      await refused(svc(), admin, 'set_company', { company: 'locked', admins: ['ghost'] }, 'invalid_parameter', /Invalid user identification in "admins": ghost/)
+      await refused(
+        svc(),
+        admin,
+        'set_company',
+        { company: 'locked', admins: ['ghost'] },
+        'invalid_parameter',
+        /Invalid user identification in "admins": ghost/,
+      )
       await refused(svc(), admin, 'set_company', { company: 'ghostco', name: 'X' }, 'unknown_company', /^No such company "ghostco"/)
     })
   })

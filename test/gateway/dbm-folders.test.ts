@@ -176,7 +176,14 @@ forEachStore('dbm folder transactions', (svc) => {
 
     it('changes the given fields and keeps the others', async () => {
       const { id } = await dbmOk<{ id: number }>(svc(), alice, 'get_dir_info', { path: 'al.edit' })
-      const value = await dbmOk<Record<string, unknown>>(svc(), alice, 'set_dir_info', { path: 'al.edit', id, title: 'After', ldesc: 'long', uploaders: 'bob', inherit: false })
+      const value = await dbmOk<Record<string, unknown>>(svc(), alice, 'set_dir_info', {
+        path: 'al.edit',
+        id,
+        title: 'After',
+        ldesc: 'long',
+        uploaders: 'bob',
+        inherit: false,
+      })
       expect(value).to.include({ title: 'After', ldesc: 'long', inherit: 0, owner: 'alice' })
       const info = await dbmOk<Record<string, unknown>>(svc(), admin, 'get_dir_info', { path: 'al.edit' })
       expect(info).to.include({ title: 'After', ldesc: 'long', sdesc: '', inherit: 0 })
@@ -197,9 +204,15 @@ forEachStore('dbm folder transactions', (svc) => {
       expectLikeMissing(hidden, 'al.secret', missing, 'al.gone')
     })
 
-    it('refuses an id that is not the folder\'s own', async () => {
+    it("refuses an id that is not the folder's own", async () => {
       const { id } = await dbmOk<{ id: number }>(svc(), alice, 'get_dir_info', { path: 'al.edit' })
-      await dbmFails(svc(), alice, 'set_dir_info', { path: 'al.edit', id: id + 1000, title: 'x' }, new RegExp(`not the id of the directory "al.edit" \\(${id}\\)`))
+      await dbmFails(
+        svc(),
+        alice,
+        'set_dir_info',
+        { path: 'al.edit', id: id + 1000, title: 'x' },
+        new RegExp(`not the id of the directory "al.edit" \\(${id}\\)`),
+      )
     })
 
     it('refuses an owner who does not exist or is not active', async () => {

@@ -25,11 +25,13 @@ forEachStore('dbm groups', (svc) => {
       const view = await dbmOk<View>(svc(), gwen, 'add_group', { group: 'gwen_team', users: 'gwen gwen_pal', title: 'Team', description: 'Gwen and a pal' })
       expect(view).to.include({ group: 'gwen_team', owner: 'gwen', company: 'main', title: 'Team', description: 'Gwen and a pal' })
       expect(view.users).to.deep.equal(['gwen', 'gwen_pal'])
-      expect(await groupsRev(svc())).to.be.a('string').and.not.equal(rev)
+      expect(await groupsRev(svc()))
+        .to.be.a('string')
+        .and.not.equal(rev)
       expect(await dbmOk<View>(svc(), gwen, 'get_group', { group: 'gwen_team' })).to.deep.equal(view)
     })
 
-    it('prefixes the id with the owner\'s uid or company', async () => {
+    it("prefixes the id with the owner's uid or company", async () => {
       const hugo = await userCookie(svc(), 'hugo')
       expect(await dbmOk<View>(svc(), hugo, 'add_group', { group: 'crew', prefix: 'uid' })).to.include({ group: 'hugo_crew' })
       expect(await dbmOk<View>(svc(), hugo, 'add_group', { group: 'crew', prefix: 'company' })).to.include({ group: 'main_crew', owner: 'hugo' })
@@ -41,7 +43,14 @@ forEachStore('dbm groups', (svc) => {
       expect(await dbmOk<View>(svc(), boss, 'add_group', { group: 'ag_workers', owner: 'ag_worker' })).to.include({ owner: 'ag_worker', company: 'ag' })
       await refused(svc(), boss, 'add_group', { group: 'ag_x', owner: 'admin' }, 'unknown_user', /^Invalid user identification "admin"/)
       const plain = await userCookie(svc(), 'ag_plain', { company: 'ag' })
-      await refused(svc(), plain, 'add_group', { group: 'ag_y', owner: 'ag_worker' }, 'forbidden', /Only group managers \(manage_groups\) may make a group for another owner/)
+      await refused(
+        svc(),
+        plain,
+        'add_group',
+        { group: 'ag_y', owner: 'ag_worker' },
+        'forbidden',
+        /Only group managers \(manage_groups\) may make a group for another owner/,
+      )
     })
 
     it('refuses an id taken by a group or a user, and invalid characters', async () => {
@@ -56,9 +65,23 @@ forEachStore('dbm groups', (svc) => {
       const jon = await userCookie(svc(), 'jon')
       await dbmOk(svc(), admin, 'add_company', { company: 'elsewhere', name: 'Elsewhere' })
       await userCookie(svc(), 'far_away', { company: 'elsewhere' })
-      await refused(svc(), jon, 'add_group', { group: 'jon_g', users: ['jon', 'ghost', 'far_away'] }, 'invalid_parameter', /^Invalid members in "users": ghost, far_away; .*company "main"/)
+      await refused(
+        svc(),
+        jon,
+        'add_group',
+        { group: 'jon_g', users: ['jon', 'ghost', 'far_away'] },
+        'invalid_parameter',
+        /^Invalid members in "users": ghost, far_away; .*company "main"/,
+      )
       await refused(svc(), jon, 'add_group', { group: 'jon_g', users: ['jon_g'] }, 'invalid_parameter', /cannot be a member of itself/)
-      await refused(svc(), admin, 'add_group', { group: 'jon_g', users: ['ghost'] }, 'invalid_parameter', /^Invalid member in "users": ghost; members must be existing users or groups\.$/)
+      await refused(
+        svc(),
+        admin,
+        'add_group',
+        { group: 'jon_g', users: ['ghost'] },
+        'invalid_parameter',
+        /^Invalid member in "users": ghost; members must be existing users or groups\.$/,
+      )
     })
 
     it('lets an administrator build a group across companies', async () => {
@@ -137,7 +160,14 @@ forEachStore('dbm groups', (svc) => {
       await userCookie(svc(), 'lin_heir')
       await dbmOk(svc(), lin, 'add_group', { group: 'lin_g', users: ['lin'] })
       expect(await dbmOk<View>(svc(), lin, 'set_group', { group: 'lin_g', owner: 'lin_heir' })).to.include({ owner: 'lin_heir' })
-      await refused(svc(), lin, 'set_group', { group: 'lin_g', title: 'Mine again' }, 'forbidden', /^You do not own the specified group "lin_g": only its owner \(lin_heir\)/)
+      await refused(
+        svc(),
+        lin,
+        'set_group',
+        { group: 'lin_g', title: 'Mine again' },
+        'forbidden',
+        /^You do not own the specified group "lin_g": only its owner \(lin_heir\)/,
+      )
     })
 
     it('lets a company group manager change any group of the company', async () => {

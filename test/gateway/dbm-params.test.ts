@@ -11,11 +11,14 @@ import { TRANSACTIONS } from '../../gateway/dbm/index.js'
 import type { DbmContext, ParamValues, Transaction } from '../../gateway/dbm/registry.js'
 
 /** A context the handler may not touch: validation must refuse before any handler runs. */
-const UNTOUCHABLE = new Proxy({}, {
-  get(_target, prop) {
-    throw new Error(`the handler ran (it read ctx.${String(prop)})`)
+const UNTOUCHABLE = new Proxy(
+  {},
+  {
+    get(_target, prop) {
+      throw new Error(`the handler ran (it read ctx.${String(prop)})`)
+    },
   },
-}) as DbmContext
+) as DbmContext
 
 /** What the probe's handler last received. */
 let received: unknown = null
@@ -71,11 +74,33 @@ async function refusal(params: ParamValues, t: Transaction = PROBE): Promise<App
 
 describe('dbm parameters declared once: checked, then typed for the handler', () => {
   it('hands the handler its parameters normalised to their declared types', async () => {
-    expect(await refusal({
-      ...NEEDED, path: ' Pub.Demo ', who: 'Ann', users: 'ann, Bob  ann', mode: 'replace', title: 7, flag: 'yes', count: '42', cols: { a: {} }, list: [1], data: null,
-    })).to.equal(null)
+    expect(
+      await refusal({
+        ...NEEDED,
+        path: ' Pub.Demo ',
+        who: 'Ann',
+        users: 'ann, Bob  ann',
+        mode: 'replace',
+        title: 7,
+        flag: 'yes',
+        count: '42',
+        cols: { a: {} },
+        list: [1],
+        data: null,
+      }),
+    ).to.equal(null)
     expect(received).to.deep.equal({
-      path: 'pub.demo', root: '', who: 'ann', users: ['ann', 'bob'], mode: 'replace', title: '7', flag: true, count: 42, cols: { a: {} }, list: [1], csv: 'a\n1',
+      path: 'pub.demo',
+      root: '',
+      who: 'ann',
+      users: ['ann', 'bob'],
+      mode: 'replace',
+      title: '7',
+      flag: true,
+      count: 42,
+      cols: { a: {} },
+      list: [1],
+      csv: 'a\n1',
     })
   })
 
@@ -104,7 +129,9 @@ describe('dbm parameters declared once: checked, then typed for the handler', ()
   it('refuses a parameter it does not declare, naming the ones it takes', async () => {
     const err = await refusal({ ...NEEDED, colour: 'red' })
     expect(err?.code).to.equal('INVALID_PARAMETER')
-    expect(err?.message).to.equal('Transaction "probe" has no parameter "colour"; it takes "path", "root", "who", "users", "mode", "title", "flag", "count", "cols", "list", "data", "csv".')
+    expect(err?.message).to.equal(
+      'Transaction "probe" has no parameter "colour"; it takes "path", "root", "who", "users", "mode", "title", "flag", "count", "cols", "list", "data", "csv".',
+    )
     const none = defineTransaction({ name: 'none', summary: '', requires: '', params: {}, handler: async () => true })
     expect((await refusal({ x: 1 }, none))?.message).to.equal('Transaction "none" has no parameter "x"; it takes no parameters.')
   })

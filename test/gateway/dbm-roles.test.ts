@@ -36,12 +36,20 @@ forEachStore('dbm roles', (svc) => {
 
   describe('add_role, set_role and drop_role', () => {
     it('defines a role whose capabilities its holders get at once, and changes them', async () => {
-      const view = await dbmOk<View>(svc(), admin, 'add_role', { role: 'auditor', title: 'Auditor', description: 'Reads user lists', capabilities: 'manage_users' })
+      const view = await dbmOk<View>(svc(), admin, 'add_role', {
+        role: 'auditor',
+        title: 'Auditor',
+        description: 'Reads user lists',
+        capabilities: 'manage_users',
+      })
       expect(view).to.include({ role: 'auditor', title: 'Auditor', builtin: false })
       expect(view.capabilities).to.deep.equal(['manage_users'])
       const holder = await userCookie(svc(), 'r_holder', { roles: ['auditor'] })
       expect(await managesUsers(svc(), holder)).to.equal(true)
-      expect(await dbmOk<View>(svc(), admin, 'set_role', { role: 'auditor', capabilities: [], title: 'Idle' })).to.include({ title: 'Idle', description: 'Reads user lists' })
+      expect(await dbmOk<View>(svc(), admin, 'set_role', { role: 'auditor', capabilities: [], title: 'Idle' })).to.include({
+        title: 'Idle',
+        description: 'Reads user lists',
+      })
       expect(await managesUsers(svc(), holder)).to.equal(false)
     })
 
@@ -60,21 +68,32 @@ forEachStore('dbm roles', (svc) => {
       await userCookie(svc(), 'r_racer')
       for (let round = 0; round < 5; round++) {
         await dbmOk(svc(), admin, 'add_role', { role: `race${round}`, capabilities: [] })
-        await Promise.all([
-          dbm(svc(), admin, 'grant_role', { uid: 'r_racer', role: `race${round}` }),
-          dbm(svc(), admin, 'drop_role', { role: `race${round}` }),
-        ])
+        await Promise.all([dbm(svc(), admin, 'grant_role', { uid: 'r_racer', role: `race${round}` }), dbm(svc(), admin, 'drop_role', { role: `race${round}` })])
       }
       expect((await dbmOk<View>(svc(), admin, 'get_user', { uid: 'r_racer' })).roles).to.deep.equal([])
     })
 
     it('refuses to change or drop a built-in role', async () => {
-      await refused(svc(), admin, 'set_role', { role: 'user_admin', capabilities: ['admin'] }, 'forbidden', /^The built-in role "user_admin" cannot be changed or dropped/)
+      await refused(
+        svc(),
+        admin,
+        'set_role',
+        { role: 'user_admin', capabilities: ['admin'] },
+        'forbidden',
+        /^The built-in role "user_admin" cannot be changed or dropped/,
+      )
       await refused(svc(), admin, 'drop_role', { role: 'admin' }, 'forbidden', /^The built-in role "admin" cannot be changed or dropped/)
     })
 
     it('refuses unknown capabilities, invalid or taken names and unknown roles', async () => {
-      await refused(svc(), admin, 'add_role', { role: 'odd', capabilities: ['fly', 'manage_users', 'swim'] }, 'invalid_parameter', /^Unknown capabilities in "capabilities": fly, swim; the capabilities are admin, manage_users/)
+      await refused(
+        svc(),
+        admin,
+        'add_role',
+        { role: 'odd', capabilities: ['fly', 'manage_users', 'swim'] },
+        'invalid_parameter',
+        /^Unknown capabilities in "capabilities": fly, swim; the capabilities are admin, manage_users/,
+      )
       await refused(svc(), admin, 'add_role', { role: 'user_admin', capabilities: [] }, 'already_exists', /^The role "user_admin" already exists/)
       await refused(svc(), admin, 'add_role', { role: 'no way', capabilities: [] }, 'invalid_parameter', /^Invalid role name "no way"/)
       await refused(svc(), admin, 'set_role', { role: 'ghost', title: 'x' }, 'unknown_role', /^No such role "ghost"/)
@@ -105,7 +124,14 @@ forEachStore('dbm roles', (svc) => {
       await dbmOk(svc(), admin, 'set_company', { company: 'rc', admins: ['rc_boss'] })
       await userCookie(svc(), 'rc_worker', { company: 'rc' })
       expect((await dbmOk<View>(svc(), boss, 'grant_role', { uid: 'rc_worker', role: 'user_admin' })).roles).to.deep.equal(['user_admin'])
-      await refused(svc(), boss, 'grant_role', { uid: 'rc_worker', role: 'admin' }, 'forbidden', /^Not authorised to grant the role "admin": it gives capabilities you do not have \(admin\)/)
+      await refused(
+        svc(),
+        boss,
+        'grant_role',
+        { uid: 'rc_worker', role: 'admin' },
+        'forbidden',
+        /^Not authorised to grant the role "admin": it gives capabilities you do not have \(admin\)/,
+      )
       await refused(svc(), boss, 'grant_role', { uid: 'rc_worker', role: 'folder_creator' }, 'forbidden', /^Not authorised to grant the role "folder_creator"/)
       await refused(svc(), boss, 'grant_role', { uid: 'r_cy', role: 'user_admin' }, 'unknown_user', /^Invalid user identification "r_cy"/)
       expect(await dbmOk<View>(svc(), boss, 'revoke_role', { uid: 'rc_worker', role: 'user_admin' })).to.include({ uid: 'rc_worker' })
@@ -120,7 +146,14 @@ forEachStore('dbm roles', (svc) => {
     })
 
     it('keeps the admin role on the last active administrator', async () => {
-      await refused(svc(), admin, 'revoke_role', { uid: 'admin', role: 'admin' }, 'limit_reached', /^Cannot revoke the role "admin" from "admin": no active administrator would be left/)
+      await refused(
+        svc(),
+        admin,
+        'revoke_role',
+        { uid: 'admin', role: 'admin' },
+        'limit_reached',
+        /^Cannot revoke the role "admin" from "admin": no active administrator would be left/,
+      )
       await userCookie(svc(), 'r_second')
       await dbmOk(svc(), admin, 'grant_role', { uid: 'r_second', role: 'admin' })
       await dbmOk(svc(), admin, 'deactivate_user', { uid: 'r_second' })

@@ -12,7 +12,10 @@ import { catalogSnapshot, dbmFails, dbmOk, expectRetired, userCookie, type DbmAn
 /** A two-column table (x = 1, 2, 3 plus a text column) committed straight to the catalog. */
 async function makeTable(svc: TestService, path: string, owner = 'alice', x = [1, 2, 3]): Promise<TableRecord> {
   const meta = await writeTableVersion(svc.dataDir, {
-    columns: [{ name: 'x', type: 'int', label: 'X value' }, { name: 'name', type: 'text' }],
+    columns: [
+      { name: 'x', type: 'int', label: 'X value' },
+      { name: 'name', type: 'text' },
+    ],
     data: [Int32Array.from(x), x.map((v) => `n${v}`)],
   })
   return commitTable(svc.deps.store, { path, owner }, meta)
@@ -77,7 +80,12 @@ forEachStore('dbm table transactions', (svc) => {
     it('answers the column metadata column-major, as !cols does', async () => {
       const cols = await dbmOk<Record<string, unknown[]>>(svc(), bob, 'get_table_cols', { path: 'tb.info' })
       expect(cols).to.deep.equal({
-        name: ['x', 'name'], label: ['X value', 'name'], desc: ['', ''], type: ['i', 'a'], fixed: [0, 0], width: [10, 16],
+        name: ['x', 'name'],
+        label: ['X value', 'name'],
+        desc: ['', ''],
+        type: ['i', 'a'],
+        fixed: [0, 0],
+        width: [10, 16],
         format: ['type:num;width:10', 'type:char;width:16'],
       })
     })
@@ -92,10 +100,22 @@ forEachStore('dbm table transactions', (svc) => {
   describe('set_table_info', () => {
     it('changes title, descriptions and readers, keeping the data version (an empty cols changes no column)', async () => {
       const before = await makeTable(svc(), 'tb.meta')
-      const value = await dbmOk<Record<string, unknown>>(svc(), alice, 'set_table_info', { path: 'tb.meta', title: 'Meta', sdesc: 's', ldesc: 'l', users: 'bob', inherit: 0, cols: {} })
+      const value = await dbmOk<Record<string, unknown>>(svc(), alice, 'set_table_info', {
+        path: 'tb.meta',
+        title: 'Meta',
+        sdesc: 's',
+        ldesc: 'l',
+        users: 'bob',
+        inherit: 0,
+        cols: {},
+      })
       expect(value).to.include({ title: 'Meta', sdesc: 's', ldesc: 'l', inherit: 0 })
       expect(await dbmOk(svc(), bob, 'get_table_info', { path: 'tb.meta', include: 'title sdesc ldesc users inherit' })).to.deep.equal({
-        title: 'Meta', sdesc: 's', ldesc: 'l', users: ['bob'], inherit: 0,
+        title: 'Meta',
+        sdesc: 's',
+        ldesc: 'l',
+        users: ['bob'],
+        inherit: 0,
       })
       expect((await record(svc(), 'tb.meta'))!.version).to.equal(before.version)
     })
@@ -109,7 +129,9 @@ forEachStore('dbm table transactions', (svc) => {
       // The old version is retired, and its folder removed as soon as nothing reads it (within a
       // second on the embedded store): either it is still listed as retired, or it is gone.
       const now = await versionFolders()
-      expect(now).to.include(after.version).and.have.length.within(folders, folders + 1)
+      expect(now)
+        .to.include(after.version)
+        .and.have.length.within(folders, folders + 1)
       await expectRetired(svc(), before.version)
       const cols = await dbmOk<Record<string, unknown[]>>(svc(), alice, 'get_table_cols', { path: 'tb.cols' })
       expect(cols.label).to.deep.equal(['Renamed', 'name'])
@@ -128,7 +150,13 @@ forEachStore('dbm table transactions', (svc) => {
       await makeTable(svc(), 'tb.badcols')
       const folders = await versionFolders()
       const before = await catalogSnapshot(svc())
-      const r = await dbmFails(svc(), alice, 'set_table_info', { path: 'tb.badcols', title: 'T', cols: { y: { label: 'Y' } } }, /no column "y"; its columns are x, name/)
+      const r = await dbmFails(
+        svc(),
+        alice,
+        'set_table_info',
+        { path: 'tb.badcols', title: 'T', cols: { y: { label: 'Y' } } },
+        /no column "y"; its columns are x, name/,
+      )
       expect(r.code).to.equal('invalid_parameter')
       await dbmFails(svc(), alice, 'set_table_info', { path: 'tb.badcols', cols: { x: { width: 3 } } }, /"cols.x.width" cannot be set/)
       await dbmFails(svc(), alice, 'set_table_info', { path: 'tb.badcols', cols: { x: 'label' } }, /"cols.x" must be an object/)
@@ -138,7 +166,13 @@ forEachStore('dbm table transactions', (svc) => {
 
     it('refuses a reader who does not own the table, changing nothing', async () => {
       const before = await catalogSnapshot(svc())
-      const r = await dbmFails(svc(), bob, 'set_table_info', { path: 'tb.info', title: 'Mine', cols: { x: { label: 'B' } } }, /only the owner of the table "tb.info" \(alice\)/i)
+      const r = await dbmFails(
+        svc(),
+        bob,
+        'set_table_info',
+        { path: 'tb.info', title: 'Mine', cols: { x: { label: 'B' } } },
+        /only the owner of the table "tb.info" \(alice\)/i,
+      )
       expect(r.code).to.equal('forbidden')
       expect(await catalogSnapshot(svc())).to.deep.equal(before)
     })
@@ -261,7 +295,9 @@ forEachStore('dbm table transactions', (svc) => {
       const before = await catalogSnapshot(svc())
       expect((await dbmFails(svc(), bob, 'move', { from: 'tb.m1', to: 'tb.m3' }, /only the owner of the table "tb.m1"/i)).code).to.equal('forbidden')
       expect((await dbmFails(svc(), alice, 'move', { from: 'tb.m1', to: 'pub.m1' }, /no permission to create in "pub"/)).code).to.equal('forbidden')
-      expect((await dbmFails(svc(), admin, 'move', { from: 'uploads', to: 'uploads2' }, /reserved folder "uploads" cannot be moved/)).code).to.equal('forbidden')
+      expect((await dbmFails(svc(), admin, 'move', { from: 'uploads', to: 'uploads2' }, /reserved folder "uploads" cannot be moved/)).code).to.equal(
+        'forbidden',
+      )
       expect(await catalogSnapshot(svc())).to.deep.equal(before)
     })
   })
@@ -283,7 +319,7 @@ forEachStore('dbm table transactions', (svc) => {
       expect((await sql(alice, 'select sum(x) s from tbp.copy')).body).to.deep.equal({ s: [6] })
     })
 
-    it('refuses an existing target without replace, and replaces the caller\'s own table with it', async () => {
+    it("refuses an existing target without replace, and replaces the caller's own table with it", async () => {
       await makeTable(svc(), 'tb.src', 'alice', [10, 20])
       await makeTable(svc(), 'tb.dst', 'alice', [1])
       const before = await catalogSnapshot(svc())
@@ -359,15 +395,31 @@ forEachStore('dbm table transactions', (svc) => {
   })
 
   describe('get_permissions', () => {
-    it('answers owner, readers, uploaders, inheritance and the caller\'s own rights', async () => {
+    it("answers owner, readers, uploaders, inheritance and the caller's own rights", async () => {
       expect(await dbmOk(svc(), bob, 'get_permissions', { path: 'tb' })).to.deep.equal({
-        owner: 'alice', users: ['bob'], uploaders: ['bob'], inherit: 0, effective: { read: true, write: true, share: false },
+        owner: 'alice',
+        users: ['bob'],
+        uploaders: ['bob'],
+        inherit: 0,
+        effective: { read: true, write: true, share: false },
       })
       expect(await dbmOk(svc(), bob, 'get_permissions', { path: 'tb.info' })).to.deep.equal({
-        owner: 'alice', users: [], uploaders: [], inherit: 1, effective: { read: true, write: false, share: false },
+        owner: 'alice',
+        users: [],
+        uploaders: [],
+        inherit: 1,
+        effective: { read: true, write: false, share: false },
       })
-      expect((await dbmOk<{ effective: unknown }>(svc(), alice, 'get_permissions', { path: 'tb.info' })).effective).to.deep.equal({ read: true, write: true, share: true })
-      expect((await dbmOk<{ effective: unknown }>(svc(), bob, 'get_permissions', { path: 'shr' })).effective).to.deep.equal({ read: true, write: false, share: false })
+      expect((await dbmOk<{ effective: unknown }>(svc(), alice, 'get_permissions', { path: 'tb.info' })).effective).to.deep.equal({
+        read: true,
+        write: true,
+        share: true,
+      })
+      expect((await dbmOk<{ effective: unknown }>(svc(), bob, 'get_permissions', { path: 'shr' })).effective).to.deep.equal({
+        read: true,
+        write: false,
+        share: false,
+      })
     })
 
     it('answers no such directory or table for what the caller may not see', async () => {

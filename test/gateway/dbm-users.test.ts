@@ -30,9 +30,27 @@ describe('checkPasswordRules()', () => {
 })
 
 describe('guardLastAdmin()', () => {
-  const role = (name: string, caps: string[]): RoleRecord => ({ role: name, title: name, description: '', capabilities: caps, builtin: false, created: '', updated: '' })
+  const role = (name: string, caps: string[]): RoleRecord => ({
+    role: name,
+    title: name,
+    description: '',
+    capabilities: caps,
+    builtin: false,
+    created: '',
+    updated: '',
+  })
   const user = (uid: string, roles: string[], active = true): UserRecord => ({
-    uid, passwordHash: '', active, first: '', middle: '', last: '', email: '', company: 'main', roles, created: '', updated: '',
+    uid,
+    passwordHash: '',
+    active,
+    first: '',
+    middle: '',
+    last: '',
+    email: '',
+    company: 'main',
+    roles,
+    created: '',
+    updated: '',
   })
   const watched = (...records: (UserRecord | RoleRecord)[]) =>
     new Map(records.map((r) => ['uid' in r ? KEYS.user(r.uid) : KEYS.role(r.role), JSON.stringify(r)] as [string, string]))
@@ -145,7 +163,14 @@ forEachStore('dbm users', (svc) => {
 
     it('refuses an invalid uid, e-mail address or password and a missing required field', async () => {
       await refused(svc(), admin, 'add_user', { uid: '9lives', ...fields }, 'invalid_parameter', /^Invalid user id "9lives"/)
-      await refused(svc(), admin, 'add_user', { uid: 'eve', ...fields, email: 'not-an-address' }, 'invalid_parameter', /Invalid e-mail address "not-an-address"/)
+      await refused(
+        svc(),
+        admin,
+        'add_user',
+        { uid: 'eve', ...fields, email: 'not-an-address' },
+        'invalid_parameter',
+        /Invalid e-mail address "not-an-address"/,
+      )
       await refused(svc(), admin, 'add_user', { uid: 'eve', ...fields, password: 'short' }, 'invalid_parameter', /"password" is too short/)
       await refused(svc(), admin, 'add_user', { uid: 'eve', last: 'X', email: 'e@example.com' }, 'missing_parameter', /needs the parameter "first"/)
     })
@@ -159,11 +184,18 @@ forEachStore('dbm users', (svc) => {
       const boss = await companyWithAdmin(svc(), admin, 'ax')
       const plain = await userCookie(svc(), 'ax_plain', { company: 'ax' })
       await refused(svc(), plain, 'add_user', { uid: 'eve', ...fields }, 'forbidden', /^Not authorised to add users/)
-      await refused(svc(), boss, 'add_user', { uid: 'eve', ...fields, company: 'main' }, 'forbidden', /Only an administrator may add users to another company \("main"\)/)
+      await refused(
+        svc(),
+        boss,
+        'add_user',
+        { uid: 'eve', ...fields, company: 'main' },
+        'forbidden',
+        /Only an administrator may add users to another company \("main"\)/,
+      )
       await refused(svc(), boss, 'add_user', { uid: 'eve', ...fields, roles: ['admin'] }, 'forbidden', /Not authorised to grant the role "admin"/)
     })
 
-    it('stops at the company\'s maximum # of ids, even when many adds race', async () => {
+    it("stops at the company's maximum # of ids, even when many adds race", async () => {
       await dbmOk(svc(), admin, 'add_company', { company: 'mx', name: 'MX', max_ids: 2 })
       const replies = await Promise.all([1, 2, 3, 4, 5].map((i) => dbm(svc(), admin, 'add_user', { uid: `mx_${i}`, ...fields, company: 'mx' })))
       expect(replies.filter((r) => r.rc === 0)).to.have.length(2)
@@ -246,14 +278,27 @@ forEachStore('dbm users', (svc) => {
       await refused(svc(), lee, 'deactivate_user', { uid: 'admin' }, 'unknown_user', /^Invalid user identification "admin"/)
       const boss = await companyWithAdmin(svc(), admin, 'dp')
       await userCookie(svc(), 'dp_top', { company: 'dp', roles: ['folder_creator'] })
-      await refused(svc(), boss, 'deactivate_user', { uid: 'dp_top' }, 'forbidden', /Not authorised to deactivate "dp_top": that user holds capabilities you do not have/)
+      await refused(
+        svc(),
+        boss,
+        'deactivate_user',
+        { uid: 'dp_top' },
+        'forbidden',
+        /Not authorised to deactivate "dp_top": that user holds capabilities you do not have/,
+      )
     })
 
     it('never lets two administrators deactivate each other at the same moment', async () => {
       const rival = await userCookie(svc(), 'rival', { roles: ['admin'] })
       const replies = await Promise.all([
-        svc().http.post('/v1/api/dbm:json').set('Cookie', admin).send({ cmd: ['deactivate_user', { uid: 'rival' }] }),
-        svc().http.post('/v1/api/dbm:json').set('Cookie', rival).send({ cmd: ['deactivate_user', { uid: 'admin' }] }),
+        svc()
+          .http.post('/v1/api/dbm:json')
+          .set('Cookie', admin)
+          .send({ cmd: ['deactivate_user', { uid: 'rival' }] }),
+        svc()
+          .http.post('/v1/api/dbm:json')
+          .set('Cookie', rival)
+          .send({ cmd: ['deactivate_user', { uid: 'admin' }] }),
       ])
       const users = await svc().deps.store.mget([KEYS.user('admin'), KEYS.user('rival')])
       const active = users.map((raw) => (JSON.parse(raw!) as UserRecord).active)
@@ -285,7 +330,7 @@ forEachStore('dbm users', (svc) => {
       expect(await loginStatus(svc(), 'ned', 'ned-pass-1')).to.equal(200)
     })
 
-    it('lets a company administrator reset a user\'s password, which ends that user\'s session', async () => {
+    it("lets a company administrator reset a user's password, which ends that user's session", async () => {
       const boss = await companyWithAdmin(svc(), admin, 'pw')
       const oli = await userCookie(svc(), 'pw_oli', { company: 'pw' })
       expect(await dbmOk(svc(), boss, 'set_password', { uid: 'pw_oli', new_password: 'reset-by-boss' })).to.equal(true)
@@ -293,7 +338,7 @@ forEachStore('dbm users', (svc) => {
       expect(await loginStatus(svc(), 'pw_oli', 'reset-by-boss')).to.equal(200)
     })
 
-    it('hides other users from plain users and keeps company administrators off an administrator\'s password', async () => {
+    it("hides other users from plain users and keeps company administrators off an administrator's password", async () => {
       const pat = await userCookie(svc(), 'pat')
       await refused(svc(), pat, 'set_password', { uid: 'admin', new_password: 'taken-over' }, 'unknown_user', /^Invalid user identification "admin"/)
       await dbmOk(svc(), admin, 'set_company', { company: 'main', admins: ['pat'] })

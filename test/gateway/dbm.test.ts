@@ -16,10 +16,16 @@ forEachStore('api/dbm envelope', (svc) => {
   before(async () => {
     cookie = await svc().login()
   })
-  const post = (body: unknown) => svc().http.post('/v1/api/dbm:json').set('Cookie', cookie).send(body as object)
+  const post = (body: unknown) =>
+    svc()
+      .http.post('/v1/api/dbm:json')
+      .set('Cookie', cookie)
+      .send(body as object)
 
   it('needs a session: 403 without one, like every endpoint', async () => {
-    const res = await svc().http.post('/v1/api/dbm:json').send({ cmd: ['list_transactions', {}] })
+    const res = await svc()
+      .http.post('/v1/api/dbm:json')
+      .send({ cmd: ['list_transactions', {}] })
     expect(res.status).to.equal(403)
     expect(res.body.code).to.equal('no_session')
   })
@@ -61,17 +67,27 @@ forEachStore('api/dbm envelope', (svc) => {
   })
 
   it('accepts cmd as JSON text in a form field', async () => {
-    const res = await svc().http.post('/v1/api/dbm:json').set('Cookie', cookie).type('form').send({ cmd: JSON.stringify(['list_transactions', {}]) })
+    const res = await svc()
+      .http.post('/v1/api/dbm:json')
+      .set('Cookie', cookie)
+      .type('form')
+      .send({ cmd: JSON.stringify(['list_transactions', {}]) })
     expect(res.status).to.equal(200)
     expect(res.body.rc).to.equal(0)
   })
 
   it('answers in the other formats too', async () => {
-    const text = await svc().http.post('/v1/api/dbm:text').set('Cookie', cookie).send({ cmd: ['list_transactions', {}] })
+    const text = await svc()
+      .http.post('/v1/api/dbm:text')
+      .set('Cookie', cookie)
+      .send({ cmd: ['list_transactions', {}] })
     expect(text.status).to.equal(200)
     expect(text.type).to.equal('text/plain')
     expect(text.text).to.contain('"rc": 0')
-    const html = await svc().http.post('/v1/api/dbm').set('Cookie', cookie).send({ cmd: ['list_transactions', {}] })
+    const html = await svc()
+      .http.post('/v1/api/dbm')
+      .set('Cookie', cookie)
+      .send({ cmd: ['list_transactions', {}] })
     expect(html.type).to.equal('text/html')
     expect(html.text).to.contain('get_names_in_dir')
   })
@@ -95,11 +111,46 @@ forEachStore('api/dbm envelope', (svc) => {
 
     it('covers the catalogue the issue asks for', () => {
       const wanted = [
-        'get_names_in_dir', 'list_dir', 'get_dir_info', 'make_dir', 'set_dir_info', 'drop_dir',
-        'get_table_info', 'get_table_cols', 'set_table_info', 'drop_table', 'move', 'copy_table', 'save_table', 'upload_table',
-        'share', 'get_permissions', 'get_user', 'list_users', 'add_user', 'set_user', 'deactivate_user', 'activate_user', 'set_password',
-        'get_group', 'list_groups', 'add_group', 'set_group', 'drop_group', 'get_company', 'list_companies', 'add_company', 'set_company',
-        'list_roles', 'get_role', 'add_role', 'set_role', 'drop_role', 'grant_role', 'revoke_role', 'list_transactions',
+        'get_names_in_dir',
+        'list_dir',
+        'get_dir_info',
+        'make_dir',
+        'set_dir_info',
+        'drop_dir',
+        'get_table_info',
+        'get_table_cols',
+        'set_table_info',
+        'drop_table',
+        'move',
+        'copy_table',
+        'save_table',
+        'upload_table',
+        'share',
+        'get_permissions',
+        'get_user',
+        'list_users',
+        'add_user',
+        'set_user',
+        'deactivate_user',
+        'activate_user',
+        'set_password',
+        'get_group',
+        'list_groups',
+        'add_group',
+        'set_group',
+        'drop_group',
+        'get_company',
+        'list_companies',
+        'add_company',
+        'set_company',
+        'list_roles',
+        'get_role',
+        'add_role',
+        'set_role',
+        'drop_role',
+        'grant_role',
+        'revoke_role',
+        'list_transactions',
       ]
       expect(cat.name).to.include.members(wanted)
     })

@@ -48,68 +48,76 @@ function openRequest(url: string, cookie: string, params: object): OpenRequest {
 /** The service's origin, for node:http: supertest knows it for a listening server and for a URL alike. */
 const originOf = (svc: TestService): string => new URL(svc.http.get('/').url).origin
 
-forEachStore('cancel on disconnect', (svc, kind) => {
-  let cookie: string
-  let serial = 0
-  before(async () => {
-    cookie = await svc().login()
-  })
+forEachStore(
+  'cancel on disconnect',
+  (svc, kind) => {
+    let cookie: string
+    let serial = 0
+    before(async () => {
+      cookie = await svc().login()
+    })
 
-  const status = async (path: string): Promise<boolean> => {
-    const res = await svc().http.get(`/v1/api/${path}/!status:json`).set('Cookie', cookie)
-    expect(res.status, res.text).to.equal(200)
-    return res.body.running === true
-  }
-
-  async function until(check: () => Promise<boolean>, what: string, withinMs: number): Promise<void> {
-    const deadline = Date.now() + withinMs
-    while (!(await check())) {
-      if (Date.now() > deadline) throw new Error(`not within ${withinMs} ms: ${what}`)
-      await sleep(40)
-    }
-  }
-
-  /**
-   * A new query of the same session answers: the worker (of every gateway, in the cluster) and the
-   * session's one slot are free. A still-running query would hold both for minutes; the client
-   * gives up long before that.
-   */
-  async function expectFreeToRun(): Promise<void> {
-    const bases = kind === 'cluster' ? (svc() as TestService & { cluster: Cluster }).cluster.gateways.map((g) => new URL(g.base).origin) : [originOf(svc())]
-    for (const base of bases) {
-      const n = ++serial
-      const res = await supertest(base).post('/v1/api/sql:json').set('Cookie', cookie).send({ sql: `select ${n} as n` }).timeout(15_000)
+    const status = async (path: string): Promise<boolean> => {
+      const res = await svc().http.get(`/v1/api/${path}/!status:json`).set('Cookie', cookie)
       expect(res.status, res.text).to.equal(200)
-      expect(res.body).to.deep.equal({ n: [n] })
+      return res.body.running === true
     }
-  }
 
-  /** Starts the request, waits until its query runs, cuts the connection, and checks everything is released. */
-  async function cutWhileRunning(path: string, params: object): Promise<void> {
-    const request = openRequest(`${originOf(svc())}/v1/api/${path}:json`, cookie, params)
-    await Promise.race([
-      until(() => status(path), `the query of api/${path} runs`, 20_000),
-      request.outcome.then((what) => Promise.reject(new Error(`the request ended before it was cut: ${what}`))),
-    ])
-    request.cut()
-    expect(await request.outcome).to.equal('cut')
-    await until(async () => !(await status(path)), `!status of api/${path} shows nothing running after the disconnect`, 15_000)
-    await expectFreeToRun()
-  }
+    async function until(check: () => Promise<boolean>, what: string, withinMs: number): Promise<void> {
+      const deadline = Date.now() + withinMs
+      while (!(await check())) {
+        if (Date.now() > deadline) throw new Error(`not within ${withinMs} ms: ${what}`)
+        await sleep(40)
+      }
+    }
 
-  it('stops an api/sql query whose client went away', async function () {
-    this.timeout(60_000)
-    await cutWhileRunning('sql', { sql: forever(++serial) })
-  })
+    /**
+     * A new query of the same session answers: the worker (of every gateway, in the cluster) and the
+     * session's one slot are free. A still-running query would hold both for minutes; the client
+     * gives up long before that.
+     */
+    async function expectFreeToRun(): Promise<void> {
+      const bases = kind === 'cluster' ? (svc() as TestService & { cluster: Cluster }).cluster.gateways.map((g) => new URL(g.base).origin) : [originOf(svc())]
+      for (const base of bases) {
+        const n = ++serial
+        const res = await supertest(base)
+          .post('/v1/api/sql:json')
+          .set('Cookie', cookie)
+          .send({ sql: `select ${n} as n` })
+          .timeout(15_000)
+        expect(res.status, res.text).to.equal(200)
+        expect(res.body).to.deep.equal({ n: [n] })
+      }
+    }
 
-  it('stops an api/run query whose client went away', async function () {
-    this.timeout(60_000)
-    await cutWhileRunning('run', { xml: endlessMacro(++serial) })
-  })
+    /** Starts the request, waits until its query runs, cuts the connection, and checks everything is released. */
+    async function cutWhileRunning(path: string, params: object): Promise<void> {
+      const request = openRequest(`${originOf(svc())}/v1/api/${path}:json`, cookie, params)
+      await Promise.race([
+        until(() => status(path), `the query of api/${path} runs`, 20_000),
+        request.outcome.then((what) => Promise.reject(new Error(`the request ended before it was cut: ${what}`))),
+      ])
+      request.cut()
+      expect(await request.outcome).to.equal('cut')
+      await until(async () => !(await status(path)), `!status of api/${path} shows nothing running after the disconnect`, 15_000)
+      await expectFreeToRun()
+    }
 
-  it('stops the query of an instance whose client went away', async function () {
-    this.timeout(60_000)
-    const tag = (await svc().http.post('/v1/api/new/sql:json').set('Cookie', cookie).send({})).body.tag as number
-    await cutWhileRunning(String(tag), { sql: forever(++serial) })
-  })
-}, { WORKERS: '1', MAX_QUERIES_PER_SESSION: '1', QUERY_TIMEOUT_MS: '600000' })
+    it('stops an api/sql query whose client went away', async function () {
+      this.timeout(60_000)
+      await cutWhileRunning('sql', { sql: forever(++serial) })
+    })
+
+    it('stops an api/run query whose client went away', async function () {
+      this.timeout(60_000)
+      await cutWhileRunning('run', { xml: endlessMacro(++serial) })
+    })
+
+    it('stops the query of an instance whose client went away', async function () {
+      this.timeout(60_000)
+      const tag = (await svc().http.post('/v1/api/new/sql:json').set('Cookie', cookie).send({})).body.tag as number
+      await cutWhileRunning(String(tag), { sql: forever(++serial) })
+    })
+  },
+  { WORKERS: '1', MAX_QUERIES_PER_SESSION: '1', QUERY_TIMEOUT_MS: '600000' },
+)

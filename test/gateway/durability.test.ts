@@ -21,7 +21,11 @@ async function login(base: string, uid: string, pw: string): Promise<string> {
 }
 
 async function dbm(base: string, cookie: string, name: string, params: Record<string, unknown>): Promise<unknown> {
-  const res = await fetch(`${base}/dbm:json`, { method: 'POST', headers: { cookie, 'content-type': 'application/json' }, body: JSON.stringify({ cmd: [name, params] }) })
+  const res = await fetch(`${base}/dbm:json`, {
+    method: 'POST',
+    headers: { cookie, 'content-type': 'application/json' },
+    body: JSON.stringify({ cmd: [name, params] }),
+  })
   expect(res.status).to.equal(200)
   const body = (await res.json()) as { rc: number; msg?: string; value?: unknown }
   expect(body.rc, `${name}: ${body.msg}`).to.equal(0)
@@ -54,7 +58,10 @@ async function populate(base: string): Promise<void> {
   await dbm(base, admin, 'make_dir', { path: 'team.sales', title: 'Sales' })
   await dbm(base, admin, 'upload_table', {
     path: 'team.sales.q1',
-    cols: [{ name: 'region', type: 'text' }, { name: 'amount', type: 'float' }],
+    cols: [
+      { name: 'region', type: 'text' },
+      { name: 'amount', type: 'float' },
+    ],
     data: { region: ['north', 'south'], amount: [10.5, 20.25] },
   })
   await dbm(base, admin, 'share', { path: 'team', users: ['readers'] })
@@ -67,7 +74,10 @@ async function verify(base: string): Promise<void> {
   const ann = await login(base, 'ann', 'ann-pass-1')
   const rows = await sql(base, ann, 'select region, amount from team.sales.q1 order by region')
   expect(rows).to.deep.equal({ region: ['north', 'south'], amount: [10.5, 20.25] })
-  expect(await dbm(base, admin, 'get_dir_info', { path: 'team.sales', include: ['title', 'sdesc'] })).to.deep.equal({ title: 'Sales', sdesc: 'Quarterly sales' })
+  expect(await dbm(base, admin, 'get_dir_info', { path: 'team.sales', include: ['title', 'sdesc'] })).to.deep.equal({
+    title: 'Sales',
+    sdesc: 'Quarterly sales',
+  })
   const user = (await dbm(base, admin, 'get_user', { uid: 'ann' })) as { company: string; roles: string[] }
   expect(user.company).to.equal('acme')
   expect(user.roles).to.include('auditor')
@@ -94,7 +104,15 @@ describe('catalog durability across restarts', function () {
     await rm(dataDir, { recursive: true, force: true })
     await rm(aofDir, { recursive: true, force: true })
   })
-  const env = (extra: Record<string, string> = {}) => ({ DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1', DEMO_ROWS: '500', WORKERS: '1', ADMIN_PASSWORD, ...extra })
+  const env = (extra: Record<string, string> = {}) => ({
+    DATA_DIR: dataDir,
+    PORT: '0',
+    HOST: '127.0.0.1',
+    DEMO_ROWS: '500',
+    WORKERS: '1',
+    ADMIN_PASSWORD,
+    ...extra,
+  })
 
   it('embedded store: everything survives a SIGKILL of the service', async () => {
     const first = await start(env())

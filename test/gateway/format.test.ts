@@ -72,9 +72,27 @@ function rng(seed: number): () => number {
 }
 
 const HOSTILE = [
-  '', '"', '\\', '\\"', '"quoted"', 'back\\slash', '\u0000', '\b\f\n\r\t', '\u001f\u007f',
-  '\u2028\u2029', '\ud800', '\udfff', 'a\ud83d', '\ude00b', '\ud83d\ude00', 'é', '日本語',
-  '</script><script>alert(1)</script>', '{"json":true}', '\ufeff', 'x'.repeat(300),
+  '',
+  '"',
+  '\\',
+  '\\"',
+  '"quoted"',
+  'back\\slash',
+  '\u0000',
+  '\b\f\n\r\t',
+  '\u001f\u007f',
+  '\u2028\u2029',
+  '\ud800',
+  '\udfff',
+  'a\ud83d',
+  '\ude00b',
+  '\ud83d\ude00',
+  'é',
+  '日本語',
+  '</script><script>alert(1)</script>',
+  '{"json":true}',
+  '\ufeff',
+  'x'.repeat(300),
 ]
 const SPECIAL_FLOATS = [1e21, -0, 0.1 + 0.2, 5e-324, Number.MAX_VALUE, -1e-7, 123456789.125, NaN, Infinity, -Infinity, 0]
 const SPECIAL_INTS = [NA_INT, NA_INT + 1, 2147483647, 0, -1, 20240229]
@@ -100,14 +118,21 @@ function randomResult(seed: number, rowCount: number): ResultSet {
   const bits = new Uint32Array(2)
   const floats = new Float64Array(bits.buffer)
   const columns: ResultColumn[] = [
-    { kind: 'int', data: Int32Array.from({ length: rowCount }, () =>
-      next() < 0.3 ? SPECIAL_INTS[Math.floor(next() * SPECIAL_INTS.length)] : Math.floor(next() * 2 ** 32) - 2 ** 31) },
-    { kind: 'float', data: Float64Array.from({ length: rowCount }, () => {
-      if (next() < 0.4) return SPECIAL_FLOATS[Math.floor(next() * SPECIAL_FLOATS.length)]
-      bits[0] = Math.floor(next() * 2 ** 32)
-      bits[1] = Math.floor(next() * 2 ** 32)
-      return floats[0]
-    }) },
+    {
+      kind: 'int',
+      data: Int32Array.from({ length: rowCount }, () =>
+        next() < 0.3 ? SPECIAL_INTS[Math.floor(next() * SPECIAL_INTS.length)] : Math.floor(next() * 2 ** 32) - 2 ** 31,
+      ),
+    },
+    {
+      kind: 'float',
+      data: Float64Array.from({ length: rowCount }, () => {
+        if (next() < 0.4) return SPECIAL_FLOATS[Math.floor(next() * SPECIAL_FLOATS.length)]
+        bits[0] = Math.floor(next() * 2 ** 32)
+        bits[1] = Math.floor(next() * 2 ** 32)
+        return floats[0]
+      }),
+    },
     { kind: 'text', data: Array.from({ length: rowCount }, () => randomString(next)) },
     { kind: 'int', data: Int32Array.from({ length: rowCount }, () => (next() < 0.2 ? NA_INT : 19000101 + Math.floor(next() * 1e6))) },
     { kind: 'text', data: Array.from({ length: rowCount }, () => randomString(next)) },
@@ -138,9 +163,7 @@ describe('renderResult()', () => {
     it('renders column-major JSON with null for numeric N/A and an empty string for text N/A', () => {
       const r = renderResult(mixed(), 'json')
       expect(r.type).to.equal('application/json; charset=utf-8')
-      expect(r.body).to.equal(
-        '{"id":[1,22,-3],"name":["apple","","kiwi fruit"],"price":[1.5,null,1234.567],"day":[20240131,null,20231105]}',
-      )
+      expect(r.body).to.equal('{"id":[1,22,-3],"name":["apple","","kiwi fruit"],"price":[1.5,null,1234.567],"day":[20240131,null,20231105]}')
     })
 
     it('renders json.rows as cols plus row arrays', () => {
@@ -148,15 +171,19 @@ describe('renderResult()', () => {
       expect(r.type).to.equal('application/json; charset=utf-8')
       expect(JSON.parse(r.body as string)).to.deep.equal({
         cols: ['id', 'name', 'price', 'day'],
-        rows: [[1, 'apple', 1.5, 20240131], [22, '', null, null], [-3, 'kiwi fruit', 1234.567, 20231105]],
+        rows: [
+          [1, 'apple', 1.5, 20240131],
+          [22, '', null, null],
+          [-3, 'kiwi fruit', 1234.567, 20231105],
+        ],
       })
     })
 
     it('renders json.keyed as a list of row objects', () => {
       const r = renderResult(mixed(), 'json.keyed')
       expect(r.body).to.equal(
-        '[{"id":1,"name":"apple","price":1.5,"day":20240131},{"id":22,"name":"","price":null,"day":null},'
-          + '{"id":-3,"name":"kiwi fruit","price":1234.567,"day":20231105}]',
+        '[{"id":1,"name":"apple","price":1.5,"day":20240131},{"id":22,"name":"","price":null,"day":null},' +
+          '{"id":-3,"name":"kiwi fruit","price":1234.567,"day":20231105}]',
       )
     })
 
@@ -164,16 +191,19 @@ describe('renderResult()', () => {
       const r = renderResult(mixed(), 'text')
       expect(r.type).to.equal('text/plain; charset=utf-8')
       expect(r.body).to.equal(
-        'id  name          price         day\n'
-          + '--  ----------  -------  ----------\n'
-          + ' 1  apple          1.50  2024-01-31\n'
-          + '22\n'
-          + '-3  kiwi fruit  1234.57  2023-11-05\n',
+        'id  name          price         day\n' +
+          '--  ----------  -------  ----------\n' +
+          ' 1  apple          1.50  2024-01-31\n' +
+          '22\n' +
+          '-3  kiwi fruit  1234.57  2023-11-05\n',
       )
     })
 
     it('renders a complete HTML page with labels, tooltips, the row count and the links', () => {
-      const links = [{ label: 'text', href: 'api/run/!data:text' }, { label: 'json', href: 'api/run/!data:json' }]
+      const links = [
+        { label: 'text', href: 'api/run/!data:text' },
+        { label: 'json', href: 'api/run/!data:json' },
+      ]
       const r = renderResult(mixed(), 'html', { page: { title: 'My result', links } })
       const html = r.body as string
       expect(r.type).to.equal('text/html; charset=utf-8')
@@ -222,8 +252,9 @@ describe('renderResult()', () => {
     })
 
     it('clips a range that runs past the end', () => {
-      expect(renderResult(mixed(), 'json', { range: { from: 2, to: 99 } }).body)
-        .to.equal('{"id":[-3],"name":["kiwi fruit"],"price":[1234.567],"day":[20231105]}')
+      expect(renderResult(mixed(), 'json', { range: { from: 2, to: 99 } }).body).to.equal(
+        '{"id":[-3],"name":["kiwi fruit"],"price":[1234.567],"day":[20231105]}',
+      )
     })
   })
 
@@ -253,7 +284,15 @@ describe('renderResult()', () => {
     it('streams in chunks of a few hundred rows', async () => {
       const chunks = await chunksOf(renderResult(big, 'json.rows'))
       expect(chunks.length).to.be.greaterThan(10)
-      const rows = chunks.map((c) => JSON.parse(`[${c.replace(/^\{"cols":[\s\S]*?"rows":\[/, '').replace(/\]\}$/, '').replace(/^,/, '')}]`).length)
+      const rows = chunks.map(
+        (c) =>
+          JSON.parse(
+            `[${c
+              .replace(/^\{"cols":[\s\S]*?"rows":\[/, '')
+              .replace(/\]\}$/, '')
+              .replace(/^,/, '')}]`,
+          ).length,
+      )
       expect(Math.max(...rows)).to.be.at.most(500)
       expect(rows.reduce((a, b) => a + b, 0)).to.equal(10_000)
     })
@@ -306,10 +345,7 @@ describe('renderResult()', () => {
   describe('HTML escaping', () => {
     const evilLabel = 'x" onmouseover="alert(1)'
     const evilHref = '" onmouseover="alert(2)'
-    const result = table(
-      [{ name: 'evil', type: 'text', label: evilLabel }],
-      [['<script>alert(1)</script>'], ["it's & <b>"]],
-    )
+    const result = table([{ name: 'evil', type: 'text', label: evilLabel }], [['<script>alert(1)</script>'], ["it's & <b>"]])
     const page = { title: '<script>t</script>', links: [{ label: '<i>json</i>', href: evilHref }] }
 
     it('never lets a value, label, title or link break out of its element or attribute', () => {
@@ -347,20 +383,22 @@ describe('cell display', () => {
       { name: 'a', type: 'float', format: ' TYPE : num ;; width:8; DEC : 3 ;junk' },
       { name: 'b', type: 'float', format: 'type:num;dec:x' },
     ]
-    const result = table(specs, [[2, 2], [-0.0001, 0.1 + 0.2], [1 / 3, 0.000123456789], [null, 1e-7]])
+    const result = table(specs, [
+      [2, 2],
+      [-0.0001, 0.1 + 0.2],
+      [1 / 3, 0.000123456789],
+      [null, 1e-7],
+    ])
     expect(renderResult(result, 'text').body).to.equal(
-      '    a            b\n'
-        + '-----  -----------\n'
-        + '2.000            2\n'
-        + '0.000          0.3\n'
-        + '0.333  0.000123457\n'
-        + '              1e-7\n',
+      '    a            b\n' + '-----  -----------\n' + '2.000            2\n' + '0.000          0.3\n' + '0.333  0.000123457\n' + '              1e-7\n',
     )
   })
 
   it('parses format strings into trimmed, lower-cased keys', () => {
     expect([...parseFormat(' type:num ; Width: 12;dec:2;;bad;dec:4')]).to.deep.equal([
-      ['type', 'num'], ['width', '12'], ['dec', '4'],
+      ['type', 'num'],
+      ['width', '12'],
+      ['dec', '4'],
     ])
   })
 
@@ -400,12 +438,12 @@ describe('colsTable()', () => {
 
   it('renders as a text table like any other result', () => {
     expect(renderResult(colsTable(cols, 'sql'), 'text').body).to.equal(
-      'name   label      width\n'
-        + '-----  ---------  -----\n'
-        + 'id     id            10\n'
-        + 'name   Full name     16\n'
-        + 'price  price         12\n'
-        + 'day    day           10\n',
+      'name   label      width\n' +
+        '-----  ---------  -----\n' +
+        'id     id            10\n' +
+        'name   Full name     16\n' +
+        'price  price         12\n' +
+        'day    day           10\n',
     )
   })
 })
@@ -414,8 +452,8 @@ describe('renderHead()', () => {
   it('gives cols, the total row count and column-major data under json', () => {
     const body = renderHead(mixed(), 'sql', 'json').body as string
     expect(body).to.equal(
-      '{"cols":{"name":["id","name","price","day"],"label":["id","Full\\nname","price","day"],"width":[10,16,12,10]},'
-        + '"rows":3,"data":{"id":[1,22,-3],"name":["apple","","kiwi fruit"],"price":[1.5,null,1234.567],"day":[20240131,null,20231105]}}',
+      '{"cols":{"name":["id","name","price","day"],"label":["id","Full\\nname","price","day"],"width":[10,16,12,10]},' +
+        '"rows":3,"data":{"id":[1,22,-3],"name":["apple","","kiwi fruit"],"price":[1.5,null,1234.567],"day":[20240131,null,20231105]}}',
     )
   })
 

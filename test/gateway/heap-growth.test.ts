@@ -28,7 +28,10 @@ describe('GC_HEAP_GROWTH_PERCENT', function () {
 
   it('refuses a value that is not a whole percentage, naming the variable', async () => {
     const run = promisify(execFile)(process.execPath, [CHURN], { env: childEnv({ GC_HEAP_GROWTH_PERCENT: 'lots' }), timeout: 60_000 })
-    const err = await run.then(() => null, (e: { stderr: string }) => e)
+    const err = await run.then(
+      () => null,
+      (e: { stderr: string }) => e,
+    )
     expect(err?.stderr).to.match(/GC_HEAP_GROWTH_PERCENT/)
   })
 })

@@ -25,7 +25,10 @@ function serverEnv(dataDir: string, extra: Record<string, string> = {}): Record<
 
 /** The attributes of one Set-Cookie line, without the name=value pair ("HttpOnly", "Path=/"…). */
 function cookieAttributes(setCookie: string): string[] {
-  return setCookie.split(';').slice(1).map((a) => a.trim())
+  return setCookie
+    .split(';')
+    .slice(1)
+    .map((a) => a.trim())
 }
 
 /** The single Set-Cookie line of a reply; two would make "which one is checked" ambiguous. */

@@ -62,7 +62,10 @@ forEachStore('instances', (svc) => {
       const tag = (await post('/v1/api/new/run:json', {})).body.tag
       const res = await post(`/v1/api/${tag}:json`, { xml: ITEMS10 })
       expect(res.body.trans).to.have.length(10)
-      expect((await post(`/v1/api/${tag}/!data:json.rows?range_=2&to_=4`)).body.rows).to.deep.equal([[res.body.trans[2], res.body.store[2]], [res.body.trans[3], res.body.store[3]]])
+      expect((await post(`/v1/api/${tag}/!data:json.rows?range_=2&to_=4`)).body.rows).to.deep.equal([
+        [res.body.trans[2], res.body.store[2]],
+        [res.body.trans[3], res.body.store[3]],
+      ])
       expect((await post(`/v1/api/${tag}/!head:json`)).body.rows).to.equal(10)
     })
     it('answers !data before any query with 404 no_result', async () => {
@@ -111,15 +114,19 @@ forEachStore('instances', (svc) => {
   })
 })
 
-forEachStore('instance limit', (svc) => {
-  it('answers 429 beyond MAX_INSTANCES_PER_SESSION', async () => {
-    const cookie = await svc().login()
-    for (let i = 0; i < 3; i++) expect((await svc().http.post('/v1/api/new/sql:json').set('Cookie', cookie).send({})).status).to.equal(200)
-    const res = await svc().http.post('/v1/api/new/sql:json').set('Cookie', cookie).send({})
-    expect(res.status).to.equal(429)
-    expect(res.body.error).to.contain('MAX_INSTANCES_PER_SESSION')
-  })
-}, { MAX_INSTANCES_PER_SESSION: '3' })
+forEachStore(
+  'instance limit',
+  (svc) => {
+    it('answers 429 beyond MAX_INSTANCES_PER_SESSION', async () => {
+      const cookie = await svc().login()
+      for (let i = 0; i < 3; i++) expect((await svc().http.post('/v1/api/new/sql:json').set('Cookie', cookie).send({})).status).to.equal(200)
+      const res = await svc().http.post('/v1/api/new/sql:json').set('Cookie', cookie).send({})
+      expect(res.status).to.equal(429)
+      expect(res.body.error).to.contain('MAX_INSTANCES_PER_SESSION')
+    })
+  },
+  { MAX_INSTANCES_PER_SESSION: '3' },
+)
 
 const DYNAMIC = `<macro>
   <dynamic x="1" y="0" region="South">
@@ -212,7 +219,8 @@ forEachStore('dynamic instances', (svc) => {
   })
 
   it('sets the variable a widget is bound to from the value sent to that widget', async () => {
-    const xml = '<dynamic pick="a"><widget name="chooser" class_="dropdown" value_="@pick"><table cols="v">a;b</table></widget><widget name="index"><table cols="p">{@pick}</table></widget></dynamic>'
+    const xml =
+      '<dynamic pick="a"><widget name="chooser" class_="dropdown" value_="@pick"><table cols="v">a;b</table></widget><widget name="index"><table cols="p">{@pick}</table></widget></dynamic>'
     const t = (await post('/v1/api/new:json', { xml })).body.tag
     await post(`/v1/api/${t}/chooser:json`, { value: 'b' })
     expect((await post(`/v1/api/${t}:json`)).body).to.deep.equal({ p: ['b'] })
@@ -241,40 +249,52 @@ forEachStore('dynamic instances', (svc) => {
 const FOREVER = 'with recursive c(x) as (select 1 union all select x + 1 from c) select count(*) n from c'
 const delay = (ms: number) => new Promise((r) => setTimeout(r, ms))
 
-forEachStore('!stop', (svc) => {
-  let cookie: string
-  before(async () => {
-    cookie = await svc().login()
-  })
+forEachStore(
+  '!stop',
+  (svc) => {
+    let cookie: string
+    before(async () => {
+      cookie = await svc().login()
+    })
 
-  it('stops a running instance query: the query answers 409 stopped and !stop answers stopped', async () => {
-    const tag = (await svc().http.post('/v1/api/new/sql:json').set('Cookie', cookie).send({})).body.tag
-    const running = svc().http.post(`/v1/api/${tag}:json`).set('Cookie', cookie).send({ sql: FOREVER }).then((r) => r)
-    await delay(400)
-    const started = Date.now()
-    const stop = await svc().http.post(`/v1/api/${tag}/!stop:json?force_=1`).set('Cookie', cookie)
-    expect(stop.status).to.equal(200)
-    expect(stop.body).to.deep.equal({ stopped: true })
-    const res = await running
-    expect(res.status).to.equal(409)
-    expect(res.body.code).to.equal('stopped')
-    expect(Date.now() - started).to.be.below(5000)
-    expect((await svc().http.post(`/v1/api/${tag}/!stop:json`).set('Cookie', cookie)).body).to.deep.equal({ stopped: false })
-    const after = await svc().http.post(`/v1/api/${tag}:json`).set('Cookie', cookie).send({ sql: 'select 7 as n' })
-    expect(after.body).to.deep.equal({ n: [7] })
-  })
+    it('stops a running instance query: the query answers 409 stopped and !stop answers stopped', async () => {
+      const tag = (await svc().http.post('/v1/api/new/sql:json').set('Cookie', cookie).send({})).body.tag
+      const running = svc()
+        .http.post(`/v1/api/${tag}:json`)
+        .set('Cookie', cookie)
+        .send({ sql: FOREVER })
+        .then((r) => r)
+      await delay(400)
+      const started = Date.now()
+      const stop = await svc().http.post(`/v1/api/${tag}/!stop:json?force_=1`).set('Cookie', cookie)
+      expect(stop.status).to.equal(200)
+      expect(stop.body).to.deep.equal({ stopped: true })
+      const res = await running
+      expect(res.status).to.equal(409)
+      expect(res.body.code).to.equal('stopped')
+      expect(Date.now() - started).to.be.below(5000)
+      expect((await svc().http.post(`/v1/api/${tag}/!stop:json`).set('Cookie', cookie)).body).to.deep.equal({ stopped: false })
+      const after = await svc().http.post(`/v1/api/${tag}:json`).set('Cookie', cookie).send({ sql: 'select 7 as n' })
+      expect(after.body).to.deep.equal({ n: [7] })
+    })
 
-  it("stops the session's api/sql query through api/sql/!stop without disturbing other queries", async () => {
-    const running = svc().http.post('/v1/api/sql:json').set('Cookie', cookie).send({ sql: FOREVER }).then((r) => r)
-    await delay(400)
-    const other = svc().http.post('/v1/api/run:json').set('Cookie', cookie).send({ xml: '<table cols="a">1;2</table>' })
-    expect((await svc().http.post('/v1/api/sql/!stop:json').set('Cookie', cookie)).body).to.deep.equal({ stopped: true })
-    expect((await running).status).to.equal(409)
-    expect((await other).body).to.deep.equal({ a: [1, 2] })
-  })
+    it("stops the session's api/sql query through api/sql/!stop without disturbing other queries", async () => {
+      const running = svc()
+        .http.post('/v1/api/sql:json')
+        .set('Cookie', cookie)
+        .send({ sql: FOREVER })
+        .then((r) => r)
+      await delay(400)
+      const other = svc().http.post('/v1/api/run:json').set('Cookie', cookie).send({ xml: '<table cols="a">1;2</table>' })
+      expect((await svc().http.post('/v1/api/sql/!stop:json').set('Cookie', cookie)).body).to.deep.equal({ stopped: true })
+      expect((await running).status).to.equal(409)
+      expect((await other).body).to.deep.equal({ a: [1, 2] })
+    })
 
-  it('answers stopped:false for api/run/!stop when nothing runs', async () => {
-    const res = await svc().http.post('/v1/api/run/!stop:json').set('Cookie', cookie)
-    expect(res.body).to.deep.equal({ stopped: false })
-  })
-}, { QUERY_TIMEOUT_MS: '60000' })
+    it('answers stopped:false for api/run/!stop when nothing runs', async () => {
+      const res = await svc().http.post('/v1/api/run/!stop:json').set('Cookie', cookie)
+      expect(res.body).to.deep.equal({ stopped: false })
+    })
+  },
+  { QUERY_TIMEOUT_MS: '60000' },
+)

@@ -45,14 +45,17 @@ describe('PoolRunner queue bound (MAX_QUEUE)', function () {
     const busy = occupy()
     const waiting = runner.run(sql('select 2 as two'), { timeoutMs: 60_000, maxQueue: 1 })
     let waited = false
-    void waiting.then(() => (waited = true), () => (waited = true))
+    void waiting.then(
+      () => (waited = true),
+      () => (waited = true),
+    )
     const refused = await refusal(runner.run(sql('select 3'), { timeoutMs: 60_000, maxQueue: 1 }))
     expect(refused.code).to.equal('TOO_MANY_REQUESTS')
     expect(refused.message).to.contain('MAX_QUEUE = 1')
     expect(refused.detail.retryAfterSeconds).to.be.a('number').at.least(1)
     expect(waited, 'the waiting task must still wait').to.equal(false)
     stop.abort(new AppError('STOPPED', 'test over'))
-    expect((await busy as AppError).code).to.equal('STOPPED')
+    expect(((await busy) as AppError).code).to.equal('STOPPED')
     expect((await waiting).rowCount).to.equal(1)
   })
 
@@ -78,25 +81,34 @@ describe('PoolRunner queue bound (MAX_QUEUE)', function () {
   })
 })
 
-forEachStore('MAX_QUEUE', (svc) => {
-  it('answers 429 with Retry-After at once when the only worker is busy and MAX_QUEUE is 0', async function () {
-    this.timeout(30_000)
-    const cookie = await svc().login()
-    const other = await userCookie(svc(), 'queue_other')
-    const long = svc().http.post('/v1/api/sql:json').set('Cookie', cookie).send({ sql: FOREVER.sql }).then((r) => r)
-    const deadline = Date.now() + 20_000
-    while (!(await svc().http.get('/v1/api/sql/!status:json').set('Cookie', cookie)).body.running) {
-      if (Date.now() > deadline) throw new Error('the long query did not start')
-      await sleep(30)
-    }
-    const refused = await svc().http.post('/v1/api/sql:json').set('Cookie', other).send({ sql: 'select 6 as six' })
-    expect(refused.status, refused.text).to.equal(429)
-    expect(Number(refused.headers['retry-after'])).to.be.at.least(1)
-    expect(refused.body.code).to.equal('too_many_requests')
-    expect(refused.body.error).to.contain('MAX_QUEUE')
-    await svc().http.post('/v1/api/sql/!stop:json').set('Cookie', cookie)
-    expect((await long).status).to.equal(409)
-    const again = await svc().http.post('/v1/api/sql:json').set('Cookie', other).send({ sql: 'select 6 as six' })
-    expect(again.body).to.deep.equal({ six: [6] })
-  })
-}, { WORKERS: '1', MAX_QUEUE: '0' }, { skip: ['redis', 'cluster'] })
+forEachStore(
+  'MAX_QUEUE',
+  (svc) => {
+    it('answers 429 with Retry-After at once when the only worker is busy and MAX_QUEUE is 0', async function () {
+      this.timeout(30_000)
+      const cookie = await svc().login()
+      const other = await userCookie(svc(), 'queue_other')
+      const long = svc()
+        .http.post('/v1/api/sql:json')
+        .set('Cookie', cookie)
+        .send({ sql: FOREVER.sql })
+        .then((r) => r)
+      const deadline = Date.now() + 20_000
+      while (!(await svc().http.get('/v1/api/sql/!status:json').set('Cookie', cookie)).body.running) {
+        if (Date.now() > deadline) throw new Error('the long query did not start')
+        await sleep(30)
+      }
+      const refused = await svc().http.post('/v1/api/sql:json').set('Cookie', other).send({ sql: 'select 6 as six' })
+      expect(refused.status, refused.text).to.equal(429)
+      expect(Number(refused.headers['retry-after'])).to.be.at.least(1)
+      expect(refused.body.code).to.equal('too_many_requests')
+      expect(refused.body.error).to.contain('MAX_QUEUE')
+      await svc().http.post('/v1/api/sql/!stop:json').set('Cookie', cookie)
+      expect((await long).status).to.equal(409)
+      const again = await svc().http.post('/v1/api/sql:json').set('Cookie', other).send({ sql: 'select 6 as six' })
+      expect(again.body).to.deep.equal({ six: [6] })
+    })
+  },
+  { WORKERS: '1', MAX_QUEUE: '0' },
+  { skip: ['redis', 'cluster'] },
+)

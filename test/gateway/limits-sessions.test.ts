@@ -40,10 +40,12 @@ for (const kind of ['memory', 'redis'] as const) {
     })
 
     it('grants exactly the limit to many requests at once on two connections', async () => {
-      const attempts = Array.from({ length: 12 }, (_, i) => acquireSlot(pair()[i % 2], 'busy', 4).then(
-        (lease) => lease,
-        (err: unknown) => err,
-      ))
+      const attempts = Array.from({ length: 12 }, (_, i) =>
+        acquireSlot(pair()[i % 2], 'busy', 4).then(
+          (lease) => lease,
+          (err: unknown) => err,
+        ),
+      )
       const outcomes = await Promise.all(attempts)
       const granted = outcomes.filter((o): o is SlotLease => !(o instanceof Error))
       expect(granted).to.have.length(4)
@@ -70,88 +72,98 @@ for (const kind of ['memory', 'redis'] as const) {
   })
 }
 
-forEachStore('MAX_QUERIES_PER_SESSION', (svc, kind) => {
-  let cookie: string
-  let serial = 0
-  before(async () => {
-    cookie = await svc().login()
-  })
-  const post = (path: string, body: object, as = cookie) => svc().http.post(`/v1/api/${path}`).set('Cookie', as).send(body)
-  const running = async (path: string) => (await svc().http.get(`/v1/api/${path}/!status:json`).set('Cookie', cookie)).body.running === true
+forEachStore(
+  'MAX_QUERIES_PER_SESSION',
+  (svc, kind) => {
+    let cookie: string
+    let serial = 0
+    before(async () => {
+      cookie = await svc().login()
+    })
+    const post = (path: string, body: object, as = cookie) => svc().http.post(`/v1/api/${path}`).set('Cookie', as).send(body)
+    const running = async (path: string) => (await svc().http.get(`/v1/api/${path}/!status:json`).set('Cookie', cookie)).body.running === true
 
-  async function untilRunning(path: string): Promise<void> {
-    const deadline = Date.now() + 20_000
-    while (!(await running(path))) {
-      if (Date.now() > deadline) throw new Error(`the query of api/${path} did not start`)
-      await sleep(30)
+    async function untilRunning(path: string): Promise<void> {
+      const deadline = Date.now() + 20_000
+      while (!(await running(path))) {
+        if (Date.now() > deadline) throw new Error(`the query of api/${path} did not start`)
+        await sleep(30)
+      }
     }
-  }
 
-  /** Two queries at once from the session: both must run into their timeout_ (504), neither be refused. */
-  async function expectTwoAtOnce(): Promise<void> {
-    const answers = await Promise.all([post('sql:json', { sql: forever(++serial), timeout_: 1500 }), post('run:json', { xml: slowMacro(++serial), timeout_: 1500 })])
-    expect(answers.map((a) => a.status), answers.map((a) => a.text).join('\n')).to.deep.equal([504, 504])
-  }
-
-  it('refuses a third query of a session running two with 429 and Retry-After, on any gateway; other sessions run', async function () {
-    this.timeout(60_000)
-    const tag = (await post('new/sql:json', {})).body.tag as number
-    const first = post('sql:json', { sql: forever(++serial) }).then((r) => r)
-    const second = post(`${tag}:json`, { sql: forever(++serial) }).then((r) => r)
-    await Promise.all([untilRunning('sql'), untilRunning(String(tag))])
-    for (const path of ['run:json', 'sql:json', `${tag}:json`]) {
-      const third = await post(path, { xml: '<table cols="x">1</table>', sql: 'select 1' })
-      expect(third.status, third.text).to.equal(429)
-      expect(third.headers['retry-after']).to.equal('1')
-      expect(third.body.code).to.equal('too_many_requests')
-      expect(third.body.error).to.contain('MAX_QUERIES_PER_SESSION')
+    /** Two queries at once from the session: both must run into their timeout_ (504), neither be refused. */
+    async function expectTwoAtOnce(): Promise<void> {
+      const answers = await Promise.all([
+        post('sql:json', { sql: forever(++serial), timeout_: 1500 }),
+        post('run:json', { xml: slowMacro(++serial), timeout_: 1500 }),
+      ])
+      expect(
+        answers.map((a) => a.status),
+        answers.map((a) => a.text).join('\n'),
+      ).to.deep.equal([504, 504])
     }
-    const other = await userCookie(svc(), `slots_${randomBytes(3).toString('hex')}`)
-    expect((await post('sql:json', { sql: 'select 5 as five' }, other)).body).to.deep.equal({ five: [5] })
-    await svc().http.post('/v1/api/sql/!stop:json').set('Cookie', cookie)
-    await svc().http.post(`/v1/api/${tag}/!stop:json`).set('Cookie', cookie)
-    expect((await first).status).to.equal(409)
-    expect((await second).status).to.equal(409)
-    await expectTwoAtOnce()
-  })
 
-  it('answers a query whose result this gateway holds while every slot is taken (it runs nothing), and refuses a new one', async function () {
-    // Behind the balancer the next request goes to another gateway, which does not hold the result.
-    if (kind === 'cluster') return this.skip()
-    this.timeout(60_000)
-    const n = ++serial
-    expect((await post('sql:json', { sql: `select ${n} as held` })).status).to.equal(200)
-    const tag = (await post('new/sql:json', {})).body.tag as number
-    const first = post('sql:json', { sql: forever(++serial) }).then((r) => r)
-    const second = post(`${tag}:json`, { sql: forever(++serial) }).then((r) => r)
-    await Promise.all([untilRunning('sql'), untilRunning(String(tag))])
-    const again = await post('sql:json', { sql: `select ${n} as held` })
-    expect(again.status, again.text).to.equal(200)
-    expect(again.body).to.deep.equal({ held: [n] })
-    expect((await post('sql:json', { sql: `select ${++serial} as fresh` })).status).to.equal(429)
-    await svc().http.post('/v1/api/sql/!stop:json').set('Cookie', cookie)
-    await svc().http.post(`/v1/api/${tag}/!stop:json`).set('Cookie', cookie)
-    expect((await first).status).to.equal(409)
-    expect((await second).status).to.equal(409)
-    await expectTwoAtOnce()
-  })
+    it('refuses a third query of a session running two with 429 and Retry-After, on any gateway; other sessions run', async function () {
+      this.timeout(60_000)
+      const tag = (await post('new/sql:json', {})).body.tag as number
+      const first = post('sql:json', { sql: forever(++serial) }).then((r) => r)
+      const second = post(`${tag}:json`, { sql: forever(++serial) }).then((r) => r)
+      await Promise.all([untilRunning('sql'), untilRunning(String(tag))])
+      for (const path of ['run:json', 'sql:json', `${tag}:json`]) {
+        const third = await post(path, { xml: '<table cols="x">1</table>', sql: 'select 1' })
+        expect(third.status, third.text).to.equal(429)
+        expect(third.headers['retry-after']).to.equal('1')
+        expect(third.body.code).to.equal('too_many_requests')
+        expect(third.body.error).to.contain('MAX_QUERIES_PER_SESSION')
+      }
+      const other = await userCookie(svc(), `slots_${randomBytes(3).toString('hex')}`)
+      expect((await post('sql:json', { sql: 'select 5 as five' }, other)).body).to.deep.equal({ five: [5] })
+      await svc().http.post('/v1/api/sql/!stop:json').set('Cookie', cookie)
+      await svc().http.post(`/v1/api/${tag}/!stop:json`).set('Cookie', cookie)
+      expect((await first).status).to.equal(409)
+      expect((await second).status).to.equal(409)
+      await expectTwoAtOnce()
+    })
 
-  it('gives the slots back when queries fail at run time, time out or are stopped', async function () {
-    this.timeout(60_000)
-    for (let i = 0; i < 3; i++) {
-      const failed = await post('sql:json', { sql: `select abs(-9223372036854775808) + ${++serial}` })
-      expect(failed.status, failed.text).to.equal(400)
-      expect(failed.body.code).to.equal('sql_error')
-    }
-    const timedOut = await Promise.all([1, 2].map(() => post('sql:json', { sql: forever(++serial), timeout_: 300 })))
-    expect(timedOut.map((r) => r.status)).to.deep.equal([504, 504])
-    const stopped = post('sql:json', { sql: forever(++serial) }).then((r) => r)
-    await untilRunning('sql')
-    await svc().http.post('/v1/api/sql/!stop:json').set('Cookie', cookie)
-    expect((await stopped).status).to.equal(409)
-    await expectTwoAtOnce()
-  })
-}, { MAX_QUERIES_PER_SESSION: '2', WORKERS: '3', QUERY_TIMEOUT_MS: '60000' })
+    it('answers a query whose result this gateway holds while every slot is taken (it runs nothing), and refuses a new one', async function () {
+      // Behind the balancer the next request goes to another gateway, which does not hold the result.
+      if (kind === 'cluster') return this.skip()
+      this.timeout(60_000)
+      const n = ++serial
+      expect((await post('sql:json', { sql: `select ${n} as held` })).status).to.equal(200)
+      const tag = (await post('new/sql:json', {})).body.tag as number
+      const first = post('sql:json', { sql: forever(++serial) }).then((r) => r)
+      const second = post(`${tag}:json`, { sql: forever(++serial) }).then((r) => r)
+      await Promise.all([untilRunning('sql'), untilRunning(String(tag))])
+      const again = await post('sql:json', { sql: `select ${n} as held` })
+      expect(again.status, again.text).to.equal(200)
+      expect(again.body).to.deep.equal({ held: [n] })
+      expect((await post('sql:json', { sql: `select ${++serial} as fresh` })).status).to.equal(429)
+      await svc().http.post('/v1/api/sql/!stop:json').set('Cookie', cookie)
+      await svc().http.post(`/v1/api/${tag}/!stop:json`).set('Cookie', cookie)
+      expect((await first).status).to.equal(409)
+      expect((await second).status).to.equal(409)
+      await expectTwoAtOnce()
+    })
+
+    it('gives the slots back when queries fail at run time, time out or are stopped', async function () {
+      this.timeout(60_000)
+      for (let i = 0; i < 3; i++) {
+        const failed = await post('sql:json', { sql: `select abs(-9223372036854775808) + ${++serial}` })
+        expect(failed.status, failed.text).to.equal(400)
+        expect(failed.body.code).to.equal('sql_error')
+      }
+      const timedOut = await Promise.all([1, 2].map(() => post('sql:json', { sql: forever(++serial), timeout_: 300 })))
+      expect(timedOut.map((r) => r.status)).to.deep.equal([504, 504])
+      const stopped = post('sql:json', { sql: forever(++serial) }).then((r) => r)
+      await untilRunning('sql')
+      await svc().http.post('/v1/api/sql/!stop:json').set('Cookie', cookie)
+      expect((await stopped).status).to.equal(409)
+      await expectTwoAtOnce()
+    })
+  },
+  { MAX_QUERIES_PER_SESSION: '2', WORKERS: '3', QUERY_TIMEOUT_MS: '60000' },
+)
 
 /** Sorts of two million generated rows, for a macro query that runs until its timeout_; `n` makes it distinct. */
 function slowMacro(n: number): string {

@@ -88,8 +88,17 @@ describe('renderTruncatable', () => {
     const r = table(2)
     const body = async (format: 'json' | 'json.rows' | 'json.keyed') => JSON.parse(await collectBody(renderTruncatable(r, format, cut)))
     expect(await body('json')).to.deep.equal({ truncated: true, total_rows: 10, rows: 2, result: { i: [0, 1], t: ['r0', 'r1'] } })
-    expect((await body('json.rows')).result).to.deep.equal({ cols: ['i', 't'], rows: [[0, 'r0'], [1, 'r1']] })
-    expect((await body('json.keyed')).result).to.deep.equal([{ i: 0, t: 'r0' }, { i: 1, t: 'r1' }])
+    expect((await body('json.rows')).result).to.deep.equal({
+      cols: ['i', 't'],
+      rows: [
+        [0, 'r0'],
+        [1, 'r1'],
+      ],
+    })
+    expect((await body('json.keyed')).result).to.deep.equal([
+      { i: 0, t: 'r0' },
+      { i: 1, t: 'r1' },
+    ])
   })
 
   it('ends text with the cut, and adds nothing when nothing was cut', async () => {

@@ -58,7 +58,7 @@ describe('LoginThrottle', () => {
     await t.begin('bob', '10.0.0.1')
   })
 
-  it('never locks the user id out of other addresses: the attacker\'s failures stay the attacker\'s', async () => {
+  it("never locks the user id out of other addresses: the attacker's failures stay the attacker's", async () => {
     const t = new LoginThrottle(store, limits)
     for (let i = 0; i < 3; i++) await fail(t, 'ann', '10.6.6.6')
     await rejection(t.begin('ann', '10.6.6.6'))
@@ -73,7 +73,9 @@ describe('LoginThrottle', () => {
     // Six attackers, one guess each: no address and no pair reaches its own limit.
     for (let i = 0; i < 6; i++) await fail(t, 'ann', `10.9.0.${i}`)
     const e = await rejection(t.begin('ann', '10.9.0.99'))
-    expect(e.message).to.match(/^Too many failed logins for this user id from many addresses; only addresses it logged in from before may try now; try again in \d+ seconds\.$/)
+    expect(e.message).to.match(
+      /^Too many failed logins for this user id from many addresses; only addresses it logged in from before may try now; try again in \d+ seconds\.$/,
+    )
     expect(e.detail.retryAfterSeconds).to.be.within(55, 60)
     await t.begin('ann', '10.0.0.1')
     await t.begin('bob', '10.9.0.99')
@@ -89,7 +91,7 @@ describe('LoginThrottle', () => {
     await t.begin('fresh', '10.0.0.10')
   })
 
-  it('clears the (user id, address) count on success, but not the address\'s', async () => {
+  it("clears the (user id, address) count on success, but not the address's", async () => {
     const t = new LoginThrottle(store, limits)
     for (let round = 0; round < 2; round++) {
       await fail(t, 'ann', '10.0.0.1')
@@ -146,121 +148,132 @@ describe('LoginThrottle', () => {
 
 const LIMITS = { LOGIN_MAX_FAILURES: '3', LOGIN_MAX_FAILURES_PER_ADDRESS: '7', LOGIN_WINDOW_SECONDS: '120' }
 
-forEachStore('login throttle', (svc) => {
-  const login = (body: Record<string, string>, forwardedFor?: string) => {
-    const req = svc().http.post('/v1/api/!login:json').type('form')
-    if (forwardedFor !== undefined) req.set('X-Forwarded-For', forwardedFor)
-    return req.send(body)
-  }
-  const store = (): Store => svc().deps.store
+forEachStore(
+  'login throttle',
+  (svc) => {
+    const login = (body: Record<string, string>, forwardedFor?: string) => {
+      const req = svc().http.post('/v1/api/!login:json').type('form')
+      if (forwardedFor !== undefined) req.set('X-Forwarded-For', forwardedFor)
+      return req.send(body)
+    }
+    const store = (): Store => svc().deps.store
 
-  /** Every test starts with no counts (all requests come from one loopback address). */
-  beforeEach(async () => {
-    const keys = await store().keys(THROTTLE_PREFIX)
-    if (keys.length > 0) await store().del(...keys)
-  })
+    /** Every test starts with no counts (all requests come from one loopback address). */
+    beforeEach(async () => {
+      const keys = await store().keys(THROTTLE_PREFIX)
+      if (keys.length > 0) await store().del(...keys)
+    })
 
-  async function expectThrottled(res: Awaited<ReturnType<typeof login>>): Promise<void> {
-    expect(res.status, res.text).to.equal(429)
-    expect(res.type).to.equal('application/json')
-    expect(res.body.error).to.be.a('string').and.match(/^Too many failed logins/)
-    expect(res.body.code).to.equal('too_many_requests')
-    const retryAfter = Number(res.headers['retry-after'])
-    expect(retryAfter).to.be.within(1, 120)
-    expect(res.body.detail.retryAfterSeconds).to.equal(retryAfter)
-    expect(res.headers['set-cookie']).to.equal(undefined)
-  }
+    async function expectThrottled(res: Awaited<ReturnType<typeof login>>): Promise<void> {
+      expect(res.status, res.text).to.equal(429)
+      expect(res.type).to.equal('application/json')
+      expect(res.body.error)
+        .to.be.a('string')
+        .and.match(/^Too many failed logins/)
+      expect(res.body.code).to.equal('too_many_requests')
+      const retryAfter = Number(res.headers['retry-after'])
+      expect(retryAfter).to.be.within(1, 120)
+      expect(res.body.detail.retryAfterSeconds).to.equal(retryAfter)
+      expect(res.headers['set-cookie']).to.equal(undefined)
+    }
 
-  it('refuses the right password with 429 and Retry-After once a user id had too many failures', async () => {
-    await createUser(store(), { uid: 'thr_ann', password: 'thr_ann-pass-1' })
-    for (let i = 0; i < 3; i++) expect((await login({ uid: 'thr_ann', pw: `wrong-${i}` })).status).to.equal(401)
-    await expectThrottled(await login({ uid: 'thr_ann', pw: 'thr_ann-pass-1' }))
-    await expectThrottled(await login({ uid: 'thr_ann', pw: 'still-wrong' }))
-    // Other users log in as before.
-    expect((await login({ uid: 'admin', pw: ADMIN_PASSWORD })).status).to.equal(200)
-  })
+    it('refuses the right password with 429 and Retry-After once a user id had too many failures', async () => {
+      await createUser(store(), { uid: 'thr_ann', password: 'thr_ann-pass-1' })
+      for (let i = 0; i < 3; i++) expect((await login({ uid: 'thr_ann', pw: `wrong-${i}` })).status).to.equal(401)
+      await expectThrottled(await login({ uid: 'thr_ann', pw: 'thr_ann-pass-1' }))
+      await expectThrottled(await login({ uid: 'thr_ann', pw: 'still-wrong' }))
+      // Other users log in as before.
+      expect((await login({ uid: 'admin', pw: ADMIN_PASSWORD })).status).to.equal(200)
+    })
 
-  it('throttles unknown user ids the same way, with the same message, and creates no user', async () => {
-    await createUser(store(), { uid: 'thr_real', password: 'thr_real-pass-1' })
-    const users = await store().keys('cat:user:')
-    const answers: Record<string, unknown>[] = []
-    for (const uid of ['thr_real', 'thr_ghost']) {
-      for (let i = 0; i < 3; i++) expect((await login({ uid, pw: 'wrong-pass' })).body.error).to.equal('Invalid user id or password.')
-      const res = await login({ uid, pw: 'wrong-pass' })
+    it('throttles unknown user ids the same way, with the same message, and creates no user', async () => {
+      await createUser(store(), { uid: 'thr_real', password: 'thr_real-pass-1' })
+      const users = await store().keys('cat:user:')
+      const answers: Record<string, unknown>[] = []
+      for (const uid of ['thr_real', 'thr_ghost']) {
+        for (let i = 0; i < 3; i++) expect((await login({ uid, pw: 'wrong-pass' })).body.error).to.equal('Invalid user id or password.')
+        const res = await login({ uid, pw: 'wrong-pass' })
+        await expectThrottled(res)
+        // Only the seconds left may differ (the two windows started a moment apart).
+        answers.push({ error: String(res.body.error).replace(/\d+ seconds/, 'N seconds'), code: res.body.code })
+      }
+      expect(answers[1]).to.deep.equal(answers[0])
+      expect(await store().keys('cat:user:')).to.deep.equal(users)
+      expect(await store().get(THROTTLE_KEYS.user('thr_ghost'))).not.to.equal(null)
+    })
+
+    it("clears the user id's count on a successful login", async () => {
+      await createUser(store(), { uid: 'thr_bo', password: 'thr_bo-pass-1' })
+      // Without the reset, the third failure overall would throttle the fourth attempt.
+      for (let round = 0; round < 2; round++) {
+        for (let i = 0; i < 2; i++) expect((await login({ uid: 'thr_bo', pw: 'wrong-pass' })).status).to.equal(401)
+        expect((await login({ uid: 'thr_bo', pw: 'thr_bo-pass-1', kill: 'auth' })).status).to.equal(200)
+      }
+    })
+
+    it('throttles an address after its failures over several user ids; a forged X-Forwarded-For does not help', async () => {
+      // In-process gateways run without TRUST_PROXY (the header is ignored); the balancer in front
+      // of the three gateways replaces it with the real address.
+      const users = ['thr_c1', 'thr_c2', 'thr_c3', 'thr_c4']
+      let n = 0
+      for (const uid of users) {
+        for (let i = 0; i < 2 && n < 7; i++, n++) expect((await login({ uid, pw: 'wrong-pass' }, `203.0.113.${n}`)).status).to.equal(401)
+      }
+      const res = await login({ uid: 'admin', pw: ADMIN_PASSWORD }, '198.51.100.1')
       await expectThrottled(res)
-      // Only the seconds left may differ (the two windows started a moment apart).
-      answers.push({ error: String(res.body.error).replace(/\d+ seconds/, 'N seconds'), code: res.body.code })
-    }
-    expect(answers[1]).to.deep.equal(answers[0])
-    expect(await store().keys('cat:user:')).to.deep.equal(users)
-    expect(await store().get(THROTTLE_KEYS.user('thr_ghost'))).not.to.equal(null)
-  })
+      expect(res.body.error).to.match(/from your address/)
+    })
 
-  it('clears the user id\'s count on a successful login', async () => {
-    await createUser(store(), { uid: 'thr_bo', password: 'thr_bo-pass-1' })
-    // Without the reset, the third failure overall would throttle the fourth attempt.
-    for (let round = 0; round < 2; round++) {
-      for (let i = 0; i < 2; i++) expect((await login({ uid: 'thr_bo', pw: 'wrong-pass' })).status).to.equal(401)
-      expect((await login({ uid: 'thr_bo', pw: 'thr_bo-pass-1', kill: 'auth' })).status).to.equal(200)
-    }
-  })
+    it("answers Retry-After from the counter's TTL, and lets the user in once the window ended", async function () {
+      this.timeout(20_000)
+      await createUser(store(), { uid: 'thr_dee', password: 'thr_dee-pass-1' })
+      for (let i = 0; i < 3; i++) await login({ uid: 'thr_dee', pw: 'wrong-pass' })
+      const [key] = await store().keys(`${THROTTLE_PREFIX}pair:thr_dee:`)
+      expect(await store().ttl(key)).to.be.within(100, 120)
+      await store().expire(key, 50)
+      const res = await login({ uid: 'thr_dee', pw: 'thr_dee-pass-1' })
+      await expectThrottled(res)
+      expect(Number(res.headers['retry-after'])).to.be.within(45, 50)
+      // The end of the window, brought forward: the keys expire and nothing else holds the user.
+      await store().expire(key, 1)
+      await sleep(2200)
+      expect((await login({ uid: 'thr_dee', pw: 'thr_dee-pass-1' })).status).to.equal(200)
+    })
 
-  it('throttles an address after its failures over several user ids; a forged X-Forwarded-For does not help', async () => {
-    // In-process gateways run without TRUST_PROXY (the header is ignored); the balancer in front
-    // of the three gateways replaces it with the real address.
-    const users = ['thr_c1', 'thr_c2', 'thr_c3', 'thr_c4']
-    let n = 0
-    for (const uid of users) {
-      for (let i = 0; i < 2 && n < 7; i++, n++) expect((await login({ uid, pw: 'wrong-pass' }, `203.0.113.${n}`)).status).to.equal(401)
-    }
-    const res = await login({ uid: 'admin', pw: ADMIN_PASSWORD }, '198.51.100.1')
-    await expectThrottled(res)
-    expect(res.body.error).to.match(/from your address/)
-  })
-
-  it('answers Retry-After from the counter\'s TTL, and lets the user in once the window ended', async function () {
-    this.timeout(20_000)
-    await createUser(store(), { uid: 'thr_dee', password: 'thr_dee-pass-1' })
-    for (let i = 0; i < 3; i++) await login({ uid: 'thr_dee', pw: 'wrong-pass' })
-    const [key] = await store().keys(`${THROTTLE_PREFIX}pair:thr_dee:`)
-    expect(await store().ttl(key)).to.be.within(100, 120)
-    await store().expire(key, 50)
-    const res = await login({ uid: 'thr_dee', pw: 'thr_dee-pass-1' })
-    await expectThrottled(res)
-    expect(Number(res.headers['retry-after'])).to.be.within(45, 50)
-    // The end of the window, brought forward: the keys expire and nothing else holds the user.
-    await store().expire(key, 1)
-    await sleep(2200)
-    expect((await login({ uid: 'thr_dee', pw: 'thr_dee-pass-1' })).status).to.equal(200)
-  })
-
-  it('does not count refused requests that never reached the password check', async () => {
-    await createUser(store(), { uid: 'thr_eve', password: 'thr_eve-pass-1' })
-    for (let i = 0; i < 5; i++) expect((await login({ uid: 'thr_eve', pw: 'x', kill: 'bogus' })).status).to.equal(400)
-    for (let i = 0; i < 5; i++) expect((await login({ uid: 'thr_eve', pw: '' })).status).to.equal(400)
-    expect((await login({ uid: 'thr_eve', pw: 'thr_eve-pass-1' })).status).to.equal(200)
-  })
-}, LIMITS)
+    it('does not count refused requests that never reached the password check', async () => {
+      await createUser(store(), { uid: 'thr_eve', password: 'thr_eve-pass-1' })
+      for (let i = 0; i < 5; i++) expect((await login({ uid: 'thr_eve', pw: 'x', kill: 'bogus' })).status).to.equal(400)
+      for (let i = 0; i < 5; i++) expect((await login({ uid: 'thr_eve', pw: '' })).status).to.equal(400)
+      expect((await login({ uid: 'thr_eve', pw: 'thr_eve-pass-1' })).status).to.equal(200)
+    })
+  },
+  LIMITS,
+)
 
 // Behind a trusted balancer (TRUST_PROXY=1) the address is the one the balancer appended last to
 // X-Forwarded-For (nginx's $proxy_add_x_forwarded_for keeps what the client sent in front). One
 // in-process run is enough: this is about how the gateway reads the header, not about the Store.
-forEachStore('login throttle behind a trusted balancer', (svc) => {
-  const login = (uid: string, pw: string, forwardedFor: string) =>
-    svc().http.post('/v1/api/!login:json').type('form').set('X-Forwarded-For', forwardedFor).send({ uid, pw })
+forEachStore(
+  'login throttle behind a trusted balancer',
+  (svc) => {
+    const login = (uid: string, pw: string, forwardedFor: string) =>
+      svc().http.post('/v1/api/!login:json').type('form').set('X-Forwarded-For', forwardedFor).send({ uid, pw })
 
-  it('lets the real user in from their address while an attacker elsewhere is throttled on their user id', async () => {
-    await createUser(svc().deps.store, { uid: 'thr_vic', password: 'thr_vic-pass-1' })
-    for (let i = 0; i < 3; i++) expect((await login('thr_vic', `guess-${i}`, '203.0.113.66')).status).to.equal(401)
-    expect((await login('thr_vic', 'thr_vic-pass-1', '203.0.113.66')).status, 'the attacker is throttled').to.equal(429)
-    expect((await login('thr_vic', 'thr_vic-pass-1', '198.51.100.20')).status, 'the victim elsewhere').to.equal(200)
-  })
+    it('lets the real user in from their address while an attacker elsewhere is throttled on their user id', async () => {
+      await createUser(svc().deps.store, { uid: 'thr_vic', password: 'thr_vic-pass-1' })
+      for (let i = 0; i < 3; i++) expect((await login('thr_vic', `guess-${i}`, '203.0.113.66')).status).to.equal(401)
+      expect((await login('thr_vic', 'thr_vic-pass-1', '203.0.113.66')).status, 'the attacker is throttled').to.equal(429)
+      expect((await login('thr_vic', 'thr_vic-pass-1', '198.51.100.20')).status, 'the victim elsewhere').to.equal(200)
+    })
 
-  it('counts the address the balancer saw, whatever the client forged in front of it', async () => {
-    for (let n = 0; n < 7; n++) expect((await login(`thr_p${n % 3}`, 'wrong-pass', `203.0.113.${n}, 198.51.100.7`)).status).to.equal(401)
-    const throttled = await login('admin', ADMIN_PASSWORD, '192.0.2.1, 198.51.100.7')
-    expect(throttled.status).to.equal(429)
-    expect(throttled.body.error).to.match(/from your address/)
-    expect((await login('admin', ADMIN_PASSWORD, '198.51.100.8')).status, 'another client').to.equal(200)
-  })
-}, { ...LIMITS, TRUST_PROXY: '1' }, { skip: ['redis', 'cluster'] })
+    it('counts the address the balancer saw, whatever the client forged in front of it', async () => {
+      for (let n = 0; n < 7; n++) expect((await login(`thr_p${n % 3}`, 'wrong-pass', `203.0.113.${n}, 198.51.100.7`)).status).to.equal(401)
+      const throttled = await login('admin', ADMIN_PASSWORD, '192.0.2.1, 198.51.100.7')
+      expect(throttled.status).to.equal(429)
+      expect(throttled.body.error).to.match(/from your address/)
+      expect((await login('admin', ADMIN_PASSWORD, '198.51.100.8')).status, 'another client').to.equal(200)
+    })
+  },
+  { ...LIMITS, TRUST_PROXY: '1' },
+  { skip: ['redis', 'cluster'] },
+)

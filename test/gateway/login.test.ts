@@ -133,19 +133,23 @@ forEachStore('api/!login and sessions', (svc) => {
   })
 })
 
-forEachStore('session expiry', (svc) => {
-  it('keeps an active session alive and ends an idle one after SESSION_TTL', async function () {
-    this.timeout(20_000)
-    const cookie = await svc().login()
-    const ask = () => svc().http.post('/v1/api/sql:json').set('Cookie', cookie).send({ sql: 'select 1' })
-    // TTL 3 s: two requests 1.8 s apart keep it alive (each restarts the timer), 4.5 s idle ends it.
-    await sleep(1800)
-    expect((await ask()).status).to.equal(200)
-    await sleep(1800)
-    expect((await ask()).status, 'refreshed by the request before').to.equal(200)
-    await sleep(4500)
-    const res = await ask()
-    expect(res.status).to.equal(403)
-    expect(res.body.error).to.contain('log in again')
-  })
-}, { SESSION_TTL: '3' })
+forEachStore(
+  'session expiry',
+  (svc) => {
+    it('keeps an active session alive and ends an idle one after SESSION_TTL', async function () {
+      this.timeout(20_000)
+      const cookie = await svc().login()
+      const ask = () => svc().http.post('/v1/api/sql:json').set('Cookie', cookie).send({ sql: 'select 1' })
+      // TTL 3 s: two requests 1.8 s apart keep it alive (each restarts the timer), 4.5 s idle ends it.
+      await sleep(1800)
+      expect((await ask()).status).to.equal(200)
+      await sleep(1800)
+      expect((await ask()).status, 'refreshed by the request before').to.equal(200)
+      await sleep(4500)
+      const res = await ask()
+      expect(res.status).to.equal(403)
+      expect(res.body.error).to.contain('log in again')
+    })
+  },
+  { SESSION_TTL: '3' },
+)

@@ -21,7 +21,10 @@ const ITEM_COLS = ['trans', 'date', 'store', 'sku', 'customer', 'qty', 'sales', 
 /** A small table written to disk and committed straight into the catalog, as admin. */
 async function makeTable(svc: TestService, path: string, acl: { users: string[]; inherit: boolean }): Promise<void> {
   const meta = await writeTableVersion(svc.deps.config.dataDir, {
-    columns: [{ name: 'amount', type: 'float' }, { name: 'note', type: 'text' }],
+    columns: [
+      { name: 'amount', type: 'float' },
+      { name: 'note', type: 'text' },
+    ],
     data: [Float64Array.from([1.5, 2.25]), ['first', 'second']],
   })
   await commitTable(svc.deps.store, { path, owner: 'admin', ...acl }, meta)
@@ -49,18 +52,43 @@ describe('tableData()', () => {
     ]
     const meta = await writeTableVersion(dataDir, {
       columns,
-      data: [Int32Array.from([1, NA_INT, 3, 4, 5]), Int32Array.from([20240101, 20240102, NA_INT, 20240104, 20240105]), Float64Array.from([0.5, 1.5, NaN, 3.5, 4.5]), ['a', '', 'c', 'a', 'e']],
+      data: [
+        Int32Array.from([1, NA_INT, 3, 4, 5]),
+        Int32Array.from([20240101, 20240102, NA_INT, 20240104, 20240105]),
+        Float64Array.from([0.5, 1.5, NaN, 3.5, 4.5]),
+        ['a', '', 'c', 'a', 'e'],
+      ],
     })
     // The catalog's labels win over the files' (they are edited without a new version).
     const edited = [columns[0], { ...columns[1], label: 'Business day' }, columns[2], columns[3]]
-    record = { kind: 'table', id: 1, path: 't.x', title: 'x', owner: 'admin', users: [], inherit: true, sdesc: '', ldesc: '', version: meta.version, rows: meta.rows, columns: edited, created: '', updated: '' }
+    record = {
+      kind: 'table',
+      id: 1,
+      path: 't.x',
+      title: 'x',
+      owner: 'admin',
+      users: [],
+      inherit: true,
+      sdesc: '',
+      ldesc: '',
+      version: meta.version,
+      rows: meta.rows,
+      columns: edited,
+      created: '',
+      updated: '',
+    }
   })
   after(() => rm(dataDir, { recursive: true, force: true }))
 
   it('reports the columns of the catalog record and the row count without reading any column', async () => {
     const kept = tableData({ tables } as unknown as Deps, record)
     expect(kept.rowCount).to.equal(5)
-    expect(kept.cols.map((c) => [c.name, c.label, c.type, c.logical])).to.deep.equal([['n', 'n', 'i', 'int'], ['d', 'Business day', 'i', 'date'], ['x', 'x', 'f', 'float'], ['s', 's', 'a', 'text']])
+    expect(kept.cols.map((c) => [c.name, c.label, c.type, c.logical])).to.deep.equal([
+      ['n', 'n', 'i', 'int'],
+      ['d', 'Business day', 'i', 'date'],
+      ['x', 'x', 'f', 'float'],
+      ['s', 's', 'a', 'text'],
+    ])
     expect(tables.stats.misses).to.equal(0)
   })
 
@@ -391,36 +419,40 @@ forEachStore('object URLs', (svc) => {
   })
 })
 
-forEachStore('object URLs with MAX_RESULT_ROWS=100', (svc) => {
-  let cookie: string
-  const get = (path: string) => svc().http.get(path).set('Cookie', cookie)
-  before(async () => {
-    cookie = await svc().login()
-  })
+forEachStore(
+  'object URLs with MAX_RESULT_ROWS=100',
+  (svc) => {
+    let cookie: string
+    const get = (path: string) => svc().http.get(path).set('Cookie', cookie)
+    before(async () => {
+      cookie = await svc().login()
+    })
 
-  it('refuses a whole table of more rows with 413, telling to read it with !data, range_ and to_', async () => {
-    for (const path of [`/v1/api/${ITEM}:json`, `/v1/api/${ITEM}/!data:json`, `/v1/api/${ITEM}/!data:json?range_=10&to_=111`]) {
-      const res = await get(path)
-      expect(res.status, path).to.equal(413)
-      expect(res.type).to.equal('application/json')
-      expect(res.body.code).to.equal('result_too_large')
-      expect(res.body.error).to.contain(ITEM).and.to.contain(`api/${ITEM}/!data?range_=0&to_=100`).and.to.contain('MAX_RESULT_ROWS')
-    }
-    // Without a suffix the same error is an HTML page (the workbench's error page).
-    const html = await get(`/v1/api/${ITEM}`)
-    expect(html.status).to.equal(413)
-    expect(html.type).to.equal('text/html')
-    expect(html.text).to.contain(`api/${ITEM}/!data?range_=0&amp;to_=100`).and.to.contain('result_too_large')
-  })
+    it('refuses a whole table of more rows with 413, telling to read it with !data, range_ and to_', async () => {
+      for (const path of [`/v1/api/${ITEM}:json`, `/v1/api/${ITEM}/!data:json`, `/v1/api/${ITEM}/!data:json?range_=10&to_=111`]) {
+        const res = await get(path)
+        expect(res.status, path).to.equal(413)
+        expect(res.type).to.equal('application/json')
+        expect(res.body.code).to.equal('result_too_large')
+        expect(res.body.error).to.contain(ITEM).and.to.contain(`api/${ITEM}/!data?range_=0&to_=100`).and.to.contain('MAX_RESULT_ROWS')
+      }
+      // Without a suffix the same error is an HTML page (the workbench's error page).
+      const html = await get(`/v1/api/${ITEM}`)
+      expect(html.status).to.equal(413)
+      expect(html.type).to.equal('text/html')
+      expect(html.text).to.contain(`api/${ITEM}/!data?range_=0&amp;to_=100`).and.to.contain('result_too_large')
+    })
 
-  it('serves ranges of at most that many rows, and tables that fit', async () => {
-    expect((await get(`/v1/api/${ITEM}/!data:json?range_=0&to_=100`)).body.trans).to.have.length(100)
-    expect((await get(`/v1/api/${ITEM}/!data:json?range_=${DEMO_ROWS - 40}`)).body.trans).to.have.length(40)
-    expect((await get(`/v1/api/${ITEM}:json?range_=7&to_=9`)).body.trans).to.have.length(2)
-    expect((await get(`/v1/api/${ITEM}/!rows:json`)).body).to.equal(DEMO_ROWS)
-    expect((await get(`/v1/api/${ITEM}/!head:json`)).body.rows).to.equal(DEMO_ROWS)
-    const stores = await get(`/v1/api/${STORES}:json`)
-    expect(stores.status, stores.text).to.equal(200)
-    expect(stores.body.store).to.have.length(100)
-  })
-}, { MAX_RESULT_ROWS: '100' })
+    it('serves ranges of at most that many rows, and tables that fit', async () => {
+      expect((await get(`/v1/api/${ITEM}/!data:json?range_=0&to_=100`)).body.trans).to.have.length(100)
+      expect((await get(`/v1/api/${ITEM}/!data:json?range_=${DEMO_ROWS - 40}`)).body.trans).to.have.length(40)
+      expect((await get(`/v1/api/${ITEM}:json?range_=7&to_=9`)).body.trans).to.have.length(2)
+      expect((await get(`/v1/api/${ITEM}/!rows:json`)).body).to.equal(DEMO_ROWS)
+      expect((await get(`/v1/api/${ITEM}/!head:json`)).body.rows).to.equal(DEMO_ROWS)
+      const stores = await get(`/v1/api/${STORES}:json`)
+      expect(stores.status, stores.text).to.equal(200)
+      expect(stores.body.store).to.have.length(100)
+    })
+  },
+  { MAX_RESULT_ROWS: '100' },
+)

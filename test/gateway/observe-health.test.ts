@@ -47,29 +47,34 @@ function expectNotReady(res: { status: number; body: Record<string, unknown>; he
   expect(Object.keys(res.body.failed as object)).to.deep.equal([failed])
 }
 
-forEachStore('/healthz and /readyz', (svc: () => TestService) => {
-  it('/healthz answers 200 with the store kind', async () => {
-    const res = await svc().http.get('/healthz')
-    expect(res.status).to.equal(200)
-    expect(res.body).to.deep.equal({ ok: true, store: svc().deps.store.kind })
-    expect(res.headers['cache-control']).to.equal('no-store')
-  })
+forEachStore(
+  '/healthz and /readyz',
+  (svc: () => TestService) => {
+    it('/healthz answers 200 with the store kind', async () => {
+      const res = await svc().http.get('/healthz')
+      expect(res.status).to.equal(200)
+      expect(res.body).to.deep.equal({ ok: true, store: svc().deps.store.kind })
+      expect(res.headers['cache-control']).to.equal('no-store')
+    })
 
-  it('/readyz answers 200 when the Store and the pool are ready', async () => {
-    const res = await svc().http.get('/readyz')
-    expect(res.status, res.text).to.equal(200)
-    expect(res.body).to.deep.equal({ ready: true, store: svc().deps.store.kind })
-  })
+    it('/readyz answers 200 when the Store and the pool are ready', async () => {
+      const res = await svc().http.get('/readyz')
+      expect(res.status, res.text).to.equal(200)
+      expect(res.body).to.deep.equal({ ready: true, store: svc().deps.store.kind })
+    })
 
-  it('both take GET and HEAD only', async () => {
-    for (const path of ['/healthz', '/readyz']) {
-      expect((await svc().http.head(path)).status).to.equal(200)
-      const post = await svc().http.post(path)
-      expect(post.status).to.equal(405)
-      expect(post.body).to.include({ code: 'method_not_allowed' })
-    }
-  })
-}, {}, { skip: ['cluster'] })
+    it('both take GET and HEAD only', async () => {
+      for (const path of ['/healthz', '/readyz']) {
+        expect((await svc().http.head(path)).status).to.equal(200)
+        const post = await svc().http.post(path)
+        expect(post.status).to.equal(405)
+        expect(post.body).to.include({ code: 'method_not_allowed' })
+      }
+    })
+  },
+  {},
+  { skip: ['cluster'] },
+)
 
 describe('/readyz when a part is not ready', () => {
   it('answers 503 naming the pool once the worker pool is closed', async () => {

@@ -146,7 +146,10 @@ describe('request ids and JSON logs', () => {
     await gw.http.post('/v1/api/!login:json').send({ uid: 'admin', pw: SECRET, password: SECRET, nested: { pw: SECRET } })
     await gw.http.post(`/v1/api/!login:json?pw=${SECRET}`).send({ uid: 'admin' })
     await gw.http.get(`/v1/api/sql:json?sql=select+1&pw=${SECRET}`).set('Cookie', `session=admin|1|${SECRET}`)
-    await gw.http.post('/v1/api/dbm:json').set('Cookie', cookie).send({ cmd: ['set_password', { old_password: SECRET, new_password: `${SECRET}-2` }] })
+    await gw.http
+      .post('/v1/api/dbm:json')
+      .set('Cookie', cookie)
+      .send({ cmd: ['set_password', { old_password: SECRET, new_password: `${SECRET}-2` }] })
     const epw = cookie.split('|')[2]
     const written = JSON.stringify(gw.lines)
     expect(gw.lines.length).to.be.above(5)

@@ -39,9 +39,7 @@ function parseExposition(text: string): Sample[] {
 
 /** The sum of the samples of `name` whose labels include `labels`. */
 function total(samples: readonly Sample[], name: string, labels: Record<string, string> = {}): number {
-  return samples
-    .filter((s) => s.name === name && Object.entries(labels).every(([k, v]) => s.labels[k] === v))
-    .reduce((sum, s) => sum + s.value, 0)
+  return samples.filter((s) => s.name === name && Object.entries(labels).every(([k, v]) => s.labels[k] === v)).reduce((sum, s) => sum + s.value, 0)
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
@@ -90,126 +88,142 @@ describe('route names of the metrics', () => {
   })
 })
 
-forEachStore('GET /metrics', (svc) => {
-  let cookie: string
-  let serial = 0
-  before(async () => {
-    cookie = await svc().login()
-  })
-
-  const sql = (text: string, extra: Record<string, string> = {}) => svc().http.post('/v1/api/sql:json').set('Cookie', cookie).send({ sql: text, ...extra })
-
-  it('answers the Prometheus text format, every line a comment or a sample, with the process metrics', async () => {
-    const res = await svc().http.get('/metrics')
-    expect(res.status).to.equal(200)
-    expect(res.headers['content-type']).to.equal('text/plain; version=0.0.4; charset=utf-8')
-    expect(res.headers['x-request-id']).to.be.a('string')
-    const samples = parseExposition(res.text)
-    const types = new Map([...res.text.matchAll(/^# TYPE (\S+) (\S+)$/gm)].map((m) => [m[1], m[2]]))
-    expect(Object.fromEntries(types)).to.include({
-      http_requests_total: 'counter',
-      http_request_duration_seconds: 'histogram',
-      queries_running: 'gauge',
-      queries_queued: 'gauge',
-      worker_restarts_total: 'counter',
-      query_stops_total: 'counter',
-      table_cache_hits_total: 'counter',
-      table_cache_misses_total: 'counter',
-      table_cache_bytes: 'gauge',
-      store_round_trips_total: 'counter',
-      process_cpu_user_seconds_total: 'counter',
-      nodejs_heap_size_used_bytes: 'gauge',
+forEachStore(
+  'GET /metrics',
+  (svc) => {
+    let cookie: string
+    let serial = 0
+    before(async () => {
+      cookie = await svc().login()
     })
-    expect(total(samples, 'process_resident_memory_bytes')).to.be.above(0)
-  })
 
-  it('counts requests by route name, method and status, with a latency histogram', async () => {
-    const before = await scrape(svc())
-    for (let i = 0; i < 2; i++) expect((await sql(`select ${++serial} as n`)).status).to.equal(200)
-    expect((await svc().http.get('/v1/api/pub.demo.nowhere_to_be_found:json').set('Cookie', cookie)).status).to.equal(404)
-    expect((await svc().http.get('/no/such/place')).status).to.equal(404)
-    const after = await scrape(svc())
-    const moved = (name: string, labels: Record<string, string>) => total(after, name, labels) - total(before, name, labels)
-    expect(moved('http_requests_total', { endpoint: 'sql', method: 'POST', status: '200' })).to.equal(2)
-    expect(moved('http_requests_total', { endpoint: 'object', method: 'GET', status: '404' })).to.equal(1)
-    expect(moved('http_requests_total', { endpoint: 'other', status: '404' })).to.equal(1)
-    expect(moved('http_request_duration_seconds_count', { endpoint: 'sql' })).to.equal(2)
-    expect(moved('http_request_duration_seconds_sum', { endpoint: 'sql' })).to.be.above(0)
-    // Cumulative buckets: +Inf holds every request, and no bucket holds more than a wider one.
-    const buckets = after.filter((s) => s.name === 'http_request_duration_seconds_bucket' && s.labels.endpoint === 'sql')
-    expect(buckets.find((b) => b.labels.le === '+Inf')?.value).to.equal(total(after, 'http_request_duration_seconds_count', { endpoint: 'sql' }))
-    for (let i = 1; i < buckets.length; i++) expect(buckets[i].value).to.be.at.least(buckets[i - 1].value)
-    // Route names only: no path, table or folder name ever becomes a label value.
-    for (const s of after) {
-      if (s.labels.endpoint !== undefined) expect(ROUTE_NAMES as readonly string[], JSON.stringify(s)).to.include(s.labels.endpoint)
-      expect(JSON.stringify(s.labels)).not.to.match(/nowhere_to_be_found|no\/such|pub\.demo/)
-    }
-  })
+    const sql = (text: string, extra: Record<string, string> = {}) =>
+      svc()
+        .http.post('/v1/api/sql:json')
+        .set('Cookie', cookie)
+        .send({ sql: text, ...extra })
 
-  it('shows a long query as running, and counts its !stop and the worker it cost', async function () {
-    this.timeout(60_000)
-    const before = await scrape(svc())
-    const running = sql(forever(++serial)).then((r) => r)
-    await scrapeUntil(svc(), (s) => total(s, 'queries_running') >= 1, 'queries_running shows the query')
-    expect((await svc().http.post('/v1/api/sql/!stop:json').set('Cookie', cookie)).body).to.deep.equal({ stopped: true })
-    expect((await running).status).to.equal(409)
-    const after = await scrapeUntil(svc(), (s) => total(s, 'queries_running') === 0 && total(s, 'worker_restarts_total') > total(before, 'worker_restarts_total'), 'the worker is replaced and nothing runs')
-    expect(total(after, 'query_stops_total', { reason: 'stop' }) - total(before, 'query_stops_total', { reason: 'stop' })).to.equal(1)
-    expect(total(after, 'queries_queued')).to.equal(0)
-  })
+    it('answers the Prometheus text format, every line a comment or a sample, with the process metrics', async () => {
+      const res = await svc().http.get('/metrics')
+      expect(res.status).to.equal(200)
+      expect(res.headers['content-type']).to.equal('text/plain; version=0.0.4; charset=utf-8')
+      expect(res.headers['x-request-id']).to.be.a('string')
+      const samples = parseExposition(res.text)
+      const types = new Map([...res.text.matchAll(/^# TYPE (\S+) (\S+)$/gm)].map((m) => [m[1], m[2]]))
+      expect(Object.fromEntries(types)).to.include({
+        http_requests_total: 'counter',
+        http_request_duration_seconds: 'histogram',
+        queries_running: 'gauge',
+        queries_queued: 'gauge',
+        worker_restarts_total: 'counter',
+        query_stops_total: 'counter',
+        table_cache_hits_total: 'counter',
+        table_cache_misses_total: 'counter',
+        table_cache_bytes: 'gauge',
+        store_round_trips_total: 'counter',
+        process_cpu_user_seconds_total: 'counter',
+        nodejs_heap_size_used_bytes: 'gauge',
+      })
+      expect(total(samples, 'process_resident_memory_bytes')).to.be.above(0)
+    })
 
-  it('counts a query stopped by its time limit', async function () {
-    this.timeout(60_000)
-    const before = await scrape(svc())
-    const res = await sql(forever(++serial), { timeout_: '300' })
-    expect(res.status, res.text).to.equal(504)
-    const after = await scrape(svc())
-    expect(total(after, 'query_stops_total', { reason: 'timeout' }) - total(before, 'query_stops_total', { reason: 'timeout' })).to.equal(1)
-    expect(total(after, 'query_stops_total', { reason: 'stop' })).to.equal(total(before, 'query_stops_total', { reason: 'stop' }))
-  })
+    it('counts requests by route name, method and status, with a latency histogram', async () => {
+      const before = await scrape(svc())
+      for (let i = 0; i < 2; i++) expect((await sql(`select ${++serial} as n`)).status).to.equal(200)
+      expect((await svc().http.get('/v1/api/pub.demo.nowhere_to_be_found:json').set('Cookie', cookie)).status).to.equal(404)
+      expect((await svc().http.get('/no/such/place')).status).to.equal(404)
+      const after = await scrape(svc())
+      const moved = (name: string, labels: Record<string, string>) => total(after, name, labels) - total(before, name, labels)
+      expect(moved('http_requests_total', { endpoint: 'sql', method: 'POST', status: '200' })).to.equal(2)
+      expect(moved('http_requests_total', { endpoint: 'object', method: 'GET', status: '404' })).to.equal(1)
+      expect(moved('http_requests_total', { endpoint: 'other', status: '404' })).to.equal(1)
+      expect(moved('http_request_duration_seconds_count', { endpoint: 'sql' })).to.equal(2)
+      expect(moved('http_request_duration_seconds_sum', { endpoint: 'sql' })).to.be.above(0)
+      // Cumulative buckets: +Inf holds every request, and no bucket holds more than a wider one.
+      const buckets = after.filter((s) => s.name === 'http_request_duration_seconds_bucket' && s.labels.endpoint === 'sql')
+      expect(buckets.find((b) => b.labels.le === '+Inf')?.value).to.equal(total(after, 'http_request_duration_seconds_count', { endpoint: 'sql' }))
+      for (let i = 1; i < buckets.length; i++) expect(buckets[i].value).to.be.at.least(buckets[i - 1].value)
+      // Route names only: no path, table or folder name ever becomes a label value.
+      for (const s of after) {
+        if (s.labels.endpoint !== undefined) expect(ROUTE_NAMES as readonly string[], JSON.stringify(s)).to.include(s.labels.endpoint)
+        expect(JSON.stringify(s.labels)).not.to.match(/nowhere_to_be_found|no\/such|pub\.demo/)
+      }
+    })
 
-  it('counts a query stopped because its client went away', async function () {
-    this.timeout(60_000)
-    const before = await scrape(svc())
-    const body = JSON.stringify({ sql: forever(++serial) })
-    const origin = new URL(svc().http.get('/').url).origin
-    const req = http.request(`${origin}/v1/api/sql:json`, { method: 'POST', headers: { cookie, 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } })
-    req.on('error', () => undefined)
-    req.end(body)
-    await scrapeUntil(svc(), (s) => total(s, 'queries_running') >= 1, 'the query runs')
-    req.destroy()
-    const key = { reason: 'disconnect' }
-    await scrapeUntil(svc(), (s) => total(s, 'query_stops_total', key) === total(before, 'query_stops_total', key) + 1, 'the disconnect is counted')
-    await scrapeUntil(svc(), (s) => total(s, 'queries_running') === 0, 'nothing runs any more')
-  })
+    it('shows a long query as running, and counts its !stop and the worker it cost', async function () {
+      this.timeout(60_000)
+      const before = await scrape(svc())
+      const running = sql(forever(++serial)).then((r) => r)
+      await scrapeUntil(svc(), (s) => total(s, 'queries_running') >= 1, 'queries_running shows the query')
+      expect((await svc().http.post('/v1/api/sql/!stop:json').set('Cookie', cookie)).body).to.deep.equal({ stopped: true })
+      expect((await running).status).to.equal(409)
+      const after = await scrapeUntil(
+        svc(),
+        (s) => total(s, 'queries_running') === 0 && total(s, 'worker_restarts_total') > total(before, 'worker_restarts_total'),
+        'the worker is replaced and nothing runs',
+      )
+      expect(total(after, 'query_stops_total', { reason: 'stop' }) - total(before, 'query_stops_total', { reason: 'stop' })).to.equal(1)
+      expect(total(after, 'queries_queued')).to.equal(0)
+    })
 
-  it('counts table cache hits and holds the bytes of the table read', async () => {
-    // Distinct texts: the result memo would answer a repeated one without touching the table.
-    expect((await sql(`select count(*) n${++serial} from pub.demo.retail.item`)).status).to.equal(200)
-    const first = await scrape(svc())
-    expect((await sql(`select sum(qty) s${++serial} from pub.demo.retail.item`)).status).to.equal(200)
-    const second = await scrape(svc())
-    expect(total(second, 'table_cache_hits_total')).to.be.above(total(first, 'table_cache_hits_total'))
-    expect(total(second, 'table_cache_misses_total')).to.be.at.least(1)
-    expect(total(second, 'table_cache_bytes')).to.be.above(0)
-  })
+    it('counts a query stopped by its time limit', async function () {
+      this.timeout(60_000)
+      const before = await scrape(svc())
+      const res = await sql(forever(++serial), { timeout_: '300' })
+      expect(res.status, res.text).to.equal(504)
+      const after = await scrape(svc())
+      expect(total(after, 'query_stops_total', { reason: 'timeout' }) - total(before, 'query_stops_total', { reason: 'timeout' })).to.equal(1)
+      expect(total(after, 'query_stops_total', { reason: 'stop' })).to.equal(total(before, 'query_stops_total', { reason: 'stop' }))
+    })
 
-  it('counts Store calls by operation', async () => {
-    const before = await scrape(svc())
-    expect((await sql(`select ${++serial} as n`)).status).to.equal(200)
-    const after = await scrape(svc())
-    expect(total(after, 'store_round_trips_total') - total(before, 'store_round_trips_total'), 'an authenticated query reads its session').to.be.above(0)
-    const ops = new Set(after.filter((s) => s.name === 'store_round_trips_total').map((s) => s.labels.op))
-    expect([...ops]).to.include('get')
-    for (const op of ops) expect(op).to.match(/^[a-z]+$/)
-  })
+    it('counts a query stopped because its client went away', async function () {
+      this.timeout(60_000)
+      const before = await scrape(svc())
+      const body = JSON.stringify({ sql: forever(++serial) })
+      const origin = new URL(svc().http.get('/').url).origin
+      const req = http.request(`${origin}/v1/api/sql:json`, {
+        method: 'POST',
+        headers: { cookie, 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) },
+      })
+      req.on('error', () => undefined)
+      req.end(body)
+      await scrapeUntil(svc(), (s) => total(s, 'queries_running') >= 1, 'the query runs')
+      req.destroy()
+      const key = { reason: 'disconnect' }
+      await scrapeUntil(svc(), (s) => total(s, 'query_stops_total', key) === total(before, 'query_stops_total', key) + 1, 'the disconnect is counted')
+      await scrapeUntil(svc(), (s) => total(s, 'queries_running') === 0, 'nothing runs any more')
+    })
 
-  it('takes only GET and HEAD', async () => {
-    const res = await svc().http.post('/metrics')
-    expect(res.status).to.equal(405)
-    expect(res.headers.allow).to.equal('GET, HEAD')
-  })
-}, {}, { skip: ['cluster'] })
+    it('counts table cache hits and holds the bytes of the table read', async () => {
+      // Distinct texts: the result memo would answer a repeated one without touching the table.
+      expect((await sql(`select count(*) n${++serial} from pub.demo.retail.item`)).status).to.equal(200)
+      const first = await scrape(svc())
+      expect((await sql(`select sum(qty) s${++serial} from pub.demo.retail.item`)).status).to.equal(200)
+      const second = await scrape(svc())
+      expect(total(second, 'table_cache_hits_total')).to.be.above(total(first, 'table_cache_hits_total'))
+      expect(total(second, 'table_cache_misses_total')).to.be.at.least(1)
+      expect(total(second, 'table_cache_bytes')).to.be.above(0)
+    })
+
+    it('counts Store calls by operation', async () => {
+      const before = await scrape(svc())
+      expect((await sql(`select ${++serial} as n`)).status).to.equal(200)
+      const after = await scrape(svc())
+      expect(total(after, 'store_round_trips_total') - total(before, 'store_round_trips_total'), 'an authenticated query reads its session').to.be.above(0)
+      const ops = new Set(after.filter((s) => s.name === 'store_round_trips_total').map((s) => s.labels.op))
+      expect([...ops]).to.include('get')
+      for (const op of ops) expect(op).to.match(/^[a-z]+$/)
+    })
+
+    it('takes only GET and HEAD', async () => {
+      const res = await svc().http.post('/metrics')
+      expect(res.status).to.equal(405)
+      expect(res.headers.allow).to.equal('GET, HEAD')
+    })
+  },
+  {},
+  { skip: ['cluster'] },
+)
 
 describe('GET /metrics with METRICS_TOKEN', () => {
   const TOKEN = 'scrape-token-0123456789'

@@ -105,7 +105,12 @@ describe('the finish of a split run runs on a worker (WORKERS=2, item table of 1
     await Promise.all([split?.close(), whole?.close()])
   })
 
-  const post = (svc: TestService, path: string, body: object, as = cookie) => svc.http.post(`/v1/api/${path}:json`).set('Cookie', as).send(body).then((r) => r)
+  const post = (svc: TestService, path: string, body: object, as = cookie) =>
+    svc.http
+      .post(`/v1/api/${path}:json`)
+      .set('Cookie', as)
+      .send(body)
+      .then((r) => r)
 
   const merges = () => sent.filter((t) => t.kind === 'run' && t.merge !== undefined).length
   const parts = () => sent.filter((t) => t.kind === 'run' && t.part !== undefined).length
@@ -127,7 +132,10 @@ describe('the finish of a split run runs on a worker (WORKERS=2, item table of 1
     const late = times.filter((ms) => ms >= HEALTH_MS)
     expect(late.length, `probes of ${HEALTH_MS} ms or more: ${times.join(', ')}`).to.be.at.most(1)
     expect(Math.max(...times), `the slowest probe: ${times.join(', ')}`).to.be.below(4 * HEALTH_MS)
-    expect(probes.map((p) => p.status).filter((st) => st !== 200), 'probes not answered 200').to.deep.equal([])
+    expect(
+      probes.map((p) => p.status).filter((st) => st !== 200),
+      'probes not answered 200',
+    ).to.deep.equal([])
     expect(parts(), 'parts of the split query').to.equal(2)
     expect(merges(), 'the finish was handed to the pool').to.equal(1)
     expect(answered, 'the query still runs after the probes').to.equal(false)

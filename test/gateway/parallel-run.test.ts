@@ -57,12 +57,17 @@ describe('parallel scans through the pool', function () {
   })
   after(() => pool.close())
 
-  const deps = (env: Record<string, string> = {}): Deps => ({ config: loadConfig({ WORKERS: '2', PARALLEL_MIN_ROWS: '1000', ...env }), runner }) as unknown as Deps
+  const deps = (env: Record<string, string> = {}): Deps =>
+    ({ config: loadConfig({ WORKERS: '2', PARALLEL_MIN_ROWS: '1000', ...env }), runner }) as unknown as Deps
 
   function task(xml: string, maxRows = 1e9, truncate = false): RunTask {
     const ops = parseQuery(xml, {})
     const schemas = new Map<string, readonly ColumnSpec[]>()
-    for (const p of tableRefs(ops)) schemas.set(p, tables.get(p)!.columns.map((c) => c.spec))
+    for (const p of tableRefs(ops))
+      schemas.set(
+        p,
+        tables.get(p)!.columns.map((c) => c.spec),
+      )
     const used: TableInput[] = [...schemas.keys()].map((p) => tables.get(p)!)
     return { kind: 'run', ops: checkQuery(ops, schemas).ops, tables: used, maxRows, truncate }
   }
@@ -102,7 +107,10 @@ describe('parallel scans through the pool', function () {
     expect(split.parts).to.equal(2)
     expect(split.result.rowCount).to.equal(5000)
     expectIdentical(split.result, whole.result, 'truncated')
-    const refused = await runOnPool(deps(), task(`${ITEM}<sel value="qty>1"/>`, 5000), {}).then(() => null, (e: AppError) => e)
+    const refused = await runOnPool(deps(), task(`${ITEM}<sel value="qty>1"/>`, 5000), {}).then(
+      () => null,
+      (e: AppError) => e,
+    )
     expect(refused?.code).to.equal('RESULT_TOO_LARGE')
     expect(refused?.detail.rows).to.equal(whole.result.totalRows)
   })
@@ -116,7 +124,10 @@ describe('parallel scans through the pool', function () {
     const stop = new AbortController()
     const progress = new ProgressCell()
     sent.length = 0
-    const outcome = runOnPool(deps(), task(SLOW), { signal: stop.signal, progress }).then(() => null, (e: AppError) => e)
+    const outcome = runOnPool(deps(), task(SLOW), { signal: stop.signal, progress }).then(
+      () => null,
+      (e: AppError) => e,
+    )
     for (let i = 0; i < 400 && (pool.pending < 2 || progress.read() === null); i++) await sleep(25)
     expect(pool.pending, 'both parts running').to.equal(2)
     expect(progress.read(), 'progress of the parts').to.not.equal(null)
@@ -129,7 +140,10 @@ describe('parallel scans through the pool', function () {
   })
 
   it('the time limit ends every part, with the request limit named', async () => {
-    const error = await runOnPool(deps(), task(SLOW), { timeout: { timeoutMs: 1500, timeoutLimit: 'timeout_' } }).then(() => null, (e: AppError) => e)
+    const error = await runOnPool(deps(), task(SLOW), { timeout: { timeoutMs: 1500, timeoutLimit: 'timeout_' } }).then(
+      () => null,
+      (e: AppError) => e,
+    )
     expect(error?.code).to.equal('TIMEOUT')
     expect(error?.message).to.contain('timeout_')
     await untilIdle()

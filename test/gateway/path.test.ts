@@ -40,7 +40,9 @@ describe('parseApiPath()', () => {
   })
 
   it('names the accepted versions for an unknown one', () => {
-    expect(() => parseApiPath('/v2/api/sql', V)).to.throw(AppError).with.property('code', 'UNKNOWN_VERSION')
+    expect(() => parseApiPath('/v2/api/sql', V))
+      .to.throw(AppError)
+      .with.property('code', 'UNKNOWN_VERSION')
     expect(() => parseApiPath('/v2/api/sql', V)).to.throw(/v1, prime-latest/)
   })
 

@@ -81,7 +81,11 @@ const CASES: readonly Case[] = [
   },
   { name: 'dbm save_table into', allowed: EDITORS, act: (c, p) => c.dbm('save_table', { path: `${p.dir}.saved`, xml: xmlBase('pub.demo.retail.stores') }) },
   { name: 'dbm copy_table into', allowed: EDITORS, act: (c, p) => c.dbm('copy_table', { from: 'pub.demo.retail.stores', to: `${p.dir}.copy` }) },
-  { name: 'api/run savetable into', allowed: EDITORS, act: (c, p) => c.post('run:json', { xml: xmlBase('pub.demo.retail.stores'), savetable: `${p.dir}.viarun` }) },
+  {
+    name: 'api/run savetable into',
+    allowed: EDITORS,
+    act: (c, p) => c.post('run:json', { xml: xmlBase('pub.demo.retail.stores'), savetable: `${p.dir}.viarun` }),
+  },
   // Editing the objects
   { name: 'dbm set_dir_info', allowed: EDITORS, act: (c, p) => c.dbm('set_dir_info', { path: p.dir, title: 'Renamed' }) },
   { name: 'dbm set_table_info', allowed: EDITORS, act: (c, p) => c.dbm('set_table_info', { path: p.table, title: 'Renamed' }) },
@@ -93,7 +97,16 @@ const CASES: readonly Case[] = [
   {
     name: 'dbm upload_table replace',
     allowed: EDITORS,
-    act: (c, p) => c.dbm('upload_table', { path: p.table, mode: 'replace', cols: [{ name: 'sku', type: 'int' }, { name: 'qty', type: 'int' }], data: { sku: [9], qty: [9] } }),
+    act: (c, p) =>
+      c.dbm('upload_table', {
+        path: p.table,
+        mode: 'replace',
+        cols: [
+          { name: 'sku', type: 'int' },
+          { name: 'qty', type: 'int' },
+        ],
+        data: { sku: [9], qty: [9] },
+      }),
   },
 ]
 
@@ -101,7 +114,10 @@ async function makeFixture(svc: TestService, dir: string): Promise<void> {
   const store = svc.deps.store
   await createDir(store, { path: dir, owner: UID.owner, title: 'Matrix folder', users: [UID.reader], inherit: false })
   const meta = await writeTableVersion(svc.dataDir, {
-    columns: [{ name: 'sku', type: 'int' }, { name: 'qty', type: 'int' }],
+    columns: [
+      { name: 'sku', type: 'int' },
+      { name: 'qty', type: 'int' },
+    ],
     data: [Int32Array.from([1, 2, 3]), Int32Array.from([10, 20, 30])],
   })
   await commitTable(store, { path: `${dir}.t`, owner: UID.owner }, meta)
@@ -192,7 +208,11 @@ forEachStore('permission matrix', (svc) => {
       expect((await svc().http.post('/v1/api/sql:json').set('Cookie', cookie).send({ sql: 'select count(*) n from mxleaver.t' })).status).to.equal(200)
       const r = await dbm(svc(), cookies.admin, 'deactivate_user', { uid: 'mx_leaver' })
       expect(r.rc, r.msg).to.equal(0)
-      for (const [path, body] of [['sql:json', { sql: 'select 1' }], ['run:json', { xml: xmlBase('mxleaver.t') }], ['dbm:json', { cmd: ['get_user', {}] }]] as const) {
+      for (const [path, body] of [
+        ['sql:json', { sql: 'select 1' }],
+        ['run:json', { xml: xmlBase('mxleaver.t') }],
+        ['dbm:json', { cmd: ['get_user', {}] }],
+      ] as const) {
         const res = await svc().http.post(`/v1/api/${path}`).set('Cookie', cookie).send(body)
         expect(res.status, path).to.equal(403)
         expect(res.body.code).to.equal('no_session')
@@ -225,7 +245,11 @@ const MANAGERS: readonly PeopleActor[] = ['admin', 'coadmin']
 const PEOPLE_CASES: readonly PeopleCase[] = [
   { name: 'get_user', allowed: [...MANAGERS, 'self'], params: (f) => ['get_user', { uid: f.uid }] },
   { name: 'list_users', allowed: MANAGERS, params: () => ['list_users', {}] },
-  { name: 'add_user', allowed: MANAGERS, params: (f) => ['add_user', { uid: `pn${f.n}`, first: 'New', last: 'User', email: 'new@example.com', company: 'main' }] },
+  {
+    name: 'add_user',
+    allowed: MANAGERS,
+    params: (f) => ['add_user', { uid: `pn${f.n}`, first: 'New', last: 'User', email: 'new@example.com', company: 'main' }],
+  },
   { name: 'set_user', allowed: [...MANAGERS, 'self'], params: (f) => ['set_user', { uid: f.uid, first: 'Changed' }] },
   { name: 'deactivate_user', allowed: MANAGERS, params: (f) => ['deactivate_user', { uid: f.uid }] },
   { name: 'set_password (reset)', allowed: MANAGERS, params: (f) => ['set_password', { uid: f.uid, new_password: 'reset-pass-1' }] },

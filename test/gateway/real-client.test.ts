@@ -69,7 +69,10 @@ class DevboxClient {
   sid = ''
   epw = ''
 
-  constructor(private readonly origin: string, private readonly ca: string) {}
+  constructor(
+    private readonly origin: string,
+    private readonly ca: string,
+  ) {}
 
   cookie(): string {
     return this.sid !== '' ? `session=${this.uid}|${this.sid}|${this.epw}` : ''
@@ -137,8 +140,15 @@ describe('the quickapp-devbox node client over HTTPS', function () {
     cert = await createTestCertificate()
     dataDir = await mkdtemp(join(tmpdir(), 'tabula-client-'))
     server = await start({
-      DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1', DEMO_ROWS: '2000', WORKERS: '1', ADMIN_PASSWORD: PASSWORD,
-      API_VERSIONS: VERSION, TLS_CERT: cert.certPath, TLS_KEY: cert.keyPath,
+      DATA_DIR: dataDir,
+      PORT: '0',
+      HOST: '127.0.0.1',
+      DEMO_ROWS: '2000',
+      WORKERS: '1',
+      ADMIN_PASSWORD: PASSWORD,
+      API_VERSIONS: VERSION,
+      TLS_CERT: cert.certPath,
+      TLS_KEY: cert.keyPath,
     })
     client = new DevboxClient(new URL(server.base).origin, cert.cert)
   })
@@ -222,7 +232,12 @@ describe('the quickapp-devbox node client over HTTPS', function () {
 
   it('lists methods at {tag}!methods, {tag}/!methods and {tag}/{widget}!methods as a JSON array of names', async () => {
     const grid = ['cols', 'rows', 'data', 'head', 'stop', 'status', 'methods']
-    for (const [endp, methods] of [[`${tag}!methods`, grid], [`${tag}/!methods`, grid], [`${tag}/cities!methods`, grid], [`${tag}/title!methods`, ['stop', 'status', 'methods']]] as const) {
+    for (const [endp, methods] of [
+      [`${tag}!methods`, grid],
+      [`${tag}/!methods`, grid],
+      [`${tag}/cities!methods`, grid],
+      [`${tag}/title!methods`, ['stop', 'status', 'methods']],
+    ] as const) {
       const sent = await client.call(endp)
       expect(sent.path).to.equal(`/${VERSION}/api/${endp}:json`)
       expect(jsonOf(sent.reply), endp).to.deep.equal(methods)

@@ -91,7 +91,11 @@ describe('the plain-JSON body reader', () => {
     ['a form', ...json('a=1&b=2&b=3', 'application/x-www-form-urlencoded')],
     ['a body over the limit', ...json(`{"a":"${'x'.repeat(LIMIT)}"}`)],
     ['a body at the limit', ...json(`{"a":"${'x'.repeat(LIMIT - 8)}"}`)],
-    ['a multi-byte character split between writes', { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength('{"a":"€"}')) }, [Buffer.from('{"a":"€"}').subarray(0, 7), Buffer.from('{"a":"€"}').subarray(7)]],
+    [
+      'a multi-byte character split between writes',
+      { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength('{"a":"€"}')) },
+      [Buffer.from('{"a":"€"}').subarray(0, 7), Buffer.from('{"a":"€"}').subarray(7)],
+    ],
     ['a chunked body', { 'content-type': 'application/json', 'transfer-encoding': 'chunked' }, [Buffer.from('{"a":'), Buffer.from('4}')]],
   ]
 

@@ -145,7 +145,18 @@ describe('SessionManager on the request path', () => {
 })
 
 const userRecord = (uid: string, extra: Partial<UserRecord> = {}): UserRecord => ({
-  uid, passwordHash: '', active: true, first: '', middle: '', last: '', email: '', company: 'main', roles: [], created: '', updated: '', ...extra,
+  uid,
+  passwordHash: '',
+  active: true,
+  first: '',
+  middle: '',
+  last: '',
+  email: '',
+  company: 'main',
+  roles: [],
+  created: '',
+  updated: '',
+  ...extra,
 })
 
 describe('PrincipalMemo', () => {
@@ -174,7 +185,9 @@ describe('PrincipalMemo', () => {
 
   it('reuses a principal only while the user text and every input text are the ones it was made from', async () => {
     let made = 0
-    const directory = { principal: async (u: UserRecord): Promise<Principal> => ({ uid: u.uid, company: u.company, groups: [`g${++made}`], caps: new Set(), admin: false }) } as unknown as Directory
+    const directory = {
+      principal: async (u: UserRecord): Promise<Principal> => ({ uid: u.uid, company: u.company, groups: [`g${++made}`], caps: new Set(), admin: false }),
+    } as unknown as Directory
     const memo = new PrincipalMemo()
     const text = JSON.stringify(userRecord('ann'))
     const user = memo.user('ann', text)!
@@ -207,7 +220,12 @@ describe('RenderedAnswers', () => {
     expect(answers.answer(answerKey('k', 'data', 'json', 0, 101), small).body, 'another range').to.equal('{"n":[2]}')
     const large = () => ({ type: 'text/plain', body: 'x'.repeat(MAX_BODY_CHARS + 1) })
     answers.answer('big', large)
-    const stream = () => ({ type: 'text/plain', body: (async function* () { yield 'a' })() })
+    const stream = () => ({
+      type: 'text/plain',
+      body: (async function* () {
+        yield 'a'
+      })(),
+    })
     answers.answer('stream', stream)
     expect([answers.get('big'), answers.get('stream'), answers.count]).to.deep.equal([undefined, undefined, 2])
   })

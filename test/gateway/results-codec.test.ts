@@ -14,7 +14,20 @@ const ODD_NAN = new Float64Array(new BigUint64Array([0x7ff8_0000_dead_beefn]).bu
 
 const INTS = [0, 1, -1, NA_INT, NA_INT + 1, 2147483647, 123456789, -42]
 const FLOATS = [0, -0, NaN, ODD_NAN, Infinity, -Infinity, Number.MIN_VALUE, -Number.MAX_VALUE, 0.1 + 0.2, 1e-310, 3.5]
-const TEXTS = ['', 'plain', 'ünïcödé', '日本語', '👍🏽 emoji', '\ud800 lone high', 'lone low \udfff', 'a\u0000nul', 'line\nbreak\r\t', '"quotes" and \\backslash', '\u2028\u2029', ' ']
+const TEXTS = [
+  '',
+  'plain',
+  'ünïcödé',
+  '日本語',
+  '👍🏽 emoji',
+  '\ud800 lone high',
+  'lone low \udfff',
+  'a\u0000nul',
+  'line\nbreak\r\t',
+  '"quotes" and \\backslash',
+  '\u2028\u2029',
+  ' ',
+]
 
 /** The bytes of a numeric array, for bit-exact comparison (NaN payloads, -0). */
 const bytesOf = (a: Int32Array | Float64Array): Buffer => Buffer.from(a.buffer, a.byteOffset, a.byteLength)
@@ -108,7 +121,7 @@ describe('result cache encodings', () => {
       }
       const back = decodeChunk(encodeChunk(result, 2, 6), ['int', 'float', 'text'], 4)
       expect(Array.from(back[0].data as Int32Array)).to.deep.equal(INTS.slice(2, 6))
-      expect(bytesOf(back[1].data as Float64Array).equals(bytesOf(((result.columns[1] as { data: Float64Array }).data).subarray(2, 6)))).to.equal(true)
+      expect(bytesOf(back[1].data as Float64Array).equals(bytesOf((result.columns[1] as { data: Float64Array }).data.subarray(2, 6)))).to.equal(true)
       expect(back[2].data).to.deep.equal(TEXTS.slice(2, 6))
     })
   })

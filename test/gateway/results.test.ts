@@ -233,7 +233,13 @@ for (const kind of ['memory', 'redis'] as const) {
       }
 
       it('refuses ranges that are not integers', async () => {
-        for (const [from, to] of [[NaN, 3], [0, NaN], [1.5, 3], [0, 2.5], [Infinity, 3]]) {
+        for (const [from, to] of [
+          [NaN, 3],
+          [0, NaN],
+          [1.5, 3],
+          [0, 2.5],
+          [Infinity, 3],
+        ]) {
           let error: unknown = null
           await cache.readRange('r', from, to).catch((err: unknown) => (error = err))
           expect(error, `${from}..${to}`).to.be.instanceOf(RangeError)

@@ -4,7 +4,8 @@ import { forEachStore } from '../helpers/suites.js'
 import { createUser } from '../../gateway/catalog/users.js'
 import { KEYS } from '../../gateway/catalog/records.js'
 
-const BY_STORE = '<base table="pub.demo.retail.item"/><tabu breaks="store"><break col="store" sort="up"/><tcol fun="cnt" name="n"/><tcol source="sales" fun="sum" name="s"/></tabu>'
+const BY_STORE =
+  '<base table="pub.demo.retail.item"/><tabu breaks="store"><break col="store" sort="up"/><tcol fun="cnt" name="n"/><tcol source="sales" fun="sum" name="s"/></tabu>'
 
 forEachStore('api/run', (svc) => {
   let cookie: string
@@ -44,7 +45,9 @@ forEachStore('api/run', (svc) => {
         <tabu breaks=""><tcol fun="cnt" name="n"/></tabu>`
       const res = await post('/v1/api/run:json', { xml })
       expect(res.status, res.text).to.equal(200)
-      const sql = await post('/v1/api/sql:json', { sql: 'select count(*) n from pub.demo.retail.item i join pub.demo.retail.products p on p.sku = i.sku where p.dept = 1 and i.qty >= 2' })
+      const sql = await post('/v1/api/sql:json', {
+        sql: 'select count(*) n from pub.demo.retail.item i join pub.demo.retail.products p on p.sku = i.sku where p.dept = 1 and i.qty >= 2',
+      })
       expect(res.body.n).to.deep.equal(sql.body.n)
     })
   })
@@ -52,7 +55,9 @@ forEachStore('api/run', (svc) => {
   describe('index widget', () => {
     let all: number[]
     before(async () => {
-      const res = await post('/v1/api/run:json', { xml: '<base table="pub.demo.retail.item"/><sel value="i_()&lt;=10"/><willbe name="row" value="i_()"/><colord cols="trans,row,payment"/>' })
+      const res = await post('/v1/api/run:json', {
+        xml: '<base table="pub.demo.retail.item"/><sel value="i_()&lt;=10"/><willbe name="row" value="i_()"/><colord cols="trans,row,payment"/>',
+      })
       all = res.body.trans
       expect(res.body.row).to.deep.equal([1, 2, 3, 4, 5, 6, 7, 8, 9, 10])
     })

@@ -47,7 +47,11 @@ describe('seedDemoData', () => {
   it('completes a seeding cut short after the first table', async () => {
     await demoFolders()
     const [item] = makeRetailDemo({ rows: config.demoRows })
-    await commitTable(store, { path: item.path, owner: 'admin', title: item.title }, await writeTableVersion(dataDir, { columns: item.columns, data: item.data }))
+    await commitTable(
+      store,
+      { path: item.path, owner: 'admin', title: item.title },
+      await writeTableVersion(dataDir, { columns: item.columns, data: item.data }),
+    )
     const before = await store.get(KEYS.table(item.path))
     expect(await seedDemoData(store, config)).to.deep.equal(DEMO.slice(1))
     expect(await store.get(KEYS.table(item.path)), 'the table already there is left alone').to.equal(before)

@@ -50,13 +50,20 @@ describe('gateway/server.js as a process', function () {
     const r = await start(env())
     expect(r.stdout).not.to.contain('generated password')
     const cookie = await login(r.base, adminPassword)
-    const res = await fetch(`${r.base}/sql:json`, { method: 'POST', headers: { cookie, 'content-type': 'application/json' }, body: JSON.stringify({ sql: 'select count(*) n from pub.demo.retail.item' }) })
+    const res = await fetch(`${r.base}/sql:json`, {
+      method: 'POST',
+      headers: { cookie, 'content-type': 'application/json' },
+      body: JSON.stringify({ sql: 'select count(*) n from pub.demo.retail.item' }),
+    })
     expect(((await res.json()) as { n: number[] }).n).to.deep.equal([2000])
     expect(await stop(r)).to.equal(0)
   })
 
   it('refuses to start on an invalid configuration with a message naming the variable', async () => {
-    const child = spawn(process.execPath, [SERVER], { env: { PATH: process.env.PATH ?? '', DATA_DIR: dataDir, WORKERS: 'many' }, stdio: ['ignore', 'pipe', 'pipe'] })
+    const child = spawn(process.execPath, [SERVER], {
+      env: { PATH: process.env.PATH ?? '', DATA_DIR: dataDir, WORKERS: 'many' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    })
     let stderr = ''
     child.stderr.on('data', (d) => (stderr += d))
     const code = await new Promise((resolve) => child.on('exit', resolve))

@@ -155,7 +155,10 @@ forEachStore('api/sql', (svc) => {
     })
 
     it('!data renders in json.rows, json.keyed, text and html', async () => {
-      expect((await post('/v1/api/sql/!data:json.rows?range=0&to=1')).body).to.deep.equal({ cols: ['trans', 'payment'], rows: [[all[0], (await post('/v1/api/sql/!data:json?to=1')).body.payment[0]]] })
+      expect((await post('/v1/api/sql/!data:json.rows?range=0&to=1')).body).to.deep.equal({
+        cols: ['trans', 'payment'],
+        rows: [[all[0], (await post('/v1/api/sql/!data:json?to=1')).body.payment[0]]],
+      })
       expect((await post('/v1/api/sql/!data:json.keyed?range=0&to=2')).body).to.have.length(2)
       expect((await post('/v1/api/sql/!data:text?range=0&to=2')).text.split('\n')[0]).to.match(/^trans\s+payment$/)
       expect((await post('/v1/api/sql/!data?range=0&to=2')).type).to.equal('text/html')
@@ -212,7 +215,11 @@ forEachStore('api/sql', (svc) => {
     ]
     for (const c of cases) {
       it(`answers ${c.name} with ${c.status} ${c.code} and keeps serving`, async () => {
-        const res = await svc().http.post('/v1/api/sql:json').set('Cookie', cookie).set('Content-Type', c.type ?? 'application/json').send(c.body)
+        const res = await svc()
+          .http.post('/v1/api/sql:json')
+          .set('Cookie', cookie)
+          .set('Content-Type', c.type ?? 'application/json')
+          .send(c.body)
         expect(res.status, res.text).to.equal(c.status)
         expect(res.body.code).to.equal(c.code)
         expect(res.body.error).to.match(c.hint)

@@ -47,7 +47,14 @@ async function statusOn(agent: Agent, cookie: string, path: string, format = 'js
 }
 
 /** Polls `!status` until `check` holds; fails naming `what` after `withinMs`. */
-async function pollUntil(agent: Agent, cookie: string, path: string, check: (s: QueryStatus) => boolean, what: string, withinMs = 20_000): Promise<QueryStatus> {
+async function pollUntil(
+  agent: Agent,
+  cookie: string,
+  path: string,
+  check: (s: QueryStatus) => boolean,
+  what: string,
+  withinMs = 20_000,
+): Promise<QueryStatus> {
   const deadline = Date.now() + withinMs
   for (;;) {
     const status = await statusOn(agent, cookie, path)
@@ -134,114 +141,123 @@ describe('withProgress() and runOps', () => {
   })
 })
 
-forEachStore('!status', (svc) => {
-  let cookie: string
-  let b: Awaited<ReturnType<typeof secondGateway>>
-  let nextTag = 1
-  before(async function () {
-    this.timeout(60_000)
-    cookie = await svc().login()
-    b = await secondGateway(svc().deps)
-  })
-  after(() => b?.close())
+forEachStore(
+  '!status',
+  (svc) => {
+    let cookie: string
+    let b: Awaited<ReturnType<typeof secondGateway>>
+    let nextTag = 1
+    before(async function () {
+      this.timeout(60_000)
+      cookie = await svc().login()
+      b = await secondGateway(svc().deps)
+    })
+    after(() => b?.close())
 
-  const post = (path: string, body: object) => svc().http.post(`/v1/api/${path}:json`).set('Cookie', cookie).send(body).then((r) => r)
+    const post = (path: string, body: object) =>
+      svc()
+        .http.post(`/v1/api/${path}:json`)
+        .set('Cookie', cookie)
+        .send(body)
+        .then((r) => r)
 
-  it('answers running false with everything else null while nothing runs, in every format', async () => {
-    expect(await statusOn(svc().http, cookie, 'run')).to.deep.equal(IDLE)
-    expect(await statusOn(svc().http, cookie, 'sql')).to.deep.equal(IDLE)
-    for (const format of ['json.rows', 'json.keyed']) expect(await statusOn(svc().http, cookie, 'run', format)).to.deep.equal(IDLE)
-    const text = await svc().http.get('/v1/api/run/!status:text').set('Cookie', cookie)
-    expect(text.type).to.equal('text/plain')
-    expect(JSON.parse(text.text)).to.deep.equal(IDLE)
-    const html = await svc().http.get('/v1/api/run/@index/status').set('Cookie', cookie)
-    expect(html.status).to.equal(200)
-    expect(html.type).to.equal('text/html')
-    expect(html.text).to.match(/running[^]*false/)
-    expect(html.headers['cache-control']).to.equal('no-store')
-  })
+    it('answers running false with everything else null while nothing runs, in every format', async () => {
+      expect(await statusOn(svc().http, cookie, 'run')).to.deep.equal(IDLE)
+      expect(await statusOn(svc().http, cookie, 'sql')).to.deep.equal(IDLE)
+      for (const format of ['json.rows', 'json.keyed']) expect(await statusOn(svc().http, cookie, 'run', format)).to.deep.equal(IDLE)
+      const text = await svc().http.get('/v1/api/run/!status:text').set('Cookie', cookie)
+      expect(text.type).to.equal('text/plain')
+      expect(JSON.parse(text.text)).to.deep.equal(IDLE)
+      const html = await svc().http.get('/v1/api/run/@index/status').set('Cookie', cookie)
+      expect(html.status).to.equal(200)
+      expect(html.type).to.equal('text/html')
+      expect(html.text).to.match(/running[^]*false/)
+      expect(html.headers['cache-control']).to.equal('no-store')
+    })
 
-  it('follows a long run query: total is its op count, done and elapsed grow, then it is idle', async function () {
-    this.timeout(60_000)
-    const { xml, ops } = longQuery(nextTag++)
-    const running = post('run', { xml })
-    const first = await pollUntil(svc().http, cookie, 'run', hasProgress, 'the run query reports progress')
-    expectProgressShape(first, ops)
-    const later = await pollUntil(svc().http, cookie, 'run', (s) => !s.running || s.done! > first.done!, 'done increases')
-    expect(later.running, 'the query ended before done increased').to.equal(true)
-    expectProgressShape(later, ops)
-    expect(later.elapsed_ms).to.be.above(first.elapsed_ms!)
-    expect((await running).status).to.equal(200)
-    expect(await statusOn(svc().http, cookie, 'run')).to.deep.equal(IDLE)
-  })
+    it('follows a long run query: total is its op count, done and elapsed grow, then it is idle', async function () {
+      this.timeout(60_000)
+      const { xml, ops } = longQuery(nextTag++)
+      const running = post('run', { xml })
+      const first = await pollUntil(svc().http, cookie, 'run', hasProgress, 'the run query reports progress')
+      expectProgressShape(first, ops)
+      const later = await pollUntil(svc().http, cookie, 'run', (s) => !s.running || s.done! > first.done!, 'done increases')
+      expect(later.running, 'the query ended before done increased').to.equal(true)
+      expectProgressShape(later, ops)
+      expect(later.elapsed_ms).to.be.above(first.elapsed_ms!)
+      expect((await running).status).to.equal(200)
+      expect(await statusOn(svc().http, cookie, 'run')).to.deep.equal(IDLE)
+    })
 
-  it('shows the same progress on a second gateway sharing the Store', async function () {
-    this.timeout(60_000)
-    const { xml, ops } = longQuery(nextTag++)
-    const running = post('run', { xml })
-    const first = await pollUntil(b.http, cookie, 'run', hasProgress, 'the other gateway sees progress')
-    expectProgressShape(first, ops)
-    const later = await pollUntil(b.http, cookie, 'run', (s) => !s.running || s.done! > first.done!, 'done increases on the other gateway')
-    expect(later.running, 'the query ended before done increased').to.equal(true)
-    const here = await statusOn(svc().http, cookie, 'run')
-    expect(here.total).to.equal(ops)
-    expect(here.done).to.be.at.least(later.done!)
-    expect((await running).status).to.equal(200)
-    expect(await statusOn(b.http, cookie, 'run')).to.deep.equal(IDLE)
-  })
+    it('shows the same progress on a second gateway sharing the Store', async function () {
+      this.timeout(60_000)
+      const { xml, ops } = longQuery(nextTag++)
+      const running = post('run', { xml })
+      const first = await pollUntil(b.http, cookie, 'run', hasProgress, 'the other gateway sees progress')
+      expectProgressShape(first, ops)
+      const later = await pollUntil(b.http, cookie, 'run', (s) => !s.running || s.done! > first.done!, 'done increases on the other gateway')
+      expect(later.running, 'the query ended before done increased').to.equal(true)
+      const here = await statusOn(svc().http, cookie, 'run')
+      expect(here.total).to.equal(ops)
+      expect(here.done).to.be.at.least(later.done!)
+      expect((await running).status).to.equal(200)
+      expect(await statusOn(b.http, cookie, 'run')).to.deep.equal(IDLE)
+    })
 
-  it('answers running false once the query was stopped', async function () {
-    this.timeout(60_000)
-    const running = post('run', { xml: longQuery(nextTag++).xml })
-    await pollUntil(svc().http, cookie, 'run', (s) => s.running, 'the query runs')
-    expect((await post('run/!stop', {})).body).to.deep.equal({ stopped: true })
-    expect((await running).status).to.equal(409)
-    await pollUntil(svc().http, cookie, 'run', (s) => !s.running, 'idle after the stop', 5000)
-  })
+    it('answers running false once the query was stopped', async function () {
+      this.timeout(60_000)
+      const running = post('run', { xml: longQuery(nextTag++).xml })
+      await pollUntil(svc().http, cookie, 'run', (s) => s.running, 'the query runs')
+      expect((await post('run/!stop', {})).body).to.deep.equal({ stopped: true })
+      expect((await running).status).to.equal(409)
+      await pollUntil(svc().http, cookie, 'run', (s) => !s.running, 'idle after the stop', 5000)
+    })
 
-  it('reports an SQL query as running with elapsed time only', async function () {
-    this.timeout(60_000)
-    const running = post('sql', { sql: FOREVER })
-    const first = await pollUntil(svc().http, cookie, 'sql', (s) => s.running, 'the SQL query runs')
-    await sleep(300)
-    const later = await statusOn(b.http, cookie, 'sql')
-    for (const s of [first, later]) expect(s).to.include({ running: true, done: null, total: null, unit: null, fraction: null })
-    expect(later.elapsed_ms).to.be.above(first.elapsed_ms!)
-    expect((await post('sql/!stop', {})).body).to.deep.equal({ stopped: true })
-    expect((await running).status).to.equal(409)
-    await pollUntil(svc().http, cookie, 'sql', (s) => !s.running, 'idle after the stop', 5000)
-  })
+    it('reports an SQL query as running with elapsed time only', async function () {
+      this.timeout(60_000)
+      const running = post('sql', { sql: FOREVER })
+      const first = await pollUntil(svc().http, cookie, 'sql', (s) => s.running, 'the SQL query runs')
+      await sleep(300)
+      const later = await statusOn(b.http, cookie, 'sql')
+      for (const s of [first, later]) expect(s).to.include({ running: true, done: null, total: null, unit: null, fraction: null })
+      expect(later.elapsed_ms).to.be.above(first.elapsed_ms!)
+      expect((await post('sql/!stop', {})).body).to.deep.equal({ stopped: true })
+      expect((await running).status).to.equal(409)
+      await pollUntil(svc().http, cookie, 'sql', (s) => !s.running, 'idle after the stop', 5000)
+    })
 
-  it('follows the query of a run instance at api/{tag}/!status, in every format', async function () {
-    this.timeout(60_000)
-    const tag = (await post('new/run', {})).body.tag as number
-    expect(await statusOn(svc().http, cookie, String(tag))).to.deep.equal(IDLE)
-    const { xml, ops } = longQuery(nextTag++)
-    const running = post(String(tag), { xml })
-    expectProgressShape(await pollUntil(svc().http, cookie, String(tag), hasProgress, 'the instance reports progress'), ops)
-    for (const format of ['json.rows', 'json.keyed']) expect((await statusOn(b.http, cookie, String(tag), format)).total).to.equal(ops)
-    const text = await b.http.get(`/v1/api/${tag}/!status:text`).set('Cookie', cookie)
-    expect(JSON.parse(text.text)).to.include({ running: true, total: ops })
-    const html = await b.http.get(`/v1/api/${tag}/@index/status`).set('Cookie', cookie)
-    expect(html.text).to.match(new RegExp(`total[^]*${ops}`))
-    // The session's own run endpoint is another key: it is not what runs.
-    expect((await statusOn(svc().http, cookie, 'run')).running).to.equal(false)
-    expect((await running).status).to.equal(200)
-    expect(await statusOn(svc().http, cookie, String(tag))).to.deep.equal(IDLE)
-  })
+    it('follows the query of a run instance at api/{tag}/!status, in every format', async function () {
+      this.timeout(60_000)
+      const tag = (await post('new/run', {})).body.tag as number
+      expect(await statusOn(svc().http, cookie, String(tag))).to.deep.equal(IDLE)
+      const { xml, ops } = longQuery(nextTag++)
+      const running = post(String(tag), { xml })
+      expectProgressShape(await pollUntil(svc().http, cookie, String(tag), hasProgress, 'the instance reports progress'), ops)
+      for (const format of ['json.rows', 'json.keyed']) expect((await statusOn(b.http, cookie, String(tag), format)).total).to.equal(ops)
+      const text = await b.http.get(`/v1/api/${tag}/!status:text`).set('Cookie', cookie)
+      expect(JSON.parse(text.text)).to.include({ running: true, total: ops })
+      const html = await b.http.get(`/v1/api/${tag}/@index/status`).set('Cookie', cookie)
+      expect(html.text).to.match(new RegExp(`total[^]*${ops}`))
+      // The session's own run endpoint is another key: it is not what runs.
+      expect((await statusOn(svc().http, cookie, 'run')).running).to.equal(false)
+      expect((await running).status).to.equal(200)
+      expect(await statusOn(svc().http, cookie, String(tag))).to.deep.equal(IDLE)
+    })
 
-  it('follows the query of a fixed-query instance while it computes its result', async function () {
-    this.timeout(60_000)
-    const { xml, ops } = longQuery(nextTag++)
-    const tag = (await post('new', { xml })).body.tag as number
-    const running = post(String(tag), {})
-    expectProgressShape(await pollUntil(svc().http, cookie, `${tag}`, hasProgress, 'the fixed query reports progress'), ops)
-    expect((await running).status).to.equal(200)
-    expect(await statusOn(svc().http, cookie, String(tag))).to.deep.equal(IDLE)
-  })
+    it('follows the query of a fixed-query instance while it computes its result', async function () {
+      this.timeout(60_000)
+      const { xml, ops } = longQuery(nextTag++)
+      const tag = (await post('new', { xml })).body.tag as number
+      const running = post(String(tag), {})
+      expectProgressShape(await pollUntil(svc().http, cookie, `${tag}`, hasProgress, 'the fixed query reports progress'), ops)
+      expect((await running).status).to.equal(200)
+      expect(await statusOn(svc().http, cookie, String(tag))).to.deep.equal(IDLE)
+    })
 
-  it('answers 404 for the status of an instance that is not there', async () => {
-    const res = await svc().http.get('/v1/api/999999/!status:json').set('Cookie', cookie)
-    expect(res.status).to.equal(404)
-  })
-}, { DEMO_ROWS: '300000', QUERY_TIMEOUT_MS: '120000' })
+    it('answers 404 for the status of an instance that is not there', async () => {
+      const res = await svc().http.get('/v1/api/999999/!status:json').set('Cookie', cookie)
+      expect(res.status).to.equal(404)
+    })
+  },
+  { DEMO_ROWS: '300000', QUERY_TIMEOUT_MS: '120000' },
+)

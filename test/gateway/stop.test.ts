@@ -280,7 +280,9 @@ for (const kind of STORE_KINDS) {
         await gw.b.requestStop('inst:17')
         expectStopped(await first.outcome, 'inst:17')
         release()
-        expect(await second).to.be.instanceOf(AppError).with.property('code', 'STOPPED')
+        expect(await second)
+          .to.be.instanceOf(AppError)
+          .with.property('code', 'STOPPED')
         expect(ran).to.equal(false)
         await c.close()
       })
@@ -332,7 +334,12 @@ for (const kind of STORE_KINDS) {
 
     describe('with a real PoolRunner', () => {
       /** Counts forever: only a terminated worker ends it. */
-      const LONG: SqlTask = { kind: 'sql', sql: 'with recursive c(x) as (select 1 union all select x+1 from c) select count(*) from c', tables: [], maxRows: 10 }
+      const LONG: SqlTask = {
+        kind: 'sql',
+        sql: 'with recursive c(x) as (select 1 union all select x+1 from c) select count(*) from c',
+        tables: [],
+        maxRows: 10,
+      }
       /** Counts to 3 million: keeps one worker busy for a second or so. */
       const BLOCKER: SqlTask = { ...LONG, sql: 'with recursive c(x) as (select 1 union all select x+1 from c where x < 3000000) select count(*) from c' }
       const SELECT_1: SqlTask = { kind: 'sql', sql: 'select 1', tables: [], maxRows: 10 }
@@ -355,7 +362,10 @@ for (const kind of STORE_KINDS) {
             running()
             return runner.run(LONG, { signal, timeoutMs: 60_000 })
           })
-          .then(() => null, (error: unknown) => error)
+          .then(
+            () => null,
+            (error: unknown) => error,
+          )
         await started
         await sleep(200) // let the worker get deep into the query
         const short = runner.run(SELECT_1, { timeoutMs: 10_000 })
@@ -376,7 +386,9 @@ for (const kind of STORE_KINDS) {
         const toReplaced = performance.now() - t0
         expect(blockerDone, 'select 1 waited for the blocker: only one worker serves').to.equal(false)
         await blocker
-        console.log(`      stop → STOPPED ${toStopped.toFixed(1)} ms, → next select 1 ${toNext.toFixed(1)} ms, → two workers serving ${toReplaced.toFixed(1)} ms`)
+        console.log(
+          `      stop → STOPPED ${toStopped.toFixed(1)} ms, → next select 1 ${toNext.toFixed(1)} ms, → two workers serving ${toReplaced.toFixed(1)} ms`,
+        )
         expect(toStopped).to.be.below(STOP_LATENCY_MS)
         expect(runner.pending).to.equal(0)
       })

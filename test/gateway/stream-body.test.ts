@@ -95,10 +95,11 @@ async function serve(rows: () => PagedRows, logs: Record<string, unknown>[] = []
   const { port } = server.address() as AddressInfo
   return {
     url: `http://127.0.0.1:${port}`,
-    close: () => new Promise<void>((resolve) => {
-      server.closeAllConnections()
-      server.close(() => resolve())
-    }),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections()
+        server.close(() => resolve())
+      }),
   }
 }
 
@@ -116,24 +117,26 @@ interface Received {
  */
 function get(url: string, headers: Record<string, string> = {}, onChunk?: (chunk: Buffer) => void): Promise<Received> {
   return new Promise((resolve, reject) => {
-    http.get(url, { headers }, (res) => {
-      const parts: Buffer[] = []
-      const coding = res.headers['content-encoding']
-      const decoded = coding === 'gzip' ? res.pipe(zlib.createGunzip()) : coding === 'br' ? res.pipe(zlib.createBrotliDecompress()) : res
-      let settled = false
-      const finish = (): void => {
-        if (settled) return
-        settled = true
-        resolve({ status: res.statusCode ?? 0, headers: res.headers, complete: res.complete, body: Buffer.concat(parts) })
-      }
-      decoded.on('data', (chunk: Buffer) => (onChunk ? onChunk(chunk) : parts.push(chunk)))
-      decoded.on('end', finish)
-      decoded.on('error', finish)
-      // A body cut off: the decompressor never sees an end; report what it let through.
-      res.on('close', () => {
-        if (!res.complete) setTimeout(finish, 50)
+    http
+      .get(url, { headers }, (res) => {
+        const parts: Buffer[] = []
+        const coding = res.headers['content-encoding']
+        const decoded = coding === 'gzip' ? res.pipe(zlib.createGunzip()) : coding === 'br' ? res.pipe(zlib.createBrotliDecompress()) : res
+        let settled = false
+        const finish = (): void => {
+          if (settled) return
+          settled = true
+          resolve({ status: res.statusCode ?? 0, headers: res.headers, complete: res.complete, body: Buffer.concat(parts) })
+        }
+        decoded.on('data', (chunk: Buffer) => (onChunk ? onChunk(chunk) : parts.push(chunk)))
+        decoded.on('end', finish)
+        decoded.on('error', finish)
+        // A body cut off: the decompressor never sees an end; report what it let through.
+        res.on('close', () => {
+          if (!res.complete) setTimeout(finish, 50)
+        })
       })
-    }).on('error', reject)
+      .on('error', reject)
   })
 }
 

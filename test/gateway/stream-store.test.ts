@@ -64,7 +64,14 @@ function failingStore(store: Store): { store: Store; failOnMget: (n: number) => 
       return typeof value === 'function' ? value.bind(target) : value
     },
   })
-  return { store: wrapped, failOnMget: (n) => { calls = 0; failAt = n }, mgets: () => calls }
+  return {
+    store: wrapped,
+    failOnMget: (n) => {
+      calls = 0
+      failAt = n
+    },
+    mgets: () => calls,
+  }
 }
 
 /** A second gateway on the first one's store, whose Store reads can be made to fail, keeping its log lines. */
@@ -75,99 +82,104 @@ async function secondGateway(first: TestDeps) {
   return { ...gateway, logs, injected }
 }
 
-forEachStore('streamed bodies of large kept results', (svc) => {
-  let b: Awaited<ReturnType<typeof secondGateway>>
-  let cookie: string
-  let aUrl: string
+forEachStore(
+  'streamed bodies of large kept results',
+  (svc) => {
+    let b: Awaited<ReturnType<typeof secondGateway>>
+    let cookie: string
+    let aUrl: string
 
-  before(async function () {
-    this.timeout(60_000)
-    b = await secondGateway(svc().deps)
-    cookie = await svc().login()
-    aUrl = svc().http.get('/').url.replace(/\/$/, '')
-    const run = await post(`${aUrl}/v1/api/sql:json.rows`, cookie, { sql: ALL })
-    expect(JSON.parse(run.body.toString()).rows).to.have.length(ROWS)
-    // The copy in the Store is written after the answer: wait for its meta entry.
-    for (let i = 0; i < 100; i++) {
-      if ((await svc().deps.store.keys('res:')).some((k) => k.endsWith(':meta'))) return
-      await new Promise((r) => setTimeout(r, 50))
-    }
-    throw new Error('the result was never kept in the store')
-  })
-  after(() => b.close())
-
-  for (const format of FORMATS) {
-    it(`!data:${format} from the Store streams the same bytes as from memory, without running the query`, async function () {
-      this.timeout(30_000)
-      const fromMemory = await post(`${aUrl}/v1/api/sql/!data:${format}`, cookie)
-      const runs = b.runs()
-      const fromStore = await post(`${b.url}/v1/api/sql/!data:${format}`, cookie)
-      expect(fromStore.status).to.equal(200)
-      expect(fromStore.headers['content-length'], 'a streamed body has no length').to.equal(undefined)
-      expect(fromStore.body.equals(fromMemory.body)).to.equal(true)
-      expect(b.runs() - runs).to.equal(0)
-      // Five chunks of 4096 rows, each fetched on its own (plus one for the first row).
-      expect(b.injected.mgets()).to.be.at.least(Math.ceil(ROWS / 4096))
+    before(async function () {
+      this.timeout(60_000)
+      b = await secondGateway(svc().deps)
+      cookie = await svc().login()
+      aUrl = svc().http.get('/').url.replace(/\/$/, '')
+      const run = await post(`${aUrl}/v1/api/sql:json.rows`, cookie, { sql: ALL })
+      expect(JSON.parse(run.body.toString()).rows).to.have.length(ROWS)
+      // The copy in the Store is written after the answer: wait for its meta entry.
+      for (let i = 0; i < 100; i++) {
+        if ((await svc().deps.store.keys('res:')).some((k) => k.endsWith(':meta'))) return
+        await new Promise((r) => setTimeout(r, 50))
+      }
+      throw new Error('the result was never kept in the store')
     })
-  }
+    after(() => b.close())
 
-  it('a gzip-encoded !data arrives identical to the plain one', async function () {
-    this.timeout(30_000)
-    const plain = await post(`${b.url}/v1/api/sql/!data:text`, cookie)
-    const gz = await post(`${b.url}/v1/api/sql/!data:text`, cookie, {}, { 'accept-encoding': 'gzip' })
-    expect(gz.headers['content-encoding']).to.equal('gzip')
-    expect(gz.body.equals(plain.body)).to.equal(true)
-  })
-
-  describe('when the Store fails part way', () => {
-    /** How many mgets a clean `!data` in the format makes on the second gateway. */
-    async function mgetsOf(format: string): Promise<number> {
-      b.injected.failOnMget(Infinity)
-      await post(`${b.url}/v1/api/sql/!data:${format}`, cookie)
-      return b.injected.mgets()
-    }
-
-    afterEach(() => b.injected.failOnMget(Infinity))
-
-    it('a text body ends with the error marker, and the failure is logged with its request id', async function () {
-      this.timeout(30_000)
-      b.injected.failOnMget(await mgetsOf('text'))
-      const res = await post(`${b.url}/v1/api/sql/!data:text`, cookie)
-      expect(res.status).to.equal(200)
-      const text = res.body.toString('utf8')
-      const marker = /\n#ERROR requestId=([0-9a-f-]+) code=internal Internal error\n$/.exec(text)
-      expect(marker, text.slice(-200)).to.not.equal(null)
-      const line = b.logs.find((l) => l.requestId === marker![1] && l.level === 'error')
-      expect(line, JSON.stringify(b.logs.slice(-3))).to.include({ msg: 'response body failed after it began', code: 'INTERNAL' })
-      expect(String(line!.err)).to.contain('injected store failure')
-    })
-
-    for (const format of ['json', 'json.rows', 'json.keyed'] as const) {
-      it(`a ${format} body is cut off: invalid JSON, an incomplete transfer, a log line`, async function () {
+    for (const format of FORMATS) {
+      it(`!data:${format} from the Store streams the same bytes as from memory, without running the query`, async function () {
         this.timeout(30_000)
-        b.injected.failOnMget(await mgetsOf(format))
-        const logged = b.logs.length
-        const res = await post(`${b.url}/v1/api/sql/!data:${format}`, cookie)
-        expect(res.complete).to.equal(false)
-        expect(res.body.length).to.be.above(1000)
-        expect(() => JSON.parse(res.body.toString('utf8'))).to.throw(SyntaxError)
-        expect(b.logs.slice(logged).some((l) => l.msg === 'response body failed after it began')).to.equal(true)
+        const fromMemory = await post(`${aUrl}/v1/api/sql/!data:${format}`, cookie)
+        const runs = b.runs()
+        const fromStore = await post(`${b.url}/v1/api/sql/!data:${format}`, cookie)
+        expect(fromStore.status).to.equal(200)
+        expect(fromStore.headers['content-length'], 'a streamed body has no length').to.equal(undefined)
+        expect(fromStore.body.equals(fromMemory.body)).to.equal(true)
+        expect(b.runs() - runs).to.equal(0)
+        // Five chunks of 4096 rows, each fetched on its own (plus one for the first row).
+        expect(b.injected.mgets()).to.be.at.least(Math.ceil(ROWS / 4096))
       })
     }
 
-    it('a failure before the first byte is an ordinary 500 with a JSON error', async () => {
-      b.injected.failOnMget(1)
-      const res = await post(`${b.url}/v1/api/sql/!data:json.rows`, cookie)
-      expect(res.status).to.equal(500)
-      expect(JSON.parse(res.body.toString())).to.include({ error: 'Internal error', code: 'internal' })
+    it('a gzip-encoded !data arrives identical to the plain one', async function () {
+      this.timeout(30_000)
+      const plain = await post(`${b.url}/v1/api/sql/!data:text`, cookie)
+      const gz = await post(`${b.url}/v1/api/sql/!data:text`, cookie, {}, { 'accept-encoding': 'gzip' })
+      expect(gz.headers['content-encoding']).to.equal('gzip')
+      expect(gz.body.equals(plain.body)).to.equal(true)
     })
-  })
 
-  it('the object URL of a large table streams every row from the table cache', async function () {
-    this.timeout(30_000)
-    const res = await post(`${b.url}/v1/api/pub.demo.retail.item:json.rows`, cookie)
-    expect(res.status).to.equal(200)
-    expect(res.headers['content-length']).to.equal(undefined)
-    expect(JSON.parse(res.body.toString()).rows).to.have.length(ROWS)
-  })
-}, { DEMO_ROWS: String(ROWS) }, { skip: ['cluster'] })
+    describe('when the Store fails part way', () => {
+      /** How many mgets a clean `!data` in the format makes on the second gateway. */
+      async function mgetsOf(format: string): Promise<number> {
+        b.injected.failOnMget(Infinity)
+        await post(`${b.url}/v1/api/sql/!data:${format}`, cookie)
+        return b.injected.mgets()
+      }
+
+      afterEach(() => b.injected.failOnMget(Infinity))
+
+      it('a text body ends with the error marker, and the failure is logged with its request id', async function () {
+        this.timeout(30_000)
+        b.injected.failOnMget(await mgetsOf('text'))
+        const res = await post(`${b.url}/v1/api/sql/!data:text`, cookie)
+        expect(res.status).to.equal(200)
+        const text = res.body.toString('utf8')
+        const marker = /\n#ERROR requestId=([0-9a-f-]+) code=internal Internal error\n$/.exec(text)
+        expect(marker, text.slice(-200)).to.not.equal(null)
+        const line = b.logs.find((l) => l.requestId === marker![1] && l.level === 'error')
+        expect(line, JSON.stringify(b.logs.slice(-3))).to.include({ msg: 'response body failed after it began', code: 'INTERNAL' })
+        expect(String(line!.err)).to.contain('injected store failure')
+      })
+
+      for (const format of ['json', 'json.rows', 'json.keyed'] as const) {
+        it(`a ${format} body is cut off: invalid JSON, an incomplete transfer, a log line`, async function () {
+          this.timeout(30_000)
+          b.injected.failOnMget(await mgetsOf(format))
+          const logged = b.logs.length
+          const res = await post(`${b.url}/v1/api/sql/!data:${format}`, cookie)
+          expect(res.complete).to.equal(false)
+          expect(res.body.length).to.be.above(1000)
+          expect(() => JSON.parse(res.body.toString('utf8'))).to.throw(SyntaxError)
+          expect(b.logs.slice(logged).some((l) => l.msg === 'response body failed after it began')).to.equal(true)
+        })
+      }
+
+      it('a failure before the first byte is an ordinary 500 with a JSON error', async () => {
+        b.injected.failOnMget(1)
+        const res = await post(`${b.url}/v1/api/sql/!data:json.rows`, cookie)
+        expect(res.status).to.equal(500)
+        expect(JSON.parse(res.body.toString())).to.include({ error: 'Internal error', code: 'internal' })
+      })
+    })
+
+    it('the object URL of a large table streams every row from the table cache', async function () {
+      this.timeout(30_000)
+      const res = await post(`${b.url}/v1/api/pub.demo.retail.item:json.rows`, cookie)
+      expect(res.status).to.equal(200)
+      expect(res.headers['content-length']).to.equal(undefined)
+      expect(JSON.parse(res.body.toString()).rows).to.have.length(ROWS)
+    })
+  },
+  { DEMO_ROWS: String(ROWS) },
+  { skip: ['cluster'] },
+)

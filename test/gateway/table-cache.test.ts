@@ -13,7 +13,13 @@ describe('TableCache', () => {
   after(() => rm(dir, { recursive: true, force: true }))
 
   const write = (n: number) =>
-    writeTableVersion(dir, { columns: [{ name: 'x', type: 'int' }, { name: 's', type: 'text' }], data: [Int32Array.from({ length: n }, (_, i) => i), Array.from({ length: n }, (_, i) => `v${i % 7}`)] })
+    writeTableVersion(dir, {
+      columns: [
+        { name: 'x', type: 'int' },
+        { name: 's', type: 'text' },
+      ],
+      data: [Int32Array.from({ length: n }, (_, i) => i), Array.from({ length: n }, (_, i) => `v${i % 7}`)],
+    })
 
   it('loads columns into SharedArrayBuffers and serves the same buffer on every hit', async () => {
     const meta = await write(1000)

@@ -11,7 +11,8 @@ import type { Response } from 'supertest'
 import { ADMIN_PASSWORD } from '../helpers/service.js'
 import { forEachStore } from '../helpers/suites.js'
 
-const CSP = "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
+const CSP =
+  "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
 
 const EVIL = '<script>alert(1)</script>'
 const EVIL_ESCAPED = '&lt;script&gt;alert(1)&lt;/script&gt;'
@@ -45,8 +46,23 @@ function expectStrictPage(res: Response, status = 200): string {
 
 const NAV = ['nav#topnav', 'a#nav-run', 'a#nav-sql', 'a#nav-new', 'a#nav-ls', 'a#nav-logout', 'span#whoami']
 const EDITOR = [
-  'textarea#query', 'button#run', 'div#progress-box', 'progress#progress', 'span#elapsed', 'button#stop', 'div#error', 'table#result',
-  'button#first', 'button#prev', 'button#next', 'button#last', 'span#rowinfo', 'a#link-text', 'a#link-json', 'a#link-json-rows', 'a#link-json-keyed',
+  'textarea#query',
+  'button#run',
+  'div#progress-box',
+  'progress#progress',
+  'span#elapsed',
+  'button#stop',
+  'div#error',
+  'table#result',
+  'button#first',
+  'button#prev',
+  'button#next',
+  'button#last',
+  'span#rowinfo',
+  'a#link-text',
+  'a#link-json',
+  'a#link-json-rows',
+  'a#link-json-keyed',
 ]
 const LOGIN = ['form#login-form', 'input#uid', 'input#pw', 'button#login-submit', 'div#login-error']
 
@@ -87,7 +103,11 @@ forEachStore('workbench pages', (svc) => {
       const json = await get('/v1/api/run:json', null)
       expect(json.status).to.equal(403)
       expect(json.type).to.equal('application/json')
-      expect(json.body).to.deep.equal({ error: 'Not logged in: send the cookie session=<uid>|<sid>|<epw> from api/!login.', code: 'no_session', requestId: json.headers['x-request-id'] })
+      expect(json.body).to.deep.equal({
+        error: 'Not logged in: send the cookie session=<uid>|<sid>|<epw> from api/!login.',
+        code: 'no_session',
+        requestId: json.headers['x-request-id'],
+      })
       const text = await get('/v1/api/run/!data:text', null)
       expect(text.type).to.equal('application/json')
       const login = await post('/v1/api/!login', { uid: 'admin', pw: 'wrong' }, null)
@@ -139,7 +159,9 @@ forEachStore('workbench pages', (svc) => {
       const tag = (await post('/v1/api/new:json', { xml: DYNAMIC })).body.tag
       let html = expectStrictPage(await get(`/v1/api/${tag}`))
       expectElements(html, [...NAV, 'form#vars', 'button#apply', 'table#result', 'div#error', 'progress#progress', 'button#stop', 'span#rowinfo'])
-      expect(html).to.match(/<input id="var-0" name="store" value="1"/).and.to.match(/<input id="var-1" name="note" value="x"/)
+      expect(html)
+        .to.match(/<input id="var-0" name="store" value="1"/)
+        .and.to.match(/<input id="var-1" name="note" value="x"/)
       expect(html).to.include(`data-base="/v1/api/${tag}"`).and.to.include('data-index="table"')
       expect((await post(`/v1/api/${tag}:json`, { store: 2 })).body.store).to.deep.equal([2])
       html = expectStrictPage(await get(`/v1/api/${tag}`))
@@ -154,7 +176,10 @@ forEachStore('workbench pages', (svc) => {
     })
 
     it('sql and run instances: the editor, posting to the instance', async () => {
-      for (const [app, from] of [['sql', 'range'], ['run', 'range_']]) {
+      for (const [app, from] of [
+        ['sql', 'range'],
+        ['run', 'range_'],
+      ]) {
         const tag = (await post(`/v1/api/new/${app}:json`, {})).body.tag
         const html = expectStrictPage(await get(`/v1/api/${tag}`))
         expectElements(html, [...NAV, ...EDITOR])
@@ -170,7 +195,7 @@ forEachStore('workbench pages', (svc) => {
       expect(html).to.include('data-mode="viewer"').and.to.include('&lt;base table=&quot;pub.demo.retail.stores&quot;/&gt;')
     })
 
-    it('an instance that is not the session\'s is a 404 page', async () => {
+    it("an instance that is not the session's is a 404 page", async () => {
       const html = expectStrictPage(await get('/v1/api/999999'), 404)
       expectElements(html, ['div#error', ...NAV])
     })
@@ -193,7 +218,9 @@ forEachStore('workbench pages', (svc) => {
         }
         expect(html.match(/<li>/g)).to.have.length(3)
         expect(html).to.include(`href="${path}:json.keyed"`).and.to.include('<title>pub.demo.retail</title>')
-        expect(html).to.match(/<nav id="crumbs"[^>]*><a href="\/v1\/api\/ls">Folders<\/a>.*<a href="\/v1\/api\/ls\/pub">pub<\/a>.*<span aria-current="page">retail<\/span>/)
+        expect(html).to.match(
+          /<nav id="crumbs"[^>]*><a href="\/v1\/api\/ls">Folders<\/a>.*<a href="\/v1\/api\/ls\/pub">pub<\/a>.*<span aria-current="page">retail<\/span>/,
+        )
       }
     })
 
@@ -230,7 +257,20 @@ forEachStore('workbench pages', (svc) => {
 
   describe('assets under /ui', () => {
     const TYPES: Record<string, string> = { css: 'text/css; charset=utf-8', js: 'text/javascript; charset=utf-8', svg: 'image/svg+xml' }
-    const ASSETS = ['workbench.css', 'favicon.svg', 'query-page.js', 'new-page.js', 'instance-page.js', 'folder-page.js', 'login-page.js', 'nav.js', 'result-view.js', 'cells.js', 'display-rules.js', 'api.js']
+    const ASSETS = [
+      'workbench.css',
+      'favicon.svg',
+      'query-page.js',
+      'new-page.js',
+      'instance-page.js',
+      'folder-page.js',
+      'login-page.js',
+      'nav.js',
+      'result-view.js',
+      'cells.js',
+      'display-rules.js',
+      'api.js',
+    ]
 
     it('serves the built scripts and stylesheet with their types, the policy, nosniff and a cache header', async () => {
       for (const name of ASSETS) {
@@ -256,7 +296,17 @@ forEachStore('workbench pages', (svc) => {
     })
 
     it('answers 404 for anything else, and 405 for other methods', async () => {
-      for (const path of ['/ui/nope.js', '/ui/cells.ts', '/ui/copy-assets.mjs', '/ui/tsconfig.json', '/ui/', '/ui/x/nav.js', '/ui/%2e%2e/package.json', '/ui/..%2fpackage.json', '/ui/NAV.JS']) {
+      for (const path of [
+        '/ui/nope.js',
+        '/ui/cells.ts',
+        '/ui/copy-assets.mjs',
+        '/ui/tsconfig.json',
+        '/ui/',
+        '/ui/x/nav.js',
+        '/ui/%2e%2e/package.json',
+        '/ui/..%2fpackage.json',
+        '/ui/NAV.JS',
+      ]) {
         const res = await get(path, null)
         expect(res.status, path).to.equal(404)
         expect(res.type).to.equal('application/json')
@@ -274,7 +324,8 @@ forEachStore('workbench pages', (svc) => {
     }
 
     it('no value, label, title, variable or query text becomes markup on any server-rendered page', async () => {
-      const xml = '<table cols="evil">&lt;script&gt;alert(1)&lt;/script&gt;;x" onmouseover="alert(2)</table><willbe name="lab" label="&lt;b&gt;bold" value="1"/>'
+      const xml =
+        '<table cols="evil">&lt;script&gt;alert(1)&lt;/script&gt;;x" onmouseover="alert(2)</table><willbe name="lab" label="&lt;b&gt;bold" value="1"/>'
       const ran = expectStrictPage(await post('/v1/api/run', { xml }))
       expect(ran).to.include(EVIL_ESCAPED)
       expectEscaped(ran, 'run result')
@@ -305,7 +356,12 @@ forEachStore('workbench pages', (svc) => {
 
 /** The display rules of the client (dist/ui/cells.js), loaded from the build like the browser does. */
 describe('workbench display rules (compiled client code)', () => {
-  interface Column { name: string; label: string; type: 'i' | 'j' | 'f' | 'a' | null; format: string }
+  interface Column {
+    name: string
+    label: string
+    type: 'i' | 'j' | 'f' | 'a' | null
+    format: string
+  }
   let cells: {
     cellFormatter(c: Column): (v: unknown) => string
     columnsOf(cols: Record<string, unknown[]>): Column[]
@@ -352,7 +408,10 @@ describe('workbench display rules (compiled client code)', () => {
 
   it('reads !cols, and right-aligns numbers (sql: by the values)', () => {
     const cols = cells.columnsOf({ name: ['a', 'b'], label: ['A', 'B'], type: ['i', 'a'], format: ['type:num', 'type:char'] })
-    expect(cols).to.deep.equal([{ name: 'a', label: 'A', type: 'i', format: 'type:num' }, { name: 'b', label: 'B', type: 'a', format: 'type:char' }])
+    expect(cols).to.deep.equal([
+      { name: 'a', label: 'A', type: 'i', format: 'type:num' },
+      { name: 'b', label: 'B', type: 'a', format: 'type:char' },
+    ])
     expect(cells.columnsOf({ name: ['x'], label: ['X'], width: [3] })[0]).to.deep.equal({ name: 'x', label: 'X', type: null, format: '' })
     expect(cells.isNumericColumn({ name: 'x', label: 'x', type: null, format: '' }, [1, null, 2])).to.equal(true)
     expect(cells.isNumericColumn({ name: 'x', label: 'x', type: null, format: '' }, ['1', 2])).to.equal(false)

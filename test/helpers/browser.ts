@@ -151,5 +151,10 @@ function watch(page: Page, problems: string[]): void {
 
 /** A test title as a file name that every file system accepts. */
 function fileName(title: string): string {
-  return title.replace(/[^A-Za-z0-9._-]+/g, '_').replace(/^_+|_+$/g, '').slice(0, 150) || 'test'
+  return (
+    title
+      .replace(/[^A-Za-z0-9._-]+/g, '_')
+      .replace(/^_+|_+$/g, '')
+      .slice(0, 150) || 'test'
+  )
 }

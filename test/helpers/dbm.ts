@@ -15,7 +15,10 @@ export interface DbmAnswer {
 
 /** Posts one transaction and returns the parsed reply (asserting HTTP 200 and JSON). */
 export async function dbm(svc: TestService, cookie: string, name: string, params: Record<string, unknown> = {}): Promise<DbmAnswer> {
-  const res = await svc.http.post('/v1/api/dbm:json').set('Cookie', cookie).send({ cmd: [name, params] })
+  const res = await svc.http
+    .post('/v1/api/dbm:json')
+    .set('Cookie', cookie)
+    .send({ cmd: [name, params] })
   expect(res.status, res.text).to.equal(200)
   expect(res.type).to.equal('application/json')
   return res.body as DbmAnswer

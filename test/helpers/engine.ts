@@ -29,7 +29,10 @@ export function shared(array: Int32Array | Float64Array): SharedArrayBuffer {
 export function makeTable(path: string, cols: readonly ColDef[]): TableInput {
   const rows = cols[0]?.values.length ?? 0
   return {
-    path, version: `v-${path}`, rows, title: path,
+    path,
+    version: `v-${path}`,
+    rows,
+    title: path,
     columns: cols.map((c) => {
       const spec = { name: c.name, type: c.type }
       if (c.type === 'text') {
@@ -66,14 +69,16 @@ export function columnsOf(r: ResultSet): Record<string, Cell[]> {
 
 export const names = (r: ResultSet): string[] => r.cols.map((c) => c.name)
 
-
 /** A table of engine columns (e.g. from engine/columns/random.ts), by name; text keeps its codes and dictionary. */
 export function tableOfColumns(path: string, cols: Record<string, Column>): TableInput {
   const entries = Object.entries(cols)
   const first = entries[0]?.[1]
   const rows = first === undefined ? 0 : first.type === 'text' ? first.codes.length : first.data.length
   return {
-    path, version: `v-${path}`, rows, title: path,
+    path,
+    version: `v-${path}`,
+    rows,
+    title: path,
     columns: entries.map(([name, c]) => {
       const spec = { name, type: c.type }
       return c.type === 'text' ? { spec, buffer: shared(c.codes), dict: c.dict } : { spec, buffer: shared(c.data) }

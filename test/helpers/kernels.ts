@@ -12,5 +12,8 @@ export function scalar(type: ColumnType, v: V): Scalar {
 
 /** Runs a registry kernel whose arguments are all values. */
 export function runKernel(name: string, args: readonly Value[], rows: number): Column {
-  return FUNCTIONS[name].kernel(args.map((value) => ({ kind: 'value' as const, value })), { rows })
+  return FUNCTIONS[name].kernel(
+    args.map((value) => ({ kind: 'value' as const, value })),
+    { rows },
+  )
 }

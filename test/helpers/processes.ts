@@ -42,4 +42,3 @@ export function stop(r: Running): Promise<number | null> {
     r.child.kill('SIGTERM')
   })
 }
-

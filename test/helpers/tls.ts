@@ -32,8 +32,21 @@ export async function createTestCertificate(): Promise<TestCertificate> {
   const keyPath = join(dir, 'key.pem')
   const certPath = join(dir, 'cert.pem')
   await run('openssl', [
-    'req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', keyPath, '-out', certPath,
-    '-days', '1', '-subj', '/CN=localhost', '-addext', 'subjectAltName=IP:127.0.0.1,DNS:localhost',
+    'req',
+    '-x509',
+    '-newkey',
+    'rsa:2048',
+    '-nodes',
+    '-keyout',
+    keyPath,
+    '-out',
+    certPath,
+    '-days',
+    '1',
+    '-subj',
+    '/CN=localhost',
+    '-addext',
+    'subjectAltName=IP:127.0.0.1,DNS:localhost',
   ])
   const cert = await readFile(certPath, 'utf8')
   return { dir, certPath, keyPath, cert, remove: () => rm(dir, { recursive: true, force: true }) }

@@ -23,7 +23,9 @@ const esc = (s: string): string => s.replace(/&/g, '&amp;').replace(/"/g, '&quot
 
 /** An auto-submitting form, as a hostile page would hide one. */
 function autoForm(action: string, fields: Record<string, string>): string {
-  const inputs = Object.entries(fields).map(([k, v]) => `<input type="hidden" name="${esc(k)}" value="${esc(v)}">`).join('')
+  const inputs = Object.entries(fields)
+    .map(([k, v]) => `<input type="hidden" name="${esc(k)}" value="${esc(v)}">`)
+    .join('')
   return `<form id="f" method="post" action="${esc(action)}">${inputs}</form><script>document.getElementById('f').submit()</script>`
 }
 
@@ -43,9 +45,24 @@ describe('security: cross-site requests in Chromium', function () {
   const asVictim = (path: string, init: RequestInit = {}) =>
     fetch(`${api()}/${path}`, { ...init, headers: { ...(init.headers as Record<string, string>), Cookie: `session=${victimCookie}` } })
   const victimTable = async () => (await asVictim('uploads.vic.mine:json')).json() as Promise<unknown>
-  const victimNames = async () => (await asVictim('dbm:json', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ cmd: ['get_names_in_dir', { path: 'uploads.vic' }] }) })).json() as Promise<unknown>
-  const victimVar = async () => (await asVictim(`${tag}:json`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '' })).json() as Promise<unknown>
-  const publicNames = async () => (await asVictim('dbm:json', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ cmd: ['get_names_in_dir', { path: 'shared' }] }) })).json() as Promise<unknown>
+  const victimNames = async () =>
+    (
+      await asVictim('dbm:json', {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json' },
+        body: JSON.stringify({ cmd: ['get_names_in_dir', { path: 'uploads.vic' }] }),
+      })
+    ).json() as Promise<unknown>
+  const victimVar = async () =>
+    (await asVictim(`${tag}:json`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '' })).json() as Promise<unknown>
+  const publicNames = async () =>
+    (
+      await asVictim('dbm:json', {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json' },
+        body: JSON.stringify({ cmd: ['get_names_in_dir', { path: 'shared' }] }),
+      })
+    ).json() as Promise<unknown>
   /** Everything an attack could have touched, read without browser headers. */
   const world = async () => ({ table: await victimTable(), names: await victimNames(), shared: await publicNames(), x: await victimVar() })
 
@@ -59,7 +76,10 @@ describe('security: cross-site requests in Chromium', function () {
     expect(login.status).to.equal(200)
     const { uid, sid, epw } = (await login.json()) as Record<string, string>
     victimCookie = `${uid}|${sid}|${epw}`
-    const saved = await asVictim('run:json', { method: 'POST', body: new URLSearchParams({ xml: '<table cols="secret">42</table>', savetable: 'uploads.vic.mine' }) })
+    const saved = await asVictim('run:json', {
+      method: 'POST',
+      body: new URLSearchParams({ xml: '<table cols="secret">42</table>', savetable: 'uploads.vic.mine' }),
+    })
     expect(saved.status, await saved.text()).to.equal(200)
     const made = await asVictim('new:json', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ xml: DYNAMIC }) })
     tag = ((await made.json()) as { tag: number }).tag
@@ -72,7 +92,9 @@ describe('security: cross-site requests in Chromium', function () {
     pages.set('form-copy', autoForm(`${a}/run`, { xml: '<base table="uploads.vic.mine"/>', savetable: 'shared.stolen' }))
     pages.set('form-dbm', autoForm(`${a}/dbm:json`, { cmd: JSON.stringify(['make_dir', { path: 'uploads.vic.evil' }]) }))
     pages.set('form-login', autoForm(`${a}/!login:json`, ATTACKER))
-    pages.set('fetch', `<script>
+    pages.set(
+      'fetch',
+      `<script>
       const body = (o) => new URLSearchParams(o)
       const calls = [
         fetch(${JSON.stringify(`${a}/dbm:json`)}, { method: 'POST', mode: 'no-cors', credentials: 'include', body: body({ cmd: ${JSON.stringify(JSON.stringify(['upload_table', { path: 'uploads.vic.evil2', data: { n: [1] } }]))} }) }),
@@ -81,12 +103,16 @@ describe('security: cross-site requests in Chromium', function () {
         fetch(${JSON.stringify(`${a}/!logout:json`)}, { method: 'POST', mode: 'no-cors', credentials: 'include' }),
       ]
       Promise.allSettled(calls).then(() => { document.title = 'done' })
-    </script>`)
-    pages.set('img', `<img id="a" src="${esc(`${a}/${tag}:json?x=666`)}"><img id="b" src="${esc(`${a}/run:json?${saveQuery}`)}"><img id="c" src="${esc(`${a}/run:json?${copyQuery}`)}">
+    </script>`,
+    )
+    pages.set(
+      'img',
+      `<img id="a" src="${esc(`${a}/${tag}:json?x=666`)}"><img id="b" src="${esc(`${a}/run:json?${saveQuery}`)}"><img id="c" src="${esc(`${a}/run:json?${copyQuery}`)}">
       <script>
         let left = 3
         for (const img of document.images) img.onload = img.onerror = () => { if (--left === 0) document.title = 'done' }
-      </script>`)
+      </script>`,
+    )
     pages.set('navigate-save', `<script>location.href = ${JSON.stringify(`${a}/run?${saveQuery}`)}</script>`)
     pages.set('navigate-var', `<script>location.href = ${JSON.stringify(`${a}/${tag}?x=666`)}</script>`)
 
@@ -149,13 +175,13 @@ describe('security: cross-site requests in Chromium', function () {
   /** After an attack: nothing changed, and the browser still holds the victim's live session. */
   async function unchanged(page: Page, before: unknown, session: string): Promise<void> {
     expect(await world()).to.deep.equal(before)
-    expect(await browserSession(page), 'the browser keeps the victim\'s cookie').to.equal(session)
+    expect(await browserSession(page), "the browser keeps the victim's cookie").to.equal(session)
     expect(session.startsWith(`${VICTIM.uid}|`)).to.equal(true)
     const still = await page.context().request.get(`${api()}/ls/uploads.vic:json`)
-    expect(still.status(), 'the victim\'s session is alive').to.equal(200)
+    expect(still.status(), "the victim's session is alive").to.equal(200)
   }
 
-  it('refuses an auto-submitted form POST to run with savetable, over the victim\'s table and into a shared folder', async () => {
+  it("refuses an auto-submitted form POST to run with savetable, over the victim's table and into a shared folder", async () => {
     const page = browser.page
     const session = await victimLogsIn(page)
     const before = await world()
@@ -198,7 +224,9 @@ describe('security: cross-site requests in Chromium', function () {
     await unchanged(page, before, session)
     // The same variable change sent as POST from the service's own page does go through.
     expect(await page.goto(`${api()}/ls`).then((r) => r?.status())).to.equal(200)
-    const own = await page.evaluate(`fetch(${JSON.stringify(`${api()}/${tag}:json`)}, { method: 'POST', body: new URLSearchParams({ x: '9' }) }).then((r) => r.status)`)
+    const own = await page.evaluate(
+      `fetch(${JSON.stringify(`${api()}/${tag}:json`)}, { method: 'POST', body: new URLSearchParams({ x: '9' }) }).then((r) => r.status)`,
+    )
     expect(own).to.equal(200)
     expect(await victimVar()).to.deep.equal({ x: [9] })
   })
@@ -215,7 +243,7 @@ describe('security: cross-site requests in Chromium', function () {
     await unchanged(page, before, session)
   })
 
-  it('refuses a login form that would replace the victim\'s session with the attacker\'s', async () => {
+  it("refuses a login form that would replace the victim's session with the attacker's", async () => {
     const page = browser.page
     const session = await victimLogsIn(page)
     const before = await world()
@@ -243,10 +271,7 @@ describe('security: cross-site requests in Chromium', function () {
     expect(await textOf(page, '#error')).to.equal('')
 
     const after = await page.locator('nav#topnav a#nav-logout').getAttribute('data-after')
-    await Promise.all([
-      page.waitForURL((u) => u.pathname === new URL(after!, page.url()).pathname),
-      page.locator('nav#topnav a#nav-logout').click(),
-    ])
+    await Promise.all([page.waitForURL((u) => u.pathname === new URL(after!, page.url()).pathname), page.locator('nav#topnav a#nav-logout').click()])
     await page.locator('form#login-form').waitFor()
     await eventually(async () => expect((await asVictim('ls:json')).status, 'the logout ended the session').to.equal(403))
   })
@@ -255,7 +280,10 @@ describe('security: cross-site requests in Chromium', function () {
     const login = await fetch(`${api()}/!login:json`, { method: 'POST', body: new URLSearchParams(VICTIM) })
     const { uid, sid, epw } = (await login.json()) as Record<string, string>
     victimCookie = `${uid}|${sid}|${epw}`
-    const saved = await asVictim('run:json', { method: 'POST', body: new URLSearchParams({ xml: '<table cols="secret">43</table>', savetable: 'uploads.vic.mine', replace: '1' }) })
+    const saved = await asVictim('run:json', {
+      method: 'POST',
+      body: new URLSearchParams({ xml: '<table cols="secret">43</table>', savetable: 'uploads.vic.mine', replace: '1' }),
+    })
     expect(saved.status, await saved.text()).to.equal(200)
     expect(await victimTable()).to.deep.equal({ secret: [43] })
   })

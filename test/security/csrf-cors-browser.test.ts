@@ -75,7 +75,7 @@ describe('security: a notebook origin allowed on purpose (ALLOWED_ORIGINS) in Ch
 
   const folders = async () => (await bench().dbm<[string[], string[]]>('get_names_in_dir', { path: 'pub' }))[1]
 
-  it('lets the listed notebook read answers and change data with the user\'s cookie', async () => {
+  it("lets the listed notebook read answers and change data with the user's cookie", async () => {
     const report = await reportOf(origins.notebook)
     expect(report.error, 'no CORS failure').to.equal(undefined)
     expect(report.list?.status).to.equal(200)

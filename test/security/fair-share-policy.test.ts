@@ -57,7 +57,7 @@ describe('fair sharing policy (gateway/fair-share.ts)', () => {
     expect(fair.preemptions).to.equal(0)
   })
 
-  it("takes back the youngest task of a user holding every worker once it ran a slice, runs the newcomer, then runs the task again", async () => {
+  it('takes back the youngest task of a user holding every worker once it ran a slice, runs the newcomer, then runs the task again', async () => {
     const fair = new FairShare(2, 150)
     const log: string[] = []
     const a1 = new Job('a1', fair, 'a', log)
@@ -152,11 +152,19 @@ describe('fair sharing policy (gateway/fair-share.ts)', () => {
     const c1 = new Job('c1', fair, 'c', log)
     await sleep(1)
     stopWaiting.abort(new Error('b1 stopped'))
-    const b = await b1.outcome.then(() => 'resolved', (e: Error) => e.message)
+    const b = await b1.outcome.then(
+      () => 'resolved',
+      (e: Error) => e.message,
+    )
     expect(b).to.equal('b1 stopped')
     expect(fair.waiting).to.equal(1)
     stopRunning.abort(new Error('a1 stopped'))
-    expect(await a1.outcome.then(() => 'resolved', (e: Error) => e.message)).to.equal('a1 stopped')
+    expect(
+      await a1.outcome.then(
+        () => 'resolved',
+        (e: Error) => e.message,
+      ),
+    ).to.equal('a1 stopped')
     await sleep(1)
     expect(c1.running).to.equal(true)
     c1.finish()

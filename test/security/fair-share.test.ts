@@ -86,10 +86,13 @@ describe('fair sharing: one user cannot starve the others (WORKERS=2, memory sto
     // A's queries were taken back and queued again, never failed: each is still there to be stopped.
     for (const p of paths) await post(`${p}/!stop:json`, {}, a)
     const answers = await Promise.all(aRuns)
-    expect(answers.map((r) => r.status), answers.map((r) => r.text).join('\n')).to.deep.equal([409, 409, 409, 409])
+    expect(
+      answers.map((r) => r.status),
+      answers.map((r) => r.text).join('\n'),
+    ).to.deep.equal([409, 409, 409, 409])
   })
 
-  it("gives user A the right answers for queries whose worker was taken back for user B", async () => {
+  it('gives user A the right answers for queries whose worker was taken back for user B', async () => {
     const a = await userCookie(svc, `fair_c_${id}`)
     const b = await userCookie(svc, `fair_d_${id}`)
     const tag = (await post('new/sql:json', {}, a)).body.tag as number
@@ -101,7 +104,10 @@ describe('fair sharing: one user cannot starve the others (WORKERS=2, memory sto
     const small = await timed('sql:json', { sql: `select ${++serial} as b` }, b)
     expect(small.status).to.equal(200)
     const answers = await Promise.all(aRuns)
-    expect(answers.map((r) => r.status), answers.map((r) => r.text).join('\n')).to.deep.equal([200, 200])
+    expect(
+      answers.map((r) => r.status),
+      answers.map((r) => r.text).join('\n'),
+    ).to.deep.equal([200, 200])
     expect(answers.map((r) => r.body)).to.deep.equal([{ n: [rows[0]] }, { n: [rows[1]] }])
     const metrics = await svc.http.get('/metrics')
     if (metrics.status === 200) console.log(`      ${/^worker_preemptions_total \d+/m.exec(metrics.text)?.[0] ?? 'worker_preemptions_total (not reported)'}`)

@@ -27,7 +27,14 @@ describe('fair sharing with a split query (WORKERS=2, PARALLEL_MIN_ROWS=1000, me
   let serial = Date.now() % 100_000
   before(async function () {
     this.timeout(120_000)
-    svc = await startTestService('memory', { WORKERS: '2', DEMO_ROWS: '100000', PARALLEL_MIN_ROWS: '1000', QUERY_TIMEOUT_MS: '60000', MAX_QUERY_BYTES: '4194304', MAX_BODY_BYTES: '8388608' })
+    svc = await startTestService('memory', {
+      WORKERS: '2',
+      DEMO_ROWS: '100000',
+      PARALLEL_MIN_ROWS: '1000',
+      QUERY_TIMEOUT_MS: '60000',
+      MAX_QUERY_BYTES: '4194304',
+      MAX_BODY_BYTES: '8388608',
+    })
   })
   after(async function () {
     this.timeout(60_000)
@@ -41,7 +48,11 @@ describe('fair sharing with a split query (WORKERS=2, PARALLEL_MIN_ROWS=1000, me
     const preemptions = async () => Number(/^worker_preemptions_total (\d+)/m.exec((await svc.http.get('/metrics')).text)?.[1] ?? 0)
     const before = await preemptions()
     const t0 = performance.now()
-    const aRun = svc.http.post('/v1/api/run:json').set('Cookie', a).send({ xml: slow(++serial, REPEAT), timeout_: A_TIMEOUT_MS }).then((r) => r)
+    const aRun = svc.http
+      .post('/v1/api/run:json')
+      .set('Cookie', a)
+      .send({ xml: slow(++serial, REPEAT), timeout_: A_TIMEOUT_MS })
+      .then((r) => r)
     const deadline = Date.now() + 30_000
     while ((await svc.http.get('/v1/api/run/!status:json').set('Cookie', a)).body.running !== true) {
       if (Date.now() > deadline) throw new Error("A's query did not start")
@@ -49,12 +60,17 @@ describe('fair sharing with a split query (WORKERS=2, PARALLEL_MIN_ROWS=1000, me
     }
     await sleep(1500)
     const t1 = performance.now()
-    const small = await svc.http.post('/v1/api/sql:json').set('Cookie', b).send({ sql: `select ${++serial} as b`, timeout_: B_TIMEOUT_MS })
+    const small = await svc.http
+      .post('/v1/api/sql:json')
+      .set('Cookie', b)
+      .send({ sql: `select ${++serial} as b`, timeout_: B_TIMEOUT_MS })
     const ms = Math.round(performance.now() - t1)
     expect(small.status, small.text).to.equal(200)
     expect(small.body).to.deep.equal({ b: [serial] })
     const aAnswer = await aRun
-    console.log(`      B's small query while A's split query holds both workers: ${ms} ms; A's query answered ${aAnswer.status} after ${Math.round(performance.now() - t0)} ms`)
+    console.log(
+      `      B's small query while A's split query holds both workers: ${ms} ms; A's query answered ${aAnswer.status} after ${Math.round(performance.now() - t0)} ms`,
+    )
     expect(ms, `B waited ${ms} ms`).to.be.below(PROMPT_MS)
     // One of A's two parts gave its worker back: A's query did hold both workers.
     expect(await preemptions()).to.be.above(before)

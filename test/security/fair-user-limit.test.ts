@@ -115,7 +115,10 @@ for (const kind of ['memory', 'redis'] as const) {
       const old = post(0, 'sql:json', { sql: forever(++serial), timeout_: 8000 }, first).then((r) => r)
       await untilRunning(0, first)
       // A new session of the same user (the old one ends; its query runs on), one query on gateway 2.
-      const login = await second.http.post('/v1/api/!login:json').type('form').send({ uid, pw: `${uid}-pass-1`, kill: 'yes' })
+      const login = await second.http
+        .post('/v1/api/!login:json')
+        .type('form')
+        .send({ uid, pw: `${uid}-pass-1`, kill: 'yes' })
       expect(login.status, login.text).to.equal(200)
       const fresh = `session=${login.body.uid}|${login.body.sid}|${login.body.epw}`
       expect(login.body.sid).to.not.equal(first.split('|')[1])

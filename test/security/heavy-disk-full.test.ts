@@ -33,11 +33,19 @@ async function usedMb(dir: string): Promise<number> {
   return ((s.blocks - s.bfree) * s.bsize) / (1024 * 1024)
 }
 
-const dbm = (gw: Gateway, cookie: string, name: string, params: Record<string, unknown>): Promise<Answer> => post(gw, cookie, 'dbm:json', { cmd: [name, params] })
+const dbm = (gw: Gateway, cookie: string, name: string, params: Record<string, unknown>): Promise<Answer> =>
+  post(gw, cookie, 'dbm:json', { cmd: [name, params] })
 
 function uploadParams(path: string, seed: number): Record<string, unknown> {
   const s = Array.from({ length: ROWS }, (_, i) => `${seed}-${i}-`.padEnd(WIDTH, String.fromCharCode(97 + ((seed + i) % 26))))
-  return { path, cols: [{ name: 'k', type: 'int' }, { name: 's', type: 'text' }], data: { k: s.map((_, i) => i), s } }
+  return {
+    path,
+    cols: [
+      { name: 'k', type: 'int' },
+      { name: 's', type: 'text' },
+    ],
+    data: { k: s.map((_, i) => i), s },
+  }
 }
 
 describe('heavy: a full data volume (tmpfs)', function () {
@@ -81,7 +89,9 @@ describe('heavy: a full data volume (tmpfs)', function () {
     expect(full, 'the volume filled up').to.not.equal(undefined)
     expect(full!.status, JSON.stringify(full!.body)).to.equal(507)
     expect(full!.body.code).to.equal('volume_full')
-    expect(full!.body.error).to.match(/data volume is full \(ENOSPC\)/).and.match(/drop tables/)
+    expect(full!.body.error)
+      .to.match(/data volume is full \(ENOSPC\)/)
+      .and.match(/drop tables/)
     expect(full!.body.requestId).to.be.a('string')
     expect(saved.length, 'some uploads fit').to.be.greaterThan(2)
     // The failed upload left no temporary folder and no catalog entry.
@@ -101,7 +111,9 @@ describe('heavy: a full data volume (tmpfs)', function () {
       await sleep(50)
       freed = await usedMb(mountPoint)
     }
-    console.log(`      volume ${VOLUME_MB} MB: ${empty.toFixed(1)} MB used empty, ${fullMb.toFixed(1)} MB when full after ${dropped.length + saved.length} uploads, ${freed.toFixed(1)} MB ${Date.now() - t0} ms after dropping ${dropped.length}`)
+    console.log(
+      `      volume ${VOLUME_MB} MB: ${empty.toFixed(1)} MB used empty, ${fullMb.toFixed(1)} MB when full after ${dropped.length + saved.length} uploads, ${freed.toFixed(1)} MB ${Date.now() - t0} ms after dropping ${dropped.length}`,
+    )
     expect(fullMb - freed, 'MB given back by the drops').to.be.at.least(dropped.length * 2)
     const again = await dbm(gw, cookie, 'upload_table', uploadParams('uploads.admin.again', 99))
     expect(again.status, JSON.stringify(again.body)).to.equal(200)

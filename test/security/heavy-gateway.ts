@@ -28,7 +28,11 @@ export async function startGateway(env: Record<string, string>): Promise<Gateway
 }
 
 export async function login(gw: Gateway, uid = 'admin', pw = PASSWORD): Promise<string> {
-  const res = await fetch(`${gw.api}/!login:json`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams({ uid, pw }) })
+  const res = await fetch(`${gw.api}/!login:json`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams({ uid, pw }),
+  })
   const body = (await res.json()) as Record<string, string>
   if (res.status !== 200) throw new Error(`login failed: ${res.status} ${JSON.stringify(body)}`)
   return `session=${body.uid}|${body.sid}|${body.epw}`

@@ -23,8 +23,13 @@ describe('heavy: a kept query whose table version was removed (two gateways, Red
     if (!redisAvailable()) this.skip()
     dataDir = await mkdtemp(join(tmpdir(), 'tabula-heavy-kept-'))
     const env = {
-      DATA_DIR: dataDir, WORKERS: '1', DEMO_DATA: '0', REDIS_URL: process.env.TEST_REDIS_URL!,
-      REDIS_KEY_PREFIX: `test:heavy:${randomBytes(6).toString('hex')}:`, RETIRED_GRACE_SECONDS: '0', RESULT_STORE_MB: '1',
+      DATA_DIR: dataDir,
+      WORKERS: '1',
+      DEMO_DATA: '0',
+      REDIS_URL: process.env.TEST_REDIS_URL!,
+      REDIS_KEY_PREFIX: `test:heavy:${randomBytes(6).toString('hex')}:`,
+      RETIRED_GRACE_SECONDS: '0',
+      RESULT_STORE_MB: '1',
     }
     gateways.push(await startGateway(env), await startGateway(env))
   })
@@ -37,7 +42,14 @@ describe('heavy: a kept query whose table version was removed (two gateways, Red
     const [a, b] = gateways
     const cookie = await login(a)
     const s = Array.from({ length: 2000 }, (_, i) => `${i}-`.padEnd(1000, 'x'))
-    const upload = { path: 'uploads.admin.kept', cols: [{ name: 'k', type: 'int' }, { name: 's', type: 'text' }], data: { k: s.map((_, i) => i), s } }
+    const upload = {
+      path: 'uploads.admin.kept',
+      cols: [
+        { name: 'k', type: 'int' },
+        { name: 's', type: 'text' },
+      ],
+      data: { k: s.map((_, i) => i), s },
+    }
     expect((await post(a, cookie, 'dbm:json', { cmd: ['upload_table', upload] })).body.rc).to.equal(0)
     const info = await post(a, cookie, 'dbm:json', { cmd: ['get_table_info', { path: 'uploads.admin.kept' }] })
     const version = (info.body.value as { version?: string }).version
@@ -48,7 +60,10 @@ describe('heavy: a kept query whose table version was removed (two gateways, Red
       // Gone within a couple of sweeps.
       let gone = false
       for (let i = 0; i < 50 && !gone; i++) {
-        gone = await access(versionDir(dataDir, version)).then(() => false, () => true)
+        gone = await access(versionDir(dataDir, version)).then(
+          () => false,
+          () => true,
+        )
         if (!gone) await sleep(100)
       }
       expect(gone, 'the dropped version folder was removed').to.equal(true)

@@ -25,9 +25,33 @@ describe('heavy: a committed savetable is never answered as a failure', function
     dataDir = await mkdtemp(join(tmpdir(), 'tabula-heavy-saved-'))
     gw = await startGateway({ DATA_DIR: dataDir, WORKERS: '1', DEMO_DATA: '0', MAX_CELL_BYTES: '2000000' })
     cookie = await login(gw)
-    const ids = await post(gw, cookie, 'dbm:json', { cmd: ['upload_table', { path: 'uploads.admin.ids', cols: [{ name: 'j', type: 'int' }, { name: 'k', type: 'int' }], data: { j: Array.from({ length: ROWS }, (_, i) => (i === 0 ? 1 : 0)), k: Array.from({ length: ROWS }, (_, i) => i) } }] })
+    const ids = await post(gw, cookie, 'dbm:json', {
+      cmd: [
+        'upload_table',
+        {
+          path: 'uploads.admin.ids',
+          cols: [
+            { name: 'j', type: 'int' },
+            { name: 'k', type: 'int' },
+          ],
+          data: { j: Array.from({ length: ROWS }, (_, i) => (i === 0 ? 1 : 0)), k: Array.from({ length: ROWS }, (_, i) => i) },
+        },
+      ],
+    })
     expect(ids.body.rc, JSON.stringify(ids.body)).to.equal(0)
-    const ctl = await post(gw, cookie, 'dbm:json', { cmd: ['upload_table', { path: 'uploads.admin.ctl', cols: [{ name: 'j', type: 'int' }, { name: 'v', type: 'text' }], data: { j: [1], v: [CELL] } }] })
+    const ctl = await post(gw, cookie, 'dbm:json', {
+      cmd: [
+        'upload_table',
+        {
+          path: 'uploads.admin.ctl',
+          cols: [
+            { name: 'j', type: 'int' },
+            { name: 'v', type: 'text' },
+          ],
+          data: { j: [1], v: [CELL] },
+        },
+      ],
+    })
     expect(ctl.body.rc, JSON.stringify(ctl.body)).to.equal(0)
   })
   after(async () => {
@@ -44,7 +68,7 @@ describe('heavy: a committed savetable is never answered as a failure', function
     expect(res.body.message).to.contain('uploads.admin.wide').and.contain('too large to send back')
     const info = await post(gw, cookie, 'dbm:json', { cmd: ['get_table_info', { path: 'uploads.admin.wide' }] })
     expect(info.body.rc).to.equal(0)
-    const back = await post(gw, cookie, 'sql:json', { sql: "select count(*) as n, sum(length(v)) as chars from uploads.admin.wide" })
+    const back = await post(gw, cookie, 'sql:json', { sql: 'select count(*) as n, sum(length(v)) as chars from uploads.admin.wide' })
     expect(back.body.n).to.deep.equal([ROWS])
     expect(back.body.chars).to.deep.equal([CELL.length])
   })

@@ -63,7 +63,8 @@ function probeHealth(gw: Gateway): Probe {
   }
 }
 
-const dbm = (gw: Gateway, cookie: string, name: string, params: Record<string, unknown>): Promise<Answer> => post(gw, cookie, 'dbm:json', { cmd: [name, params] })
+const dbm = (gw: Gateway, cookie: string, name: string, params: Record<string, unknown>): Promise<Answer> =>
+  post(gw, cookie, 'dbm:json', { cmd: [name, params] })
 
 describe('heavy: saving huge cells keeps the event loop free, and limits them', function () {
   this.timeout(240_000)
@@ -76,7 +77,14 @@ describe('heavy: saving huge cells keeps the event loop free, and limits them', 
     gw = await startGateway({ DATA_DIR: dataDir, WORKERS: '2', DEMO_DATA: '0', MAX_ROW_BYTES: String(ROW_LIMIT), MAX_CELL_BYTES: String(CELL_LIMIT) })
     cookie = await login(gw)
     const s = Array.from({ length: ROWS }, (_, i) => `r${i + 1}`)
-    const up = await dbm(gw, cookie, 'upload_table', { path: 'uploads.admin.src', cols: [{ name: 'k', type: 'int' }, { name: 's', type: 'text' }], data: { k: s.map((_, i) => i + 1), s } })
+    const up = await dbm(gw, cookie, 'upload_table', {
+      path: 'uploads.admin.src',
+      cols: [
+        { name: 'k', type: 'int' },
+        { name: 's', type: 'text' },
+      ],
+      data: { k: s.map((_, i) => i + 1), s },
+    })
     expect(up.body.rc, JSON.stringify(up.body)).to.equal(0)
   })
   after(async () => {
@@ -101,7 +109,9 @@ describe('heavy: saving huge cells keeps the event loop free, and limits them', 
     const saveMs = performance.now() - t0
     await sleep(100)
     const { max, count } = await probe.stop()
-    console.log(`      save of ${(ROWS * COLUMNS * CELL) / 1e6} MB took ${(saveMs / 1000).toFixed(1)} s; /healthz answered ${count} times, slowest ${max.toFixed(0)} ms (idle: slowest ${quiet.max.toFixed(0)} ms of ${quiet.count})`)
+    console.log(
+      `      save of ${(ROWS * COLUMNS * CELL) / 1e6} MB took ${(saveMs / 1000).toFixed(1)} s; /healthz answered ${count} times, slowest ${max.toFixed(0)} ms (idle: slowest ${quiet.max.toFixed(0)} ms of ${quiet.count})`,
+    )
     expect(saved.status).to.equal(200)
     expect(saved.body, JSON.stringify(saved.body).slice(0, 300)).to.deep.include({ rc: 0 })
     expect(saved.body.value).to.deep.equal({ path: 'uploads.admin.wide', rows: ROWS })
@@ -145,7 +155,15 @@ describe('heavy: saving huge cells keeps the event loop free, and limits them', 
 
   it('refuses an uploaded row over MAX_ROW_BYTES with row_too_large', async () => {
     const cell = 'é'.repeat(300_000) // 600,000 bytes of UTF-8 in 300,000 characters: sizes are counted in bytes
-    const res = await dbm(gw, cookie, 'upload_table', { path: 'uploads.admin.fat', cols: [{ name: 'a', type: 'text' }, { name: 'b', type: 'text' }, { name: 'c', type: 'text' }], data: { a: ['x', cell], b: ['y', cell], c: ['z', cell] } })
+    const res = await dbm(gw, cookie, 'upload_table', {
+      path: 'uploads.admin.fat',
+      cols: [
+        { name: 'a', type: 'text' },
+        { name: 'b', type: 'text' },
+        { name: 'c', type: 'text' },
+      ],
+      data: { a: ['x', cell], b: ['y', cell], c: ['z', cell] },
+    })
     expect(res.body.rc).to.equal(1)
     expect(res.body.code).to.equal('row_too_large')
     expect(res.body.msg).to.contain('Row 2').and.contain('1800000 bytes').and.contain('MAX_ROW_BYTES')

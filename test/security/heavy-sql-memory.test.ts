@@ -15,7 +15,8 @@ const SQL_MEMORY_MB = 128
 /** Concatenates 2.5 million 100-character strings: 250 MB of text, twice the cap. */
 const BLOW_UP = "WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x+1 FROM c WHERE x < 2500000) SELECT length(group_concat(printf('%0100d', x))) AS n FROM c"
 /** Distinct 200-character keys, kept in a temporary b-tree: the other classic, 400 MB at 2 million. */
-const DISTINCT = (rows: number): string => `WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x+1 FROM c WHERE x < ${rows}) SELECT count(DISTINCT printf('%0200d', x)) AS v FROM c`
+const DISTINCT = (rows: number): string =>
+  `WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x+1 FROM c WHERE x < ${rows}) SELECT count(DISTINCT printf('%0200d', x)) AS v FROM c`
 /** Memory the gateway may keep above its baseline once the workers were replaced (a fresh worker, allocator slack). */
 const SLACK_MB = 120
 
@@ -66,7 +67,9 @@ describe('heavy: SQL memory cap (SQL_MEMORY_MB) on a real gateway', function () 
       await sleep(100)
       after = rssMb(gw.pid)
     }
-    console.log(`      RSS: baseline ${baseline.toFixed(0)} MB, peak ${peak.toFixed(0)} MB during two runaway queries, ${after.toFixed(0)} MB after (cap ${SQL_MEMORY_MB} MB per worker)`)
+    console.log(
+      `      RSS: baseline ${baseline.toFixed(0)} MB, peak ${peak.toFixed(0)} MB during two runaway queries, ${after.toFixed(0)} MB after (cap ${SQL_MEMORY_MB} MB per worker)`,
+    )
     expect(peak, 'the cap stops each query near SQL_MEMORY_MB, not at gigabytes').to.be.below(baseline + 2 * SQL_MEMORY_MB * 2 + 200)
     expect(after, 'resident memory back near the baseline').to.be.at.most(baseline + SLACK_MB)
 

@@ -94,7 +94,15 @@ describe('limits: form fields, body deadline, half-close (a real gateway process
   before(async function () {
     this.timeout(60_000)
     dataDir = await mkdtemp(join(tmpdir(), 'tabula-limits-'))
-    gw = await start({ PORT: '0', DATA_DIR: dataDir, DEMO_ROWS: '300', WORKERS: '1', ADMIN_PASSWORD: ADMIN, LOG_LEVEL: 'silent', BODY_TIMEOUT_MS: String(BODY_TIMEOUT_MS) })
+    gw = await start({
+      PORT: '0',
+      DATA_DIR: dataDir,
+      DEMO_ROWS: '300',
+      WORKERS: '1',
+      ADMIN_PASSWORD: ADMIN,
+      LOG_LEVEL: 'silent',
+      BODY_TIMEOUT_MS: String(BODY_TIMEOUT_MS),
+    })
     host = new URL(gw.base).host
     const res = await fetch(`${gw.base}/!login:json`, { method: 'POST', body: new URLSearchParams({ uid: 'admin', pw: ADMIN }) })
     expect(res.status).to.equal(200)
@@ -106,8 +114,7 @@ describe('limits: form fields, body deadline, half-close (a real gateway process
     if (dataDir) await rm(dataDir, { recursive: true, force: true })
   })
 
-  const post = (path: string, body: string, type: string) =>
-    fetch(`${gw.base}/${path}`, { method: 'POST', headers: { cookie, 'content-type': type }, body })
+  const post = (path: string, body: string, type: string) => fetch(`${gw.base}/${path}`, { method: 'POST', headers: { cookie, 'content-type': type }, body })
 
   describe('form fields (MAX_FORM_FIELDS, default 1000)', () => {
     const fields = (n: number) => Array.from({ length: n }, (_, i) => `f${i}=x`).join('&')
@@ -155,7 +162,9 @@ describe('limits: form fields, body deadline, half-close (a real gateway process
         expect(JSON.parse(answer).error).to.include('BODY_TIMEOUT_MS')
         expect(h).to.match(/connection: close/i)
         // Closed by the server soon after the deadline (generous: the machine is shared).
-        expect(reply.closedAfterMs).to.be.at.least(BODY_TIMEOUT_MS - 50).and.below(BODY_TIMEOUT_MS + 8_000)
+        expect(reply.closedAfterMs)
+          .to.be.at.least(BODY_TIMEOUT_MS - 50)
+          .and.below(BODY_TIMEOUT_MS + 8_000)
       })
     }
 

@@ -28,9 +28,18 @@ describe('limits: text functions, column counts, names, answer sizes (HTTP, memo
     await svc?.close()
   })
 
-  const run = (xml: string, extra: Record<string, string> = {}) => svc.http.post('/v1/api/run:json').set('Cookie', cookie).type('form').send({ xml, ...extra })
+  const run = (xml: string, extra: Record<string, string> = {}) =>
+    svc.http
+      .post('/v1/api/run:json')
+      .set('Cookie', cookie)
+      .type('form')
+      .send({ xml, ...extra })
   const sql = (text: string) => svc.http.post('/v1/api/sql:json').set('Cookie', cookie).send({ sql: text })
-  const dbm = (action: string, params: object) => svc.http.post('/v1/api/dbm:json').set('Cookie', cookie).send({ cmd: [action, params] })
+  const dbm = (action: string, params: object) =>
+    svc.http
+      .post('/v1/api/dbm:json')
+      .set('Cookie', cookie)
+      .send({ cmd: [action, params] })
   /** The service still answers (a worker out of memory took the whole process with it before). */
   const alive = async () => {
     const res = await sql('select 5 as n')
@@ -64,7 +73,9 @@ describe('limits: text functions, column counts, names, answer sizes (HTTP, memo
     it('padright of every distinct value past the total bound (300 values x 300,000 characters) is a 400', async () => {
       const res = await run(`<base table="pub.demo.retail.products"/><willbe name="x" value="padright(description;300000)"/>`)
       expect(res.status, res.text.slice(0, 300)).to.equal(400)
-      expect(res.body.error).to.include('padright()').and.include(String(64 * 1048576))
+      expect(res.body.error)
+        .to.include('padright()')
+        .and.include(String(64 * 1048576))
       await alive()
     })
 
@@ -109,7 +120,9 @@ describe('limits: text functions, column counts, names, answer sizes (HTTP, memo
     })
 
     it('keeps results of exactly 2000 columns (and saves them)', async () => {
-      const res = await run(`<base table="pub.demo.retail.stores"/><colord cols="store"/>${willbes(1999)}<sel value="i_()&lt;3"/>`, { savetable: 'uploads.admin.w2000' })
+      const res = await run(`<base table="pub.demo.retail.stores"/><colord cols="store"/>${willbes(1999)}<sel value="i_()&lt;3"/>`, {
+        savetable: 'uploads.admin.w2000',
+      })
       expect(res.status, res.text).to.equal(200)
       expect(Object.keys(res.body)).to.have.length(2000)
     })
@@ -182,7 +195,8 @@ describe('limits: text functions, column counts, names, answer sizes (HTTP, memo
   })
 
   describe('aligned text padding', () => {
-    const query = "with recursive c(x) as (select 1 union all select x + 1 from c where x < 3000) select case when x = 1 then printf('%.1000000c', 'a') else 'b' end as t, x from c"
+    const query =
+      "with recursive c(x) as (select 1 union all select x + 1 from c where x < 3000) select case when x = 1 then printf('%.1000000c', 'a') else 'b' end as t, x from c"
 
     it('refuses a :text answer whose padding would make 3 GB of a 1 MB result (413 naming the way out)', async () => {
       const res = await svc.http.post('/v1/api/sql:text').set('Cookie', cookie).send({ sql: query }).timeout(60_000)
@@ -204,7 +218,11 @@ describe('limits: text functions, column counts, names, answer sizes (HTTP, memo
       const query = "with recursive c(x) as (select 1 union all select x + 1 from c where x < 700) select x, printf('%.900000c', 'a') as t from c"
       // Counted, not kept: 630 MB held as a string in the test would prove nothing more.
       const origin = new URL(svc.http.get('/').url).origin
-      const res = await fetch(`${origin}/v1/api/sql:json`, { method: 'POST', headers: { cookie, 'content-type': 'application/json' }, body: JSON.stringify({ sql: query }) })
+      const res = await fetch(`${origin}/v1/api/sql:json`, {
+        method: 'POST',
+        headers: { cookie, 'content-type': 'application/json' },
+        body: JSON.stringify({ sql: query }),
+      })
       expect(res.status).to.equal(200)
       const body = { bytes: 0, head: '', tail: '' }
       for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) {

@@ -16,11 +16,19 @@ import type { TestService } from '../helpers/service.js'
 import { KEYS } from '../../gateway/catalog/records.js'
 
 type View = Record<string, unknown>
-interface Permissions { owner: string; users: string[]; uploaders: string[]; inherit: number }
+interface Permissions {
+  owner: string
+  users: string[]
+  uploaders: string[]
+  inherit: number
+}
 
 /** Status of a query on the table: 200 when the caller may read it, 404 when it is hidden. */
 async function readStatus(svc: TestService, cookie: string, table: string): Promise<number> {
-  const res = await svc.http.post('/v1/api/sql:json').set('Cookie', cookie).send({ sql: `select count(*) n from ${table}` })
+  const res = await svc.http
+    .post('/v1/api/sql:json')
+    .set('Cookie', cookie)
+    .send({ sql: `select count(*) n from ${table}` })
   return res.status
 }
 
@@ -120,7 +128,10 @@ forEachStore('security: principal names do not outlive their principal', (svc) =
       // An earlier release's leftover: the group still lists "m_ghost", a principal that is gone.
       const { store } = svc().deps
       const raw = JSON.parse((await store.get(KEYS.group('m_staff')))!) as Record<string, unknown>
-      await store.batch([{ op: 'set', key: KEYS.group('m_staff'), value: JSON.stringify({ ...raw, users: ['m_pia', 'm_ghost'] }) }, { op: 'set', key: KEYS.groupsRev, value: 'leftover' }])
+      await store.batch([
+        { op: 'set', key: KEYS.group('m_staff'), value: JSON.stringify({ ...raw, users: ['m_pia', 'm_ghost'] }) },
+        { op: 'set', key: KEYS.groupsRev, value: 'leftover' },
+      ])
       // Every gateway reads that membership now and caches it (one request per session, spread by the balancer).
       expect(await readStatus(svc(), pia, `${folder}.salaries`)).to.equal(200)
       expect(await readStatus(svc(), pia, `${folder}.salaries`)).to.equal(200)
@@ -155,7 +166,11 @@ forEachStore('security: principal names do not outlive their principal', (svc) =
       await userCookie(svc(), 'r_dan')
       const names = ['r_t1', 'r_t2', 'r_t3']
       for (const t of names) await dbmOk(svc(), admin, 'upload_table', { path: `${folder}.${t}`, data: { x: [1] } })
-      const post = (cmd: string, params: Record<string, unknown>) => svc().http.post('/v1/api/dbm:json').set('Cookie', admin).send({ cmd: [cmd, params] })
+      const post = (cmd: string, params: Record<string, unknown>) =>
+        svc()
+          .http.post('/v1/api/dbm:json')
+          .set('Cookie', admin)
+          .send({ cmd: [cmd, params] })
       // Bounded: ten rounds of one drop against grants of the same name on three tables and the folder.
       for (let round = 0; round < 10; round++) {
         await dbmOk(svc(), admin, 'add_group', { group: 'r_crew', users: ['r_dan'] })
@@ -176,7 +191,7 @@ forEachStore('security: principal names do not outlive their principal', (svc) =
   })
 
   describe('user', () => {
-    it('a dropped group\'s name given to a new user (by a non-admin user manager) carries no grant', async () => {
+    it("a dropped group's name given to a new user (by a non-admin user manager) carries no grant", async () => {
       const folder = await payrollFolder(svc(), admin, 'payroll_u')
       await userCookie(svc(), 'x_ed')
       await dbmOk(svc(), admin, 'add_group', { group: 'auditors', users: ['x_ed'] })
@@ -200,7 +215,14 @@ forEachStore('security: principal names do not outlive their principal', (svc) =
       await dbmOk(svc(), admin, 'deactivate_user', { uid: 'd_bob' })
       expect(await readStatus(svc(), bob, `${folder}.salaries`)).to.equal(403)
       const manager = await userCookie(svc(), 'd_manager', { roles: ['user_admin'] })
-      await refused(svc(), manager, 'add_user', { uid: 'd_bob', first: 'New', last: 'Bob', email: 'nb@example.com', password: 'new-bob-pass-1' }, 'already_exists', /^User id "d_bob" already in use/)
+      await refused(
+        svc(),
+        manager,
+        'add_user',
+        { uid: 'd_bob', first: 'New', last: 'Bob', email: 'nb@example.com', password: 'new-bob-pass-1' },
+        'already_exists',
+        /^User id "d_bob" already in use/,
+      )
       const mallory = await userCookie(svc(), 'd_mallory')
       await refused(svc(), mallory, 'add_group', { group: 'd_bob', users: ['d_mallory'] }, 'already_exists', /already in use by a user/)
       const login = await svc().http.post('/v1/api/!login:json').type('form').send({ uid: 'd_bob', pw: 'd_bob-pass-1' })
@@ -219,7 +241,14 @@ forEachStore('security: principal names do not outlive their principal', (svc) =
       expect(await readStatus(svc(), boss, `${folder}.salaries`)).to.equal(200)
       // The company's last user moves away; its group stays behind.
       await dbmOk(svc(), admin, 'set_user', { uid: 'acme_boss', company: 'main' })
-      await refused(svc(), admin, 'drop_company', { company: 'acme' }, 'invalid_parameter', /^Cannot drop the company "acme": 1 group \(acme_fin\) still belongs to the company "acme"; drop it with drop_group first\.$/)
+      await refused(
+        svc(),
+        admin,
+        'drop_company',
+        { company: 'acme' },
+        'invalid_parameter',
+        /^Cannot drop the company "acme": 1 group \(acme_fin\) still belongs to the company "acme"; drop it with drop_group first\.$/,
+      )
       await dbmOk(svc(), admin, 'drop_group', { group: 'acme_fin' })
       expect(await dbmOk(svc(), admin, 'drop_company', { company: 'acme' })).to.equal(true)
 
@@ -240,8 +269,19 @@ forEachStore('security: principal names do not outlive their principal', (svc) =
       const now = new Date().toISOString()
       // What drop_company used to leave: a group of the company "gone_co", which no longer exists.
       const group = { group: 'gone_co_fin', owner: 'admin', company: 'gone_co', users: [], title: 'x', description: '', created: now, updated: now }
-      await store.batch([{ op: 'set', key: KEYS.group('gone_co_fin'), value: JSON.stringify(group) }, { op: 'sadd', key: KEYS.allGroups, members: ['gone_co_fin'] }, { op: 'set', key: KEYS.groupsRev, value: 'leftover-co' }])
-      await refused(svc(), admin, 'add_company', { company: 'gone_co', name: 'Gone' }, 'invalid_parameter', /^Cannot add the company "gone_co": 1 group \(gone_co_fin\) still belongs to the company "gone_co"; drop it with drop_group first\.$/)
+      await store.batch([
+        { op: 'set', key: KEYS.group('gone_co_fin'), value: JSON.stringify(group) },
+        { op: 'sadd', key: KEYS.allGroups, members: ['gone_co_fin'] },
+        { op: 'set', key: KEYS.groupsRev, value: 'leftover-co' },
+      ])
+      await refused(
+        svc(),
+        admin,
+        'add_company',
+        { company: 'gone_co', name: 'Gone' },
+        'invalid_parameter',
+        /^Cannot add the company "gone_co": 1 group \(gone_co_fin\) still belongs to the company "gone_co"; drop it with drop_group first\.$/,
+      )
       await dbmOk(svc(), admin, 'drop_group', { group: 'gone_co_fin' })
       expect(await dbmOk<View>(svc(), admin, 'add_company', { company: 'gone_co', name: 'Gone' })).to.include({ company: 'gone_co' })
     })

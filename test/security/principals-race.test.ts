@@ -63,13 +63,17 @@ function pausingStore(store: Store, when: (ops: readonly WriteOp[]) => boolean, 
 async function seed(store: Store): Promise<void> {
   const now = new Date().toISOString()
   const group: GroupRecord = { group: 'fin', owner: 'admin', company: 'main', users: [], title: 'fin', description: '', created: now, updated: now }
-  await store.batch([{ op: 'set', key: KEYS.user('admin'), value: JSON.stringify({ uid: 'admin', company: 'main', roles: ['admin'], active: true }) }, { op: 'set', key: KEYS.group('fin'), value: JSON.stringify(group) }, { op: 'sadd', key: KEYS.allGroups, members: ['fin'] }])
+  await store.batch([
+    { op: 'set', key: KEYS.user('admin'), value: JSON.stringify({ uid: 'admin', company: 'main', roles: ['admin'], active: true }) },
+    { op: 'set', key: KEYS.group('fin'), value: JSON.stringify(group) },
+    { op: 'sadd', key: KEYS.allGroups, members: ['fin'] },
+  ])
   await createDir(store, { path: 'pay', owner: 'admin', users: [], inherit: false })
 }
 
 const dirUsers = async (store: Store, path: string): Promise<string[] | null> => {
   const raw = await store.get(KEYS.dir(path))
-  return raw === null ? null : (JSON.parse(raw) as DirRecord).users as string[]
+  return raw === null ? null : ((JSON.parse(raw) as DirRecord).users as string[])
 }
 
 const dropsFin = (ops: readonly WriteOp[]): boolean => ops.some((o) => o.op === 'del' && o.key === KEYS.group('fin'))
@@ -82,7 +86,10 @@ for (const kind of ['memory', 'redis'] as const) {
     beforeEach(async function () {
       if (kind === 'redis' && !redisAvailable()) return this.skip()
       dataDir = await mkdtemp(join(tmpdir(), 'tabula-principals-race-'))
-      store = kind === 'redis' ? createRedisStore(process.env.TEST_REDIS_URL!, { keyPrefix: `test:${randomBytes(6).toString('hex')}:` }) : createMemoryStore({ dataDir })
+      store =
+        kind === 'redis'
+          ? createRedisStore(process.env.TEST_REDIS_URL!, { keyPrefix: `test:${randomBytes(6).toString('hex')}:` })
+          : createMemoryStore({ dataDir })
       await store.connect()
       await seed(store)
     })
@@ -111,7 +118,10 @@ for (const kind of ['memory', 'redis'] as const) {
       const paused = pausingStore(store, writesPay, async () => {
         await run(DROP_GROUP, store, { group: 'fin' })
       })
-      const err = await run(SHARE, paused, { path: 'pay', add: ['fin'] }).then(() => null, (e: unknown) => e)
+      const err = await run(SHARE, paused, { path: 'pay', add: ['fin'] }).then(
+        () => null,
+        (e: unknown) => e,
+      )
       expect(err).to.be.instanceOf(AppError)
       expect((err as AppError).code).to.equal('INVALID_PARAMETER')
       expect((err as AppError).message).to.match(/^Invalid user or group name in "add": fin/)

@@ -32,7 +32,10 @@ forEachStore('concurrent writers of one table', (svc) => {
       Array.from({ length: 100 }, (_, i) => dbm(svc(), admin, 'upload_table', { path: 'uploads.admin.contested', mode: 'replace', data: { n: [i, i] } })),
     )
     const failed = replies.filter((r) => r.rc !== 0)
-    expect(failed.map((r) => r.msg), 'replaces that did not land').to.deep.equal([])
+    expect(
+      failed.map((r) => r.msg),
+      'replaces that did not land',
+    ).to.deep.equal([])
     const n = (await run('<base table="uploads.admin.contested"/>')).n as number[]
     expect(n).to.have.length(2)
     expect(n[0]).to.equal(n[1]).and.to.be.within(0, 99)
@@ -44,7 +47,10 @@ forEachStore('concurrent writers of one table', (svc) => {
     const replies = await Promise.all(
       Array.from({ length: 12 }, (_, i) => dbm(svc(), admin, 'upload_table', { path: 'uploads.admin.appended', mode: 'append', data: { n: [i + 1] } })),
     )
-    expect(replies.filter((r) => r.rc !== 0).map((r) => r.msg), 'appends that did not land').to.deep.equal([])
+    expect(
+      replies.filter((r) => r.rc !== 0).map((r) => r.msg),
+      'appends that did not land',
+    ).to.deep.equal([])
     const n = (await run('<base table="uploads.admin.appended"/>')).n as number[]
     expect([...n].sort((a, b) => a - b)).to.deep.equal(Array.from({ length: 13 }, (_, i) => i))
   })
@@ -56,7 +62,22 @@ describe('the answer of a change that kept losing its race', () => {
     await store.connect()
     try {
       const record = (version: string, rows: number): TableRecord =>
-        ({ kind: 'table', id: 1, path: 'uploads.a.t', title: 't', owner: 'a', users: [], inherit: true, sdesc: '', ldesc: '', version, rows, columns: [], created: '2026-01-01T00:00:00.000Z', updated: '2026-01-02T00:00:00.000Z' }) as TableRecord
+        ({
+          kind: 'table',
+          id: 1,
+          path: 'uploads.a.t',
+          title: 't',
+          owner: 'a',
+          users: [],
+          inherit: true,
+          sdesc: '',
+          ldesc: '',
+          version,
+          rows,
+          columns: [],
+          created: '2026-01-01T00:00:00.000Z',
+          updated: '2026-01-02T00:00:00.000Z',
+        }) as TableRecord
       await store.set(KEYS.table('uploads.a.t'), JSON.stringify(record('v9', 12)))
       const err = await keptChanging(store, 'uploads.a.t', record('v1', 3), 'send the append again')
       expect(err.code).to.equal('CONFLICT')

@@ -14,11 +14,20 @@ const ROOT = fileURLToPath(new URL('../../../', import.meta.url))
 const read = (file: string): string => readFileSync(join(ROOT, file), 'utf8')
 const README = read('README.md')
 const ERRORS = read('docs/errors.md')
-const PAGES = ['README.md', ...readdirSync(join(ROOT, 'docs')).filter((f) => f.endsWith('.md')).map((f) => `docs/${f}`)]
+const PAGES = [
+  'README.md',
+  ...readdirSync(join(ROOT, 'docs'))
+    .filter((f) => f.endsWith('.md'))
+    .map((f) => `docs/${f}`),
+]
 
 /** A heading's anchor as GitHub makes it: lower case, punctuation dropped, spaces as hyphens. */
 const slug = (heading: string): string =>
-  heading.trim().toLowerCase().replace(/[^\p{L}\p{N}_\- ]/gu, '').replace(/ /g, '-')
+  heading
+    .trim()
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}_\- ]/gu, '')
+    .replace(/ /g, '-')
 
 /** The anchors of a Markdown page's headings (not counting lines inside fenced code). */
 function anchors(text: string): Set<string> {

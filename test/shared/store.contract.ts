@@ -66,7 +66,12 @@ export function storeContract(label: string, make: () => Promise<Store>): void {
     })
 
     it('reads back stored values, including empty and non-ASCII strings', async () => {
-      for (const [key, value] of [['str:plain', 'hello'], ['str:empty', ''], ['str:unicode', 'Zürich ✓ 東京 🚀'], ['str:lines', 'a\r\nb\u0000c']]) {
+      for (const [key, value] of [
+        ['str:plain', 'hello'],
+        ['str:empty', ''],
+        ['str:unicode', 'Zürich ✓ 東京 🚀'],
+        ['str:lines', 'a\r\nb\u0000c'],
+      ]) {
         expect(await store.set(key, value)).to.equal(true)
         expect(await store.get(key)).to.equal(value)
       }
@@ -89,7 +94,10 @@ export function storeContract(label: string, make: () => Promise<Store>): void {
       await store.set('ttl:expire', 'v')
       expect(await store.expire('ttl:expire', 1)).to.equal(true)
       await store.hset('ttl:hash', { f: 'v' })
-      await store.batch([{ op: 'set', key: 'ttl:batch', value: 'v', ttl: 1 }, { op: 'expire', key: 'ttl:hash', ttl: 1 }])
+      await store.batch([
+        { op: 'set', key: 'ttl:batch', value: 'v', ttl: 1 },
+        { op: 'expire', key: 'ttl:hash', ttl: 1 },
+      ])
       await store.set('ttl:none', 'stays')
       await store.set('ttl:nx', 'v', { ttl: 1, nx: true })
       expect(await store.ttl('ttl:set')).to.equal(1)
@@ -252,7 +260,10 @@ export function storeContract(label: string, make: () => Promise<Store>): void {
     it('applies a batch with large hashes and sets in full', async () => {
       const fields = Object.fromEntries(Array.from({ length: 1500 }, (_, i) => [`f${i}`, `v${i}`]))
       const members = Array.from({ length: 2500 }, (_, i) => `m${i}`)
-      await store.batch([{ op: 'hset', key: 'big:hash', fields }, { op: 'sadd', key: 'big:set', members }])
+      await store.batch([
+        { op: 'hset', key: 'big:hash', fields },
+        { op: 'sadd', key: 'big:set', members },
+      ])
       expect(Object.keys(await store.hgetall('big:hash'))).to.have.length(1500)
       expect(await store.smembers('big:set')).to.have.length(2500)
       const token = await store.watch(['big:none'])
@@ -262,7 +273,12 @@ export function storeContract(label: string, make: () => Promise<Store>): void {
 
     it('rejects a batch that uses a key as the wrong type', async () => {
       await store.set('batch:str', 'v')
-      const err = await rejection(store.batch([{ op: 'set', key: 'batch:ok', value: '1' }, { op: 'sadd', key: 'batch:str', members: ['m'] }]))
+      const err = await rejection(
+        store.batch([
+          { op: 'set', key: 'batch:ok', value: '1' },
+          { op: 'sadd', key: 'batch:str', members: ['m'] },
+        ]),
+      )
       expect(err.message).to.match(/^WRONGTYPE/)
     })
 
@@ -284,7 +300,13 @@ export function storeContract(label: string, make: () => Promise<Store>): void {
       await store.set('cas:a', '1')
       const token = await store.watch(['cas:a', 'cas:absent'])
       expect(token.values).to.deep.equal(['1', null])
-      const applied = await store.batch([{ op: 'set', key: 'cas:a', value: '2' }, { op: 'sadd', key: 'cas:log', members: ['1->2'] }], token)
+      const applied = await store.batch(
+        [
+          { op: 'set', key: 'cas:a', value: '2' },
+          { op: 'sadd', key: 'cas:log', members: ['1->2'] },
+        ],
+        token,
+      )
       expect(applied).to.equal(true)
       expect(await store.get('cas:a')).to.equal('2')
       expect(await store.smembers('cas:log')).to.deep.equal(['1->2'])
@@ -300,7 +322,15 @@ export function storeContract(label: string, make: () => Promise<Store>): void {
       await peer.del('cas:gone')
       await peer.set('cas:born', 'now')
       for (const token of [changedValue, deleted, created]) {
-        expect(await store.batch([{ op: 'set', key: 'cas:b', value: 'mine' }, { op: 'set', key: 'cas:side', value: 'effect' }], token)).to.equal(false)
+        expect(
+          await store.batch(
+            [
+              { op: 'set', key: 'cas:b', value: 'mine' },
+              { op: 'set', key: 'cas:side', value: 'effect' },
+            ],
+            token,
+          ),
+        ).to.equal(false)
       }
       expect(await store.mget(['cas:b', 'cas:side'])).to.deep.equal(['other writer', null])
     })

@@ -98,7 +98,10 @@ describe('store', () => {
       await before.sadd('cat:set', 'a', 'b')
       for (let i = 0; i < 3; i++) await before.incr('seq:id')
       await before.set('cat:expiring', 'v', { ttl: 100 })
-      await before.batch([{ op: 'set', key: 'cat:batched', value: 'b' }, { op: 'set', key: 'sess:batched', value: 'b' }])
+      await before.batch([
+        { op: 'set', key: 'cat:batched', value: 'b' },
+        { op: 'set', key: 'sess:batched', value: 'b' },
+      ])
       await before.set('sess:abc', 'session')
       await before.hset('inst:1', { state: 'running' })
       await before.close()
@@ -187,7 +190,9 @@ describe('store', () => {
       const file = join(dataDir, 'store.json')
       await writeFile(file, '{"version": 1, "entries": [')
       const err = await rejection(createMemoryStore({ dataDir }).connect())
-      expect(err.message).to.contain(file).and.match(/corrupt/)
+      expect(err.message)
+        .to.contain(file)
+        .and.match(/corrupt/)
     })
 
     it('refuses to start from a store.json with a malformed entry, naming the file', async () => {
@@ -231,12 +236,14 @@ describe('store', () => {
       const store = await connected(createMemoryStore({ dataDir: await tempDir() }))
       await store.set('rb:str', 'x')
       await store.sadd('rb:set', 'a')
-      const err = await rejection(store.batch([
-        { op: 'set', key: 'rb:new', value: '1' },
-        { op: 'sadd', key: 'rb:set', members: ['b'] },
-        { op: 'del', key: 'rb:str' },
-        { op: 'hset', key: 'rb:set', fields: { f: 'v' } },
-      ]))
+      const err = await rejection(
+        store.batch([
+          { op: 'set', key: 'rb:new', value: '1' },
+          { op: 'sadd', key: 'rb:set', members: ['b'] },
+          { op: 'del', key: 'rb:str' },
+          { op: 'hset', key: 'rb:set', fields: { f: 'v' } },
+        ]),
+      )
       expect(err.message).to.match(/^WRONGTYPE/)
       expect(await store.mget(['rb:new', 'rb:str'])).to.deep.equal([null, 'x'])
       expect(await store.smembers('rb:set')).to.deep.equal(['a'])

@@ -35,8 +35,11 @@ function groupFn(name: string, args: ArgSpec[], result: Result, body: Body, doc:
     name,
     args,
     result: (types): TypeResult => {
-      const x = xAt >= 0 ? types[xAt] ?? null : null
-      const err = firstError(numericX ? needNumber(name, 'X', x) : null, ...args.map((a, i) => (a.kind === 'value' && a.name !== 'X' ? argCheck(name, a, types[i] ?? null) : null)))
+      const x = xAt >= 0 ? (types[xAt] ?? null) : null
+      const err = firstError(
+        numericX ? needNumber(name, 'X', x) : null,
+        ...args.map((a, i) => (a.kind === 'value' && a.name !== 'X' ? argCheck(name, a, types[i] ?? null) : null)),
+      )
       if (err) return err
       return result === 'x' ? (x ?? 'int') : result
     },
@@ -69,21 +72,70 @@ const x = (args: readonly KernelArg[], i: number, ctx: KernelContext, fn: string
 export const GROUP_FUNCTIONS: readonly FunctionDef[] = [
   groupFn('g_sum', [G, S, XNUM], 'float', (gr, a, c) => gSum(gr, x(a, 2, c, 'g_sum')), 'g_sum(G;S;X): sum of X in the group (N/A ignored; 0 when none).', true),
   groupFn('g_cnt', [G, S], 'int', (gr) => gCnt(gr), 'g_cnt(G;S): number of (selected) rows in the group.'),
-  groupFn('g_avg', [G, S, XNUM], 'float', (gr, a, c) => gAvg(gr, x(a, 2, c, 'g_avg')), 'g_avg(G;S;X): mean of X in the group (N/A ignored; N/A when none).', true),
+  groupFn(
+    'g_avg',
+    [G, S, XNUM],
+    'float',
+    (gr, a, c) => gAvg(gr, x(a, 2, c, 'g_avg')),
+    'g_avg(G;S;X): mean of X in the group (N/A ignored; N/A when none).',
+    true,
+  ),
   groupFn('g_min', [G, S, X], 'x', (gr, a, c) => gExtreme(gr, x(a, 2, c, 'g_min'), false), 'g_min(G;S;X): smallest X in the group (N/A ignored).'),
   groupFn('g_max', [G, S, X], 'x', (gr, a, c) => gExtreme(gr, x(a, 2, c, 'g_max'), true), 'g_max(G;S;X): largest X in the group (N/A ignored).'),
   groupFn('g_pct', [G, S, XNUM], 'float', (gr, a, c) => gPct(gr, x(a, 2, c, 'g_pct')), 'g_pct(G;S;X): X as a fraction of the group sum of X.', true),
-  groupFn('g_wavg', [G, S, XNUM, { kind: 'value', name: 'W', types: ['int', 'float', 'date'] }], 'float', (gr, a, c) => gWavg(gr, x(a, 2, c, 'g_wavg'), xColumn(a, 3, c.rows, 'g_wavg', 'W')), 'g_wavg(G;S;X;W): average of X weighted by W in the group.', true),
+  groupFn(
+    'g_wavg',
+    [G, S, XNUM, { kind: 'value', name: 'W', types: ['int', 'float', 'date'] }],
+    'float',
+    (gr, a, c) => gWavg(gr, x(a, 2, c, 'g_wavg'), xColumn(a, 3, c.rows, 'g_wavg', 'W')),
+    'g_wavg(G;S;X;W): average of X weighted by W in the group.',
+    true,
+  ),
   groupFn('g_ucnt', [G, S, X], 'int', (gr, a, c) => gUcnt(gr, x(a, 2, c, 'g_ucnt')), 'g_ucnt(G;S;X): number of distinct non-N/A values of X in the group.'),
-  groupFn('g_median', [G, S, XNUM], 'float', (gr, a, c) => gMedian(gr, x(a, 2, c, 'g_median')), 'g_median(G;S;X): median of X in the group (N/A when none).', true),
-  groupFn('g_var', [G, S, XNUM], 'float', (gr, a, c) => gVariance(gr, x(a, 2, c, 'g_var'), false), 'g_var(G;S;X): sample variance (n-1) of X in the group.', true),
-  groupFn('g_stdev', [G, S, XNUM], 'float', (gr, a, c) => gVariance(gr, x(a, 2, c, 'g_stdev'), true), 'g_stdev(G;S;X): sample standard deviation (n-1) of X in the group.', true),
+  groupFn(
+    'g_median',
+    [G, S, XNUM],
+    'float',
+    (gr, a, c) => gMedian(gr, x(a, 2, c, 'g_median')),
+    'g_median(G;S;X): median of X in the group (N/A when none).',
+    true,
+  ),
+  groupFn(
+    'g_var',
+    [G, S, XNUM],
+    'float',
+    (gr, a, c) => gVariance(gr, x(a, 2, c, 'g_var'), false),
+    'g_var(G;S;X): sample variance (n-1) of X in the group.',
+    true,
+  ),
+  groupFn(
+    'g_stdev',
+    [G, S, XNUM],
+    'float',
+    (gr, a, c) => gVariance(gr, x(a, 2, c, 'g_stdev'), true),
+    'g_stdev(G;S;X): sample standard deviation (n-1) of X in the group.',
+    true,
+  ),
   groupFn('g_cumcnt', [G, S, O], 'int', (gr) => gCumcnt(gr), 'g_cumcnt(G;S;O): running count 1, 2, 3… in O order within the group.'),
-  groupFn('g_cumsum', [G, S, O, XNUM], 'float', (gr, a, c) => gCumsum(gr, x(a, 3, c, 'g_cumsum')), 'g_cumsum(G;S;O;X): running sum of X in O order (N/A counts as 0).', true),
+  groupFn(
+    'g_cumsum',
+    [G, S, O, XNUM],
+    'float',
+    (gr, a, c) => gCumsum(gr, x(a, 3, c, 'g_cumsum')),
+    'g_cumsum(G;S;O;X): running sum of X in O order (N/A counts as 0).',
+    true,
+  ),
   groupFn('g_cummax', [G, S, O, X], 'x', (gr, a, c) => gCumExtreme(gr, x(a, 3, c, 'g_cummax'), true), 'g_cummax(G;S;O;X): running maximum of X in O order.'),
   groupFn('g_cummin', [G, S, O, X], 'x', (gr, a, c) => gCumExtreme(gr, x(a, 3, c, 'g_cummin'), false), 'g_cummin(G;S;O;X): running minimum of X in O order.'),
   groupFn('g_cumavg', [G, S, O, XNUM], 'float', (gr, a, c) => gCumavg(gr, x(a, 3, c, 'g_cumavg')), 'g_cumavg(G;S;O;X): running mean of X in O order.', true),
-  groupFn('g_cumrunlen', [G, S, O, XNUM], 'int', (gr, a, c) => gCumrunlen(gr, x(a, 3, c, 'g_cumrunlen')), 'g_cumrunlen(G;S;O;X): consecutive rows with X true ending at this row, in O order.', true),
+  groupFn(
+    'g_cumrunlen',
+    [G, S, O, XNUM],
+    'int',
+    (gr, a, c) => gCumrunlen(gr, x(a, 3, c, 'g_cumrunlen')),
+    'g_cumrunlen(G;S;O;X): consecutive rows with X true ending at this row, in O order.',
+    true,
+  ),
   groupFn('g_first', [G, S, O, X], 'x', (gr, a, c) => gEnd(gr, x(a, 3, c, 'g_first'), 'first'), "g_first(G;S;O;X): X of the group's first row in O order."),
   groupFn('g_last', [G, S, O, X], 'x', (gr, a, c) => gEnd(gr, x(a, 3, c, 'g_last'), 'last'), "g_last(G;S;O;X): X of the group's last row in O order."),
   groupFn('g_first1', [G, S, O], 'int', (gr) => gEndFlag(gr, 'first'), "g_first1(G;S;O): 1 on the group's first row in O order, else 0."),
@@ -96,8 +148,20 @@ export const GROUP_FUNCTIONS: readonly FunctionDef[] = [
     "g_nth(G;S;O;X;N): X of the group's Nth row (1-based) in O order.",
   ),
   groupFn('g_num', [G, S, O], 'int', (gr) => gNum(gr), 'g_num(G;S;O): group number 1, 2… in the O order of the groups’ first rows.'),
-  groupFn('g_rank', [G, S, O, X], 'int', (gr, a, c) => gRank(gr, x(a, 3, c, 'g_rank'), false), 'g_rank(G;S;O;X): rank of X in the group, largest = 1, ties broken by O.'),
-  groupFn('g_rankskip', [G, S, X], 'int', (gr, a, c) => gRank(gr, x(a, 2, c, 'g_rankskip'), true), 'g_rankskip(G;S;X): rank of X in the group, largest = 1, ties share a rank (1,2,2,4).'),
+  groupFn(
+    'g_rank',
+    [G, S, O, X],
+    'int',
+    (gr, a, c) => gRank(gr, x(a, 3, c, 'g_rank'), false),
+    'g_rank(G;S;O;X): rank of X in the group, largest = 1, ties broken by O.',
+  ),
+  groupFn(
+    'g_rankskip',
+    [G, S, X],
+    'int',
+    (gr, a, c) => gRank(gr, x(a, 2, c, 'g_rankskip'), true),
+    'g_rankskip(G;S;X): rank of X in the group, largest = 1, ties share a rank (1,2,2,4).',
+  ),
   groupFn(
     'g_rshift',
     [G, S, O, X, { kind: 'value', name: 'N', types: ['int'] }],
@@ -114,7 +178,14 @@ export const GROUP_FUNCTIONS: readonly FunctionDef[] = [
   ),
   groupFn(
     'g_splice',
-    [G, S, O, X, { kind: 'value', name: 'D', types: ['text'], optional: true, constant: true }, { kind: 'value', name: 'N', types: ['int'], optional: true, constant: true }],
+    [
+      G,
+      S,
+      O,
+      X,
+      { kind: 'value', name: 'D', types: ['text'], optional: true, constant: true },
+      { kind: 'value', name: 'N', types: ['int'], optional: true, constant: true },
+    ],
     'text',
     (gr, a, c) => {
       const d = valueArg(a, 4)

@@ -14,7 +14,14 @@ import { rowsWithValues } from './spread.js'
  */
 export function gRank(gr: Groups, x: Column, skip: boolean): Column {
   const base = rowsWithValues(gr, x, skip ? null : gr.order)
-  const sorted = sortPermutation([{ col: intResult(gr.gid), desc: false }, { col: x, desc: true }], gr.rows, base)
+  const sorted = sortPermutation(
+    [
+      { col: intResult(gr.gid), desc: false },
+      { col: x, desc: true },
+    ],
+    gr.rows,
+    base,
+  )
   const data = x.type === 'text' ? x.codes : x.data
   const out = new Int32Array(gr.rows).fill(NA_INT)
   let groupStart = 0

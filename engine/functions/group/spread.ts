@@ -44,7 +44,14 @@ export function gUcnt(gr: Groups, x: Column): Column {
 export function gMedian(gr: Groups, x: Column): Column {
   if (x.type === 'text') throw callError('g_median needs a number, got text for X.')
   const f = toFloat(x).data
-  const sorted = sortPermutation([{ col: intResult(gr.gid), desc: false }, { col: x, desc: false }], gr.rows, rowsWithValues(gr, x))
+  const sorted = sortPermutation(
+    [
+      { col: intResult(gr.gid), desc: false },
+      { col: x, desc: false },
+    ],
+    gr.rows,
+    rowsWithValues(gr, x),
+  )
   const med = new Float64Array(gr.count).fill(NaN)
   let start = 0
   while (start < sorted.length) {

@@ -20,7 +20,13 @@ function naFlags(col: Column): Column {
  * A permutation of groups, or null when no break asks for sorting.
  * @param values one column per break, one row per group (the group's break values)
  */
-export function groupOrder(breaks: readonly string[], values: readonly Column[], specs: readonly BreakSpec[], count: number, defaultSort: 'up' | 'none' = 'none'): Int32Array | null {
+export function groupOrder(
+  breaks: readonly string[],
+  values: readonly Column[],
+  specs: readonly BreakSpec[],
+  count: number,
+  defaultSort: 'up' | 'none' = 'none',
+): Int32Array | null {
   const keys: { col: Column; desc: boolean }[] = []
   breaks.forEach((b, i) => {
     const spec = specs.find((s) => s.col === b)

@@ -16,7 +16,10 @@ function alignKeys(mine: Column, theirs: Column): [Column, Column] {
     if (mine.dict === theirs.dict) return [mine, theirs]
     const map = Int32Array.from(mine.dict, (s) => (s === '' ? 0 : lookupCode(theirs.dict, s)))
     const codes = mine.codes.map((c) => (map[c] < 0 ? -2 : map[c]))
-    return [{ type: 'int', data: codes }, { type: 'int', data: theirs.codes }]
+    return [
+      { type: 'int', data: codes },
+      { type: 'int', data: theirs.codes },
+    ]
   }
   if (mine.type === 'float' || theirs.type === 'float') return [toFloat(mine), toFloat(theirs)]
   return [mine, theirs]
@@ -35,10 +38,15 @@ function keyColumn(ws: Worksheet, name: string, op: Op, where: string): Column {
 
 export function runLink(op: Op & { kind: 'Link' }, ws: Worksheet, foreign: Worksheet): Worksheet {
   const pairs = op.col.map((c, i) => alignKeys(keyColumn(ws, c, op, 'the worksheet'), keyColumn(foreign, op.col2[i], op, op.table2)))
-  const match = firstIndexLookup(pairs.map((p) => p[1]), foreign.rows, pairs.map((p) => p[0]), ws.rows)
+  const match = firstIndexLookup(
+    pairs.map((p) => p[1]),
+    foreign.rows,
+    pairs.map((p) => p[0]),
+    ws.rows,
+  )
   if (op.type === 'include' || op.type === 'exclude') {
     const want = op.type === 'include'
-    return ws.selectRows(rowsWhere(match, (m) => (m >= 0) === want))
+    return ws.selectRows(rowsWhere(match, (m) => m >= 0 === want))
   }
   let base = ws
   let index = match

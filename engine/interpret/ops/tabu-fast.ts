@@ -305,10 +305,16 @@ function momentsTcol(name: string, x: DoubleBlocks, table: KeySlots): FastTcol {
   }
   const n = table.int32()
   if (name === 'cntnna') {
-    return { add: (slots, start, len) => countValidBlock(slots, x.array, x.load(start, len), len, n.data), finish: (groups) => momentsResult(name, n, null, groups) }
+    return {
+      add: (slots, start, len) => countValidBlock(slots, x.array, x.load(start, len), len, n.data),
+      finish: (groups) => momentsResult(name, n, null, groups),
+    }
   }
   const s = table.float64()
-  return { add: (slots, start, len) => countSumBlock(slots, x.array, x.load(start, len), len, n.data, s.data), finish: (groups) => momentsResult(name, n, s, groups) }
+  return {
+    add: (slots, start, len) => countSumBlock(slots, x.array, x.load(start, len), len, n.data, s.data),
+    finish: (groups) => momentsResult(name, n, s, groups),
+  }
 }
 
 /**

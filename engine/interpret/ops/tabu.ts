@@ -55,7 +55,8 @@ function breakColumns(op: Op & { kind: 'Tabu' }, ws: Worksheet, values: readonly
   })
 }
 
-const tcolColumn = (t: Tcol, name: string, data: Column, label?: string): WsColumn => newColumn(name, data, { ...infoPatch(t.meta), ...(label !== undefined && !t.meta.label ? { label } : {}) })
+const tcolColumn = (t: Tcol, name: string, data: Column, label?: string): WsColumn =>
+  newColumn(name, data, { ...infoPatch(t.meta), ...(label !== undefined && !t.meta.label ? { label } : {}) })
 
 function reorder(cols: WsColumn[], order: Int32Array | null, rows: number): Worksheet {
   const ws = new Worksheet(rows, cols)
@@ -97,7 +98,8 @@ function displayValue(col: Column, row: number): string {
 function runCrossTab(op: Op & { kind: 'Tabu' }, ws: Worksheet): Worksheet {
   const rowSide = groupsOf(op.breaks, ws, op)
   const colSide = groupsOf(op.cbreaks, ws, op)
-  const colOrder = groupOrder(op.cbreaks, colSide.values, op.breakSpecs, colSide.groups.count, 'up') ?? Int32Array.from({ length: colSide.groups.count }, (_, i) => i)
+  const colOrder =
+    groupOrder(op.cbreaks, colSide.values, op.breakSpecs, colSide.groups.count, 'up') ?? Int32Array.from({ length: colSide.groups.count }, (_, i) => i)
   const nc = colSide.groups.count
   const cellIds = new Int32Array(ws.rows)
   for (let i = 0; i < ws.rows; i++) cellIds[i] = rowSide.groups.ids[i] * nc + colSide.groups.ids[i]
@@ -110,7 +112,9 @@ function runCrossTab(op: Op & { kind: 'Tabu' }, ws: Worksheet): Worksheet {
   colOrder.forEach((cg) => {
     const label = colSide.values.map((v) => displayValue(v, cg)).join(' ')
     const pick = Int32Array.from({ length: rowSide.groups.count }, (_, r) => r * nc + cg)
-    op.tcols.forEach((t, k) => matrix.push(tcolColumn(t, `m${matrix.length}`, gather(cellValues[k], pick), op.tcols.length === 1 ? label : `${label} ${t.meta.label ?? t.fun}`)))
+    op.tcols.forEach((t, k) =>
+      matrix.push(tcolColumn(t, `m${matrix.length}`, gather(cellValues[k], pick), op.tcols.length === 1 ? label : `${label} ${t.meta.label ?? t.fun}`)),
+    )
   })
   const order = groupOrder(op.breaks, rowSide.values, op.breakSpecs, rowSide.groups.count)
   return reorder([...breakColumns(op, ws, rowSide.values), ...totals, ...matrix], order, rowSide.groups.count)

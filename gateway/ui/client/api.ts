@@ -5,7 +5,11 @@
 import type { ErrorBody } from '../../../shared/api-answers.js'
 
 export class ApiError extends Error {
-  constructor(message: string, readonly status: number, readonly code: string | null) {
+  constructor(
+    message: string,
+    readonly status: number,
+    readonly code: string | null,
+  ) {
     super(message)
     this.name = 'ApiError'
   }
@@ -28,9 +32,10 @@ async function failure(res: Response): Promise<ApiError> {
 
 /** GET without a body, POST with a JSON body; an answer other than 2xx is thrown as ApiError. */
 async function call(url: string, body?: unknown): Promise<Response> {
-  const init: RequestInit = body === undefined
-    ? { headers: { Accept: 'application/json' } }
-    : { method: 'POST', headers: { Accept: 'application/json', 'Content-Type': 'application/json' }, body: JSON.stringify(body) }
+  const init: RequestInit =
+    body === undefined
+      ? { headers: { Accept: 'application/json' } }
+      : { method: 'POST', headers: { Accept: 'application/json', 'Content-Type': 'application/json' }, body: JSON.stringify(body) }
   let res: Response
   try {
     res = await fetch(url, init)

@@ -62,9 +62,7 @@ function trimFraction(text: string): string {
  */
 export function displayFloat(value: number, dec: number | null): string {
   if (dec !== null) return unsignZero(value.toFixed(dec))
-  const text = Math.abs(value) >= 1 || value === 0
-    ? value.toFixed(DEFAULT_DECIMALS)
-    : value.toPrecision(DEFAULT_DECIMALS)
+  const text = Math.abs(value) >= 1 || value === 0 ? value.toFixed(DEFAULT_DECIMALS) : value.toPrecision(DEFAULT_DECIMALS)
   return unsignZero(trimFraction(text))
 }
 

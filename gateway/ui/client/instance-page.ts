@@ -69,7 +69,10 @@ async function answer(vars: Record<string, string> | null): Promise<void> {
     default: {
       const status = vars !== null ? await postJson<StatusAnswer>(`${source.base}:json`, vars) : await getJson<StatusAnswer>(`${source.base}:json`)
       const { name, class: cls, changed } = status.widgets
-      view.showStatic(STATUS_COLUMNS, name.map((w, i) => [w, cls[i], changed[i]]))
+      view.showStatic(
+        STATUS_COLUMNS,
+        name.map((w, i) => [w, cls[i], changed[i]]),
+      )
       const changes = Object.entries(status.changes)
       text.textContent = changes.length === 0 ? 'No variable changed.' : `Changed: ${changes.map(([k, v]) => `${k} = ${v}`).join(', ')}`
       text.hidden = false

@@ -44,7 +44,10 @@ export class QueryProgress {
    * @param base the endpoint whose `!status` and `!stop` apply (`/v1/api/run`, `/v1/api/7`)
    * @param onError where a failed `!stop` is reported
    */
-  constructor(private readonly base: string, private readonly onError: (err: unknown) => void) {
+  constructor(
+    private readonly base: string,
+    private readonly onError: (err: unknown) => void,
+  ) {
     this.stop.addEventListener('click', () => this.requestStop())
   }
 

@@ -42,7 +42,12 @@ export function rowInfo(from: number, to: number, total: number): string {
 
 /** Fills a table: labels in the head (line breaks kept, the name as tooltip), cells as text. */
 export function fillTable(table: HTMLTableElement, columns: readonly ColumnInfo[], rows: readonly (readonly unknown[])[]): void {
-  const numeric = columns.map((col, c) => isNumericColumn(col, rows.map((r) => r[c])))
+  const numeric = columns.map((col, c) =>
+    isNumericColumn(
+      col,
+      rows.map((r) => r[c]),
+    ),
+  )
   const show = columns.map(cellFormatter)
   const headRow = make('tr')
   columns.forEach((col, c) => {
@@ -101,10 +106,7 @@ export class ResultView {
   /** Reads a result's size, columns and first page; answers its `!cols` for pages that show them. */
   async load(source: ResultSource): Promise<ColsDictionary> {
     const generation = ++this.generation
-    const [total, cols] = await Promise.all([
-      getJson<number>(`${source.base}/!rows:json`),
-      getJson<ColsDictionary>(`${source.base}/!cols:json`),
-    ])
+    const [total, cols] = await Promise.all([getJson<number>(`${source.base}/!rows:json`), getJson<ColsDictionary>(`${source.base}/!cols:json`)])
     if (generation !== this.generation) return cols
     this.source = source
     this.total = total

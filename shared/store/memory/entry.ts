@@ -3,9 +3,21 @@
  * values, expiry timestamps, the TTL argument rule and Redis's error for a key of the wrong type.
  */
 
-interface StringEntry { readonly type: 'string'; readonly value: string; expiresAt: number | null }
-interface HashEntry { readonly type: 'hash'; readonly value: Map<string, string>; expiresAt: number | null }
-interface SetEntry { readonly type: 'set'; readonly value: Set<string>; expiresAt: number | null }
+interface StringEntry {
+  readonly type: 'string'
+  readonly value: string
+  expiresAt: number | null
+}
+interface HashEntry {
+  readonly type: 'hash'
+  readonly value: Map<string, string>
+  expiresAt: number | null
+}
+interface SetEntry {
+  readonly type: 'set'
+  readonly value: Set<string>
+  expiresAt: number | null
+}
 /** One key's value; expiresAt is a Date.now() timestamp in milliseconds, null for no expiry. */
 export type Entry = StringEntry | HashEntry | SetEntry
 
@@ -13,9 +25,12 @@ export type Entry = StringEntry | HashEntry | SetEntry
 export function cloneEntry(entry: Entry | undefined): Entry | undefined {
   if (!entry) return undefined
   switch (entry.type) {
-    case 'string': return { ...entry }
-    case 'hash': return { ...entry, value: new Map(entry.value) }
-    case 'set': return { ...entry, value: new Set(entry.value) }
+    case 'string':
+      return { ...entry }
+    case 'hash':
+      return { ...entry, value: new Map(entry.value) }
+    case 'set':
+      return { ...entry, value: new Set(entry.value) }
   }
 }
 

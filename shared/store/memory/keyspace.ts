@@ -16,7 +16,10 @@ import type { Entry } from './entry.js'
 type EntryOf<T extends Entry['type']> = Extract<Entry, { readonly type: T }>
 
 /** What hdel and srem remove from: a hash's fields or a set's members. */
-interface Members { delete(member: string): boolean; readonly size: number }
+interface Members {
+  delete(member: string): boolean
+  readonly size: number
+}
 
 /** All keys of one embedded store. Every method is synchronous, which is what makes each call atomic. */
 export class Keyspace {
@@ -134,7 +137,9 @@ export class Keyspace {
 
   /** Live keys starting with prefix, sorted so callers and tests get a stable order. */
   keys(prefix: string): string[] {
-    return this.live((key) => key.startsWith(prefix)).map(([key]) => key).sort()
+    return this.live((key) => key.startsWith(prefix))
+      .map(([key]) => key)
+      .sort()
   }
 
   /** The live entries whose key passes the filter, in insertion order (expired ones are dropped on the way). */

@@ -26,7 +26,10 @@ export class SnapshotFile {
   private tempCounter = 0
 
   /** `render` produces the current snapshot text; it is called once per disk write. */
-  constructor(dataDir: string, private readonly render: () => string) {
+  constructor(
+    dataDir: string,
+    private readonly render: () => string,
+  ) {
     this.path = join(dataDir, SNAPSHOT_NAME)
   }
 
@@ -73,9 +76,9 @@ export class SnapshotFile {
       return
     }
     this.inFlight = writeAtomically(this.path, temp, text)
-      .then(waiting.resolve, (err: unknown) => waiting.reject(
-        new AppError('UNAVAILABLE', `The store could not save ${this.path}; try again later.`, {}, { cause: err }),
-      ))
+      .then(waiting.resolve, (err: unknown) =>
+        waiting.reject(new AppError('UNAVAILABLE', `The store could not save ${this.path}; try again later.`, {}, { cause: err })),
+      )
       .finally(() => {
         this.inFlight = null
         if (this.next) this.startWrite()

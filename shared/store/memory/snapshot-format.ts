@@ -51,9 +51,12 @@ export function parseSnapshot(text: string, path: string): [string, Entry][] {
 function toRecord(key: string, entry: Entry): SnapshotRecord {
   const expiry = entry.expiresAt === null ? {} : { expiresAt: entry.expiresAt }
   switch (entry.type) {
-    case 'string': return { key, type: 'string', value: entry.value, ...expiry }
-    case 'hash': return { key, type: 'hash', value: [...entry.value], ...expiry }
-    case 'set': return { key, type: 'set', value: [...entry.value], ...expiry }
+    case 'string':
+      return { key, type: 'string', value: entry.value, ...expiry }
+    case 'hash':
+      return { key, type: 'hash', value: [...entry.value], ...expiry }
+    case 'set':
+      return { key, type: 'set', value: [...entry.value], ...expiry }
   }
 }
 
