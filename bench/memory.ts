@@ -21,6 +21,7 @@ import type { RunTask, TableInput } from '../shared/protocol.js'
 import { tablesDir } from '../engine/storage/index.js'
 import { parseQuery } from '../engine/parse/index.js'
 import { checkQuery } from '../engine/check/index.js'
+import { withPlan } from '../engine/parallel/plan.js'
 import { PoolRunner } from '../gateway/runner.js'
 import { TableCache } from '../gateway/table-cache.js'
 import { writeBenchItemTable } from './table-files.js'
@@ -86,7 +87,8 @@ async function measure(rows: number): Promise<void> {
     const loaded = rss()
 
     const ops = checkQuery(parseQuery(QUERY, {}), new Map([[path, meta.columns]])).ops
-    const task: RunTask = { kind: 'run', ops, tables: [table], maxRows: 1_000_000 }
+    // Planned as the gateway plans it (runOnPool), so the tabulation runs as a query does.
+    const task: RunTask = withPlan({ kind: 'run', ops, tables: [table], maxRows: 1_000_000 })
     const results = await Promise.all([1, 2].map(() => runner!.run(task, { timeoutMs: 300_000 })))
     const ran = rss()
     if (results.some((r) => r.rowCount !== results[0].rowCount)) throw new Error('the two workers disagree')

@@ -8,7 +8,7 @@ import { workerData } from 'node:worker_threads'
 import { AppError, toPayload } from '../shared/errors.js'
 import type { EngineTask, ResultSet, TaskOutcome } from '../shared/protocol.js'
 import { SqlExecutor } from './sql/execute.js'
-import { runRunTask } from './parallel/local.js'
+import { execute as runQuery } from './parallel/execute.js'
 import { withProgress } from './interpret/run.js'
 import { loadMeasuredSqlJs } from './sql/wasm-heap.js'
 import { DEFAULT_SQL_MEMORY_MB } from './sql/memory-cap.js'
@@ -27,7 +27,8 @@ function retireIfSwollen(): void {
   if (sqlExecutor.exhausted || sqlJs.heapBytes() > sqlMemoryMb * 1024 * 1024) retireThisWorker(setup.retiring)
 }
 
-function execute(task: EngineTask): ResultSet {
+/** An SQL task, or a macro query's `run` task: whole, one part or one merge, all one path (execute.ts). */
+function answer(task: EngineTask): ResultSet {
   switch (task.kind) {
     case 'sql':
       try {
@@ -36,7 +37,7 @@ function execute(task: EngineTask): ResultSet {
         retireIfSwollen()
       }
     case 'run':
-      return withProgress(task.progress, () => runRunTask(task))
+      return withProgress(task.progress, () => runQuery(task))
     default: {
       const never: never = task
       throw new AppError('INTERNAL', `Unknown task ${JSON.stringify(never)}`)
@@ -87,7 +88,7 @@ export default function runTask(task: EngineTask): unknown {
   try {
     const fault = injectedFault(task)
     if (fault !== undefined) return fault
-    return withTransferList({ ok: true, result: execute(task) })
+    return withTransferList({ ok: true, result: answer(task) })
   } catch (err) {
     const e = err instanceof AppError ? err : new AppError('INTERNAL', 'Internal error in the query engine.', { cause: String((err as Error)?.stack ?? err) })
     return { ok: false, error: toPayload(e) } satisfies TaskOutcome

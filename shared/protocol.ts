@@ -95,15 +95,18 @@ export interface RunTask {
   /** Set on the task that merges the parts' partials of a split query (never with `part`). */
   readonly merge?: RunMerge
   /**
-   * Answer text columns as dictionary codes (CodedResultSet) rather than one string per row: far
-   * cheaper to move between threads, since only the dictionary's strings are copied.
+   * The query's parallel plan (engine/parallel/plan.ts, plain data), made once on the gateway and
+   * carried by the task and every part and merge made from it, so no worker plans again. Absent
+   * when the query has none: it then runs whole in the interpreter.
    */
-  readonly textCodes?: boolean
+  readonly plan?: unknown
 }
 
 /**
- * A ResultSet whose text columns travel as codes: where `dicts[i]` is set, `columns[i]` is an int
- * column of indexes into it (engine/parallel/wire.ts reads it back into strings).
+ * What a worker answers a `run` task with, always: a ResultSet whose text columns travel as codes
+ * (far cheaper to move between threads, since only the dictionary's strings are copied). Where
+ * `dicts[i]` is set, `columns[i]` is an int column of indexes into it (engine/parallel/wire.ts
+ * reads it back into `coded` columns).
  */
 export interface CodedResultSet extends ResultSet {
   readonly dicts: readonly (readonly string[] | null)[]

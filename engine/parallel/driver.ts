@@ -4,7 +4,7 @@
  * parts' partials, then one task merging them (merge-task.ts), so every merge runs where a query
  * runs, on a worker, under the query's stop and time limit. The gateway runs a phase's tasks on
  * the worker pool at once (gateway/queries/parallel.ts); a worker running the query alone runs
- * them in place (local.ts). Either way the merges are the same code, so one part and many give
+ * them in place (execute.ts). Either way the merges are the same code, so one part and many give
  * the same answer. Only the parts' rows are put together here, which is copying, not interpreting.
  */
 import type { ResultSet, RunTask } from '../../shared/protocol.js'
@@ -42,7 +42,7 @@ export function* parallelRun(plan: ParallelPlan, task: RunTask, ranges: readonly
     const output = ranges.length > 1 && keepsRows(plan) ? outputBuffers(plan, task, groupValues, table.rows) : undefined
     const first = ranges[0].start
     const tasks = parts('rows').map((t, i) => (output === undefined ? t : { ...t, part: { ...t.part!, output, outputAt: ranges[i].start - first } }))
-    return concatResults(yield tasks, { maxRows: task.maxRows, truncate, table, ranges, keepCodes: task.textCodes === true, output })
+    return concatResults(yield tasks, { maxRows: task.maxRows, truncate, table, ranges, output })
   }
   const step = plan.groupSteps.length
   const [answer] = yield merge(step, yield parts('partials', step))

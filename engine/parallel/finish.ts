@@ -9,7 +9,6 @@ import type { CodedResultSet, ResultColumn, ResultSet, RunTask, TableInput } fro
 import type { RowRange } from './blocks.js'
 import { groupOrder } from '../interpret/ops/group-order.js'
 import { infoPatch } from '../interpret/ops/simple.js'
-import { toResultSet } from '../interpret/result.js'
 import { runOps, type Tables } from '../interpret/run.js'
 import { newColumn, Worksheet } from '../interpret/worksheet.js'
 import type { MergedGroups } from './merge.js'
@@ -119,8 +118,6 @@ export interface ConcatOptions {
   /** The base table and the parts' ranges, for the columns parts mark as stored. */
   readonly table: TableInput
   readonly ranges: readonly RowRange[]
-  /** A single part's answer is returned with its text still as codes. */
-  readonly keepCodes?: boolean
   /** The buffers the parts wrote columns into (RunPart.output), if any. */
   readonly output?: readonly (SharedArrayBuffer | null)[]
 }
@@ -142,7 +139,8 @@ export function concatResults(sets: readonly ResultSet[], o: ConcatOptions): Res
   const rows = Math.min(total, maxRows)
   const start = o.ranges[0]?.start ?? 0
   const cols = sets[0].cols
-  if (o.keepCodes === true && sets.length === 1 && isCoded(sets[0])) {
+  // A single part's answer goes on as it came, text as codes, only its stored columns viewed.
+  if (sets.length === 1 && isCoded(sets[0])) {
     const only = sets[0]
     const columns = only.columns.map((col, c) => {
       const k = only.stored?.[c] ?? null
@@ -165,7 +163,7 @@ export function concatResults(sets: readonly ResultSet[], o: ConcatOptions): Res
 
 /**
  * The tabulation from its merged groups, then the operations after it, answered as a run of the
- * whole query on one worker answers (text as codes when the task asks for them).
+ * whole query on one worker answers (text as codes).
  */
 export function finishTabu(plan: ParallelPlan, merged: MergedGroups, tables: Tables, groupValues: readonly ResultSet[], task: RunTask): ResultSet {
   if (plan.tail.kind !== 'tabu') throw new Error('finishTabu: the plan has no tabulation')
@@ -182,6 +180,5 @@ export function finishTabu(plan: ParallelPlan, merged: MergedGroups, tables: Tab
   const order = groupOrder(op.breaks, merged.keys, op.breakSpecs, merged.count)
   if (order) ws = ws.selectRows(order)
   const done = runOps(plan.tail.rest, tables, ws)
-  const truncate = task.truncate === true
-  return task.textCodes === true ? toCodedResultSet(done, task.maxRows, truncate) : toResultSet(done, task.maxRows, truncate)
+  return toCodedResultSet(done, task.maxRows, task.truncate === true)
 }

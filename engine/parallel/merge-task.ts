@@ -4,15 +4,14 @@
  * tabulation it is the query's answer, the operations after `<tabu>` included (finish.ts).
  */
 import type { ResultSet, RunMerge, RunTask } from '../../shared/protocol.js'
-import type { Op } from '../ast.js'
 import { keyName } from './aggregate.js'
 import { encodeColumns } from './codec.js'
 import { finishTabu } from './finish.js'
 import { mergePartials } from './merge.js'
 import { tablesOf } from './part.js'
-import { planParallel, type ParallelPlan } from './plan.js'
+import type { ParallelPlan } from './plan.js'
 
-export function runMerge(task: RunTask, m: RunMerge, plan: ParallelPlan | null = planParallel(task.ops as readonly Op[])): ResultSet {
+export function runMerge(task: RunTask, m: RunMerge, plan: ParallelPlan | null): ResultSet {
   if (plan === null) throw new Error('runMerge: the query has no parallel plan')
   if (m.step < plan.groupSteps.length) {
     const step = plan.groupSteps[m.step]

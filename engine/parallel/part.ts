@@ -17,7 +17,7 @@ import { groupsOf, keyName, partials } from './aggregate.js'
 import { blockEdges } from './blocks.js'
 import { decodeColumns, encodeColumns, toResultColumn } from './codec.js'
 import { KeyIndex, plain } from './merge.js'
-import { keepsRows, planParallel, summarises, type GroupStep, type ParallelPlan } from './plan.js'
+import { keepsRows, summarises, type GroupStep, type ParallelPlan } from './plan.js'
 import { BASE_ROW, blockStarts, prefixStep, rangeWorksheet, storedPosition, withoutBaseRows } from './range-worksheet.js'
 import { slotsOf } from './slot-partials.js'
 import { toCodedResultSet } from './wire.js'
@@ -95,7 +95,7 @@ export function prefixWorksheet(
 }
 
 /** The answer of one part (see RunPart). */
-export function runPart(task: RunTask, part: RunPart, plan: ParallelPlan | null = planParallel(task.ops as readonly Op[])): ResultSet {
+export function runPart(task: RunTask, part: RunPart, plan: ParallelPlan | null): ResultSet {
   if (plan === null) throw new Error('runPart: the query has no parallel plan')
   const tables = tablesOf(task)
   const groupValues = part.groupValues ?? []

@@ -9,6 +9,7 @@
  * range order) or a `<tabu>` of decomposable summaries followed by anything (the parts' partials
  * are merged into the tabulation, and the rest runs on that small worksheet).
  */
+import type { RunTask } from '../../shared/protocol.js'
 import type { Expr, Op, Tcol } from '../ast.js'
 import { lookupSummary } from '../summaries/index.js'
 
@@ -148,3 +149,16 @@ export function planParallel(ops: readonly Op[]): ParallelPlan | null {
   if (aggs === null) return null
   return { table: base.table, prefix, groupSteps, tail: { kind: 'tabu', op: next, aggs, rest: ops.slice(i + 1) } }
 }
+
+/**
+ * The task with its plan (RunTask.plan): made once, on the gateway, and carried by every part and
+ * merge task made from it, so that no worker plans the query again.
+ */
+export function withPlan(task: RunTask): RunTask {
+  if (task.plan !== undefined) return task
+  const plan = planParallel(task.ops as readonly Op[])
+  return plan === null ? task : { ...task, plan }
+}
+
+/** The plan a task carries, or null for a query that runs whole in the interpreter. */
+export const planOf = (task: RunTask): ParallelPlan | null => (task.plan as ParallelPlan | undefined) ?? null

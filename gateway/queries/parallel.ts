@@ -9,7 +9,7 @@
  * query and stops the others. Progress (`!status`) is the phase's average.
  */
 import { PROGRESS_LENGTH, PROGRESS_SCALE, PROGRESS_SLOTS, type ResultSet, type RunTask } from '../../shared/protocol.js'
-import { currentBlockRows, isDeclined, parallelRun, planParallel, splitRanges, summarises, type Op } from '../../engine/index.js'
+import { currentBlockRows, isDeclined, parallelRun, planOf, splitRanges, summarises } from '../../engine/index.js'
 import type { Deps } from '../deps.js'
 import type { RequestTimeout } from '../params.js'
 import type { RunControl } from './pool.js'
@@ -55,7 +55,7 @@ function followProgress(target: SharedArrayBuffer | undefined, cells: readonly S
  */
 export async function runParallel(deps: Deps, task: RunTask, control: RunControl, timeout: RequestTimeout): Promise<ResultSet | null> {
   if (task.part !== undefined || task.merge !== undefined) return null
-  const plan = planParallel(task.ops as readonly Op[])
+  const plan = planOf(task)
   const rows = plan === null ? undefined : task.tables.find((t) => t.path === plan.table)?.rows
   if (plan === null || rows === undefined) return null
   const parts = partsFor(deps, rows)

@@ -7,7 +7,7 @@ import type { EngineTask, ResultSet } from '../../shared/protocol.js'
 import type { Deps } from '../deps.js'
 import type { RequestTimeout } from '../params.js'
 import type { ProgressCell } from '../stop/index.js'
-import { fromWire } from '../../engine/index.js'
+import { fromWire, withPlan } from '../../engine/index.js'
 import { limitResultBytes } from './limits.js'
 import { checkResultShape } from './result-shape.js'
 import { runParallel } from './parallel.js'
@@ -30,8 +30,8 @@ export interface RunControl {
  */
 export async function runOnPool(deps: Deps, task: EngineTask, control: RunControl): Promise<ResultSet> {
   const timeout = control.timeout ?? { timeoutMs: deps.config.queryTimeoutMs, timeoutLimit: 'QUERY_TIMEOUT_MS' as const }
-  // Text comes back from the worker as codes (engine/parallel/wire.ts): far less to receive.
-  const sent = task.kind === 'run' ? { ...task, textCodes: true } : task
+  // The query is planned here, once: its parts, its merges or its whole run read the plan from the task.
+  const sent = task.kind === 'run' ? withPlan(task) : task
   const split = sent.kind === 'run' ? await runParallel(deps, sent, control, timeout) : null
   const result = fromWire(split ?? (await deps.runner.run(sent, { signal: control.signal, ...timeout, maxQueue: deps.config.maxQueue, user: control.user })))
   checkResultShape(result)

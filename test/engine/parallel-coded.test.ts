@@ -10,6 +10,7 @@ import { columnMeta } from '../../shared/table.js'
 import { textSlice } from '../../shared/result-text.js'
 import { tableOfColumns } from '../helpers/engine.js'
 import { textColumnFromStrings } from '../../engine/columns/index.js'
+import { execute } from '../../engine/parallel/execute.js'
 import { concatResults } from '../../engine/parallel/finish.js'
 import { fromWire } from '../../engine/parallel/wire.js'
 import { checkedOps, expectIdentical, single, split, taskOf } from './parallel-harness.js'
@@ -30,8 +31,7 @@ describe('parallel runs keep text as codes', () => {
   it('views a base text column in the table itself and links text under the other table’s dictionary', () => {
     const ts = people(40)
     const ops = checkedOps('<base table="t.people"/><link table2="t.codes" col="id" col2="id" cols="label"/>', ts)
-    const task = { ...taskOf(ops, ts), textCodes: true }
-    const parted = split(task, 3, BLOCK)!
+    const parted = split(taskOf(ops, ts), 3, BLOCK)!
     expect(parted.ranges).to.equal(3)
     const [name, , label] = parted.result.columns
     expect(name.kind).to.equal('coded')
@@ -52,7 +52,7 @@ describe('parallel runs keep text as codes', () => {
       tableOfColumns('t.codes', { id: { type: 'int', data: Int32Array.from(labels, (_, i) => i) }, label: textColumnFromStrings(labels) }),
     ]
     const ops = checkedOps('<base table="t.people"/><link table2="t.codes" col="id" col2="id" cols="label"/>', ts)
-    const parted = split({ ...taskOf(ops, ts), textCodes: true }, 3, BLOCK)!
+    const parted = split(taskOf(ops, ts), 3, BLOCK)!
     const label = parted.result.columns[1]
     expect(label.kind).to.equal('coded')
     expectIdentical(parted.result, single(taskOf(ops, ts), BLOCK), 'link with part dictionaries')
@@ -103,7 +103,7 @@ describe('parallel runs keep text as codes', () => {
     const words = Array.from({ length: 5000 }, (_, i) => `word-${i}`)
     const ts = [tableOfColumns('t.words', { w: textColumnFromStrings(words), n: { type: 'int', data: Int32Array.from(words, (_, i) => i) } })]
     const ops = checkedOps('<base table="t.words"/><sel value="n=17 | n=4000"/>', ts)
-    const coded = single({ ...taskOf(ops, ts), textCodes: true }, BLOCK) as CodedResultSet
+    const coded = execute(taskOf(ops, ts)) as CodedResultSet
     expect(coded.dicts[0]!.length).to.be.at.most(2)
     const answer: ResultSet = fromWire(coded)
     const w = answer.columns[0]

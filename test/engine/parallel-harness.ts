@@ -1,8 +1,8 @@
 /**
  * Runs a macro query the ways engine/parallel can: in the interpreter (runOps), as a worker runs
- * it alone (runRunTask: planned queries with one part), and split into N parts whose tasks (and
+ * it alone (execute: planned queries with one part), and split into N parts whose tasks (and
  * the merge tasks after them) and answers go through structuredClone as they would between
- * threads. Plus a comparison that
+ * threads. Workers' answers are read back as the gateway reads them (fromWire). Plus a comparison that
  * tells two results apart down to the bits of a float (NaN equal to NaN, -0 apart from 0).
  */
 import { expect } from 'chai'
@@ -13,8 +13,9 @@ import { checkQuery } from '../../engine/check/index.js'
 import { runOps, toResultSet } from '../../engine/interpret/index.js'
 import { setBlockRowsForTests, splitRanges } from '../../engine/parallel/blocks.js'
 import { parallelRun } from '../../engine/parallel/driver.js'
-import { runPhaseTask, runRunTask } from '../../engine/parallel/local.js'
-import { planParallel, summarises, type ParallelPlan } from '../../engine/parallel/plan.js'
+import { execute } from '../../engine/parallel/execute.js'
+import { planOf, summarises, withPlan } from '../../engine/parallel/plan.js'
+import { fromWire } from '../../engine/parallel/wire.js'
 import { dataOf } from '../helpers/columns.js'
 import { isTextColumn } from '../../shared/result-text.js'
 
@@ -25,13 +26,9 @@ export function checkedOps(xml: string, tables: readonly TableInput[]): readonly
   return checkQuery(ops, new Map(tables.map((t) => [t.path, t.columns.map((c) => c.spec)]))).ops
 }
 
-export const taskOf = (ops: readonly Op[], tables: readonly TableInput[], maxRows = MAX_ROWS, truncate = false): RunTask => ({
-  kind: 'run',
-  ops,
-  tables,
-  maxRows,
-  truncate,
-})
+/** The task as the gateway sends it: with its plan. */
+export const taskOf = (ops: readonly Op[], tables: readonly TableInput[], maxRows = MAX_ROWS, truncate = false): RunTask =>
+  withPlan({ kind: 'run', ops, tables, maxRows, truncate })
 
 /** The interpreter's answer, as before engine/parallel. */
 export function interpreted(ops: readonly Op[], tables: readonly TableInput[]): ResultSet {
@@ -42,7 +39,7 @@ export function interpreted(ops: readonly Op[], tables: readonly TableInput[]): 
 export function single(task: RunTask, blockRows: number): ResultSet {
   const before = setBlockRowsForTests(blockRows)
   try {
-    return runRunTask(task)
+    return fromWire(execute(task))
   } finally {
     setBlockRowsForTests(before)
   }
@@ -50,7 +47,7 @@ export function single(task: RunTask, blockRows: number): ResultSet {
 
 /** The answer split into `parts` parts (null when the query has no plan), and how many ranges it made. */
 export function split(task: RunTask, parts: number, blockRows: number): { result: ResultSet; ranges: number } | null {
-  const plan: ParallelPlan | null = planParallel(task.ops as readonly Op[])
+  const plan = planOf(task)
   if (plan === null) return null
   const rows = task.tables.find((t) => t.path === plan.table)!.rows
   const ranges = splitRanges(rows, parts, summarises(plan) ? blockRows : 1)
@@ -59,11 +56,11 @@ export function split(task: RunTask, parts: number, blockRows: number): { result
   while (!phase.done) {
     const answers = phase.value.map((t) => {
       const sent = structuredClone(t)
-      return structuredClone(runPhaseTask(sent))
+      return structuredClone(execute(sent))
     })
     phase = run.next(answers)
   }
-  return { result: phase.value, ranges: ranges.length }
+  return { result: fromWire(phase.value), ranges: ranges.length }
 }
 
 const bits = (x: number): string => (Number.isNaN(x) ? 'NaN' : Object.is(x, -0) ? '-0' : String(x))

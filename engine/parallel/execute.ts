@@ -1,0 +1,63 @@
+/**
+ * The one path of a `run` task through a worker: a whole query, one part of a split query, or the
+ * merge of its parts' partials (the finish after a split `<tabu>` included). The plan comes with
+ * the task (RunTask.plan, made once on the gateway), and the answer is always text as codes
+ * (CodedResultSet), which the gateway reads back one way (wire.ts, fromWire).
+ *
+ * A whole query whose plan sums per group runs the split run's phases here, over one part and
+ * through the same steps as a sent part or merge, so its sums are blocked exactly as in a split
+ * run and one worker or many give the same bits. Any other whole query runs in the interpreter.
+ */
+import type { ResultSet, RunTask } from '../../shared/protocol.js'
+import type { Op } from '../ast.js'
+import { runOps } from '../interpret/run.js'
+import { isDeclined } from './aggregate.js'
+import { currentBlockRows } from './blocks.js'
+import { inSharedMemory } from './codec.js'
+import { parallelRun } from './driver.js'
+import { runMerge } from './merge-task.js'
+import { runPart, tablesOf } from './part.js'
+import { planOf, summarises, type ParallelPlan } from './plan.js'
+import { toCodedResultSet } from './wire.js'
+
+export function execute(task: RunTask): ResultSet {
+  const plan = planOf(task)
+  const answer = step(task, plan)
+  return handedOn(task, plan) ? inSharedMemory(answer) : answer
+}
+
+/** One task where it is: a part, a merge, or the whole query. */
+function step(task: RunTask, plan: ParallelPlan | null): ResultSet {
+  if (task.part !== undefined) return runPart(task, task.part, plan)
+  if (task.merge !== undefined) return runMerge(task, task.merge, plan)
+  return (plan !== null && summarises(plan) ? inPlace(task, plan) : null) ?? interpreted(task)
+}
+
+function interpreted(task: RunTask): ResultSet {
+  return toCodedResultSet(runOps(task.ops as readonly Op[], tablesOf(task)), task.maxRows, task.truncate === true)
+}
+
+/** The split run's phases over one part, each task stepped here; null when the data decline the plan. */
+function inPlace(task: RunTask, plan: ParallelPlan): ResultSet | null {
+  const rows = task.tables.find((t) => t.path === plan.table)?.rows
+  if (rows === undefined) return null
+  try {
+    const run = parallelRun(plan, task, [{ start: 0, end: rows }], currentBlockRows())
+    let phase = run.next()
+    while (!phase.done) phase = run.next(phase.value.map((t) => step(t, plan)))
+    return phase.value
+  } catch (e) {
+    if (isDeclined(e)) return null
+    throw e
+  }
+}
+
+/**
+ * True when the gateway hands this task's answer on to further tasks rather than to the client
+ * (partials to their merge, merged group values to every part of the next phase): it is put in
+ * shared memory, so a task run again after fair sharing took its worker back still finds it.
+ */
+function handedOn(task: RunTask, plan: ParallelPlan | null): boolean {
+  if (task.part !== undefined) return task.part.phase === 'partials'
+  return task.merge !== undefined && plan !== null && task.merge.step < plan.groupSteps.length
+}
