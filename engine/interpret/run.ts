@@ -23,7 +23,11 @@ function inlineTable(op: Op & { kind: 'Table' }): Worksheet {
   return new Worksheet(op.rows.length, cols, op.title)
 }
 
-function step(op: Op, ws: Worksheet, tables: Tables): Worksheet {
+/**
+ * The one dispatcher over operation kinds: one operation over a worksheet. Also runs the
+ * prefix of a split run (parallel/range-worksheet.ts), so every kind is handled here only.
+ */
+export function step(op: Op, ws: Worksheet, tables: Tables): Worksheet {
   switch (op.kind) {
     case 'Base':
       return tableWorksheet(tables, op.table, op.loc)

@@ -146,6 +146,11 @@ export function partials(
         last ??= lastRowOfGroups(groups)
         add('value', gather(source!, last))
         break
+      default: {
+        // Fails to compile when an accumulator is added to summaries/types.ts but not here.
+        const never: never = a.fun
+        throw new AppError('INTERNAL', `No partials for ${String(never)}`)
+      }
     }
   })
   return { rows: count, cols }

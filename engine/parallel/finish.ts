@@ -8,9 +8,8 @@ import { AppError } from '../../shared/errors.js'
 import type { CodedResultSet, ResultColumn, ResultSet, RunTask, TableInput } from '../../shared/protocol.js'
 import type { RowRange } from './blocks.js'
 import { groupOrder } from '../interpret/ops/group-order.js'
-import { infoPatch } from '../interpret/ops/simple.js'
+import { tabulationWorksheet } from '../interpret/ops/tabu.js'
 import { runOps, type Tables } from '../interpret/run.js'
-import { newColumn, Worksheet } from '../interpret/worksheet.js'
 import type { MergedGroups } from './merge.js'
 import type { ParallelPlan } from './plan.js'
 import { prefixWorksheet } from './part.js'
@@ -170,15 +169,8 @@ export function finishTabu(plan: ParallelPlan, merged: MergedGroups, tables: Tab
   const op = plan.tail.op
   // The prefix over no rows: the worksheet's columns as the tabulation saw them.
   const shape = prefixWorksheet(plan, emptyTables(tables), { start: 0, end: 0 }, plan.prefix.length, groupValues)
-  const breaks = op.breaks.map((b, i) => {
-    const spec = op.breakSpecs.find((s) => s.col === b)
-    const src = shape.column(b)!
-    return newColumn(spec?.rename ?? b, merged.keys[i], { ...src.info, label: spec?.relabel ?? src.info.label, fixed: true })
-  })
-  const tcols = op.tcols.map((t, i) => newColumn(t.name ?? `t${i}`, merged.values[i], infoPatch(t.meta)))
-  let ws = new Worksheet(merged.count, [...breaks, ...tcols])
   const order = groupOrder(op.breaks, merged.keys, op.breakSpecs, merged.count)
-  if (order) ws = ws.selectRows(order)
+  const ws = tabulationWorksheet(op, shape, { count: merged.count, values: merged.keys, summaries: merged.values, order })
   const done = runOps(plan.tail.rest, tables, ws)
   return toCodedResultSet(done, task.maxRows, task.truncate === true)
 }

@@ -10,19 +10,15 @@
  * are merged into the tabulation, and the rest runs on that small worksheet).
  */
 import type { RunTask } from '../../shared/protocol.js'
-import type { Expr, Op, Tcol } from '../ast.js'
-import { lookupSummary } from '../summaries/index.js'
+import type { Expr, Op, OpKind, Tcol } from '../ast.js'
+import { accumulatorOf, type Accumulator } from '../summaries/index.js'
 
 /** g_ functions whose per-group value is a merge of per-range partials. */
 export const GROUP_FUNS = ['g_sum', 'g_cnt', 'g_avg', 'g_min', 'g_max', 'g_first', 'g_last'] as const
 export type GroupFun = (typeof GROUP_FUNS)[number]
 
-/** Tabulation summaries merged exactly from per-range partials. */
-export const TABU_FUNS = ['cnt', 'cntnna', 'sum', 'avg', 'min', 'max', 'first', 'last'] as const
-export type TabuFun = (typeof TABU_FUNS)[number]
-
-/** One aggregate the parts compute per group: what it is and over which value. */
-export type AggFun = 'cnt' | 'cntnna' | 'sum' | 'avg' | 'min' | 'max' | 'first' | 'last'
+/** One aggregate the parts compute per group: the summaries' accumulators (summaries/types.ts). */
+export type AggFun = Accumulator
 
 export interface AggSpec {
   readonly fun: AggFun
@@ -64,7 +60,7 @@ export interface ParallelPlan {
 export const summarises = (plan: ParallelPlan): boolean => plan.groupSteps.length > 0 || plan.tail.kind === 'tabu'
 
 /** True when the prefix keeps every row of the base table, so each part's rows are known ahead. */
-export const keepsRows = (plan: ParallelPlan): boolean => plan.prefix.every((op) => op.kind !== 'Sel' && (op.kind !== 'Link' || op.type === 'exact'))
+export const keepsRows = (plan: ParallelPlan): boolean => plan.prefix.every((op) => roleOf(op) !== 'filter')
 
 /** Functions whose value on a row depends on other rows. */
 const isPositional = (name: string): boolean => name.startsWith('g_') || name === 'i_'
@@ -86,6 +82,35 @@ export function rowLocal(e: Expr | null): boolean {
       return true
   }
 }
+
+/**
+ * What an operation can be in a split run:
+ * - `keep`: a prefix step that treats each row on its own and keeps every row;
+ * - `filter`: a prefix step that treats each row on its own and may leave rows out;
+ * - `group`: a willbe that may be a group step (groupStep decides);
+ * - `tabu`: the tabulation that may end the prefix (tabuAggs decides);
+ * - `whole`: the query runs whole on one worker.
+ */
+type Role = 'keep' | 'filter' | 'group' | 'tabu' | 'whole'
+
+/**
+ * The one decision per operation kind. Typed over every kind, so a new operation fails to
+ * compile until it says how (or whether) it splits.
+ */
+const ROLES: { readonly [K in OpKind]: (op: Extract<Op, { kind: K }>) => Role } = {
+  Base: () => 'whole',
+  Table: () => 'whole',
+  Sel: (op) => (rowLocal(op.cond) ? 'filter' : 'whole'),
+  Willbe: (op) => (rowLocal(op.value) ? 'keep' : 'group'),
+  Colord: () => 'keep',
+  ColMeta: () => 'keep',
+  Link: (op) => (op.type === 'exact' ? 'keep' : 'filter'),
+  Sort: () => 'whole',
+  Tabu: () => 'tabu',
+  Merge: () => 'whole',
+}
+
+const roleOf = (op: Op): Role => (ROLES[op.kind] as (op: Op) => Role)(op)
 
 const AGG_OF: Record<GroupFun, AggFun> = { g_sum: 'sum', g_cnt: 'cnt', g_avg: 'avg', g_min: 'min', g_max: 'max', g_first: 'first', g_last: 'last' }
 
@@ -117,10 +142,9 @@ function tabuAggs(op: Op & { kind: 'Tabu' }): AggSpec[] | null {
 }
 
 function tabuAgg(t: Tcol): AggSpec | null {
-  const name = lookupSummary(t.fun)?.name ?? ''
-  if (!(TABU_FUNS as readonly string[]).includes(name) || t.weight !== null || !rowLocal(t.source)) return null
-  if (name !== 'cnt' && t.source === null) return null
-  return { fun: name as AggFun, source: name === 'cnt' ? null : t.source }
+  const fun = accumulatorOf(t)
+  if (fun === null || !rowLocal(t.source)) return null
+  return { fun, source: fun === 'cnt' ? null : t.source }
 }
 
 /** The plan, or null when the query must run whole on one worker. */
@@ -132,19 +156,19 @@ export function planParallel(ops: readonly Op[]): ParallelPlan | null {
   let i = 1
   for (; i < ops.length; i++) {
     const op = ops[i]
-    if (op.kind === 'Sel' && rowLocal(op.cond)) prefix.push(op)
-    else if (op.kind === 'Colord' || op.kind === 'ColMeta' || op.kind === 'Link') prefix.push(op)
-    else if (op.kind === 'Willbe' && rowLocal(op.value)) prefix.push(op)
-    else if (op.kind === 'Willbe') {
-      const step = groupStep(op, prefix.length)
+    const role = roleOf(op)
+    if (role === 'group') {
+      // Only a Willbe has that role (ROLES).
+      const step = groupStep(op as Op & { kind: 'Willbe' }, prefix.length)
       if (step === null) return null
       groupSteps.push(step)
-      prefix.push(op)
-    } else break
+    } else if (role !== 'keep' && role !== 'filter') break
+    prefix.push(op)
   }
   if (i === ops.length) return { table: base.table, prefix, groupSteps, tail: { kind: 'rows' } }
-  const next = ops[i]
-  if (next.kind !== 'Tabu') return null
+  if (roleOf(ops[i]) !== 'tabu') return null
+  // Only a Tabu has that role (ROLES).
+  const next = ops[i] as Op & { kind: 'Tabu' }
   const aggs = tabuAggs(next)
   if (aggs === null) return null
   return { table: base.table, prefix, groupSteps, tail: { kind: 'tabu', op: next, aggs, rest: ops.slice(i + 1) } }

@@ -9,10 +9,7 @@ import type { Op } from '../ast.js'
 import type { Column } from '../columns/types.js'
 import { checkError } from '../check/errors.js'
 import type { TableColumnInput, TableInput } from '../../shared/protocol.js'
-import { runLink } from '../interpret/ops/link.js'
-import { runColMeta, runColord, runSel, runWillbe } from '../interpret/ops/simple.js'
-import { runOps, type Tables } from '../interpret/run.js'
-import { tableWorksheet } from '../interpret/tables.js'
+import { step, type Tables } from '../interpret/run.js'
 import { newColumn, Worksheet, type WsColumn } from '../interpret/worksheet.js'
 
 /**
@@ -86,29 +83,12 @@ function keepBaseRows(before: Worksheet, after: Worksheet): Worksheet {
   return after.withColumns([...after.cols.filter((c) => c.name !== BASE_ROW), mark.with({ visible: false })])
 }
 
-/** One row-local operation of the prefix (plan.ts admits no other kind). */
+/**
+ * One operation of the prefix (plan.ts admits row-local kinds only), run by the interpreter's own
+ * dispatcher, with the base-row column kept in place.
+ */
 export function prefixStep(op: Op, ws: Worksheet, tables: Tables): Worksheet {
-  let next: Worksheet
-  switch (op.kind) {
-    case 'Sel':
-      next = runSel(op, ws)
-      break
-    case 'Willbe':
-      next = runWillbe(op, ws)
-      break
-    case 'Colord':
-      next = runColord(op, ws)
-      break
-    case 'ColMeta':
-      next = runColMeta(op, ws)
-      break
-    case 'Link':
-      next = runLink(op, ws, runOps(op.ops, tables, tableWorksheet(tables, op.table2, op.loc)))
-      break
-    default:
-      throw new Error(`not a prefix operation: ${op.kind}`)
-  }
-  return keepBaseRows(ws, next)
+  return keepBaseRows(ws, step(op, ws, tables))
 }
 
 /**

@@ -41,7 +41,15 @@ function countDistinct({ groups, source }: SummaryInput): Column {
 }
 
 export const COUNTING: readonly SummaryDef[] = [
-  { name: 'cnt', needsSource: false, needsWeight: false, result: () => 'int', kernel: countRows, doc: 'cnt: number of rows in the group' },
-  { name: 'cntnna', needsSource: true, needsWeight: false, result: () => 'int', kernel: countValid, doc: 'cntnna: number of non-N/A values' },
+  { name: 'cnt', accumulator: 'cnt', needsSource: false, needsWeight: false, result: () => 'int', kernel: countRows, doc: 'cnt: number of rows in the group' },
+  {
+    name: 'cntnna',
+    accumulator: 'cntnna',
+    needsSource: true,
+    needsWeight: false,
+    result: () => 'int',
+    kernel: countValid,
+    doc: 'cntnna: number of non-N/A values',
+  },
   { name: 'ucnt', needsSource: true, needsWeight: false, result: () => 'int', kernel: countDistinct, doc: 'ucnt: number of distinct non-N/A values' },
 ]

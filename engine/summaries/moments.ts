@@ -76,6 +76,7 @@ function weighted({ groups, source, weight }: SummaryInput): { sw: Float64Array;
 export const MOMENTS: readonly SummaryDef[] = [
   {
     name: 'sum',
+    accumulator: 'sum',
     needsSource: true,
     needsWeight: false,
     types: NUMERIC,
@@ -83,7 +84,16 @@ export const MOMENTS: readonly SummaryDef[] = [
     kernel: sum,
     doc: 'sum: sum of non-N/A values (0 when all are N/A)',
   },
-  { name: 'avg', needsSource: true, needsWeight: false, types: NUMERIC, result: () => 'float', kernel: avg, doc: 'avg: mean of non-N/A values' },
+  {
+    name: 'avg',
+    accumulator: 'avg',
+    needsSource: true,
+    needsWeight: false,
+    types: NUMERIC,
+    result: () => 'float',
+    kernel: avg,
+    doc: 'avg: mean of non-N/A values',
+  },
   { name: 'var', needsSource: true, needsWeight: false, types: NUMERIC, result: () => 'float', kernel: (i) => float(variance(i)), doc: 'var: sample variance' },
   {
     name: 'stdev',

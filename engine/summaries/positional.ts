@@ -59,6 +59,7 @@ const same = (t: Parameters<SummaryDef['result']>[0]) => t ?? 'int'
 export const POSITIONAL: readonly SummaryDef[] = [
   {
     name: 'first',
+    accumulator: 'first',
     needsSource: true,
     needsWeight: false,
     result: same,
@@ -67,6 +68,7 @@ export const POSITIONAL: readonly SummaryDef[] = [
   },
   {
     name: 'last',
+    accumulator: 'last',
     needsSource: true,
     needsWeight: false,
     result: same,
@@ -75,13 +77,22 @@ export const POSITIONAL: readonly SummaryDef[] = [
   },
   {
     name: 'min',
+    accumulator: 'min',
     needsSource: true,
     needsWeight: false,
     result: same,
     kernel: (i) => pick(i.source!, extremeRows(i, false)),
     doc: 'min: smallest non-N/A value',
   },
-  { name: 'max', needsSource: true, needsWeight: false, result: same, kernel: (i) => pick(i.source!, extremeRows(i, true)), doc: 'max: largest non-N/A value' },
+  {
+    name: 'max',
+    accumulator: 'max',
+    needsSource: true,
+    needsWeight: false,
+    result: same,
+    kernel: (i) => pick(i.source!, extremeRows(i, true)),
+    doc: 'max: largest non-N/A value',
+  },
   {
     name: 'median',
     needsSource: true,

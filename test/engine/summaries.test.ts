@@ -6,7 +6,7 @@ import { expect } from 'chai'
 import { Rng, randomFloatColumn, randomIntColumn, randomTextColumn } from '../../engine/columns/random.js'
 import { columnValues, groupBy } from '../../engine/columns/index.js'
 import type { Column } from '../../engine/columns/types.js'
-import { SUMMARIES } from '../../engine/summaries/index.js'
+import { accumulatorOf, SUMMARIES } from '../../engine/summaries/index.js'
 
 type V = number | string | null
 
@@ -103,5 +103,15 @@ describe('tabulation summaries against a row-by-row reference', () => {
     const source: Column = { type: 'float', data: Float64Array.from([Number.NaN, Number.NaN, 2]) }
     expect(columnValues(SUMMARIES.sum.kernel({ groups, source, weight: null }))).to.deep.equal([0, 2])
     expect(columnValues(SUMMARIES.avg.kernel({ groups, source, weight: null }))).to.deep.equal([null, 2])
+  })
+
+  it('gives the fast paths an accumulator only for an unweighted summary with what it needs', () => {
+    const x = { kind: 'Col', name: 'x' }
+    expect(accumulatorOf({ fun: 'mean', source: x, weight: null })).to.equal('avg')
+    expect(accumulatorOf({ fun: 'COUNT', source: null, weight: null })).to.equal('cnt')
+    expect(accumulatorOf({ fun: 'sum', source: null, weight: null })).to.equal(null)
+    expect(accumulatorOf({ fun: 'sum', source: x, weight: x })).to.equal(null)
+    expect(accumulatorOf({ fun: 'median', source: x, weight: null })).to.equal(null)
+    expect(accumulatorOf({ fun: 'nosuch', source: x, weight: null })).to.equal(null)
   })
 })

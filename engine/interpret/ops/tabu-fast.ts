@@ -21,7 +21,7 @@ import type { BreakSpec, Op, Tcol } from '../../ast.js'
 import { gather, sortPermutation } from '../../columns/index.js'
 import { firstRowsOf, KeySlots, keyAt, lastRowsOf, sampledRange, slotsOf, usedSlots, type SlotVector } from '../../columns/key-slots.js'
 import { NA_INT, type Column } from '../../columns/types.js'
-import { lookupSummary } from '../../summaries/index.js'
+import { accumulatorOf, type Accumulator } from '../../summaries/index.js'
 import { countKeys, countKeysSum, countKeysSumValid, countSumBlock, countValidBlock, maxBlock, minBlock, sumBlock } from '../../summaries/slot-kernels.js'
 import { evalColumn } from '../eval.js'
 import { composeIndex, type ColumnView, type Worksheet } from '../worksheet.js'
@@ -66,11 +66,13 @@ function mayFit(keys: Int32Array, rows: Int32Array | null, n: number, limit: num
  */
 export function fastTabu(op: Op & { kind: 'Tabu' }, ws: Worksheet, sources: (Column | null)[]): Tabulated | null {
   const key = keyView(op, ws)
-  if (key === null || !op.tcols.every(qualifies)) return null
+  // Anything unusual (a weight, a summary with no accumulator, a missing source) goes to the
+  // general path, which also reports the errors.
+  const names = op.tcols.map(accumulatorOf)
+  if (key === null || !isEvery(names)) return null
   const keys = (key.source as { data: Int32Array }).data
   const limit = slotLimit(ws.rows)
   if (!mayFit(keys, key.index, ws.rows, limit)) return null
-  const names = op.tcols.map(summaryName)
   const views = op.tcols.map((t, i) => sourceView(t, ws, sources, i))
   const table = new KeySlots(limit)
   const counts = table.counts
@@ -104,22 +106,11 @@ export function fastTabu(op: Op & { kind: 'Tabu' }, ws: Worksheet, sources: (Col
 
 // --- What qualifies ------------------------------------------------------------------------
 
-const FAST = new Set(['cnt', 'cntnna', 'sum', 'avg', 'min', 'max', 'first', 'last'])
-
 /** Summaries computed from a count and a sum of the non-N/A values. */
-const MOMENTS = new Set(['sum', 'avg', 'cntnna'])
+const MOMENTS: ReadonlySet<Accumulator> = new Set<Accumulator>(['sum', 'avg', 'cntnna'])
 
-/** The canonical summary name (aliases resolved); '' for an unknown one. */
-const summaryName = (t: Tcol): string => lookupSummary(t.fun)?.name ?? ''
-
-/**
- * Summaries done here. Anything unusual (a weight, an unknown name, a missing source) goes to
- * the general path, which also reports the errors.
- */
-function qualifies(t: Tcol): boolean {
-  const name = summaryName(t)
-  return FAST.has(name) && t.weight === null && (t.source !== null || name === 'cnt')
-}
+/** True when every tcol has an accumulator (summaries/index.ts), so this path covers them all. */
+const isEvery = (names: readonly (Accumulator | null)[]): names is Accumulator[] => names.every((n) => n !== null)
 
 /** The single int or date break column, as stored; null when the tabulation has another shape. */
 function keyView(op: Op & { kind: 'Tabu' }, ws: Worksheet): ColumnView | null {
@@ -277,11 +268,11 @@ interface EdgeRows {
 }
 
 /** The tcol whose count and sum the counting pass accumulated. */
-function fusedTcol(name: string, m: Moments): FastTcol {
+function fusedTcol(name: Accumulator, m: Moments): FastTcol {
   return { finish: (groups) => momentsResult(name, m.n, m.s, groups) }
 }
 
-function otherTcol(name: string, view: ColumnView | null, table: KeySlots, counts: SlotVector<Int32Array>, rows: EdgeRows): FastTcol {
+function otherTcol(name: Accumulator, view: ColumnView | null, table: KeySlots, counts: SlotVector<Int32Array>, rows: EdgeRows): FastTcol {
   switch (name) {
     case 'cnt':
       return { finish: (groups) => ({ type: 'int', data: pickInt(counts, groups) }) }
@@ -292,13 +283,15 @@ function otherTcol(name: string, view: ColumnView | null, table: KeySlots, count
     case 'min':
     case 'max':
       return extremeTcol(new DoubleBlocks(view!), view!.source, table, name === 'max')
-    default:
+    case 'sum':
+    case 'avg':
+    case 'cntnna':
       return momentsTcol(name, new DoubleBlocks(view!), table)
   }
 }
 
 /** sum, avg or cntnna in the block pass: each keeps only the accumulators it needs. */
-function momentsTcol(name: string, x: DoubleBlocks, table: KeySlots): FastTcol {
+function momentsTcol(name: 'sum' | 'avg' | 'cntnna', x: DoubleBlocks, table: KeySlots): FastTcol {
   if (name === 'sum') {
     const s = table.float64()
     return { add: (slots, start, len) => sumBlock(slots, x.array, x.load(start, len), len, s.data), finish: (groups) => momentsResult(name, null, s, groups) }
@@ -321,7 +314,7 @@ function momentsTcol(name: string, x: DoubleBlocks, table: KeySlots): FastTcol {
  * sum, avg or cntnna from per-slot counts n and sums s of the non-N/A values, as moments.ts and
  * counting.ts define them: an all-N/A group sums to 0 and averages to N/A.
  */
-function momentsResult(name: string, n: SlotVector<Int32Array> | null, s: SlotVector<Float64Array> | null, groups: Int32Array): Column {
+function momentsResult(name: Accumulator, n: SlotVector<Int32Array> | null, s: SlotVector<Float64Array> | null, groups: Int32Array): Column {
   if (name === 'cntnna') return { type: 'int', data: pickInt(n!, groups) }
   if (name === 'sum') return { type: 'float', data: pickFloat(s!, groups) }
   const count = pickInt(n!, groups)

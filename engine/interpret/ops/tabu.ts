@@ -77,7 +77,15 @@ function generalTabu(op: Op & { kind: 'Tabu' }, ws: Worksheet, sources: readonly
 export function runTabu(op: Op & { kind: 'Tabu' }, ws: Worksheet, fast = true): Worksheet {
   if (op.cbreaks.length > 0) return runCrossTab(op, ws)
   const sources: (Column | null)[] = op.tcols.map(() => null)
-  const t = (fast ? fastTabu(op, ws, sources) : null) ?? generalTabu(op, ws, sources)
+  return tabulationWorksheet(op, ws, (fast ? fastTabu(op, ws, sources) : null) ?? generalTabu(op, ws, sources))
+}
+
+/**
+ * The tabulation's worksheet from its groups, however they were computed (general path, slot
+ * fast path, or merged from a split run's partials, parallel/finish.ts): break columns named and
+ * labelled as `ws` has them, then one column per tcol, groups in `t.order`.
+ */
+export function tabulationWorksheet(op: Op & { kind: 'Tabu' }, ws: Worksheet, t: Tabulated): Worksheet {
   const tcols = op.tcols.map((tc, i) => tcolColumn(tc, tc.name ?? `t${i}`, t.summaries[i]))
   return reorder([...breakColumns(op, ws, t.values), ...tcols], t.order, t.count)
 }
