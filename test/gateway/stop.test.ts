@@ -13,6 +13,7 @@ import { PoolRunner } from '../../gateway/runner.js'
 import { StopRegistry, STOP_CHANNEL } from '../../gateway/stop/index.js'
 import { redisAvailable, type StoreKind } from '../helpers/service.js'
 import { STORE_KINDS } from '../helpers/suites.js'
+import { interruptible } from '../helpers/interruptible-store.js'
 
 /** The acceptance bound from issue 4: from the stop request to the stopped response. */
 const STOP_LATENCY_MS = 100
@@ -295,6 +296,22 @@ for (const kind of STORE_KINDS) {
         expect(await gw.b.isRunning('inst:13')).to.equal(true)
         expect(await gw.b.requestStop('inst:13')).to.deep.equal({ stopped: true })
         expectStopped(await q.outcome, 'inst:13')
+      })
+
+      it('removes the record of a query that ended while the Store was away within seconds of its return, not after its TTL', async () => {
+        const cut = interruptible(gw.store)
+        const registry = new StopRegistry(cut.store, { gatewayId: 'gw-c' })
+        await registry.start()
+        const q = trackFake(registry, 'inst:16', { ttl: 30 })
+        await q.started
+        cut.down = true
+        q.finish('done')
+        expect((await q.outcome).ok).to.equal(true)
+        // The removal failed: the record says "running" while nothing runs.
+        expect(await gw.a.isRunning('inst:16')).to.equal(true)
+        cut.down = false
+        await eventually(async () => !(await gw.a.isRunning('inst:16')), 'the record removed once the Store is back', 3000)
+        await registry.close()
       })
 
       it('rejects a TTL that is not a whole number of seconds above 0', async () => {
