@@ -11,8 +11,10 @@
 
 // --- Compile: pure, so the gateway answers a bad query with an early 400 and caches what it compiled.
 
-/** The data-only operations a checked query compiles to, which the gateway caches and sends to workers. */
+/** The data-only operations a query parses to. */
 export type { Op } from './ast.js'
+/** The operations checkMacro passed, which the gateway caches and a RunTask carries to a worker. */
+export type { CheckedOps } from './check/index.js'
 /** Parse and check a macro query, and guard an SQL text (gateway/cache/compiled-queries.ts). */
 export { checkMacro, guardSql, parseMacro, type ParsedQuery } from './compile.js'
 /** The gateway points an SQL text's dotted table names at the versions it resolved (queries/sql.ts). */
