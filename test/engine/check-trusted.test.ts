@@ -60,6 +60,11 @@ describe('checkQuery() refuses what the interpreter trusts it to', () => {
     })
   }
 
+  it('still names a text list as a tcol source by its type first, as before', () => {
+    const err = checkError(`${BASE}<tabu breaks="g"><tcol source="'a' 'b'" fun="sum"/></tabu>`)
+    expect(err.message).to.match(/needs a numeric source, got text/)
+  })
+
   it('refuses a list of values as a tcol source in the checker, not later', () => {
     const ops = parseQuery(`${BASE}<tabu breaks="g"><tcol source="'a' 'b'" fun="cnt"/></tabu>`, {})
     expect(() => checkQuery(ops, SCHEMAS)).to.throw(AppError, 'A list of values cannot be a column.')
