@@ -4,9 +4,11 @@
  * inside it, where the object may have been dropped, replaced or given away meanwhile.
  */
 import type { AppError } from '../../shared/errors.js'
+import type { Store } from '../../shared/store/types.js'
+import { guardNames, nameGuardKeys, type NamedList } from '../catalog/name-guard.js'
 import type { Principal } from '../catalog/principal.js'
 import { KEYS, parseRecord, type CatalogObject } from '../catalog/records.js'
-import type { Watched } from '../catalog/txn.js'
+import { catalogTxn, type Watched } from '../catalog/txn.js'
 import type { ParamSpec } from './schema.js'
 import { requireOwner } from './common.js'
 
@@ -37,4 +39,27 @@ export function stillOwned<T extends CatalogObject>(w: Watched, user: Principal,
   if (!current || current.id !== checked.id) throw gone(checked.path)
   requireOwner(user, current)
   return current
+}
+
+/**
+ * Writes `edit(current)` over a folder or table in one transaction: the object as stillOwned
+ * finds it, and every name in `named` checked again under watch (a group dropped meanwhile must
+ * not land in a list). Answers the record written.
+ */
+export function editOwned<T extends CatalogObject>(
+  store: Store,
+  user: Principal,
+  checked: T,
+  gone: (path: string) => AppError,
+  named: readonly NamedList[],
+  edit: (current: T) => T,
+): Promise<T> {
+  return catalogTxn(
+    store,
+    () => [keyOf(checked), ...nameGuardKeys(named)],
+    (w) => {
+      const next = edit(stillOwned(w, user, checked, gone))
+      return { ops: [{ op: 'set', key: keyOf(next), value: JSON.stringify(next) }, ...guardNames(w, named)], result: next }
+    },
+  )
 }

@@ -6,15 +6,13 @@
 import { AppError } from '../../shared/errors.js'
 import type { Store } from '../../shared/store/types.js'
 import { LISTING_COLUMNS, listFolder, listingRow } from '../catalog/listing.js'
-import { guardNames, nameGuardKeys } from '../catalog/name-guard.js'
 import { hasCapability, type Principal } from '../catalog/principal.js'
-import { KEYS, parentPath, type DirRecord } from '../catalog/records.js'
+import { parentPath, type DirRecord } from '../catalog/records.js'
 import { dropSubtreeOps, subtreeTxn } from '../catalog/subtree.js'
 import { createDir, noSuchDirectory } from '../catalog/tables.js'
-import { catalogTxn } from '../catalog/txn.js'
 import { getUser } from '../catalog/users.js'
 import { checkPath, checkPrincipalNames, columnMajor, dirView, pick, requireDir, requireOwner, requireWritableDir } from './common.js'
-import { DESCRIPTION_PARAMS, plainChanges, stillOwned } from './edits.js'
+import { DESCRIPTION_PARAMS, editOwned, plainChanges, stillOwned } from './edits.js'
 import { defineTransaction } from './define.js'
 import type { Transaction } from './registry.js'
 
@@ -189,16 +187,11 @@ const setDirInfo = defineTransaction({
       { names: p.users, parameter: 'users' },
       { names: p.uploaders, parameter: 'uploaders' },
     ]
-    const updated = await catalogTxn(
-      ctx.deps.store,
-      () => [KEYS.dir(path), ...nameGuardKeys(named)],
-      (w) => {
-        // Dropped meanwhile, or given away by someone else: the checks above no longer hold.
-        const current = stillOwned(w, ctx.user, dir, noSuchDirectory)
-        const next: DirRecord = { ...current, ...changes, updated: new Date().toISOString() }
-        return { ops: [{ op: 'set', key: KEYS.dir(path), value: JSON.stringify(next) }, ...guardNames(w, named)], result: next }
-      },
-    )
+    const updated = await editOwned(ctx.deps.store, ctx.user, dir, noSuchDirectory, named, (current) => ({
+      ...current,
+      ...changes,
+      updated: new Date().toISOString(),
+    }))
     return dirView(updated)
   },
 })

@@ -30,7 +30,7 @@ import {
   tableView,
   visibleObject,
 } from './common.js'
-import { DESCRIPTION_PARAMS, keyOf, plainChanges, stillOwned } from './edits.js'
+import { DESCRIPTION_PARAMS, editOwned, plainChanges, stillOwned } from './edits.js'
 import { refuseReserved, requireActiveUser, requireCreatableIn } from './folders.js'
 import { defineTransaction } from './define.js'
 import type { DbmContext, Transaction } from './registry.js'
@@ -373,18 +373,13 @@ const share = defineTransaction({
       { names: p.users, parameter: 'users' },
       { names: p.add, parameter: 'add' },
     ]
-    return catalogTxn(
-      ctx.deps.store,
-      () => [keyOf(object), ...nameGuardKeys(named)],
-      (w) => {
-        const current = stillOwned(w, ctx.user, object, noSuchObject)
-        const next = { ...current, users: sharedUsers(current.users, p), inherit: p.inherit ?? current.inherit, updated: new Date().toISOString() }
-        return {
-          ops: [{ op: 'set', key: keyOf(next), value: JSON.stringify(next) }, ...guardNames(w, named)],
-          result: { users: next.users, inherit: next.inherit ? 1 : 0 },
-        }
-      },
-    )
+    const next = await editOwned(ctx.deps.store, ctx.user, object, noSuchObject, named, (current) => ({
+      ...current,
+      users: sharedUsers(current.users, p),
+      inherit: p.inherit ?? current.inherit,
+      updated: new Date().toISOString(),
+    }))
+    return { users: next.users, inherit: next.inherit ? 1 : 0 }
   },
 })
 
