@@ -17,10 +17,6 @@ import { SessionTexts } from './session-texts.js'
 import type { SessionRecord } from './session-record.js'
 import { sha256Hex as sha256, TokenHashes } from './token-hashes.js'
 
-// gateway/dbm/registry.ts (another branch's folder) still imports the record from here; once it
-// imports session-record.ts this re-export goes.
-export type { SessionRecord } from './session-record.js'
-
 export interface Credentials {
   readonly uid: string
   readonly sid: string
