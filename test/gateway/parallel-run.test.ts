@@ -13,7 +13,7 @@ import { parseQuery, tableRefs } from '../../engine/parse/index.js'
 import { checkQuery } from '../../engine/check/index.js'
 import { PoolRunner, type QueryRunner, type RunOptions } from '../../gateway/runner.js'
 import type { Deps } from '../../gateway/deps.js'
-import { runOnPool, type RunControl } from '../../gateway/queries/pool.js'
+import { runOnPool, type RunControl } from '../../gateway/query/pool.js'
 import { ProgressCell } from '../../gateway/stop/index.js'
 import { makeBenchData, toTableInput } from '../../bench/data.js'
 import { QUERIES } from '../../bench/queries.js'
@@ -124,7 +124,7 @@ describe('parallel scans through the pool', function () {
     const stop = new AbortController()
     const progress = new ProgressCell()
     sent.length = 0
-    const outcome = runOnPool(deps(), task(SLOW), { signal: stop.signal, progress }).then(
+    const outcome = runOnPool(deps(), task(SLOW), { signals: [stop.signal], progress }).then(
       () => null,
       (e: AppError) => e,
     )
