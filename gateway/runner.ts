@@ -52,9 +52,6 @@ export interface QueryRunner {
   close(): Promise<void>
 }
 
-/** The signal of a task nothing stops (tests, benchmarks). */
-const NEVER = new AbortController().signal
-
 const WORKER_FILE = new URL('../engine/worker.js', import.meta.url)
 
 /** Retry-After bounds, in seconds: never "now", and never so far off that a client gives up. */
@@ -135,7 +132,8 @@ export class PoolRunner implements QueryRunner {
 
   async run(task: EngineTask, opts: RunOptions = {}): Promise<ResultSet> {
     if (opts.maxQueue !== undefined) this.admit(opts.maxQueue)
-    const signal = opts.signal ?? NEVER
+    // A task without a signal (tests, benchmarks) gets one of its own: listeners on a shared one would pile up.
+    const signal = opts.signal ?? new AbortController().signal
     let outcome: TaskOutcome
     const started = performance.now()
     this.inFlight++
