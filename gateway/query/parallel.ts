@@ -11,7 +11,7 @@
 import { PROGRESS_LENGTH, PROGRESS_SCALE, PROGRESS_SLOTS, type ResultSet, type RunTask } from '../../shared/protocol.js'
 import { currentBlockRows, isDeclined, parallelRun, planOf, splitRanges, summarises } from '../../engine/index.js'
 import type { Deps } from '../deps.js'
-import type { RunControl } from './pool.js'
+import type { RunControl } from './run-control.js'
 import type { QuerySignal } from './query-signal.js'
 
 /** How often the parts' progress is summed into the query's cell. */

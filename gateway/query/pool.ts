@@ -6,25 +6,12 @@
  */
 import type { EngineTask, ResultSet } from '../../shared/protocol.js'
 import type { Deps } from '../deps.js'
-import type { RequestTimeout } from '../params.js'
-import type { ProgressCell } from '../stop/index.js'
 import { fromWire, withPlan } from '../../engine/index.js'
 import { limitResultBytes } from './limits.js'
 import { checkResultShape } from './result-shape.js'
 import { runParallel } from './parallel.js'
 import { QuerySignal } from './query-signal.js'
-
-/** What a request hands down to the run of its query. */
-export interface RunControl {
-  /** Stop the run: `!stop`, the client gone. Joined with the time limit into the query's one signal. */
-  readonly signals?: readonly AbortSignal[]
-  /** Where a macro query reports how far it got (`!status`). */
-  readonly progress?: ProgressCell
-  /** The request's time limit; QUERY_TIMEOUT_MS when absent. */
-  readonly timeout?: RequestTimeout
-  /** Whose query it is: the pool serves users in turn (gateway/fair-share.ts); absent = the service's own. */
-  readonly user?: string
-}
+import type { RunControl } from './run-control.js'
 
 /**
  * Runs the task; with `task.truncate` a result over a limit is cut instead of refused. A macro

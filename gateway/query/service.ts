@@ -9,7 +9,8 @@
  */
 import type { EngineTask, ResultSet } from '../../shared/protocol.js'
 import type { Deps } from '../deps.js'
-import { runOnPool, type RunControl } from './pool.js'
+import { runOnPool } from './pool.js'
+import type { RunControl } from './run-control.js'
 import { runTask, type RunRecipe } from './run.js'
 import { sqlTask, type SqlRecipe } from './sql.js'
 
