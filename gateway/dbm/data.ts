@@ -6,7 +6,8 @@
 import { AppError } from '../../shared/errors.js'
 import { checkQuerySize } from '../params.js'
 import { acquireQuerySlot } from '../stop/index.js'
-import { prepareRun, runRunRecipe } from '../queries/run.js'
+import { prepareRun } from '../query/run.js'
+import { runRecipe } from '../query/service.js'
 import { resultRows, saveTable, type SaveMode, type SaveRequest } from '../queries/save.js'
 import { uploadInput } from '../ingest/upload.js'
 import type { Store } from '../../shared/store/types.js'
@@ -60,7 +61,7 @@ const SAVE_TABLE = defineTransaction({
     // Parsing and checking the query first: a bad query is reported whatever the target.
     const recipe = await prepareRun(ctx.deps, ctx.user, p.xml)
     const saved = await saveTable(ctx.deps, ctx.user, req, () =>
-      runInSlot(ctx, () => runRunRecipe(ctx.deps, recipe, { signal: ctx.signal, user: ctx.session.uid })).then(resultRows),
+      runInSlot(ctx, () => runRecipe(ctx.deps, recipe, { signals: [ctx.signal], user: ctx.session.uid })).then(resultRows),
     )
     return { path: saved.path, rows: saved.rows }
   },

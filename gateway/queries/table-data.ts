@@ -9,7 +9,7 @@ import { columnMeta, type TableMeta } from '../../shared/table.js'
 import type { LoadedColumn } from '../../engine/index.js'
 import type { TableRecord } from '../catalog/records.js'
 import type { TableCache } from '../table-cache.js'
-import type { ReadableResult } from './readable-result.js'
+import type { ReadableResult } from '../query/readable-result.js'
 
 /** Rows [from, to) of a loaded column, sharing the cached buffer (text as its codes and dictionary). */
 function columnRows(col: LoadedColumn, from: number, to: number): ResultColumn {

@@ -61,8 +61,8 @@ describe('import boundaries (issue 18)', () => {
   })
 
   it('reports a shared file importing the gateway or the engine', () => {
-    const source = `import { runParallel } from '../gateway/queries/parallel.js'\nimport type { Op } from '../engine/index.js'\n`
-    expect(planted('shared/planted.ts', source)).to.deep.equal(['1 ../gateway/queries/parallel.js', '2 ../engine/index.js'])
+    const source = `import { runParallel } from '../gateway/query/parallel.js'\nimport type { Op } from '../engine/index.js'\n`
+    expect(planted('shared/planted.ts', source)).to.deep.equal(['1 ../gateway/query/parallel.js', '2 ../engine/index.js'])
   })
 
   it('reports the HTTP client or the CLI importing the server', () => {

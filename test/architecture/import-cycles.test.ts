@@ -17,16 +17,6 @@ const CHECKED_FOLDERS = ['gateway', 'engine', 'shared']
  */
 const ALLOWED_IMPORTS: readonly AllowedImport[] = [
   {
-    from: 'gateway/routes/stop.ts',
-    to: 'gateway/routes/abort.ts',
-    why: 'stop.ts and abort.ts use each other (stoppable / clientGoneSignal); branch i18-life owns gateway/routes and is breaking it (issue 18, item 6)',
-  },
-  {
-    from: 'gateway/queries/parallel.ts',
-    to: 'gateway/queries/pool.ts',
-    why: 'the type RunControl lives in pool.ts, which calls runParallel; both files belong to the query-life rewrite (issue 18, item 4), not to i18-deps',
-  },
-  {
     from: 'engine/expr/call.ts',
     to: 'engine/expr/pratt.ts',
     why: "the type ExprParser lives in pratt.ts, which calls prefix.ts, which calls call.ts; moving the interface to a file of its own ends it, but engine/expr is not i18-deps's folder",

@@ -366,7 +366,7 @@ for (const kind of STORE_KINDS) {
         this.timeout(30_000)
         runner = new PoolRunner({ workers: 2 })
         // Both workers up (sql.js loaded) before anything is timed.
-        await Promise.all([runner.run(SELECT_1, { timeoutMs: 20_000 }), runner.run(SELECT_1, { timeoutMs: 20_000 })])
+        await Promise.all([runner.run(SELECT_1), runner.run(SELECT_1)])
       })
       after(async () => runner?.close())
 
@@ -377,7 +377,7 @@ for (const kind of STORE_KINDS) {
         const long = gw.a
           .track('inst:100', (signal) => {
             running()
-            return runner.run(LONG, { signal, timeoutMs: 60_000 })
+            return runner.run(LONG, { signal })
           })
           .then(
             () => null,
@@ -385,21 +385,21 @@ for (const kind of STORE_KINDS) {
           )
         await started
         await sleep(200) // let the worker get deep into the query
-        const short = runner.run(SELECT_1, { timeoutMs: 10_000 })
+        const short = runner.run(SELECT_1)
 
         const t0 = performance.now()
         expect(await gw.b.requestStop('inst:100')).to.deep.equal({ stopped: true })
         const error = await long
         const toStopped = performance.now() - t0
         expect(error).to.be.instanceOf(AppError).with.property('code', 'STOPPED')
-        const afterStop = await runner.run(SELECT_1, { timeoutMs: 10_000 })
+        const afterStop = await runner.run(SELECT_1)
         const toNext = performance.now() - t0
         expect((await short).rowCount).to.equal(1)
         expect(afterStop.rowCount).to.equal(1)
         // The killed worker was replaced: while one worker is busy, another still answers at once.
         let blockerDone = false
-        const blocker = runner.run(BLOCKER, { timeoutMs: 20_000 }).then(() => (blockerDone = true))
-        await runner.run(SELECT_1, { timeoutMs: 10_000 })
+        const blocker = runner.run(BLOCKER).then(() => (blockerDone = true))
+        await runner.run(SELECT_1)
         const toReplaced = performance.now() - t0
         expect(blockerDone, 'select 1 waited for the blocker: only one worker serves').to.equal(false)
         await blocker
