@@ -5,6 +5,8 @@
  * on the path of starting a query.
  */
 
+import { storedObject } from './stored-json.js'
+
 /** The channel every StopRegistry subscribes to (the Redis store prefixes it with its keyPrefix). */
 export const STOP_CHANNEL = 'stop'
 
@@ -26,14 +28,9 @@ export function encodeStopMessage(message: StopMessage): string {
  * can publish here, so a bad message must be ignored rather than crash the subscriber.
  */
 export function decodeStopMessage(text: string): StopMessage | null {
-  let value: unknown
-  try {
-    value = JSON.parse(text)
-  } catch {
-    return null
-  }
-  if (typeof value !== 'object' || value === null) return null
-  const { queryKey, force, from } = value as Record<string, unknown>
+  const value = storedObject(text)
+  if (value === null) return null
+  const { queryKey, force, from } = value
   if (typeof queryKey !== 'string' || queryKey === '') return null
   return { queryKey, force: force === true, from: typeof from === 'string' ? from : '' }
 }

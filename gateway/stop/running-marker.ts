@@ -23,6 +23,7 @@ import { randomBytes } from 'node:crypto'
 import type { Store } from '../../shared/store/index.js'
 import type { ProgressCell } from './progress.js'
 import { retryCleanup } from './retry-cleanup.js'
+import { storedObject } from './stored-json.js'
 
 /** Seconds a record survives without a refresh: how long a crashed gateway's record lingers. */
 export const DEFAULT_RUNNING_TTL = 30
@@ -141,14 +142,9 @@ export async function readRunning(store: Store, queryKey: string): Promise<Recor
  * older gateway writes no progress: missing done/total read as unknown).
  */
 export function decodeRunningInfo(text: string): RunningInfo | null {
-  let value: unknown
-  try {
-    value = JSON.parse(text)
-  } catch {
-    return null
-  }
-  if (typeof value !== 'object' || value === null) return null
-  const { gatewayId, startedAt, done, total } = value as Record<string, unknown>
+  const value = storedObject(text)
+  if (value === null) return null
+  const { gatewayId, startedAt, done, total } = value
   if (typeof startedAt !== 'number' || !Number.isFinite(startedAt)) return null
   const count = (v: unknown): number | null => (typeof v === 'number' && Number.isFinite(v) && v >= 0 ? v : null)
   return { gatewayId: typeof gatewayId === 'string' ? gatewayId : '', startedAt, done: count(done), total: count(total) }

@@ -24,6 +24,7 @@ import { randomBytes } from 'node:crypto'
 import { AppError } from '../../shared/errors.js'
 import type { Store, WriteOp } from '../../shared/store/index.js'
 import { retryCleanup } from './retry-cleanup.js'
+import { storedObject } from './stored-json.js'
 
 /** Seconds a slot lives without a refresh: how long a crashed gateway's queries still count. */
 export const SLOT_TTL_SECONDS = 30
@@ -67,15 +68,9 @@ type Slots = Record<string, number>
 
 /** The live slots of a stored value; anything unreadable counts as no slots (it is rewritten on the next change). */
 function liveSlots(raw: string | null, now: number): Slots {
-  if (raw === null) return {}
-  let value: unknown
-  try {
-    value = JSON.parse(raw)
-  } catch {
-    return {}
-  }
+  const value = raw === null ? null : storedObject(raw)
   const out: Slots = {}
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) return out
+  if (value === null) return out
   for (const [token, expires] of Object.entries(value)) if (typeof expires === 'number' && expires > now) out[token] = expires
   return out
 }
