@@ -21,6 +21,12 @@ export class SlotVector<T extends SlotArray> {
   ) {}
 }
 
+/**
+ * The widest key range given direct slots over `rows` rows: beyond it the per-slot arrays
+ * outgrow their use, and a general group-by serves better.
+ */
+export const slotLimit = (rows: number): number => Math.max(1 << 16, rows >> 3)
+
 /** Keys the table may give slots to: every Int32 but NA_INT. */
 const MIN_KEY = NA_INT + 1
 const MAX_KEY = 0x7fffffff

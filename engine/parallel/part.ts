@@ -7,7 +7,7 @@ import type { ResultSet, RunPart, RunTask } from '../../shared/protocol.js'
 import type { ColumnType } from '../../shared/table.js'
 import type { Op } from '../ast.js'
 import { gather } from '../columns/index.js'
-import { slotsOfColumn } from '../columns/key-slots.js'
+import { slotLimit, slotsOfColumn } from '../columns/key-slots.js'
 import { NA_INT } from '../columns/types.js'
 import { checkError } from '../check/errors.js'
 import { evalExpr, toMask } from '../interpret/eval.js'
@@ -33,7 +33,7 @@ function mergedRowOfEachRow(ws: Worksheet, step: GroupStep, index: KeyIndex, typ
   const rows = new Int32Array(ws.rows)
   // One int key and no S: each key's slot looked up once, no group ids to build.
   const key = step.keys.length === 1 && step.select === null ? ws.column(step.keys[0])?.data() : undefined
-  const slots = key === undefined ? null : slotsOfColumn(key, ws.rows, Math.max(1 << 16, ws.rows >> 3))
+  const slots = key === undefined ? null : slotsOfColumn(key, ws.rows, slotLimit(ws.rows))
   if (slots !== null) {
     const off = 1 - slots.min
     const slotKeys = new Int32Array(slots.width)

@@ -2,6 +2,10 @@
  * `<tabu>`: one row per distinct combination of the break values, one column per `<tcol>`
  * summary. With `cbreaks`, a cross-tabulation: the row totals (t0…) then one column per
  * combination of column-break values (m0, m1…), cells without rows N/A.
+ *
+ * When every summary accumulates (its SummaryDef's `accumulates`), the groups and summaries come
+ * from the one evaluator of grouped summaries (tabu-groups.ts), which a split run's ranges use
+ * too; otherwise each summary's whole-column kernel runs over group ids.
  */
 import type { BreakSpec, Op, Tcol } from '../../ast.js'
 import { gather, groupBy } from '../../columns/index.js'
