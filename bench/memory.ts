@@ -71,7 +71,7 @@ async function measure(rows: number): Promise<void> {
     // Workers up and warm (each has loaded the engine and sql.js) before the baseline.
     runner = new PoolRunner({ workers: 2 })
     const warm: RunTask = { kind: 'run', ops: checkQuery(parseQuery('<table cols="a">1;2</table>', {}), new Map()).ops, tables: [], maxRows: 1000 }
-    await Promise.all([1, 2].map(() => runner!.run(warm, { timeoutMs: 60_000 })))
+    await Promise.all([1, 2].map(() => runner!.run(warm)))
     const before = rss()
 
     const cache = new TableCache(dataDir, 8 * 2 ** 30)
@@ -89,12 +89,12 @@ async function measure(rows: number): Promise<void> {
     const ops = checkQuery(parseQuery(QUERY, {}), new Map([[path, meta.columns]])).ops
     // Planned as the gateway plans it (runOnPool), so the tabulation runs as a query does.
     const task: RunTask = withPlan({ kind: 'run', ops, tables: [table], maxRows: 1_000_000 })
-    const results = await Promise.all([1, 2].map(() => runner!.run(task, { timeoutMs: 300_000 })))
+    const results = await Promise.all([1, 2].map(() => runner!.run(task)))
     const ran = rss()
     if (results.some((r) => r.rowCount !== results[0].rowCount)) throw new Error('the two workers disagree')
     // Twice more: what the first run added is working memory the allocators keep for reuse (it
     // must not grow run after run), not a copy of the table or a leak.
-    for (let i = 0; i < 2; i++) await Promise.all([1, 2].map(() => runner!.run(task, { timeoutMs: 300_000 })))
+    for (let i = 0; i < 2; i++) await Promise.all([1, 2].map(() => runner!.run(task)))
     const ranAgain = rss()
 
     process.stdout.write(

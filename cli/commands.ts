@@ -14,6 +14,11 @@ async function readAll(stream: NodeJS.ReadableStream): Promise<string> {
   return Buffer.concat(parts).toString('utf8')
 }
 
+/** Text given on the command line, or read from stdin for '-'. */
+async function inlineOrStdin(ctx: CommandContext, arg: string): Promise<string> {
+  return arg === '-' ? readAll(ctx.stdin) : arg
+}
+
 /** A query from a file, or from stdin for '-'. */
 async function readSource(ctx: CommandContext, file: string): Promise<string> {
   if (file === '-') return readAll(ctx.stdin)
@@ -143,7 +148,7 @@ const SQL: Command = {
   positionals: [1, 1],
   options: {},
   async run(ctx) {
-    const text = ctx.positionals[0] === '-' ? await readAll(ctx.stdin) : ctx.positionals[0]
+    const text = await inlineOrStdin(ctx, ctx.positionals[0])
     const result = await ctx.withClient((client) => client.sql(text, { format: 'json.rows', signal: ctx.signal }))
     ctx.print(formatRows(result, ctx.format))
   },
@@ -178,7 +183,7 @@ const DBM: Command = {
   options: {},
   async run(ctx) {
     const [name, raw] = ctx.positionals
-    const text = raw === '-' ? await readAll(ctx.stdin) : (raw ?? '{}')
+    const text = await inlineOrStdin(ctx, raw ?? '{}')
     let params: unknown
     try {
       params = JSON.parse(text)

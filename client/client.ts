@@ -12,7 +12,7 @@
  * `json.keyed`; `text`), typed accordingly. Every failure is a TabulaError (errors.ts).
  */
 import type { DbmReply, ErrorBody, LoginAnswer, NewInstanceAnswer, QueryStatus, StopAnswer } from '../shared/api-answers.js'
-import type { DbmAlias, DbmAliasParams, DbmName, DbmParams, DbmValue, ColumnDecl } from './dbm.js'
+import type { DbmAlias, DbmAliasParams, DbmName, DbmParams, DbmValue, ColumnDecl, UploadMode } from './dbm.js'
 import { TabulaError } from './errors.js'
 import { DEFAULT_RETRY, Transport, dbmError, type FetchLike, type Format, type RetryPolicy, type SessionParts } from './http.js'
 
@@ -74,7 +74,7 @@ export interface LoginOptions {
 }
 
 export interface UploadOptions extends RequestOptions {
-  readonly mode?: 'noreplace' | 'replace' | 'append'
+  readonly mode?: UploadMode
   readonly cols?: readonly ColumnDecl[]
   readonly title?: string
   /** Called after every chunk with the rows stored so far. */
@@ -156,24 +156,12 @@ export class Instance extends ResultHandle {
 
   /** Runs SQL in an sql instance (which keeps the result). */
   sql<F extends Format = 'json'>(text: string, opts: QueryOptions<F> = {}): Promise<ResultOf<F>> {
-    return this.transport.send({
-      method: 'POST',
-      path: this.path,
-      format: opts.format ?? 'json',
-      json: queryBody('sql', text, opts),
-      signal: opts.signal,
-    }) as Promise<ResultOf<F>>
+    return sendQuery(this.transport, this.path, 'sql', text, opts)
   }
 
   /** Runs a macro query in a run instance (which keeps the result). */
   run<F extends Format = 'json'>(xml: string, opts: QueryOptions<F> = {}): Promise<ResultOf<F>> {
-    return this.transport.send({
-      method: 'POST',
-      path: this.path,
-      format: opts.format ?? 'json',
-      json: queryBody('xml', xml, opts),
-      signal: opts.signal,
-    }) as Promise<ResultOf<F>>
+    return sendQuery(this.transport, this.path, 'xml', xml, opts)
   }
 
   /** A named widget of a dynamic instance, with its own read methods. */
@@ -182,14 +170,19 @@ export class Instance extends ResultHandle {
   }
 }
 
-function queryBody(param: 'sql' | 'xml', text: string, opts: QueryOptions<Format>): Record<string, unknown> {
-  return {
+/**
+ * Posts a query (SQL text, or a macro query's XML) to `path`: api/sql or api/run, or an
+ * instance of either app. Sent once: with savetable it writes a table.
+ */
+function sendQuery<F extends Format>(transport: Transport, path: string, param: 'sql' | 'xml', text: string, opts: QueryOptions<F>): Promise<ResultOf<F>> {
+  const json = {
     ...opts.params,
     [param]: text,
     ...(opts.savetable !== undefined && { savetable: opts.savetable }),
     ...(opts.replace !== undefined && { replace: opts.replace ? 1 : 0 }),
     ...(opts.title !== undefined && { title: opts.title }),
   }
+  return transport.send({ method: 'POST', path, format: opts.format ?? 'json', json, signal: opts.signal }) as Promise<ResultOf<F>>
 }
 
 /** The dotted path of a table or folder as URL path segments. */
@@ -244,24 +237,12 @@ export class Client {
 
   /** Runs a macro-language query; the session keeps its result (`results('run')`). */
   run<F extends Format = 'json'>(xml: string, opts: QueryOptions<F> = {}): Promise<ResultOf<F>> {
-    return this.transport.send({
-      method: 'POST',
-      path: 'run',
-      format: opts.format ?? 'json',
-      json: queryBody('xml', xml, opts),
-      signal: opts.signal,
-    }) as Promise<ResultOf<F>>
+    return sendQuery(this.transport, 'run', 'xml', xml, opts)
   }
 
   /** Runs one read-only SQL statement; the session keeps its result (`results('sql')`). */
   sql<F extends Format = 'json'>(text: string, opts: QueryOptions<F> = {}): Promise<ResultOf<F>> {
-    return this.transport.send({
-      method: 'POST',
-      path: 'sql',
-      format: opts.format ?? 'json',
-      json: queryBody('sql', text, opts),
-      signal: opts.signal,
-    }) as Promise<ResultOf<F>>
+    return sendQuery(this.transport, 'sql', 'sql', text, opts)
   }
 
   /** The session's last `sql` or `run` result, read in parts. */

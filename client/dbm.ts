@@ -21,7 +21,35 @@ export interface ColumnDecl {
   readonly fixed?: 0 | 1 | boolean
 }
 
-/** Parameters of each transaction (snake_case, as on the wire). */
+/** What upload_table and upload_begin do with a table already there. */
+export type UploadMode = 'noreplace' | 'replace' | 'append'
+
+/** The catalog fields save_table, upload_table and upload_begin take for the table they make. */
+export interface NewTableFields {
+  title?: string
+  sdesc?: string
+  ldesc?: string
+  users?: Names
+  inherit?: boolean
+}
+
+/** What add_company and set_company both take besides the id and the name. */
+export interface CompanyFields {
+  max_ids?: number
+  admins?: Names
+  email?: string
+  phone?: string
+  street?: string
+  city?: string
+  state?: string
+  zip?: string
+  country?: string
+}
+
+/**
+ * Parameters of each transaction (snake_case, as on the wire). test/client/dbm-types.test.ts
+ * reads each one's properties through the compiler, so they may be composed of the types above.
+ */
 export interface DbmParams {
   /** path "" is the root. */
   readonly get_names_in_dir: { path: string }
@@ -57,39 +85,15 @@ export interface DbmParams {
   readonly copy_table: { from: string; to: string; replace?: boolean }
   readonly share: { path: string; add?: Names; remove?: Names; users?: Names; inherit?: boolean }
   readonly get_permissions: { path: string }
-  readonly save_table: {
-    path: string
-    xml: string
-    replace?: boolean
-    append?: boolean
-    title?: string
-    sdesc?: string
-    ldesc?: string
-    users?: Names
-    inherit?: boolean
-  }
+  readonly save_table: { path: string; xml: string; replace?: boolean; append?: boolean } & NewTableFields
   readonly upload_table: {
     path: string
-    mode?: 'noreplace' | 'replace' | 'append'
-    title?: string
-    sdesc?: string
-    ldesc?: string
-    users?: Names
-    inherit?: boolean
+    mode?: UploadMode
     cols?: readonly ColumnDecl[]
     data?: unknown
     csv?: string
-  }
-  readonly upload_begin: {
-    path: string
-    mode?: 'noreplace' | 'replace' | 'append'
-    cols?: readonly ColumnDecl[]
-    title?: string
-    sdesc?: string
-    ldesc?: string
-    users?: Names
-    inherit?: boolean
-  }
+  } & NewTableFields
+  readonly upload_begin: { path: string; mode?: UploadMode; cols?: readonly ColumnDecl[] } & NewTableFields
   readonly upload_chunk: { upload: string; seq?: number; csv?: string; data?: unknown }
   readonly upload_commit: { upload: string }
   readonly upload_abort: { upload: string }
@@ -107,32 +111,8 @@ export interface DbmParams {
   readonly drop_group: { group: string }
   readonly get_company: { company?: string }
   readonly list_companies: Record<string, never>
-  readonly add_company: {
-    company: string
-    name: string
-    max_ids?: number
-    admins?: Names
-    email?: string
-    phone?: string
-    street?: string
-    city?: string
-    state?: string
-    zip?: string
-    country?: string
-  }
-  readonly set_company: {
-    company: string
-    name?: string
-    max_ids?: number
-    admins?: Names
-    email?: string
-    phone?: string
-    street?: string
-    city?: string
-    state?: string
-    zip?: string
-    country?: string
-  }
+  readonly add_company: { company: string; name: string } & CompanyFields
+  readonly set_company: { company: string; name?: string } & CompanyFields
   readonly drop_company: { company: string }
   readonly list_roles: Record<string, never>
   readonly get_role: { role: string }

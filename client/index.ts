@@ -17,4 +17,17 @@ export type { QueryStatus } from '../shared/api-answers.js'
 export { TabulaError, CODE_STATUS } from './errors.js'
 export type { TabulaErrorCode, TabulaErrorInit } from './errors.js'
 export type { FetchLike, Format, RetryPolicy, SessionParts } from './http.js'
-export type { ColumnDecl, DbmAlias, DbmAliasParams, DbmName, DbmParams, DbmValue, DbmValues, Names, TableInfo } from './dbm.js'
+export type {
+  ColumnDecl,
+  CompanyFields,
+  DbmAlias,
+  DbmAliasParams,
+  DbmName,
+  DbmParams,
+  DbmValue,
+  DbmValues,
+  Names,
+  NewTableFields,
+  TableInfo,
+  UploadMode,
+} from './dbm.js'

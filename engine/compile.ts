@@ -7,7 +7,7 @@
  * worker's (engine/worker.ts).
  */
 import type { Op } from './ast.js'
-import { checkQuery, type TableSchemas } from './check/index.js'
+import { checkQuery, type CheckedOps, type TableSchemas } from './check/index.js'
 import { parseQuery, tableRefs } from './parse/index.js'
 import { checkReadOnlySql, findTableRefs } from './sql/index.js'
 
@@ -28,10 +28,10 @@ export function parseMacro(xml: string, vars: Readonly<Record<string, string>>):
 
 /**
  * The parsed operations checked against the columns of every table they read: typed, and ready
- * for a worker.
+ * for a worker, whose interpreter takes nothing else (check/checked.ts).
  * @throws AppError CHECK_ERROR (or EXPR_ERROR), as checkQuery
  */
-export function checkMacro(ops: readonly Op[], tables: TableSchemas): readonly Op[] {
+export function checkMacro(ops: readonly Op[], tables: TableSchemas): CheckedOps {
   return checkQuery(ops, tables).ops
 }
 

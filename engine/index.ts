@@ -11,14 +11,16 @@
 
 // --- Compile: pure, so the gateway answers a bad query with an early 400 and caches what it compiled.
 
-/** The data-only operations a checked query compiles to, which the gateway caches and sends to workers. */
+/** The data-only operations a query parses to. */
 export type { Op } from './ast.js'
+/** The operations checkMacro passed, which the gateway caches and a RunTask carries to a worker. */
+export type { CheckedOps } from './check/index.js'
 /** Parse and check a macro query, and guard an SQL text (gateway/cache/compiled-queries.ts). */
 export { checkMacro, guardSql, parseMacro, type ParsedQuery } from './compile.js'
-/** The gateway points an SQL text's dotted table names at the versions it resolved (queries/sql.ts). */
+/** The gateway points an SQL text's dotted table names at the versions it resolved (gateway/query/sql.ts). */
 export { rewriteTableRefs } from './sql/index.js'
 
-// --- Parallel scans: the gateway runs each phase's parts on the pool (gateway/queries/parallel.ts).
+// --- Parallel scans: the gateway runs each phase's parts on the pool (gateway/query/parallel.ts).
 
 /** The query's plan, made once and carried by its task (RunTask.plan); whether it splits, and over which table. */
 export { planOf, summarises, withPlan } from './parallel/plan.js'
@@ -28,7 +30,7 @@ export { currentBlockRows, splitRanges } from './parallel/blocks.js'
 export { parallelRun } from './parallel/driver.js'
 /** A split the data turned down: the gateway then runs the query whole. */
 export { isDeclined } from './parallel/aggregate.js'
-/** A worker's answer, text always as codes, read back into a result set on the gateway (queries/pool.ts). */
+/** A worker's answer, text always as codes, read back into a result set on the gateway (gateway/query/pool.ts). */
 export { fromWire } from './parallel/wire.js'
 
 // --- Workers

@@ -19,7 +19,8 @@ import { STATUS_CODES, type IncomingMessage, type Server as HttpServer, type Ser
 import type { Server as HttpsServer } from 'node:https'
 import type { Duplex } from 'node:stream'
 import { AppError } from '../shared/errors.js'
-import { errorBody, STATUS, type Logger } from './errors.js'
+import { errorBody, STATUS } from './errors.js'
+import type { Logger } from './logger.js'
 
 /** Requests whose body was cut short or overrun: their handlers must not use what they read. */
 const mismatched = new WeakSet<IncomingMessage>()

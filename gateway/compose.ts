@@ -11,10 +11,9 @@ import { Directory } from './catalog/principal.js'
 import { RetiredVersionSweeper } from './catalog/retired.js'
 import { Instances } from './instances/instances.js'
 import { StopRegistry } from './stop/index.js'
-import { ResultStore } from './results/chunked.js'
 import type { Deps } from './deps.js'
-import type { Logger } from './errors.js'
-import { createResultCache } from './queries/result-cache.js'
+import type { Logger } from './logger.js'
+import { Results } from './query/results.js'
 import { createGatewayCaches } from './cache/index.js'
 import { PoolRunner } from './runner.js'
 import { TableCache } from './table-cache.js'
@@ -50,9 +49,8 @@ export async function buildDeps(config: Config, log: Logger, store?: Store): Pro
     store: s,
     runner,
     tables,
-    results: createResultCache(config.resultMemoBytes),
-    caches: createGatewayCaches(config.sessionTtl),
-    resultStore: new ResultStore(s, { ttl: config.sessionTtl, maxBytes: config.resultStoreBytes }),
+    results: new Results(s, log, { memoBytes: config.resultMemoBytes, ttlSeconds: config.sessionTtl, storeBytes: config.resultStoreBytes }),
+    caches: createGatewayCaches(),
     sessions: new SessionManager(s, config.sessionTtl, (sid) => instances.endSession(sid)),
     directory: new Directory(s),
     sweeper,

@@ -1,17 +1,15 @@
 /** Everything a request handler may use, built once by server.ts (or by a test). */
 import type { Config } from '../shared/config.js'
-import type { ResultSet } from '../shared/protocol.js'
 import type { Store } from '../shared/store/types.js'
 import type { SessionManager } from './auth/sessions.js'
 import type { Directory } from './catalog/principal.js'
 import type { RetiredVersionSweeper } from './catalog/retired.js'
 import type { Instances } from './instances/instances.js'
 import type { StopRegistry } from './stop/index.js'
-import type { ResultStore } from './results/chunked.js'
-import type { Logger } from './errors.js'
-import type { LruCache } from './lru.js'
+import type { Logger } from './logger.js'
 import type { GatewayCaches } from './cache/index.js'
 import type { Observe } from './observe/index.js'
+import type { Results } from './query/results.js'
 import type { QueryRunner } from './runner.js'
 import type { TableCache } from './table-cache.js'
 
@@ -20,11 +18,10 @@ export interface Deps {
   readonly store: Store
   readonly runner: QueryRunner
   readonly tables: TableCache
-  readonly results: LruCache<ResultSet>
-  /** Compiled queries and recently kept result keys (gateway/cache): never stale by construction. */
+  /** Finished results by recipe key: the memo, rendered answers, the Store copy (query/results.ts). */
+  readonly results: Results
+  /** Compiled queries and principals (gateway/cache): never stale by construction. */
   readonly caches: GatewayCaches
-  /** Kept results in the Store, in row chunks, readable by every gateway. */
-  readonly resultStore: ResultStore
   readonly sessions: SessionManager
   /** Turns user records into principals (groups, capabilities) for permission checks. */
   readonly directory: Directory

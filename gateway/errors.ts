@@ -15,6 +15,7 @@ import type { ParsedPath } from './path.js'
 import type { AuthState } from './session.js'
 import { errorPage, loginPage } from './ui/error-pages.js'
 import { stringLimitError } from './format/string-limit.js'
+import type { Logger } from './logger.js'
 
 export const STATUS = {
   BAD_JSON: 400,
@@ -98,14 +99,6 @@ export function toAppError(err: unknown): AppError {
     if (mapped) return mapped
   }
   return new AppError('INTERNAL', 'Internal error', {}, { cause: err })
-}
-
-export type Logger = ((line: Record<string, unknown>) => void) & {
-  /**
-   * Whether a line at `level` would be written; absent means every line is. Lets a caller skip
-   * building a line nobody reads (the access line of every successful request, say).
-   */
-  readonly writes?: (level: string) => boolean
 }
 
 /**

@@ -5,7 +5,6 @@
  */
 import type { Context } from 'koa'
 import { AppError } from '../shared/errors.js'
-import type { TimeoutLimit } from './runner.js'
 
 export type Params = Readonly<Record<string, unknown>>
 
@@ -94,6 +93,9 @@ export function flagParam(params: Params, name: string): boolean {
   if (['0', 'false', 'no', ''].includes(raw)) return false
   throw new AppError('INVALID_PARAMETER', `The parameter "${name}" must be 0 or 1 (got "${raw}").`, { parameter: name })
 }
+
+/** Which limit set a query's time limit; the 504 message names it. */
+export type TimeoutLimit = 'QUERY_TIMEOUT_MS' | 'timeout_'
 
 /** A request's time limit: milliseconds, and which limit they come from (named in the 504 message). */
 export interface RequestTimeout {

@@ -18,15 +18,13 @@ import type { WorkerSetup } from '../engine/index.js'
 import { RetiringWorkers } from './retiring-workers.js'
 import { FairShare } from './fair-share.js'
 
-/** Which limit set a run's time limit; the 504 message names it. */
-export type TimeoutLimit = 'QUERY_TIMEOUT_MS' | 'timeout_'
-
 export interface RunOptions {
-  /** Aborts the run; the reason, if an AppError, is what the caller gets. */
+  /**
+   * The query's one signal (query/query-signal.ts): stops the task, and its reason is what the
+   * caller gets. The time limit arrives this way too, as a TIMEOUT reason: the runner makes no
+   * timer of its own.
+   */
   readonly signal?: AbortSignal
-  readonly timeoutMs: number
-  /** Where timeoutMs comes from (default QUERY_TIMEOUT_MS): the request's own timeout_, or the service's limit. */
-  readonly timeoutLimit?: TimeoutLimit
   /**
    * How many tasks may wait for a worker (MAX_QUEUE). When that many already wait, the run is
    * refused at once with TOO_MANY_REQUESTS; 0 means a run starts only when a worker is free.
@@ -47,7 +45,7 @@ export interface QueryRunner {
   readonly workerRestarts?: number
   /** Tasks whose worker was taken back for another user's task, and which ran again (metrics). */
   readonly preemptions?: number
-  /** Runs stopped by their time limit (metrics). */
+  /** Queries stopped by their time limit (metrics): once per query, however many tasks it ran. */
   readonly timeouts?: number
   /** False once closed or without workers (/readyz); absent means up. */
   readonly isUp?: boolean
@@ -62,19 +60,6 @@ const MAX_RETRY_SECONDS = 60
 /** Weight of the newest task in the running average of task durations. */
 const DURATION_WEIGHT = 0.2
 
-/** The answer to a query stopped by its time limit, naming the limit that set it. */
-export function timeoutError(opts: Pick<RunOptions, 'timeoutMs' | 'timeoutLimit'>): AppError {
-  const detail = { timeoutMs: opts.timeoutMs, limit: opts.timeoutLimit ?? 'QUERY_TIMEOUT_MS' }
-  if (opts.timeoutLimit === 'timeout_') {
-    return new AppError(
-      'TIMEOUT',
-      `The query ran longer than ${opts.timeoutMs} ms, the limit this request set with timeout_, and was stopped; allow it more time (timeout_ up to QUERY_TIMEOUT_MS) or narrow it.`,
-      detail,
-    )
-  }
-  return new AppError('TIMEOUT', `The query ran longer than ${opts.timeoutMs} ms (QUERY_TIMEOUT_MS) and was stopped; narrow it or raise the limit.`, detail)
-}
-
 export class PoolRunner implements QueryRunner {
   private readonly pool: Piscina
   private readonly workers: number
@@ -85,6 +70,8 @@ export class PoolRunner implements QueryRunner {
   private closed = false
   private restarts = 0
   private timedOut = 0
+  /** The signals whose time limit was counted already: the parts of a split run share one. */
+  private readonly timedOutSignals = new WeakSet<AbortSignal>()
   private readonly fair: FairShare
 
   /** Workers that asked to leave (SQL_MEMORY_MB, engine/retire.ts): no task goes to them. */
@@ -143,10 +130,10 @@ export class PoolRunner implements QueryRunner {
     return Math.max(0, this.inFlight - this.workers)
   }
 
-  async run(task: EngineTask, opts: RunOptions): Promise<ResultSet> {
+  async run(task: EngineTask, opts: RunOptions = {}): Promise<ResultSet> {
     if (opts.maxQueue !== undefined) this.admit(opts.maxQueue)
-    const timeout = AbortSignal.timeout(opts.timeoutMs)
-    const signal = opts.signal ? AbortSignal.any([opts.signal, timeout]) : timeout
+    // A task without a signal (tests, benchmarks) gets one of its own: listeners on a shared one would pile up.
+    const signal = opts.signal ?? new AbortController().signal
     let outcome: TaskOutcome
     const started = performance.now()
     this.inFlight++
@@ -155,13 +142,7 @@ export class PoolRunner implements QueryRunner {
       // (first come, first served) stays empty and the order is FairShare's.
       outcome = (await this.fair.run(opts.user ?? '', signal, (attempt) => this.pool.run(task, { signal: attempt }))) as TaskOutcome
     } catch (err) {
-      if (timeout.aborted) {
-        this.timedOut++
-        throw timeoutError(opts)
-      }
-      if (opts.signal?.aborted) {
-        throw opts.signal.reason instanceof AppError ? opts.signal.reason : new AppError('STOPPED', 'The query was stopped before it finished.')
-      }
+      if (signal.aborted) throw this.stopped(signal)
       throw new AppError('INTERNAL', 'The query engine failed while running the query.', {}, { cause: err })
     } finally {
       this.inFlight--
@@ -170,6 +151,17 @@ export class PoolRunner implements QueryRunner {
     this.averageMs += DURATION_WEIGHT * (performance.now() - started - this.averageMs)
     if (!outcome.ok) throw fromPayload(outcome.error)
     return outcome.result
+  }
+
+  /** Why a task was stopped: its signal's reason (counting a time limit once per signal), else STOPPED. */
+  private stopped(signal: AbortSignal): AppError {
+    const reason: unknown = signal.reason
+    if (!(reason instanceof AppError)) return new AppError('STOPPED', 'The query was stopped before it finished.')
+    if (reason.code === 'TIMEOUT' && !this.timedOutSignals.has(signal)) {
+      this.timedOutSignals.add(signal)
+      this.timedOut++
+    }
+    return reason
   }
 
   /**

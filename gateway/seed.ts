@@ -11,6 +11,7 @@ import { commitTable, ensureDir } from './catalog/tables.js'
 import { createUser, DEFAULT_COMPANY, getUser } from './catalog/users.js'
 import { KEYS, type CompanyRecord, type RoleRecord } from './catalog/records.js'
 import type { Capability } from './catalog/principal.js'
+import { newCompanyRecord } from './dbm/company-record.js'
 
 /** Roles every installation has; they cannot be changed or dropped. */
 export const BUILTIN_ROLES: readonly { role: string; title: string; description: string; capabilities: readonly Capability[] }[] = [
@@ -32,23 +33,7 @@ async function ensureCatalogBasics(store: Store): Promise<void> {
     // Unconditional: a start cut short between the two writes is completed by the next one.
     await store.sadd(KEYS.allRoles, r.role)
   }
-  const company: CompanyRecord = {
-    company: DEFAULT_COMPANY,
-    name: 'Main',
-    admins: [],
-    max_ids: 0,
-    email: '',
-    phone: '',
-    street: '',
-    city: '',
-    state: '',
-    zip: '',
-    country: '',
-    created: now,
-    updated: now,
-    created_by: 'admin',
-    updated_by: 'admin',
-  }
+  const company: CompanyRecord = { ...newCompanyRecord(DEFAULT_COMPANY, 'admin', now), name: 'Main' }
   await store.set(KEYS.company(DEFAULT_COMPANY), JSON.stringify(company), { nx: true })
   await store.sadd(KEYS.allCompanies, DEFAULT_COMPANY)
 }

@@ -6,11 +6,12 @@
 import type { Context, Next } from 'koa'
 import { AppError } from '../shared/errors.js'
 import { parseSessionCookie, sessionCookieValues } from './auth/cookie.js'
-import type { SessionRecord } from './auth/sessions.js'
+import type { PrincipalMemo } from './auth/principal-memo.js'
+import type { SessionRecord } from './auth/session-record.js'
+import type { SessionManager } from './auth/sessions.js'
 import { KEYS } from './catalog/records.js'
 import type { UserRecord } from './catalog/records.js'
-import type { Principal } from './catalog/principal.js'
-import type { Deps } from './deps.js'
+import type { Directory, Principal } from './catalog/principal.js'
 
 export interface AuthState {
   readonly session: SessionRecord
@@ -25,8 +26,16 @@ export function authState(ctx: Context): AuthState {
   return auth
 }
 
-export function requireSession(deps: Deps) {
-  const principals = deps.caches.principals
+/** What authenticating a request reads (named as in Deps, so a route passes its deps as they are). */
+export interface SessionServices {
+  readonly sessions: SessionManager
+  /** Turns the user's record into a principal with groups and capabilities. */
+  readonly directory: Directory
+  readonly caches: { readonly principals: PrincipalMemo }
+}
+
+export function requireSession({ sessions, directory, caches }: SessionServices) {
+  const principals = caches.principals
   return async function authenticate(ctx: Context, next: Next): Promise<void> {
     const values = sessionCookieValues(ctx.get('cookie'))
     if (values.length === 0) throw new AppError('NO_SESSION', 'Not logged in: send the cookie session=<uid>|<sid>|<epw> from api/!login.')
@@ -36,17 +45,17 @@ export function requireSession(deps: Deps) {
       // The session, its user's record and what the user's principal was made from, in one round
       // trip (principal-memo.ts); the session's idle timer restarts while the principal is read.
       const inputKeys = principals.inputKeys(creds.uid)
-      const found = await deps.sessions.authenticateReading(creds, [KEYS.user(creds.uid), ...inputKeys])
+      const found = await sessions.authenticateReading(creds, [KEYS.user(creds.uid), ...inputKeys])
       if (!found) continue
       const { session, touched } = found
       const [userText, ...inputTexts] = found.also
       const user = principals.user(session.uid, userText)
       if (!user || !user.active) {
         await touched
-        await deps.sessions.end(session.sid)
+        await sessions.end(session.sid)
         break
       }
-      const [principal] = await Promise.all([principals.principal(deps.directory, user, userText!, inputKeys, inputTexts), touched])
+      const [principal] = await Promise.all([principals.principal(directory, user, userText!, inputKeys, inputTexts), touched])
       ctx.state.auth = { session, user: principal, record: user } satisfies AuthState
       return next()
     }

@@ -77,13 +77,26 @@ export interface TableInput {
   readonly columns: readonly TableColumnInput[]
 }
 
+declare const checkedByEngine: unique symbol
+
+/**
+ * The mark of an operation the engine's checker passed (engine/check/checked.ts: CheckedOp). It
+ * exists for the compiler only, as a property no value has at run time: an operation list crosses
+ * to a worker as the plain data it always was, while a RunTask cannot be written with operations
+ * that were parsed but never checked. shared/ does not import the engine, hence an operation here
+ * is known only by its mark.
+ */
+export interface CheckedMark {
+  readonly [checkedByEngine]: true
+}
+
 /**
  * A macro-language query, already parsed, expanded and checked by the gateway. `ops` is the
- * engine's operation list (engine/ast.ts), plain data; shared/ does not import the engine.
+ * checker's operation list (engine/ast.ts, engine/check/checked.ts), which the interpreter trusts.
  */
 export interface RunTask {
   readonly kind: 'run'
-  readonly ops: readonly unknown[]
+  readonly ops: readonly CheckedMark[]
   readonly tables: readonly TableInput[]
   readonly maxRows: number
   /** Over maxRows: keep the first maxRows rows and set totalRows instead of failing (truncate_=1). */

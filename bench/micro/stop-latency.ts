@@ -60,9 +60,9 @@ async function main(): Promise<number> {
   const runner = new PoolRunner({ workers: 2 })
   console.log(`stop benchmark: ${redisUrl ? `Redis ${redisUrl}, two connections` : 'memory store, one process'}; PoolRunner with 2 workers; ${ROUNDS} rounds`)
   try {
-    await Promise.all([runner.run(SELECT_1, { timeoutMs: 30_000 }), runner.run(SELECT_1, { timeoutMs: 30_000 })])
+    await Promise.all([runner.run(SELECT_1), runner.run(SELECT_1)])
     const t0 = performance.now()
-    await runner.run(OTHER, { timeoutMs: 30_000 })
+    await runner.run(OTHER)
     console.log(`the other short query alone takes ${(performance.now() - t0).toFixed(1)} ms`)
     const rounds: Round[] = []
     for (let i = 1; i <= ROUNDS; i++) {
@@ -88,13 +88,13 @@ async function main(): Promise<number> {
 /** One stop; throws when the long query ends otherwise than STOPPED or the other query fails. */
 async function runRound(runner: PoolRunner, a: StopRegistry, b: StopRegistry, queryKey: string): Promise<Round> {
   const long = a
-    .track(queryKey, (signal) => runner.run(LONG, { signal, timeoutMs: 60_000 }))
+    .track(queryKey, (signal) => runner.run(LONG, { signal }))
     .then(
       () => new Error('the long query finished instead of being stopped'),
       (error: unknown) => error,
     )
   await sleep(RUN_BEFORE_STOP_MS)
-  const other = runner.run(OTHER, { timeoutMs: 30_000 })
+  const other = runner.run(OTHER)
 
   const t0 = performance.now()
   const { stopped: found } = await b.requestStop(queryKey)
@@ -102,14 +102,14 @@ async function runRound(runner: PoolRunner, a: StopRegistry, b: StopRegistry, qu
   const error = await long
   const stopped = performance.now() - t0
   if (!found || !(error instanceof AppError) || error.code !== 'STOPPED') throw new Error(`round ${queryKey}: not stopped (${String(error)})`)
-  await runner.run(SELECT_1, { timeoutMs: 30_000 })
+  await runner.run(SELECT_1)
   const next = performance.now() - t0
 
   const result = await other // rejects, failing the benchmark, if the stop disturbed it
   if (result.rowCount !== 1) throw new Error('the other query returned a wrong result')
   let blockerDone = false
-  const blocker = runner.run(BLOCKER, { timeoutMs: 30_000 }).then(() => (blockerDone = true))
-  await runner.run(SELECT_1, { timeoutMs: 30_000 })
+  const blocker = runner.run(BLOCKER).then(() => (blockerDone = true))
+  await runner.run(SELECT_1)
   const twoWorkers = performance.now() - t0
   if (blockerDone) throw new Error('select 1 had to wait for the blocker: only one worker serves')
   await blocker

@@ -13,6 +13,7 @@ import { checkError, inExpression } from './errors.js'
 import { typeExpr, type Typed } from './expr-types.js'
 import type { Loc } from '../ast.js'
 import { findCol, Schema, type SchemaCol } from './schema.js'
+import { markChecked, type CheckedOp, type CheckedOps } from './checked.js'
 
 /** Schemas of the tables the query may read, by dotted path. */
 export type TableSchemas = ReadonlyMap<string, readonly ColumnSpec[]>
@@ -50,6 +51,12 @@ function numericCondition(e: Expr, s: Schema, op: Op): Expr {
   return t.expr
 }
 
+/** One operation checked: the schema after it, and the operation as the interpreter will run it. */
+interface Checked {
+  readonly schema: Schema
+  readonly op: Op & { readonly ops?: CheckedOps }
+}
+
 export class Checker {
   private spent = 0
 
@@ -74,19 +81,19 @@ export class Checker {
   }
 
   /** Checks a pipeline starting from `start`; returns its final schema and checked ops. */
-  run(ops: readonly Op[], start: Schema = Schema.of([])): { schema: Schema; ops: Op[] } {
+  run(ops: readonly Op[], start: Schema = Schema.of([])): { schema: Schema; ops: CheckedOps } {
     let schema = start
-    const out: Op[] = []
+    const out: CheckedOp[] = []
     for (const op of ops) {
       this.charge(1, op)
       const r = this.step(op, schema)
       schema = r.schema
-      out.push(r.op)
+      out.push(markChecked(r.op))
     }
     return { schema, ops: out }
   }
 
-  private step(op: Op, s: Schema): { schema: Schema; op: Op } {
+  private step(op: Op, s: Schema): Checked {
     switch (op.kind) {
       case 'Base':
         return { schema: this.tableSchema(op.table, op), op }
@@ -147,10 +154,12 @@ export class Checker {
     const weight = t.weight ? typed(t.weight, s, t.loc, '<tcol weight>') : null
     if (source && def.types && !def.types.includes(source.type)) throw checkError(t.loc, `<tcol fun="${t.fun}"> needs a numeric source, got ${source.type}.`)
     if (weight && weight.type === 'text') throw checkError(t.loc, `<tcol fun="${t.fun}"> needs a numeric weight.`)
+    // Word for word what the interpreter said when it met the list, before the checker looked for it.
+    if (source?.list || weight?.list) throw checkError(undefined, 'A list of values cannot be a column.')
     return { tcol: { ...t, source: source?.expr ?? null, weight: weight?.expr ?? null }, type: def.result(source?.type ?? null) }
   }
 
-  private tabu(op: Op & { kind: 'Tabu' }, s: Schema): { schema: Schema; op: Op } {
+  private tabu(op: Op & { kind: 'Tabu' }, s: Schema): Checked {
     this.charge(op.breaks.length + op.cbreaks.length + op.breakSpecs.length + op.tcols.length, op)
     for (const b of [...op.breaks, ...op.cbreaks]) requireCol(s, b, op)
     const breakNames = new Set([...op.breaks, ...op.cbreaks])
@@ -175,7 +184,7 @@ export class Checker {
     return { schema: Schema.of([...breakCols, ...valueCols], op.cbreaks.length > 0), op: { ...op, tcols: tcols.map((t) => t.tcol) } }
   }
 
-  private link(op: Op & { kind: 'Link' }, s: Schema): { schema: Schema; op: Op } {
+  private link(op: Op & { kind: 'Link' }, s: Schema): Checked {
     const foreign = this.run(op.ops, this.tableSchema(op.table2, op))
     if (op.col.length !== op.col2.length)
       throw checkError(op.loc, `<link> col and col2 must name the same number of columns (${op.col.length} and ${op.col2.length}).`)
@@ -201,7 +210,7 @@ export class Checker {
     return { schema: s.append(brought, s.open || foreign.schema.open), op: { ...op, ops: foreign.ops } }
   }
 
-  private merge(op: Op & { kind: 'Merge' }, s: Schema): { schema: Schema; op: Op } {
+  private merge(op: Op & { kind: 'Merge' }, s: Schema): Checked {
     const foreign = this.run(op.ops, this.tableSchema(op.table2, op))
     this.charge(s.length, op)
     for (const c of s.cols) {
@@ -214,7 +223,7 @@ export class Checker {
 }
 
 /** Checks a whole query against the schemas of the tables it reads. */
-export function checkQuery(ops: readonly Op[], tables: TableSchemas): { schema: Schema; ops: Op[] } {
+export function checkQuery(ops: readonly Op[], tables: TableSchemas): { schema: Schema; ops: CheckedOps } {
   const r = new Checker(tables).run(ops)
   if (r.schema.length === 0 && !r.schema.open && ops.length === 0) throw checkError(undefined, 'The query has no operations; start it with <base table="…"/>.')
   return r

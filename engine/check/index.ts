@@ -1,4 +1,5 @@
 export { CHECK_BUDGET, checkQuery, Checker, type TableSchemas } from './check-ops.js'
+export { checkedOpsOf, type CheckedOp, type CheckedOps } from './checked.js'
 export { typeExpr, argSpec, type Typed } from './expr-types.js'
 export { parseDateText } from './date-literals.js'
 export { Schema } from './schema.js'

@@ -2,7 +2,13 @@
  * Evaluates a checked expression over a worksheet, whole columns at a time. Constants stay
  * scalars (kernels take them as they are); G arguments become group indexes, S arguments masks
  * and O arguments row orders, computed here once so that kernels only compute.
+ *
+ * The expression comes from a checked operation (check/checked.ts): its functions exist, its
+ * arities fit, and it holds no block variable, no column list outside a G or O argument and no
+ * list of values where a column belongs. What the checker could not know is the columns past a
+ * cross-tabulation, so a missing column is still told here.
  */
+import { AppError } from '../../shared/errors.js'
 import type { Expr } from '../ast.js'
 import { groupBy, scalarToColumn, sortPermutation } from '../columns/index.js'
 import { NA_INT, type Column, type Scalar, type Value } from '../columns/types.js'
@@ -16,9 +22,13 @@ const OPERATOR_FUNCTION = { Neg: 'neg', Not: 'not' } as const
 
 function columnOf(ws: Worksheet, name: string): Column {
   const col = ws.column(name)
+  // Only past a cross-tabulation, whose columns depend on the data (check/schema.ts, `open`).
   if (!col) throw checkError(undefined, `Unknown column "${name}".`, { column: name })
   return col.data()
 }
+
+/** What the checker refuses reached the interpreter: a bug in the engine, not in the query. */
+const unchecked = (what: string): AppError => new AppError('INTERNAL', `The checker should have refused ${what}.`)
 
 function namesOf(e: Expr): string[] | null {
   if (e.kind === 'Col') return [e.name]
@@ -65,9 +75,9 @@ function prepareArg(kind: string, arg: Expr | null, ws: Worksheet): KernelArg {
 }
 
 function call(name: string, args: readonly (Expr | null)[], ws: Worksheet): Column {
-  const def = lookupFunction(name)
-  if (!def) throw checkError(undefined, `Unknown function "${name}".`)
-  const prepared = args.map((a, i) => prepareArg(argSpec(def, i)?.kind ?? 'value', a, ws))
+  // The checker found the function and fitted its arity, so every argument has its spec.
+  const def = lookupFunction(name)!
+  const prepared = args.map((a, i) => prepareArg(argSpec(def, i)!.kind, a, ws))
   return def.kernel(prepared, { rows: ws.rows })
 }
 
@@ -90,9 +100,9 @@ export function evalExpr(e: Expr, ws: Worksheet): Value {
     case 'Col':
       return columnOf(ws, e.name)
     case 'ColList':
-      throw checkError(undefined, 'A list of columns is only allowed as a G or O argument.')
+      throw unchecked('a list of columns outside a G or O argument')
     case 'Var':
-      throw checkError(undefined, `@${e.name} is a block variable: write {@${e.name}}.`)
+      throw unchecked(`the block variable @${e.name}`)
     case 'Call':
       return call(e.name, e.args, ws)
     case 'Neg':
@@ -106,6 +116,6 @@ export function evalExpr(e: Expr, ws: Worksheet): Value {
 /** Evaluates to a full column (a constant is repeated on every row). */
 export function evalColumn(e: Expr, ws: Worksheet): Column {
   const col = asColumn(evalExpr(e, ws), ws.rows)
-  if (col === null) throw checkError(undefined, 'A list of values cannot be a column.')
+  if (col === null) throw unchecked('a list of values where a column belongs')
   return col
 }

@@ -1,8 +1,11 @@
 /**
  * The interpreter: one exhaustive pass over the checked operations, each evaluated over whole
- * columns. A `<link>` or `<merge>` runs its own pipeline on its foreign table first.
+ * columns. A `<link>` or `<merge>` runs its own pipeline on its foreign table first. It takes
+ * only what the checker produced (CheckedOps), and so trusts what the checker established
+ * (check/checked.ts) instead of asking again.
  */
 import type { Op } from '../ast.js'
+import type { CheckedOp, CheckedOps } from '../check/index.js'
 import { AppError } from '../../shared/errors.js'
 import { PROGRESS_SCALE, PROGRESS_SLOTS } from '../../shared/protocol.js'
 import { inlineColumn } from './inline-table.js'
@@ -27,7 +30,7 @@ function inlineTable(op: Op & { kind: 'Table' }): Worksheet {
  * The one dispatcher over operation kinds: one operation over a worksheet. Also runs the
  * prefix of a split run (parallel/range-worksheet.ts), so every kind is handled here only.
  */
-export function step(op: Op, ws: Worksheet, tables: Tables): Worksheet {
+export function step(op: CheckedOp, ws: Worksheet, tables: Tables): Worksheet {
   switch (op.kind) {
     case 'Base':
       return tableWorksheet(tables, op.table, op.loc)
@@ -100,7 +103,7 @@ export function reportSteps(done: number, total: number): void {
  * are the progress steps; a `<link>` or `<merge>` pipeline moves the bar within its one step
  * (its operations plus the join itself), since such a pipeline can hold most of the work.
  */
-export function runOps(ops: readonly Op[], tables: Tables, start: Worksheet = EMPTY): Worksheet {
+export function runOps(ops: CheckedOps, tables: Tables, start: Worksheet = EMPTY): Worksheet {
   const level = depth++
   try {
     if (level === 0 && cell) {

@@ -9,7 +9,7 @@
  * run and one worker or many give the same bits. Any other whole query runs in the interpreter.
  */
 import type { ResultSet, RunTask } from '../../shared/protocol.js'
-import type { Op } from '../ast.js'
+import { checkedOpsOf } from '../check/index.js'
 import { runOps } from '../interpret/run.js'
 import { isDeclined } from './aggregate.js'
 import { currentBlockRows } from './blocks.js'
@@ -34,7 +34,7 @@ function step(task: RunTask, plan: ParallelPlan | null): ResultSet {
 }
 
 function interpreted(task: RunTask): ResultSet {
-  return toCodedResultSet(runOps(task.ops as readonly Op[], tablesOf(task)), task.maxRows, task.truncate === true)
+  return toCodedResultSet(runOps(checkedOpsOf(task), tablesOf(task)), task.maxRows, task.truncate === true)
 }
 
 /** The split run's phases over one part, each task stepped here; null when the data decline the plan. */

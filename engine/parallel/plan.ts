@@ -11,6 +11,7 @@
  */
 import type { RunTask } from '../../shared/protocol.js'
 import type { Expr, Op, OpKind, Tcol } from '../ast.js'
+import { checkedOpsOf, type CheckedOp, type CheckedOps } from '../check/index.js'
 import { accumulatorOf } from '../summaries/index.js'
 
 /** g_ functions whose per-group value is a merge of per-range partials. */
@@ -42,13 +43,13 @@ export type Tail =
   /** The prefix's rows, concatenated in range order. */
   | { readonly kind: 'rows' }
   /** A tabulation merged from per-range partials; `rest` runs on its result. */
-  | { readonly kind: 'tabu'; readonly op: Op & { kind: 'Tabu' }; readonly aggs: readonly AggSpec[]; readonly rest: readonly Op[] }
+  | { readonly kind: 'tabu'; readonly op: CheckedOp & { kind: 'Tabu' }; readonly aggs: readonly AggSpec[]; readonly rest: CheckedOps }
 
 export interface ParallelPlan {
   /** The base table whose rows are split. */
   readonly table: string
   /** Operations after `<base>` that each part runs on its rows. */
-  readonly prefix: readonly Op[]
+  readonly prefix: CheckedOps
   readonly groupSteps: readonly GroupStep[]
   readonly tail: Tail
 }
@@ -148,10 +149,10 @@ function tabuAgg(t: Tcol): AggSpec | null {
 }
 
 /** The plan, or null when the query must run whole on one worker. */
-export function planParallel(ops: readonly Op[]): ParallelPlan | null {
+export function planParallel(ops: CheckedOps): ParallelPlan | null {
   const base = ops[0]
   if (base === undefined || base.kind !== 'Base') return null
-  const prefix: Op[] = []
+  const prefix: CheckedOp[] = []
   const groupSteps: GroupStep[] = []
   let i = 1
   for (; i < ops.length; i++) {
@@ -168,7 +169,7 @@ export function planParallel(ops: readonly Op[]): ParallelPlan | null {
   if (i === ops.length) return { table: base.table, prefix, groupSteps, tail: { kind: 'rows' } }
   if (roleOf(ops[i]) !== 'tabu') return null
   // Only a Tabu has that role (ROLES).
-  const next = ops[i] as Op & { kind: 'Tabu' }
+  const next = ops[i] as CheckedOp & { kind: 'Tabu' }
   const aggs = tabuAggs(next)
   if (aggs === null) return null
   return { table: base.table, prefix, groupSteps, tail: { kind: 'tabu', op: next, aggs, rest: ops.slice(i + 1) } }
@@ -180,7 +181,7 @@ export function planParallel(ops: readonly Op[]): ParallelPlan | null {
  */
 export function withPlan(task: RunTask): RunTask {
   if (task.plan !== undefined) return task
-  const plan = planParallel(task.ops as readonly Op[])
+  const plan = planParallel(checkedOpsOf(task))
   return plan === null ? task : { ...task, plan }
 }
 

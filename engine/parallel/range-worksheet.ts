@@ -5,7 +5,7 @@
  * When the plan sums, a hidden column carries each row's base row number through the prefix, so
  * that the rows left after selections and links can be cut at the fixed block edges (blocks.ts).
  */
-import type { Op } from '../ast.js'
+import type { CheckedOp } from '../check/index.js'
 import type { Column } from '../columns/types.js'
 import { checkError } from '../check/errors.js'
 import type { TableColumnInput, TableInput } from '../../shared/protocol.js'
@@ -87,7 +87,7 @@ function keepBaseRows(before: Worksheet, after: Worksheet): Worksheet {
  * One operation of the prefix (plan.ts admits row-local kinds only), run by the interpreter's own
  * dispatcher, with the base-row column kept in place.
  */
-export function prefixStep(op: Op, ws: Worksheet, tables: Tables): Worksheet {
+export function prefixStep(op: CheckedOp, ws: Worksheet, tables: Tables): Worksheet {
   return keepBaseRows(ws, step(op, ws, tables))
 }
 

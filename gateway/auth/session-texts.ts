@@ -6,7 +6,7 @@
  * changed record (a joining login, a password change) is simply a new text.
  */
 import { BoundedMap } from '../cache/bounded-map.js'
-import type { SessionRecord } from './sessions.js'
+import type { SessionRecord } from './session-record.js'
 
 export interface ParsedSession {
   readonly record: SessionRecord

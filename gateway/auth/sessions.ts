@@ -14,20 +14,8 @@ import { AppError } from '../../shared/errors.js'
 import type { Store } from '../../shared/store/types.js'
 import { IdleTouches, touchIntervalMs } from './idle-touches.js'
 import { SessionTexts } from './session-texts.js'
+import type { SessionRecord } from './session-record.js'
 import { sha256Hex as sha256, TokenHashes } from './token-hashes.js'
-
-export interface SessionRecord {
-  readonly uid: string
-  readonly sid: string
-  /** SHA-256 (hex) of each epw handed out for this session (one per login that joined it). */
-  readonly epwHashes: readonly string[]
-  readonly created: string
-  /**
-   * Set by authenticate() only, never stored: the SHA-256 of the epw this request presented, so
-   * a password change can keep the caller's own token and drop the others.
-   */
-  readonly presentedEpwHash?: string
-}
 
 export interface Credentials {
   readonly uid: string

@@ -10,7 +10,7 @@
  * Which version a table name means is never cached: callers resolve names through the catalog on
  * every request. Failures are not cached (they are cheap to repeat and carry the caller's text).
  */
-import { checkMacro, guardSql, parseMacro, type Op, type ParsedQuery } from '../../engine/index.js'
+import { checkMacro, guardSql, parseMacro, type CheckedOps, type ParsedQuery } from '../../engine/index.js'
 import type { ColumnSpec } from '../../shared/table.js'
 import { ClockCache } from './clock-cache.js'
 
@@ -56,7 +56,7 @@ class KeyedCache<V> {
 
 export class CompiledQueries {
   readonly #parsed: KeyedCache<ParsedRun>
-  readonly #checked: KeyedCache<readonly Op[]>
+  readonly #checked: KeyedCache<CheckedOps>
   readonly #sqlTables: KeyedCache<readonly string[]>
 
   constructor(maxBytesPerKind = DEFAULT_COMPILED_BYTES) {
@@ -84,7 +84,7 @@ export class CompiledQueries {
    * The operations checked against these table versions, ready for a worker; throws what
    * checkMacro throws. `tables` must hold every table the query names.
    */
-  checkRun(xml: string, vars: Readonly<Record<string, string>>, tables: readonly CheckedTable[]): readonly Op[] {
+  checkRun(xml: string, vars: Readonly<Record<string, string>>, tables: readonly CheckedTable[]): CheckedOps {
     const key = `${runKey(xml, vars)}\n${JSON.stringify(tables.map((t) => [t.path, t.version]))}`
     const hit = this.#checked.get(key)
     if (hit) return hit

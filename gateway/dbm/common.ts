@@ -10,7 +10,6 @@ import { canEdit, canRead, canWriteDir } from '../catalog/access.js'
 import type { Principal } from '../catalog/principal.js'
 import { KEYS, ancestorPaths, parseRecord, type DirRecord, type TableRecord } from '../catalog/records.js'
 import { noSuchDirectory, noSuchTable, visibleDir, visibleTable } from '../catalog/tables.js'
-import type { DbmContext } from './registry.js'
 
 /** A folder as dbm shows it (reference §6.2); `inherit` and `secure` are 0/1 as in 1010data. */
 export function dirView(d: DirRecord): Record<string, unknown> {
@@ -96,22 +95,22 @@ export function checkPath(path: string, what: 'directory' | 'table'): string {
 }
 
 /** The folder, if the caller may see it; otherwise exactly the error a missing folder gives. */
-export async function requireDir(ctx: DbmContext, path: string): Promise<DirRecord> {
-  const dir = await visibleDir(ctx.deps.store, ctx.user, path)
+export async function requireDir(store: Store, p: Principal, path: string): Promise<DirRecord> {
+  const dir = await visibleDir(store, p, path)
   if (!dir) throw noSuchDirectory(path)
   return dir
 }
 
 /** The table, if the caller may see it; otherwise exactly the error a missing table gives. */
-export async function requireTable(ctx: DbmContext, path: string): Promise<TableRecord> {
-  const table = await visibleTable(ctx.deps.store, ctx.user, path)
+export async function requireTable(store: Store, p: Principal, path: string): Promise<TableRecord> {
+  const table = await visibleTable(store, p, path)
   if (!table) throw noSuchTable(path)
   return table
 }
 
 /** The folder or table at `path` the caller may see, or null. */
-export async function visibleObject(ctx: DbmContext, path: string): Promise<DirRecord | TableRecord | null> {
-  return (await visibleDir(ctx.deps.store, ctx.user, path)) ?? (await visibleTable(ctx.deps.store, ctx.user, path))
+export async function visibleObject(store: Store, p: Principal, path: string): Promise<DirRecord | TableRecord | null> {
+  return (await visibleDir(store, p, path)) ?? (await visibleTable(store, p, path))
 }
 
 /** The caller's rights on an object (get_permissions, listings). */
@@ -130,6 +129,15 @@ export function requireOwner(p: Principal, object: DirRecord | TableRecord): voi
     const what = object.kind === 'dir' ? 'directory' : 'table'
     throw new AppError('FORBIDDEN', `Only the owner of the ${what} "${object.path}" (${object.owner}) or an administrator may do this.`, {
       [what]: object.path,
+    })
+  }
+}
+
+/** Refuses a creation in `dir` by someone who may not write there. */
+export function requireWritableDir(p: Principal, dir: DirRecord): void {
+  if (!canWriteDir(p, dir)) {
+    throw new AppError('FORBIDDEN', `You have no permission to create in "${dir.path}"; ask its owner (${dir.owner}) to add you to its uploaders.`, {
+      directory: dir.path,
     })
   }
 }

@@ -5,11 +5,13 @@
  */
 import { AppError } from '../../shared/errors.js'
 import type { Store } from '../../shared/store/types.js'
-import { checkEmail, getCompany, ID_PATTERN, loadCompanies, loadGroups, loadUsers, noSuchCompany } from '../catalog/people.js'
+import { checkEmail, getCompany, loadCompanies, loadGroups, loadUsers, noSuchCompany } from '../catalog/people.js'
 import { hasCapability } from '../catalog/principal.js'
 import { KEYS, parseRecord, type CompanyRecord, type UserRecord } from '../catalog/records.js'
 import { catalogTxn, type Watched } from '../catalog/txn.js'
 import { columnMajor } from './common.js'
+import { newCompanyRecord } from './company-record.js'
+import { checkId, requireAdmin, shortList } from './people-checks.js'
 import { defineTransaction } from './define.js'
 import type { DbmContext, Transaction } from './registry.js'
 import type { ParamSpec, ParamsOf } from './schema.js'
@@ -88,10 +90,9 @@ function checkAdmins(w: Watched, admins: readonly string[]): void {
 async function refuseCompanyGroups(store: Store, id: string, action: string): Promise<void> {
   const groups = (await loadGroups(store)).filter((g) => g.company === id).map((g) => g.group)
   if (groups.length === 0) return
-  const shown = groups.length > 5 ? `${groups.slice(0, 5).join(', ')} …` : groups.join(', ')
   throw new AppError(
     'INVALID_PARAMETER',
-    `Cannot ${action}: ${groups.length} group${groups.length > 1 ? 's' : ''} (${shown}) still belong${groups.length > 1 ? '' : 's'} to the company "${id}"; drop ${groups.length > 1 ? 'them' : 'it'} with drop_group first.`,
+    `Cannot ${action}: ${groups.length} group${groups.length > 1 ? 's' : ''} (${shortList(groups)}) still belong${groups.length > 1 ? '' : 's'} to the company "${id}"; drop ${groups.length > 1 ? 'them' : 'it'} with drop_group first.`,
     { company: id },
   )
 }
@@ -130,34 +131,10 @@ const ADD_COMPANY = defineTransaction({
     ...COMMON_PARAMS,
   },
   handler: async (ctx, params) => {
-    if (!ctx.user.admin) throw new AppError('FORBIDDEN', 'Only an administrator may add companies.')
+    requireAdmin(ctx.user, 'add companies')
     const id = params.company
-    if (!ID_PATTERN.test(id)) {
-      throw new AppError(
-        'INVALID_PARAMETER',
-        `Invalid company id "${id}": use a lower-case letter, then lower-case letters, digits or underscores (at most 64).`,
-        { parameter: 'company' },
-      )
-    }
-    const now = new Date().toISOString()
-    const record: CompanyRecord = {
-      company: id,
-      name: '',
-      admins: [],
-      max_ids: 0,
-      email: '',
-      phone: '',
-      street: '',
-      city: '',
-      state: '',
-      zip: '',
-      country: '',
-      ...editedFields(params),
-      created: now,
-      updated: now,
-      created_by: ctx.user.uid,
-      updated_by: ctx.user.uid,
-    }
+    checkId(id, 'company id', 'company')
+    const record: CompanyRecord = { ...newCompanyRecord(id, ctx.user.uid, new Date().toISOString()), ...editedFields(params) }
     await catalogTxn(
       ctx.deps.store,
       () => [KEYS.company(id), KEYS.groupsRev, ...record.admins.map(KEYS.user)],
@@ -220,7 +197,7 @@ const DROP_COMPANY = defineTransaction({
   requires: 'admin',
   params: { company: { type: 'name', required: true, doc: 'The company id.' } },
   handler: async (ctx, params) => {
-    if (!ctx.user.admin) throw new AppError('FORBIDDEN', 'Only an administrator may drop companies.')
+    requireAdmin(ctx.user, 'drop companies')
     const { store } = ctx.deps
     const id = params.company
     // The users revision changes whenever a user joins, so a user added meanwhile is not missed;
@@ -232,10 +209,9 @@ const DROP_COMPANY = defineTransaction({
         if (w.get(KEYS.company(id)) === null) throw noSuchCompany(id)
         const members = (await loadUsers(store)).filter((u) => u.company === id).map((u) => u.uid)
         if (members.length > 0) {
-          const shown = members.length > 5 ? `${members.slice(0, 5).join(', ')} …` : members.join(', ')
           throw new AppError(
             'INVALID_PARAMETER',
-            `The company "${id}" still has ${members.length} user${members.length > 1 ? 's' : ''} (${shown}); move them to another company with set_user first.`,
+            `The company "${id}" still has ${members.length} user${members.length > 1 ? 's' : ''} (${shortList(members)}); move them to another company with set_user first.`,
             { company: id },
           )
         }

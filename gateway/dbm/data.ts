@@ -6,50 +6,26 @@
 import { AppError } from '../../shared/errors.js'
 import { checkQuerySize } from '../params.js'
 import { acquireQuerySlot } from '../stop/index.js'
-import { prepareRun, runRunRecipe } from '../queries/run.js'
+import { prepareRun } from '../query/run.js'
+import { runRecipe } from '../query/service.js'
 import { resultRows, saveTable, type SaveMode, type SaveRequest } from '../queries/save.js'
 import { uploadInput } from '../ingest/upload.js'
-import { checkPath, checkPrincipalNames, tableView } from './common.js'
+import type { Store } from '../../shared/store/types.js'
+import { checkPath, tableView } from './common.js'
 import { defineTransaction } from './define.js'
+import { checkedTableFields, inHomeFolder, TABLE_FIELDS, TARGET_PATH, UPLOAD_MODE, type TableFields } from './new-table.js'
 import type { DbmContext, Transaction } from './registry.js'
-import type { ParamSpec, ParamsOf } from './schema.js'
-
-/** Catalog fields the transactions that make a table take (upload-chunks.ts too). */
-export const TABLE_FIELDS = {
-  title: { type: 'string', doc: 'Title of the table (default: its name; kept when replacing).' },
-  sdesc: { type: 'string', doc: 'Short description.' },
-  ldesc: { type: 'string', doc: 'Long description.' },
-  users: { type: 'names', doc: 'Who may read the table: users, groups, or * for everyone. Giving users turns inherit off unless inherit is given.' },
-  inherit: { type: 'boolean', doc: 'True: whoever may read the folder may read the table too, besides those users names (the default for a new table).' },
-} as const satisfies Readonly<Record<string, ParamSpec>>
-
-/**
- * The table path: a bare name goes to the caller's own folder uploads.<uid>. Checked here so a
- * bad name is reported as such rather than as a missing folder.
- */
-function tablePath(ctx: DbmContext, raw: string): string {
-  const path = raw.includes('.') ? raw : `uploads.${ctx.user.uid}.${raw}`
-  return checkPath(path, 'table')
-}
 
 /** What save_table and upload_table both take: where to save, and the catalog fields. */
-type TableParams = ParamsOf<typeof TABLE_FIELDS> & { readonly path: string }
+type TableParams = TableFields & { readonly path: string }
 
-/** The save request for a transaction's parameters, with its user list checked. */
-async function saveRequest(ctx: DbmContext, p: TableParams, mode: SaveMode, replaceHint: string): Promise<SaveRequest> {
-  const users = p.users
-  if (users) await checkPrincipalNames(ctx.deps.store, users, 'users')
-  return {
-    path: tablePath(ctx, p.path),
-    mode,
-    title: p.title,
-    sdesc: p.sdesc,
-    ldesc: p.ldesc,
-    users,
-    // An explicit reader list means nothing if the table inherits its folder's readers.
-    inherit: p.inherit ?? (users ? false : undefined),
-    replaceHint,
-  }
+/**
+ * The save request for a transaction's parameters, with its user list checked. The path is
+ * checked here so a bad name is reported as such rather than as a missing folder.
+ */
+async function saveRequest(store: Store, uid: string, p: TableParams, mode: SaveMode, replaceHint: string): Promise<SaveRequest> {
+  const fields = await checkedTableFields(store, p)
+  return { path: checkPath(inHomeFolder(uid, p.path), 'table'), mode, ...fields, replaceHint }
 }
 
 /** The query of save_table counts as one of the session's and the user's running queries (MAX_QUERIES_PER_SESSION, MAX_QUERIES_PER_USER). */
@@ -70,7 +46,7 @@ const SAVE_TABLE = defineTransaction({
   summary: 'Runs a macro-language query with your permissions and saves its result as a table.',
   requires: 'write permission in the folder; ownership of the table to replace or append to it',
   params: {
-    path: { type: 'path', required: true, doc: 'Where to save: a dotted table path, or a bare name for your folder uploads.<uid>.' },
+    path: TARGET_PATH,
     xml: { type: 'string', required: true, doc: 'The query, as for api/run.' },
     replace: { type: 'boolean', doc: 'True: replace an existing table (default false: an existing table is an error).' },
     append: { type: 'boolean', doc: 'True: add the result after the rows of an existing table with the same columns.' },
@@ -81,11 +57,11 @@ const SAVE_TABLE = defineTransaction({
     if (p.replace && p.append)
       throw new AppError('INVALID_PARAMETER', 'Transaction "save_table": give "replace" or "append", not both.', { parameter: 'append' })
     const mode: SaveMode = p.append ? 'append' : p.replace ? 'replace' : 'noreplace'
-    const req = await saveRequest(ctx, p, mode, 'send "replace": true to replace it or "append": true to add rows to it')
+    const req = await saveRequest(ctx.deps.store, ctx.user.uid, p, mode, 'send "replace": true to replace it or "append": true to add rows to it')
     // Parsing and checking the query first: a bad query is reported whatever the target.
     const recipe = await prepareRun(ctx.deps, ctx.user, p.xml)
     const saved = await saveTable(ctx.deps, ctx.user, req, () =>
-      runInSlot(ctx, () => runRunRecipe(ctx.deps, recipe, { signal: ctx.signal, user: ctx.session.uid })).then(resultRows),
+      runInSlot(ctx, () => runRecipe(ctx.deps, recipe, { signals: [ctx.signal], user: ctx.session.uid })).then(resultRows),
     )
     return { path: saved.path, rows: saved.rows }
   },
@@ -96,12 +72,8 @@ const UPLOAD_TABLE = defineTransaction({
   summary: 'Makes a table from rows sent with the request: JSON data or CSV text.',
   requires: 'write permission in the folder; ownership of the table to replace or append to it',
   params: {
-    path: { type: 'path', required: true, doc: 'Where to save: a dotted table path, or a bare name for your folder uploads.<uid>.' },
-    mode: {
-      type: 'string',
-      values: ['noreplace', 'replace', 'append'],
-      doc: 'noreplace (default): an existing table is an error; replace it; or append the rows to it.',
-    },
+    path: TARGET_PATH,
+    mode: UPLOAD_MODE,
     ...TABLE_FIELDS,
     cols: {
       type: 'array',
@@ -116,7 +88,7 @@ const UPLOAD_TABLE = defineTransaction({
   oneOf: [['data', 'csv']],
   async handler(ctx, p) {
     const mode = p.mode ?? 'noreplace'
-    const req = await saveRequest(ctx, p, mode, 'send "mode": "replace" to replace it or "mode": "append" to add rows to it')
+    const req = await saveRequest(ctx.deps.store, ctx.user.uid, p, mode, 'send "mode": "replace" to replace it or "mode": "append" to add rows to it')
     const upload = { cols: p.cols, data: p.data, csv: p.csv }
     const saved = await saveTable(ctx.deps, ctx.user, req, (appendTo) => uploadInput(upload, appendTo))
     return tableView(saved, { cols: true })

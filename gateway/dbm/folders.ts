@@ -5,18 +5,16 @@
  */
 import { AppError } from '../../shared/errors.js'
 import type { Store } from '../../shared/store/types.js'
-import { canWriteDir } from '../catalog/access.js'
 import { LISTING_COLUMNS, listFolder, listingRow } from '../catalog/listing.js'
-import { guardNames, nameGuardKeys } from '../catalog/name-guard.js'
-import { hasCapability } from '../catalog/principal.js'
-import { KEYS, parentPath, parseRecord, type DirRecord } from '../catalog/records.js'
+import { hasCapability, type Principal } from '../catalog/principal.js'
+import { parentPath, type DirRecord } from '../catalog/records.js'
 import { dropSubtreeOps, subtreeTxn } from '../catalog/subtree.js'
 import { createDir, noSuchDirectory } from '../catalog/tables.js'
-import { catalogTxn } from '../catalog/txn.js'
 import { getUser } from '../catalog/users.js'
-import { checkPath, checkPrincipalNames, columnMajor, dirView, pick, requireDir, requireOwner } from './common.js'
+import { checkPath, checkPrincipalNames, columnMajor, dirView, pick, requireDir, requireOwner, requireWritableDir } from './common.js'
+import { DESCRIPTION_PARAMS, editOwned, plainChanges, stillOwned } from './edits.js'
 import { defineTransaction } from './define.js'
-import type { DbmContext, Transaction } from './registry.js'
+import type { Transaction } from './registry.js'
 
 /** The folder whose children the user creates and the uploads home folders live in. */
 export const UPLOADS = 'uploads'
@@ -31,14 +29,14 @@ function folderOrRoot(path: string): string {
  * parent: top-level folders need the create_top_folders capability, anything else a parent the
  * caller can see and write in. Returns the parent (null at the top level).
  */
-export async function requireCreatableIn(ctx: DbmContext, path: string, what: 'directory' | 'table'): Promise<DirRecord | null> {
+export async function requireCreatableIn(store: Store, user: Principal, path: string, what: 'directory' | 'table'): Promise<DirRecord | null> {
   const parent = parentPath(path)
   if (parent === '') {
     if (what === 'table')
-      throw new AppError('INVALID_PARAMETER', `Invalid table name "${path}": a table must be inside a folder, such as uploads.${ctx.user.uid}.${path}.`, {
+      throw new AppError('INVALID_PARAMETER', `Invalid table name "${path}": a table must be inside a folder, such as uploads.${user.uid}.${path}.`, {
         table: path,
       })
-    if (!hasCapability(ctx.user, 'create_top_folders')) {
+    if (!hasCapability(user, 'create_top_folders')) {
       throw new AppError(
         'FORBIDDEN',
         `You have no permission to create top-level folders such as "${path}"; create it inside a folder you may write to, or ask an administrator for the folder_creator role.`,
@@ -48,14 +46,10 @@ export async function requireCreatableIn(ctx: DbmContext, path: string, what: 'd
     return null
   }
   if (what === 'table' && parent === UPLOADS) {
-    throw new AppError('FORBIDDEN', `Cannot save into the uploads folder itself; use your own folder, such as uploads.${ctx.user.uid}.`, { directory: parent })
+    throw new AppError('FORBIDDEN', `Cannot save into the uploads folder itself; use your own folder, such as uploads.${user.uid}.`, { directory: parent })
   }
-  const dir = await requireDir(ctx, parent)
-  if (!canWriteDir(ctx.user, dir)) {
-    throw new AppError('FORBIDDEN', `You have no permission to create in "${parent}"; ask its owner (${dir.owner}) to add you to its uploaders.`, {
-      directory: parent,
-    })
-  }
+  const dir = await requireDir(store, user, parent)
+  requireWritableDir(user, dir)
   return dir
 }
 
@@ -83,9 +77,7 @@ const ROOT_PATH = {
 } as const
 const INCLUDE = { type: 'names', doc: 'Only these fields of the folder (a JSON array or a space-separated list); all fields when left out.' } as const
 const INFO = {
-  title: { type: 'string', doc: 'The display title.' },
-  sdesc: { type: 'string', doc: 'The short description.' },
-  ldesc: { type: 'string', doc: 'The long description.' },
+  ...DESCRIPTION_PARAMS,
   users: { type: 'names', doc: 'Users and groups that may read the folder ("*" = everyone); with inherit, besides whoever may read the parent folder.' },
   uploaders: { type: 'names', doc: 'Users and groups that may create tables and folders in the folder.' },
   inherit: { type: 'boolean', doc: 'True: whoever may read the parent folder may read it too, besides those users names.' },
@@ -136,7 +128,7 @@ const getDirInfo = defineTransaction({
   requires: 'read permission on the folder',
   params: { path: PATH, include: INCLUDE },
   handler: async (ctx, p) => {
-    const dir = await requireDir(ctx, checkPath(p.path, 'directory'))
+    const dir = await requireDir(ctx.deps.store, ctx.user, checkPath(p.path, 'directory'))
     return pick(dirView(dir), p.include, 'get_dir_info')
   },
 })
@@ -152,7 +144,7 @@ const makeDir = defineTransaction({
   },
   handler: async (ctx, p) => {
     const path = checkPath(p.path, 'directory')
-    await requireCreatableIn(ctx, path, 'directory')
+    await requireCreatableIn(ctx.deps.store, ctx.user, path, 'directory')
     const { users, uploaders } = p
     await checkPrincipalNames(ctx.deps.store, users ?? [], 'users')
     await checkPrincipalNames(ctx.deps.store, uploaders ?? [], 'uploaders')
@@ -177,7 +169,7 @@ const setDirInfo = defineTransaction({
   },
   handler: async (ctx, p) => {
     const path = checkPath(p.path, 'directory')
-    const dir = await requireDir(ctx, path)
+    const dir = await requireDir(ctx.deps.store, ctx.user, path)
     requireOwner(ctx.user, dir)
     if (p.id !== undefined && p.id !== dir.id) {
       throw new AppError(
@@ -189,27 +181,17 @@ const setDirInfo = defineTransaction({
     if (p.owner !== undefined) await requireActiveUser(ctx.deps.store, p.owner)
     await checkPrincipalNames(ctx.deps.store, p.users ?? [], 'users')
     await checkPrincipalNames(ctx.deps.store, p.uploaders ?? [], 'uploaders')
-    const changes: Partial<DirRecord> = {}
-    for (const f of ['title', 'sdesc', 'ldesc', 'users', 'uploaders', 'inherit', 'owner'] as const) {
-      if (p[f] !== undefined) Object.assign(changes, { [f]: p[f] })
-    }
+    const changes = plainChanges(p, ['title', 'sdesc', 'ldesc', 'users', 'uploaders', 'inherit', 'owner'] as const)
     // Checked again under watch: a group dropped meanwhile must not land in the lists.
     const named = [
       { names: p.users, parameter: 'users' },
       { names: p.uploaders, parameter: 'uploaders' },
     ]
-    const updated = await catalogTxn(
-      ctx.deps.store,
-      () => [KEYS.dir(path), ...nameGuardKeys(named)],
-      (w) => {
-        const current = parseRecord<DirRecord>(w.get(KEYS.dir(path)) ?? null)
-        // Dropped meanwhile, or given away by someone else: the checks above no longer hold.
-        if (!current || current.id !== dir.id) throw noSuchDirectory(path)
-        requireOwner(ctx.user, current)
-        const next: DirRecord = { ...current, ...changes, updated: new Date().toISOString() }
-        return { ops: [{ op: 'set', key: KEYS.dir(path), value: JSON.stringify(next) }, ...guardNames(w, named)], result: next }
-      },
-    )
+    const updated = await editOwned(ctx.deps.store, ctx.user, dir, noSuchDirectory, named, (current) => ({
+      ...current,
+      ...changes,
+      updated: new Date().toISOString(),
+    }))
     return dirView(updated)
   },
 })
@@ -224,13 +206,11 @@ const dropDir = defineTransaction({
   },
   handler: async (ctx, p) => {
     const path = checkPath(p.path, 'directory')
-    const dir = await requireDir(ctx, path)
+    const dir = await requireDir(ctx.deps.store, ctx.user, path)
     refuseReserved(path, 'dropped')
     requireOwner(ctx.user, dir)
     return subtreeTxn(ctx.deps.store, path, [], (tree, w) => {
-      const current = parseRecord<DirRecord>(w.get(KEYS.dir(path)) ?? null)
-      if (!current || current.id !== dir.id) throw noSuchDirectory(path)
-      requireOwner(ctx.user, current)
+      stillOwned(w, ctx.user, dir, noSuchDirectory)
       if (p.recursive !== true && (tree.entries.get(path) ?? []).length > 0) {
         throw new AppError(
           'DIRECTORY_NOT_EMPTY',

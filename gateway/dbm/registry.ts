@@ -6,7 +6,7 @@
  * the handler runs, and the type of the handler's parameters. Which parameters must be given,
  * and of what type, is declared there only and checked in one place: handlers never check it.
  */
-import type { SessionRecord } from '../auth/sessions.js'
+import type { SessionRecord } from '../auth/session-record.js'
 import type { Principal } from '../catalog/principal.js'
 import type { UserRecord } from '../catalog/records.js'
 import type { Deps } from '../deps.js'

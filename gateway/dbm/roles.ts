@@ -5,24 +5,14 @@
  * so no user keeps a dangling name that a later role of the same name would silently fill.
  */
 import { AppError } from '../../shared/errors.js'
-import type { WriteOp } from '../../shared/store/types.js'
-import {
-  adminGuardKeys,
-  canGrantRole,
-  gatheredTxn,
-  getRole,
-  guardLastAdmin,
-  ID_PATTERN,
-  loadRoles,
-  loadUsers,
-  noSuchRole,
-  watchedRecords,
-} from '../catalog/people.js'
+import type { Store, WriteOp } from '../../shared/store/types.js'
+import { adminGuardKeys, gatheredTxn, getRole, guardLastAdmin, loadRoles, loadUsers, noSuchRole, watchedRecords } from '../catalog/people.js'
 import { CAPABILITIES, isCapability } from '../catalog/principal.js'
 import { KEYS, newRev, parseRecord, type RoleRecord, type UserRecord } from '../catalog/records.js'
 import { catalogTxn, type Watched } from '../catalog/txn.js'
 import { normalizeUser } from '../catalog/users.js'
 import { columnMajor } from './common.js'
+import { checkId, requireAdmin, requireGrantable } from './people-checks.js'
 import { defineTransaction } from './define.js'
 import type { DbmContext, Transaction } from './registry.js'
 import type { ParamsOf } from './schema.js'
@@ -40,10 +30,6 @@ const roleView = (r: RoleRecord): Record<string, unknown> => ({
   updated: r.updated,
 })
 
-function requireAdmin(ctx: DbmContext, action: string): void {
-  if (!ctx.user.admin) throw new AppError('FORBIDDEN', `Only an administrator may ${action}.`)
-}
-
 function checkCapabilities(names: readonly string[]): void {
   const unknown = names.filter((c) => !isCapability(c))
   if (unknown.length > 0) {
@@ -53,6 +39,13 @@ function checkCapabilities(names: readonly string[]): void {
       { parameter: 'capabilities' },
     )
   }
+}
+
+/** The role, which must exist. */
+async function existingRole(store: Store, name: string): Promise<RoleRecord> {
+  const role = await getRole(store, name)
+  if (!role) throw noSuchRole(name)
+  return role
 }
 
 /** The role as read under watch: it must exist and not be built in. */
@@ -77,11 +70,7 @@ const GET_ROLE = defineTransaction({
   summary: 'Shows a role: title, description, capabilities and whether it is built in.',
   requires: 'any user',
   params: { role: { type: 'name', required: true, doc: 'The role name.' } },
-  handler: async (ctx, params) => {
-    const role = await getRole(ctx.deps.store, params.role)
-    if (!role) throw noSuchRole(params.role)
-    return roleView(role)
-  },
+  handler: async (ctx, params) => roleView(await existingRole(ctx.deps.store, params.role)),
 })
 
 const ROLE_FIELDS = {
@@ -99,15 +88,9 @@ const ADD_ROLE = defineTransaction({
     capabilities: { type: 'names', required: true, doc: `Capabilities the role gives: any of ${Object.keys(CAPABILITIES).join(', ')}.` },
   },
   handler: async (ctx, params) => {
-    requireAdmin(ctx, 'add roles')
+    requireAdmin(ctx.user, 'add roles')
     const name = params.role
-    if (!ID_PATTERN.test(name)) {
-      throw new AppError(
-        'INVALID_PARAMETER',
-        `Invalid role name "${name}": use a lower-case letter, then lower-case letters, digits or underscores (at most 64).`,
-        { parameter: 'role' },
-      )
-    }
+    checkId(name, 'role name', 'role')
     const capabilities = params.capabilities
     checkCapabilities(capabilities)
     const now = new Date().toISOString()
@@ -149,7 +132,7 @@ const SET_ROLE = defineTransaction({
     capabilities: { type: 'names', doc: 'The new list of capabilities (replaces the old one).' },
   },
   handler: async (ctx, params) => {
-    requireAdmin(ctx, 'change roles')
+    requireAdmin(ctx.user, 'change roles')
     const { store } = ctx.deps
     const { role: name, capabilities } = params
     if (capabilities) checkCapabilities(capabilities)
@@ -179,7 +162,7 @@ const DROP_ROLE = defineTransaction({
   requires: 'admin; built-in roles cannot be dropped',
   params: { role: { type: 'name', required: true, doc: 'The role to drop.' } },
   handler: async (ctx, params) => {
-    requireAdmin(ctx, 'drop roles')
+    requireAdmin(ctx.user, 'drop roles')
     const { store } = ctx.deps
     const name = params.role
     // Holders are watched so none is overwritten; the grants revision catches a holder added meanwhile.
@@ -222,15 +205,8 @@ async function changeGrant(ctx: DbmContext, params: ParamsOf<typeof USER_ROLE_PA
   const { uid, role: name } = params
   const verb = grant ? 'grant' : 'revoke'
   const user = uid === ctx.user.uid ? await visibleUser(ctx, uid) : await manageableUser(ctx, uid, `${verb} roles of`)
-  const role = await getRole(store, name)
-  if (!role) throw noSuchRole(name)
-  if (!canGrantRole(ctx.user, role, user.company)) {
-    throw new AppError(
-      'FORBIDDEN',
-      `Not authorised to ${verb} the role "${name}": it gives capabilities you do not have (${role.capabilities.join(', ')}), or you do not manage the users of "${user.company}".`,
-      { role: name },
-    )
-  }
+  const role = await existingRole(store, name)
+  requireGrantable(ctx.user, role, user.company, verb)
   const updated = await catalogTxn(
     store,
     async () => [KEYS.user(uid), KEYS.role(name), ...(grant ? [] : await adminGuardKeys(store))],

@@ -7,9 +7,9 @@
 import { checkFieldLength, quoteName } from '../../shared/name-limits.js'
 import { cloneTableVersion, removeTableVersion } from '../../engine/index.js'
 import { AppError } from '../../shared/errors.js'
-import type { WriteOp } from '../../shared/store/types.js'
+import type { Store, WriteOp } from '../../shared/store/types.js'
 import { columnMeta, isValidPath, type ColumnSpec, type TableMeta } from '../../shared/table.js'
-import { canEdit, canWriteDir } from '../catalog/access.js'
+import { canEdit } from '../catalog/access.js'
 import type { Principal } from '../catalog/principal.js'
 import { KEYS, parentPath, parseRecord, type CatalogObject, type DirRecord, type TableRecord } from '../catalog/records.js'
 import { retireVersionOp } from '../catalog/retired.js'
@@ -17,7 +17,20 @@ import { moveSubtreeOps, subtreeTxn } from '../catalog/subtree.js'
 import { commitTable, listInFolderOps, noSuchDirectory, noSuchTable, tableExists, unlistFromFolderOps, visibleTable } from '../catalog/tables.js'
 import { catalogTxn, isOutcomeUnknown, type Watched } from '../catalog/txn.js'
 import { guardNames, nameGuardKeys } from '../catalog/name-guard.js'
-import { checkPath, checkPrincipalNames, columnMajor, dirView, effectiveRights, pick, requireOwner, requireTable, tableView, visibleObject } from './common.js'
+import {
+  checkPath,
+  checkPrincipalNames,
+  columnMajor,
+  dirView,
+  effectiveRights,
+  pick,
+  requireOwner,
+  requireTable,
+  requireWritableDir,
+  tableView,
+  visibleObject,
+} from './common.js'
+import { DESCRIPTION_PARAMS, editOwned, plainChanges, stillOwned } from './edits.js'
 import { refuseReserved, requireActiveUser, requireCreatableIn } from './folders.js'
 import { defineTransaction } from './define.js'
 import type { DbmContext, Transaction } from './registry.js'
@@ -43,20 +56,6 @@ function objectPath(path: string, parameter: string): string {
 }
 
 const viewOf = (o: CatalogObject): Record<string, unknown> => (o.kind === 'dir' ? dirView(o) : tableView(o))
-const keyOf = (o: Pick<CatalogObject, 'kind' | 'path'>): string => (o.kind === 'dir' ? KEYS.dir(o.path) : KEYS.table(o.path))
-
-/** The object as watched, if it is still the one the caller was checked against. */
-function stillThere<T extends CatalogObject>(w: Watched, checked: T): T | null {
-  const current = parseRecord<T>(w.get(keyOf(checked)) ?? null)
-  return current && current.id === checked.id ? current : null
-}
-
-/** The parameters among `fields` that were given: they replace the record's values as they are. */
-function plainChanges<P extends object, K extends keyof P>(p: P, fields: readonly K[]): Partial<Pick<P, K>> {
-  const out: Partial<Pick<P, K>> = {}
-  for (const f of fields) if (p[f] !== undefined) out[f] = p[f]
-  return out
-}
 
 type EditableColField = (typeof EDITABLE_COL_FIELDS)[number]
 const isEditableColField = (field: string): field is EditableColField => EDITABLE_COL_FIELDS.some((f) => f === field)
@@ -105,7 +104,7 @@ const getTableInfo = defineTransaction({
     include: { type: 'names', doc: 'Only these fields (a JSON array or a space-separated list); "cols" adds the column list, which is otherwise left out.' },
   },
   handler: async (ctx, p) => {
-    const table = await requireTable(ctx, checkPath(p.path, 'table'))
+    const table = await requireTable(ctx.deps.store, ctx.user, checkPath(p.path, 'table'))
     const include = p.include ?? []
     const fields = include.filter((f) => f !== 'cols')
     const view = tableView(table, { cols: include.includes('cols') })
@@ -120,7 +119,7 @@ const getTableCols = defineTransaction({
   requires: 'read permission on the table',
   params: { path: PATH },
   handler: async (ctx, p) => {
-    const table = await requireTable(ctx, checkPath(p.path, 'table'))
+    const table = await requireTable(ctx.deps.store, ctx.user, checkPath(p.path, 'table'))
     // Spread: an interface (ColumnMeta) is not a Record<string, unknown> to the compiler.
     return columnMajor(
       COL_FIELDS,
@@ -131,9 +130,7 @@ const getTableCols = defineTransaction({
 
 const SET_TABLE_PARAMS = {
   path: PATH,
-  title: { type: 'string', doc: 'The display title.' },
-  sdesc: { type: 'string', doc: 'The short description.' },
-  ldesc: { type: 'string', doc: 'The long description.' },
+  ...DESCRIPTION_PARAMS,
   users: { type: 'names', doc: 'Users and groups that may read the table ("*" = everyone); with inherit, besides whoever may read the folder.' },
   inherit: { type: 'boolean', doc: 'True: whoever may read the folder may read it too, besides those users names.' },
   owner: { type: 'name', doc: 'A new owner: an existing, active user id.' },
@@ -145,9 +142,15 @@ const PLAIN_FIELDS = ['title', 'sdesc', 'ldesc', 'users', 'inherit', 'owner'] as
 type TableChanges = Partial<Pick<ParamsOf<typeof SET_TABLE_PARAMS>, (typeof PLAIN_FIELDS)[number]>>
 
 /** One attempt of set_table_info from `table`: null when the table changed version meanwhile. */
-async function updateTable(ctx: DbmContext, table: TableRecord, changes: TableChanges, cols: Record<string, unknown> | undefined): Promise<TableRecord | null> {
-  const { store, config } = ctx.deps
-  const meta: TableMeta | null = cols ? await cloneTableVersion(config.dataDir, table.version, applyColumnChanges(table, cols)) : null
+async function updateTable(
+  store: Store,
+  dataDir: string,
+  user: Principal,
+  table: TableRecord,
+  changes: TableChanges,
+  cols: Record<string, unknown> | undefined,
+): Promise<TableRecord | null> {
+  const meta: TableMeta | null = cols ? await cloneTableVersion(dataDir, table.version, applyColumnChanges(table, cols)) : null
   let committed = false
   let unknown = false
   try {
@@ -157,9 +160,7 @@ async function updateTable(ctx: DbmContext, table: TableRecord, changes: TableCh
       store,
       () => [KEYS.table(table.path), ...nameGuardKeys(named)],
       (w) => {
-        const current = stillThere(w, table)
-        if (!current) throw noSuchTable(table.path)
-        requireOwner(ctx.user, current)
+        const current = stillOwned(w, user, table, noSuchTable)
         // The clone was made from the version read before: a newer one (a replace) would be lost.
         if (meta && current.version !== table.version) return { ops: [], result: null }
         const next: TableRecord = { ...current, ...changes, ...(meta && { version: meta.version, columns: meta.columns }), updated: new Date().toISOString() }
@@ -176,7 +177,7 @@ async function updateTable(ctx: DbmContext, table: TableRecord, changes: TableCh
   } finally {
     // A clone the catalog never pointed at is nobody's: remove it now rather than leak it. When
     // the store may have applied the commit without saying so, the catalog may point at it: keep it.
-    if (meta && !committed && !unknown) await removeTableVersion(config.dataDir, meta.version).catch(() => undefined)
+    if (meta && !committed && !unknown) await removeTableVersion(dataDir, meta.version).catch(() => undefined)
   }
 }
 
@@ -187,7 +188,7 @@ const setTableInfo = defineTransaction({
   params: SET_TABLE_PARAMS,
   handler: async (ctx, p) => {
     const path = checkPath(p.path, 'table')
-    let table = await requireTable(ctx, path)
+    let table = await requireTable(ctx.deps.store, ctx.user, path)
     requireOwner(ctx.user, table)
     if (p.owner !== undefined) await requireActiveUser(ctx.deps.store, p.owner)
     await checkPrincipalNames(ctx.deps.store, p.users ?? [], 'users')
@@ -196,9 +197,9 @@ const setTableInfo = defineTransaction({
     if (cols) applyColumnChanges(table, cols)
     const changes = plainChanges(p, PLAIN_FIELDS)
     for (let attempt = 0; attempt < 5; attempt++) {
-      const updated = await updateTable(ctx, table, changes, cols)
+      const updated = await updateTable(ctx.deps.store, ctx.deps.config.dataDir, ctx.user, table, changes, cols)
       if (updated) return tableView(updated)
-      table = await requireTable(ctx, path)
+      table = await requireTable(ctx.deps.store, ctx.user, path)
     }
     throw new AppError('UNAVAILABLE', `The table "${path}" keeps being replaced while its columns are being changed; try again.`, { table: path })
   },
@@ -211,15 +212,13 @@ const dropTable = defineTransaction({
   params: { path: PATH },
   handler: async (ctx, p) => {
     const path = checkPath(p.path, 'table')
-    const table = await requireTable(ctx, path)
+    const table = await requireTable(ctx.deps.store, ctx.user, path)
     requireOwner(ctx.user, table)
     return catalogTxn(
       ctx.deps.store,
       () => [KEYS.table(path)],
       (w) => {
-        const current = stillThere(w, table)
-        if (!current) throw noSuchTable(path)
-        requireOwner(ctx.user, current)
+        const current = stillOwned(w, ctx.user, table, noSuchTable)
         return { ops: [{ op: 'del', key: KEYS.table(path) }, ...unlistFromFolderOps('table', path), retireVersionOp(current.version)], result: true }
       },
     )
@@ -238,21 +237,16 @@ function checkTarget(w: Watched, user: Principal, to: string, rename: boolean): 
   if (parent === '' || rename) return
   const dir = parseRecord<DirRecord>(w.get(KEYS.dir(parent)) ?? null)
   if (!dir) throw noSuchDirectory(parent)
-  if (!canWriteDir(user, dir))
-    throw new AppError('FORBIDDEN', `You have no permission to create in "${parent}"; ask its owner (${dir.owner}) to add you to its uploaders.`, {
-      directory: parent,
-    })
+  requireWritableDir(user, dir)
 }
 
-async function moveTable(ctx: DbmContext, table: TableRecord, to: string): Promise<TableRecord> {
+async function moveTable(store: Store, user: Principal, table: TableRecord, to: string): Promise<TableRecord> {
   return catalogTxn(
-    ctx.deps.store,
+    store,
     () => [KEYS.table(table.path), ...targetKeys(to)],
     (w) => {
-      const current = stillThere(w, table)
-      if (!current) throw noSuchObject(table.path)
-      requireOwner(ctx.user, current)
-      checkTarget(w, ctx.user, to, parentPath(to) === parentPath(current.path))
+      const current = stillOwned(w, user, table, noSuchObject)
+      checkTarget(w, user, to, parentPath(to) === parentPath(current.path))
       const moved: TableRecord = { ...current, path: to, updated: new Date().toISOString() }
       const ops: WriteOp[] = [
         { op: 'del', key: KEYS.table(current.path) },
@@ -265,12 +259,10 @@ async function moveTable(ctx: DbmContext, table: TableRecord, to: string): Promi
   )
 }
 
-async function moveDir(ctx: DbmContext, dir: DirRecord, to: string): Promise<DirRecord> {
-  return subtreeTxn(ctx.deps.store, dir.path, targetKeys(to), (tree, w) => {
-    const current = stillThere(w, dir)
-    if (!current) throw noSuchObject(dir.path)
-    requireOwner(ctx.user, current)
-    checkTarget(w, ctx.user, to, parentPath(to) === parentPath(current.path))
+async function moveDir(store: Store, user: Principal, dir: DirRecord, to: string): Promise<DirRecord> {
+  return subtreeTxn(store, dir.path, targetKeys(to), (tree, w) => {
+    const current = stillOwned(w, user, dir, noSuchObject)
+    checkTarget(w, user, to, parentPath(to) === parentPath(current.path))
     const now = new Date().toISOString()
     return { ops: moveSubtreeOps(tree, w, to, now), result: { ...current, path: to, updated: now } }
   })
@@ -287,7 +279,7 @@ const move = defineTransaction({
   handler: async (ctx, p) => {
     const from = objectPath(p.from, 'from')
     const to = objectPath(p.to, 'to')
-    const object = await visibleObject(ctx, from)
+    const object = await visibleObject(ctx.deps.store, ctx.user, from)
     if (!object) throw noSuchObject(from)
     if (object.kind === 'dir') refuseReserved(from, 'moved')
     if (to === from) throw new AppError('INVALID_PARAMETER', `"to" is the path "${from}" already has; give the new path.`, { parameter: 'to' })
@@ -296,8 +288,9 @@ const move = defineTransaction({
     }
     requireOwner(ctx.user, object)
     // Renaming in place needs only ownership; moving elsewhere needs the right to create there.
-    if (parentPath(to) !== parentPath(from)) await requireCreatableIn(ctx, to, object.kind === 'dir' ? 'directory' : 'table')
-    return viewOf(object.kind === 'dir' ? await moveDir(ctx, object, to) : await moveTable(ctx, object, to))
+    if (parentPath(to) !== parentPath(from)) await requireCreatableIn(ctx.deps.store, ctx.user, to, object.kind === 'dir' ? 'directory' : 'table')
+    const { store } = ctx.deps
+    return viewOf(object.kind === 'dir' ? await moveDir(store, ctx.user, object, to) : await moveTable(store, ctx.user, object, to))
   },
 })
 
@@ -328,9 +321,9 @@ const copyTable = defineTransaction({
   handler: async (ctx, p) => {
     const from = objectPath(p.from, 'from')
     const to = objectPath(p.to, 'to')
-    const source = await requireTable(ctx, from)
+    const source = await requireTable(ctx.deps.store, ctx.user, from)
     if (to === from) throw new AppError('INVALID_PARAMETER', `Cannot copy "${from}" onto itself; give "to" another path.`, { parameter: 'to' })
-    await requireCreatableIn(ctx, to, 'table')
+    await requireCreatableIn(ctx.deps.store, ctx.user, to, 'table')
     const condition = await copyTarget(ctx, to, p.replace === true)
     const { dataDir } = ctx.deps.config
     // A version of its own, so dropping either table never breaks the other.
@@ -369,7 +362,7 @@ const share = defineTransaction({
   params: SHARE_PARAMS,
   handler: async (ctx, p) => {
     const path = objectPath(p.path, 'path')
-    const object = await visibleObject(ctx, path)
+    const object = await visibleObject(ctx.deps.store, ctx.user, path)
     if (!object) throw noSuchObject(path)
     requireOwner(ctx.user, object)
     await checkPrincipalNames(ctx.deps.store, p.users ?? [], 'users')
@@ -380,20 +373,13 @@ const share = defineTransaction({
       { names: p.users, parameter: 'users' },
       { names: p.add, parameter: 'add' },
     ]
-    return catalogTxn(
-      ctx.deps.store,
-      () => [keyOf(object), ...nameGuardKeys(named)],
-      (w) => {
-        const current = stillThere(w, object)
-        if (!current) throw noSuchObject(path)
-        requireOwner(ctx.user, current)
-        const next = { ...current, users: sharedUsers(current.users, p), inherit: p.inherit ?? current.inherit, updated: new Date().toISOString() }
-        return {
-          ops: [{ op: 'set', key: keyOf(next), value: JSON.stringify(next) }, ...guardNames(w, named)],
-          result: { users: next.users, inherit: next.inherit ? 1 : 0 },
-        }
-      },
-    )
+    const next = await editOwned(ctx.deps.store, ctx.user, object, noSuchObject, named, (current) => ({
+      ...current,
+      users: sharedUsers(current.users, p),
+      inherit: p.inherit ?? current.inherit,
+      updated: new Date().toISOString(),
+    }))
+    return { users: next.users, inherit: next.inherit ? 1 : 0 }
   },
 })
 
@@ -404,7 +390,7 @@ const getPermissions = defineTransaction({
   params: { path: OBJECT_PATH },
   handler: async (ctx, p) => {
     const path = objectPath(p.path, 'path')
-    const object = await visibleObject(ctx, path)
+    const object = await visibleObject(ctx.deps.store, ctx.user, path)
     if (!object) throw noSuchObject(path)
     return {
       owner: object.owner,

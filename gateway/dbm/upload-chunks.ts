@@ -44,7 +44,6 @@ import type { Store } from '../../shared/store/types.js'
 import { isValidPath, NA_INT, type ColumnSpec, type ColumnType } from '../../shared/table.js'
 import { commitTable, lostCommitRace } from '../catalog/tables.js'
 import { inTurn, keptChanging, raceBackoff } from '../catalog/races.js'
-import { TABLE_FIELDS } from './data.js'
 import { isOutcomeUnknown } from '../catalog/txn.js'
 import { KEYS, parentPath, parseRecord, type TableRecord } from '../catalog/records.js'
 import type { Principal } from '../catalog/principal.js'
@@ -52,8 +51,9 @@ import { canReplace, writableFolder } from '../catalog/write-access.js'
 import { checkSameColumns } from '../queries/append.js'
 import { uploadInput } from '../ingest/upload.js'
 import { chunkCsvInput } from '../ingest/chunk-csv.js'
-import { checkPrincipalNames, tableView } from './common.js'
+import { tableView } from './common.js'
 import { defineTransaction } from './define.js'
+import { checkedTableFields, inHomeFolder, TABLE_FIELDS, TARGET_PATH, UPLOAD_MODE } from './new-table.js'
 import type { DbmContext, Transaction } from './registry.js'
 
 type Mode = 'noreplace' | 'replace' | 'append'
@@ -104,29 +104,66 @@ const UPLOAD_PARAM = { type: 'string', required: true, doc: 'The upload id that 
 // ---------------------------------------------------------------------------------------------
 // state, lock, expiry
 
-async function readState(ctx: DbmContext, id: string): Promise<UploadState> {
-  const state = parseRecord<UploadState>(await ctx.deps.store.get(stateKey(id)))
+/** What the state helpers use of a request: the Store, how long an unused upload lives, and whose uploads they are. */
+interface UploadAccess {
+  readonly store: Store
+  readonly sessionTtl: number
+  readonly uid: string
+}
+
+const accessOf = (ctx: DbmContext): UploadAccess => ({ store: ctx.deps.store, sessionTtl: ctx.deps.config.sessionTtl, uid: ctx.user.uid })
+
+async function readState({ store, sessionTtl, uid }: UploadAccess, id: string): Promise<UploadState> {
+  const state = parseRecord<UploadState>(await store.get(stateKey(id)))
   // Another user's upload is reported exactly like a missing one.
-  if (!state || state.uid !== ctx.user.uid) {
+  if (!state || state.uid !== uid) {
     throw new AppError(
       'NOT_FOUND',
-      `No such upload "${id}": it was committed, aborted, or expired after ${ctx.deps.config.sessionTtl} seconds without a chunk; begin a new one with upload_begin.`,
+      `No such upload "${id}": it was committed, aborted, or expired after ${sessionTtl} seconds without a chunk; begin a new one with upload_begin.`,
       { upload: id },
     )
   }
   return state
 }
 
-function writeState(ctx: DbmContext, state: UploadState): Promise<boolean> {
-  return ctx.deps.store.set(stateKey(state.id), JSON.stringify(state), { ttl: ctx.deps.config.sessionTtl })
+function writeState({ store, sessionTtl }: UploadAccess, state: UploadState): Promise<boolean> {
+  return store.set(stateKey(state.id), JSON.stringify(state), { ttl: sessionTtl })
+}
+
+/** The end of an upload, committed or aborted: its state and its folder go. */
+async function forgetUpload(store: Store, dataDir: string, id: string): Promise<void> {
+  await store.del(stateKey(id))
+  await removeUploadDir(dataDir, id)
 }
 
 interface Lock {
   release(): Promise<void>
+  refresh(): Promise<boolean>
+}
+
+/**
+ * Runs `work` on the upload's state read under its lock, which it holds until `work` is done.
+ * The state is read once before too, so a missing (or someone else's) upload is refused at once
+ * rather than after waiting for the lock.
+ */
+async function withLockedUpload<T>(
+  access: UploadAccess,
+  id: string,
+  lockSeconds: number,
+  signal: AbortSignal,
+  work: (state: UploadState, held: Lock) => Promise<T>,
+): Promise<T> {
+  await readState(access, id)
+  const held = await lock(access.store, id, lockSeconds, signal)
+  try {
+    return await work(await readState(access, id), held)
+  } finally {
+    await held.release()
+  }
 }
 
 /** Takes the upload's lock, waiting while another chunk (perhaps on another gateway) holds it. */
-async function lock(store: Store, id: string, seconds: number, signal: AbortSignal): Promise<Lock & { refresh(): Promise<boolean> }> {
+async function lock(store: Store, id: string, seconds: number, signal: AbortSignal): Promise<Lock> {
   const token = randomBytes(8).toString('hex')
   const deadline = Date.now() + LOCK_WAIT_MS
   while (!(await store.set(lockKey(id), token, { nx: true, ttl: seconds }))) {
@@ -157,14 +194,12 @@ function sweep(ctx: DbmContext): Promise<string[]> {
 // ---------------------------------------------------------------------------------------------
 // permissions (upload_table's rules: see queries/save.ts)
 
-function targetPath(ctx: DbmContext, raw: string): string {
-  const path = raw.includes('.') ? raw : `uploads.${ctx.user.uid}.${raw}`
+function targetPath(uid: string, raw: string): string {
+  const path = inHomeFolder(uid, raw)
   if (!isValidPath(path) || !path.includes('.')) {
-    throw new AppError(
-      'INVALID_PARAMETER',
-      `Invalid table name "${raw}": use a folder and a name separated by dots, such as uploads.${ctx.user.uid}.mytable.`,
-      { parameter: 'path' },
-    )
+    throw new AppError('INVALID_PARAMETER', `Invalid table name "${raw}": use a folder and a name separated by dots, such as uploads.${uid}.mytable.`, {
+      parameter: 'path',
+    })
   }
   return path
 }
@@ -223,12 +258,8 @@ const UPLOAD_BEGIN = defineTransaction({
   summary: 'Begins an upload in chunks (upload_chunk, then upload_commit or upload_abort); answers its id.',
   requires: 'write permission in the folder; ownership of the table to replace or append to it',
   params: {
-    path: { type: 'path', required: true, doc: 'Where to save: a dotted table path, or a bare name for your folder uploads.<uid>.' },
-    mode: {
-      type: 'string',
-      values: ['noreplace', 'replace', 'append'],
-      doc: 'noreplace (default): an existing table is an error; replace it; or append the rows to it.',
-    },
+    path: TARGET_PATH,
+    mode: UPLOAD_MODE,
     cols: {
       type: 'array',
       doc: 'The columns, in order: [{name, type (int, float, text or date, or the letters i, j, f, a that !cols reports), label?, format?, desc?, width?, fixed?}]. Without it the first chunk names them; without a type the values decide it.',
@@ -238,9 +269,8 @@ const UPLOAD_BEGIN = defineTransaction({
   async handler(ctx, p) {
     await sweep(ctx)
     const mode = p.mode ?? 'noreplace'
-    const path = targetPath(ctx, p.path)
-    const users = p.users
-    if (users) await checkPrincipalNames(ctx.deps.store, users, 'users')
+    const path = targetPath(ctx.user.uid, p.path)
+    const fields = await checkedTableFields(ctx.deps.store, p)
     let columns = p.cols === undefined ? null : declaredColumns(p.cols)
     const existing = await checkTarget(ctx, path, mode)
     if (mode === 'append' && existing) {
@@ -263,14 +293,10 @@ const UPLOAD_BEGIN = defineTransaction({
       rows: 0,
       chunks: 0,
       created: new Date().toISOString(),
-      title: p.title,
-      sdesc: p.sdesc,
-      ldesc: p.ldesc,
-      users,
-      inherit: p.inherit ?? (users ? false : undefined),
+      ...fields,
     }
     // The state first: a folder without state is what the sweeper removes.
-    await writeState(ctx, state)
+    await writeState(accessOf(ctx), state)
     await createUploadDir(ctx.deps.config.dataDir, id)
     return { upload: id, path, mode, expires_in: ctx.deps.config.sessionTtl }
   },
@@ -295,10 +321,8 @@ const UPLOAD_CHUNK = defineTransaction({
   oneOf: [['csv', 'data']],
   async handler(ctx, p) {
     const id = p.upload
-    await readState(ctx, id)
-    const held = await lock(ctx.deps.store, id, CHUNK_LOCK_SECONDS, ctx.signal)
-    try {
-      const state = await readState(ctx, id)
+    const access = accessOf(ctx)
+    return withLockedUpload(access, id, CHUNK_LOCK_SECONDS, ctx.signal, async (state) => {
       const seq = p.seq
       if (seq !== undefined) {
         if (seq <= state.chunks) return { upload: id, rows: state.rows, chunks: state.chunks, duplicate: true }
@@ -310,16 +334,14 @@ const UPLOAD_CHUNK = defineTransaction({
       }
       try {
         const next = await applyChunk(ctx, state, { csv: p.csv, data: p.data })
-        await writeState(ctx, next)
+        await writeState(access, next)
         return { upload: id, rows: next.rows, chunks: next.chunks }
       } catch (err) {
         // This process's dictionaries may hold values of the chunk that was not applied.
         dropTextCache(id)
         throw err
       }
-    } finally {
-      await held.release()
-    }
+    })
   },
 })
 
@@ -400,25 +422,23 @@ const UPLOAD_COMMIT = defineTransaction({
   params: { upload: UPLOAD_PARAM },
   async handler(ctx, p) {
     const id = p.upload
-    await readState(ctx, id)
-    const held = await lock(ctx.deps.store, id, COMMIT_LOCK_SECONDS, ctx.signal)
-    // A large commit (the SQLite image of millions of rows) takes a while: keep the lock and the
-    // upload alive meanwhile.
-    const keepAlive = setInterval(() => {
-      void held.refresh().catch(() => undefined)
-      void ctx.deps.store.expire(stateKey(id), ctx.deps.config.sessionTtl).catch(() => undefined)
-    }, 10_000)
-    try {
-      const state = await readState(ctx, id)
-      // Appends to one table take turns on this gateway (see catalog/races.ts).
-      const saved = await (state.mode === 'append' ? inTurn(state.path, () => commitUpload(ctx, state)) : commitUpload(ctx, state))
-      await ctx.deps.store.del(stateKey(id))
-      await removeUploadDir(ctx.deps.config.dataDir, id)
-      return tableView(saved, { cols: true })
-    } finally {
-      clearInterval(keepAlive)
-      await held.release()
-    }
+    const { store, config } = ctx.deps
+    return withLockedUpload(accessOf(ctx), id, COMMIT_LOCK_SECONDS, ctx.signal, async (state, held) => {
+      // A large commit (the SQLite image of millions of rows) takes a while: keep the lock and the
+      // upload alive meanwhile.
+      const keepAlive = setInterval(() => {
+        void held.refresh().catch(() => undefined)
+        void store.expire(stateKey(id), config.sessionTtl).catch(() => undefined)
+      }, 10_000)
+      try {
+        // Appends to one table take turns on this gateway (see catalog/races.ts).
+        const saved = await (state.mode === 'append' ? inTurn(state.path, () => commitUpload(ctx, state)) : commitUpload(ctx, state))
+        await forgetUpload(store, config.dataDir, id)
+        return tableView(saved, { cols: true })
+      } finally {
+        clearInterval(keepAlive)
+      }
+    })
   },
 })
 
@@ -496,16 +516,10 @@ const UPLOAD_ABORT = defineTransaction({
   params: { upload: UPLOAD_PARAM },
   async handler(ctx, p) {
     const id = p.upload
-    await readState(ctx, id)
-    const held = await lock(ctx.deps.store, id, CHUNK_LOCK_SECONDS, ctx.signal)
-    try {
-      await readState(ctx, id)
-      await ctx.deps.store.del(stateKey(id))
-      await removeUploadDir(ctx.deps.config.dataDir, id)
+    return withLockedUpload(accessOf(ctx), id, CHUNK_LOCK_SECONDS, ctx.signal, async () => {
+      await forgetUpload(ctx.deps.store, ctx.deps.config.dataDir, id)
       return { upload: id, aborted: true }
-    } finally {
-      await held.release()
-    }
+    })
   },
 })
 

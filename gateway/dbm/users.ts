@@ -10,7 +10,6 @@ import { hashPassword, generatePassword, verifyPassword } from '../auth/password
 import { checkPasswordRules } from '../auth/password-rules.js'
 import {
   adminGuardKeys,
-  canGrantRole,
   canManageUser,
   canSeeUser,
   checkEmail,
@@ -22,12 +21,13 @@ import {
   noSuchRole,
   noSuchUser,
 } from '../catalog/people.js'
-import { hasCapability } from '../catalog/principal.js'
+import { hasCapability, type Principal } from '../catalog/principal.js'
 import { KEYS, newRev, parseRecord, type CompanyRecord, type GroupRecord, type RoleRecord, type UserRecord } from '../catalog/records.js'
 import { purgingTxn } from '../catalog/principal-purge.js'
 import { catalogTxn, type Watched } from '../catalog/txn.js'
 import { getUser, invalidUid, normalizeUser, UID_PATTERN } from '../catalog/users.js'
 import { columnMajor } from './common.js'
+import { requireGrantable } from './people-checks.js'
 import { defineTransaction } from './define.js'
 import type { DbmContext, Transaction } from './registry.js'
 
@@ -110,19 +110,13 @@ async function joinCompany(store: Store, w: Watched, company: string): Promise<W
   return { op: 'set', key: KEYS.companyUsersRev(company), value: newRev() }
 }
 
-/** The roles named, which must exist and which the caller may grant to a user of `company`. */
-async function grantableRoles(ctx: DbmContext, names: readonly string[], company: string): Promise<RoleRecord[]> {
-  const raws = names.length > 0 ? await ctx.deps.store.mget(names.map(KEYS.role)) : []
+/** The roles named, which must exist and which `p` may grant to a user of `company`. */
+async function grantableRoles(store: Store, p: Principal, names: readonly string[], company: string): Promise<RoleRecord[]> {
+  const raws = names.length > 0 ? await store.mget(names.map(KEYS.role)) : []
   return names.map((name, i) => {
     const role = parseRecord<RoleRecord>(raws[i])
     if (!role) throw noSuchRole(name)
-    if (!canGrantRole(ctx.user, role, company)) {
-      throw new AppError(
-        'FORBIDDEN',
-        `Not authorised to grant the role "${name}": it gives capabilities you do not have (${role.capabilities.join(', ')}), or you do not manage the users of "${company}".`,
-        { role: name },
-      )
-    }
+    requireGrantable(p, role, company, 'grant')
     return role
   })
 }
@@ -215,7 +209,7 @@ const ADD_USER = defineTransaction({
     const given = params.password
     if (given !== undefined) checkPasswordRules(given, 'password')
     const roles = params.roles ?? []
-    await grantableRoles(ctx, roles, company)
+    await grantableRoles(store, p, roles, company)
     const password = given ?? generatePassword(12)
     const now = new Date().toISOString()
     const record: UserRecord = {

@@ -17,7 +17,7 @@ import { checkTextSize, measureRows, textHeader, textLayout, textRows } from './
 import type { Format, PageInfo, Rendered } from './types.js'
 import { contentType } from './types.js'
 
-/** Rows fetched and rendered at a time: one chunk of a kept result (gateway/results). */
+/** Rows fetched and rendered at a time: one chunk of a kept result (gateway/query/result-store). */
 export const PIECE_ROWS = 4096
 
 /** A selection of rows that can be read in parts, as often as needed. */

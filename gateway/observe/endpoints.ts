@@ -9,9 +9,10 @@
 import type { Context, Next } from 'koa'
 import { createHash, timingSafeEqual } from 'node:crypto'
 import { AppError } from '../../shared/errors.js'
-import type { Deps } from '../deps.js'
-import { answerHealthz, answerReadyz } from './health.js'
+import type { Config } from '../../shared/config.js'
+import { answerHealthz, answerReadyz, type ReadyServices } from './health.js'
 import { METRICS_CONTENT_TYPE } from './metrics.js'
+import type { Observe } from './state.js'
 
 const READ_METHODS = ['GET', 'HEAD']
 
@@ -40,7 +41,13 @@ function requireMetricsToken(ctx: Context, token: string | null): void {
 
 const SERVICE_PATHS: ReadonlySet<string> = new Set(['/healthz', '/readyz', '/metrics'])
 
-export function serviceEndpoints(deps: Deps) {
+/** What the service paths read (named as in Deps, so the app passes its deps as they are). */
+export interface ServiceEndpointServices extends ReadyServices {
+  readonly config: Pick<Config, 'metricsToken'>
+  readonly observe: Observe
+}
+
+export function serviceEndpoints(services: ServiceEndpointServices) {
   // Other paths pass straight on, without an async layer (and its promise) of their own.
   return function answerServicePaths(ctx: Context, next: Next): Promise<void> {
     return SERVICE_PATHS.has(ctx.path) ? answerServicePath(ctx) : next()
@@ -50,16 +57,16 @@ export function serviceEndpoints(deps: Deps) {
     switch (ctx.path) {
       case '/healthz':
         onlyRead(ctx)
-        return answerHealthz(ctx, deps)
+        return answerHealthz(ctx, services.store)
       case '/readyz':
         onlyRead(ctx)
-        return answerReadyz(ctx, deps)
+        return answerReadyz(ctx, services)
       case '/metrics':
         onlyRead(ctx)
-        requireMetricsToken(ctx, deps.config.metricsToken)
+        requireMetricsToken(ctx, services.config.metricsToken)
         ctx.set('Cache-Control', 'no-store')
         ctx.type = METRICS_CONTENT_TYPE
-        ctx.body = await deps.observe.metrics.render()
+        ctx.body = await services.observe.metrics.render()
         return
     }
   }

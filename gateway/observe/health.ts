@@ -8,8 +8,10 @@
  */
 import type { Context } from 'koa'
 import { AppError } from '../../shared/errors.js'
-import type { Deps } from '../deps.js'
+import type { Store } from '../../shared/store/types.js'
 import { errorBody } from '../errors.js'
+import type { QueryRunner } from '../runner.js'
+import type { Observe } from './state.js'
 
 /** A Store that takes longer than this to answer a ping is as good as down for new work. */
 export const READY_PING_MS = 1000
@@ -23,41 +25,48 @@ function sendJson(ctx: Context, status: number, body: unknown): void {
   ctx.body = JSON.stringify(body)
 }
 
-export function answerHealthz(ctx: Context, deps: Deps): void {
-  sendJson(ctx, 200, { ok: true, store: deps.store.kind })
+/** What /readyz looks at (named as in Deps). */
+export interface ReadyServices {
+  readonly store: Store
+  readonly runner: QueryRunner
+  readonly observe: Pick<Observe, 'readiness'>
 }
 
-async function checkStore(deps: Deps): Promise<Check> {
+export function answerHealthz(ctx: Context, store: Store): void {
+  sendJson(ctx, 200, { ok: true, store: store.kind })
+}
+
+async function checkStore(store: Store): Promise<Check> {
   let timer: NodeJS.Timeout | undefined
   const slow = new Promise<never>((_, reject) => {
     timer = setTimeout(() => reject(new Error(`no answer within ${READY_PING_MS} ms`)), READY_PING_MS)
   })
   try {
-    await Promise.race([deps.store.ping(), slow])
+    await Promise.race([store.ping(), slow])
     return { ok: true }
   } catch (err) {
     const retry = err instanceof AppError ? err.detail.retryAfterSeconds : undefined
-    const reason = err instanceof AppError ? err.message : `the ${deps.store.kind} store did not answer a ping (${(err as Error).message})`
+    const reason = err instanceof AppError ? err.message : `the ${store.kind} store did not answer a ping (${(err as Error).message})`
     return { ok: false, reason, retryAfterSeconds: typeof retry === 'number' ? retry : undefined }
   } finally {
     clearTimeout(timer)
   }
 }
 
-function checkPool(deps: Deps): Check {
-  if (deps.runner.isUp === false) return { ok: false, reason: 'the query worker pool is closed or has no workers' }
+function checkPool(runner: QueryRunner): Check {
+  if (runner.isUp === false) return { ok: false, reason: 'the query worker pool is closed or has no workers' }
   return { ok: true }
 }
 
-function checkDraining(deps: Deps): Check {
-  return deps.observe.readiness.draining ? { ok: false, reason: 'the gateway is shutting down and finishing its requests' } : { ok: true }
+function checkDraining(observe: ReadyServices['observe']): Check {
+  return observe.readiness.draining ? { ok: false, reason: 'the gateway is shutting down and finishing its requests' } : { ok: true }
 }
 
-export async function answerReadyz(ctx: Context, deps: Deps): Promise<void> {
-  const checks = { store: await checkStore(deps), pool: checkPool(deps), draining: checkDraining(deps) }
+export async function answerReadyz(ctx: Context, { store, runner, observe }: ReadyServices): Promise<void> {
+  const checks = { store: await checkStore(store), pool: checkPool(runner), draining: checkDraining(observe) }
   const failed = Object.entries(checks).filter((e): e is [string, Extract<Check, { ok: false }>] => !e[1].ok)
   if (failed.length === 0) {
-    sendJson(ctx, 200, { ready: true, store: deps.store.kind })
+    sendJson(ctx, 200, { ready: true, store: store.kind })
     return
   }
   // Shaped like every other error (error, code, requestId), plus which checks failed and why.

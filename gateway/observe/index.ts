@@ -1,18 +1,6 @@
 /** Metrics, logs, request ids and health: the public face of gateway/observe. */
-import { GatewayMetrics } from './metrics.js'
-import { Readiness } from './readiness.js'
-
-/** The observability state of one gateway, built once with its other dependencies. */
-export interface Observe {
-  readonly metrics: GatewayMetrics
-  readonly readiness: Readiness
-}
-
-export function createObserve(): Observe {
-  return { metrics: new GatewayMetrics(), readiness: new Readiness() }
-}
-
 export { countStoreCalls } from './counted-store.js'
+export { createObserve, type Observe } from './state.js'
 export { serviceEndpoints } from './endpoints.js'
 export { READY_PING_MS } from './health.js'
 export { createLogger, createPino, LOG_LEVELS, pinoLog, REDACTED, type LogLevel } from './logger.js'

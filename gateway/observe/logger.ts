@@ -1,7 +1,7 @@
 /**
  * The service's log: one JSON object per line on stdout (pino), at the level of LOG_LEVEL.
  *
- * The rest of the gateway logs through the small Logger function type of errors.ts
+ * The rest of the gateway logs through the small Logger function type of gateway/logger.ts
  * (`log({ level, msg, ...fields })`), so callers and tests that collect lines in an array stay
  * as they are; pinoLog adapts that shape to a pino logger.
  *
@@ -9,7 +9,7 @@
  * no caller is meant to log a password, a session token or a cookie in the first place.
  */
 import { pino, type DestinationStream, type Level } from 'pino'
-import type { Logger } from '../errors.js'
+import type { Logger } from '../logger.js'
 
 /** Levels LOG_LEVEL accepts, most to least verbose, and `silent`. */
 export const LOG_LEVELS = ['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent'] as const

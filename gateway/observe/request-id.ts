@@ -10,9 +10,10 @@
  */
 import type { Context, Next } from 'koa'
 import { randomUUID } from 'node:crypto'
-import type { Deps } from '../deps.js'
+import type { Logger } from '../logger.js'
 import type { StopReason } from './metrics.js'
 import { routeName } from './route-name.js'
+import type { Observe } from './state.js'
 
 export const REQUEST_ID_HEADER = 'X-Request-Id'
 
@@ -45,8 +46,14 @@ function accessLevel(status: number): 'debug' | 'info' {
   return status >= 400 ? 'info' : 'debug'
 }
 
-export function requestContext(deps: Deps) {
-  const { metrics } = deps.observe
+/** What counting and logging a request uses (named as in Deps). */
+export interface RequestRecordServices {
+  readonly observe: Pick<Observe, 'metrics'>
+  readonly log: Logger
+}
+
+export function requestContext({ observe, log }: RequestRecordServices) {
+  const { metrics } = observe
   return async function identifyAndRecord(ctx: Context, next: Next): Promise<void> {
     const started = performance.now()
     const originalPath = ctx.path
@@ -68,8 +75,8 @@ export function requestContext(deps: Deps) {
       const method = KNOWN_METHODS.has(ctx.method) ? ctx.method : 'OTHER'
       metrics.request(route, method, ctx.status, ms / 1000)
       const level = accessLevel(ctx.status)
-      if (deps.log.writes?.(level) ?? true) {
-        deps.log({ level, msg: 'request', requestId, method: ctx.method, route, path: originalPath, status: ctx.status, ms: Math.round(ms * 10) / 10 })
+      if (log.writes?.(level) ?? true) {
+        log({ level, msg: 'request', requestId, method: ctx.method, route, path: originalPath, status: ctx.status, ms: Math.round(ms * 10) / 10 })
       }
     }
   }

@@ -7,12 +7,12 @@
 import { AppError } from '../../shared/errors.js'
 import type { ColumnSpec } from '../../shared/table.js'
 import type { ColumnValues, LoadedColumn, TableInput } from '../../engine/index.js'
-import type { Deps } from '../deps.js'
+import type { TableCache } from '../table-cache.js'
 
 /** The values of every column of a stored version, in the writer's shapes. */
-export async function readVersionValues(deps: Deps, version: string): Promise<TableInput> {
-  const meta = await deps.tables.meta(version)
-  const data = await Promise.all(meta.columns.map(async (_, i) => valuesOf(await deps.tables.column(version, i))))
+export async function readVersionValues(tables: TableCache, version: string): Promise<TableInput> {
+  const meta = await tables.meta(version)
+  const data = await Promise.all(meta.columns.map(async (_, i) => valuesOf(await tables.column(version, i))))
   return { columns: meta.columns, data }
 }
 

@@ -20,7 +20,9 @@ import { inTurn, keptChanging, raceBackoff } from '../catalog/races.js'
 import { KEYS, parentPath, parseRecord, type TableRecord } from '../catalog/records.js'
 import type { Principal } from '../catalog/principal.js'
 import { canReplace, writableFolder } from '../catalog/write-access.js'
-import type { Deps } from '../deps.js'
+import type { Config } from '../../shared/config.js'
+import type { Store } from '../../shared/store/types.js'
+import type { TableCache } from '../table-cache.js'
 import { appendRows, readVersionValues } from './append.js'
 import { textSlice } from '../../shared/result-text.js'
 
@@ -50,11 +52,21 @@ export type RowsBuilder = (appendTo: readonly ColumnSpec[] | null) => Promise<Ta
 
 export const ATTEMPTS = 8
 
+/** What saving uses (named as in Deps, so a route passes its deps as they are). */
+export interface SaveServices {
+  /** The catalog: folders, the table record, the commit. */
+  readonly store: Store
+  /** Where versions are written, and the cell and row limits they are written under. */
+  readonly config: Pick<Config, 'dataDir' | 'maxCellBytes' | 'maxRowBytes'>
+  /** The version an append reads its old rows from. */
+  readonly tables: TableCache
+}
+
 /**
  * Saves the rows `build` gives at `req.path`; returns the committed record. Permission and mode
  * are checked before `build` runs, so a refused save never computes (or writes) anything.
  */
-export async function saveTable(deps: Deps, user: Principal, req: SaveRequest, build: RowsBuilder): Promise<TableRecord> {
+export async function saveTable(services: SaveServices, user: Principal, req: SaveRequest, build: RowsBuilder): Promise<TableRecord> {
   for (const field of ['title', 'sdesc', 'ldesc'] as const)
     checkFieldLength(field, req[field], `the ${field} of the table`, 'INVALID_PARAMETER', { parameter: field })
   checkFieldLength('path', req.path, `the table path`, 'INVALID_PARAMETER', { parameter: req.pathParam ?? 'path' })
@@ -62,22 +74,25 @@ export async function saveTable(deps: Deps, user: Principal, req: SaveRequest, b
   const folder = parentPath(path)
   // The caller's home folder is made on demand, but only once the rows are known to be good.
   const home = folder === `uploads.${user.uid}`
-  if (!home) await writableFolder(deps.store, user, folder)
+  if (!home) await writableFolder(services.store, user, folder)
   // Appends to one table take turns on this gateway: each builds on the one before, no race.
-  return req.mode === 'append' ? inTurn(path, () => saveAttempts(deps, user, req, path, build)) : saveAttempts(deps, user, req, path, build)
+  return req.mode === 'append' ? inTurn(path, () => saveAttempts(services, user, req, path, build)) : saveAttempts(services, user, req, path, build)
 }
 
-async function saveAttempts(deps: Deps, user: Principal, req: SaveRequest, path: string, build: RowsBuilder): Promise<TableRecord> {
+async function saveAttempts(services: SaveServices, user: Principal, req: SaveRequest, path: string, build: RowsBuilder): Promise<TableRecord> {
   const folder = parentPath(path)
   const home = folder === `uploads.${user.uid}`
   for (let attempt = 1; ; attempt++) {
-    const existing = parseRecord<TableRecord>(await deps.store.get(KEYS.table(path)))
+    const existing = parseRecord<TableRecord>(await services.store.get(KEYS.table(path)))
     checkMode(user, path, req, existing)
     const rows = await build(req.mode === 'append' && existing ? existing.columns : null)
-    const input = req.mode === 'append' && existing ? appendRows(path, await readVersionValues(deps, existing.version), rows) : rows
-    if (home) await writableFolder(deps.store, user, folder)
+    const input = req.mode === 'append' && existing ? appendRows(path, await readVersionValues(services.tables, existing.version), rows) : rows
+    if (home) await writableFolder(services.store, user, folder)
     // Encoding and writing a large table takes seconds of CPU: not on the event loop.
-    const meta = await writeTableOffThread(deps.config.dataDir, input, { maxCellBytes: deps.config.maxCellBytes, maxRowBytes: deps.config.maxRowBytes })
+    const meta = await writeTableOffThread(services.config.dataDir, input, {
+      maxCellBytes: services.config.maxCellBytes,
+      maxRowBytes: services.config.maxRowBytes,
+    })
     try {
       const init = { path, owner: user.uid, title: req.title, sdesc: req.sdesc, ldesc: req.ldesc, users: req.users, inherit: req.inherit }
       const opts =
@@ -86,15 +101,15 @@ async function saveAttempts(deps: Deps, user: Principal, req: SaveRequest, path:
           : existing
             ? { expectVersion: existing.version }
             : { mustNotExist: true }
-      return await commitTable(deps.store, init, meta, opts)
+      return await commitTable(services.store, init, meta, opts)
     } catch (err) {
       // A commit the store may have applied without saying so may be what the catalog now
       // points at: keep its version (an embedded-store restart removes it if it never landed).
       if (isOutcomeUnknown(err)) throw err
-      await removeTableVersion(deps.config.dataDir, meta.version).catch(() => undefined)
+      await removeTableVersion(services.config.dataDir, meta.version).catch(() => undefined)
       if (!lostCommitRace(err)) throw err
       if (req.mode === 'noreplace') throw tableExists(path, req)
-      if (attempt === ATTEMPTS) throw await keptChanging(deps.store, path, existing, 'send the append again')
+      if (attempt === ATTEMPTS) throw await keptChanging(services.store, path, existing, 'send the append again')
       await raceBackoff(attempt)
     }
   }
@@ -148,6 +163,6 @@ export function resultRows(result: ResultSet): TableInput {
 }
 
 /** api/run's `savetable`: the result of the query just run, saved with the caller's rights. */
-export async function saveResult(deps: Deps, user: Principal, result: ResultSet, req: SaveRequest): Promise<TableRecord> {
-  return saveTable(deps, user, { pathParam: 'savetable', ...req }, () => resultRows(result))
+export async function saveResult(services: SaveServices, user: Principal, result: ResultSet, req: SaveRequest): Promise<TableRecord> {
+  return saveTable(services, user, { pathParam: 'savetable', ...req }, () => resultRows(result))
 }

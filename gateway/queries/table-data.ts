@@ -8,8 +8,8 @@ import type { ResultColumn, ResultSet } from '../../shared/protocol.js'
 import { columnMeta, type TableMeta } from '../../shared/table.js'
 import type { LoadedColumn } from '../../engine/index.js'
 import type { TableRecord } from '../catalog/records.js'
-import type { Deps } from '../deps.js'
-import type { ReadableResult } from './readable-result.js'
+import type { TableCache } from '../table-cache.js'
+import type { ReadableResult } from '../query/readable-result.js'
 
 /** Rows [from, to) of a loaded column, sharing the cached buffer (text as its codes and dictionary). */
 function columnRows(col: LoadedColumn, from: number, to: number): ResultColumn {
@@ -38,17 +38,17 @@ function fileIndexes(table: TableRecord, meta: TableMeta): number[] {
  * The data of a table version as a ReadableResult. Labels, descriptions and formats come from the
  * catalog record (they can be edited without a new version); the row count from the version.
  */
-export function tableData(deps: Deps, table: TableRecord): ReadableResult {
+export function tableData(tables: TableCache, table: TableRecord): ReadableResult {
   const cols = table.columns.map(columnMeta)
   return {
     cols,
     rowCount: table.rows,
     async rows(from, to): Promise<ResultSet> {
-      const meta = await deps.tables.meta(table.version)
+      const meta = await tables.meta(table.version)
       // Clipped to the files themselves: a view past the end of a buffer would throw.
       const f = Math.max(0, Math.min(from, meta.rows))
       const t = Math.max(f, Math.min(to, meta.rows))
-      const loaded = await Promise.all(fileIndexes(table, meta).map((i) => deps.tables.column(table.version, i)))
+      const loaded = await Promise.all(fileIndexes(table, meta).map((i) => tables.column(table.version, i)))
       return { cols, rowCount: t - f, columns: loaded.map((col) => columnRows(col, f, t)) }
     },
   }

@@ -2,17 +2,17 @@
  * What bounds a request's query while it runs: the client going away (the query is stopped, as
  * `!stop` would), `!stop` itself, the time limit (QUERY_TIMEOUT_MS, or lower with `timeout_`),
  * and the number of queries its session and its user run at once (MAX_QUERIES_PER_SESSION,
- * MAX_QUERIES_PER_USER).
+ * MAX_QUERIES_PER_USER). The query service joins the signals and the time limit into the query's
+ * one signal (query/query-signal.ts).
  */
 import type { Context } from 'koa'
 import { AppError } from '../../shared/errors.js'
 import type { Deps } from '../deps.js'
 import { requestParams, timeoutParam, type RequestTimeout } from '../params.js'
-import type { RunControl } from '../queries/pool.js'
+import type { RunControl } from '../query/run-control.js'
 import { authState } from '../session.js'
-import { acquireQuerySlot } from '../stop/index.js'
+import { acquireQuerySlot, type ProgressCell } from '../stop/index.js'
 import { countQueryStop } from '../observe/index.js'
-import { stoppable } from './stop.js'
 import { probeHalfClosed } from '../half-close.js'
 
 /** An AbortSignal that fires when the client goes away before its response is finished. */
@@ -52,9 +52,18 @@ export async function runForRequest<T>(
   const { session } = authState(ctx)
   const lease = await acquireQuerySlot(deps.store, session, { perSession: deps.config.maxQueriesPerSession, perUser: deps.config.maxQueriesPerUser })
   try {
-    // The user goes with every task, so that the pool serves users in turn (gateway/fair-pool.ts).
-    return await stoppable(ctx, deps, stopKey, (signal, progress) => run({ signal, progress, timeout, user: session.uid }).finally(() => lease.release()))
+    // The user goes with every task, so that the pool serves users in turn (gateway/fair-share.ts).
+    return await stoppable(ctx, deps, stopKey, (signals, progress) => run({ signals, progress, timeout, user: session.uid }).finally(() => lease.release()))
   } finally {
     await lease.release()
   }
+}
+
+/**
+ * Runs a query under `key` so that `!stop` can reach it and `!status` can follow it (`progress`
+ * goes into the task); the client going away stops it too.
+ */
+function stoppable<T>(ctx: Context, deps: Deps, key: string, run: (signals: readonly AbortSignal[], progress: ProgressCell) => Promise<T>): Promise<T> {
+  const gone = clientGoneSignal(ctx)
+  return deps.stops.track(key, (stop, progress) => run([stop, gone], progress))
 }

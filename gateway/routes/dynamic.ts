@@ -30,14 +30,14 @@ import type { WidgetStatus } from '../format/widget-status.js'
 import type { InstanceRecord } from '../instances/records.js'
 import type { ParsedPath } from '../path.js'
 import { requestParams, type Params } from '../params.js'
-import { prepareRun, runRunRecipe, type RunRecipe } from '../queries/run.js'
+import { prepareRun, type RunRecipe } from '../query/run.js'
+import { runRecipe } from '../query/service.js'
+import { readableOf } from '../query/readable-result.js'
 import { formatLinks, send } from '../respond.js'
 import { authState } from '../session.js'
 import { clientGoneSignal, runForRequest } from './abort.js'
 import { READ_METHODS, serveReadMethod } from './widget.js'
 import { answerMethods, CONTROL_ONLY_METHODS, hasResult, widgetMethods } from './methods.js'
-import { copyToStore, readableOf, resultOfRecipe } from '../queries/readable-result.js'
-import { recipeKey } from '../queries/result-cache.js'
 import { actionRunner } from './dynamic-actions.js'
 
 const recipeField = (widget: string) => `recipe:${widget}`
@@ -55,7 +55,7 @@ function incoming(params: Params): Record<string, unknown> {
 
 function runner(deps: Deps, user: Principal, signal: AbortSignal) {
   return async (xml: string, vars: Readonly<Record<string, string>>): Promise<ResultSet> =>
-    runRunRecipe(deps, await prepareRun(deps, user, xml, vars), { signal, user: user.uid })
+    runRecipe(deps, await prepareRun(deps, user, xml, vars), { signals: [signal], user: user.uid })
 }
 
 export function appOf(inst: InstanceRecord): DynamicApp {
@@ -121,8 +121,10 @@ async function widgetResult(deps: Deps, ctx: Context, inst: InstanceRecord, app:
   if (query.trim() === '') throw new AppError('NO_RESULT', `The widget "${name}" has no query.`, { widget: name })
   const recipe = await prepareRun(deps, authState(ctx).user, query, vars)
   await deps.instances.setState(inst.tag, recipeField(name), JSON.stringify(recipe))
-  const result = await runForRequest(ctx, deps, `inst:${inst.tag}`, (control) => runRunRecipe(deps, recipe, control))
-  copyToStore(deps, recipeKey(recipe), result)
+  const result = await runForRequest(ctx, deps, `inst:${inst.tag}`, (control) => runRecipe(deps, recipe, control))
+  // At most once per half TTL, as for a session's query: a widget asked again and again is
+  // answered from the memo, and its copy in the Store is already there.
+  deps.results.keep(deps.results.key(recipe), result)
   return result
 }
 
@@ -226,11 +228,10 @@ export async function dynamicMethod(ctx: Context, deps: Deps, inst: InstanceReco
     )
   }
   const raw = await deps.instances.state(inst.tag, recipeField(name))
+  const recipe = raw === null ? null : (JSON.parse(raw) as RunRecipe)
   const readable =
-    raw !== null
-      ? await resultOfRecipe(deps, recipeKey(JSON.parse(raw)), () =>
-          runForRequest(ctx, deps, `inst:${inst.tag}`, (control) => runRunRecipe(deps, JSON.parse(raw) as RunRecipe, control)),
-        )
+    recipe !== null
+      ? await deps.results.readable(deps.results.key(recipe), () => runForRequest(ctx, deps, `inst:${inst.tag}`, (control) => runRecipe(deps, recipe, control)))
       : readableOf(await widgetResult(deps, ctx, inst, app, name, await deps.instances.vars(inst.tag)))
   await serveReadMethod(ctx, ctx.state.route as ParsedPath, method, readable, 'run')
 }

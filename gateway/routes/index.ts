@@ -16,6 +16,7 @@ import { lsHandler } from './ls.js'
 import { answerMethods, RESULT_METHODS } from './methods.js'
 import { objectHandler } from './objects.js'
 import { queryHandler, queryMethodHandler, type QueryEndpoint } from './query-endpoint.js'
+import type { Recipe } from '../query/service.js'
 import { RUN_ENDPOINT } from './run.js'
 import { instanceHandler, instanceMethodHandler, newAppHandler, newQueryHandler, widgetHandler } from './instances.js'
 import { SQL_ENDPOINT } from './sql.js'
@@ -58,7 +59,7 @@ export function createRouter(deps: Deps): Router {
   router.all('/api/index', authed(READ, endpointsHandler()))
   router.all('/api/index/:method', authed(READ, endpointsMethodHandler()))
   router.all('/api/index/index/:method', authed(READ, endpointsMethodHandler()))
-  const mount = <R>(base: string, ep: QueryEndpoint<R>): void => {
+  const mount = <R extends Recipe>(base: string, ep: QueryEndpoint<R>): void => {
     router.all(base, authed(READ, queryHandler(deps, ep)))
     router.all(`${base}/index/:method`, authed(READ, withMethodList(`${ep.app} methods`, queryMethodHandler(deps, ep))))
   }

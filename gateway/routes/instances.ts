@@ -13,14 +13,14 @@ import { renderValue } from '../format/index.js'
 import { APPS, type InstanceRecord } from '../instances/records.js'
 import type { ParsedPath } from '../path.js'
 import { checkQuerySize, requestParams, stringParam } from '../params.js'
-import { prepareRun, runRunRecipe, type RunRecipe } from '../queries/run.js'
+import { prepareRun, type RunRecipe } from '../query/run.js'
+import { runRecipe } from '../query/service.js'
+import type { ReadableResult } from '../query/readable-result.js'
 import { send } from '../respond.js'
 import { authState } from '../session.js'
 import { answerStatus } from './status.js'
 import { answerStop } from './stop.js'
 import { runForRequest } from './abort.js'
-import { resultOfRecipe, type ReadableResult } from '../queries/readable-result.js'
-import { recipeKey } from '../queries/result-cache.js'
 import { newFormPage } from './pages.js'
 import { createDynamic, dynamicMethod, dynamicRequest } from './dynamic.js'
 import { answerMethods, RESULT_METHODS } from './methods.js'
@@ -104,7 +104,7 @@ async function queryInstanceResult(ctx: Context, deps: Deps, inst: InstanceRecor
     recipe = await prepareRun(deps, authState(ctx).user, inst.xml)
     await deps.instances.setState(inst.tag, 'recipe', JSON.stringify(recipe))
   }
-  return resultOfRecipe(deps, recipeKey(recipe), () => runForRequest(ctx, deps, `inst:${inst.tag}`, (control) => runRunRecipe(deps, recipe, control)))
+  return deps.results.readable(deps.results.key(recipe), () => runForRequest(ctx, deps, `inst:${inst.tag}`, (control) => runRecipe(deps, recipe, control)))
 }
 
 export function instanceHandler(deps: Deps) {

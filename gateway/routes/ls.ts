@@ -10,7 +10,7 @@ import { LISTING_COLUMNS, listFolder, listingRow, type ListingRow } from '../cat
 import type { Deps } from '../deps.js'
 import { renderResult, type PageInfo } from '../format/index.js'
 import type { ParsedPath } from '../path.js'
-import { readableOf } from '../queries/readable-result.js'
+import { readableOf } from '../query/readable-result.js'
 import { formatLinks, send } from '../respond.js'
 import { authState } from '../session.js'
 import { serveReadMethod } from './widget.js'

@@ -47,7 +47,7 @@ function cappedRange(ctx: Context, deps: Deps, table: TableRecord): { from: numb
 
 async function serveTable(ctx: Context, deps: Deps, table: TableRecord, method: string | undefined): Promise<void> {
   const route = ctx.state.route as ParsedPath
-  const kept = tableData(deps, table)
+  const kept = tableData(deps.tables, table)
   // The bare URL is `!data` with the path as its title: both take range_ and to_.
   if (method === undefined) {
     return sendRows(ctx, { cols: kept.cols, read: (from, to) => kept.rows(from, to) }, cappedRange(ctx, deps, table), route.format, pageInfo(ctx, table.path))

@@ -17,12 +17,9 @@ import { authState } from '../session.js'
 import { answerStatus } from './status.js'
 import { answerStop } from './stop.js'
 import { runForRequest } from './abort.js'
-import { resultOfRecipe } from '../queries/readable-result.js'
-import { copyToStoreOnce } from '../cache/store-copy.js'
-import { recipeKeyOf } from '../cache/recipe-key.js'
-import { answerKey } from '../cache/rendered-answers.js'
-import { truncationOf, withTruncateHint, type RecipeOptions } from '../queries/limits.js'
-import type { RunControl } from '../queries/pool.js'
+import { answerKey } from '../query/rendered-answers.js'
+import { truncationOf, withTruncateHint, type RecipeOptions } from '../query/limits.js'
+import { runRecipe, type Recipe } from '../query/service.js'
 import { READ_METHODS, serveReadMethod, type AppKind } from './widget.js'
 import { answerSavedOnly, type SavedTable } from './saved-answer.js'
 
@@ -58,14 +55,12 @@ export const sessionRecipeSlot: RecipeSlotOf = async (ctx, deps, app) => {
   }
 }
 
-export interface QueryEndpoint<R> {
+export interface QueryEndpoint<R extends Recipe> {
   readonly app: AppKind
   /** The parameter holding the query text. */
   readonly param: 'sql' | 'xml'
   /** Parses and checks the query into the recipe to run and hold; `opts.truncate` is truncate_=1. */
   readonly prepare: (deps: Deps, user: Principal, text: string, opts: RecipeOptions) => Promise<R>
-  /** Runs the recipe under the request's controls (stop signal, progress cell for `!status`, time limit). */
-  readonly execute: (deps: Deps, recipe: R, control: RunControl) => Promise<ResultSet>
   /** Refuses parameters that do not go together, before anything runs. */
   readonly check?: (params: Params, opts: RecipeOptions) => void
   /** Work after a successful run (savetable); returns what it saved, if anything. */
@@ -78,7 +73,7 @@ function dataLinks(route: ParsedPath, path: string): { label: string; href: stri
   return ['text', 'json', 'json.rows', 'json.keyed'].map((f) => ({ label: f, href: `/${route.version}/api/${path}/!data:${f}` }))
 }
 
-export function queryHandler<R>(deps: Deps, ep: QueryEndpoint<R>, slotOf: RecipeSlotOf = sessionRecipeSlot) {
+export function queryHandler<R extends Recipe>(deps: Deps, ep: QueryEndpoint<R>, slotOf: RecipeSlotOf = sessionRecipeSlot) {
   return async function runQuery(ctx: Context): Promise<void> {
     const route = ctx.state.route as ParsedPath
     const { user } = authState(ctx)
@@ -103,16 +98,16 @@ export function queryHandler<R>(deps: Deps, ep: QueryEndpoint<R>, slotOf: Recipe
     ep.check?.(params, opts)
     const slot = await slotOf(ctx, deps, ep.app)
     const recipe = await ep.prepare(deps, user, text, opts)
-    const key = recipeKeyOf(recipe as object)
+    const key = deps.results.key(recipe)
     // A result this gateway already holds runs nothing: no session slot to take, nothing for
     // `!stop` or `!status` to follow, so the Store round trips of both are skipped.
     const result =
-      deps.results.get(key) ??
-      (await runForRequest(ctx, deps, slot.stopKey, (control) => ep.execute(deps, recipe, control), timeout).catch((err: unknown) => {
+      deps.results.memo.get(key) ??
+      (await runForRequest(ctx, deps, slot.stopKey, (control) => runRecipe(deps, recipe, control), timeout).catch((err: unknown) => {
         throw withTruncateHint(err)
       }))
     await slot.set(JSON.stringify(recipe))
-    copyToStoreOnce(deps, key, result)
+    deps.results.keep(key, result)
     const saved = ep.after ? await ep.after(deps, user, result, params) : undefined
     const truncation = truncationOf(result)
     // Every query answer says whether it was cut, whatever its format (false without truncate_=1).
@@ -124,7 +119,7 @@ export function queryHandler<R>(deps: Deps, ep: QueryEndpoint<R>, slotOf: Recipe
       }
       // The answer is a function of the result (its key), the format and truncate_ alone.
       const render = (): Rendered => (opts.truncate ? renderTruncatable(result, route.format, truncation) : renderResult(result, route.format))
-      send(ctx, deps.caches.rendered.answer(answerKey(key, 'answer', route.format, opts.truncate === true), render))
+      send(ctx, deps.results.rendered.answer(answerKey(key, 'answer', route.format, opts.truncate === true), render))
     } catch (err) {
       // A committed save is never reported as a failure (saved-answer.ts).
       if (saved === undefined) throw err
@@ -133,7 +128,7 @@ export function queryHandler<R>(deps: Deps, ep: QueryEndpoint<R>, slotOf: Recipe
   }
 }
 
-export function queryMethodHandler<R>(deps: Deps, ep: QueryEndpoint<R>, slotOf: RecipeSlotOf = sessionRecipeSlot) {
+export function queryMethodHandler<R extends Recipe>(deps: Deps, ep: QueryEndpoint<R>, slotOf: RecipeSlotOf = sessionRecipeSlot) {
   return async function queryMethod(ctx: Context): Promise<void> {
     const method = String(ctx.params.method)
     const slot = await slotOf(ctx, deps, ep.app)
@@ -151,13 +146,16 @@ export function queryMethodHandler<R>(deps: Deps, ep: QueryEndpoint<R>, slotOf: 
 }
 
 /** Answers a read method (`!data`…) of the result of the recipe in the slot, computing it again if no copy is left. */
-async function answerFromRecipe<R>(ctx: Context, deps: Deps, ep: QueryEndpoint<R>, slot: RecipeSlot, raw: string, method: string): Promise<void> {
+async function answerFromRecipe<R extends Recipe>(
+  ctx: Context,
+  deps: Deps,
+  ep: QueryEndpoint<R>,
+  slot: RecipeSlot,
+  raw: string,
+  method: string,
+): Promise<void> {
   const recipe = JSON.parse(raw) as R
-  const readable = await resultOfRecipe(deps, recipeKeyOf(recipe as object), () =>
-    runForRequest(ctx, deps, slot.stopKey, (control) => ep.execute(deps, recipe, control)),
-  )
-  await serveReadMethod(ctx, ctx.state.route as ParsedPath, method, readable, ep.app, {
-    answers: deps.caches.rendered,
-    resultKey: recipeKeyOf(recipe as object),
-  })
+  const key = deps.results.key(recipe)
+  const readable = await deps.results.readable(key, () => runForRequest(ctx, deps, slot.stopKey, (control) => runRecipe(deps, recipe, control)))
+  await serveReadMethod(ctx, ctx.state.route as ParsedPath, method, readable, ep.app, { answers: deps.results.rendered, resultKey: key })
 }

@@ -5,8 +5,8 @@
 import { AppError } from '../../shared/errors.js'
 import type { Params } from '../params.js'
 import { stringParam } from '../params.js'
-import { runRunRecipe, type RunRecipe } from '../queries/run.js'
-import { prepareRunQuery } from '../queries/dynamic-run.js'
+import type { RunRecipe } from '../query/run.js'
+import { prepareRunQuery } from '../query/dynamic-run.js'
 import { saveResult } from '../queries/save.js'
 import { runFormPage } from './pages.js'
 import type { QueryEndpoint } from './query-endpoint.js'
@@ -21,9 +21,8 @@ function replaceFlag(params: Params): boolean {
 export const RUN_ENDPOINT: QueryEndpoint<RunRecipe> = {
   app: 'run',
   param: 'xml',
-  // A dynamic query answers its index widget (queries/dynamic-run.ts).
+  // A dynamic query answers its index widget (query/dynamic-run.ts).
   prepare: prepareRunQuery,
-  execute: runRunRecipe,
   check(params, opts) {
     // A saved table must hold the whole result: a cut one would look complete to its readers.
     if (opts.truncate && (stringParam(params, 'savetable')?.trim() ?? '') !== '') {

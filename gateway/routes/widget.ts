@@ -4,9 +4,9 @@
  */
 import type { Context } from 'koa'
 import { AppError } from '../../shared/errors.js'
-import { answerKey, type RenderedAnswers } from '../cache/rendered-answers.js'
+import { answerKey, type RenderedAnswers } from '../query/rendered-answers.js'
 import { colsTable, HEAD_ROWS, renderHead, renderResult, renderValue, STREAM_THRESHOLD } from '../format/index.js'
-import type { ReadableResult } from '../queries/readable-result.js'
+import type { ReadableResult } from '../query/readable-result.js'
 import type { ParsedPath } from '../path.js'
 import { requestParams, rowParam } from '../params.js'
 import { formatLinks, send, sendRows } from '../respond.js'
@@ -35,7 +35,7 @@ export interface AnswerMemo {
 
 /**
  * Answers a read method. With `memo`, small `!data` answers other than HTML are rendered once
- * per row range and format (cache/rendered-answers.ts).
+ * per row range and format (query/rendered-answers.ts).
  */
 export async function serveReadMethod(ctx: Context, route: ParsedPath, method: string, source: ReadableResult, app: AppKind, memo?: AnswerMemo): Promise<void> {
   // Only a page has links; JSON and text answers skip building them.

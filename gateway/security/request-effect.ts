@@ -16,7 +16,7 @@
  * `<do>` (dbm, savetable), which only the instance's query tells. The handler applies the write
  * rule (csrf-guard.ts refuseUnsafe) the moment an action is about to run, so such a GET fails
  * with 405 before anything is written or kept (routes/dynamic-actions.ts). `run` performs no
- * actions at all (queries/dynamic-run.ts), so it stays a read.
+ * actions at all (query/dynamic-run.ts), so it stays a read.
  */
 import type { Params } from '../params.js'
 

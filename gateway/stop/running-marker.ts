@@ -22,6 +22,7 @@
 import { randomBytes } from 'node:crypto'
 import type { Store } from '../../shared/store/index.js'
 import type { ProgressCell } from './progress.js'
+import { retryCleanup } from './retry-cleanup.js'
 
 /** Seconds a record survives without a refresh: how long a crashed gateway's record lingers. */
 export const DEFAULT_RUNNING_TTL = 30
@@ -52,6 +53,8 @@ export class RunningMarker {
   private writing = false
   private lastValue = ''
   private lastWrite = 0
+  /** When the record expires unless written again: the last successful write plus the TTL. */
+  private expiresAt = 0
 
   constructor(
     private readonly store: Store,
@@ -73,11 +76,22 @@ export class RunningMarker {
     this.timer.unref()
   }
 
-  /** Removes this copy's field only; never rejects, since the TTL removes the record anyway. */
+  /**
+   * Removes this copy's field only; never rejects. When the Store is away the removal is tried
+   * again until it succeeds or the record has expired (retry-cleanup.ts says why).
+   */
   async unregister(): Promise<void> {
     if (this.timer) clearInterval(this.timer)
     this.timer = null
-    await this.enqueue(() => this.store.hdel(this.key, this.token).then(() => undefined)).catch(() => undefined)
+    if (await this.remove()) return
+    retryCleanup(() => this.remove(), this.expiresAt)
+  }
+
+  private remove(): Promise<boolean> {
+    return this.enqueue(() => this.store.hdel(this.key, this.token).then(() => undefined)).then(
+      () => true,
+      () => false,
+    )
   }
 
   /** Writes when the progress moved or the TTL needs refreshing, unless a write is still under way. */
@@ -107,6 +121,7 @@ export class RunningMarker {
       { op: 'hset', key: this.key, fields: { [this.token]: value } },
       { op: 'expire', key: this.key, ttl: this.ttl },
     ])
+    this.expiresAt = Date.now() + this.ttl * 1000
   }
 
   private enqueue(step: () => Promise<void>): Promise<void> {

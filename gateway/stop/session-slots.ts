@@ -23,6 +23,7 @@
 import { randomBytes } from 'node:crypto'
 import { AppError } from '../../shared/errors.js'
 import type { Store, WriteOp } from '../../shared/store/index.js'
+import { retryCleanup } from './retry-cleanup.js'
 
 /** Seconds a slot lives without a refresh: how long a crashed gateway's queries still count. */
 export const SLOT_TTL_SECONDS = 30
@@ -117,8 +118,10 @@ async function updateSlots(
 export class SlotLease {
   private timer: NodeJS.Timeout | null = null
   /** Store writes of this lease run one after another, so a late refresh cannot put a released slot back. */
-  private queue: Promise<unknown> = Promise.resolve()
+  private queue: Promise<boolean> = Promise.resolve(true)
   private released = false
+  /** When the slot lapses unless refreshed: it was just taken when the lease is made. */
+  private heldUntil: number
 
   constructor(
     private readonly store: Store,
@@ -126,37 +129,49 @@ export class SlotLease {
     private readonly token: string,
     private readonly ttlSeconds: number,
   ) {
+    this.heldUntil = Date.now() + ttlSeconds * 1000
     this.timer = setInterval(() => this.refresh(), (ttlSeconds * 1000) / 3)
     // Housekeeping must never be what keeps a process alive.
     this.timer.unref()
   }
 
-  /** Frees the slot; idempotent, never rejects. */
-  release(): Promise<void> {
-    if (this.released) return this.queue.then(() => undefined)
+  /**
+   * Frees the slot; idempotent, never rejects. When the Store is away the release is tried again
+   * until it succeeds or the slot has lapsed (retry-cleanup.ts says why).
+   */
+  async release(): Promise<void> {
+    if (this.released) {
+      await this.queue
+      return
+    }
     this.released = true
     if (this.timer) clearInterval(this.timer)
     this.timer = null
-    return this.enqueue(() =>
-      updateSlots(this.store, this.keys, this.ttlSeconds, (slots) => {
-        if (slots.every((s) => !(this.token in s))) return null
-        return slots.map(({ [this.token]: _, ...rest }) => rest)
-      }),
-    )
+    const free = () =>
+      this.enqueue(() =>
+        updateSlots(this.store, this.keys, this.ttlSeconds, (slots) => {
+          if (slots.every((s) => !(this.token in s))) return null
+          return slots.map(({ [this.token]: _, ...rest }) => rest)
+        }),
+      )
+    if (!(await free())) retryCleanup(free, this.heldUntil)
   }
 
   /** Pushes the slot's expiry forward (putting it back if it lapsed while the Store was away: the query does run). */
   private refresh(): void {
     if (this.released) return
-    void this.enqueue(() =>
-      updateSlots(this.store, this.keys, this.ttlSeconds, (slots, now) => slots.map((s) => ({ ...s, [this.token]: now + this.ttlSeconds * 1000 }))),
-    )
+    const until = Date.now() + this.ttlSeconds * 1000
+    void this.enqueue(async () => {
+      await updateSlots(this.store, this.keys, this.ttlSeconds, (slots, now) => slots.map((s) => ({ ...s, [this.token]: now + this.ttlSeconds * 1000 })))
+      this.heldUntil = until
+    })
   }
 
-  private enqueue(step: () => Promise<unknown>): Promise<void> {
+  /** Runs a write after the ones before it; answers whether it succeeded. */
+  private enqueue(step: () => Promise<unknown>): Promise<boolean> {
     const next = this.queue.then(step).then(
-      () => undefined,
-      () => undefined,
+      () => true,
+      () => false,
     )
     this.queue = next
     return next

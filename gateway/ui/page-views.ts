@@ -8,16 +8,17 @@
  */
 import type { Context, Next } from 'koa'
 import { findWidget, parseDynamic } from '../../engine/index.js'
+import type { Store } from '../../shared/store/types.js'
 import { listFolder, listingRow } from '../catalog/listing.js'
 import { visibleDir } from '../catalog/tables.js'
-import type { Deps } from '../deps.js'
 import type { Rendered } from '../format/index.js'
+import type { Instances } from '../instances/instances.js'
 import type { InstanceRecord } from '../instances/records.js'
 import { requestParams, type Params } from '../params.js'
 import type { ParsedPath } from '../path.js'
 import { formatLinks, send } from '../respond.js'
 import { BUILTIN_NAMES } from '../routes/objects.js'
-import { authState, requireSession } from '../session.js'
+import { authState, requireSession, type SessionServices } from '../session.js'
 import { folderPage } from './folder-page.js'
 import { dynamicPage, fixedQueryPage, type IndexKind } from './instance-page.js'
 import { newPage } from './new-page.js'
@@ -46,6 +47,13 @@ export function pageView(segments: readonly string[]): PageView | null {
   return null
 }
 
+/** What the pages read, and who is asking (named as in Deps, so the app passes its deps as they are). */
+export interface PageServices extends SessionServices {
+  /** The catalog, for folder pages. */
+  readonly store: Store
+  readonly instances: Instances
+}
+
 const PAGE_METHODS = new Set(['GET', 'HEAD', 'POST'])
 
 /** The parameter holding the query of each editor; a request that sends it runs the query. */
@@ -55,18 +63,18 @@ const QUERY_PARAM = { run: 'xml', sql: 'sql', new: 'xml' } as const
 const quiet = (params: Params, queryParam?: string): boolean => (queryParam === undefined ? Object.keys(params).length === 0 : params[queryParam] === undefined)
 
 /** The declared variables of a dynamic instance with their current values, and its index widget's kind. */
-async function dynamicView(deps: Deps, inst: InstanceRecord): Promise<{ vars: [string, string][]; index: IndexKind }> {
+async function dynamicView(instances: Instances, inst: InstanceRecord): Promise<{ vars: [string, string][]; index: IndexKind }> {
   const app = parseDynamic(inst.xml)
-  const current = await deps.instances.vars(inst.tag)
+  const current = await instances.vars(inst.tag)
   const vars = Object.entries(app?.vars ?? {}).map(([name, initial]): [string, string] => [name, current[name] ?? initial])
   const index = app ? findWidget(app, 'index') : undefined
   return { vars, index: index === undefined ? 'none' : index.class === 'text' ? 'text' : 'table' }
 }
 
-async function instancePage(ctx: Context, deps: Deps, route: ParsedPath, tag: string, params: Params): Promise<Rendered | null> {
+async function instancePage(ctx: Context, instances: Instances, route: ParsedPath, tag: string, params: Params): Promise<Rendered | null> {
   const { session } = authState(ctx)
   const uid = session.uid
-  const inst = await deps.instances.get(session.sid, tag)
+  const inst = await instances.get(session.sid, tag)
   if (!quiet(params, inst.kind === 'sql' || inst.kind === 'run' ? QUERY_PARAM[inst.kind] : undefined)) return null
   switch (inst.kind) {
     case 'sql':
@@ -75,21 +83,21 @@ async function instancePage(ctx: Context, deps: Deps, route: ParsedPath, tag: st
     case 'query':
       return fixedQueryPage({ version: route.version, uid, tag: inst.tag, xml: inst.xml })
     case 'dynamic':
-      return dynamicPage({ version: route.version, uid, tag: inst.tag, ...(await dynamicView(deps, inst)) })
+      return dynamicPage({ version: route.version, uid, tag: inst.tag, ...(await dynamicView(instances, inst)) })
   }
 }
 
 /** The folder page, or null when `path` is not a folder the caller may see (and not known to be one). */
-async function folder(ctx: Context, deps: Deps, route: ParsedPath, path: string, known: boolean): Promise<Rendered | null> {
+async function folder(ctx: Context, store: Store, route: ParsedPath, path: string, known: boolean): Promise<Rendered | null> {
   const { user, session } = authState(ctx)
-  if (!known && !(await visibleDir(deps.store, user, path))) return null
+  if (!known && !(await visibleDir(store, user, path))) return null
   // listFolder reports a folder the caller may not see like a missing one.
-  const entries = (await listFolder(deps.store, user, path)).map(listingRow)
+  const entries = (await listFolder(store, user, path)).map(listingRow)
   const links = formatLinks(ctx, ctx.originalUrl.split('?')[0])
   return folderPage({ version: route.version, uid: session.uid, path, entries, links })
 }
 
-async function render(ctx: Context, deps: Deps, route: ParsedPath, view: PageView, params: Params): Promise<Rendered | null> {
+async function render(ctx: Context, services: PageServices, route: ParsedPath, view: PageView, params: Params): Promise<Rendered | null> {
   const uid = authState(ctx).session.uid
   switch (view.kind) {
     case 'query':
@@ -104,9 +112,9 @@ async function render(ctx: Context, deps: Deps, route: ParsedPath, view: PageVie
     case 'new':
       return newPage({ version: route.version, uid })
     case 'instance':
-      return instancePage(ctx, deps, route, view.tag, params)
+      return instancePage(ctx, services.instances, route, view.tag, params)
     case 'folder':
-      return folder(ctx, deps, route, view.path, view.known)
+      return folder(ctx, services.store, route, view.path, view.known)
   }
 }
 
@@ -125,8 +133,8 @@ function mayBePage(view: PageView, params: Params): boolean {
 }
 
 /** Middleware between body parsing and the router: answers page views, passes everything else on. */
-export function workbenchPages(deps: Deps) {
-  const authenticate = requireSession(deps)
+export function workbenchPages(services: PageServices) {
+  const authenticate = requireSession(services)
   // API requests (a format suffix) pass straight on, without an async layer of their own.
   return function pages(ctx: Context, next: Next): Promise<void> {
     const route = ctx.state.route as ParsedPath | undefined
@@ -140,7 +148,7 @@ export function workbenchPages(deps: Deps) {
     if (!mayBePage(view, params)) return next()
     // Without a session this throws no_session, which errors.ts answers with the login page.
     await authenticate(ctx, async () => {
-      const page = await render(ctx, deps, route, view, params)
+      const page = await render(ctx, services, route, view, params)
       if (page === null) return next()
       send(ctx, page)
     })

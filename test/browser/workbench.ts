@@ -104,7 +104,7 @@ function startGateway(env: Record<string, string>, timeoutMs: number): Promise<R
         started = true
         clearTimeout(timer)
         child.removeAllListeners('exit')
-        resolve({ child, base: m[1], stdout })
+        resolve({ child, base: m[1], stdout, output: () => `${stdout}\n${stderr}` })
       }
     })
   })

@@ -4,7 +4,6 @@
  * ones. A transaction added or changed on the server without the client fails here.
  */
 import { expect } from 'chai'
-import { readFile } from 'node:fs/promises'
 import { fileURLToPath } from 'node:url'
 import ts from 'typescript'
 import { adminClient, startGateway, type Gateway } from './helpers.js'
@@ -12,20 +11,24 @@ import { adminClient, startGateway, type Gateway } from './helpers.js'
 /** The TypeScript source (the compiled file has no types): <repo>/client/dbm.ts. */
 const SOURCE = fileURLToPath(new URL('../../../client/dbm.ts', import.meta.url))
 
-/** name → parameter → required, read from the DbmParams interface with the TypeScript parser. */
-async function declared(): Promise<Map<string, Map<string, boolean>>> {
-  const source = ts.createSourceFile(SOURCE, await readFile(SOURCE, 'utf8'), ts.ScriptTarget.Latest)
+/**
+ * name → parameter → required, read from the DbmParams interface through the compiler, so a
+ * transaction's parameters may be a type literal or composed of shared parts (`{…} & NewTableFields`).
+ */
+function declared(): Map<string, Map<string, boolean>> {
+  const program = ts.createProgram([SOURCE], { strict: true, noEmit: true })
+  const checker = program.getTypeChecker()
+  const source = program.getSourceFile(SOURCE)
+  if (!source) throw new Error(`cannot read ${SOURCE}`)
   const iface = source.statements.find((s): s is ts.InterfaceDeclaration => ts.isInterfaceDeclaration(s) && s.name.text === 'DbmParams')
   if (!iface) throw new Error(`${SOURCE} declares no DbmParams interface`)
   const out = new Map<string, Map<string, boolean>>()
   for (const member of iface.members) {
     if (!ts.isPropertySignature(member) || !member.type) continue
     const params = new Map<string, boolean>()
-    // `Record<string, never>` (no parameters) has no members; a type literal lists them.
-    if (ts.isTypeLiteralNode(member.type)) {
-      for (const field of member.type.members) {
-        if (ts.isPropertySignature(field)) params.set(field.name.getText(source), field.questionToken === undefined)
-      }
+    // `Record<string, never>` (no parameters) has no properties, only an index signature.
+    for (const field of checker.getTypeFromTypeNode(member.type).getProperties()) {
+      params.set(field.name, (field.flags & ts.SymbolFlags.Optional) === 0)
     }
     out.set(member.name.getText(source), params)
   }
@@ -45,7 +48,7 @@ describe('client: dbm types match the service', function () {
   it('names every transaction with its parameters and which are required', async () => {
     const c = await adminClient(g)
     const listed = await c.dbm('list_transactions', {})
-    const types = await declared()
+    const types = declared()
     expect([...types.keys()].sort()).to.deep.equal([...listed.name].sort())
     listed.name.forEach((name, i) => {
       const params = new Map(listed.params[i].map((p) => [p.name, p.required]))

@@ -7,9 +7,8 @@
  */
 import { expect } from 'chai'
 import type { ResultSet, RunTask, TableInput } from '../../shared/protocol.js'
-import type { Op } from '../../engine/ast.js'
 import { parseQuery } from '../../engine/parse/index.js'
-import { checkQuery } from '../../engine/check/index.js'
+import { checkQuery, type CheckedOps } from '../../engine/check/index.js'
 import { runOps, toResultSet } from '../../engine/interpret/index.js'
 import { setBlockRowsForTests, splitRanges } from '../../engine/parallel/blocks.js'
 import { parallelRun } from '../../engine/parallel/driver.js'
@@ -21,17 +20,17 @@ import { isTextColumn } from '../../shared/result-text.js'
 
 export const MAX_ROWS = 1e9
 
-export function checkedOps(xml: string, tables: readonly TableInput[]): readonly Op[] {
+export function checkedOps(xml: string, tables: readonly TableInput[]): CheckedOps {
   const ops = parseQuery(xml, {})
   return checkQuery(ops, new Map(tables.map((t) => [t.path, t.columns.map((c) => c.spec)]))).ops
 }
 
 /** The task as the gateway sends it: with its plan. */
-export const taskOf = (ops: readonly Op[], tables: readonly TableInput[], maxRows = MAX_ROWS, truncate = false): RunTask =>
+export const taskOf = (ops: CheckedOps, tables: readonly TableInput[], maxRows = MAX_ROWS, truncate = false): RunTask =>
   withPlan({ kind: 'run', ops, tables, maxRows, truncate })
 
 /** The interpreter's answer, as before engine/parallel. */
-export function interpreted(ops: readonly Op[], tables: readonly TableInput[]): ResultSet {
+export function interpreted(ops: CheckedOps, tables: readonly TableInput[]): ResultSet {
   return toResultSet(runOps(ops, new Map(tables.map((t) => [t.path, t]))), MAX_ROWS)
 }
 

@@ -13,7 +13,7 @@ import { Rng, randomDateColumn, randomFloatColumn, randomIntColumn, randomTextCo
 import { NA_INT, type Column } from '../../engine/columns/types.js'
 import type { Op } from '../../engine/ast.js'
 import { parseQuery } from '../../engine/parse/index.js'
-import { checkQuery } from '../../engine/check/index.js'
+import { checkQuery, type CheckedOps } from '../../engine/check/index.js'
 import { runOps } from '../../engine/interpret/index.js'
 import type { Worksheet } from '../../engine/interpret/worksheet.js'
 import { runTabu } from '../../engine/interpret/ops/tabu.js'
@@ -157,7 +157,7 @@ function randomQuery(rng: Rng): string {
 }
 
 /** The checked operations before the tabulation, and the tabulation itself. */
-function prepare(xml: string, tables: readonly TableInput[]): { before: Op[]; tabu: Op & { kind: 'Tabu' } } {
+function prepare(xml: string, tables: readonly TableInput[]): { before: CheckedOps; tabu: Op & { kind: 'Tabu' } } {
   const checked = checkQuery(parseQuery(xml, {}), new Map(tables.map((t) => [t.path, t.columns.map((c) => c.spec)]))).ops
   const tabu = checked[checked.length - 1]
   if (tabu.kind !== 'Tabu') throw new Error('expected a tabu last')

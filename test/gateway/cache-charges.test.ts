@@ -12,9 +12,10 @@ import { join } from 'node:path'
 import { setFlagsFromString } from 'node:v8'
 import { runInNewContext } from 'node:vm'
 import { CompiledQueries } from '../../gateway/cache/compiled-queries.js'
-import { RenderedAnswers } from '../../gateway/cache/rendered-answers.js'
-import { createResultCache } from '../../gateway/queries/result-cache.js'
-import { ResultStore } from '../../gateway/results/chunked.js'
+import { RenderedAnswers } from '../../gateway/query/rendered-answers.js'
+import { resultBytes } from '../../gateway/query/results.js'
+import { LruCache } from '../../gateway/lru.js'
+import { ResultStore } from '../../gateway/query/result-store/chunked.js'
 import type { ResultColumn, ResultSet } from '../../shared/protocol.js'
 import { createStore } from '../../shared/store/index.js'
 import { columnMeta, type ColumnSpec } from '../../shared/table.js'
@@ -70,7 +71,8 @@ describe('cache charges: each bounded cache holds at most its budget of real mem
 
   for (const [name, ints, rows, texts] of SHAPES) {
     it(`the result memo, filled with results of ${name}`, async () => {
-      const memo = createResultCache(BUDGET)
+      // As Results builds its memo.
+      const memo = new LruCache<ResultSet>(BUDGET, resultBytes)
       const bytes = await held(async () => {
         for (let i = 0; i < 20_000; i++) memo.set(hexKey(i), result(i, ints, rows, texts))
         return memo

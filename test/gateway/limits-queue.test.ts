@@ -32,24 +32,24 @@ describe('PoolRunner queue bound (MAX_QUEUE)', function () {
   let stop: AbortController
   before(async () => {
     runner = new PoolRunner({ workers: 1 })
-    await runner.run(sql('select 1'), { timeoutMs: 20_000 }) // the worker is up
+    await runner.run(sql('select 1')) // the worker is up
   })
   after(() => runner.close())
   beforeEach(() => {
     stop = new AbortController()
   })
   /** Occupies the only worker until stop.abort(). */
-  const occupy = () => runner.run(FOREVER, { timeoutMs: 60_000, signal: stop.signal }).catch((err: unknown) => err)
+  const occupy = () => runner.run(FOREVER, { signal: stop.signal }).catch((err: unknown) => err)
 
   it('with MAX_QUEUE=1 lets one task wait and refuses the next at once with a Retry-After of at least 1 s', async () => {
     const busy = occupy()
-    const waiting = runner.run(sql('select 2 as two'), { timeoutMs: 60_000, maxQueue: 1 })
+    const waiting = runner.run(sql('select 2 as two'), { maxQueue: 1 })
     let waited = false
     void waiting.then(
       () => (waited = true),
       () => (waited = true),
     )
-    const refused = await refusal(runner.run(sql('select 3'), { timeoutMs: 60_000, maxQueue: 1 }))
+    const refused = await refusal(runner.run(sql('select 3'), { maxQueue: 1 }))
     expect(refused.code).to.equal('TOO_MANY_REQUESTS')
     expect(refused.message).to.contain('MAX_QUEUE = 1')
     expect(refused.detail.retryAfterSeconds).to.be.a('number').at.least(1)
@@ -62,17 +62,17 @@ describe('PoolRunner queue bound (MAX_QUEUE)', function () {
   it('with MAX_QUEUE=0 lets nothing wait, and runs again once the worker is free', async () => {
     const busy = occupy()
     await sleep(50)
-    const refused = await refusal(runner.run(sql('select 4'), { timeoutMs: 60_000, maxQueue: 0 }))
+    const refused = await refusal(runner.run(sql('select 4'), { maxQueue: 0 }))
     expect(refused.code).to.equal('TOO_MANY_REQUESTS')
     expect(refused.message).to.contain('MAX_QUEUE = 0')
     stop.abort(new AppError('STOPPED', 'test over'))
     await busy
-    expect((await runner.run(sql('select 5'), { timeoutMs: 60_000, maxQueue: 0 })).rowCount).to.equal(1)
+    expect((await runner.run(sql('select 5'), { maxQueue: 0 })).rowCount).to.equal(1)
   })
 
   it('without the option queues without bound, as before', async () => {
     const busy = occupy()
-    const queued = Array.from({ length: 4 }, (_, i) => runner.run(sql(`select ${i}`), { timeoutMs: 60_000 }))
+    const queued = Array.from({ length: 4 }, (_, i) => runner.run(sql(`select ${i}`)))
     await sleep(50)
     expect(runner.pending).to.equal(5)
     stop.abort(new AppError('STOPPED', 'test over'))

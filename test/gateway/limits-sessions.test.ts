@@ -13,6 +13,7 @@ import { userCookie } from '../helpers/dbm.js'
 import { redisAvailable } from '../helpers/service.js'
 import { forEachStore } from '../helpers/suites.js'
 import { forever, refusal, twoStoreConnections } from '../helpers/query-slots.js'
+import { interruptible } from '../helpers/interruptible-store.js'
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 
@@ -51,6 +52,24 @@ for (const kind of ['memory', 'redis'] as const) {
       expect(granted).to.have.length(4)
       for (const o of outcomes) if (o instanceof Error) expect((o as AppError).code).to.equal('TOO_MANY_REQUESTS')
       await Promise.all(granted.map((l) => l.release()))
+    })
+
+    it('gives back a slot whose release the Store missed within seconds of its return, not after the slot TTL', async () => {
+      const cut = interruptible(pair()[0])
+      const lease = await acquireSlot(cut.store, 's4', 1)
+      cut.down = true
+      await lease.release()
+      cut.down = false
+      // The release failed: the slot still counts.
+      expect((await refusal(acquireSlot(pair()[1], 's4', 1))).code).to.equal('TOO_MANY_REQUESTS')
+      const deadline = Date.now() + 3000
+      let again: SlotLease | null = null
+      while (again === null) {
+        again = await acquireSlot(pair()[1], 's4', 1).catch(() => null)
+        if (again === null && Date.now() > deadline) throw new Error('the slot was not given back within 3 s of the Store coming back')
+        if (again === null) await sleep(50)
+      }
+      await again.release()
     })
 
     it('does not count a slot whose time is up (a gateway that died), and counts one that is not', async () => {

@@ -12,7 +12,7 @@ import { runOps, toResultSet } from '../../engine/interpret/index.js'
 import { parseQuery } from '../../engine/parse/index.js'
 import { checkQuery } from '../../engine/check/index.js'
 import { collectBody, renderTruncatable, STREAM_THRESHOLD } from '../../gateway/format/index.js'
-import { countedBytes, limitResultBytes, rowsWithinBytes, truncationOf } from '../../gateway/queries/limits.js'
+import { countedBytes, limitResultBytes, rowsWithinBytes, truncationOf } from '../../gateway/query/limits.js'
 import { dataOf } from '../helpers/columns.js'
 
 /** n rows of an int `i` (0, 1, …) and a text `t` of `text(i)`. */

@@ -6,7 +6,6 @@ import { writeTableVersion } from '../../engine/storage/index.js'
 import { NA_INT } from '../../shared/table.js'
 import type { TableRecord } from '../../gateway/catalog/records.js'
 import { commitTable, ensureDir } from '../../gateway/catalog/tables.js'
-import type { Deps } from '../../gateway/deps.js'
 import { tableData } from '../../gateway/queries/table-data.js'
 import { TableCache } from '../../gateway/table-cache.js'
 import { catalogSnapshot, userCookie } from '../helpers/dbm.js'
@@ -81,7 +80,7 @@ describe('tableData()', () => {
   after(() => rm(dataDir, { recursive: true, force: true }))
 
   it('reports the columns of the catalog record and the row count without reading any column', async () => {
-    const kept = tableData({ tables } as unknown as Deps, record)
+    const kept = tableData(tables, record)
     expect(kept.rowCount).to.equal(5)
     expect(kept.cols.map((c) => [c.name, c.label, c.type, c.logical])).to.deep.equal([
       ['n', 'n', 'i', 'int'],
@@ -93,7 +92,7 @@ describe('tableData()', () => {
   })
 
   it('answers a range with N/A kept, numbers as views over the cached columns and only those rows of text', async () => {
-    const kept = tableData({ tables } as unknown as Deps, record)
+    const kept = tableData(tables, record)
     const part = await kept.rows(1, 4)
     expect(part.rowCount).to.equal(3)
     const [n, d, x, s] = part.columns
@@ -107,7 +106,7 @@ describe('tableData()', () => {
   })
 
   it('clips ranges to the table', async () => {
-    const kept = tableData({ tables } as unknown as Deps, record)
+    const kept = tableData(tables, record)
     expect((await kept.rows(3, 99)).rowCount).to.equal(2)
     expect((await kept.rows(7, 9)).rowCount).to.equal(0)
   })

@@ -13,7 +13,8 @@ import { parseQuery, tableRefs } from '../../engine/parse/index.js'
 import { checkQuery } from '../../engine/check/index.js'
 import { PoolRunner, type QueryRunner, type RunOptions } from '../../gateway/runner.js'
 import type { Deps } from '../../gateway/deps.js'
-import { runOnPool, type RunControl } from '../../gateway/queries/pool.js'
+import { runOnPool } from '../../gateway/query/pool.js'
+import type { RunControl } from '../../gateway/query/run-control.js'
 import { ProgressCell } from '../../gateway/stop/index.js'
 import { makeBenchData, toTableInput } from '../../bench/data.js'
 import { QUERIES } from '../../bench/queries.js'
@@ -41,9 +42,12 @@ describe('parallel scans through the pool', function () {
   const tables = new Map([data.item, data.products, data.stores].map((t) => [t.path, toTableInput(t)]))
   let pool: PoolRunner
   const sent: RunTask[] = []
+  /** The signal each task was run under. */
+  const signals: (AbortSignal | undefined)[] = []
   const runner: QueryRunner = {
     run: (task: EngineTask, opts: RunOptions) => {
       if (task.kind === 'run') sent.push(task)
+      signals.push(opts.signal)
       return pool.run(task, opts)
     },
     get pending() {
@@ -124,7 +128,7 @@ describe('parallel scans through the pool', function () {
     const stop = new AbortController()
     const progress = new ProgressCell()
     sent.length = 0
-    const outcome = runOnPool(deps(), task(SLOW), { signal: stop.signal, progress }).then(
+    const outcome = runOnPool(deps(), task(SLOW), { signals: [stop.signal], progress }).then(
       () => null,
       (e: AppError) => e,
     )
@@ -146,6 +150,47 @@ describe('parallel scans through the pool', function () {
     )
     expect(error?.code).to.equal('TIMEOUT')
     expect(error?.message).to.contain('timeout_')
+    await untilIdle()
+  })
+
+  it('a split run stopped by its time limit answers the 504 naming the limit, and the runner counts one timeout', async () => {
+    sent.length = 0
+    signals.length = 0
+    const before = pool.timeouts
+    const error = await runOnPool(deps(), task(SLOW), { timeout: { timeoutMs: 1500, timeoutLimit: 'QUERY_TIMEOUT_MS' } }).then(
+      () => null,
+      (e: AppError) => e,
+    )
+    expect(sent.filter((t) => t.part !== undefined).length, 'parts').to.equal(2)
+    expect(error?.code).to.equal('TIMEOUT')
+    expect(error?.message).to.contain('1500 ms (QUERY_TIMEOUT_MS)')
+    expect(pool.timeouts - before, 'timeouts counted for one query of two parts').to.equal(1)
+    await untilIdle()
+  })
+
+  it('every task of a query runs under the one signal of the query, which carries its time limit', async () => {
+    // A summing query: parts, merges and parts again, all under one signal.
+    const gsum = QUERIES.find((q) => q.name === 'gsum')!
+    signals.length = 0
+    await run(task(gsum.xml), {})
+    expect(signals.length, 'tasks').to.be.greaterThan(2)
+    expect(new Set(signals).size, 'distinct signals').to.equal(1)
+    expect(signals[0], 'a signal, even with no request signal').to.be.instanceOf(AbortSignal)
+
+    // A whole run, with no signal from the request: the runner is handed the query's signal, and
+    // the time limit arrives as its reason.
+    signals.length = 0
+    const before = pool.timeouts
+    const error = await runOnPool(deps({ PARALLEL_PARTS: '1' }), task(SLOW), { timeout: { timeoutMs: 1000, timeoutLimit: 'timeout_' } }).then(
+      () => null,
+      (e: AppError) => e,
+    )
+    expect(signals).to.have.length(1)
+    expect(signals[0]?.aborted).to.equal(true)
+    expect(signals[0]?.reason).to.equal(error)
+    expect(error?.code).to.equal('TIMEOUT')
+    expect(error?.message).to.contain('timeout_')
+    expect(pool.timeouts - before).to.equal(1)
     await untilIdle()
   })
 })

@@ -93,6 +93,14 @@ forEachStore('api/run', (svc) => {
       ['an unknown column', '<base table="pub.demo.retail.item"/>\n<sel value="nope=1"/>', 400, 'check_error', /Line 2.*nope/],
       ['a bad expression', '<base table="pub.demo.retail.item"/><sel value="store=(1"/>', 400, 'expr_error', /\)/],
       ['an unknown operation', '<base table="pub.demo.retail.item"/><frobnicate/>', 400, 'check_error', /frobnicate/],
+      // Refused by the checker, no longer by the interpreter on a worker: the same answer, only earlier.
+      [
+        'a list of values as a tcol source',
+        '<base table="pub.demo.retail.item"/><tabu breaks="store"><tcol source="1 2" fun="sum"/></tabu>',
+        400,
+        'check_error',
+        /^A list of values cannot be a column\.$/,
+      ],
       ['an unknown table', '<base table="pub.demo.retail.nope"/>', 404, 'unknown_table', /pub\.demo\.retail\.nope/],
     ]
     for (const [what, xml, status, code, message] of cases) {

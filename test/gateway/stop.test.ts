@@ -13,6 +13,7 @@ import { PoolRunner } from '../../gateway/runner.js'
 import { StopRegistry, STOP_CHANNEL } from '../../gateway/stop/index.js'
 import { redisAvailable, type StoreKind } from '../helpers/service.js'
 import { STORE_KINDS } from '../helpers/suites.js'
+import { interruptible } from '../helpers/interruptible-store.js'
 
 /** The acceptance bound from issue 4: from the stop request to the stopped response. */
 const STOP_LATENCY_MS = 100
@@ -297,6 +298,22 @@ for (const kind of STORE_KINDS) {
         expectStopped(await q.outcome, 'inst:13')
       })
 
+      it('removes the record of a query that ended while the Store was away within seconds of its return, not after its TTL', async () => {
+        const cut = interruptible(gw.store)
+        const registry = new StopRegistry(cut.store, { gatewayId: 'gw-c' })
+        await registry.start()
+        const q = trackFake(registry, 'inst:16', { ttl: 30 })
+        await q.started
+        cut.down = true
+        q.finish('done')
+        expect((await q.outcome).ok).to.equal(true)
+        // The removal failed: the record says "running" while nothing runs.
+        expect(await gw.a.isRunning('inst:16')).to.equal(true)
+        cut.down = false
+        await eventually(async () => !(await gw.a.isRunning('inst:16')), 'the record removed once the Store is back', 3000)
+        await registry.close()
+      })
+
       it('rejects a TTL that is not a whole number of seconds above 0', async () => {
         for (const ttl of [0, -1, 1.5]) {
           const error = await gw.a.track('inst:14', async () => 'ran', { ttl }).catch((e: unknown) => e)
@@ -349,7 +366,7 @@ for (const kind of STORE_KINDS) {
         this.timeout(30_000)
         runner = new PoolRunner({ workers: 2 })
         // Both workers up (sql.js loaded) before anything is timed.
-        await Promise.all([runner.run(SELECT_1, { timeoutMs: 20_000 }), runner.run(SELECT_1, { timeoutMs: 20_000 })])
+        await Promise.all([runner.run(SELECT_1), runner.run(SELECT_1)])
       })
       after(async () => runner?.close())
 
@@ -360,7 +377,7 @@ for (const kind of STORE_KINDS) {
         const long = gw.a
           .track('inst:100', (signal) => {
             running()
-            return runner.run(LONG, { signal, timeoutMs: 60_000 })
+            return runner.run(LONG, { signal })
           })
           .then(
             () => null,
@@ -368,21 +385,21 @@ for (const kind of STORE_KINDS) {
           )
         await started
         await sleep(200) // let the worker get deep into the query
-        const short = runner.run(SELECT_1, { timeoutMs: 10_000 })
+        const short = runner.run(SELECT_1)
 
         const t0 = performance.now()
         expect(await gw.b.requestStop('inst:100')).to.deep.equal({ stopped: true })
         const error = await long
         const toStopped = performance.now() - t0
         expect(error).to.be.instanceOf(AppError).with.property('code', 'STOPPED')
-        const afterStop = await runner.run(SELECT_1, { timeoutMs: 10_000 })
+        const afterStop = await runner.run(SELECT_1)
         const toNext = performance.now() - t0
         expect((await short).rowCount).to.equal(1)
         expect(afterStop.rowCount).to.equal(1)
         // The killed worker was replaced: while one worker is busy, another still answers at once.
         let blockerDone = false
-        const blocker = runner.run(BLOCKER, { timeoutMs: 20_000 }).then(() => (blockerDone = true))
-        await runner.run(SELECT_1, { timeoutMs: 10_000 })
+        const blocker = runner.run(BLOCKER).then(() => (blockerDone = true))
+        await runner.run(SELECT_1)
         const toReplaced = performance.now() - t0
         expect(blockerDone, 'select 1 waited for the blocker: only one worker serves').to.equal(false)
         await blocker

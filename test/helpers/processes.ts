@@ -8,7 +8,10 @@ export const SERVER = fileURLToPath(new URL('../../gateway/server.js', import.me
 export interface Running {
   readonly child: ChildProcess
   readonly base: string
+  /** What the process printed before it was ready. */
   readonly stdout: string
+  /** Everything it printed so far (stdout, then stderr), for a failing test to show. */
+  readonly output: () => string
 }
 
 /** Every server started here, so a failing test never leaves one running. */
@@ -28,7 +31,7 @@ export function start(env: Record<string, string>): Promise<Running> {
       const m = /serving (https?:\/\/\S+\/api)/.exec(stdout)
       if (m && stdout.includes('Query:')) {
         clearTimeout(timer)
-        resolve({ child, base: m[1], stdout })
+        resolve({ child, base: m[1], stdout, output: () => `${stdout}\n${stderr}` })
       }
     })
     child.on('exit', (code) => reject(new Error(`server exited with ${code}:\n${stdout}\n${stderr}`)))

@@ -6,8 +6,8 @@
  * code instead of a parse per value. Text travels as JSON, which escapes lone surrogates and
  * control characters, so the string survives Redis's UTF-8 storage unchanged.
  */
-import type { PlainColumn, ResultColumn } from '../../shared/protocol.js'
-import { isTextColumn, textSlice } from '../../shared/result-text.js'
+import type { PlainColumn, ResultColumn } from '../../../shared/protocol.js'
+import { isTextColumn, textSlice } from '../../../shared/result-text.js'
 
 /** The kinds a column is stored as, in the order ResultColumn names them; coded text is stored as text. */
 export type ColumnKind = Exclude<ResultColumn['kind'], 'coded'>

@@ -1,18 +1,16 @@
 /**
  * api/sql: checks that the text is one read-only statement, resolves the dotted table paths it
- * names through the catalog (only tables the caller may read), rewrites them to the schemas the
- * worker attaches, and runs it in the pool. The recipe (SQL + table versions) is what the
- * session keeps; the result itself is memoised per gateway.
+ * names through the catalog (only tables the caller may read), and builds the task, with those
+ * paths rewritten to the schemas the worker attaches. The recipe (SQL + table versions) is what the session keeps; the query
+ * service (service.ts) runs it.
  */
 import { AppError } from '../../shared/errors.js'
-import type { ResultSet, SqlTask } from '../../shared/protocol.js'
+import type { SqlTask } from '../../shared/protocol.js'
 import { rewriteTableRefs } from '../../engine/index.js'
 import { readableTable } from '../catalog/tables.js'
 import type { Principal } from '../catalog/principal.js'
 import type { Deps } from '../deps.js'
 import type { RecipeOptions } from './limits.js'
-import { runOnPool, type RunControl } from './pool.js'
-import { recipeKeyOf } from '../cache/recipe-key.js'
 
 /** What a session keeps of its last SQL query. */
 export interface SqlRecipe {
@@ -40,20 +38,15 @@ export async function prepareSql(deps: Deps, user: Principal, sql: string, opts:
   return { kind: 'sql', sql, tables, ...(opts.truncate ? { truncate: true } : {}) }
 }
 
-/** Runs a recipe (or serves it from the memo) under the request's controls. */
-export async function runSqlRecipe(deps: Deps, recipe: SqlRecipe, control: RunControl = {}): Promise<ResultSet> {
-  return deps.results.getOrLoad(recipeKeyOf(recipe), async () => {
-    const aliases = new Map(recipe.tables.map((t, i) => [t.path, `t${i}`]))
-    const tables = await Promise.all(
-      recipe.tables.map(async (t, i) => ({ alias: `t${i}`, version: t.version, image: await deps.tables.sqliteImage(t.version) })),
-    )
-    const task: SqlTask = {
-      kind: 'sql',
-      sql: rewriteTableRefs(recipe.sql, aliases),
-      tables,
-      maxRows: deps.config.maxResultRows,
-      ...(recipe.truncate ? { truncate: true } : {}),
-    }
-    return runOnPool(deps, task, control)
-  })
+/** The task that computes the recipe's result on a worker: the SQL over the tables' SQLite images. */
+export async function sqlTask(deps: Deps, recipe: SqlRecipe): Promise<SqlTask> {
+  const aliases = new Map(recipe.tables.map((t, i) => [t.path, `t${i}`]))
+  const tables = await Promise.all(recipe.tables.map(async (t, i) => ({ alias: `t${i}`, version: t.version, image: await deps.tables.sqliteImage(t.version) })))
+  return {
+    kind: 'sql',
+    sql: rewriteTableRefs(recipe.sql, aliases),
+    tables,
+    maxRows: deps.config.maxResultRows,
+    ...(recipe.truncate ? { truncate: true } : {}),
+  }
 }

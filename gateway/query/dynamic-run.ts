@@ -13,7 +13,8 @@ import { applyRequest, findWidget, initialVars, parseDynamic, widgetQuery, type 
 import type { Principal } from '../catalog/principal.js'
 import type { Deps } from '../deps.js'
 import type { RecipeOptions } from './limits.js'
-import { prepareRun, runRunRecipe, type RunRecipe } from './run.js'
+import { prepareRun, type RunRecipe } from './run.js'
+import { runRecipe } from './service.js'
 
 /** `@count` of a dynamic query run without an instance: there is no instance number to give. */
 const NO_INSTANCE = 0
@@ -38,8 +39,7 @@ async function prepareDynamicRun(deps: Deps, user: Principal, app: DynamicApp, o
       },
     )
   }
-  const runQuery = async (xml: string, vars: Readonly<Record<string, string>>) =>
-    runRunRecipe(deps, await prepareRun(deps, user, xml, vars), { user: user.uid })
+  const runQuery = async (xml: string, vars: Readonly<Record<string, string>>) => runRecipe(deps, await prepareRun(deps, user, xml, vars), { user: user.uid })
   const outcome = await applyRequest(
     app,
     initialVars(app, NO_INSTANCE),

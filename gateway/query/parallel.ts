@@ -4,16 +4,15 @@
  * decides which queries split and driver.ts what each phase asks of the workers: the parts, and
  * the merge of their partials, which is a worker task too (issue 18: a merge, and the operations
  * after a split `<tabu>`, used to run on this thread, where nothing could stop them and every other
- * request waited). This file runs each phase's tasks on the pool together under the request's
- * controls: a stop, a disconnect or the time limit stops every task, and one failing fails the
- * query and stops the others. Progress (`!status`) is the phase's average.
+ * request waited). This file runs each phase's tasks on the pool together under the
+ * query's one signal (query-signal.ts): a stop, a disconnect or the time limit stops every task,
+ * and one failing fails the query and stops the others. Progress (`!status`) is the phase's average.
  */
 import { PROGRESS_LENGTH, PROGRESS_SCALE, PROGRESS_SLOTS, type ResultSet, type RunTask } from '../../shared/protocol.js'
 import { currentBlockRows, isDeclined, parallelRun, planOf, splitRanges, summarises } from '../../engine/index.js'
 import type { Deps } from '../deps.js'
-import type { RequestTimeout } from '../params.js'
-import type { RunControl } from './pool.js'
-import { timeoutError } from '../runner.js'
+import type { RunControl } from './run-control.js'
+import type { QuerySignal } from './query-signal.js'
 
 /** How often the parts' progress is summed into the query's cell. */
 const PROGRESS_EVERY_MS = 100
@@ -53,7 +52,7 @@ function followProgress(target: SharedArrayBuffer | undefined, cells: readonly S
  * small table, one worker, PARALLEL_PARTS=1, or data the plan declines): the caller then runs it
  * whole as before.
  */
-export async function runParallel(deps: Deps, task: RunTask, control: RunControl, timeout: RequestTimeout): Promise<ResultSet | null> {
+export async function runParallel(deps: Deps, task: RunTask, query: QuerySignal, control: RunControl): Promise<ResultSet | null> {
   if (task.part !== undefined || task.merge !== undefined) return null
   const plan = planOf(task)
   const rows = plan === null ? undefined : task.tables.find((t) => t.path === plan.table)?.rows
@@ -63,40 +62,30 @@ export async function runParallel(deps: Deps, task: RunTask, control: RunControl
   const sumBlockRows = currentBlockRows()
   const ranges = splitRanges(rows, parts, summarises(plan) ? sumBlockRows : 1)
   if (ranges.length < 2) return null
-
-  // One signal for every part of every phase: the request's, the query's time limit, or a failed part.
-  const stop = new AbortController()
-  const deadline = setTimeout(() => stop.abort(timeoutError(timeout)), timeout.timeoutMs)
-  const onAbort = () => stop.abort(control.signal?.reason)
-  control.signal?.addEventListener('abort', onAbort, { once: true })
-  if (control.signal?.aborted) onAbort()
   try {
     const run = parallelRun(plan, task, ranges, sumBlockRows)
     let phase = run.next()
-    while (!phase.done) phase = run.next(await runPhase(deps, phase.value, stop, control, timeout))
+    while (!phase.done) phase = run.next(await runPhase(deps, phase.value, query, control))
     return phase.value
   } catch (e) {
     if (isDeclined(e)) return null
     throw e
-  } finally {
-    clearTimeout(deadline)
-    control.signal?.removeEventListener('abort', onAbort)
   }
 }
 
-async function runPhase(deps: Deps, tasks: readonly RunTask[], stop: AbortController, control: RunControl, timeout: RequestTimeout): Promise<ResultSet[]> {
+async function runPhase(deps: Deps, tasks: readonly RunTask[], query: QuerySignal, control: RunControl): Promise<ResultSet[]> {
   const cells = tasks.map(() => new SharedArrayBuffer(PROGRESS_LENGTH * Int32Array.BYTES_PER_ELEMENT))
   const stopFollowing = followProgress(control.progress?.buffer, cells)
   try {
     return await Promise.all(
       tasks.map((t, i) =>
-        deps.runner
-          .run({ ...t, progress: cells[i] }, { signal: stop.signal, ...timeout, maxQueue: deps.config.maxQueue, user: control.user })
-          .catch((e: unknown) => {
-            // The first failure is the query's answer (Promise.all keeps the first); the other parts are stopped.
-            if (!stop.signal.aborted) stop.abort(e)
-            throw e
-          }),
+        deps.runner.run({ ...t, progress: cells[i] }, { signal: query.signal, maxQueue: deps.config.maxQueue, user: control.user }).catch((e: unknown) => {
+          // The first failure is the query's answer (Promise.all keeps the first); the other parts
+          // are stopped. Not so when the data decline the plan: the query then runs whole under the
+          // same signal, and the other parts, which decline alike or finish, are left to end.
+          if (!isDeclined(e)) query.abort(e)
+          throw e
+        }),
       ),
     )
   } finally {

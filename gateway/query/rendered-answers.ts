@@ -10,7 +10,7 @@
  * budget out), and never HTML: a page carries links made from the path the client used.
  */
 import type { Rendered } from '../format/index.js'
-import { ClockCache } from './clock-cache.js'
+import { ClockCache } from '../cache/clock-cache.js'
 
 /** Memory for remembered answers per gateway, charged as UTF-16 text plus the key and overhead. */
 export const RENDERED_BUDGET_BYTES = 16 * 1024 * 1024

@@ -11,7 +11,7 @@
  * reader of the previous meta is about to fetch; the meta names the generation it belongs to.
  * A meta key ends in `:meta` and a chunk key in digits, so no key's entries collide with another's.
  */
-import type { ColumnMeta } from '../../shared/table.js'
+import type { ColumnMeta } from '../../../shared/table.js'
 import { COLUMN_KINDS, type ColumnKind } from './codec.js'
 
 /** What a reader learns about a kept result without fetching any rows. */

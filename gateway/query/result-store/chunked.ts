@@ -18,9 +18,9 @@
  * one being filled), each bounded in bytes and keys; readRange decodes only the chunks it needs.
  */
 import { randomBytes } from 'node:crypto'
-import type { ResultSet } from '../../shared/protocol.js'
-import { columnLength, isTextColumn, textReader } from '../../shared/result-text.js'
-import type { Store, WriteOp } from '../../shared/store/index.js'
+import type { ResultSet } from '../../../shared/protocol.js'
+import { columnLength, isTextColumn, textReader } from '../../../shared/result-text.js'
+import type { Store, WriteOp } from '../../../shared/store/index.js'
 import { assembleRange, emptyColumn, type DecodedChunk } from './assemble.js'
 import { decodeChunk, encodeChunk } from './chunk.js'
 import { storedKind, type ColumnKind } from './codec.js'

@@ -3,7 +3,7 @@
  * encoded by codec.ts and the parts are framed together (frame.ts), so a row range costs one key
  * per chunk it touches, whatever the number of columns.
  */
-import type { PlainColumn, ResultSet } from '../../shared/protocol.js'
+import type { PlainColumn, ResultSet } from '../../../shared/protocol.js'
 import { decodeColumn, encodeColumn, type ColumnKind } from './codec.js'
 import { frame, unframe } from './frame.js'
 

@@ -2,16 +2,16 @@
  * api/run: the gateway parses and expands the query, resolves the tables it names through the
  * catalog (only tables the caller may read: others are reported exactly like missing ones),
  * checks it against their schemas, and hands the worker the checked operations plus the tables'
- * columns in shared memory. The session keeps the recipe (query + versions).
+ * columns in shared memory. The session (or instance) keeps the recipe (query + versions); the
+ * query service (service.ts) runs it.
  */
-import type { ResultSet, RunTask, TableInput } from '../../shared/protocol.js'
+import type { RunTask, TableInput } from '../../shared/protocol.js'
 import type { CheckedTable } from '../cache/compiled-queries.js'
 import { readableTable } from '../catalog/tables.js'
 import type { Principal } from '../catalog/principal.js'
 import type { Deps } from '../deps.js'
 import type { RecipeOptions } from './limits.js'
-import { runOnPool, type RunControl } from './pool.js'
-import { recipeKeyOf } from '../cache/recipe-key.js'
+import type { ProgressCell } from '../stop/index.js'
 
 export interface RunRecipe {
   readonly kind: 'run'
@@ -61,25 +61,22 @@ async function tableInput(deps: Deps, t: RunRecipe['tables'][number]): Promise<T
 }
 
 /**
- * Runs a recipe on the pool (or serves it from the memo). `control.progress`, when given, is where
- * the worker reports how far it got (`!status`); a run shared with a concurrent identical request
- * runs under that request's controls.
+ * The task that computes the recipe's result on a worker: the checked operations and the tables'
+ * columns in shared memory. `progress`, when given, is where the worker reports how far it got
+ * (`!status`).
  */
-export async function runRunRecipe(deps: Deps, recipe: RunRecipe, control: RunControl = {}): Promise<ResultSet> {
-  return deps.results.getOrLoad(recipeKeyOf(recipe), async () => {
-    // Usually a cache hit: prepareRun checked the same text against the same versions.
-    const ops = deps.caches.queries.checkRun(recipe.xml, recipe.vars, await schemasOf(deps, recipe))
-    const tables = await Promise.all(recipe.tables.map((t) => tableInput(deps, t)))
-    const task: RunTask = {
-      kind: 'run',
-      ops,
-      tables,
-      maxRows: deps.config.maxResultRows,
-      ...(recipe.truncate ? { truncate: true } : {}),
-      ...(control.progress ? { progress: control.progress.buffer } : {}),
-    }
-    return runOnPool(deps, task, control)
-  })
+export async function runTask(deps: Deps, recipe: RunRecipe, progress?: ProgressCell): Promise<RunTask> {
+  // Usually a cache hit: prepareRun checked the same text against the same versions.
+  const ops = deps.caches.queries.checkRun(recipe.xml, recipe.vars, await schemasOf(deps, recipe))
+  const tables = await Promise.all(recipe.tables.map((t) => tableInput(deps, t)))
+  return {
+    kind: 'run',
+    ops,
+    tables,
+    maxRows: deps.config.maxResultRows,
+    ...(recipe.truncate ? { truncate: true } : {}),
+    ...(progress ? { progress: progress.buffer } : {}),
+  }
 }
 
 async function schemasOf(deps: Deps, recipe: RunRecipe): Promise<CheckedTable[]> {

@@ -3,9 +3,9 @@
  * arrays of exactly the range's length, so the answer holds only the rows asked for (a 100-row
  * page does not pin two 4096-row chunks in memory).
  */
-import type { PlainColumn, ResultColumn } from '../../shared/protocol.js'
+import type { PlainColumn, ResultColumn } from '../../../shared/protocol.js'
 import type { ColumnKind } from './codec.js'
-import { columnLength, isTextColumn, textReader } from '../../shared/result-text.js'
+import { columnLength, isTextColumn, textReader } from '../../../shared/result-text.js'
 
 /** A decoded chunk and the result row its first row is. */
 export interface DecodedChunk {

@@ -1,0 +1,14 @@
+/** What a request hands down to the run of its query (routes/abort.ts makes it; pool.ts and parallel.ts read it). */
+import type { RequestTimeout } from '../params.js'
+import type { ProgressCell } from '../stop/index.js'
+
+export interface RunControl {
+  /** Stop the run: `!stop`, the client gone. Joined with the time limit into the query's one signal. */
+  readonly signals?: readonly AbortSignal[]
+  /** Where a macro query reports how far it got (`!status`). */
+  readonly progress?: ProgressCell
+  /** The request's time limit; QUERY_TIMEOUT_MS when absent. */
+  readonly timeout?: RequestTimeout
+  /** Whose query it is: the pool serves users in turn (gateway/fair-share.ts); absent = the service's own. */
+  readonly user?: string
+}

@@ -1,0 +1,36 @@
+/**
+ * The query service: the life of one query once its recipe is prepared (run.ts, sql.ts,
+ * dynamic-run.ts: tables resolved through the catalog, the query compiled through the
+ * compiled-query cache). Its result comes from the memo (Results), or its task is built and run
+ * on the pool under the query's one signal and one time limit (pool.ts, parallel.ts), bounded
+ * (limits.ts, result-shape.ts) and left in the memo; concurrent identical queries share one run.
+ * Keeping the result in the Store for other gateways is Results.keep, called by the routes that
+ * answer a result (and by Results.readable).
+ */
+import type { EngineTask, ResultSet } from '../../shared/protocol.js'
+import type { Deps } from '../deps.js'
+import { runOnPool } from './pool.js'
+import type { RunControl } from './run-control.js'
+import { runTask, type RunRecipe } from './run.js'
+import { sqlTask, type SqlRecipe } from './sql.js'
+
+/** What is kept of a query between requests, and what its result is a pure function of. */
+export type Recipe = RunRecipe | SqlRecipe
+
+/**
+ * The recipe's result: from the memo, or run on the pool under the request's controls (`control`:
+ * its stop signals, its time limit, its progress cell for `!status`, its user). A run shared with
+ * a concurrent identical request runs under that request's controls.
+ */
+export function runRecipe(deps: Deps, recipe: Recipe, control: RunControl = {}): Promise<ResultSet> {
+  return deps.results.memo.getOrLoad(deps.results.key(recipe), async () => runOnPool(deps, await taskOf(deps, recipe, control), control))
+}
+
+function taskOf(deps: Deps, recipe: Recipe, control: RunControl): Promise<EngineTask> {
+  switch (recipe.kind) {
+    case 'run':
+      return runTask(deps, recipe, control.progress)
+    case 'sql':
+      return sqlTask(deps, recipe)
+  }
+}
