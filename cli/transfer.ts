@@ -15,6 +15,7 @@ import { once } from 'node:events'
 import type { Client, ColumnDecl, ResultHandle, RowsResult } from '../client/index.js'
 import { UsageError } from './args.js'
 import type { Command } from './context.js'
+import { readCsv } from '../shared/csv/read.js'
 import { csvChunks } from './csv-chunks.js'
 import { csvLine, formatValue } from './output.js'
 import { Progress } from './progress.js'
@@ -35,29 +36,6 @@ export function parseTypes(spec: string | undefined): Map<string, string> {
     types.set(m[1].toLowerCase(), m[2])
   }
   return types
-}
-
-/** The columns of a header line (simple CSV fields; quotes removed). */
-function headerNames(header: string): string[] {
-  const names: string[] = []
-  let field = ''
-  let quoted = false
-  for (let i = 0; i < header.length; i++) {
-    const ch = header[i]
-    if (quoted) {
-      if (ch === '"' && header[i + 1] === '"') {
-        field += '"'
-        i++
-      } else if (ch === '"') quoted = false
-      else field += ch
-    } else if (ch === '"') quoted = true
-    else if (ch === ',') {
-      names.push(field.trim())
-      field = ''
-    } else field += ch
-  }
-  names.push(field.trim())
-  return names
 }
 
 function positiveNumber(v: string | boolean | undefined, name: string, fallback: number): number {
@@ -114,7 +92,7 @@ export const UPLOAD: Command = {
       try {
         for await (const chunk of csvChunks(input as AsyncIterable<Buffer>, { maxChars, maxRows }, (header) => {
           if (types.size === 0) return
-          const names = headerNames(header)
+          const names = readCsv(header).header
           const unknown = [...types.keys()].filter((t) => !names.some((n) => n.toLowerCase() === t))
           if (unknown.length > 0) throw new UsageError(`--types names ${unknown.join(', ')}, which the CSV header (${names.join(', ')}) does not have.`)
           cols = names.map((name) => ({ name, ...(types.has(name.toLowerCase()) ? { type: types.get(name.toLowerCase()) as ColumnDecl['type'] } : {}) }))

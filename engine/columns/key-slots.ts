@@ -8,7 +8,7 @@
  * widens at least twofold each time, so keys that keep rising (a sorted column) cost log(range)
  * copies rather than one per new key. Past the limit it refuses, and the caller groups another way.
  */
-import { NA_INT } from './types.js'
+import { NA_INT, type Column } from './types.js'
 
 export type SlotArray = Int32Array | Float64Array
 
@@ -20,6 +20,12 @@ export class SlotVector<T extends SlotArray> {
     readonly fill: number,
   ) {}
 }
+
+/**
+ * The widest key range given direct slots over `rows` rows: beyond it the per-slot arrays
+ * outgrow their use, and a general group-by serves better.
+ */
+export const slotLimit = (rows: number): number => Math.max(1 << 16, rows >> 3)
 
 /** Keys the table may give slots to: every Int32 but NA_INT. */
 const MIN_KEY = NA_INT + 1
@@ -189,4 +195,30 @@ export function usedSlots(counts: Int32Array): Int32Array {
   n = 0
   for (let s = 0; s < counts.length; s++) if (counts[s] > 0) out[n++] = s
   return out
+}
+
+/** Slots of a whole key column at once: slot 0 for N/A, then key − min + 1. */
+export interface Slots {
+  readonly keys: Int32Array
+  readonly min: number
+  readonly width: number
+}
+
+/**
+ * The slots of an int or date key column, its range found in one scan, or null for another type
+ * or a range wider than `limit` keys. For a reader that looks keys up rather than counting them.
+ */
+export function slotsOfColumn(key: Column, rows: number, limit: number): Slots | null {
+  if (key.type !== 'int' && key.type !== 'date') return null
+  const keys = key.data
+  let min = 0x7fffffff
+  let max = -0x7fffffff
+  for (let r = 0; r < rows; r++) {
+    const k = keys[r]
+    if (k === NA_INT) continue
+    if (k < min) min = k
+    if (k > max) max = k
+  }
+  const width = max >= min ? max - min + 2 : 1
+  return width <= limit ? { keys, min, width } : null
 }

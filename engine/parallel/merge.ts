@@ -2,14 +2,18 @@
  * Merging the parts' per-group partials (aggregate.ts) into one row per group. Parts come in
  * range order, and each part lists its groups by first appearance, so numbering groups as they
  * are met gives the order of first appearance over the whole table, as a run on one worker has it.
- * Sums add the parts' block sums in block order from zero (blocks.ts): the same additions in the
- * same order for any number of parts.
+ * Each summary's parts merge as summaries/parts.ts says: counts add, sums add the parts' block sums
+ * in block order from zero (blocks.ts: the same additions in the same order for any number of
+ * parts), extremes keep the smaller or larger, first and last values come from the first or last
+ * range that has the group.
  */
 import type { PlainColumn, ResultSet } from '../../shared/protocol.js'
 import type { ColumnType } from '../../shared/table.js'
 import { textColumnFromStrings } from '../columns/index.js'
 import { NA_INT, type Column } from '../columns/types.js'
-import { aggName, inTypeOf, keyName } from './aggregate.js'
+import { accumulationOf } from '../summaries/index.js'
+import { asTypeOf, type PartValue, type StatePart } from '../summaries/parts.js'
+import { keyName, partName } from './aggregate.js'
 import type { AggSpec } from './plan.js'
 
 /** Partials are encoded by codec.ts, which never codes text; anything else is a bug upstream. */
@@ -92,11 +96,12 @@ const column = (p: Part, name: string): PlainColumn | undefined => {
 }
 const typeOf = (p: Part, name: string): ColumnType => p.set.cols[p.byName.get(name)!].logical
 
-function sumOf(parts: readonly Part[], j: number, count: number): Float64Array {
+/** A summed part: every part's block vectors added in block order from zero. */
+function sumOf(parts: readonly Part[], j: number, name: string, count: number): Float64Array {
   const s = new Float64Array(count)
   for (const p of parts) {
     for (let b = 0; ; b++) {
-      const col = column(p, aggName(j, `s:${b}`))
+      const col = column(p, partName(j, name, b))
       if (col === undefined) break
       const d = col.data as Float64Array
       const map = p.map
@@ -106,50 +111,50 @@ function sumOf(parts: readonly Part[], j: number, count: number): Float64Array {
   return s
 }
 
-function countOf(parts: readonly Part[], j: number, count: number): Int32Array {
+function countOf(parts: readonly Part[], j: number, name: string, count: number): Int32Array {
   const n = new Int32Array(count)
   for (const p of parts) {
-    const d = column(p, aggName(j, 'n'))!.data as Int32Array
+    const d = column(p, partName(j, name))!.data as Int32Array
     for (let g = 0; g < d.length; g++) n[p.map[g]] += d[g]
   }
   return n
 }
 
-function extremeOf(parts: readonly Part[], j: number, count: number, max: boolean): Column {
+function extremeOf(parts: readonly Part[], j: number, name: string, count: number, max: boolean): Column {
   const best = new Float64Array(count).fill(Number.NaN)
   let like: Column = { type: 'float', data: best }
   for (const p of parts) {
-    const name = aggName(j, 'best')
-    const col = column(p, name)!
-    const type = typeOf(p, name)
+    const at = partName(j, name)
+    const col = column(p, at)!
+    const type = typeOf(p, at)
     like = type === 'float' ? like : { type: type === 'date' ? 'date' : 'int', data: new Int32Array(0) }
     const d = col.data as Int32Array | Float64Array
     for (let g = 0; g < d.length; g++) {
       const raw = d[g]
       const v = type === 'float' ? raw : raw === NA_INT ? Number.NaN : raw
       if (v !== v) continue
-      const at = p.map[g]
-      const b = best[at]
+      const to = p.map[g]
+      const b = best[to]
       // Strict comparison: on a tie the earlier range's value stays, as in one pass.
-      if (b !== b || (max ? v > b : v < b)) best[at] = v
+      if (b !== b || (max ? v > b : v < b)) best[to] = v
     }
   }
-  return inTypeOf(like, best)
+  return asTypeOf(like, best)
 }
 
 /** first: the value from the first part that has the group; last: from the last one. */
-function edgeOf(parts: readonly Part[], j: number, count: number, last: boolean): Column {
+function edgeOf(parts: readonly Part[], j: number, name: string, count: number, last: boolean): Column {
   const values: (number | string)[] = new Array(count)
   const seen = new Uint8Array(count)
   let type: ColumnType = 'float'
   for (const p of parts) {
-    const name = aggName(j, 'value')
-    const col = column(p, name)!
-    type = typeOf(p, name)
+    const at = partName(j, name)
+    const col = column(p, at)!
+    type = typeOf(p, at)
     for (let g = 0; g < col.data.length; g++) {
-      const at = p.map[g]
-      if (last || seen[at] === 0) values[at] = col.data[g]
-      seen[at] = 1
+      const to = p.map[g]
+      if (last || seen[to] === 0) values[to] = col.data[g]
+      seen[to] = 1
     }
   }
   const na = type === 'text' ? '' : type === 'float' ? Number.NaN : NA_INT
@@ -157,10 +162,17 @@ function edgeOf(parts: readonly Part[], j: number, count: number, last: boolean)
   return columnOf(values, type)
 }
 
+/** One part of summary j over every range, as one value per merged group. */
+function mergedPart(parts: readonly Part[], j: number, part: StatePart, count: number): PartValue {
+  if (part.kind === 'edge') return edgeOf(parts, j, part.name, count, part.last)
+  if (part.kind === 'rows' || part.merge === 'add')
+    return part.kind === 'fold' && part.summed ? sumOf(parts, j, part.name, count) : countOf(parts, j, part.name, count)
+  return extremeOf(parts, j, part.name, count, part.merge === 'max')
+}
+
 /**
- * Merges parts' partials (in range order) of `aggs` over `keys` key columns. Final values:
- * cnt/cntnna counts, sum (0 without values), avg (N/A without values), min/max (N/A without
- * values) and first/last in the value's own type.
+ * Merges parts' partials (in range order) of `aggs` over `keys` key columns into each summary's
+ * final value per group (its SummaryDef's finish over its merged parts).
  */
 export function mergePartials(sets: readonly ResultSet[], keys: number, aggs: readonly AggSpec[]): MergedGroups {
   const first = sets[0]
@@ -177,25 +189,8 @@ export function mergePartials(sets: readonly ResultSet[], keys: number, aggs: re
   // A tabulation without breaks has its one row even over no rows at all.
   const count = keys === 0 ? Math.max(1, index.count) : index.count
   const values = aggs.map((a, j): Column => {
-    switch (a.fun) {
-      case 'cnt':
-      case 'cntnna':
-        return { type: 'int', data: countOf(parts, j, count) }
-      case 'sum':
-        return { type: 'float', data: sumOf(parts, j, count) }
-      case 'avg': {
-        const s = sumOf(parts, j, count)
-        const n = countOf(parts, j, count)
-        for (let g = 0; g < count; g++) s[g] = n[g] === 0 ? Number.NaN : s[g] / n[g]
-        return { type: 'float', data: s }
-      }
-      case 'min':
-      case 'max':
-        return extremeOf(parts, j, count, a.fun === 'max')
-      case 'first':
-      case 'last':
-        return edgeOf(parts, j, count, a.fun === 'last')
-    }
+    const how = accumulationOf(a.fun)
+    return how.finish(how.parts.map((part) => mergedPart(parts, j, part, count)))
   })
   return { count, keys: index.columns(), values }
 }

@@ -7,6 +7,7 @@ import type { ResultSet, RunPart, RunTask } from '../../shared/protocol.js'
 import type { ColumnType } from '../../shared/table.js'
 import type { Op } from '../ast.js'
 import { gather } from '../columns/index.js'
+import { slotLimit, slotsOfColumn } from '../columns/key-slots.js'
 import { NA_INT } from '../columns/types.js'
 import { checkError } from '../check/errors.js'
 import { evalExpr, toMask } from '../interpret/eval.js'
@@ -19,7 +20,6 @@ import { decodeColumns, encodeColumns, toResultColumn } from './codec.js'
 import { KeyIndex, plain } from './merge.js'
 import { keepsRows, summarises, type GroupStep, type ParallelPlan } from './plan.js'
 import { BASE_ROW, blockStarts, prefixStep, rangeWorksheet, storedPosition, withoutBaseRows } from './range-worksheet.js'
-import { slotsOf } from './slot-partials.js'
 import { toCodedResultSet } from './wire.js'
 
 export const tablesOf = (task: RunTask): Tables => new Map(task.tables.map((t) => [t.path, t]))
@@ -33,7 +33,7 @@ function mergedRowOfEachRow(ws: Worksheet, step: GroupStep, index: KeyIndex, typ
   const rows = new Int32Array(ws.rows)
   // One int key and no S: each key's slot looked up once, no group ids to build.
   const key = step.keys.length === 1 && step.select === null ? ws.column(step.keys[0])?.data() : undefined
-  const slots = key === undefined ? null : slotsOf(key, ws.rows)
+  const slots = key === undefined ? null : slotsOfColumn(key, ws.rows, slotLimit(ws.rows))
   if (slots !== null) {
     const off = 1 - slots.min
     const slotKeys = new Int32Array(slots.width)

@@ -12,14 +12,14 @@
 import type { RunTask } from '../../shared/protocol.js'
 import type { Expr, Op, OpKind, Tcol } from '../ast.js'
 import { checkedOpsOf, type CheckedOp, type CheckedOps } from '../check/index.js'
-import { accumulatorOf, type Accumulator } from '../summaries/index.js'
+import { accumulatorOf } from '../summaries/index.js'
 
 /** g_ functions whose per-group value is a merge of per-range partials. */
 export const GROUP_FUNS = ['g_sum', 'g_cnt', 'g_avg', 'g_min', 'g_max', 'g_first', 'g_last'] as const
 export type GroupFun = (typeof GROUP_FUNS)[number]
 
-/** One aggregate the parts compute per group: the summaries' accumulators (summaries/types.ts). */
-export type AggFun = Accumulator
+/** One aggregate the parts compute per group: the name of an accumulating summary (summaries/). */
+export type AggFun = string
 
 export interface AggSpec {
   readonly fun: AggFun

@@ -1,25 +1,13 @@
 /** cnt, cntnna and ucnt. */
 import { NA_INT, type Column } from '../columns/types.js'
+import { accumulating } from './accumulated.js'
+import { intsOf, ROWS, VALID } from './parts.js'
 import type { SummaryDef, SummaryInput } from './types.js'
-
-function countRows({ groups }: SummaryInput): Column {
-  const out = new Int32Array(groups.count)
-  const ids = groups.ids
-  for (let i = 0; i < ids.length; i++) out[ids[i]]++
-  return { type: 'int', data: out }
-}
 
 function isNaAt(col: Column, i: number): boolean {
   if (col.type === 'float') return col.data[i] !== col.data[i]
   if (col.type === 'text') return col.codes[i] === 0
   return col.data[i] === NA_INT
-}
-
-function countValid({ groups, source }: SummaryInput): Column {
-  const out = new Int32Array(groups.count)
-  const ids = groups.ids
-  for (let i = 0; i < ids.length; i++) if (!isNaAt(source!, i)) out[ids[i]]++
-  return { type: 'int', data: out }
 }
 
 /** Distinct non-N/A values per group: one pass over (group, value) pairs with a Set of keys. */
@@ -41,15 +29,21 @@ function countDistinct({ groups, source }: SummaryInput): Column {
 }
 
 export const COUNTING: readonly SummaryDef[] = [
-  { name: 'cnt', accumulator: 'cnt', needsSource: false, needsWeight: false, result: () => 'int', kernel: countRows, doc: 'cnt: number of rows in the group' },
-  {
+  accumulating({
+    name: 'cnt',
+    accumulates: { parts: [ROWS], finish: ([rows]) => ({ type: 'int', data: intsOf(rows) }) },
+    needsSource: false,
+    needsWeight: false,
+    result: () => 'int',
+    doc: 'cnt: number of rows in the group',
+  }),
+  accumulating({
     name: 'cntnna',
-    accumulator: 'cntnna',
+    accumulates: { parts: [VALID], finish: ([n]) => ({ type: 'int', data: intsOf(n) }) },
     needsSource: true,
     needsWeight: false,
     result: () => 'int',
-    kernel: countValid,
     doc: 'cntnna: number of non-N/A values',
-  },
+  }),
   { name: 'ucnt', needsSource: true, needsWeight: false, result: () => 'int', kernel: countDistinct, doc: 'ucnt: number of distinct non-N/A values' },
 ]

@@ -2,9 +2,9 @@
 import { COUNTING } from './counting.js'
 import { MOMENTS } from './moments.js'
 import { POSITIONAL } from './positional.js'
-import type { Accumulator, SummaryDef } from './types.js'
+import type { Accumulation, SummaryDef } from './types.js'
 
-export type { Accumulator, SummaryDef, SummaryInput } from './types.js'
+export type { Accumulation, SummaryDef, SummaryInput } from './types.js'
 
 const ALIASES: Readonly<Record<string, string>> = { count: 'cnt', nna: 'cntnna', mean: 'avg', med: 'median', dev: 'stdev', std: 'stdev' }
 
@@ -18,12 +18,20 @@ export function lookupSummary(fun: string): SummaryDef | undefined {
 export const SUMMARY_NAMES: readonly string[] = [...Object.keys(SUMMARIES), ...Object.keys(ALIASES)]
 
 /**
- * The accumulator that computes `<tcol>` t on the fast paths (slot tabulation, split-run
- * partials), or null when only the general path can: an unknown or weighted summary, or one
- * whose required source is missing (the general path then reports the error).
+ * The name of the accumulating summary that computes `<tcol>` t on the fast paths (direct slots,
+ * split-run partials), or null when only the general path can: an unknown, weighted or
+ * non-accumulating summary, or one whose required source is missing (the general path then
+ * reports the error).
  */
-export function accumulatorOf(t: { readonly fun: string; readonly source: unknown; readonly weight: unknown }): Accumulator | null {
-  const acc = lookupSummary(t.fun)?.accumulator
-  if (acc === undefined || t.weight !== null) return null
-  return acc === 'cnt' || t.source !== null ? acc : null
+export function accumulatorOf(t: { readonly fun: string; readonly source: unknown; readonly weight: unknown }): string | null {
+  const def = lookupSummary(t.fun)
+  if (def?.accumulates === undefined || t.weight !== null) return null
+  return !def.needsSource || t.source !== null ? def.name : null
+}
+
+/** How the accumulating summary `name` (an accumulatorOf answer) accumulates. */
+export function accumulationOf(name: string): Accumulation {
+  const a = SUMMARIES[name]?.accumulates
+  if (a === undefined) throw new Error(`${name} is not an accumulating summary`)
+  return a
 }

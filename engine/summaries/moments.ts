@@ -1,6 +1,8 @@
 /** sum, avg, var, stdev, wsum, wavg: one pass accumulating per group. */
 import type { Column } from '../columns/types.js'
 import { asFloat64 } from './numeric.js'
+import { accumulating } from './accumulated.js'
+import { floatsOf, intsOf, SUM, VALID } from './parts.js'
 import type { SummaryDef, SummaryInput } from './types.js'
 
 const NUMERIC = ['int', 'float', 'date'] as const
@@ -11,7 +13,7 @@ interface Sums {
   ss: Float64Array
 }
 
-/** Count and sum of the non-N/A values per group (the hot loop of most tabulations). */
+/** Count and sum of the non-N/A values per group. */
 function sumCount(ids: Int32Array, x: Float64Array, count: number): Sums {
   const n = new Int32Array(count)
   const s = new Float64Array(count)
@@ -35,25 +37,23 @@ function sumSquares(ids: Int32Array, x: Float64Array, sums: Sums): Sums {
   return { ...sums, ss }
 }
 
-function accumulate({ groups, source }: SummaryInput, squares: boolean): Sums {
+function accumulate({ groups, source }: SummaryInput): Sums {
   const x = asFloat64(source!)
-  const sums = sumCount(groups.ids, x, groups.count)
-  return squares ? sumSquares(groups.ids, x, sums) : sums
+  return sumSquares(groups.ids, x, sumCount(groups.ids, x, groups.count))
 }
 
 const float = (data: Float64Array): Column => ({ type: 'float', data })
 
-/** All-N/A group sums to 0, as g_sum does. */
-const sum = (input: SummaryInput): Column => float(accumulate(input, false).s)
-
-function avg(input: SummaryInput): Column {
-  const { n, s } = accumulate(input, false)
-  return float(s.map((v, g) => (n[g] === 0 ? Number.NaN : v / n[g])))
+/** Mean of the non-N/A values from their count and sum (N/A without values). */
+function mean(count: Int32Array, sum: Float64Array): Column {
+  const out = new Float64Array(sum.length)
+  for (let g = 0; g < out.length; g++) out[g] = count[g] === 0 ? Number.NaN : sum[g] / count[g]
+  return float(out)
 }
 
 /** Sample variance (n − 1); fewer than two values → N/A. */
 function variance(input: SummaryInput): Float64Array {
-  const { n, s, ss } = accumulate(input, true)
+  const { n, s, ss } = accumulate(input)
   return s.map((v, g) => (n[g] < 2 ? Number.NaN : Math.max(0, (ss[g] - (v * v) / n[g]) / (n[g] - 1))))
 }
 
@@ -74,26 +74,25 @@ function weighted({ groups, source, weight }: SummaryInput): { sw: Float64Array;
 }
 
 export const MOMENTS: readonly SummaryDef[] = [
-  {
+  accumulating({
     name: 'sum',
-    accumulator: 'sum',
+    // An all-N/A group sums to 0, as g_sum does.
+    accumulates: { parts: [SUM], finish: ([s]) => float(floatsOf(s)) },
     needsSource: true,
     needsWeight: false,
     types: NUMERIC,
     result: () => 'float',
-    kernel: sum,
     doc: 'sum: sum of non-N/A values (0 when all are N/A)',
-  },
-  {
+  }),
+  accumulating({
     name: 'avg',
-    accumulator: 'avg',
+    accumulates: { parts: [VALID, SUM], finish: ([n, s]) => mean(intsOf(n), floatsOf(s)) },
     needsSource: true,
     needsWeight: false,
     types: NUMERIC,
     result: () => 'float',
-    kernel: avg,
     doc: 'avg: mean of non-N/A values',
-  },
+  }),
   { name: 'var', needsSource: true, needsWeight: false, types: NUMERIC, result: () => 'float', kernel: (i) => float(variance(i)), doc: 'var: sample variance' },
   {
     name: 'stdev',

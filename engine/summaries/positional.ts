@@ -1,44 +1,9 @@
 /** first, last, min, max (keep the source type) and median. */
-import { NA_INT, type Column } from '../columns/types.js'
+import type { Column } from '../columns/types.js'
+import { accumulating } from './accumulated.js'
+import { columnOf, FIRST, LAST, MAX, MIN, type StatePart } from './parts.js'
 import { asFloat64 } from './numeric.js'
 import type { SummaryDef, SummaryInput } from './types.js'
-
-/** Row of each group's first (or last) appearance; -1 for none. */
-function edgeRows({ groups }: SummaryInput, last: boolean): Int32Array {
-  const rows = new Int32Array(groups.count).fill(-1)
-  const ids = groups.ids
-  for (let i = 0; i < ids.length; i++) if (last || rows[ids[i]] < 0) rows[ids[i]] = i
-  return rows
-}
-
-function pick(col: Column, rows: Int32Array): Column {
-  if (col.type === 'text') return { type: 'text', dict: col.dict, codes: rows.map((r) => (r < 0 ? 0 : col.codes[r])) }
-  if (col.type === 'float') return { type: 'float', data: Float64Array.from(rows, (r) => (r < 0 ? Number.NaN : col.data[r])) }
-  return { type: col.type, data: rows.map((r) => (r < 0 ? NA_INT : col.data[r])) }
-}
-
-/**
- * Row holding each group's smallest (or largest) non-N/A value; text compares by code, which
- * orders like the strings because dictionaries are sorted.
- */
-function extremeRows({ groups, source }: SummaryInput, max: boolean): Int32Array {
-  const col = source!
-  const rows = new Int32Array(groups.count).fill(-1)
-  const best = new Float64Array(groups.count)
-  const ids = groups.ids
-  const values = col.type === 'text' ? col.codes : col.data
-  const na = col.type === 'text' ? 0 : NA_INT
-  for (let i = 0; i < ids.length; i++) {
-    const v = values[i]
-    if (v !== v || (col.type !== 'float' && v === na)) continue
-    const g = ids[i]
-    if (rows[g] < 0 || (max ? v > best[g] : v < best[g])) {
-      rows[g] = i
-      best[g] = v
-    }
-  }
-  return rows
-}
 
 function median({ groups, source }: SummaryInput): Column {
   const x = asFloat64(source!)
@@ -56,43 +21,16 @@ function median({ groups, source }: SummaryInput): Column {
 
 const same = (t: Parameters<SummaryDef['result']>[0]) => t ?? 'int'
 
+/** A summary that is the value of one part, in the source's type. */
+const valueOf = (name: string, part: StatePart, doc: string) =>
+  accumulating({ name, accumulates: { parts: [part], finish: ([v]) => columnOf(v) }, needsSource: true, needsWeight: false, result: same, doc })
+
 export const POSITIONAL: readonly SummaryDef[] = [
-  {
-    name: 'first',
-    accumulator: 'first',
-    needsSource: true,
-    needsWeight: false,
-    result: same,
-    kernel: (i) => pick(i.source!, edgeRows(i, false)),
-    doc: "first: value of the group's first row",
-  },
-  {
-    name: 'last',
-    accumulator: 'last',
-    needsSource: true,
-    needsWeight: false,
-    result: same,
-    kernel: (i) => pick(i.source!, edgeRows(i, true)),
-    doc: "last: value of the group's last row",
-  },
-  {
-    name: 'min',
-    accumulator: 'min',
-    needsSource: true,
-    needsWeight: false,
-    result: same,
-    kernel: (i) => pick(i.source!, extremeRows(i, false)),
-    doc: 'min: smallest non-N/A value',
-  },
-  {
-    name: 'max',
-    accumulator: 'max',
-    needsSource: true,
-    needsWeight: false,
-    result: same,
-    kernel: (i) => pick(i.source!, extremeRows(i, true)),
-    doc: 'max: largest non-N/A value',
-  },
+  valueOf('first', FIRST, "first: value of the group's first row"),
+  valueOf('last', LAST, "last: value of the group's last row"),
+  // Text compares by code, which orders like the strings because dictionaries are sorted.
+  valueOf('min', MIN, 'min: smallest non-N/A value'),
+  valueOf('max', MAX, 'max: largest non-N/A value'),
   {
     name: 'median',
     needsSource: true,

@@ -1,67 +1,9 @@
 /**
- * Kernels of the direct-slot tabulation (see columns/key-slots.ts and interpret/ops/tabu-fast.ts):
- * the counting pass, which finds the key range as it goes, and block kernels for the summaries
- * it does not fuse. Rows arrive in row order, so every group adds its values in the same order as
- * the whole-column kernels of moments.ts and positional.ts, and the results are bit-identical.
+ * The counting pass of the direct-slot grouping (columns/key-slots.ts, interpret/ops/tabu-slots.ts),
+ * which finds the key range as it goes. Rows arrive in row order, so every group adds its values
+ * in the same order as the fold kernels of parts.ts, and the results are bit-identical.
  */
 import { NA_INT } from '../columns/types.js'
-
-// --- Block kernels -------------------------------------------------------------------------------
-//
-// Each adds one block of rows to per-slot accumulators: `slots[j]` is row j's slot and
-// `x[off + j]` its value as a double, N/A as NaN.
-
-/** s[slot] += value, N/A left out. */
-export function sumBlock(slots: Int32Array, x: Float64Array, off: number, len: number, s: Float64Array): void {
-  for (let j = 0; j < len; j++) {
-    const v = x[off + j]
-    // Adding +0 for N/A changes nothing: a sum that starts at +0 can never become -0. Without a
-    // branch, scattered N/A costs no mispredictions.
-    s[slots[j]] += v === v ? v : 0
-  }
-}
-
-/** n[slot] counts the non-N/A values, s[slot] sums them. */
-export function countSumBlock(slots: Int32Array, x: Float64Array, off: number, len: number, n: Int32Array, s: Float64Array): void {
-  for (let j = 0; j < len; j++) {
-    const v = x[off + j]
-    const valid = v === v
-    const g = slots[j]
-    n[g] += valid ? 1 : 0
-    s[g] += valid ? v : 0
-  }
-}
-
-/** n[slot] counts the non-N/A values. */
-export function countValidBlock(slots: Int32Array, x: Float64Array, off: number, len: number, n: Int32Array): void {
-  for (let j = 0; j < len; j++) {
-    const v = x[off + j]
-    n[slots[j]] += v === v ? 1 : 0
-  }
-}
-
-/**
- * best[slot] = the smallest non-N/A value so far (NaN until there is one). Ties keep the earlier
- * value, as the whole-column kernel does, which matters only for 0 and -0.
- */
-export function minBlock(slots: Int32Array, x: Float64Array, off: number, len: number, best: Float64Array): void {
-  for (let j = 0; j < len; j++) {
-    const v = x[off + j]
-    const g = slots[j]
-    const b = best[g]
-    if (v < b || (b !== b && v === v)) best[g] = v
-  }
-}
-
-/** best[slot] = the largest non-N/A value so far (NaN until there is one); ties as minBlock. */
-export function maxBlock(slots: Int32Array, x: Float64Array, off: number, len: number, best: Float64Array): void {
-  for (let j = 0; j < len; j++) {
-    const v = x[off + j]
-    const g = slots[j]
-    const b = best[g]
-    if (v > b || (b !== b && v === v)) best[g] = v
-  }
-}
 
 // --- The counting pass -------------------------------------------------------------------------
 //

@@ -3,6 +3,7 @@
  * column to one value per group (unlike the g_ functions, which broadcast back to every row).
  */
 import type { Column, ColumnType, GroupIndex } from '../columns/types.js'
+import type { PartValue, StatePart } from './parts.js'
 
 export interface SummaryInput {
   readonly groups: GroupIndex
@@ -12,12 +13,16 @@ export interface SummaryInput {
 }
 
 /**
- * The summaries that accumulate row by row into per-group state that merges exactly: the slot
- * fast path of `<tabu>` (interpret/ops/tabu-fast.ts) and the per-range partials of a split run
- * (parallel/aggregate.ts, merge.ts) compute these, each with a switch that the compiler checks
- * covers every one. A summary that is none of them runs on the general path only.
+ * How a summary accumulates row by row into per-group parts that merge exactly (parts.ts). Every
+ * evaluator of `<tabu>` learns the summary from this alone: the whole-column kernel, the direct
+ * slots of one integer break (interpret/ops/tabu-slots.ts), and a split run's partials and their
+ * merge (parallel/aggregate.ts, merge.ts).
  */
-export type Accumulator = 'cnt' | 'cntnna' | 'sum' | 'avg' | 'min' | 'max' | 'first' | 'last'
+export interface Accumulation {
+  readonly parts: readonly StatePart[]
+  /** The summary per group from its parts' values (in the order of `parts`). */
+  readonly finish: (values: readonly PartValue[]) => Column
+}
 
 export interface SummaryDef {
   readonly name: string
@@ -26,8 +31,9 @@ export interface SummaryDef {
   /** Source types accepted; absent = any. */
   readonly types?: readonly ColumnType[]
   readonly result: (source: ColumnType | null) => ColumnType
+  /** The summary over grouped whole columns (for an accumulating one, made from `accumulates`). */
   readonly kernel: (input: SummaryInput) => Column
-  /** Set when the unweighted summary is this accumulator, which the fast paths then serve. */
-  readonly accumulator?: Accumulator
+  /** Set when the unweighted summary accumulates row by row; the fast paths then serve it. */
+  readonly accumulates?: Accumulation
   readonly doc: string
 }

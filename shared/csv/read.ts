@@ -22,10 +22,7 @@ export interface CsvColumns {
 
 const badCsv = (message: string): AppError => new AppError('INVALID_PARAMETER', `The CSV text is not valid: ${message}`, { parameter: 'csv' })
 
-const COMMA = 44
-const QUOTE = 34
-const CR = 13
-const LF = 10
+import { closingQuote, COMMA, CR, LF, lineBreaks, QUOTE, unquotedEnd } from './grammar.js'
 
 /** The header and the columns of `text`. Throws INVALID_PARAMETER naming the line of a malformed record. */
 export function readCsv(text: string): CsvColumns {
@@ -71,41 +68,20 @@ export function readCsv(text: string): CsvColumns {
     }
     started = true
     if (c === QUOTE) {
-      const opened = line
-      let value = ''
-      let from = i + 1
-      let j = from
-      for (;;) {
-        if (j >= n) throw badCsv(`the quoted field that starts on line ${opened} has no closing quote.`)
-        c = s.charCodeAt(j)
-        if (c === QUOTE) {
-          if (s.charCodeAt(j + 1) === QUOTE) {
-            value += s.slice(from, j + 1)
-            j += 2
-            from = j
-            continue
-          }
-          break
-        }
-        if (c === LF || (c === CR && s.charCodeAt(j + 1) !== LF)) line++
-        j++
-      }
-      value += s.slice(from, j)
-      i = j + 1
+      const close = closingQuote(s, i + 1)
+      if (close < 0) throw badCsv(`the quoted field that starts on line ${line} has no closing quote.`)
+      const raw = s.slice(i + 1, close)
+      line += lineBreaks(raw)
+      i = close + 1
       c = s.charCodeAt(i)
       if (i < n && c !== COMMA && c !== CR && c !== LF) {
         throw badCsv(
           `line ${line}: a closing quote must end the field, but ${JSON.stringify(s[i])} follows it; double a quote ("") to put it inside the field.`,
         )
       }
-      record.push(value)
+      record.push(raw.includes('""') ? raw.replaceAll('""', '"') : raw)
     } else {
-      let j = i
-      while (j < n) {
-        c = s.charCodeAt(j)
-        if (c === COMMA || c === CR || c === LF) break
-        j++
-      }
+      const j = unquotedEnd(s, i)
       record.push(s.slice(i, j))
       i = j
     }

@@ -2,17 +2,33 @@
  * `<tabu>`: one row per distinct combination of the break values, one column per `<tcol>`
  * summary. With `cbreaks`, a cross-tabulation: the row totals (t0…) then one column per
  * combination of column-break values (m0, m1…), cells without rows N/A.
+ *
+ * When every summary accumulates (its SummaryDef's `accumulates`), the groups and summaries come
+ * from the one evaluator of grouped summaries (tabu-groups.ts), which a split run's ranges use
+ * too; otherwise each summary's whole-column kernel runs over group ids.
  */
-import type { Op, Tcol } from '../../ast.js'
+import type { BreakSpec, Op, Tcol } from '../../ast.js'
 import { gather, groupBy } from '../../columns/index.js'
 import { NA_INT, type Column, type GroupIndex } from '../../columns/types.js'
-import { lookupSummary } from '../../summaries/index.js'
+import { settled } from '../../summaries/fold.js'
+import { accumulationOf, accumulatorOf, lookupSummary } from '../../summaries/index.js'
 import { checkError } from '../../check/errors.js'
 import { evalColumn } from '../eval.js'
 import { newColumn, Worksheet, type WsColumn } from '../worksheet.js'
 import { groupOrder } from './group-order.js'
 import { infoPatch } from './simple.js'
-import { fastTabu, type Tabulated } from './tabu-fast.js'
+import { groupStates } from './tabu-groups.js'
+
+/** A tabulation's groups before ordering: one row per group in every column. */
+export interface Tabulated {
+  readonly count: number
+  /** One column per break: each group's break values. */
+  readonly values: Column[]
+  /** One column per tcol. */
+  readonly summaries: Column[]
+  /** The groups in output order, as group-order.ts defines it (null: as they are). */
+  readonly order: Int32Array | null
+}
 
 /** First row of each group; stops as soon as every group has been seen (usually early). */
 function firstRows(g: GroupIndex): Int32Array {
@@ -40,11 +56,10 @@ function groupsOf(names: readonly string[], ws: Worksheet, op: Op): { groups: Gr
   return { groups, values: cols.map((c) => gather(c, first)) }
 }
 
-/** @param source the tcol's source when already evaluated (by an abandoned fast path) */
-function summarise(t: Tcol, groups: GroupIndex, ws: Worksheet, source: Column | null = null): Column {
+function summarise(t: Tcol, groups: GroupIndex, ws: Worksheet): Column {
   const def = lookupSummary(t.fun)
   if (!def) throw checkError(t.loc, `Unknown summary fun="${t.fun}".`)
-  return def.kernel({ groups, source: source ?? (t.source ? evalColumn(t.source, ws) : null), weight: t.weight ? evalColumn(t.weight, ws) : null })
+  return def.kernel({ groups, source: t.source ? evalColumn(t.source, ws) : null, weight: t.weight ? evalColumn(t.weight, ws) : null })
 }
 
 function breakColumns(op: Op & { kind: 'Tabu' }, ws: Worksheet, values: readonly Column[]): WsColumn[] {
@@ -63,21 +78,64 @@ function reorder(cols: WsColumn[], order: Int32Array | null, rows: number): Work
   return order ? ws.selectRows(order) : ws
 }
 
-/** Group ids for every row, then each summary over them: any breaks, any summaries. */
-function generalTabu(op: Op & { kind: 'Tabu' }, ws: Worksheet, sources: readonly (Column | null)[]): Tabulated {
+/** Group ids for every row, then each summary's kernel over them: any breaks, any summaries. */
+function generalTabu(op: Op & { kind: 'Tabu' }, ws: Worksheet): Tabulated {
   const { groups, values } = groupsOf(op.breaks, ws, op)
-  const summaries = op.tcols.map((t, i) => summarise(t, groups, ws, sources[i] ?? null))
+  const summaries = op.tcols.map((t) => summarise(t, groups, ws))
   return { count: groups.count, values, summaries, order: groupOrder(op.breaks, values, op.breakSpecs, groups.count) }
 }
 
 /**
- * @param fast false forces the general path (tests compare the two); the one-pass path is
- *   otherwise tried first and declines what it does not cover
+ * Summaries that all accumulate, through the one evaluator of grouped summaries (tabu-groups.ts,
+ * which also serves a split run's ranges); null when one does not.
  */
-export function runTabu(op: Op & { kind: 'Tabu' }, ws: Worksheet, fast = true): Worksheet {
+function accumulatedTabu(op: Op & { kind: 'Tabu' }, ws: Worksheet, slots: boolean): Tabulated | null {
+  const names = op.tcols.map(accumulatorOf)
+  if (!names.every((n) => n !== null)) return null
+  const how = names.map((n) => accumulationOf(n!))
+  const spec = op.breaks.length === 1 ? op.breakSpecs.find((b) => b.col === op.breaks[0]) : undefined
+  const sorted = spec !== undefined && spec.sort !== 'none'
+  const g = groupStates(
+    ws,
+    {
+      breaks: op.breaks,
+      mask: null,
+      alwaysOneGroup: true,
+      starts: Int32Array.of(0, ws.rows),
+      order: sorted ? 'any' : 'appearance',
+      unknownColumn: (n) => checkError(op.loc, `Unknown column "${n}" in <tabu>.`),
+      slots,
+    },
+    op.tcols.map((t, i) => ({ accumulates: how[i], source: t.source })),
+  )
+  const summaries = g.states.map((parts, i) => how[i].finish(parts.map(settled)))
+  const order = g.slotOrder !== null ? keyOrder(spec!, g.slotOrder.naFirst, g.count) : groupOrder(op.breaks, g.keys, op.breakSpecs, g.count)
+  return { count: g.count, values: g.keys, summaries, order }
+}
+
+/**
+ * The order a sorting break asks for (group-order.ts: N/A where naorder puts it, in either
+ * direction), read off groups that are in slot order (N/A, then keys ascending) instead of sorted
+ * again. Null when that is the slot order itself, the usual case.
+ */
+function keyOrder(spec: BreakSpec, naFirst: boolean, n: number): Int32Array | null {
+  const desc = spec.sort === 'down'
+  const naLast = naFirst && spec.naorder === 'last'
+  if (!desc && !naLast) return null
+  const out = new Int32Array(n)
+  let p = 0
+  if (naFirst && !naLast) out[p++] = 0
+  const first = naFirst ? 1 : 0
+  if (desc) for (let g = n - 1; g >= first; g--) out[p++] = g
+  else for (let g = first; g < n; g++) out[p++] = g
+  if (naLast) out[p] = 0
+  return out
+}
+
+/** @param slots false forces the general group-by (tests compare the two) */
+export function runTabu(op: Op & { kind: 'Tabu' }, ws: Worksheet, slots = true): Worksheet {
   if (op.cbreaks.length > 0) return runCrossTab(op, ws)
-  const sources: (Column | null)[] = op.tcols.map(() => null)
-  return tabulationWorksheet(op, ws, (fast ? fastTabu(op, ws, sources) : null) ?? generalTabu(op, ws, sources))
+  return tabulationWorksheet(op, ws, accumulatedTabu(op, ws, slots) ?? generalTabu(op, ws))
 }
 
 /**

@@ -1,0 +1,69 @@
+/**
+ * A summary's source read a run of rows at a time as doubles, N/A as NaN: the form every fold
+ * kernel (parts.ts) takes. A stored float column is read in place; anything else is converted
+ * into a scratch run small enough to stay in the fast caches. Text reads as its codes (code 0,
+ * text N/A, as NaN): codes order like the strings.
+ */
+import { NA_INT, type Column } from '../columns/types.js'
+
+/** A column as the worksheet sees it: `source` read through `index` (-1: no row, N/A), or in place. */
+export interface SourceView {
+  readonly source: Column
+  readonly index: Int32Array | null
+}
+
+/**
+ * Rows per run: a run's slots (16 KB) and converted values (32 KB) stay in the fast caches while
+ * each summary reads them.
+ */
+export const RUN_ROWS = 4096
+
+export class DoubleRuns {
+  /** Where `load` puts the rows; fixed, so callers may read it before calling `load`. */
+  readonly array: Float64Array
+
+  constructor(private readonly view: SourceView) {
+    const { source, index } = view
+    this.array = source.type === 'float' && index === null ? source.data : new Float64Array(RUN_ROWS)
+  }
+
+  /** Makes rows start … start+len-1 (len ≤ RUN_ROWS) readable in `array`; returns the offset of row `start`. */
+  load(start: number, len: number): number {
+    const { source, index } = this.view
+    if (source.type === 'float') {
+      if (index === null) return start
+      floatsThrough(source.data, index, start, len, this.array)
+    } else {
+      const ints = source.type === 'text' ? source.codes : source.data
+      const na = source.type === 'text' ? 0 : NA_INT
+      if (index === null) intsAsDoubles(ints, na, start, len, this.array)
+      else intsAsDoublesThrough(ints, na, index, start, len, this.array)
+    }
+    return 0
+  }
+}
+
+// One monomorphic loop per case: V8 compiles each for one array type and no per-row test of
+// which case it is. An index entry of -1 is a row with no source row (N/A).
+
+function floatsThrough(src: Float64Array, index: Int32Array, start: number, len: number, out: Float64Array): void {
+  for (let j = 0; j < len; j++) {
+    const r = index[start + j]
+    out[j] = r < 0 ? Number.NaN : src[r]
+  }
+}
+
+function intsAsDoubles(src: Int32Array, na: number, start: number, len: number, out: Float64Array): void {
+  for (let j = 0; j < len; j++) {
+    const v = src[start + j]
+    out[j] = v === na ? Number.NaN : v
+  }
+}
+
+function intsAsDoublesThrough(src: Int32Array, na: number, index: Int32Array, start: number, len: number, out: Float64Array): void {
+  for (let j = 0; j < len; j++) {
+    const r = index[start + j]
+    const v = r < 0 ? na : src[r]
+    out[j] = v === na ? Number.NaN : v
+  }
+}
