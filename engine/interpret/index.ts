@@ -1,4 +1,3 @@
 export { runOps, type Tables } from './run.js'
-export { toResultSet } from './result.js'
 export type { TableInput, TableColumnInput } from './tables.js'
 export { Worksheet } from './worksheet.js'

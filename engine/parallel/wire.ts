@@ -27,7 +27,8 @@ function meta(c: WsColumn) {
 const cut = <T extends Int32Array | Float64Array>(a: T, rows: number): T => (a.length > rows ? (a.slice(0, rows) as T) : a)
 
 /**
- * toResultSet (interpret/result.ts) with text as codes: the same rows, limits and errors.
+ * The worksheet's visible columns as a result, text as codes: with `truncate`, a worksheet over
+ * maxRows gives its first maxRows rows (and totalRows) instead of failing.
  * @param storedOf with a part: which columns are base columns as read (sent as a mark, not data)
  */
 export function toCodedResultSet(
@@ -119,5 +120,21 @@ export function fromWire(r: ResultSet): ResultSet {
     return dict === null ? col : { kind: 'coded', codes: (col as { data: Int32Array }).data, dict }
   })
   const { dicts: _dicts, stored: _stored, written: _written, ...plain } = r
+  return { ...plain, columns }
+}
+
+/**
+ * A worksheet's result with text as one string per row: what the service's answer holds, built
+ * in-process by the engine's tests and benchmarks (a worker always answers codes, toCodedResultSet).
+ */
+export function toResultSet(ws: Worksheet, maxRows: number, truncate = false): ResultSet {
+  const coded = toCodedResultSet(ws, maxRows, truncate)
+  const columns = coded.columns.map((col, c): ResultColumn => {
+    const dict = coded.dicts[c]
+    if (dict === null) return col
+    const codes = (col as { data: Int32Array }).data
+    return { kind: 'text', data: Array.from(codes, (code) => dict[code]) }
+  })
+  const { dicts: _dicts, stored: _stored, written: _written, ...plain } = coded
   return { ...plain, columns }
 }
