@@ -49,7 +49,10 @@ function asColumn(v: Value, rows: number): Column | null {
 export function toMask(v: Value, rows: number): Uint8Array {
   const col = asColumn(v, rows)
   const mask = new Uint8Array(rows)
-  if (!col || col.type === 'text') return mask
+  // The checker refuses text here, except on the columns a cross-tabulation makes from the data,
+  // which it cannot know; an empty selection would be a wrong answer without an error.
+  if (col?.type === 'text') throw new AppError('CHECK_ERROR', 'A selection must be a 0/1 expression, such as a comparison; this one gives text.')
+  if (!col) return mask
   const d = col.data
   if (col.type === 'float') for (let i = 0; i < rows; i++) mask[i] = d[i] !== 0 && d[i] === d[i] ? 1 : 0
   else for (let i = 0; i < rows; i++) mask[i] = d[i] !== 0 && d[i] !== NA_INT ? 1 : 0

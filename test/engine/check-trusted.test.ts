@@ -91,6 +91,14 @@ describe('the interpreter still checks the columns a cross-tabulation makes', ()
     expect(() => runXml(`${first}<willbe name="z" value="m0+1"/>`, [T])).to.throw(AppError, '+ needs numbers, got text.')
   })
 
+  it('refuses a data-made text column as a selection instead of selecting nothing', () => {
+    const first = '<base table="t.x"/><tabu cbreaks="b"><tcol source="a" fun="first"/></tabu>'
+    expect(() => runXml(`${first}<sel value="m0"/>`, [T])).to.throw(
+      AppError,
+      'A selection must be a 0/1 expression, such as a comparison; this one gives text.',
+    )
+  })
+
   it('runs a data-made column the checker let through', () => {
     const r = runXml(`${CROSS}<willbe name="z" value="m0+m1"/>`, [T])
     expect(r.cols.map((c) => c.name)).to.include('z')
