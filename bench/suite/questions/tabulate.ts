@@ -76,6 +76,15 @@ export const TABULATE: readonly SuiteQuestion[] = [
     orderKeys: ['customer'],
   },
   {
+    name: 'tabu_weighted',
+    family: 'tabulate',
+    title: 'tabu by city: wsum and wavg of amount weighted by qty (both with N/A)',
+    xml: `${ORDERS}<tabu breaks="city">${by(['city'])}<tcol source="amount" fun="wsum" weight="qty"/><tcol source="amount" fun="wavg" weight="qty"/></tabu>`,
+    // Rows where the value or the weight is N/A take no part; a weighted average of nothing is N/A.
+    sql: `SELECT city, ${sum('amount * qty')} AS t0, sum(amount * qty) / nullif(sum(CASE WHEN amount IS NOT NULL THEN qty END), 0) AS t1 FROM orders GROUP BY city ORDER BY city NULLS FIRST`,
+    orderKeys: ['city'],
+  },
+  {
     name: 'tabu_date',
     family: 'tabulate',
     title: 'tabu by placed (date, 1,096 values): sum, cnt',
