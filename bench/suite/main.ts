@@ -92,6 +92,9 @@ async function main(): Promise<void> {
     tabula2: new TabulaTarget('tabula 2w', pool2, tables),
     duck2: new DuckTarget(db, 2, 'DuckDB 2t'),
   }
+  log(
+    `  split runs: with 2 workers, a query that can split runs in 2 parts over a base table of at least ${pool2.splitMinRows.toLocaleString('en-US')} rows (PARALLEL_MIN_ROWS)`,
+  )
   await settle(2000)
   const results: QuestionResult[] = []
   try {

@@ -14,6 +14,8 @@ export interface EnginePool {
   readonly workers: number
   /** The gateway's result-row limit, for the task's maxRows. */
   readonly maxRows: number
+  /** Base tables of at least this many rows run split over the workers (PARALLEL_MIN_ROWS). */
+  readonly splitMinRows: number
   run(task: RunTask): Promise<ResultSet>
   close(): Promise<void>
 }
@@ -35,6 +37,7 @@ export function openPool(workers: number): EnginePool {
   return {
     workers,
     maxRows: config.maxResultRows,
+    splitMinRows: config.parallelMinRows,
     run: (task) => runOnPool(deps, task, {}),
     close: () => runner.close(),
   }

@@ -1,8 +1,9 @@
 /**
- * Timing one question on one target within a time budget: untimed warm-up runs while they are
- * quick (so a query of milliseconds is timed after V8 has optimised it, as on a busy server),
- * then timed runs, each after a full collection, until `reps` runs or the budget is spent (at
- * least one). The figure is the median.
+ * Timing one question on one target within a time budget: timed runs, each after a full
+ * collection, until `reps` runs or the budget is spent (at least one); the figure is their
+ * median. A question that runs in under WARMUP_MS first gets untimed warm-up runs (its first run
+ * is one of them), so a query of milliseconds is timed after V8 has optimised it, as on a busy
+ * server; a slow one is warm after its checked run and spends its budget on timed runs.
  */
 import { performance } from 'node:perf_hooks'
 import { median, settle } from '../measure.js'
@@ -29,9 +30,15 @@ async function once(t: SuiteTarget, q: SuiteQuestion, settleFirst: boolean): Pro
 export async function timeQuestion(t: SuiteTarget, q: SuiteQuestion, reps: number, budgetMs: number): Promise<Timing> {
   const runs: number[] = []
   try {
-    let warm = 0
-    for (let i = 0; i < MAX_WARMUPS && warm < Math.min(WARMUP_MS, budgetMs * WARMUP_SHARE); i++) warm += await once(t, q, false)
+    const first = await once(t, q, true)
     let spent = 0
+    if (first < WARMUP_MS) {
+      let warm = first
+      for (let i = 1; i < MAX_WARMUPS && warm < Math.min(WARMUP_MS, budgetMs * WARMUP_SHARE); i++) warm += await once(t, q, false)
+    } else {
+      runs.push(first)
+      spent = first
+    }
     while (runs.length < reps && (runs.length === 0 || spent < budgetMs)) {
       const ms = await once(t, q, true)
       runs.push(ms)

@@ -38,6 +38,7 @@ function inProcessPool(parts: number): EnginePool {
   return {
     workers: parts,
     maxRows: MAX_ROWS,
+    splitMinRows: 1,
     run: async (task: RunTask): Promise<ResultSet> => {
       const planned = withPlan(task)
       const parted = parts > 1 ? split(planned, parts, BLOCK) : null
