@@ -110,6 +110,7 @@ async function main(): Promise<void> {
   log()
   log(textReport(results))
   if (opts.markdown) log(`\n${markdownReport(results)}`)
+  for (const r of results) if (r.kind !== 'timed') log(`\n## ${r.question.name}: ${r.kind}\n${r.lines.join('\n')}`)
   log(`\nload average at end: ${load()}; total time: ${((performance.now() - started) / 1000).toFixed(0)} s`)
   if (results.some((r) => r.kind !== 'timed')) process.exitCode = 1
 }
