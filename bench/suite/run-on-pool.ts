@@ -1,14 +1,14 @@
 /**
  * The suite's one door into the gateway: a worker pool built as gateway/compose.ts builds it,
  * and a task run through runOnPool, which plans it and splits it over the workers exactly as an
- * `api/run` request's task is (gateway/queries/parallel.ts). Only this file imports gateway/, so
+ * `api/run` request's task is (gateway/query/parallel.ts). Only this file imports gateway/, so
  * moving the gateway's query files means fixing the imports here and nowhere else in the suite.
  */
 import type { ResultSet, RunTask } from '../../shared/protocol.js'
 import { loadConfig } from '../../shared/config.js'
 import type { Deps } from '../../gateway/deps.js'
 import { PoolRunner } from '../../gateway/runner.js'
-import { runOnPool } from '../../gateway/queries/pool.js'
+import { runOnPool } from '../../gateway/query/pool.js'
 
 export interface EnginePool {
   readonly workers: number
