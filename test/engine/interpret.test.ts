@@ -24,7 +24,13 @@ const STORES = makeTable('t.stores', [
   { name: 'city', type: 'text', values: ['NYC', 'LA', 'SF', 'Austin'] },
 ])
 
-const TABLES = [KGV, SALES, STORES]
+/** Cities in a dictionary of their own: some shared with t.stores, one new, one N/A. */
+const MORE_STORES = makeTable('t.more', [
+  { name: 'store', type: 'int', values: [5, 6, 7, 1] },
+  { name: 'city', type: 'text', values: ['SF', 'Boston', '', 'NYC'] },
+])
+
+const TABLES = [KGV, SALES, STORES, MORE_STORES]
 
 interface Case {
   readonly name: string
@@ -226,6 +232,21 @@ const cases: Case[] = [
     name: 'merge appends rows matching columns by name',
     xml: '<base table="t.stores"/><merge table2="t.kgv"/><colord cols="store"/>',
     expect: { store: [1, 2, 2, 4, null, null, null, null, null] },
+  },
+  {
+    name: 'merge joins text of two dictionaries, shared and new values alike',
+    xml: '<base table="t.stores"/><merge table2="t.more"/><colord cols="city"/>',
+    expect: { city: ['NYC', 'LA', 'SF', 'Austin', 'SF', 'Boston', '', 'NYC'] },
+  },
+  {
+    name: 'merged text sorts and tabulates by its strings (one sorted dictionary)',
+    xml: '<base table="t.stores"/><merge table2="t.more"/><sort col="city"/><colord cols="city,store"/>',
+    expect: { city: ['', 'Austin', 'Boston', 'LA', 'NYC', 'NYC', 'SF', 'SF'], store: [7, 4, 6, 2, 1, 1, 2, 5] },
+  },
+  {
+    name: 'merge leaves text the foreign table lacks N/A on its rows',
+    xml: '<base table="t.sales"/><merge table2="t.stores"/><colord cols="state"/>',
+    expect: { state: ['NY', 'CA', 'NY', 'TX', 'CA', 'NY', '', '', '', '', ''] },
   },
   // Blocks.
   {

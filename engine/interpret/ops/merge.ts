@@ -2,18 +2,31 @@
  * `<merge table2=…>`: the foreign worksheet's rows appended below the current ones, columns
  * matched by name; a column the foreign side lacks is N/A there. Text dictionaries are merged.
  */
-import { textColumnFromStrings } from '../../columns/index.js'
-import { NA_INT, type Column } from '../../columns/types.js'
+import { mergeDicts } from '../../columns/index.js'
+import { NA_INT, type Column, type TextColumn } from '../../columns/types.js'
 import { newColumn, Worksheet } from '../worksheet.js'
 
-function strings(c: Column | null, rows: number): string[] {
-  if (c === null) return new Array<string>(rows).fill('')
-  if (c.type === 'text') return Array.from(c.codes, (code) => c.dict[code])
-  return Array.from(c.data as ArrayLike<number>, String)
+/**
+ * Text rows of both sides under the union of their dictionaries: one pass over each side's codes
+ * through a remap table (the checker has made sure a column is text on both sides or on neither;
+ * missing on the foreign side, it is N/A, code 0, there).
+ */
+function concatText(a: TextColumn, b: TextColumn | null, bRows: number): TextColumn {
+  const n = a.codes.length
+  const codes = new Int32Array(n + bRows)
+  if (b === null) {
+    codes.set(a.codes, 0)
+    return { type: 'text', codes, dict: a.dict }
+  }
+  const { dict, remaps } = mergeDicts([a.dict, b.dict])
+  const [ra, rb] = remaps
+  for (let i = 0; i < n; i++) codes[i] = ra[a.codes[i]]
+  for (let i = 0; i < bRows; i++) codes[n + i] = rb[b.codes[i]]
+  return { type: 'text', codes, dict }
 }
 
 function concat(a: Column, b: Column | null, bRows: number): Column {
-  if (a.type === 'text') return textColumnFromStrings([...strings(a, 0), ...strings(b, bRows)])
+  if (a.type === 'text') return concatText(a, b?.type === 'text' ? b : null, bRows)
   const n = a.data.length
   if (a.type === 'float' || b?.type === 'float') {
     const out = new Float64Array(n + bRows).fill(Number.NaN)
