@@ -89,12 +89,27 @@ export function remapCodes(codes: Int32Array, remap: Int32Array): Int32Array {
  * can be decided on integers. Columns that already share a dictionary are returned as they are.
  */
 export function unifyText(a: TextColumn, b: TextColumn): [TextColumn, TextColumn] {
-  if (a.dict === b.dict) return [a, b]
-  const { dict, remaps } = mergeDicts([a.dict, b.dict])
-  return [
-    { type: 'text', codes: remapCodes(a.codes, remaps[0]), dict },
-    { type: 'text', codes: remapCodes(b.codes, remaps[1]), dict },
-  ]
+  const [ua, ub] = unifyTextColumns([a, b])
+  return [ua, ub]
+}
+
+/**
+ * Text columns with codes in one dictionary, the union of theirs. Columns whose dictionaries hold
+ * the same strings (one table's column, or copies of it that crossed threads) keep their codes.
+ */
+export function unifyTextColumns(cols: readonly TextColumn[]): TextColumn[] {
+  const first = cols[0]?.dict
+  if (first === undefined || cols.every((c) => c.dict === first)) return [...cols]
+  if (cols.every((c) => sameStrings(c.dict, first))) return cols.map((c) => ({ type: 'text', codes: c.codes, dict: first }))
+  const { dict, remaps } = mergeDicts(cols.map((c) => c.dict))
+  return cols.map((c, i) => ({ type: 'text', codes: remapCodes(c.codes, remaps[i]), dict }))
+}
+
+function sameStrings(a: readonly string[], b: readonly string[]): boolean {
+  if (a === b) return true
+  if (a.length !== b.length) return false
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false
+  return true
 }
 
 /**

@@ -1,11 +1,12 @@
 /**
  * Engine columns to and from the ResultSet shape, which is what crosses between threads: a part's
- * partials and the merged group values travel as ResultSets of plain typed arrays (in shared
- * memory, see inSharedMemory), with each column's logical type in its metadata.
+ * partials and the merged group values travel as ResultSets of typed arrays (in shared memory, see
+ * inSharedMemory), with each column's logical type in its metadata. Text stays as its codes and
+ * dictionary (a `coded` column): no string per group is made, and the reader unifies dictionaries
+ * (unifyTextColumns) to compare groups by integer codes.
  */
-import type { PlainColumn, ResultColumn, ResultSet } from '../../shared/protocol.js'
+import type { ResultColumn, ResultSet } from '../../shared/protocol.js'
 import { columnMeta, type ColumnType } from '../../shared/table.js'
-import { textColumnFromStrings } from '../columns/index.js'
 import type { Column } from '../columns/types.js'
 
 export interface NamedColumn {
@@ -13,17 +14,14 @@ export interface NamedColumn {
   readonly column: Column
 }
 
-export function toResultColumn(c: Column): PlainColumn {
-  if (c.type === 'text') {
-    const out = new Array<string>(c.codes.length)
-    for (let i = 0; i < out.length; i++) out[i] = c.dict[c.codes[i]]
-    return { kind: 'text', data: out }
-  }
+export function toResultColumn(c: Column): ResultColumn {
+  if (c.type === 'text') return { kind: 'coded', codes: c.codes, dict: c.dict }
   return c.type === 'float' ? { kind: 'float', data: c.data } : { kind: 'int', data: c.data }
 }
 
 export function fromResultColumn(c: ResultColumn, type: ColumnType): Column {
-  if (c.kind === 'text') return textColumnFromStrings(c.data)
+  // encodeColumns never writes text as strings; anything else is a bug upstream.
+  if (c.kind === 'text') throw new Error('parallel codec: a partial column arrived with text as strings')
   if (c.kind === 'coded') return { type: 'text', codes: c.codes, dict: c.dict }
   if (c.kind === 'float') return { type: 'float', data: c.data }
   return { type: type === 'date' ? 'date' : 'int', data: c.data }
@@ -58,6 +56,7 @@ export function inSharedMemory(r: ResultSet): ResultSet {
   const columns = r.columns.map((c): ResultColumn => {
     if (c.kind === 'int') return { kind: 'int', data: shared(c.data) }
     if (c.kind === 'float') return { kind: 'float', data: shared(c.data) }
+    if (c.kind === 'coded') return { kind: 'coded', codes: shared(c.codes), dict: c.dict }
     return c
   })
   return { ...r, columns }

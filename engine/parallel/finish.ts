@@ -5,7 +5,7 @@
  * a worker, merge-task.ts).
  */
 import { AppError } from '../../shared/errors.js'
-import type { CodedResultSet, ResultColumn, ResultSet, RunTask, TableInput } from '../../shared/protocol.js'
+import type { CodedResultSet, PlainColumn, ResultColumn, ResultSet, RunTask, TableInput } from '../../shared/protocol.js'
 import type { RowRange } from './blocks.js'
 import { groupOrder } from '../interpret/ops/group-order.js'
 import { tabulationWorksheet } from '../interpret/ops/tabu.js'
@@ -15,7 +15,6 @@ import type { ParallelPlan } from './plan.js'
 import { prefixWorksheet } from './part.js'
 import { emptyTables } from './range-worksheet.js'
 import { isCoded, toCodedResultSet } from './wire.js'
-import { plain } from './merge.js'
 
 /** Column `k` of the base table over base rows start … start+rows-1, viewed in place (text as its codes). */
 function storedColumn(table: TableInput, k: number, start: number, rows: number): ResultColumn {
@@ -30,6 +29,12 @@ function storedEverywhere(sets: readonly ResultSet[], c: number): number | null 
   const first = sets[0] as CodedResultSet
   const k = first.stored?.[c] ?? null
   return k !== null && sets.every((s) => (s as CodedResultSet).stored?.[c] === k) ? k : null
+}
+
+/** A column of a part's rows that is not coded text (those go through concatCoded). */
+function plain(c: ResultColumn): PlainColumn {
+  if (c.kind === 'coded') throw new Error('parallel concat: a coded text column without its dictionary')
+  return c
 }
 
 function concatColumn(sets: readonly ResultSet[], c: number, rows: number): ResultColumn {

@@ -5,75 +5,61 @@
  * Each summary's parts merge as summaries/parts.ts says: counts add, sums add the parts' block sums
  * in block order from zero (blocks.ts: the same additions in the same order for any number of
  * parts), extremes keep the smaller or larger, first and last values come from the first or last
- * range that has the group.
+ * range that has the group. Text keys and values come as codes with each part's dictionary; they
+ * are put on one dictionary and groups are told apart by integer codes (numberTogether).
  */
-import type { PlainColumn, ResultSet } from '../../shared/protocol.js'
+import type { ResultSet } from '../../shared/protocol.js'
 import type { ColumnType } from '../../shared/table.js'
-import { textColumnFromStrings } from '../columns/index.js'
-import { NA_INT, type Column } from '../columns/types.js'
+import { firstRowOfGroups, gather, groupBy, unifyTextColumns } from '../columns/index.js'
+import { NA_INT, type Column, type TextColumn } from '../columns/types.js'
 import { accumulationOf } from '../summaries/index.js'
 import { asTypeOf, type PartValue, type StatePart } from '../summaries/parts.js'
 import { keyName, partName } from './aggregate.js'
+import { fromResultColumn } from './codec.js'
 import type { AggSpec } from './plan.js'
 
-/** Partials are encoded by codec.ts, which never codes text; anything else is a bug upstream. */
-export function plain(c: ResultSet['columns'][number]): PlainColumn {
-  if (c.kind === 'coded') throw new Error('parallel merge: a partial column arrived with coded text')
-  return c
+/** Columns of one type, text put on one dictionary (the union of theirs). */
+export function onOneDictionary(cols: readonly Column[]): Column[] {
+  return cols[0]?.type === 'text' ? unifyTextColumns(cols as TextColumn[]) : [...cols]
 }
 
-/** One group per distinct key tuple, numbered as met. */
-export class KeyIndex {
-  private readonly byNumber = new Map<number, number>()
-  private readonly byText = new Map<string, number>()
-  private readonly values: (number | string)[][]
-  private types: ColumnType[] | null = null
-  count = 0
-
-  /** @param types the key columns' types, when known before any group is met */
-  constructor(
-    private readonly keys: number,
-    types?: readonly ColumnType[],
-  ) {
-    this.values = Array.from({ length: keys }, () => [])
-    if (types !== undefined) this.types = [...types]
+/** Columns of one type one after another, text on one dictionary. */
+export function concatColumns(cols: readonly Column[], type: ColumnType): Column {
+  const same = onOneDictionary(cols)
+  const arrays = same.map((c) => (c.type === 'text' ? c.codes : c.data))
+  const out = type === 'float' ? new Float64Array(arrays.reduce((n, a) => n + a.length, 0)) : new Int32Array(arrays.reduce((n, a) => n + a.length, 0))
+  let at = 0
+  for (const a of arrays) {
+    out.set(a, at)
+    at += a.length
   }
-
-  /** The group of row `i` of the key columns, added when new; -1 with `readOnly` when absent. */
-  idOf(cols: readonly PlainColumn[], types: readonly ColumnType[], i: number, readOnly = false): number {
-    this.types ??= [...types]
-    if (this.keys === 0) return this.count > 0 ? 0 : readOnly ? -1 : this.count++
-    const single = this.keys === 1 && cols[0].kind === 'int'
-    const k = single ? (cols[0].data[i] as number) : tupleKey(cols, i)
-    const map = (single ? this.byNumber : this.byText) as Map<number | string, number>
-    const found = map.get(k)
-    if (found !== undefined) return found
-    if (readOnly) return -1
-    map.set(k, this.count)
-    cols.forEach((c, j) => this.values[j].push(c.data[i]))
-    return this.count++
-  }
-
-  /** The key values of every group, one column per key. */
-  columns(): Column[] {
-    return this.values.map((v, j) => columnOf(v, this.types?.[j] ?? 'int'))
-  }
+  if (type === 'text') return { type, codes: out as Int32Array, dict: (same[0] as TextColumn | undefined)?.dict ?? [''] }
+  return type === 'float' ? { type, data: out as Float64Array } : { type, data: out as Int32Array }
 }
 
-/** A key tuple as text: -0 reads as 0 (group-by folds them too), text is length-prefixed. */
-function tupleKey(cols: readonly PlainColumn[], i: number): string {
-  let k = ''
-  for (const c of cols) {
-    const v = c.data[i]
-    k += typeof v === 'string' ? `${v.length}:${v}|` : `${v}|`
-  }
-  return k
-}
-
-function columnOf(values: readonly (number | string)[], type: ColumnType): Column {
-  if (type === 'text') return textColumnFromStrings(values as string[])
-  if (type === 'float') return { type: 'float', data: Float64Array.from(values as number[]) }
-  return { type, data: Int32Array.from(values as number[]) }
+/**
+ * Key tuples of several lists, numbered together by first appearance over the lists in order
+ * (the one group-by kernel, on integer codes): ids[l] gives list l's tuples their numbers.
+ * @param lists per list, its key columns (the same number and types in each)
+ * @param lengths per list, its number of tuples (no key columns: every tuple is the one group)
+ */
+export function numberTogether(
+  lists: readonly (readonly Column[])[],
+  lengths: readonly number[],
+  types: readonly ColumnType[],
+): { ids: Int32Array[]; count: number; keys: Column[] } {
+  const total = lengths.reduce((n, k) => n + k, 0)
+  const all = types.map((type, k) =>
+    concatColumns(
+      lists.map((l) => l[k]),
+      type,
+    ),
+  )
+  const groups = groupBy(all, total)
+  const first = firstRowOfGroups(groups)
+  let at = 0
+  const ids = lengths.map((n) => groups.ids.subarray(at, (at += n)))
+  return { ids, count: groups.count, keys: all.map((c) => gather(c, first)) }
 }
 
 /** The merged groups: their key values and each aggregate's final value per group. */
@@ -90,11 +76,11 @@ interface Part {
   readonly map: Int32Array
 }
 
-const column = (p: Part, name: string): PlainColumn | undefined => {
+const column = (p: Part, name: string): Column | undefined => {
   const i = p.byName.get(name)
-  return i === undefined ? undefined : plain(p.set.columns[i])
+  return i === undefined ? undefined : fromResultColumn(p.set.columns[i], p.set.cols[i].logical)
 }
-const typeOf = (p: Part, name: string): ColumnType => p.set.cols[p.byName.get(name)!].logical
+const numbers = (c: Column): Int32Array | Float64Array => (c.type === 'text' ? c.codes : c.data)
 
 /** A summed part: every part's block vectors added in block order from zero. */
 function sumOf(parts: readonly Part[], j: number, name: string, count: number): Float64Array {
@@ -103,7 +89,7 @@ function sumOf(parts: readonly Part[], j: number, name: string, count: number): 
     for (let b = 0; ; b++) {
       const col = column(p, partName(j, name, b))
       if (col === undefined) break
-      const d = col.data as Float64Array
+      const d = numbers(col) as Float64Array
       const map = p.map
       for (let g = 0; g < d.length; g++) s[map[g]] += d[g]
     }
@@ -114,7 +100,7 @@ function sumOf(parts: readonly Part[], j: number, name: string, count: number): 
 function countOf(parts: readonly Part[], j: number, name: string, count: number): Int32Array {
   const n = new Int32Array(count)
   for (const p of parts) {
-    const d = column(p, partName(j, name))!.data as Int32Array
+    const d = numbers(column(p, partName(j, name))!) as Int32Array
     for (let g = 0; g < d.length; g++) n[p.map[g]] += d[g]
   }
   return n
@@ -126,9 +112,9 @@ function extremeOf(parts: readonly Part[], j: number, name: string, count: numbe
   for (const p of parts) {
     const at = partName(j, name)
     const col = column(p, at)!
-    const type = typeOf(p, at)
+    const type = col.type
     like = type === 'float' ? like : { type: type === 'date' ? 'date' : 'int', data: new Int32Array(0) }
-    const d = col.data as Int32Array | Float64Array
+    const d = numbers(col)
     for (let g = 0; g < d.length; g++) {
       const raw = d[g]
       const v = type === 'float' ? raw : raw === NA_INT ? Number.NaN : raw
@@ -144,22 +130,21 @@ function extremeOf(parts: readonly Part[], j: number, name: string, count: numbe
 
 /** first: the value from the first part that has the group; last: from the last one. */
 function edgeOf(parts: readonly Part[], j: number, name: string, count: number, last: boolean): Column {
-  const values: (number | string)[] = new Array(count)
+  const cols = onOneDictionary(parts.map((p) => column(p, partName(j, name))!))
+  const type: ColumnType = cols[0]?.type ?? 'float'
+  const na = type === 'text' ? 0 : type === 'float' ? Number.NaN : NA_INT
+  const values = type === 'float' ? new Float64Array(count).fill(na) : new Int32Array(count).fill(na)
   const seen = new Uint8Array(count)
-  let type: ColumnType = 'float'
-  for (const p of parts) {
-    const at = partName(j, name)
-    const col = column(p, at)!
-    type = typeOf(p, at)
-    for (let g = 0; g < col.data.length; g++) {
+  parts.forEach((p, i) => {
+    const d = numbers(cols[i])
+    for (let g = 0; g < d.length; g++) {
       const to = p.map[g]
-      if (last || seen[to] === 0) values[to] = col.data[g]
+      if (last || seen[to] === 0) values[to] = d[g]
       seen[to] = 1
     }
-  }
-  const na = type === 'text' ? '' : type === 'float' ? Number.NaN : NA_INT
-  for (let g = 0; g < count; g++) if (seen[g] === 0) values[g] = na
-  return columnOf(values, type)
+  })
+  if (type === 'text') return { type, codes: values as Int32Array, dict: (cols[0] as TextColumn).dict }
+  return type === 'float' ? { type, data: values as Float64Array } : { type, data: values as Int32Array }
 }
 
 /** One part of summary j over every range, as one value per merged group. */
@@ -175,22 +160,25 @@ function mergedPart(parts: readonly Part[], j: number, part: StatePart, count: n
  * final value per group (its SummaryDef's finish over its merged parts).
  */
 export function mergePartials(sets: readonly ResultSet[], keys: number, aggs: readonly AggSpec[]): MergedGroups {
-  const first = sets[0]
-  const types = first === undefined ? undefined : Array.from({ length: keys }, (_, i) => first.cols.find((c) => c.name === keyName(i))!.logical)
-  const index = new KeyIndex(keys, types)
-  const parts: Part[] = sets.map((set) => {
-    const byName = new Map(set.cols.map((c, i) => [c.name, i]))
-    const keyCols = Array.from({ length: keys }, (_, i) => plain(set.columns[byName.get(keyName(i))!]))
-    const keyTypes = Array.from({ length: keys }, (_, i) => set.cols[byName.get(keyName(i))!].logical)
-    const map = new Int32Array(set.rowCount)
-    for (let g = 0; g < set.rowCount; g++) map[g] = index.idOf(keyCols, keyTypes, g)
-    return { set, byName, map }
-  })
+  const byNames = sets.map((set) => new Map(set.cols.map((c, i) => [c.name, i])))
+  const keyLists = sets.map((set, s) =>
+    Array.from({ length: keys }, (_, k) => {
+      const i = byNames[s].get(keyName(k))!
+      return fromResultColumn(set.columns[i], set.cols[i].logical)
+    }),
+  )
+  const types: ColumnType[] = keyLists[0]?.map((c) => c.type) ?? Array.from({ length: keys }, () => 'int')
+  const together = numberTogether(
+    keyLists,
+    sets.map((s) => s.rowCount),
+    types,
+  )
+  const parts: Part[] = sets.map((set, s) => ({ set, byName: byNames[s], map: together.ids[s] }))
   // A tabulation without breaks has its one row even over no rows at all.
-  const count = keys === 0 ? Math.max(1, index.count) : index.count
+  const count = keys === 0 ? 1 : together.count
   const values = aggs.map((a, j): Column => {
     const how = accumulationOf(a.fun)
     return how.finish(how.parts.map((part) => mergedPart(parts, j, part, count)))
   })
-  return { count, keys: index.columns(), values }
+  return { count, keys: together.keys, values }
 }

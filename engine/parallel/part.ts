@@ -4,11 +4,10 @@
  * functions.
  */
 import type { ResultSet, RunPart, RunTask } from '../../shared/protocol.js'
-import type { ColumnType } from '../../shared/table.js'
 import type { Op } from '../ast.js'
 import { gather } from '../columns/index.js'
 import { slotLimit, slotsOfColumn } from '../columns/key-slots.js'
-import { NA_INT } from '../columns/types.js'
+import { NA_INT, type Column } from '../columns/types.js'
 import { checkError } from '../check/errors.js'
 import { evalExpr, toMask } from '../interpret/eval.js'
 import { infoPatch } from '../interpret/ops/simple.js'
@@ -16,8 +15,8 @@ import { reportSteps, type Tables } from '../interpret/run.js'
 import { newColumn, type Worksheet } from '../interpret/worksheet.js'
 import { groupsOf, keyName, partials } from './aggregate.js'
 import { blockEdges } from './blocks.js'
-import { decodeColumns, encodeColumns, toResultColumn } from './codec.js'
-import { KeyIndex, plain } from './merge.js'
+import { decodeColumns, encodeColumns } from './codec.js'
+import { numberTogether } from './merge.js'
 import { keepsRows, summarises, type GroupStep, type ParallelPlan } from './plan.js'
 import { BASE_ROW, blockStarts, prefixStep, rangeWorksheet, storedPosition, withoutBaseRows } from './range-worksheet.js'
 import { toCodedResultSet } from './wire.js'
@@ -28,8 +27,24 @@ function selection(step: GroupStep, ws: Worksheet): Uint8Array | null {
   return step.select === null ? null : toMask(evalExpr(step.select, ws), ws.rows)
 }
 
+/**
+ * Where each of `mine` key tuples is among the merged groups' (-1 when absent): both numbered
+ * together, merged groups first, so a tuple numbered below their count is that merged group.
+ */
+function findInMerged(merged: readonly Column[], count: number, mine: readonly Column[], rows: number): Int32Array {
+  const { ids } = numberTogether(
+    [merged, mine],
+    [count, rows],
+    merged.map((c) => c.type),
+  )
+  const found = new Int32Array(rows)
+  const at = ids[1]
+  for (let g = 0; g < rows; g++) found[g] = at[g] < count ? at[g] : -1
+  return found
+}
+
 /** For each worksheet row, its group's row in the merged groups (-1 for rows S leaves out). */
-function mergedRowOfEachRow(ws: Worksheet, step: GroupStep, index: KeyIndex, types: readonly ColumnType[]): Int32Array {
+function mergedRowOfEachRow(ws: Worksheet, step: GroupStep, merged: readonly Column[], count: number): Int32Array {
   const rows = new Int32Array(ws.rows)
   // One int key and no S: each key's slot looked up once, no group ids to build.
   const key = step.keys.length === 1 && step.select === null ? ws.column(step.keys[0])?.data() : undefined
@@ -38,9 +53,7 @@ function mergedRowOfEachRow(ws: Worksheet, step: GroupStep, index: KeyIndex, typ
     const off = 1 - slots.min
     const slotKeys = new Int32Array(slots.width)
     for (let i = 0; i < slots.width; i++) slotKeys[i] = i === 0 ? NA_INT : i - off
-    const cols = [{ kind: 'int' as const, data: slotKeys }]
-    const toMerged = new Int32Array(slots.width)
-    for (let i = 0; i < slots.width; i++) toMerged[i] = index.idOf(cols, types, i, true)
+    const toMerged = findInMerged(merged, count, [{ type: merged[0].type as 'int' | 'date', data: slotKeys }], slots.width)
     const keys = slots.keys
     for (let r = 0; r < rows.length; r++) {
       const k = keys[r]
@@ -49,9 +62,12 @@ function mergedRowOfEachRow(ws: Worksheet, step: GroupStep, index: KeyIndex, typ
     return rows
   }
   const { groups, keyCols, first } = groupsOf(ws, step.keys, selection(step, ws))
-  const mine = keyCols.map((c) => toResultColumn(gather(c, first)))
-  const toMerged = new Int32Array(groups.count)
-  for (let g = 0; g < groups.count; g++) toMerged[g] = index.idOf(mine, types, g, true)
+  const toMerged = findInMerged(
+    merged,
+    count,
+    keyCols.map((c) => gather(c, first)),
+    groups.count,
+  )
   const ids = groups.ids
   for (let r = 0; r < rows.length; r++) rows[r] = ids[r] < 0 ? -1 : toMerged[ids[r]]
   return rows
@@ -61,12 +77,8 @@ function mergedRowOfEachRow(ws: Worksheet, step: GroupStep, index: KeyIndex, typ
 function applyGroupValues(op: Op & { kind: 'Willbe' }, step: GroupStep, ws: Worksheet, merged: ResultSet): Worksheet {
   if (ws.column(op.name)) throw checkError(op.loc, `A column named "${op.name}" already exists; choose another name.`)
   const byName = decodeColumns(merged)
-  const keyAt = step.keys.map((_, i) => merged.cols.findIndex((c) => c.name === keyName(i)))
-  const types = keyAt.map((i) => merged.cols[i].logical)
-  const index = new KeyIndex(step.keys.length)
-  const mergedKeys = keyAt.map((i) => plain(merged.columns[i]))
-  for (let g = 0; g < merged.rowCount; g++) index.idOf(mergedKeys, types, g)
-  const rows = mergedRowOfEachRow(ws, step, index, types)
+  const keys = step.keys.map((_, i) => byName.get(keyName(i))!)
+  const rows = mergedRowOfEachRow(ws, step, keys, merged.rowCount)
   const column = newColumn(op.name, gather(byName.get('value')!, rows), infoPatch(op.meta))
   const mark = ws.column(BASE_ROW)
   return ws.withColumns([...ws.cols.filter((c) => c !== mark), column, ...(mark ? [mark] : [])])
