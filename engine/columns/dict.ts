@@ -124,6 +124,19 @@ export function usedCodes(col: TextColumn): Uint8Array {
 }
 
 /**
+ * The column over a dictionary of only the entries its rows use ('' kept at code 0), still sorted:
+ * a few groups of a large table's text then carry a few strings, not the table's whole dictionary.
+ */
+export function withUsedEntriesOnly(col: TextColumn): TextColumn {
+  const used = usedCodes(col)
+  used[0] = 1
+  const remap = new Int32Array(col.dict.length)
+  const dict: string[] = []
+  for (let c = 0; c < used.length; c++) if (used[c] === 1) remap[c] = dict.push(col.dict[c]) - 1
+  return { type: 'text', codes: remapCodes(col.codes, remap), dict }
+}
+
+/**
  * Applies `fn` to each dictionary entry instead of each row, then re-sorts and de-duplicates the
  * results and remaps the codes. N/A stays N/A (fn is not called for ''), and an entry mapped to
  * '' becomes N/A.

@@ -3,7 +3,19 @@ export type { Column, ColumnType, FloatColumn, GroupIndex, IntColumn, Scalar, Sc
 export { NA_FLOAT, NA_INT, columnLength, isNumericType } from './types.js'
 export { columnFromValues, compareStrings, dateColumn, floatColumn, intColumn, naColumn, scalarToColumn, textColumnFromStrings, toFloat } from './make.js'
 export { columnValues, isNA, valueAt } from './access.js'
-export { intFromDictMap, lookupCode, lowerBound, mergeDicts, remapCodes, textFromDictMap, unifyText, unifyTextColumns, upperBound, usedCodes } from './dict.js'
+export {
+  intFromDictMap,
+  lookupCode,
+  lowerBound,
+  mergeDicts,
+  remapCodes,
+  textFromDictMap,
+  unifyText,
+  unifyTextColumns,
+  upperBound,
+  usedCodes,
+  withUsedEntriesOnly,
+} from './dict.js'
 export { gather } from './gather.js'
 export { firstRowOfGroups, groupBy } from './group-by.js'
 export { firstIndexLookup } from './lookup.js'

@@ -7,6 +7,7 @@
  */
 import type { ResultColumn, ResultSet } from '../../shared/protocol.js'
 import { columnMeta, type ColumnType } from '../../shared/table.js'
+import { withUsedEntriesOnly } from '../columns/index.js'
 import type { Column } from '../columns/types.js'
 
 export interface NamedColumn {
@@ -15,7 +16,11 @@ export interface NamedColumn {
 }
 
 export function toResultColumn(c: Column): ResultColumn {
-  if (c.type === 'text') return { kind: 'coded', codes: c.codes, dict: c.dict }
+  if (c.type === 'text') {
+    // Few groups over a large dictionary (a selective S, a table-wide dictionary) send only their strings.
+    const t = c.dict.length > 2 * c.codes.length ? withUsedEntriesOnly(c) : c
+    return { kind: 'coded', codes: t.codes, dict: t.dict }
+  }
   return c.type === 'float' ? { kind: 'float', data: c.data } : { kind: 'int', data: c.data }
 }
 

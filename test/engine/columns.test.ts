@@ -15,7 +15,9 @@ import {
   textColumnFromStrings,
   textFromDictMap,
   unifyText,
+  unifyTextColumns,
   upperBound,
+  withUsedEntriesOnly,
   valueAt,
   type Column,
   type ColumnType,
@@ -174,6 +176,40 @@ describe('engine/columns', () => {
         expect(x.dict).to.equal(y.dict)
         expect(columnValues(x)).to.deep.equal(a)
         expect(columnValues(y)).to.deep.equal(b)
+      }
+    })
+
+    it('unifies any number of text columns onto one dictionary, keeping their values', () => {
+      const rng = new Rng(5)
+      for (const n of SIZES) {
+        const values = [0, 1, 2].map((k) => randomValues(rng, 'text', n, { range: 3 + k }))
+        const cols = values.map((v) => col('text', v) as TextColumn)
+        const copied = { type: 'text' as const, codes: cols[0].codes, dict: [...cols[0].dict] }
+        for (const set of [cols, [cols[0], copied], [cols[1]]]) {
+          const out = unifyTextColumns(set)
+          out.forEach((c, k) => {
+            expect(c.dict).to.equal(out[0].dict)
+            expect(columnValues(c)).to.deep.equal(columnValues(set[k]))
+          })
+        }
+        // Equal strings in another array: the codes are kept as they are.
+        expect(unifyTextColumns([cols[0], copied])[1].codes).to.equal(cols[0].codes)
+      }
+    })
+
+    it('keeps only the dictionary entries a column uses, sorted, with N/A at code 0', () => {
+      const rng = new Rng(6)
+      for (const n of SIZES) {
+        const whole = col('text', randomValues(rng, 'text', 3 * n + 3)) as TextColumn
+        const some = gather(
+          whole,
+          Int32Array.from({ length: n }, (_, i) => (i * 5) % (3 * n + 3)),
+        ) as TextColumn
+        const only = withUsedEntriesOnly(some)
+        expect(columnValues(only)).to.deep.equal(columnValues(some))
+        expect(only.dict[0]).to.equal('')
+        expect([...only.dict].sort()).to.deep.equal(only.dict)
+        expect(only.dict.length).to.equal(new Set(['', ...columnValues(some).map((v) => v ?? '')]).size)
       }
     })
 
