@@ -133,7 +133,10 @@ export function toResultSet(ws: Worksheet, maxRows: number, truncate = false): R
     const dict = coded.dicts[c]
     if (dict === null) return col
     const codes = (col as { data: Int32Array }).data
-    return { kind: 'text', data: Array.from(codes, (code) => dict[code]) }
+    // A plain loop into a sized array: Array.from over a typed array with a map is several times slower.
+    const data = new Array<string>(codes.length)
+    for (let i = 0; i < codes.length; i++) data[i] = dict[codes[i]]
+    return { kind: 'text', data }
   })
   const { dicts: _dicts, stored: _stored, written: _written, ...plain } = coded
   return { ...plain, columns }
