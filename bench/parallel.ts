@@ -16,7 +16,7 @@ import { loadConfig } from '../shared/config.js'
 import { parseQuery, tableRefs } from '../engine/parse/index.js'
 import { checkQuery } from '../engine/check/index.js'
 import { PoolRunner } from '../gateway/runner.js'
-import type { Deps } from '../gateway/deps.js'
+import type { PoolServices } from '../gateway/query/services.js'
 import { runOnPool } from '../gateway/query/pool.js'
 import { makeBenchData, toTableInput } from './data.js'
 import { digestResult, type Digest } from './digest.js'
@@ -30,7 +30,7 @@ const TARGET = 1.7
 /** The gateway's side of a run: a query parsed and checked here, run on the pool through runOnPool. */
 class PoolTarget implements Target {
   private result: ResultSet | null = null
-  readonly deps: Deps
+  readonly deps: PoolServices
   private readonly runner: PoolRunner
 
   constructor(
@@ -48,7 +48,7 @@ class PoolTarget implements Target {
       MAX_RESULT_ROWS: '500000000',
       MAX_RESULT_BYTES: String(Number.MAX_SAFE_INTEGER),
     })
-    this.deps = { config, runner: this.runner } as unknown as Deps
+    this.deps = { config, runner: this.runner }
   }
 
   async run(q: BenchQuery): Promise<void> {

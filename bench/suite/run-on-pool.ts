@@ -6,7 +6,7 @@
  */
 import type { ResultSet, RunTask } from '../../shared/protocol.js'
 import { loadConfig } from '../../shared/config.js'
-import type { Deps } from '../../gateway/deps.js'
+import type { PoolServices } from '../../gateway/query/services.js'
 import { PoolRunner } from '../../gateway/runner.js'
 import { runOnPool } from '../../gateway/query/pool.js'
 
@@ -32,8 +32,7 @@ export function openPool(workers: number): EnginePool {
     MAX_RESULT_BYTES: String(Number.MAX_SAFE_INTEGER),
   })
   const runner = new PoolRunner({ workers: config.workers, workerMemoryMb: config.workerMemoryMb, sqlMemoryMb: config.sqlMemoryMb })
-  // runOnPool reads only the config and the runner of Deps.
-  const deps = { config, runner } as unknown as Deps
+  const deps: PoolServices = { config, runner }
   return {
     workers,
     maxRows: config.maxResultRows,

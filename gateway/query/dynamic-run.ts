@@ -11,7 +11,7 @@
 import { AppError } from '../../shared/errors.js'
 import { applyRequest, findWidget, initialVars, parseDynamic, widgetQuery, type DynamicApp } from '../../engine/index.js'
 import type { Principal } from '../catalog/principal.js'
-import type { Deps } from '../deps.js'
+import type { QueryServices } from './services.js'
 import type { RecipeOptions } from './limits.js'
 import { prepareRun, type RunRecipe } from './run.js'
 import { runRecipe } from './service.js'
@@ -20,13 +20,13 @@ import { runRecipe } from './service.js'
 const NO_INSTANCE = 0
 
 /** The recipe of a run query: itself, or the index widget of the dynamic query it is. */
-export async function prepareRunQuery(deps: Deps, user: Principal, xml: string, opts: RecipeOptions = {}): Promise<RunRecipe> {
+export async function prepareRunQuery(deps: QueryServices, user: Principal, xml: string, opts: RecipeOptions = {}): Promise<RunRecipe> {
   // Most queries hold no <dynamic>: they skip the second parse.
   const app = xml.includes('<dynamic') ? parseDynamic(xml) : null
   return app ? prepareDynamicRun(deps, user, app, opts) : prepareRun(deps, user, xml, {}, opts)
 }
 
-async function prepareDynamicRun(deps: Deps, user: Principal, app: DynamicApp, opts: RecipeOptions): Promise<RunRecipe> {
+async function prepareDynamicRun(deps: QueryServices, user: Principal, app: DynamicApp, opts: RecipeOptions): Promise<RunRecipe> {
   const index = findWidget(app, 'index')
   const query = widgetQuery(app, 'index') ?? ''
   if (!index || index.class === 'text' || index.query.trim() === '') {

@@ -10,7 +10,7 @@
  */
 import { PROGRESS_LENGTH, PROGRESS_SCALE, PROGRESS_SLOTS, type ResultSet, type RunTask } from '../../shared/protocol.js'
 import { currentBlockRows, isDeclined, parallelRun, planOf, splitRanges, summarises } from '../../engine/index.js'
-import type { Deps } from '../deps.js'
+import type { PoolServices } from './services.js'
 import type { RunControl } from './run-control.js'
 import type { QuerySignal } from './query-signal.js'
 
@@ -18,7 +18,7 @@ import type { QuerySignal } from './query-signal.js'
 const PROGRESS_EVERY_MS = 100
 
 /** The parts the query would run in, or 0 when it runs whole on one worker. */
-function partsFor(deps: Deps, rows: number): number {
+function partsFor(deps: PoolServices, rows: number): number {
   const parts = deps.config.parallelParts ?? deps.config.workers
   if (parts <= 1 || deps.config.workers <= 1 || rows < deps.config.parallelMinRows) return 0
   return parts
@@ -52,7 +52,7 @@ function followProgress(target: SharedArrayBuffer | undefined, cells: readonly S
  * small table, one worker, PARALLEL_PARTS=1, or data the plan declines): the caller then runs it
  * whole as before.
  */
-export async function runParallel(deps: Deps, task: RunTask, query: QuerySignal, control: RunControl): Promise<ResultSet | null> {
+export async function runParallel(deps: PoolServices, task: RunTask, query: QuerySignal, control: RunControl): Promise<ResultSet | null> {
   if (task.part !== undefined || task.merge !== undefined) return null
   const plan = planOf(task)
   const rows = plan === null ? undefined : task.tables.find((t) => t.path === plan.table)?.rows
@@ -73,7 +73,7 @@ export async function runParallel(deps: Deps, task: RunTask, query: QuerySignal,
   }
 }
 
-async function runPhase(deps: Deps, tasks: readonly RunTask[], query: QuerySignal, control: RunControl): Promise<ResultSet[]> {
+async function runPhase(deps: PoolServices, tasks: readonly RunTask[], query: QuerySignal, control: RunControl): Promise<ResultSet[]> {
   const cells = tasks.map(() => new SharedArrayBuffer(PROGRESS_LENGTH * Int32Array.BYTES_PER_ELEMENT))
   const stopFollowing = followProgress(control.progress?.buffer, cells)
   try {

@@ -5,7 +5,7 @@
  * shape and byte limit (MAX_RESULT_BYTES) once the worker answered.
  */
 import type { EngineTask, ResultSet } from '../../shared/protocol.js'
-import type { Deps } from '../deps.js'
+import type { PoolServices } from './services.js'
 import { fromWire, withPlan } from '../../engine/index.js'
 import { limitResultBytes } from './limits.js'
 import { checkResultShape } from './result-shape.js'
@@ -17,7 +17,7 @@ import type { RunControl } from './run-control.js'
  * Runs the task; with `task.truncate` a result over a limit is cut instead of refused. A macro
  * query over a large table runs split over the workers when it can (parallel.ts).
  */
-export async function runOnPool(deps: Deps, task: EngineTask, control: RunControl): Promise<ResultSet> {
+export async function runOnPool(deps: PoolServices, task: EngineTask, control: RunControl): Promise<ResultSet> {
   const limit = control.timeout ?? { timeoutMs: deps.config.queryTimeoutMs, timeoutLimit: 'QUERY_TIMEOUT_MS' as const }
   const query = new QuerySignal(control.signals ?? [], limit)
   let answer: ResultSet

@@ -9,7 +9,7 @@ import type { RunTask, TableInput } from '../../shared/protocol.js'
 import type { CheckedTable } from '../cache/compiled-queries.js'
 import { readableTable } from '../catalog/tables.js'
 import type { Principal } from '../catalog/principal.js'
-import type { Deps } from '../deps.js'
+import type { RecipeServices } from './services.js'
 import type { RecipeOptions } from './limits.js'
 import type { ProgressCell } from '../stop/index.js'
 
@@ -33,7 +33,7 @@ export interface RunRecipe {
  * table versions, so never stale); the tables are resolved through the catalog every time.
  */
 export async function prepareRun(
-  deps: Deps,
+  deps: RecipeServices,
   user: Principal,
   xml: string,
   vars: Readonly<Record<string, string>> = {},
@@ -49,7 +49,7 @@ export async function prepareRun(
   return { kind: 'run', xml, vars, tables: tables.map(({ path, version, title }) => ({ path, version, title })), ...(opts.truncate ? { truncate: true } : {}) }
 }
 
-async function tableInput(deps: Deps, t: RunRecipe['tables'][number]): Promise<TableInput> {
+async function tableInput(deps: RecipeServices, t: RunRecipe['tables'][number]): Promise<TableInput> {
   const meta = await deps.tables.meta(t.version)
   const columns = await Promise.all(
     meta.columns.map(async (spec, i) => {
@@ -65,7 +65,7 @@ async function tableInput(deps: Deps, t: RunRecipe['tables'][number]): Promise<T
  * columns in shared memory. `progress`, when given, is where the worker reports how far it got
  * (`!status`).
  */
-export async function runTask(deps: Deps, recipe: RunRecipe, progress?: ProgressCell): Promise<RunTask> {
+export async function runTask(deps: RecipeServices, recipe: RunRecipe, progress?: ProgressCell): Promise<RunTask> {
   // Usually a cache hit: prepareRun checked the same text against the same versions.
   const ops = deps.caches.queries.checkRun(recipe.xml, recipe.vars, await schemasOf(deps, recipe))
   const tables = await Promise.all(recipe.tables.map((t) => tableInput(deps, t)))
@@ -79,7 +79,7 @@ export async function runTask(deps: Deps, recipe: RunRecipe, progress?: Progress
   }
 }
 
-async function schemasOf(deps: Deps, recipe: RunRecipe): Promise<CheckedTable[]> {
+async function schemasOf(deps: RecipeServices, recipe: RunRecipe): Promise<CheckedTable[]> {
   const metas = await Promise.all(recipe.tables.map((t) => deps.tables.meta(t.version)))
   return recipe.tables.map((t, i) => ({ path: t.path, version: t.version, columns: metas[i].columns }))
 }

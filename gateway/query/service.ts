@@ -8,7 +8,7 @@
  * answer a result (and by Results.readable).
  */
 import type { EngineTask, ResultSet } from '../../shared/protocol.js'
-import type { Deps } from '../deps.js'
+import type { QueryServices } from './services.js'
 import { runOnPool } from './pool.js'
 import type { RunControl } from './run-control.js'
 import { runTask, type RunRecipe } from './run.js'
@@ -22,11 +22,11 @@ export type Recipe = RunRecipe | SqlRecipe
  * its stop signals, its time limit, its progress cell for `!status`, its user). A run shared with
  * a concurrent identical request runs under that request's controls.
  */
-export function runRecipe(deps: Deps, recipe: Recipe, control: RunControl = {}): Promise<ResultSet> {
+export function runRecipe(deps: QueryServices, recipe: Recipe, control: RunControl = {}): Promise<ResultSet> {
   return deps.results.memo.getOrLoad(deps.results.key(recipe), async () => runOnPool(deps, await taskOf(deps, recipe, control), control))
 }
 
-function taskOf(deps: Deps, recipe: Recipe, control: RunControl): Promise<EngineTask> {
+function taskOf(deps: QueryServices, recipe: Recipe, control: RunControl): Promise<EngineTask> {
   switch (recipe.kind) {
     case 'run':
       return runTask(deps, recipe, control.progress)

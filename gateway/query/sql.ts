@@ -9,7 +9,7 @@ import type { SqlTask } from '../../shared/protocol.js'
 import { rewriteTableRefs } from '../../engine/index.js'
 import { readableTable } from '../catalog/tables.js'
 import type { Principal } from '../catalog/principal.js'
-import type { Deps } from '../deps.js'
+import type { RecipeServices } from './services.js'
 import type { RecipeOptions } from './limits.js'
 
 /** What a session keeps of its last SQL query. */
@@ -22,7 +22,7 @@ export interface SqlRecipe {
 }
 
 /** Resolves the tables a query names; paths that are not tables are left for SQLite to judge. */
-export async function prepareSql(deps: Deps, user: Principal, sql: string, opts: RecipeOptions = {}): Promise<SqlRecipe> {
+export async function prepareSql(deps: RecipeServices, user: Principal, sql: string, opts: RecipeOptions = {}): Promise<SqlRecipe> {
   // The guard and the name scan depend on the text alone, so they are cached by it.
   const paths = deps.caches.queries.sqlTableNames(sql)
   const tables: { path: string; version: string }[] = []
@@ -39,7 +39,7 @@ export async function prepareSql(deps: Deps, user: Principal, sql: string, opts:
 }
 
 /** The task that computes the recipe's result on a worker: the SQL over the tables' SQLite images. */
-export async function sqlTask(deps: Deps, recipe: SqlRecipe): Promise<SqlTask> {
+export async function sqlTask(deps: RecipeServices, recipe: SqlRecipe): Promise<SqlTask> {
   const aliases = new Map(recipe.tables.map((t, i) => [t.path, `t${i}`]))
   const tables = await Promise.all(recipe.tables.map(async (t, i) => ({ alias: `t${i}`, version: t.version, image: await deps.tables.sqliteImage(t.version) })))
   return {

@@ -12,7 +12,7 @@ import type { ColumnSpec } from '../../shared/table.js'
 import { parseQuery, tableRefs } from '../../engine/parse/index.js'
 import { checkQuery } from '../../engine/check/index.js'
 import { PoolRunner, type QueryRunner, type RunOptions } from '../../gateway/runner.js'
-import type { Deps } from '../../gateway/deps.js'
+import type { PoolServices } from '../../gateway/query/services.js'
 import { runOnPool } from '../../gateway/query/pool.js'
 import type { RunControl } from '../../gateway/query/run-control.js'
 import { ProgressCell } from '../../gateway/stop/index.js'
@@ -61,8 +61,7 @@ describe('parallel scans through the pool', function () {
   })
   after(() => pool.close())
 
-  const deps = (env: Record<string, string> = {}): Deps =>
-    ({ config: loadConfig({ WORKERS: '2', PARALLEL_MIN_ROWS: '1000', ...env }), runner }) as unknown as Deps
+  const deps = (env: Record<string, string> = {}): PoolServices => ({ config: loadConfig({ WORKERS: '2', PARALLEL_MIN_ROWS: '1000', ...env }), runner })
 
   function task(xml: string, maxRows = 1e9, truncate = false): RunTask {
     const ops = parseQuery(xml, {})
