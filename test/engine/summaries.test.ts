@@ -3,6 +3,7 @@
  * in: the reference works on arrays of JS values (null = N/A) grouped with a Map.
  */
 import { expect } from 'chai'
+import { SUMMARY_REFERENCE } from '../helpers/summary-reference.js'
 import { Rng, randomFloatColumn, randomIntColumn, randomTextColumn } from '../../engine/columns/random.js'
 import { columnValues, groupBy } from '../../engine/columns/index.js'
 import type { Column } from '../../engine/columns/types.js'
@@ -14,48 +15,6 @@ function groupsOf(ids: Int32Array, count: number, values: readonly V[]): V[][] {
   const out: V[][] = Array.from({ length: count }, () => [])
   ids.forEach((g, i) => out[g].push(values[i]))
   return out
-}
-
-const valid = (vs: readonly V[]) => vs.filter((v) => v !== null && v !== '') as (number | string)[]
-const nums = (vs: readonly V[]) => valid(vs) as number[]
-
-const REFERENCE: Record<string, (vs: V[], ws: V[]) => V> = {
-  cnt: (vs) => vs.length,
-  cntnna: (vs) => valid(vs).length,
-  ucnt: (vs) => new Set(valid(vs)).size,
-  sum: (vs) => nums(vs).reduce((a, b) => a + b, 0),
-  avg: (vs) => (nums(vs).length ? nums(vs).reduce((a, b) => a + b, 0) / nums(vs).length : null),
-  var: (vs) => {
-    const x = nums(vs)
-    if (x.length < 2) return null
-    const m = x.reduce((a, b) => a + b, 0) / x.length
-    return x.reduce((a, b) => a + (b - m) ** 2, 0) / (x.length - 1)
-  },
-  stdev: (vs) => {
-    const v = REFERENCE.var(vs, []) as number | null
-    return v === null ? null : Math.sqrt(v)
-  },
-  median: (vs) => {
-    const x = [...nums(vs)].sort((a, b) => a - b)
-    if (x.length === 0) return null
-    const m = x.length >> 1
-    return x.length % 2 ? x[m] : (x[m - 1] + x[m]) / 2
-  },
-  first: (vs) => vs[0] ?? null,
-  last: (vs) => vs[vs.length - 1] ?? null,
-  min: (vs) => (valid(vs).length ? valid(vs).reduce((a, b) => (b < a ? b : a)) : null),
-  max: (vs) => (valid(vs).length ? valid(vs).reduce((a, b) => (b > a ? b : a)) : null),
-  wsum: (vs, ws) => vs.reduce<number>((a, v, i) => (v === null || ws[i] === null ? a : a + (v as number) * (ws[i] as number)), 0),
-  wavg: (vs, ws) => {
-    let sw = 0
-    let sxw = 0
-    vs.forEach((v, i) => {
-      if (v === null || ws[i] === null) return
-      sw += ws[i] as number
-      sxw += (v as number) * (ws[i] as number)
-    })
-    return sw === 0 ? null : sxw / sw
-  },
 }
 
 function closeTo(actual: readonly V[], expected: readonly V[], what: string): void {
@@ -87,7 +46,7 @@ describe('tabulation summaries against a row-by-row reference', () => {
           const values = columnValues(source) as V[]
           const perGroup = groupsOf(groups.ids, groups.count, values)
           const weights = groupsOf(groups.ids, groups.count, columnValues(weight) as V[])
-          const expected = perGroup.map((vs, g) => REFERENCE[name](vs, weights[g]))
+          const expected = perGroup.map((vs, g) => SUMMARY_REFERENCE[name](vs, weights[g]))
           closeTo(
             columnValues(out) as V[],
             expected.map((v) => (v === '' ? '' : v)),

@@ -8,6 +8,7 @@
  * the general and slot groupings to each other bit for bit.
  */
 import { expect } from 'chai'
+import { SUMMARY_REFERENCE } from '../helpers/summary-reference.js'
 import type { ResultSet, TableInput } from '../../shared/protocol.js'
 import { tableOfColumns } from '../helpers/engine.js'
 import { dataOf } from '../helpers/columns.js'
@@ -62,52 +63,6 @@ function valueAt(t: TableInput, name: string, r: number): V {
   return v === NA_INT ? null : v
 }
 
-const valid = (vs: readonly V[]): (number | string)[] => vs.filter((v) => v !== null) as (number | string)[]
-const nums = (vs: readonly V[]): number[] => valid(vs) as number[]
-const total = (x: readonly number[]): number => x.reduce((a, b) => a + b, 0)
-
-function variance(vs: readonly V[]): number | null {
-  const x = nums(vs)
-  if (x.length < 2) return null
-  const m = total(x) / x.length
-  return x.reduce((a, b) => a + (b - m) ** 2, 0) / (x.length - 1)
-}
-
-/** Each summary over one group's values (and weights), row by row. */
-const REFERENCE: Record<string, (vs: V[], ws: V[]) => V> = {
-  cnt: (vs) => vs.length,
-  cntnna: (vs) => valid(vs).length,
-  ucnt: (vs) => new Set(valid(vs)).size,
-  sum: (vs) => total(nums(vs)),
-  avg: (vs) => (nums(vs).length ? total(nums(vs)) / nums(vs).length : null),
-  var: variance,
-  stdev: (vs) => {
-    const v = variance(vs)
-    return v === null ? null : Math.sqrt(v)
-  },
-  median: (vs) => {
-    const x = [...nums(vs)].sort((a, b) => a - b)
-    if (x.length === 0) return null
-    const m = x.length >> 1
-    return x.length % 2 ? x[m] : (x[m - 1] + x[m]) / 2
-  },
-  first: (vs) => vs[0] ?? null,
-  last: (vs) => vs[vs.length - 1] ?? null,
-  min: (vs) => (valid(vs).length ? valid(vs).reduce((a, b) => (b < a ? b : a)) : null),
-  max: (vs) => (valid(vs).length ? valid(vs).reduce((a, b) => (b > a ? b : a)) : null),
-  wsum: (vs, ws) => vs.reduce<number>((a, v, i) => (v === null || ws[i] === null ? a : a + (v as number) * (ws[i] as number)), 0),
-  wavg: (vs, ws) => {
-    let sw = 0
-    let sxw = 0
-    vs.forEach((v, i) => {
-      if (v === null || ws[i] === null) return
-      sw += ws[i] as number
-      sxw += (v as number) * (ws[i] as number)
-    })
-    return sw === 0 ? null : sxw / sw
-  },
-}
-
 /** The reference tabulation: groups in order of first appearance, one summary column. */
 function reference(t: TableInput, breaks: readonly string[], fun: string, source: string | null, weight: string | null): V[][] {
   const groups = new Map<string, { keys: V[]; vs: V[]; ws: V[] }>()
@@ -122,7 +77,7 @@ function reference(t: TableInput, breaks: readonly string[], fun: string, source
   // A tabulation without breaks has its one row even over no rows.
   if (breaks.length === 0 && groups.size === 0) groups.set('[]', { keys: [], vs: [], ws: [] })
   const def = lookupSummary(fun)!
-  return [...groups.values()].map((g) => [...g.keys, REFERENCE[def.name](g.vs, g.ws)])
+  return [...groups.values()].map((g) => [...g.keys, SUMMARY_REFERENCE[def.name](g.vs, g.ws)])
 }
 
 /** A result's rows as plain values (N/A as null). */
