@@ -71,6 +71,9 @@ describe('browser: login and page shell', function () {
     // Logging out posts !logout and then moves the page to the login form itself;
     // wait for that navigation so the next goto does not race it.
     const after = await page.locator('nav#topnav a#nav-logout').getAttribute('data-after')
+    // The link posts only once the page's module scripts ran (before DOMContentLoaded); a click
+    // before that follows the plain href (a CI flake of 2026-11-27 on a loaded machine).
+    await page.waitForLoadState('domcontentloaded')
     await Promise.all([page.waitForURL((u) => u.pathname === new URL(after!, page.url()).pathname), page.locator('nav#topnav a#nav-logout').click()])
     await page.locator('form#login-form').waitFor()
     await eventually(async () => {
