@@ -52,7 +52,7 @@ export interface QueryRunner {
   close(): Promise<void>
 }
 
-const WORKER_FILE = new URL('../engine/worker.js', import.meta.url)
+const WORKER_FILE = new URL('../engine/worker-door.cjs', import.meta.url)
 
 /** Retry-After bounds, in seconds: never "now", and never so far off that a client gives up. */
 const MIN_RETRY_SECONDS = 1

@@ -14,7 +14,7 @@ import { AppError, fromPayload } from '../../shared/errors.js'
 import type { TableMeta } from '../../shared/table.js'
 import type { CellLimits, TableInput, TextSlice, WriteOutcome, WriteTask } from '../../engine/index.js'
 
-const TASK_FILE = new URL('../../engine/storage/write-task.js', import.meta.url)
+const TASK_FILE = new URL('../../engine/storage/write-task-door.cjs', import.meta.url)
 /** A writer thread idle this long ends (and gives its memory back); the next save starts one. */
 const IDLE_MS = 5_000
 /** Characters of text per message: copying 4 M characters takes a few milliseconds. */

@@ -79,7 +79,7 @@ describe('import boundaries (issue 18)', () => {
       `import { parseMacro } from '../../engine/index.js'`,
       `import Koa from 'koa'`,
       `import { readFile } from 'node:fs/promises'`,
-      `const WORKER = new URL('../../engine/storage/write-task.js', import.meta.url)`,
+      `const WORKER = new URL('../../engine/storage/write-task-door.cjs', import.meta.url)`,
       `// import { x } from '../../engine/parse/index.js'`,
       `const text = "import { x } from '../../engine/parse/index.js'"`,
     ].join('\n')
