@@ -8,6 +8,7 @@ import type { ColumnSpec } from '../shared/table.js'
 import { makeRetailDemo } from '../engine/demo/index.js'
 import { encodeText } from '../engine/storage/index.js'
 import type { ColumnValues } from '../engine/storage/index.js'
+import { shareDictionary } from '../engine/columns/shared-dictionary.js'
 
 /** One table of the benchmark as the generator made it (plus the key columns for the items). */
 export interface BenchTable {
@@ -81,7 +82,7 @@ export function toTableInput(t: BenchTable): TableInput {
     const values = t.data[i]
     if (spec.type === 'text') {
       const { codes, dict } = encodeText(values as readonly string[])
-      return { spec, buffer: sharedCopy(codes), dict }
+      return { spec, buffer: sharedCopy(codes), dict: shareDictionary(dict) }
     }
     return { spec, buffer: sharedCopy(values as Int32Array | Float64Array) }
   })

@@ -79,7 +79,7 @@ async function measure(rows: number): Promise<void> {
     const columns = await Promise.all(
       meta.columns.map(async (spec, i) => {
         const c = await cache.column(version, i)
-        return { spec, buffer: c.buffer, ...(c.dict ? { dict: c.dict } : {}) }
+        return { spec, buffer: c.buffer, ...(c.sharedDict ? { dict: c.sharedDict } : {}) }
       }),
     )
     const table: TableInput = { path, version, rows: meta.rows, title: 'Retail Demo: Line Items', columns }

@@ -12,7 +12,12 @@ type Entry = SharedArrayBuffer | LoadedColumn | TableMeta
 
 function sizeOf(e: Entry): number {
   if (e instanceof SharedArrayBuffer) return e.byteLength
-  if ('buffer' in e) return e.buffer.byteLength + (e.dict?.reduce((n, s) => n + 2 * s.length + 16, 0) ?? 0)
+  if ('buffer' in e)
+    return (
+      e.buffer.byteLength +
+      (e.dict?.reduce((n, s) => n + 2 * s.length + 16, 0) ?? 0) +
+      (e.sharedDict ? e.sharedDict.units.byteLength + e.sharedDict.ends.byteLength : 0)
+    )
   return 1024
 }
 

@@ -61,11 +61,25 @@ export interface SqlTask {
   readonly truncate?: boolean
 }
 
-/** A stored column handed to a worker: its bytes in shared memory and, for text, its strings. */
+/**
+ * A text column's dictionary in shared memory (engine/columns/shared-dictionary.ts): the entries'
+ * UTF-16 code units end to end, and where each entry ends. It crosses to a worker without a copy;
+ * the worker decodes it once and keeps the strings under `id`, which names this encoding alone.
+ */
+export interface SharedDictionary {
+  readonly id: string
+  readonly size: number
+  /** The entries' UTF-16 code units, little-endian, end to end. */
+  readonly units: SharedArrayBuffer
+  /** Int32: where entry i ends in code units (it starts where entry i-1 ends, or at 0). */
+  readonly ends: SharedArrayBuffer
+}
+
+/** A stored column handed to a worker: its bytes in shared memory and, for text, its dictionary. */
 export interface TableColumnInput {
   readonly spec: ColumnSpec
   readonly buffer: SharedArrayBuffer
-  readonly dict?: readonly string[]
+  readonly dict?: SharedDictionary
 }
 
 /** A table version a macro query may read, by its dotted path. */

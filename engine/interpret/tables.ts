@@ -7,6 +7,7 @@ import type { Column } from '../columns/types.js'
 import { newColumn, Worksheet } from './worksheet.js'
 import { checkError } from '../check/errors.js'
 import type { Loc } from '../ast.js'
+import { dictionaryOf } from '../columns/shared-dictionary.js'
 
 export type { TableColumnInput, TableInput }
 
@@ -15,7 +16,7 @@ function toColumn(c: TableColumnInput): Column {
     case 'float':
       return { type: 'float', data: new Float64Array(c.buffer) }
     case 'text':
-      return { type: 'text', codes: new Int32Array(c.buffer), dict: c.dict ?? [''] }
+      return { type: 'text', codes: new Int32Array(c.buffer), dict: dictionaryOf(c) }
     default:
       return { type: c.spec.type, data: new Int32Array(c.buffer) }
   }

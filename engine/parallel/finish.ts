@@ -15,13 +15,14 @@ import type { ParallelPlan } from './plan.js'
 import { prefixWorksheet } from './part.js'
 import { emptyTables } from './range-worksheet.js'
 import { isCoded, toCodedResultSet } from './wire.js'
+import { dictionaryOf } from '../columns/shared-dictionary.js'
 
 /** Column `k` of the base table over base rows start … start+rows-1, viewed in place (text as its codes). */
 function storedColumn(table: TableInput, k: number, start: number, rows: number): ResultColumn {
   const c = table.columns[k]
   if (c.spec.type === 'float') return { kind: 'float', data: new Float64Array(c.buffer, start * 8, rows) }
   const codes = new Int32Array(c.buffer, start * 4, rows)
-  return c.spec.type === 'text' ? { kind: 'coded', codes, dict: c.dict ?? [''] } : { kind: 'int', data: codes }
+  return c.spec.type === 'text' ? { kind: 'coded', codes, dict: dictionaryOf(c) } : { kind: 'int', data: codes }
 }
 
 /** The stored column every part marks at `c`, or null when the parts differ or carry data. */

@@ -11,6 +11,7 @@ import { checkError } from '../check/errors.js'
 import type { TableColumnInput, TableInput } from '../../shared/protocol.js'
 import { step, type Tables } from '../interpret/run.js'
 import { newColumn, Worksheet, type WsColumn } from '../interpret/worksheet.js'
+import { dictionaryOf } from '../columns/shared-dictionary.js'
 
 /**
  * The same tables with no rows: a prefix run over them gives the worksheet's columns (names,
@@ -30,7 +31,7 @@ function rangeColumn(c: TableColumnInput, start: number, end: number): Column {
     case 'float':
       return { type: 'float', data: new Float64Array(c.buffer, start * 8, n) }
     case 'text':
-      return { type: 'text', codes: new Int32Array(c.buffer, start * 4, n), dict: c.dict ?? [''] }
+      return { type: 'text', codes: new Int32Array(c.buffer, start * 4, n), dict: dictionaryOf(c) }
     default:
       return { type: c.spec.type, data: new Int32Array(c.buffer, start * 4, n) }
   }

@@ -12,6 +12,7 @@ import type { ColumnType, TableMeta } from '../../shared/table.js'
 import { COLUMN_NAME, COLUMN_TYPES } from '../../shared/table.js'
 import { columnFile, dictFile, META_FILE, SQLITE_FILE, versionDir } from './layout.js'
 import type { LoadedColumn } from './types.js'
+import { shareDictionary } from '../columns/shared-dictionary.js'
 
 const damaged = (file: string, why: string, cause?: unknown): AppError =>
   new AppError('INTERNAL', `Table file ${file} is missing or damaged: ${why}`, { file }, { cause })
@@ -95,7 +96,7 @@ export async function loadColumn(dataDir: string, meta: TableMeta, index: number
     const c = codes[r]
     if (c < 0 || c >= dict.length) throw damaged(file, `row ${r + 1} has code ${c} outside its dictionary of ${dict.length}`)
   }
-  return { type: spec.type, buffer, dict }
+  return { type: spec.type, buffer, dict, sharedDict: shareDictionary(dict) }
 }
 
 async function readDict(file: string): Promise<string[]> {

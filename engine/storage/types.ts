@@ -1,5 +1,6 @@
 /** The in-memory shapes of column data that the storage layer writes and reads. */
 import type { ColumnType } from '../../shared/table.js'
+import type { SharedDictionary } from '../../shared/protocol.js'
 
 /**
  * Values of one column handed to the writer:
@@ -18,4 +19,6 @@ export interface LoadedColumn {
   readonly type: ColumnType
   readonly buffer: SharedArrayBuffer
   readonly dict?: string[]
+  /** The same dictionary in shared memory, encoded once, for tasks (engine/columns/shared-dictionary.ts). */
+  readonly sharedDict?: SharedDictionary
 }

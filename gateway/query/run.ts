@@ -54,7 +54,7 @@ async function tableInput(deps: RecipeServices, t: RunRecipe['tables'][number]):
   const columns = await Promise.all(
     meta.columns.map(async (spec, i) => {
       const loaded = await deps.tables.column(t.version, i)
-      return { spec, buffer: loaded.buffer, ...(loaded.dict ? { dict: loaded.dict } : {}) }
+      return { spec, buffer: loaded.buffer, ...(loaded.sharedDict ? { dict: loaded.sharedDict } : {}) }
     }),
   )
   return { path: t.path, version: t.version, rows: meta.rows, title: t.title, columns }

@@ -21,6 +21,7 @@ import { runTabu } from '../../engine/interpret/ops/tabu.js'
 import { lookupSummary, SUMMARY_NAMES } from '../../engine/summaries/index.js'
 import { isDeclined } from '../../engine/parallel/aggregate.js'
 import { checkedOps, expectIdentical, MAX_ROWS, single, split, taskOf } from './parallel-harness.js'
+import { dictionaryOf } from '../../engine/columns/shared-dictionary.js'
 
 type V = number | string | null
 
@@ -52,7 +53,7 @@ function table(seed: number): TableInput {
 function valueAt(t: TableInput, name: string, r: number): V {
   const c = t.columns.find((x) => x.spec.name === name)!
   if (c.spec.type === 'text') {
-    const s = c.dict![new Int32Array(c.buffer)[r]]
+    const s = dictionaryOf(c)[new Int32Array(c.buffer)[r]]
     return s === '' ? null : s
   }
   if (c.spec.type === 'float') {

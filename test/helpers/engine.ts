@@ -11,6 +11,7 @@ import { runOps } from '../../engine/interpret/index.js'
 import { toResultSet } from '../../engine/parallel/wire.js'
 import type { Column } from '../../engine/columns/types.js'
 import { dataOf } from './columns.js'
+import { shareDictionary } from '../../engine/columns/shared-dictionary.js'
 
 export type Cell = number | string | null
 
@@ -38,7 +39,7 @@ export function makeTable(path: string, cols: readonly ColDef[]): TableInput {
       const spec = { name: c.name, type: c.type }
       if (c.type === 'text') {
         const enc = encodeText(c.values.map((v) => (v === null ? '' : String(v))))
-        return { spec, buffer: shared(enc.codes), dict: enc.dict }
+        return { spec, buffer: shared(enc.codes), dict: shareDictionary(enc.dict) }
       }
       if (c.type === 'float') return { spec, buffer: shared(Float64Array.from(c.values, (v) => (v === null ? Number.NaN : Number(v)))) }
       return { spec, buffer: shared(Int32Array.from(c.values, (v) => (v === null ? NA_INT : Number(v)))) }
@@ -82,7 +83,7 @@ export function tableOfColumns(path: string, cols: Record<string, Column>): Tabl
     title: path,
     columns: entries.map(([name, c]) => {
       const spec = { name, type: c.type }
-      return c.type === 'text' ? { spec, buffer: shared(c.codes), dict: c.dict } : { spec, buffer: shared(c.data) }
+      return c.type === 'text' ? { spec, buffer: shared(c.codes), dict: shareDictionary(c.dict) } : { spec, buffer: shared(c.data) }
     }),
   }
 }
