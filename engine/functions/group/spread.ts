@@ -3,7 +3,8 @@
  * g_var and g_stdev (sample: divided by n − 1, N/A for fewer than 2 values; the population
  * variant is unconfirmed and would differ only by that divisor).
  */
-import { gather, groupBy, sortPermutation, toFloat } from '../../columns/index.js'
+import { gather, sortPermutation, toFloat } from '../../columns/index.js'
+import { distinctPerGroup } from '../../columns/distinct-per-group.js'
 import { NA_INT, type Column } from '../../columns/types.js'
 import { callError } from '../args.js'
 import { floatResult, intResult, type Groups } from './context.js'
@@ -25,19 +26,7 @@ export function rowsWithValues(gr: Groups, x: Column, order: Int32Array | null =
 
 /** g_ucnt(G;S;X): the number of distinct non-N/A values in the group (0 if none). */
 export function gUcnt(gr: Groups, x: Column): Column {
-  const valid = new Uint8Array(gr.rows)
-  for (const r of rowsWithValues(gr, x)) valid[r] = 1
-  const pairs = groupBy([intResult(gr.gid), x], gr.rows, valid)
-  const seen = new Uint8Array(pairs.count)
-  const counts = new Int32Array(gr.count)
-  for (let r = 0; r < gr.rows; r++) {
-    const p = pairs.ids[r]
-    if (p >= 0 && seen[p] === 0) {
-      seen[p] = 1
-      counts[gr.gid[r]]++
-    }
-  }
-  return gather(intResult(counts), gr.gid)
+  return gather(intResult(distinctPerGroup(gr.gid, gr.count, x, gr.rows)), gr.gid)
 }
 
 /** g_median(G;S;X): the middle value (mean of the two middle ones for an even count); N/A without values. */
