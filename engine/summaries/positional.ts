@@ -1,22 +1,13 @@
 /** first, last, min, max (keep the source type) and median. */
 import type { Column } from '../columns/types.js'
+import { medianPerGroup } from '../columns/median-per-group.js'
 import { accumulating } from './accumulated.js'
 import { columnOf, FIRST, LAST, MAX, MIN, type StatePart } from './parts.js'
 import { asFloat64 } from './numeric.js'
 import type { SummaryDef, SummaryInput } from './types.js'
 
 function median({ groups, source }: SummaryInput): Column {
-  const x = asFloat64(source!)
-  const buckets: number[][] = Array.from({ length: groups.count }, () => [])
-  for (let i = 0; i < x.length; i++) if (x[i] === x[i]) buckets[groups.ids[i]].push(x[i])
-  const out = new Float64Array(groups.count)
-  buckets.forEach((b, g) => {
-    if (b.length === 0) return void (out[g] = Number.NaN)
-    const sorted = Float64Array.from(b).sort()
-    const mid = sorted.length >> 1
-    out[g] = sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2
-  })
-  return { type: 'float', data: out }
+  return { type: 'float', data: medianPerGroup(groups.ids, groups.count, asFloat64(source!), groups.ids.length) }
 }
 
 const same = (t: Parameters<SummaryDef['result']>[0]) => t ?? 'int'

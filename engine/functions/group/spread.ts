@@ -3,8 +3,9 @@
  * g_var and g_stdev (sample: divided by n − 1, N/A for fewer than 2 values; the population
  * variant is unconfirmed and would differ only by that divisor).
  */
-import { gather, sortPermutation, toFloat } from '../../columns/index.js'
+import { gather, toFloat } from '../../columns/index.js'
 import { distinctPerGroup } from '../../columns/distinct-per-group.js'
+import { medianPerGroup } from '../../columns/median-per-group.js'
 import { NA_INT, type Column } from '../../columns/types.js'
 import { callError } from '../args.js'
 import { floatResult, intResult, type Groups } from './context.js'
@@ -32,26 +33,7 @@ export function gUcnt(gr: Groups, x: Column): Column {
 /** g_median(G;S;X): the middle value (mean of the two middle ones for an even count); N/A without values. */
 export function gMedian(gr: Groups, x: Column): Column {
   if (x.type === 'text') throw callError('g_median needs a number, got text for X.')
-  const f = toFloat(x).data
-  const sorted = sortPermutation(
-    [
-      { col: intResult(gr.gid), desc: false },
-      { col: x, desc: false },
-    ],
-    gr.rows,
-    rowsWithValues(gr, x),
-  )
-  const med = new Float64Array(gr.count).fill(NaN)
-  let start = 0
-  while (start < sorted.length) {
-    const g = gr.gid[sorted[start]]
-    let end = start
-    while (end < sorted.length && gr.gid[sorted[end]] === g) end++
-    const mid = (start + end) >>> 1
-    med[g] = (end - start) % 2 === 1 ? f[sorted[mid]] : (f[sorted[mid - 1]] + f[sorted[mid]]) / 2
-    start = end
-  }
-  return gather(floatResult(med), gr.gid)
+  return gather(floatResult(medianPerGroup(gr.gid, gr.count, toFloat(x).data, gr.rows)), gr.gid)
 }
 
 /** g_var(G;S;X) (sample variance) or, with `root`, g_stdev; two passes for numerical stability. */
