@@ -28,13 +28,17 @@ interface Buffers {
 /**
  * Positions 0…n-1 ordered by `keys` (most significant first), ties in position order. The
  * keys' arrays are used as scratch space (the caller hands them over).
+ * @param limit only the first `limit` positions are wanted (a sort read only by a first-N
+ *   selection): the rows that can be among them are found from the top bits of the first key,
+ *   and only those are sorted
  */
-export function sortPositions(keys: readonly RadixKey[], n: number): Int32Array {
+export function sortPositions(keys: readonly RadixKey[], n: number, limit = n): Int32Array {
   const active = keys.filter((k) => k.bits > 0)
+  if (limit < n && active.length > 0 && n > INSERTION_LIMIT) return firstPositions(active, n, Math.max(limit, 0))
   const perm = new Int32Array(n)
   for (let i = 0; i < n; i++) perm[i] = i
-  if (active.length === 0 || n < 2) return perm
-  if (n <= INSERTION_LIMIT) return insertionSort(active, perm)
+  if (active.length === 0 || n < 2) return perm.subarray(0, Math.max(Math.min(limit, n), 0))
+  if (n <= INSERTION_LIMIT) return insertionSort(active, perm).subarray(0, Math.max(Math.min(limit, n), 0))
   const buf: Buffers = { vals: active[active.length - 1].values, perm, tmpVals: new Uint32Array(n), tmpPerm: new Int32Array(n) }
   for (let k = active.length - 1; k >= 0; k--) {
     // The last key's array arrived in position order; later keys follow the current order.
@@ -42,6 +46,34 @@ export function sortPositions(keys: readonly RadixKey[], n: number): Int32Array 
     sortByKey(buf, n, active[k].bits)
   }
   return buf.perm
+}
+
+/**
+ * The first `limit` positions in order, sorting only the candidates: the positions whose first
+ * key falls in the top-bit buckets up to the one where the count reaches `limit`. Every position
+ * among the first `limit` is a candidate, since any position outside has a larger first key than
+ * all of them. Candidates are taken in position order, so ties keep it.
+ */
+function firstPositions(keys: readonly RadixKey[], n: number, limit: number): Int32Array {
+  const first = keys[0]
+  const low = Math.max(first.bits - TOP_BITS, 0)
+  const counts = new Int32Array((1 << (first.bits - low)) + 1)
+  const v0 = first.values
+  for (let i = 0; i < n; i++) counts[v0[i] >>> low]++
+  let bucket = 0
+  let m = counts[0]
+  while (m < limit) m += counts[++bucket]
+  const candidates = new Int32Array(m)
+  for (let i = 0, j = 0; i < n; i++) if (v0[i] >>> low <= bucket) candidates[j++] = i
+  const picked = keys.map((k) => {
+    const values = new Uint32Array(m)
+    for (let j = 0; j < m; j++) values[j] = k.values[candidates[j]]
+    return { values, bits: k.bits }
+  })
+  const order = sortPositions(picked, m)
+  const out = new Int32Array(Math.min(limit, m))
+  for (let j = 0; j < out.length; j++) out[j] = candidates[order[j]]
+  return out
 }
 
 function gatherKey(values: Uint32Array, perm: Int32Array, out: Uint32Array, n: number): void {

@@ -18,15 +18,16 @@ export interface SortKey {
  * Row numbers in sorted order; ties keep their incoming order.
  * @param base the rows to sort, in their incoming order (default: 0…rows-1); the result is a
  *   permutation of `base`
+ * @param limit only the first `limit` of them are wanted (a top-N): the answer is that prefix
  */
-export function sortPermutation(keys: readonly SortKey[], rows: number, base?: Int32Array): Int32Array {
+export function sortPermutation(keys: readonly SortKey[], rows: number, base?: Int32Array, limit?: number): Int32Array {
   const rowOf = base ?? null
   const n = rowOf === null ? rows : rowOf.length
   const words: SortWord[] = []
   for (const k of keys) words.push(...sortWords(k.col, k.desc, n, rowOf))
-  const positions = sortPositions(packWords(words, n), n)
+  const positions = sortPositions(packWords(words, n), n, limit ?? n)
   if (rowOf === null) return positions
-  for (let i = 0; i < n; i++) positions[i] = rowOf[positions[i]]
+  for (let i = 0; i < positions.length; i++) positions[i] = rowOf[positions[i]]
   return positions
 }
 

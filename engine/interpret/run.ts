@@ -8,6 +8,7 @@ import type { Op } from '../ast.js'
 import type { CheckedOp, CheckedOps } from '../check/index.js'
 import { AppError } from '../../shared/errors.js'
 import { PROGRESS_SCALE, PROGRESS_SLOTS } from '../../shared/protocol.js'
+import { firstRowsKept } from './first-rows.js'
 import { inlineColumn } from './inline-table.js'
 import { runLink } from './ops/link.js'
 import { runMerge } from './ops/merge.js'
@@ -29,8 +30,9 @@ function inlineTable(op: Op & { kind: 'Table' }): Worksheet {
 /**
  * The one dispatcher over operation kinds: one operation over a worksheet. Also runs the
  * prefix of a split run (parallel/range-worksheet.ts), so every kind is handled here only.
+ * `next`, the operation that follows, lets a sort read by a first-N selection stop at N rows.
  */
-export function step(op: CheckedOp, ws: Worksheet, tables: Tables): Worksheet {
+export function step(op: CheckedOp, ws: Worksheet, tables: Tables, next?: CheckedOp): Worksheet {
   switch (op.kind) {
     case 'Base':
       return tableWorksheet(tables, op.table, op.loc)
@@ -45,7 +47,7 @@ export function step(op: CheckedOp, ws: Worksheet, tables: Tables): Worksheet {
     case 'ColMeta':
       return runColMeta(op, ws)
     case 'Sort':
-      return runSort(op, ws)
+      return runSort(op, ws, firstRowsKept(next) ?? undefined)
     case 'Tabu':
       return runTabu(op, ws)
     case 'Link':
@@ -112,7 +114,7 @@ export function runOps(ops: CheckedOps, tables: Tables, start: Worksheet = EMPTY
     }
     let ws = start
     for (let i = 0; i < ops.length; i++) {
-      ws = step(ops[i], ws, tables)
+      ws = step(ops[i], ws, tables, ops[i + 1])
       if (level === 0) {
         finished = i + 1
         report(finished)

@@ -43,12 +43,16 @@ export function runColMeta(op: Op & { kind: 'ColMeta' }, ws: Worksheet): Workshe
   return ws.withColumns(ws.cols.map((c) => (c.name === op.name ? c.with({ info: infoPatch(op.meta) }) : c)))
 }
 
-/** Stable: rows with equal keys keep their order, so consecutive sorts compose. */
-export function runSort(op: Op & { kind: 'Sort' }, ws: Worksheet): Worksheet {
+/**
+ * Stable: rows with equal keys keep their order, so consecutive sorts compose.
+ * @param limit only the first `limit` rows are read after it (interpret/first-rows.ts): the
+ *   worksheet keeps just those
+ */
+export function runSort(op: Op & { kind: 'Sort' }, ws: Worksheet, limit?: number): Worksheet {
   const keys = op.keys.map((k) => {
     const col = ws.column(k.col)
     if (!col) throw checkError(op.loc, `Unknown column "${k.col}" in <sort>.`)
     return { col: col.data(), desc: k.dir === 'down' }
   })
-  return ws.selectRows(sortPermutation(keys, ws.rows))
+  return ws.selectRows(sortPermutation(keys, ws.rows, undefined, limit))
 }
