@@ -174,7 +174,11 @@ export interface RoundLog {
 /**
  * Sends changes one after another until the service stops answering; every acknowledged change
  * is applied to the model. A change refused with an error is a failure of the service (these
- * changes are all valid in the model's state), recorded and not applied.
+ * changes are all valid in the model's state), recorded and not applied, with one exception: a
+ * 429 is sent again after its Retry-After, as a client should. The clients share one session,
+ * and the session slots of queries a killed gateway was running stay taken until they lapse
+ * (SLOT_TTL_SECONDS, gateway/stop/session-slots.ts), so a round that starts right after a kill
+ * can meet the session's query limit.
  */
 export async function runClient(client: Client, picker: OpPicker, start: Namespace, shouldStop: () => boolean): Promise<RoundLog> {
   const log: RoundLog = { acknowledged: start, inFlight: null, done: 0, failures: [] }
@@ -184,6 +188,11 @@ export async function runClient(client: Client, picker: OpPicker, start: Namespa
     let reply: Reply
     try {
       reply = await sendOp(client, op)
+      while (reply.status === 429 && !shouldStop()) {
+        await new Promise((resolve) => setTimeout(resolve, 1000 * Math.min(Number(reply.retryAfter ?? 1) || 1, 5)))
+        reply = await sendOp(client, op)
+      }
+      if (reply.status === 429) return log // stopped while waiting: `op` was refused, never applied
     } catch {
       return log // the connection broke: the service is gone, with `op` perhaps applied
     }
