@@ -32,6 +32,8 @@ export { parallelRun } from './parallel/driver.js'
 export { isDeclined } from './parallel/aggregate.js'
 /** A worker's answer, text always as codes, read back into a result set on the gateway (gateway/query/pool.ts). */
 export { fromWire } from './parallel/wire.js'
+/** Results and tasks as they cross to and from a worker: stored dictionaries by reference (gateway/runner.ts). */
+export { resultAfterReceiving, taskForPosting } from './parallel/wire-dictionaries.js'
 
 // --- Workers
 

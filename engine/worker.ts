@@ -13,6 +13,7 @@ import { withProgress } from './interpret/run.js'
 import { loadMeasuredSqlJs } from './sql/wasm-heap.js'
 import { DEFAULT_SQL_MEMORY_MB } from './sql/memory-cap.js'
 import { retireThisWorker, type WorkerSetup } from './retire.js'
+import { resultForPosting, taskAfterReceiving } from './parallel/wire-dictionaries.js'
 
 const setup = (workerData ?? {}) as Partial<WorkerSetup>
 const sqlMemoryMb = setup.sqlMemoryMb ?? DEFAULT_SQL_MEMORY_MB
@@ -84,11 +85,12 @@ function injectedFault(task: EngineTask): Promise<never> | undefined {
   return new Promise<never>(() => undefined)
 }
 
-export default function runTask(task: EngineTask): unknown {
+export default function runTask(posted: EngineTask): unknown {
   try {
+    const task = taskAfterReceiving(posted)
     const fault = injectedFault(task)
     if (fault !== undefined) return fault
-    return withTransferList({ ok: true, result: answer(task) })
+    return withTransferList({ ok: true, result: resultForPosting(answer(task)) })
   } catch (err) {
     const e = err instanceof AppError ? err : new AppError('INTERNAL', 'Internal error in the query engine.', { cause: String((err as Error)?.stack ?? err) })
     return { ok: false, error: toPayload(e) } satisfies TaskOutcome

@@ -15,6 +15,7 @@ import { Piscina } from 'piscina'
 import { AppError, fromPayload } from '../shared/errors.js'
 import type { EngineTask, ResultSet, TaskOutcome } from '../shared/protocol.js'
 import type { WorkerSetup } from '../engine/index.js'
+import { resultAfterReceiving, taskForPosting } from '../engine/index.js'
 import { RetiringWorkers } from './retiring-workers.js'
 import { FairShare } from './fair-share.js'
 
@@ -140,7 +141,8 @@ export class PoolRunner implements QueryRunner {
     try {
       // Piscina is handed a task only when FairShare gives it a worker, so Piscina's own queue
       // (first come, first served) stays empty and the order is FairShare's.
-      outcome = (await this.fair.run(opts.user ?? '', signal, (attempt) => this.pool.run(task, { signal: attempt }))) as TaskOutcome
+      const posted = taskForPosting(task)
+      outcome = (await this.fair.run(opts.user ?? '', signal, (attempt) => this.pool.run(posted, { signal: attempt }))) as TaskOutcome
     } catch (err) {
       if (signal.aborted) throw this.stopped(signal)
       throw new AppError('INTERNAL', 'The query engine failed while running the query.', {}, { cause: err })
@@ -150,7 +152,7 @@ export class PoolRunner implements QueryRunner {
     }
     this.averageMs += DURATION_WEIGHT * (performance.now() - started - this.averageMs)
     if (!outcome.ok) throw fromPayload(outcome.error)
-    return outcome.result
+    return resultAfterReceiving(outcome.result)
   }
 
   /** Why a task was stopped: its signal's reason (counting a time limit once per signal), else STOPPED. */

@@ -49,6 +49,22 @@ function decode(d: SharedDictionary): string[] {
   return out
 }
 
+/**
+ * The shared dictionary each array opened on this thread came from, so that the array can cross
+ * to another thread again as that reference instead of its strings (parallel/wire-dictionaries.ts).
+ */
+const openedFrom = new WeakMap<readonly string[], SharedDictionary>()
+
+/** The shared dictionary `dict` was opened from on this thread, if it was. */
+export function sharedFormOf(dict: readonly string[]): SharedDictionary | undefined {
+  return openedFrom.get(dict)
+}
+
+/** Whether a value is a shared dictionary (as opposed to an array of strings). */
+export function isSharedDictionary(x: unknown): x is SharedDictionary {
+  return typeof x === 'object' && x !== null && !Array.isArray(x) && (x as { units?: unknown }).units instanceof SharedArrayBuffer
+}
+
 /** Decoded dictionaries kept within a budget of code units, the least recently used given up first. */
 export class KeptDictionaries {
   private readonly kept = new Map<string, { readonly dict: readonly string[]; readonly units: number }>()
@@ -69,6 +85,7 @@ export class KeptDictionaries {
       return hit.dict
     }
     const dict = decode(d)
+    openedFrom.set(dict, d)
     const units = d.units.byteLength / 2
     if (units > this.budgetUnits) return dict
     this.kept.set(d.id, { dict, units })
