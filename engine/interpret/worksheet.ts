@@ -22,6 +22,32 @@ export interface ColumnView {
   readonly index: Int32Array | null
 }
 
+/**
+ * A source column made only when first read, once for every worksheet column over it: the rows
+ * of a `<merge>`, most of whose columns a query usually never reads (it selects, then keeps a few).
+ */
+export class DeferredColumn {
+  private made: Column | null = null
+
+  /**
+   * @param gatherRows the rows `index` of the column without making all of it (-1: N/A); used
+   *   while the column is not made yet
+   */
+  constructor(
+    private readonly make: () => Column,
+    private readonly gatherRows: (index: Int32Array) => Column,
+  ) {}
+
+  get(): Column {
+    this.made ??= this.make()
+    return this.made
+  }
+
+  gather(index: Int32Array): Column {
+    return this.made !== null ? gather(this.made, index) : this.gatherRows(index)
+  }
+}
+
 /** A column of the worksheet: its data (lazily gathered) and what the user sees of it. */
 export class WsColumn {
   private cached: Column | null = null
@@ -31,14 +57,20 @@ export class WsColumn {
     readonly type: ColumnType,
     readonly info: ColumnInfo,
     readonly visible: boolean,
-    private readonly source: Column,
+    private readonly source: Column | DeferredColumn,
     /** Rows of `source` in worksheet order; null = all of them, in order. */
     readonly index: Int32Array | null,
   ) {}
 
+  private sourceData(): Column {
+    return this.source instanceof DeferredColumn ? this.source.get() : this.source
+  }
+
   /** The column's values for the worksheet's rows. */
   data(): Column {
-    const data = this.cached ?? (this.index === null ? this.source : gather(this.source, this.index))
+    const data =
+      this.cached ??
+      (this.index === null ? this.sourceData() : this.source instanceof DeferredColumn ? this.source.gather(this.index) : gather(this.source, this.index))
     this.cached = data
     return data
   }
@@ -49,7 +81,7 @@ export class WsColumn {
    * gathering a copy first.
    */
   view(): ColumnView {
-    return this.cached !== null ? { source: this.cached, index: null } : { source: this.source, index: this.index }
+    return this.cached !== null ? { source: this.cached, index: null } : { source: this.sourceData(), index: this.index }
   }
 
   /** The same column over a subset or reordering of the worksheet's rows. */
@@ -112,6 +144,22 @@ export class Worksheet {
 
 /** A fresh column over materialised data (computed columns, tabulations, inline tables). */
 export function newColumn(name: string, data: Column, info: Partial<ColumnInfo> = {}, visible = true): WsColumn {
+  return columnOver(name, data.type, data, info, visible)
+}
+
+/** A fresh column whose data is made when first read; `type` must be the type it will have. */
+export function deferredColumn(
+  name: string,
+  type: ColumnType,
+  make: () => Column,
+  gatherRows: (index: Int32Array) => Column,
+  info: Partial<ColumnInfo> = {},
+  visible = true,
+): WsColumn {
+  return columnOver(name, type, new DeferredColumn(make, gatherRows), info, visible)
+}
+
+function columnOver(name: string, type: ColumnType, source: Column | DeferredColumn, info: Partial<ColumnInfo>, visible: boolean): WsColumn {
   const full: ColumnInfo = {
     label: info.label ?? name,
     desc: info.desc ?? '',
@@ -119,5 +167,5 @@ export function newColumn(name: string, data: Column, info: Partial<ColumnInfo> 
     width: info.width ?? null,
     fixed: info.fixed ?? false,
   }
-  return new WsColumn(name, data.type, full, visible, data, null)
+  return new WsColumn(name, type, full, visible, source, null)
 }
