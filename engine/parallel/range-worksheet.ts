@@ -46,6 +46,22 @@ export function storedPosition(c: WsColumn): number | null {
   return v.index === null ? (storedAt.get(v.source) ?? null) : null
 }
 
+/**
+ * 0, 1, 2, … as far as the largest table this thread split: base row numbers are a view of it
+ * rather than a new array (and a pass over it) for every part. Columns are never written in
+ * place, so one copy serves every part; it costs 4 bytes a row of that table, once per thread.
+ */
+let counting = new Int32Array(0)
+
+function rowNumbers(start: number, end: number): Int32Array {
+  if (counting.length < end) {
+    // Shared memory: should it ever reach an answer, it is shared with the gateway, never moved away.
+    counting = new Int32Array(new SharedArrayBuffer(end * 4))
+    for (let i = 0; i < end; i++) counting[i] = i
+  }
+  return counting.subarray(start, end)
+}
+
 /** Rows start … end-1 of a stored table, as the Base operation would give the whole of it. */
 export function rangeWorksheet(tables: Tables, path: string, start: number, end: number, withBaseRows: boolean): Worksheet {
   const t: TableInput | undefined = tables.get(path)
@@ -61,11 +77,7 @@ export function rangeWorksheet(tables: Tables, path: string, start: number, end:
       fixed: c.spec.fixed,
     })
   })
-  if (withBaseRows) {
-    const rows = new Int32Array(end - start)
-    for (let i = 0; i < rows.length; i++) rows[i] = start + i
-    cols.push(newColumn(BASE_ROW, { type: 'int', data: rows }, {}, false))
-  }
+  if (withBaseRows) cols.push(newColumn(BASE_ROW, { type: 'int', data: rowNumbers(start, end) }, {}, false))
   return new Worksheet(end - start, cols, t.title)
 }
 
