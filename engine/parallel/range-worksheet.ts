@@ -51,7 +51,7 @@ export function storedPosition(c: WsColumn): number | null {
  * rather than a new array (and a pass over it) for every part. Columns are never written in
  * place, so one copy serves every part; it costs 4 bytes a row of that table, once per thread.
  */
-let counting = new Int32Array(0)
+let counting: Int32Array = new Int32Array(0)
 
 function rowNumbers(start: number, end: number): Int32Array {
   if (counting.length < end) {

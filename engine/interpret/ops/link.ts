@@ -44,16 +44,14 @@ export function runLink(op: Op & { kind: 'Link' }, ws: Worksheet, foreign: Works
     pairs.map((p) => p[0]),
     ws.rows,
   )
-  if (op.type === 'include' || op.type === 'exclude') {
-    const want = op.type === 'include'
-    return ws.selectRows(rowsWhere(match, (m) => m >= 0 === want))
-  }
+  if (op.type === 'include' || op.type === 'exclude') return ws.selectRows(rowsWhere(match, op.type === 'include'))
   let base = ws
   let index = match
   if (op.type === 'select') {
-    const kept = rowsWhere(match, (m) => m >= 0)
+    const kept = rowsWhere(match, true)
     base = ws.selectRows(kept)
-    index = kept.map((r) => match[r])
+    index = new Int32Array(kept.length)
+    for (let i = 0; i < kept.length; i++) index[i] = match[kept[i]]
   }
   const names = op.cols ?? foreign.cols.filter((c) => c.visible && !op.col2.includes(c.name)).map((c) => c.name)
   const composed = new Map<Int32Array | null, Int32Array>()
@@ -67,8 +65,12 @@ export function runLink(op: Op & { kind: 'Link' }, ws: Worksheet, foreign: Works
   return base.withColumns([...base.cols, ...added])
 }
 
-function rowsWhere(match: Int32Array, keep: (m: number) => boolean): Int32Array {
-  const out: number[] = []
-  for (let i = 0; i < match.length; i++) if (keep(match[i])) out.push(i)
-  return Int32Array.from(out)
+/** The rows that found a match (`matched`) or did not, counted first so the answer is one typed array. */
+function rowsWhere(match: Int32Array, matched: boolean): Int32Array {
+  const want = matched ? 1 : 0
+  let n = 0
+  for (let i = 0; i < match.length; i++) n += +(match[i] >= 0) === want ? 1 : 0
+  const out = new Int32Array(n)
+  for (let i = 0, k = 0; i < match.length; i++) if (+(match[i] >= 0) === want) out[k++] = i
+  return out
 }
