@@ -39,12 +39,14 @@ export function firstIndexLookup(keyCols: readonly Column[], rows: number, probe
   let next = 0
   // Ids are handed out in row order, so id `next` first appears at the row where it is new.
   for (let r = 0; r < rows && next < count; r++) if (ids[r] === next) firstRow[next++] = r
-  const out = new Int32Array(probeRows)
+  // Unique keys (a dimension table's, the usual case) make every id its own row: nothing to map.
+  if (count === rows) return found
+  // `found` is this function's own: mapped in place rather than into another probe-sized array.
   for (let i = 0; i < probeRows; i++) {
     const id = found[i]
-    out[i] = id < 0 ? -1 : firstRow[id]
+    found[i] = id < 0 ? -1 : firstRow[id]
   }
-  return out
+  return found
 }
 
 /** Int (or date) against float compares as floats; everything else as it is. */

@@ -27,6 +27,15 @@ function assemble(): Readonly<Record<string, FunctionDef>> {
   return Object.freeze(table)
 }
 
+/**
+ * The families whose every function computes row i of its result from row i of its arguments
+ * alone, so that an expression of them can be evaluated over any subset or reordering of the
+ * rows (interpret/select-through-index.ts). Opt-in: a family added later is not, until named
+ * here. ROW (`i_`) reads row positions and GROUP_FUNCTIONS read other rows of their group.
+ */
+const ROW_WISE_FAMILIES: readonly (readonly FunctionDef[])[] = [ARITHMETIC, COMPARISONS, LOGIC, MATH, CONDITIONAL, TEXT, DATES]
+const ROW_WISE: ReadonlySet<string> = new Set(ROW_WISE_FAMILIES.flatMap((family) => family.map((def) => def.name)))
+
 /** Every function and operator by name (operators by their symbol; `neg` and `not` for - and ~). */
 export const FUNCTIONS: Readonly<Record<string, FunctionDef>> = assemble()
 
@@ -34,3 +43,6 @@ export const FUNCTIONS: Readonly<Record<string, FunctionDef>> = assemble()
 export function lookupFunction(name: string): FunctionDef | undefined {
   return FUNCTIONS[name.toLowerCase()]
 }
+
+/** Whether `name` (a function or operator) is row-wise: row i depends only on row i of its arguments. */
+export const isRowWise = (name: string): boolean => ROW_WISE.has(name.toLowerCase())

@@ -9,6 +9,7 @@ import type { BinOp, Expr } from '../ast.js'
 import { lowerBound, lookupCode, upperBound } from '../columns/index.js'
 import { NA_INT, type Column } from '../columns/types.js'
 import { evalExpr, toMask } from './eval.js'
+import { rowsThroughIndex } from './select-through-index.js'
 import type { Worksheet } from './worksheet.js'
 
 type Cmp = '=' | '<>' | '<' | '>' | '<=' | '>='
@@ -37,6 +38,9 @@ type Scan = (data: Int32Array | Float64Array, v: number, rows: Rows, n: number, 
  * One loop per comparison, written out, so that each stays monomorphic and V8 compiles the
  * comparison inline: this is the scan every selective query starts with. `v` is a valid
  * number, so N/A never equals it; the ordered tests exclude the int N/A (NaN fails by itself).
+ * Except for `=` (usually rare), every row's number is written and the count moves on only when
+ * the test holds: no branch to mispredict, where a test true for about half the rows cost five
+ * times as much as a branch-free one.
  */
 const SCANS: Record<Cmp, (naInt: boolean) => Scan> = {
   '=': () => (d, v, rows, n, out) => {
@@ -52,12 +56,14 @@ const SCANS: Record<Cmp, (naInt: boolean) => Scan> = {
     let k = 0
     if (rows === null)
       for (let r = 0; r < n; r++) {
-        if (d[r] !== v) out[k++] = r
+        out[k] = r
+        k += +(d[r] !== v)
       }
     else
       for (let i = 0; i < rows.length; i++) {
         const r = rows[i]
-        if (d[r] !== v) out[k++] = r
+        out[k] = r
+        k += +(d[r] !== v)
       }
     return k
   },
@@ -67,13 +73,15 @@ const SCANS: Record<Cmp, (naInt: boolean) => Scan> = {
     if (rows === null)
       for (let r = 0; r < n; r++) {
         const x = d[r]
-        if (x < v && x !== na) out[k++] = r
+        out[k] = r
+        k += +(x < v) & +(x !== na)
       }
     else
       for (let i = 0; i < rows.length; i++) {
         const r = rows[i]
         const x = d[r]
-        if (x < v && x !== na) out[k++] = r
+        out[k] = r
+        k += +(x < v) & +(x !== na)
       }
     return k
   },
@@ -83,13 +91,15 @@ const SCANS: Record<Cmp, (naInt: boolean) => Scan> = {
     if (rows === null)
       for (let r = 0; r < n; r++) {
         const x = d[r]
-        if (x <= v && x !== na) out[k++] = r
+        out[k] = r
+        k += +(x <= v) & +(x !== na)
       }
     else
       for (let i = 0; i < rows.length; i++) {
         const r = rows[i]
         const x = d[r]
-        if (x <= v && x !== na) out[k++] = r
+        out[k] = r
+        k += +(x <= v) & +(x !== na)
       }
     return k
   },
@@ -97,12 +107,14 @@ const SCANS: Record<Cmp, (naInt: boolean) => Scan> = {
     let k = 0
     if (rows === null)
       for (let r = 0; r < n; r++) {
-        if (d[r] > v) out[k++] = r
+        out[k] = r
+        k += +(d[r] > v)
       }
     else
       for (let i = 0; i < rows.length; i++) {
         const r = rows[i]
-        if (d[r] > v) out[k++] = r
+        out[k] = r
+        k += +(d[r] > v)
       }
     return k
   },
@@ -110,12 +122,14 @@ const SCANS: Record<Cmp, (naInt: boolean) => Scan> = {
     let k = 0
     if (rows === null)
       for (let r = 0; r < n; r++) {
-        if (d[r] >= v) out[k++] = r
+        out[k] = r
+        k += +(d[r] >= v)
       }
     else
       for (let i = 0; i < rows.length; i++) {
         const r = rows[i]
-        if (d[r] >= v) out[k++] = r
+        out[k] = r
+        k += +(d[r] >= v)
       }
     return k
   },
@@ -256,6 +270,8 @@ function union(a: Int32Array, b: Int32Array): Int32Array {
 export function selectRows(e: Expr, ws: Worksheet, rows: Rows = null): Int32Array {
   if (e.kind === 'Bin' && e.op === '&') return selectRows(e.right, ws, selectRows(e.left, ws, rows))
   if (e.kind === 'Bin' && e.op === '|') return union(selectRows(e.left, ws, rows), selectRows(e.right, ws, rows))
+  const linked = rowsThroughIndex(e, ws, rows)
+  if (linked !== null) return linked
   if (e.kind === 'Not') {
     const yes = new Uint8Array(ws.rows)
     for (const r of selectRows(e.operand, ws, rows)) yes[r] = 1
