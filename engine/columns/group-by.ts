@@ -4,7 +4,7 @@
  * table for small ranges and for text codes, a hash table otherwise); several columns are
  * interned one by one and their ids combined pairwise, left to right.
  */
-import { internInt32, intRange } from './int-ids.js'
+import { internInRange, intRange, lookupLimit } from './int-ids.js'
 import { keyIds } from './key-ids.js'
 import { internIdPairs } from './pair-ids.js'
 import { NA_INT, type Column, type GroupIndex } from './types.js'
@@ -20,7 +20,7 @@ export function groupBy(cols: readonly Column[], rows: number, mask?: Uint8Array
   if (cols.length === 0) return oneGroup(rows, m)
   const composite = cols.length > 1 ? compositeKeys(cols, rows) : null
   if (composite !== null) {
-    const { ids, count } = internInt32(composite, rows, m)
+    const { ids, count } = internInRange(composite.keys, rows, m, 0, composite.span)
     return { ids, count }
   }
   let { ids, count } = keyIds(cols[0], rows, m)
@@ -37,23 +37,70 @@ export function groupBy(cols: readonly Column[], rows: number, mask?: Uint8Array
  * Several int, date or text columns whose value ranges multiply to less than 2^31 become one
  * Int32 key per row (mixed radix: each column's slot, N/A at 0), interned in one go. Numbering
  * by first appearance makes the ids the same as combining column ids pairwise.
+ *
+ * A column whose values are sparse in their range (dates as yyyymmdd: 1,096 days over a range of
+ * 30,000) has the values present numbered first, those numbers becoming its digit, while the product of the
+ * ranges is too large for the composite to be interned through a lookup table: store × date then
+ * spans 550,000 slots rather than 15 million, and a lookup table in cache replaces a hash table
+ * that missed the cache on every row.
  */
-function compositeKeys(cols: readonly Column[], rows: number): Int32Array | null {
-  let product = 1
-  const parts: { data: Int32Array; na: number; min: number; span: number }[] = []
-  for (const c of cols) {
-    if (c.type === 'float') return null
-    const data = c.type === 'text' ? c.codes : c.data
+function compositeKeys(cols: readonly Column[], rows: number): { keys: Int32Array; span: number } | null {
+  if (cols.some((c) => c.type === 'float')) return null
+  const digits: Digit[] = cols.map((c) => {
+    const data = c.type === 'text' ? c.codes : (c as Column & { data: Int32Array }).data
     const na = c.type === 'text' ? 0 : NA_INT
     const [min, max] = intRange(data, rows, na)
-    const span = max >= min ? max - min + 2 : 1
-    product *= span
-    if (product > 0x7fffffff) return null
-    parts.push({ data, na, min, span })
+    return { data, na, off: 1 - min, span: max >= min ? max - min + 2 : 1, renumber: null }
+  })
+  const product = (): number => digits.reduce((p, d) => p * d.span, 1)
+  while (product() > lookupLimit(rows)) {
+    const widest = digits.reduce<Digit | null>((w, d) => (d.renumber === null && d.span > MIN_RENUMBERED_SPAN && (w === null || d.span > w.span) ? d : w), null)
+    if (widest === null) break
+    renumber(widest, rows)
   }
+  const span = product()
+  if (span > 0x7fffffff) return null
   const keys = new Int32Array(rows)
-  for (const p of parts) addDigit(keys, p.data, p.na, 1 - p.min, p.span, rows)
-  return keys
+  for (const d of digits) {
+    if (d.renumber === null) addDigit(keys, d.data, d.na, d.off, d.span, rows)
+    else addDigitThrough(keys, d.data, d.na, d.off, d.renumber, d.span, rows)
+  }
+  return { keys, span }
+}
+
+/** One key column as a digit of the composite: its slot (value + off, N/A at 0), or that renumbered. */
+interface Digit {
+  readonly data: Int32Array
+  readonly na: number
+  readonly off: number
+  span: number
+  /** Slot → digit, when only the values present are numbered. */
+  renumber: Int32Array | null
+}
+
+/** Below this range a column is left as it is: renumbering it could not shrink the product much. */
+const MIN_RENUMBERED_SPAN = 256
+
+/** Numbers the slots of the values present (N/A's slot 0 included), in slot order. */
+function renumber(d: Digit, rows: number): void {
+  const present = new Int32Array(d.span)
+  const { data, na, off } = d
+  for (let r = 0; r < rows; r++) {
+    const v = data[r]
+    present[v === na ? 0 : v + off] = 1
+  }
+  let next = 0
+  for (let s = 0; s < present.length; s++) present[s] = present[s] === 1 ? next++ : -1
+  d.renumber = present
+  d.span = next
+}
+
+/** keys[r] = keys[r]·span + the renumbered slot of the value. */
+function addDigitThrough(keys: Int32Array, data: Int32Array, na: number, off: number, renumbered: Int32Array, span: number, rows: number): void {
+  for (let r = 0; r < rows; r++) {
+    const v = data[r]
+    keys[r] = keys[r] * span + renumbered[v === na ? 0 : v + off]
+  }
 }
 
 /** keys[r] = keys[r]·span + the value's slot (0 for N/A). */

@@ -18,6 +18,9 @@ export interface Interned {
 /** A lookup table this large (entries) is still cheaper than hashing. */
 const DENSE_LIMIT = 1 << 24
 
+/** The widest key range interned through a lookup table when `uses` keys will be looked up. */
+export const lookupLimit = (uses: number): number => Math.min(DENSE_LIMIT, Math.max(1 << 16, 2 * uses))
+
 /** Multiplicative (Fibonacci) hash: the top `bits` of key × 2^32/φ. */
 const GOLDEN = 0x9e3779b1
 
@@ -29,8 +32,16 @@ const GOLDEN = 0x9e3779b1
  */
 export function internInt32(keys: Int32Array, n: number, mask: Uint8Array | null, uses = n): Interned {
   const [min, max] = intRange(keys, n)
-  const span = max >= min ? max - min + 2 : 1 // +1 slot for NA_INT at index 0
-  if (span <= Math.max(1 << 16, 2 * uses) && span <= DENSE_LIMIT) return internDense(keys, n, mask, min, span)
+  return internInRange(keys, n, mask, min, max >= min ? max - min + 1 : 0, uses)
+}
+
+/**
+ * internInt32 when the range of the keys is known: every key other than NA_INT lies in
+ * [min, min + width).
+ */
+export function internInRange(keys: Int32Array, n: number, mask: Uint8Array | null, min: number, width: number, uses = n): Interned {
+  const span = width + 1 // +1 slot for NA_INT at index 0
+  if (span <= lookupLimit(uses)) return internDense(keys, n, mask, min, span)
   return internHashed(keys, n, mask)
 }
 

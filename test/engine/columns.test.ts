@@ -327,6 +327,32 @@ describe('engine/columns', () => {
       }
     })
 
+    it('renumbers columns sparse in a wide range (yyyymmdd dates) when their ranges multiply past a lookup table', () => {
+      const rng = new Rng(10)
+      for (const n of [2_000, 40_000]) {
+        // Dates over three years: 1,096 values in a range of 30,000; stores 0…599; N/A in both.
+        const dates = Array.from({ length: n }, () => (rng.chance(0.05) ? null : 20220101 + rng.int(0, 2) * 10000 + rng.int(0, 11) * 100 + rng.int(0, 27)))
+        const stores = Array.from({ length: n }, () => (rng.chance(0.05) ? null : rng.int(0, 599)))
+        const wide = Array.from({ length: n }, () => (rng.chance(0.05) ? null : rng.int(0, 9) * 1_000_000))
+        for (const cols of [
+          [stores, dates],
+          [dates, stores, wide],
+        ]) {
+          const mask = Uint8Array.from({ length: n }, () => (rng.chance(0.8) ? 1 : 0))
+          for (const m of [null, mask]) {
+            const g = groupBy(
+              cols.map((values, i) => col(i === cols.indexOf(dates) ? 'date' : 'int', values)),
+              n,
+              m,
+            )
+            const ref = refGroupBy(cols, n, m)
+            expect(Array.from(g.ids)).to.deep.equal(ref)
+            expect(g.count).to.equal(new Set(ref.filter((x) => x >= 0)).size)
+          }
+        }
+      }
+    })
+
     it('combines many-valued columns whose id product exceeds the Int32 range', () => {
       const rng = new Rng(9)
       const n = 70_000
