@@ -54,7 +54,9 @@ function compositeKeys(cols: readonly Column[], rows: number): { keys: Int32Arra
   })
   const product = (): number => digits.reduce((p, d) => p * d.span, 1)
   while (product() > lookupLimit(rows)) {
-    const widest = digits.reduce<Digit | null>((w, d) => (d.renumber === null && d.span > MIN_RENUMBERED_SPAN && (w === null || d.span > w.span) ? d : w), null)
+    // Renumbering goes through a table as large as the column's range: only where that fits.
+    const renumberable = (d: Digit): boolean => d.renumber === null && d.span > MIN_RENUMBERED_SPAN && d.span <= lookupLimit(rows)
+    const widest = digits.reduce<Digit | null>((w, d) => (renumberable(d) && (w === null || d.span > w.span) ? d : w), null)
     if (widest === null) break
     renumber(widest, rows)
   }
