@@ -107,6 +107,8 @@ function countOf(parts: readonly Part[], j: number, name: string, count: number)
 }
 
 function extremeOf(parts: readonly Part[], j: number, name: string, count: number, max: boolean): Column {
+  const cols = parts.map((p) => column(p, partName(j, name))!)
+  if (cols[0]?.type === 'text') return textExtremeOf(parts, onOneDictionary(cols) as TextColumn[], count, max)
   const best = new Float64Array(count).fill(Number.NaN)
   let like: Column = { type: 'float', data: best }
   for (const p of parts) {
@@ -126,6 +128,25 @@ function extremeOf(parts: readonly Part[], j: number, name: string, count: numbe
     }
   }
   return asTypeOf(like, best)
+}
+
+/**
+ * The smallest or largest text of each group, over parts whose codes are on one dictionary
+ * (sorted, so codes order like their strings); code 0 is N/A, no value.
+ */
+function textExtremeOf(parts: readonly Part[], cols: readonly TextColumn[], count: number, max: boolean): Column {
+  const best = new Int32Array(count)
+  parts.forEach((p, i) => {
+    const codes = cols[i].codes
+    for (let g = 0; g < codes.length; g++) {
+      const c = codes[g]
+      if (c === 0) continue
+      const to = p.map[g]
+      const b = best[to]
+      if (b === 0 || (max ? c > b : c < b)) best[to] = c
+    }
+  })
+  return { type: 'text', codes: best, dict: cols[0].dict }
 }
 
 /** first: the value from the first part that has the group; last: from the last one. */

@@ -33,8 +33,9 @@ export interface FoldPart {
   /** The final vector is read in the source's type (an extreme is one of the values). */
   readonly sourceTyped: boolean
   /**
-   * Whether ranges' vectors over a text source merge. A count does; an extreme does not, being a
-   * code into its range's own dictionary (a split run then declines, parallel/aggregate.ts).
+   * Whether ranges' vectors over a text source merge. A count does; so does an extreme, whose
+   * codes travel with their range's dictionary and are put on one (parallel/merge.ts); a sum of
+   * text is refused by the checker, and a split run declines it (parallel/aggregate.ts).
    */
   readonly mergesText: boolean
 }
@@ -110,8 +111,8 @@ const fold = (p: Omit<FoldPart, 'kind'>): FoldPart => ({ kind: 'fold', ...p })
 export const VALID = fold({ name: 'valid', vector: 'int', fill: 0, add: countValidBlock, merge: 'add', summed: false, sourceTyped: false, mergesText: true })
 /** Sum of the non-N/A values per group (0 when none). */
 export const SUM = fold({ name: 'sum', vector: 'float', fill: 0, add: sumBlock, merge: 'add', summed: true, sourceTyped: false, mergesText: false })
-export const MIN = fold({ name: 'min', vector: 'float', fill: Number.NaN, add: minBlock, merge: 'min', summed: false, sourceTyped: true, mergesText: false })
-export const MAX = fold({ name: 'max', vector: 'float', fill: Number.NaN, add: maxBlock, merge: 'max', summed: false, sourceTyped: true, mergesText: false })
+export const MIN = fold({ name: 'min', vector: 'float', fill: Number.NaN, add: minBlock, merge: 'min', summed: false, sourceTyped: true, mergesText: true })
+export const MAX = fold({ name: 'max', vector: 'float', fill: Number.NaN, add: maxBlock, merge: 'max', summed: false, sourceTyped: true, mergesText: true })
 
 // --- Reading the parts back ------------------------------------------------------------------
 
