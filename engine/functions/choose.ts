@@ -37,10 +37,25 @@ export function choose(conds: readonly Value[], values: readonly Value[], fallba
       if (!scalarIsNA(c) && c.value !== 0) fill(out, sources[k], rows)
       continue
     }
-    overwrite(out, truthy(c, rows), sources[k], rows)
+    overwrite(out, asZeroOne(c, rows), sources[k], rows)
   }
   if (dict !== null) return { type: 'text', codes: out as Int32Array, dict }
   return type === 'float' ? { type: 'float', data: out as Float64Array } : { type: type as 'int' | 'date', data: out as Int32Array }
+}
+
+/**
+ * The condition as 0/1 per row: an int column that holds only 0 and 1 (every comparison's
+ * result) as it is, read once to be sure, rather than copied through truthy().
+ */
+function asZeroOne(c: Column, rows: number): Int32Array {
+  if (c.type === 'int' && onlyZeroOne(c.data, rows)) return c.data
+  return truthy(c, rows)
+}
+
+function onlyZeroOne(d: Int32Array, rows: number): boolean {
+  let other = 0
+  for (let i = 0; i < rows; i++) other |= d[i] & ~1
+  return other === 0
 }
 
 function numericSource(v: Value, float: boolean): Source {

@@ -62,6 +62,15 @@ describe('engine/functions: conditionals', () => {
       }
     })
 
+    it('reads 0/1 conditions as they are, and any other int (last row included) as true unless 0 or N/A', () => {
+      const rng = new Rng(81)
+      for (const last of [0, 1, 2, -1, null]) {
+        const cond: V[] = [...Array.from({ length: 300 }, () => rng.int(0, 1)), last]
+        const out = columnValues(run('if', [column('int', cond), scalar('int', 10), scalar('int', 20)], cond.length))
+        expect(out, `last condition ${String(last)}`).to.deep.equal(cond.map((c) => (truthy(c) ? 10 : 20)))
+      }
+    })
+
     it('treats an N/A condition as false', () => {
       expect(columnValues(run('if', [column('int', [null, 1]), scalar('int', 10), scalar('int', 20)], 2))).to.deep.equal([20, 10])
     })
