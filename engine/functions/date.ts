@@ -5,46 +5,43 @@
  * helpers (their 1010data names are unconfirmed). N/A in → N/A out.
  */
 import { NA_INT, type Column, type ColumnType, type IntColumn, type Value } from '../columns/types.js'
-import { asColumn, callError, isColumn, onConstants, requiredValue } from './args.js'
+import { asColumn, callError, isColumn, isScalar, onConstants, requiredValue, scalarIsNA } from './args.js'
 import { civilFromDays, ymdToDays } from './calendar.js'
 import type { FunctionDef } from './types.js'
+import { mapInts } from './value-table.js'
 import { firstError, needNumber, type TypeResult } from './typing.js'
 
 type DatePart = 'year' | 'month' | 'day' | 'yrmo' | 'quarter' | 'weekday'
 
-function part(p: DatePart, d: Int32Array, n: number): Int32Array {
-  const o = new Int32Array(n)
-  for (let i = 0; i < n; i++) {
-    const v = d[i]
-    if (v === NA_INT) {
-      o[i] = NA_INT
-      continue
-    }
-    const y = Math.floor(v / 10000)
-    const ym = Math.floor(v / 100)
-    switch (p) {
-      case 'year':
-        o[i] = y
-        break
-      case 'month':
-        o[i] = ym - y * 100
-        break
-      case 'day':
-        o[i] = v - ym * 100
-        break
-      case 'yrmo':
-        o[i] = ym
-        break
-      case 'quarter':
-        o[i] = y * 10 + Math.floor((ym - y * 100 - 1) / 3) + 1
-        break
-      case 'weekday':
-        // 1970-01-01 was a Thursday (5 when Sunday is 1).
-        o[i] = ((((ymdToDays(v) + 4) % 7) + 7) % 7) + 1
-        break
-    }
+/** One part of one yyyymmdd value (never N/A). */
+function partOf(p: DatePart, v: number): number {
+  const y = Math.floor(v / 10000)
+  const ym = Math.floor(v / 100)
+  switch (p) {
+    case 'year':
+      return y
+    case 'month':
+      return ym - y * 100
+    case 'day':
+      return v - ym * 100
+    case 'yrmo':
+      return ym
+    case 'quarter':
+      return y * 10 + Math.floor((ym - y * 100 - 1) / 3) + 1
+    case 'weekday':
+      // 1970-01-01 was a Thursday (5 when Sunday is 1).
+      return ((((ymdToDays(v) + 4) % 7) + 7) % 7) + 1
   }
-  return o
+}
+
+function part(p: DatePart, d: Int32Array, n: number): Int32Array {
+  return mapInts(d, n, (v) => partOf(p, v))
+}
+
+/** A date N days after another as yyyymmdd, N/A when that does not fit Int32 (beyond year ±214748). */
+function shifted(v: number, days: number): number {
+  const r = civilFromDays(ymdToDays(v) + days)
+  return (r | 0) === r ? r : NA_INT
 }
 
 function dateInts(v: Value, rows: number, fn: string): Int32Array {
@@ -77,12 +74,13 @@ function dateAdd(d: Value, k: Value, rows: number): Column {
   const a = dateInts(d, rows, 'dateadd')
   const b = asColumn(k, rows, 'dateadd', 'N') as IntColumn
   if (b.type !== 'int' && b.type !== 'date') throw callError('dateadd needs a whole number of days for N.')
+  // A constant N: one calendar conversion per date value, not per row.
+  if (isScalar(k) && !scalarIsNA(k)) return { type: 'date', data: mapInts(a, rows, (v) => shifted(v, k.value as number)) }
   const o = new Int32Array(rows)
   for (let i = 0; i < rows; i++) {
     const v = a[i]
     const m = b.data[i]
-    const r = v === NA_INT || m === NA_INT ? NA_INT : civilFromDays(ymdToDays(v) + m)
-    o[i] = (r | 0) === r ? r : NA_INT // a date beyond year ±214748 does not fit yyyymmdd in Int32
+    o[i] = v === NA_INT || m === NA_INT ? NA_INT : shifted(v, m)
   }
   return { type: 'date', data: o }
 }
@@ -90,15 +88,15 @@ function dateAdd(d: Value, k: Value, rows: number): Column {
 /** Days from D2 to D1 (D1 − D2 in days). */
 function dateDiff(d1: Value, d2: Value, rows: number): Column {
   if (!isColumn(d1) && !isColumn(d2)) return onConstants([d1, d2], rows, (c, n) => dateDiff(c[0], c[1], n))
-  const a = dateInts(d1, rows, 'datediff')
-  const b = dateInts(d2, rows, 'datediff')
-  const o = new Int32Array(rows)
+  const a = mapInts(dateInts(d1, rows, 'datediff'), rows, ymdToDays)
+  const b = mapInts(dateInts(d2, rows, 'datediff'), rows, ymdToDays)
+  // Day numbers of dates up to year ±214748 stay far inside Int32, so their difference does too.
   for (let i = 0; i < rows; i++) {
     const x = a[i]
     const y = b[i]
-    o[i] = x === NA_INT || y === NA_INT ? NA_INT : ymdToDays(x) - ymdToDays(y)
+    a[i] = x === NA_INT || y === NA_INT ? NA_INT : x - y
   }
-  return { type: 'int', data: o }
+  return { type: 'int', data: a }
 }
 
 /** Registry rows of the date functions. */

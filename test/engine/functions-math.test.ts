@@ -252,6 +252,36 @@ describe('engine/functions: math, dates and rows', () => {
       expect(call('dateadd', [scalar('date', 20240101), scalar('int', 2147483647)], 1)).to.deep.equal([null])
     })
 
+    it('computes dates of a narrow range once per value (a table) and agrees with the reference and with row by row', () => {
+      const rng = new Rng(64)
+      const n = 200_000 // three years span about 30,000 yyyymmdd values: the table applies
+      const dates = randomDateColumn(rng, n, 2022, 2024, { na: 0.1 })
+      const values = columnValues(dates) as (number | null)[]
+      for (const name of Object.keys(DATE_PARTS)) {
+        expectValues(
+          call(name, [dates], n),
+          values.map((v) => (v === null ? null : DATE_PARTS[name](v))),
+          `${name} through a table`,
+        )
+      }
+      expect(call('dateadd', [dates, scalar('int', -45)], n)).to.deep.equal(
+        values.map((d) => (d === null ? null : ymd(new Date(dateOf(d).getTime() - 45 * 86400000)))),
+      )
+      const other = randomDateColumn(rng, n, 2022, 2024, { na: 0.1 })
+      const ov = columnValues(other) as (number | null)[]
+      expect(call('datediff', [dates, other], n)).to.deep.equal(
+        values.map((d, i) => (d === null || ov[i] === null ? null : Math.round((dateOf(d).getTime() - dateOf(ov[i]!).getTime()) / 86400000))),
+      )
+      // Values that are no date (day 31 of February, month 13) give what the row-by-row loop gives.
+      const odd = Array.from({ length: 40_000 }, () => (rng.chance(0.05) ? null : 20230000 + rng.int(0, 13) * 100 + rng.int(0, 40)))
+      for (const name of [...Object.keys(DATE_PARTS), 'dateadd', 'datediff']) {
+        const args = (v: (number | null)[]): Value[] =>
+          name === 'dateadd' ? [column('int', v), scalar('int', 3)] : name === 'datediff' ? [column('int', v), scalar('date', 20230315)] : [column('int', v)]
+        const rowByRow = odd.map((v) => call(name, args([v]), 1)[0])
+        expect(call(name, args(odd), odd.length), name).to.deep.equal(rowByRow)
+      }
+    })
+
     it('rejects text and decimals where a date belongs', () => {
       expect(FUNCTIONS.year.result(['text'])).to.deep.equal({ error: 'year needs a date, got text for D' })
       expect(FUNCTIONS.month.result(['float'])).to.deep.equal({ error: 'month needs a date, got a decimal for D' })
