@@ -249,6 +249,40 @@ function generic(e: Expr, ws: Worksheet, rows: Rows): Int32Array {
   return keep(rows, ws.rows, (r) => mask[r] === 1)
 }
 
+/**
+ * The candidates (or all n rows) not in `drop`, a sorted subset of them: one walk of both lists.
+ * Every candidate is written and the count moves on only when it is kept, so a selection that
+ * drops about half the rows costs no mispredicted branches.
+ */
+function without(rows: Rows, n: number, drop: Int32Array): Int32Array {
+  // A sentinel no row equals ends the walk of `drop` without a bounds test.
+  const d = new Int32Array(drop.length + 1)
+  d.set(drop)
+  d[drop.length] = -1
+  const size = rows === null ? n : rows.length
+  // One spare slot: a dropped row is written past the kept ones before the count skips it.
+  const out = new Int32Array(size - drop.length + 1)
+  let j = 0
+  let k = 0
+  if (rows === null) {
+    for (let r = 0; r < size; r++) {
+      const dropped = +(d[j] === r)
+      out[k] = r
+      j += dropped
+      k += 1 - dropped
+    }
+  } else {
+    for (let i = 0; i < size; i++) {
+      const r = rows[i]
+      const dropped = +(d[j] === r)
+      out[k] = r
+      j += dropped
+      k += 1 - dropped
+    }
+  }
+  return out.subarray(0, k)
+}
+
 /** Sorted union of two sorted row lists. */
 function union(a: Int32Array, b: Int32Array): Int32Array {
   const out = new Int32Array(a.length + b.length)
@@ -272,11 +306,7 @@ export function selectRows(e: Expr, ws: Worksheet, rows: Rows = null): Int32Arra
   if (e.kind === 'Bin' && e.op === '|') return union(selectRows(e.left, ws, rows), selectRows(e.right, ws, rows))
   const linked = rowsThroughIndex(e, ws, rows)
   if (linked !== null) return linked
-  if (e.kind === 'Not') {
-    const yes = new Uint8Array(ws.rows)
-    for (const r of selectRows(e.operand, ws, rows)) yes[r] = 1
-    return keep(rows, ws.rows, (r) => yes[r] === 0)
-  }
+  if (e.kind === 'Not') return without(rows, ws.rows, selectRows(e.operand, ws, rows))
   if (e.kind === 'Bin' && isCmp(e.op)) {
     const found = comparisonRows(e.op, e.left, e.right, ws, rows)
     if (found) return found
