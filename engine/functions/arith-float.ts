@@ -3,6 +3,8 @@
  * results of ^ that are not finite (0^-1, overflow) or not real ((-8)^0.5) become N/A, and
  * NaN^0 is N/A too (Math.pow would say 1). One loop per operator and shape.
  */
+import { NA_INT } from '../columns/types.js'
+
 export type FloatOp = '+' | '-' | '*' | '/' | '^'
 
 /** a op b; either side may be a constant (never both). */
@@ -86,5 +88,60 @@ export function power(x: number, y: number): number {
 export function floatNegate(a: Float64Array, n: number): Float64Array {
   const o = new Float64Array(n)
   for (let i = 0; i < n; i++) o[i] = -a[i]
+  return o
+}
+
+/**
+ * a op b for a float column and an int (or date) column, the int side read in place (N/A as
+ * NaN) instead of converted into a float column first: `amount/qty` over 10M rows then writes one
+ * 80 MB column, not two. `intLeft` says which side the int column is on.
+ */
+export function mixedArith(op: FloatOp, f: Float64Array, ints: Int32Array, intLeft: boolean, n: number): Float64Array {
+  const o = new Float64Array(n)
+  switch (op) {
+    case '+':
+      for (let i = 0; i < n; i++) {
+        const k = ints[i]
+        o[i] = k === NA_INT ? NaN : f[i] + k
+      }
+      break
+    case '*':
+      for (let i = 0; i < n; i++) {
+        const k = ints[i]
+        o[i] = k === NA_INT ? NaN : f[i] * k
+      }
+      break
+    case '-':
+      if (intLeft)
+        for (let i = 0; i < n; i++) {
+          const k = ints[i]
+          o[i] = k === NA_INT ? NaN : k - f[i]
+        }
+      else
+        for (let i = 0; i < n; i++) {
+          const k = ints[i]
+          o[i] = k === NA_INT ? NaN : f[i] - k
+        }
+      break
+    case '/':
+      if (intLeft)
+        for (let i = 0; i < n; i++) {
+          const k = ints[i]
+          const y = f[i]
+          o[i] = k === NA_INT || y === 0 ? NaN : k / y
+        }
+      else
+        for (let i = 0; i < n; i++) {
+          const k = ints[i]
+          o[i] = k === NA_INT || k === 0 ? NaN : f[i] / k
+        }
+      break
+    case '^':
+      for (let i = 0; i < n; i++) {
+        const k = ints[i]
+        o[i] = k === NA_INT ? NaN : intLeft ? power(k, f[i]) : power(f[i], k)
+      }
+      break
+  }
   return o
 }

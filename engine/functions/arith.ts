@@ -6,7 +6,7 @@
  */
 import { naColumn, toFloat } from '../columns/index.js'
 import type { Column, FloatColumn, IntColumn, Value } from '../columns/types.js'
-import { floatArith, floatNegate, type FloatOp } from './arith-float.js'
+import { floatArith, floatNegate, mixedArith, type FloatOp } from './arith-float.js'
 import { intArith, intDivide, intNegate, type IntOp } from './arith-int.js'
 import { asColumn, callError, isColumn, isScalar, onConstants, requiredValue, scalarIsNA } from './args.js'
 import type { FunctionDef } from './types.js'
@@ -39,6 +39,11 @@ export function arithmetic(op: ArithOp, a: Value, b: Value, rows: number): Colum
   }
   if (op === '/' && left.type !== 'float' && right.type !== 'float') {
     return floatCol(intDivide(operandData(left) as Int32Array | number, operandData(right) as Int32Array | number, rows))
+  }
+  if (isColumn(left) && isColumn(right) && (left.type === 'float') !== (right.type === 'float')) {
+    const intLeft = left.type !== 'float'
+    const [f, ints] = (intLeft ? [right, left] : [left, right]) as [FloatColumn, IntColumn]
+    return floatCol(mixedArith(op as FloatOp, f.data, ints.data, intLeft, rows))
   }
   return floatCol(floatArith(op as FloatOp, floatData(left), floatData(right), rows))
 }
