@@ -2,45 +2,10 @@
 import type { Column } from '../columns/types.js'
 import { asFloat64 } from './numeric.js'
 import { accumulating } from './accumulated.js'
-import { floatsOf, intsOf, SUM, VALID } from './parts.js'
+import { floatsOf, intsOf, SQUARES, SUM, VALID } from './parts.js'
 import type { SummaryDef, SummaryInput } from './types.js'
 
 const NUMERIC = ['int', 'float', 'date'] as const
-
-interface Sums {
-  n: Int32Array
-  s: Float64Array
-  ss: Float64Array
-}
-
-/** Count and sum of the non-N/A values per group. */
-function sumCount(ids: Int32Array, x: Float64Array, count: number): Sums {
-  const n = new Int32Array(count)
-  const s = new Float64Array(count)
-  for (let i = 0; i < ids.length; i++) {
-    const v = x[i]
-    if (v === v) {
-      const g = ids[i]
-      n[g]++
-      s[g] += v
-    }
-  }
-  return { n, s, ss: new Float64Array(0) }
-}
-
-function sumSquares(ids: Int32Array, x: Float64Array, sums: Sums): Sums {
-  const ss = new Float64Array(sums.s.length)
-  for (let i = 0; i < ids.length; i++) {
-    const v = x[i]
-    if (v === v) ss[ids[i]] += v * v
-  }
-  return { ...sums, ss }
-}
-
-function accumulate({ groups, source }: SummaryInput): Sums {
-  const x = asFloat64(source!)
-  return sumSquares(groups.ids, x, sumCount(groups.ids, x, groups.count))
-}
 
 const float = (data: Float64Array): Column => ({ type: 'float', data })
 
@@ -51,9 +16,8 @@ function mean(count: Int32Array, sum: Float64Array): Column {
   return float(out)
 }
 
-/** Sample variance (n − 1); fewer than two values → N/A. */
-function variance(input: SummaryInput): Float64Array {
-  const { n, s, ss } = accumulate(input)
+/** Sample variance (n − 1) from count, sum and sum of squares; fewer than two values → N/A. */
+function variance(n: Int32Array, s: Float64Array, ss: Float64Array): Float64Array {
   return s.map((v, g) => (n[g] < 2 ? Number.NaN : Math.max(0, (ss[g] - (v * v) / n[g]) / (n[g] - 1))))
 }
 
@@ -93,16 +57,25 @@ export const MOMENTS: readonly SummaryDef[] = [
     result: () => 'float',
     doc: 'avg: mean of non-N/A values',
   }),
-  { name: 'var', needsSource: true, needsWeight: false, types: NUMERIC, result: () => 'float', kernel: (i) => float(variance(i)), doc: 'var: sample variance' },
-  {
-    name: 'stdev',
+  // One pass of count, sum and sum of squares: split runs add them like sums (parts.ts).
+  accumulating({
+    name: 'var',
+    accumulates: { parts: [VALID, SUM, SQUARES], finish: ([n, s, ss]) => float(variance(intsOf(n), floatsOf(s), floatsOf(ss))) },
     needsSource: true,
     needsWeight: false,
     types: NUMERIC,
     result: () => 'float',
-    kernel: (i) => float(variance(i).map(Math.sqrt)),
+    doc: 'var: sample variance',
+  }),
+  accumulating({
+    name: 'stdev',
+    accumulates: { parts: [VALID, SUM, SQUARES], finish: ([n, s, ss]) => float(variance(intsOf(n), floatsOf(s), floatsOf(ss)).map(Math.sqrt)) },
+    needsSource: true,
+    needsWeight: false,
+    types: NUMERIC,
+    result: () => 'float',
     doc: 'stdev: sample standard deviation',
-  },
+  }),
   {
     name: 'wsum',
     needsSource: true,

@@ -68,6 +68,14 @@ function sumBlock(slots: Int32Array, x: Float64Array, off: number, len: number, 
   }
 }
 
+/** acc[slot] += value², N/A left out (for var and stdev). */
+function squaresBlock(slots: Int32Array, x: Float64Array, off: number, len: number, s: Float64Array): void {
+  for (let j = 0; j < len; j++) {
+    const v = x[off + j]
+    s[slots[j]] += v === v ? v * v : 0
+  }
+}
+
 /** acc[slot] counts the non-N/A values. */
 function countValidBlock(slots: Int32Array, x: Float64Array, off: number, len: number, n: Int32Array): void {
   for (let j = 0; j < len; j++) {
@@ -111,6 +119,8 @@ const fold = (p: Omit<FoldPart, 'kind'>): FoldPart => ({ kind: 'fold', ...p })
 export const VALID = fold({ name: 'valid', vector: 'int', fill: 0, add: countValidBlock, merge: 'add', summed: false, sourceTyped: false, mergesText: true })
 /** Sum of the non-N/A values per group (0 when none). */
 export const SUM = fold({ name: 'sum', vector: 'float', fill: 0, add: sumBlock, merge: 'add', summed: true, sourceTyped: false, mergesText: false })
+/** Sum of the squares of the non-N/A values per group (0 when none). */
+export const SQUARES = fold({ name: 'squares', vector: 'float', fill: 0, add: squaresBlock, merge: 'add', summed: true, sourceTyped: false, mergesText: false })
 export const MIN = fold({ name: 'min', vector: 'float', fill: Number.NaN, add: minBlock, merge: 'min', summed: false, sourceTyped: true, mergesText: true })
 export const MAX = fold({ name: 'max', vector: 'float', fill: Number.NaN, add: maxBlock, merge: 'max', summed: false, sourceTyped: true, mergesText: true })
 
