@@ -87,6 +87,7 @@ function applyGroupValues(op: Op & { kind: 'Willbe' }, step: GroupStep, ws: Work
 /**
  * The part's worksheet after the prefix's first `upTo` operations.
  * @param groupValues merged values of the group steps met on the way
+ * @param from a worksheet of this range after the first `from.upTo` operations, to go on from
  */
 export function prefixWorksheet(
   plan: ParallelPlan,
@@ -94,10 +95,11 @@ export function prefixWorksheet(
   range: { start: number; end: number },
   upTo: number,
   groupValues: readonly ResultSet[],
+  from: KeptPrefix | null = null,
 ): Worksheet {
   // Base row numbers are carried only when a selection may leave rows out of the blocks.
-  let ws = rangeWorksheet(tables, plan.table, range.start, range.end, summarises(plan) && !keepsRows(plan))
-  for (let i = 0; i < upTo; i++) {
+  let ws = from?.ws ?? rangeWorksheet(tables, plan.table, range.start, range.end, summarises(plan) && !keepsRows(plan))
+  for (let i = from?.upTo ?? 0; i < upTo; i++) {
     const op = plan.prefix[i]
     const k = plan.groupSteps.findIndex((s) => s.at === i)
     ws = k < 0 ? prefixStep(op, ws, tables) : applyGroupValues(op as Op & { kind: 'Willbe' }, plan.groupSteps[k], ws, groupValues[k])
@@ -106,14 +108,44 @@ export function prefixWorksheet(
   return ws
 }
 
+/** A range's prefix worksheet after `upTo` operations, kept for the query's next phase. */
+interface KeptPrefix {
+  readonly upTo: number
+  readonly ws: Worksheet
+  /** The group values it was made with (the merged answers of one run, by identity). */
+  readonly values: readonly ResultSet[]
+}
+
+/**
+ * Per query (its operations array) and range start, the last prefix worksheet this thread made.
+ * A query stepped in place on one worker (execute.ts) runs its phases here one after another
+ * with the same operations array, so each phase goes on from where the one before stopped
+ * instead of redoing the prefix and every group step applied so far: `g_sum` then `g_cnt` then a
+ * tabulation applied the first group step's values twice. Tasks sent by the gateway arrive as
+ * copies, never find an entry, and let theirs go with the task.
+ */
+const keptPrefixes = new WeakMap<object, Map<string, KeptPrefix>>()
+
+function partWorksheet(task: RunTask, plan: ParallelPlan, part: RunPart, upTo: number, groupValues: readonly ResultSet[]): Worksheet {
+  const kept = keptPrefixes.get(task.ops) ?? new Map<string, KeptPrefix>()
+  keptPrefixes.set(task.ops, kept)
+  const range = `${part.start}:${part.end}`
+  const before = kept.get(range)
+  // Going on is sound when the kept worksheet stops at or before this phase's point and was made
+  // in this run: with the very merged values this phase has for the steps it applied.
+  const from = before !== undefined && before.upTo <= upTo && before.values.every((v, i) => groupValues[i] === v) ? before : null
+  const ws = prefixWorksheet(plan, tablesOf(task), part, upTo, groupValues, from)
+  kept.set(range, { upTo, ws, values: groupValues.slice(0, plan.groupSteps.filter((s) => s.at < upTo).length) })
+  return ws
+}
+
 /** The answer of one part (see RunPart). */
 export function runPart(task: RunTask, part: RunPart, plan: ParallelPlan | null): ResultSet {
   if (plan === null) throw new Error('runPart: the query has no parallel plan')
-  const tables = tablesOf(task)
   const groupValues = part.groupValues ?? []
   const step = part.step ?? plan.groupSteps.length
   const upTo = part.phase === 'partials' && step < plan.groupSteps.length ? plan.groupSteps[step].at : plan.prefix.length
-  const ws = prefixWorksheet(plan, tables, part, upTo, groupValues)
+  const ws = partWorksheet(task, plan, part, upTo, groupValues)
   if (part.phase === 'rows') {
     const output = part.output === undefined ? undefined : { buffers: part.output, at: part.outputAt ?? 0 }
     return toCodedResultSet(withoutBaseRows(ws), task.maxRows, task.truncate === true, storedPosition, output)
