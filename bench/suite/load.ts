@@ -5,7 +5,7 @@
  * The generated arrays die when this returns, so they slow no garbage collection in timed runs.
  */
 import type { TableInput } from '../../shared/protocol.js'
-import { toTableInput } from '../data.js'
+import { toTableInput, type BenchTable } from '../data.js'
 import { DuckDb, type loadDuckDb } from '../duck.js'
 import { makeSuiteData } from './schema.js'
 
@@ -17,10 +17,21 @@ export interface LoadedSuite {
   readonly db: DuckDb
 }
 
-export async function loadSuite(rows: number, seed: number, api: DuckApi, step: (what: string) => void = () => undefined): Promise<LoadedSuite> {
+/**
+ * @param keep given the generated tables before they die, for what needs their plain values
+ *   (the HTTP runs write them as stored tables)
+ */
+export async function loadSuite(
+  rows: number,
+  seed: number,
+  api: DuckApi,
+  step: (what: string) => void = () => undefined,
+  keep: (tables: readonly BenchTable[]) => Promise<void> = async () => undefined,
+): Promise<LoadedSuite> {
   const data = makeSuiteData(rows, seed)
   step('generated')
   const all = Object.values(data)
+  await keep(all)
   const tables = new Map(all.map((t) => [t.path, toTableInput(t)]))
   step('loaded into SharedArrayBuffers')
   const db = await DuckDb.open(api)
