@@ -36,28 +36,35 @@ export function partitionIndex(index: Int32Array, sourceRows: number): IndexPart
   if (sourceRows < MIN_SOURCE_ROWS || index.length < MIN_INDEX_ROWS) return null
   const known = cache.get(index)
   if (known !== undefined) return known
-  const part = build(index, sourceRows)
+  const part = looksAscending(index) ? null : build(index, sourceRows)
   cache.set(index, part)
   return part
 }
 
-function build(index: Int32Array, sourceRows: number): IndexPartition | null {
+/** Entries compared to decide whether an index is in row order. */
+const ORDER_SAMPLES = 4096
+
+/**
+ * Whether evenly spaced entries of the index are in increasing order. A selection's rows always
+ * are; a sort's permutation or a link's lookups almost never. The guess only chooses between two
+ * correct gathers, so a mostly ordered index taken for ordered costs a little speed, never a wrong
+ * row, and the index need not be read whole (that pass cost ~20 ms at 10M rows).
+ */
+function looksAscending(index: Int32Array): boolean {
+  const step = Math.max(1, Math.floor(index.length / ORDER_SAMPLES))
+  for (let i = step; i < index.length; i += step) if (index[i] < index[i - step]) return false
+  return true
+}
+
+function build(index: Int32Array, sourceRows: number): IndexPartition {
   const n = index.length
   const tiles = (sourceRows >>> TILE_BITS) + 1
   // Tile t is counted at [t + 1], missing rows at [tiles + 1]; prefix sums then give starts.
   const starts = new Int32Array(tiles + 2)
-  let ascending = true
-  let previous = -1
   for (let i = 0; i < n; i++) {
     const r = index[i]
-    if (r < 0) starts[tiles + 1]++
-    else {
-      starts[(r >>> TILE_BITS) + 1]++
-      if (r < previous) ascending = false
-      previous = r
-    }
+    starts[r < 0 ? tiles + 1 : (r >>> TILE_BITS) + 1]++
   }
-  if (ascending) return null
   for (let t = 1; t <= tiles + 1; t++) starts[t] += starts[t - 1]
   const missingFrom = starts[tiles]
   const slots = new Int32Array(n)

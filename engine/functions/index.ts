@@ -1,6 +1,7 @@
 /** Public API of the function registry. */
 export type { ArgKind, ArgSpec, FunctionDef, KernelArg, KernelContext } from './types.js'
-export { FUNCTIONS, isRowWise, lookupFunction } from './registry.js'
+export { FUNCTIONS, lookupFunction } from './registry.js'
+export { rowWiseExpr } from './row-wise-expr.js'
 export { arithmetic } from './arith.js'
 export { compare, compareResult } from './compare.js'
 export type { CmpOp } from './compare-loops.js'

@@ -11,7 +11,7 @@
  */
 import type { Expr } from '../ast.js'
 import { NA_INT, type Column } from '../columns/types.js'
-import { isRowWise } from '../functions/index.js'
+import { rowWiseExpr } from '../functions/index.js'
 import { evalExpr, toMask } from './eval.js'
 import { newColumn, Worksheet } from './worksheet.js'
 
@@ -24,7 +24,7 @@ const MAX_SHARE = 0.5
  */
 export function rowsThroughIndex(e: Expr, ws: Worksheet, rows: Int32Array | null): Int32Array | null {
   const names = new Set<string>()
-  if (!rowWise(e, names) || names.size === 0) return null
+  if (!rowWiseExpr(e, names) || names.size === 0) return null
   let index: Int32Array | null = null
   let sourceRows = -1
   const sources: { name: string; source: Column }[] = []
@@ -46,33 +46,6 @@ export function rowsThroughIndex(e: Expr, ws: Worksheet, rows: Int32Array | null
   )
   const holds = toMask(evalExpr(e, small), small.rows)
   return keepThrough(index, holds, sourceRows, rows)
-}
-
-/** Whether every node is row-wise; collects the column names read. */
-function rowWise(e: Expr, names: Set<string>): boolean {
-  switch (e.kind) {
-    case 'Num':
-    case 'Str':
-    case 'Date':
-    case 'Time':
-      return true
-    case 'List':
-      return e.items.every((i) => rowWise(i, names))
-    case 'Col':
-      names.add(e.name)
-      return true
-    case 'ColList':
-    case 'Var':
-      return false
-    case 'Neg':
-      return isRowWise('neg') && rowWise(e.operand, names)
-    case 'Not':
-      return isRowWise('not') && rowWise(e.operand, names)
-    case 'Bin':
-      return isRowWise(e.op) && rowWise(e.left, names) && rowWise(e.right, names)
-    case 'Call':
-      return isRowWise(e.name) && e.args.every((a) => a === null || rowWise(a, names))
-  }
 }
 
 /** The column with one N/A row added at the end. */

@@ -1,26 +1,72 @@
 /**
- * Selections evaluated as row lists rather than 0/1 columns. `a & b` tests `b` only on the rows
- * `a` kept, and a comparison of a column with a constant (or a list, or another numeric column)
- * is one tight loop over the candidate rows, writing nothing for the rows it drops. Anything
- * else falls back to evaluating the expression as a column, with exactly the same semantics:
+ * Selections evaluated as row lists rather than 0/1 columns. The tests of `a & b & …` run one
+ * after another, each only on the rows the ones before it kept, cheapest first; a comparison of
+ * a column with a constant, a list or a `between` range is one tight scan of the candidates
+ * (select-scans.ts); a text test reads codes. Anything else is evaluated as a column, on the
+ * candidates alone when it is row-wise and they are few, with exactly the same semantics:
  * non-zero is true, N/A is false, `=` is N/A-safe, ordered comparisons with N/A are false.
  */
 import type { BinOp, Expr } from '../ast.js'
 import { lowerBound, lookupCode, upperBound } from '../columns/index.js'
 import { NA_INT, type Column } from '../columns/types.js'
+import { rowWiseExpr } from '../functions/index.js'
 import { evalExpr, toMask } from './eval.js'
+import { scanCompare, scanMember, scanRange, scanTruthy, type Cmp, type Rows } from './select-scans.js'
 import { rowsThroughIndex } from './select-through-index.js'
 import type { Worksheet } from './worksheet.js'
-
-type Cmp = '=' | '<>' | '<' | '>' | '<=' | '>='
 
 const FLIP: Record<Cmp, Cmp> = { '=': '=', '<>': '<>', '<': '>', '>': '<', '<=': '>=', '>=': '<=' }
 const isCmp = (op: BinOp): op is Cmp => op in FLIP
 
-/** Candidate rows: null means every row of the worksheet. */
-type Rows = Int32Array | null
+/** Text against a constant, on codes: the dictionary is sorted, so bounds give code ranges. */
+function textRows(op: Cmp, codes: Int32Array, dict: readonly string[], s: string, rows: Rows, n: number): Int32Array {
+  if (op === '=' || op === '<>') return scanCompare(op, codes, true, s === '' ? 0 : lookupCode(dict, s), rows, n)
+  if (s === '') return new Int32Array(0)
+  // Code 0 is N/A (''), below every other entry: the ranges start at 1.
+  const last = dict.length - 1
+  switch (op) {
+    case '<':
+      return scanRange(codes, true, 1, lowerBound(dict, s) - 1, rows, n)
+    case '<=':
+      return scanRange(codes, true, 1, upperBound(dict, s) - 1, rows, n)
+    case '>':
+      return scanRange(codes, true, upperBound(dict, s), last, rows, n)
+    case '>=':
+      return scanRange(codes, true, Math.max(1, lowerBound(dict, s)), last, rows, n)
+  }
+}
 
-/** Keeps the candidates a row test accepts, in order. */
+/** Int values this far apart or closer are tested through a table, not a set. */
+const MEMBER_SPAN = 1 << 16
+
+function listRows(op: '=' | '<>', col: Column, values: readonly (number | string)[], rows: Rows, n: number): Int32Array {
+  if (col.type === 'text') {
+    const member = new Uint8Array(col.dict.length)
+    for (const s of values) {
+      const code = s === '' ? 0 : lookupCode(col.dict, String(s))
+      if (code >= 0) member[code] = 1
+    }
+    if (op === '<>') for (let c = 0; c < member.length; c++) member[c] ^= 1
+    return scanMember(col.codes, member, 0, rows, n)
+  }
+  const numbers = values.map(Number)
+  if (col.type !== 'float' && op === '=' && numbers.every(Number.isInteger)) {
+    const base = Math.min(...numbers)
+    const span = Math.max(...numbers) - base + 1
+    if (span <= MEMBER_SPAN) {
+      const member = new Uint8Array(span)
+      for (const v of numbers) member[v - base] = 1
+      return scanMember(col.data, member, base, rows, n)
+    }
+  }
+  const set = new Set(numbers)
+  const d = col.data
+  const na = col.type === 'float' ? Number.NaN : NA_INT
+  const read = (r: number) => (d[r] === na ? Number.NaN : d[r])
+  return keep(rows, n, op === '=' ? (r) => set.has(read(r)) : (r) => !set.has(read(r)))
+}
+
+/** Keeps the candidates a row test accepts, in order: for the shapes no scan fits. */
 function keep(rows: Rows, n: number, test: (r: number) => boolean): Int32Array {
   const out = new Int32Array(rows === null ? n : rows.length)
   let k = 0
@@ -30,192 +76,6 @@ function keep(rows: Rows, n: number, test: (r: number) => boolean): Int32Array {
     for (let i = 0; i < rows.length; i++) if (test(rows[i])) out[k++] = rows[i]
   }
   return out.subarray(0, k)
-}
-
-type Scan = (data: Int32Array | Float64Array, v: number, rows: Rows, n: number, out: Int32Array) => number
-
-/**
- * One loop per comparison, written out, so that each stays monomorphic and V8 compiles the
- * comparison inline: this is the scan every selective query starts with. `v` is a valid
- * number, so N/A never equals it; the ordered tests exclude the int N/A (NaN fails by itself).
- * Except for `=` (usually rare), every row's number is written and the count moves on only when
- * the test holds: no branch to mispredict, where a test true for about half the rows cost five
- * times as much as a branch-free one.
- */
-const SCANS: Record<Cmp, (naInt: boolean) => Scan> = {
-  '=': () => (d, v, rows, n, out) => {
-    if (rows === null) return scanEqualAll(d, v, n, out)
-    let k = 0
-    for (let i = 0; i < rows.length; i++) {
-      const r = rows[i]
-      if (d[r] === v) out[k++] = r
-    }
-    return k
-  },
-  '<>': () => (d, v, rows, n, out) => {
-    let k = 0
-    if (rows === null)
-      for (let r = 0; r < n; r++) {
-        out[k] = r
-        k += +(d[r] !== v)
-      }
-    else
-      for (let i = 0; i < rows.length; i++) {
-        const r = rows[i]
-        out[k] = r
-        k += +(d[r] !== v)
-      }
-    return k
-  },
-  '<': (naInt) => (d, v, rows, n, out) => {
-    let k = 0
-    const na = naInt ? NA_INT : Number.NaN
-    if (rows === null)
-      for (let r = 0; r < n; r++) {
-        const x = d[r]
-        out[k] = r
-        k += +(x < v) & +(x !== na)
-      }
-    else
-      for (let i = 0; i < rows.length; i++) {
-        const r = rows[i]
-        const x = d[r]
-        out[k] = r
-        k += +(x < v) & +(x !== na)
-      }
-    return k
-  },
-  '<=': (naInt) => (d, v, rows, n, out) => {
-    let k = 0
-    const na = naInt ? NA_INT : Number.NaN
-    if (rows === null)
-      for (let r = 0; r < n; r++) {
-        const x = d[r]
-        out[k] = r
-        k += +(x <= v) & +(x !== na)
-      }
-    else
-      for (let i = 0; i < rows.length; i++) {
-        const r = rows[i]
-        const x = d[r]
-        out[k] = r
-        k += +(x <= v) & +(x !== na)
-      }
-    return k
-  },
-  '>': () => (d, v, rows, n, out) => {
-    let k = 0
-    if (rows === null)
-      for (let r = 0; r < n; r++) {
-        out[k] = r
-        k += +(d[r] > v)
-      }
-    else
-      for (let i = 0; i < rows.length; i++) {
-        const r = rows[i]
-        out[k] = r
-        k += +(d[r] > v)
-      }
-    return k
-  },
-  '>=': () => (d, v, rows, n, out) => {
-    let k = 0
-    if (rows === null)
-      for (let r = 0; r < n; r++) {
-        out[k] = r
-        k += +(d[r] >= v)
-      }
-    else
-      for (let i = 0; i < rows.length; i++) {
-        const r = rows[i]
-        out[k] = r
-        k += +(d[r] >= v)
-      }
-    return k
-  },
-}
-
-/**
- * `=` over every row, four rows a step: one rarely-taken branch per four rows instead of one per
- * row measured ~40% faster, and equality is the most common selective test.
- */
-function scanEqualAll(d: Int32Array | Float64Array, v: number, n: number, out: Int32Array): number {
-  let k = 0
-  let r = 0
-  for (const m = n - (n % 4); r < m; r += 4) {
-    const a = d[r] === v
-    const b = d[r + 1] === v
-    const c = d[r + 2] === v
-    const e = d[r + 3] === v
-    if (a || b || c || e) {
-      if (a) out[k++] = r
-      if (b) out[k++] = r + 1
-      if (c) out[k++] = r + 2
-      if (e) out[k++] = r + 3
-    }
-  }
-  for (; r < n; r++) if (d[r] === v) out[k++] = r
-  return k
-}
-
-/** The scans, made once per (operator, N/A kind) so each keeps its own type feedback. */
-const SCAN_INT = Object.fromEntries(Object.entries(SCANS).map(([op, make]) => [op, make(true)])) as Record<Cmp, Scan>
-const SCAN_FLOAT = Object.fromEntries(Object.entries(SCANS).map(([op, make]) => [op, make(false)])) as Record<Cmp, Scan>
-
-/**
- * Candidates a scan may keep are written to a reused buffer, and only the rows kept are copied
- * out: a selective scan over millions of rows then allocates (and zeroes) a few kilobytes rather
- * than four bytes per row. Buffers up to SCRATCH_LIMIT rows are kept for the next scan (scans
- * run one at a time on a thread); larger scans allocate their own.
- */
-const SCRATCH_LIMIT = 1 << 22
-let scratch = new Int32Array(0)
-
-function scanNumeric(op: Cmp, col: Column & { type: 'int' | 'date' | 'float' }, v: number, rows: Rows, n: number): Int32Array {
-  const size = rows === null ? n : rows.length
-  if (size > SCRATCH_LIMIT) {
-    const out = new Int32Array(size)
-    return out.subarray(0, (col.type === 'float' ? SCAN_FLOAT : SCAN_INT)[op](col.data, v, rows, n, out))
-  }
-  if (scratch.length < size) scratch = new Int32Array(size)
-  const k = (col.type === 'float' ? SCAN_FLOAT : SCAN_INT)[op](col.data, v, rows, n, scratch)
-  return scratch.slice(0, k)
-}
-
-/** Text against a constant, on codes: the dictionary is sorted, so bounds give the ranges. */
-function textTest(op: Cmp, codes: Int32Array, dict: readonly string[], s: string): (r: number) => boolean {
-  if (op === '=' || op === '<>') {
-    const code = s === '' ? 0 : lookupCode(dict, s)
-    return op === '=' ? (r) => codes[r] === code : (r) => codes[r] !== code
-  }
-  if (s === '') return () => false
-  const lo = lowerBound(dict, s)
-  const hi = upperBound(dict, s)
-  switch (op) {
-    case '<':
-      return (r) => codes[r] !== 0 && codes[r] < lo
-    case '<=':
-      return (r) => codes[r] !== 0 && codes[r] < hi
-    case '>':
-      return (r) => codes[r] >= hi
-    case '>=':
-      return (r) => codes[r] >= lo && codes[r] !== 0
-  }
-}
-
-function listTest(op: '=' | '<>', col: Column, values: readonly (number | string)[]): (r: number) => boolean {
-  let set: Set<number>
-  let read: (r: number) => number
-  if (col.type === 'text') {
-    set = new Set(values.map((s) => (s === '' ? 0 : lookupCode(col.dict, String(s)))))
-    read = (r) => col.codes[r]
-  } else {
-    set = new Set(values.map(Number))
-    const d = col.data
-    const na = col.type === 'float' ? Number.NaN : NA_INT
-    read = (r) => (d[r] === na ? Number.NaN : d[r])
-  }
-  return op === '=' ? (r) => set.has(read(r)) : (r) => !set.has(read(r))
 }
 
 function constantOf(e: Expr): number | string | null {
@@ -235,17 +95,48 @@ function comparisonRows(op: Cmp, left: Expr, right: Expr, ws: Worksheet, rows: R
   if (right.kind === 'List' && (op === '=' || op === '<>')) {
     const values = right.items.map(constantOf)
     if (values.some((v) => v === null) || values.some((v) => typeof v === 'string') !== (col.type === 'text')) return null
-    return keep(rows, ws.rows, listTest(op, col, values as (number | string)[]))
+    return listRows(op, col, values as (number | string)[], rows, ws.rows)
   }
   const v = constantOf(right)
   if (v === null) return null
-  if (col.type === 'text') return typeof v === 'string' ? keep(rows, ws.rows, textTest(op, col.codes, col.dict, v)) : null
-  return typeof v === 'number' ? scanNumeric(op, col, v, rows, ws.rows) : null
+  if (col.type === 'text') return typeof v === 'string' ? textRows(op, col.codes, col.dict, v, rows, ws.rows) : null
+  return typeof v === 'number' ? scanCompare(op, col.data, col.type !== 'float', v, rows, ws.rows) : null
 }
+
+/** `between(column; a; b)` of a numeric column and two numbers, or null. */
+function betweenRows(e: Expr, ws: Worksheet, rows: Rows): Int32Array | null {
+  if (e.kind !== 'Call' || e.name.toLowerCase() !== 'between' || e.args.length !== 3) return null
+  const [x, a, b] = e.args
+  if (x?.kind !== 'Col' || !a || !b) return null
+  const lo = constantOf(a)
+  const hi = constantOf(b)
+  const col = ws.column(x.name)?.data()
+  if (typeof lo !== 'number' || typeof hi !== 'number' || !col || col.type === 'text') return null
+  return scanRange(col.data, col.type !== 'float', lo, hi, rows, ws.rows)
+}
+
+/**
+ * The candidates are evaluated on their own (their columns gathered) when they are at most this
+ * share of the worksheet; above it, gathering costs about what evaluating every row does.
+ */
+const GATHER_SHARE = 0.5
 
 /** Rows of `rows` where the expression holds, evaluated generally (as a column). */
 function generic(e: Expr, ws: Worksheet, rows: Rows): Int32Array {
-  const mask = toMask(evalExpr(e, ws), ws.rows)
+  if (rows !== null && rows.length <= ws.rows * GATHER_SHARE && rowWiseExpr(e)) {
+    const held = truthyRows(e, ws.selectRows(rows), null)
+    for (let i = 0; i < held.length; i++) held[i] = rows[held[i]]
+    return held
+  }
+  return truthyRows(e, ws, rows)
+}
+
+/** The candidates where `e`, evaluated on every row of `ws`, is true. */
+function truthyRows(e: Expr, ws: Worksheet, rows: Rows): Int32Array {
+  const v = evalExpr(e, ws)
+  if (!('kind' in v) && v.type !== 'text') return scanTruthy(v.data, v.type !== 'float', rows, ws.rows)
+  // Scalars, and text (which toMask refuses with a message).
+  const mask = toMask(v, ws.rows)
   return keep(rows, ws.rows, (r) => mask[r] === 1)
 }
 
@@ -300,9 +191,41 @@ function union(a: Int32Array, b: Int32Array): Int32Array {
   return out.subarray(0, k)
 }
 
-/** The rows (of `rows`, or of the whole worksheet) where a selection expression is true. */
+/** The tests of `a & b & …`, left to right. */
+function conjuncts(e: Expr, out: Expr[] = []): Expr[] {
+  if (e.kind === 'Bin' && e.op === '&') {
+    conjuncts(e.left, out)
+    conjuncts(e.right, out)
+  } else out.push(e)
+  return out
+}
+
+/** Whether a test is a column against constants, which a scan answers without evaluating it. */
+function scanShaped(e: Expr): boolean {
+  const fixed = (x: Expr | null) => x !== null && (constantOf(x) !== null || (x.kind === 'List' && x.items.every((i) => constantOf(i) !== null)))
+  if (e.kind === 'Bin' && isCmp(e.op)) return (e.left.kind === 'Col' && fixed(e.right)) || (e.right.kind === 'Col' && fixed(e.left))
+  if (e.kind === 'Call') return e.name.toLowerCase() === 'between' && e.args[0]?.kind === 'Col' && fixed(e.args[1]) && fixed(e.args[2])
+  return false
+}
+
+/**
+ * The rows (of `rows`, or of the whole worksheet) where a selection expression is true. The
+ * tests of a conjunction may run in any order (each keeps the rows where it holds, and the
+ * answer is the rows they all keep), so the scans run first and the tests evaluated as columns
+ * see only what the scans left; an empty list ends it.
+ */
 export function selectRows(e: Expr, ws: Worksheet, rows: Rows = null): Int32Array {
-  if (e.kind === 'Bin' && e.op === '&') return selectRows(e.right, ws, selectRows(e.left, ws, rows))
+  if (!(e.kind === 'Bin' && e.op === '&')) return selectOne(e, ws, rows)
+  const tests = conjuncts(e)
+  let kept = rows
+  for (const test of [...tests.filter(scanShaped), ...tests.filter((t) => !scanShaped(t))]) {
+    kept = selectOne(test, ws, kept)
+    if (kept.length === 0) break
+  }
+  return kept!
+}
+
+function selectOne(e: Expr, ws: Worksheet, rows: Rows): Int32Array {
   if (e.kind === 'Bin' && e.op === '|') return union(selectRows(e.left, ws, rows), selectRows(e.right, ws, rows))
   const linked = rowsThroughIndex(e, ws, rows)
   if (linked !== null) return linked
@@ -311,5 +234,5 @@ export function selectRows(e: Expr, ws: Worksheet, rows: Rows = null): Int32Arra
     const found = comparisonRows(e.op, e.left, e.right, ws, rows)
     if (found) return found
   }
-  return generic(e, ws, rows)
+  return betweenRows(e, ws, rows) ?? generic(e, ws, rows)
 }

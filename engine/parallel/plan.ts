@@ -13,6 +13,7 @@ import type { RunTask } from '../../shared/protocol.js'
 import type { Expr, Op, OpKind, Tcol } from '../ast.js'
 import { checkedOpsOf, type CheckedOp, type CheckedOps } from '../check/index.js'
 import { accumulatorOf } from '../summaries/index.js'
+import { rowWiseExpr } from '../functions/index.js'
 
 /** g_ functions whose per-group value is a merge of per-range partials. */
 export const GROUP_FUNS = ['g_sum', 'g_cnt', 'g_avg', 'g_min', 'g_max', 'g_first', 'g_last'] as const
@@ -63,27 +64,6 @@ export const summarises = (plan: ParallelPlan): boolean => plan.groupSteps.lengt
 /** True when the prefix keeps every row of the base table, so each part's rows are known ahead. */
 export const keepsRows = (plan: ParallelPlan): boolean => plan.prefix.every((op) => roleOf(op) !== 'filter')
 
-/** Functions whose value on a row depends on other rows. */
-const isPositional = (name: string): boolean => name.startsWith('g_') || name === 'i_'
-
-/** True when the expression's value on each row depends on that row alone. */
-export function rowLocal(e: Expr | null): boolean {
-  if (e === null) return true
-  switch (e.kind) {
-    case 'Call':
-      return !isPositional(e.name) && e.args.every(rowLocal)
-    case 'Neg':
-    case 'Not':
-      return rowLocal(e.operand)
-    case 'Bin':
-      return rowLocal(e.left) && rowLocal(e.right)
-    case 'List':
-      return e.items.every(rowLocal)
-    default:
-      return true
-  }
-}
-
 /**
  * What an operation can be in a split run:
  * - `keep`: a prefix step that treats each row on its own and keeps every row;
@@ -101,8 +81,8 @@ type Role = 'keep' | 'filter' | 'group' | 'tabu' | 'whole'
 const ROLES: { readonly [K in OpKind]: (op: Extract<Op, { kind: K }>) => Role } = {
   Base: () => 'whole',
   Table: () => 'whole',
-  Sel: (op) => (rowLocal(op.cond) ? 'filter' : 'whole'),
-  Willbe: (op) => (rowLocal(op.value) ? 'keep' : 'group'),
+  Sel: (op) => (rowWiseExpr(op.cond) ? 'filter' : 'whole'),
+  Willbe: (op) => (rowWiseExpr(op.value) ? 'keep' : 'group'),
   Colord: () => 'keep',
   ColMeta: () => 'keep',
   Link: (op) => (op.type === 'exact' ? 'keep' : 'filter'),
@@ -121,12 +101,12 @@ function groupStep(op: Op & { kind: 'Willbe' }, at: number): GroupStep | null {
   const fun = v.name as GroupFun
   const [g = null, s = null] = v.args
   const keys = g === null ? [] : g.kind === 'Col' ? [g.name] : g.kind === 'ColList' ? g.names : null
-  if (keys === null || !rowLocal(s)) return null
+  if (keys === null || !rowWiseExpr(s)) return null
   if (fun === 'g_cnt') return v.args.length <= 2 ? { at, fun, keys, select: s, agg: { fun: 'cnt', source: null } } : null
   // g_first and g_last take an order O: only worksheet order (O omitted) is the order of the ranges.
   const positional = fun === 'g_first' || fun === 'g_last'
   const x = v.args[positional ? 3 : 2] ?? null
-  if (x === null || !rowLocal(x) || v.args.length !== (positional ? 4 : 3) || (positional && v.args[2] !== null)) return null
+  if (x === null || !rowWiseExpr(x) || v.args.length !== (positional ? 4 : 3) || (positional && v.args[2] !== null)) return null
   const agg: AggFun = AGG_OF[fun]
   return { at, fun, keys, select: s, agg: { fun: agg, source: x } }
 }
@@ -144,7 +124,7 @@ function tabuAggs(op: Op & { kind: 'Tabu' }): AggSpec[] | null {
 
 function tabuAgg(t: Tcol): AggSpec | null {
   const fun = accumulatorOf(t)
-  if (fun === null || !rowLocal(t.source)) return null
+  if (fun === null || !rowWiseExpr(t.source)) return null
   return { fun, source: fun === 'cnt' ? null : t.source }
 }
 

@@ -58,6 +58,19 @@ const ATOMS = [
   'mod(i;2)=0',
   'i',
   'f',
+  'between(i;-2;3)',
+  'between(i;3;-2)',
+  'between(d;20240103;20240107)',
+  'between(f;-1.5;2)',
+  'between(-3;i;j)',
+  "between(t;'bee';'cat')",
+  'i=-3 0 4',
+  'i=1 100000',
+  'i<>-3 0 4',
+  'd=20240103 20240109',
+  'abs(i)>2',
+  'if(i>0;f;j)',
+  "t='bee' & i>0",
 ]
 
 function reference(text: string): number[] {
