@@ -25,9 +25,9 @@ export { rewriteTableRefs } from './sql/index.js'
 /** The query's plan, made once and carried by its task (RunTask.plan); whether it splits, and over which table. */
 export { planOf, summarises, withPlan } from './parallel/plan.js'
 /** How a table's rows are cut into parts (block-aligned when the plan sums). */
-export { currentBlockRows, splitRanges } from './parallel/blocks.js'
+export { currentBlockRows } from './parallel/blocks.js'
 /** The phases of a split run, as tasks for the pool; their answers merged. */
-export { parallelRun } from './parallel/driver.js'
+export { parallelRun, partRanges, splitRows } from './parallel/driver.js'
 /** A split the data turned down: the gateway then runs the query whole. */
 export { isDeclined } from './parallel/aggregate.js'
 /** A worker's answer, text always as codes, read back into a result set on the gateway (gateway/query/pool.ts). */

@@ -153,9 +153,11 @@ export interface CodedResultSet extends ResultSet {
  * or of the tabulation, which a merge task (RunMerge) puts together.
  */
 export interface RunPart {
-  /** Base table rows start … end-1. */
+  /** Base table rows start … end-1 (or the foreign table's, with `foreign`). */
   readonly start: number
   readonly end: number
+  /** The range is of the foreign table of the plan's `<merge>`, whose rows come after the base table's. */
+  readonly foreign?: boolean
   /** Base rows per summing block (engine/parallel/blocks.ts); parts start on block edges. */
   readonly blockRows: number
   readonly phase: 'rows' | 'partials'

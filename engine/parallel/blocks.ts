@@ -25,6 +25,8 @@ export function setBlockRowsForTests(rows: number): number {
 export interface RowRange {
   readonly start: number
   readonly end: number
+  /** Rows of the foreign table of the plan's merge, not of the base table (plan.ts). */
+  readonly foreign?: boolean
 }
 
 /**

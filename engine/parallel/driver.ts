@@ -8,10 +8,10 @@
  * the same answer. Only the parts' rows are put together here, which is copying, not interpreting.
  */
 import type { ResultSet, RunTask } from '../../shared/protocol.js'
-import type { RowRange } from './blocks.js'
+import { splitRanges, type RowRange } from './blocks.js'
 import { concatResults } from './finish.js'
 import { prefixWorksheet, tablesOf } from './part.js'
-import { keepsRows, type ParallelPlan } from './plan.js'
+import { keepsRows, summarises, type ParallelPlan } from './plan.js'
 import { emptyTables, storedPosition, withoutBaseRows } from './range-worksheet.js'
 
 /**
@@ -25,10 +25,33 @@ function outputBuffers(plan: ParallelPlan, task: RunTask, groupValues: readonly 
 
 export type PhaseRun = Generator<RunTask[], ResultSet, ResultSet[]>
 
+/** The rows a plan splits: its base table's, and its merge's foreign table's after them. */
+export function splitRows(plan: ParallelPlan, task: RunTask): number {
+  const rowsOf = (path: string) => task.tables.find((t) => t.path === path)?.rows ?? 0
+  return rowsOf(plan.table) + (plan.merge === null ? 0 : rowsOf(plan.merge.table))
+}
+
+/**
+ * The parts of a run in `parts` pieces (at most; one for a run on one worker): ranges of the base
+ * table, then of the merge's foreign table, each side cut on summing-block edges when the plan
+ * sums, so that every run of the plan adds the same blocks.
+ */
+export function partRanges(plan: ParallelPlan, task: RunTask, parts: number, blockRows: number): RowRange[] {
+  const align = summarises(plan) ? blockRows : 1
+  const rowsOf = (path: string) => task.tables.find((t) => t.path === path)?.rows ?? 0
+  const ranges = splitRanges(rowsOf(plan.table), parts, align)
+  if (plan.merge === null) return ranges
+  return [...ranges, ...splitRanges(rowsOf(plan.merge.table), parts, align).map((r) => ({ ...r, foreign: true }))]
+}
+
 export function* parallelRun(plan: ParallelPlan, task: RunTask, ranges: readonly RowRange[], blockRows: number): PhaseRun {
   const groupValues: ResultSet[] = []
   const parts = (phase: 'rows' | 'partials', step?: number): RunTask[] =>
-    ranges.map((r) => ({ ...task, truncate: true, part: { start: r.start, end: r.end, blockRows, phase, step, groupValues: [...groupValues] } }))
+    ranges.map((r) => ({
+      ...task,
+      truncate: true,
+      part: { start: r.start, end: r.end, foreign: r.foreign, blockRows, phase, step, groupValues: [...groupValues] },
+    }))
   // The merge keeps the query's own truncate: its answer is the query's.
   const merge = (step: number, partials: ResultSet[]): RunTask[] => [{ ...task, merge: { step, partials, groupValues: [...groupValues] } }]
 

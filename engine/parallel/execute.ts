@@ -14,7 +14,7 @@ import { runOps } from '../interpret/run.js'
 import { isDeclined } from './aggregate.js'
 import { currentBlockRows } from './blocks.js'
 import { inSharedMemory } from './codec.js'
-import { parallelRun } from './driver.js'
+import { parallelRun, partRanges } from './driver.js'
 import { runMerge } from './merge-task.js'
 import { runPart, tablesOf } from './part.js'
 import { planOf, summarises, type ParallelPlan } from './plan.js'
@@ -39,10 +39,9 @@ function interpreted(task: RunTask): ResultSet {
 
 /** The split run's phases over one part, each task stepped here; null when the data decline the plan. */
 function inPlace(task: RunTask, plan: ParallelPlan): ResultSet | null {
-  const rows = task.tables.find((t) => t.path === plan.table)?.rows
-  if (rows === undefined) return null
+  if (!task.tables.some((t) => t.path === plan.table)) return null
   try {
-    const run = parallelRun(plan, task, [{ start: 0, end: rows }], currentBlockRows())
+    const run = parallelRun(plan, task, partRanges(plan, task, 1, currentBlockRows()), currentBlockRows())
     let phase = run.next()
     while (!phase.done) phase = run.next(phase.value.map((t) => step(t, plan)))
     return phase.value

@@ -18,7 +18,7 @@ import { blockEdges } from './blocks.js'
 import { decodeColumns, encodeColumns } from './codec.js'
 import { numberTogether } from './merge.js'
 import { keepsRows, summarises, type GroupStep, type ParallelPlan } from './plan.js'
-import { BASE_ROW, blockStarts, prefixStep, rangeWorksheet, storedPosition, withoutBaseRows } from './range-worksheet.js'
+import { BASE_ROW, blockStarts, mergeStep, prefixStep, rangeWorksheet, storedPosition, withoutBaseRows } from './range-worksheet.js'
 import { toCodedResultSet } from './wire.js'
 
 export const tablesOf = (task: RunTask): Tables => new Map(task.tables.map((t) => [t.path, t]))
@@ -84,25 +84,32 @@ function applyGroupValues(op: Op & { kind: 'Willbe' }, step: GroupStep, ws: Work
   return ws.withColumns([...ws.cols.filter((c) => c !== mark), column, ...(mark ? [mark] : [])])
 }
 
+const NO_ROWS = { start: 0, end: 0 }
+
 /**
- * The part's worksheet after the prefix's first `upTo` operations.
+ * The part's worksheet after the prefix's first `upTo` operations. A part of the merge's foreign
+ * table starts from no base rows and takes its range at the merge; a base part merges none.
  * @param groupValues merged values of the group steps met on the way
  * @param from a worksheet of this range after the first `from.upTo` operations, to go on from
  */
 export function prefixWorksheet(
   plan: ParallelPlan,
   tables: Tables,
-  range: { start: number; end: number },
+  range: { start: number; end: number; foreign?: boolean },
   upTo: number,
   groupValues: readonly ResultSet[],
   from: KeptPrefix | null = null,
 ): Worksheet {
+  const base = range.foreign === true ? NO_ROWS : range
+  const foreign = range.foreign === true ? range : NO_ROWS
   // Base row numbers are carried only when a selection may leave rows out of the blocks.
-  let ws = from?.ws ?? rangeWorksheet(tables, plan.table, range.start, range.end, summarises(plan) && !keepsRows(plan))
+  let ws = from?.ws ?? rangeWorksheet(tables, plan.table, base.start, base.end, summarises(plan) && !keepsRows(plan))
   for (let i = from?.upTo ?? 0; i < upTo; i++) {
     const op = plan.prefix[i]
     const k = plan.groupSteps.findIndex((s) => s.at === i)
-    ws = k < 0 ? prefixStep(op, ws, tables) : applyGroupValues(op as Op & { kind: 'Willbe' }, plan.groupSteps[k], ws, groupValues[k])
+    if (k >= 0) ws = applyGroupValues(op as Op & { kind: 'Willbe' }, plan.groupSteps[k], ws, groupValues[k])
+    else if (plan.merge?.at === i) ws = mergeStep(op as Op & { kind: 'Merge' }, ws, tables, foreign)
+    else ws = prefixStep(op, ws, tables)
     reportSteps(i + 1, upTo + 1)
   }
   return ws
@@ -129,7 +136,7 @@ const keptPrefixes = new WeakMap<object, Map<string, KeptPrefix>>()
 function partWorksheet(task: RunTask, plan: ParallelPlan, part: RunPart, upTo: number, groupValues: readonly ResultSet[]): Worksheet {
   const kept = keptPrefixes.get(task.ops) ?? new Map<string, KeptPrefix>()
   keptPrefixes.set(task.ops, kept)
-  const range = `${part.start}:${part.end}`
+  const range = `${part.foreign === true ? 'foreign ' : ''}${part.start}:${part.end}`
   const before = kept.get(range)
   // Going on is sound when the kept worksheet stops at or before this phase's point and was made
   // in this run: with the very merged values this phase has for the steps it applied.
@@ -148,7 +155,10 @@ export function runPart(task: RunTask, part: RunPart, plan: ParallelPlan | null)
   const ws = partWorksheet(task, plan, part, upTo, groupValues)
   if (part.phase === 'rows') {
     const output = part.output === undefined ? undefined : { buffers: part.output, at: part.outputAt ?? 0 }
-    return toCodedResultSet(withoutBaseRows(ws), task.maxRows, task.truncate === true, storedPosition, output)
+    // A stored column is viewed by the gateway in the base table over the part's range: after a
+    // merge, a part's rows may be of the foreign table instead.
+    const stored = plan.merge === null ? storedPosition : undefined
+    return toCodedResultSet(withoutBaseRows(ws), task.maxRows, task.truncate === true, stored, output)
   }
   const edges = blockEdges(part.start, part.end, part.blockRows)
   const starts = ws.column(BASE_ROW) ? blockStarts(ws, edges) : Int32Array.from(edges, (e) => e - part.start)

@@ -8,6 +8,11 @@
  * handed back to the parts as values), then either nothing (the parts' rows are concatenated in
  * range order) or a `<tabu>` of decomposable summaries followed by anything (the parts' partials
  * are merged into the tabulation, and the rest runs on that small worksheet).
+ *
+ * The prefix may hold one `<merge>` whose own operations treat each row on its own: the merged
+ * worksheet is the base rows then the foreign rows, so its rows are split as two row spaces, the
+ * base table's ranges first, then the foreign table's (a foreign part runs the operations before
+ * the merge over no base rows, and a base part merges no foreign rows).
  */
 import type { RunTask } from '../../shared/protocol.js'
 import type { Expr, Op, OpKind, Tcol } from '../ast.js'
@@ -46,12 +51,21 @@ export type Tail =
   /** A tabulation merged from per-range partials; `rest` runs on its result. */
   | { readonly kind: 'tabu'; readonly op: CheckedOp & { kind: 'Tabu' }; readonly aggs: readonly AggSpec[]; readonly rest: CheckedOps }
 
+/** The `<merge>` of a plan's prefix. */
+export interface MergeStep {
+  /** Position of the merge in `prefix`. */
+  readonly at: number
+  /** The foreign table, whose rows are split after the base table's. */
+  readonly table: string
+}
+
 export interface ParallelPlan {
   /** The base table whose rows are split. */
   readonly table: string
   /** Operations after `<base>` that each part runs on its rows. */
   readonly prefix: CheckedOps
   readonly groupSteps: readonly GroupStep[]
+  readonly merge: MergeStep | null
   readonly tail: Tail
 }
 
@@ -61,8 +75,11 @@ export interface ParallelPlan {
  */
 export const summarises = (plan: ParallelPlan): boolean => plan.groupSteps.length > 0 || plan.tail.kind === 'tabu'
 
-/** True when the prefix keeps every row of the base table, so each part's rows are known ahead. */
-export const keepsRows = (plan: ParallelPlan): boolean => plan.prefix.every((op) => roleOf(op) !== 'filter')
+/**
+ * True when the prefix keeps every row of the base table and adds none, so each part's rows are
+ * known ahead.
+ */
+export const keepsRows = (plan: ParallelPlan): boolean => plan.merge === null && plan.prefix.every((op) => roleOf(op) !== 'filter')
 
 /**
  * What an operation can be in a split run:
@@ -70,9 +87,10 @@ export const keepsRows = (plan: ParallelPlan): boolean => plan.prefix.every((op)
  * - `filter`: a prefix step that treats each row on its own and may leave rows out;
  * - `group`: a willbe that may be a group step (groupStep decides);
  * - `tabu`: the tabulation that may end the prefix (tabuAggs decides);
+ * - `merge`: a merge that may be in the prefix (mergeStep decides);
  * - `whole`: the query runs whole on one worker.
  */
-type Role = 'keep' | 'filter' | 'group' | 'tabu' | 'whole'
+type Role = 'keep' | 'filter' | 'group' | 'tabu' | 'merge' | 'whole'
 
 /**
  * The one decision per operation kind. Typed over every kind, so a new operation fails to
@@ -88,7 +106,7 @@ const ROLES: { readonly [K in OpKind]: (op: Extract<Op, { kind: K }>) => Role } 
   Link: (op) => (op.type === 'exact' ? 'keep' : 'filter'),
   Sort: () => 'whole',
   Tabu: () => 'tabu',
-  Merge: () => 'whole',
+  Merge: () => 'merge',
 }
 
 const roleOf = (op: Op): Role => (ROLES[op.kind] as (op: Op) => Role)(op)
@@ -128,12 +146,27 @@ function tabuAgg(t: Tcol): AggSpec | null {
   return { fun, source: fun === 'cnt' ? null : t.source }
 }
 
+/**
+ * The merge at `at` of the prefix, when it may split: the first merge, after no group step (a
+ * foreign part would have no rows of its own for it), its own operations each treating a row on
+ * its own.
+ */
+function mergeStep(op: Op & { kind: 'Merge' }, at: number, earlier: MergeStep | null, groupSteps: readonly GroupStep[]): MergeStep | null {
+  if (earlier !== null || groupSteps.length > 0) return null
+  const rowWise = op.ops.every((inner) => {
+    const role = roleOf(inner)
+    return role === 'keep' || role === 'filter'
+  })
+  return rowWise ? { at, table: op.table2 } : null
+}
+
 /** The plan, or null when the query must run whole on one worker. */
 export function planParallel(ops: CheckedOps): ParallelPlan | null {
   const base = ops[0]
   if (base === undefined || base.kind !== 'Base') return null
   const prefix: CheckedOp[] = []
   const groupSteps: GroupStep[] = []
+  let merge: MergeStep | null = null
   let i = 1
   for (; i < ops.length; i++) {
     const op = ops[i]
@@ -143,16 +176,20 @@ export function planParallel(ops: CheckedOps): ParallelPlan | null {
       const step = groupStep(op as Op & { kind: 'Willbe' }, prefix.length)
       if (step === null) return null
       groupSteps.push(step)
+    } else if (role === 'merge') {
+      // Only a Merge has that role (ROLES).
+      merge = mergeStep(op as Op & { kind: 'Merge' }, prefix.length, merge, groupSteps)
+      if (merge === null) return null
     } else if (role !== 'keep' && role !== 'filter') break
     prefix.push(op)
   }
-  if (i === ops.length) return { table: base.table, prefix, groupSteps, tail: { kind: 'rows' } }
+  if (i === ops.length) return { table: base.table, prefix, groupSteps, merge, tail: { kind: 'rows' } }
   if (roleOf(ops[i]) !== 'tabu') return null
   // Only a Tabu has that role (ROLES).
   const next = ops[i] as CheckedOp & { kind: 'Tabu' }
   const aggs = tabuAggs(next)
   if (aggs === null) return null
-  return { table: base.table, prefix, groupSteps, tail: { kind: 'tabu', op: next, aggs, rest: ops.slice(i + 1) } }
+  return { table: base.table, prefix, groupSteps, merge, tail: { kind: 'tabu', op: next, aggs, rest: ops.slice(i + 1) } }
 }
 
 /**

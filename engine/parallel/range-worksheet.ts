@@ -9,6 +9,8 @@ import type { CheckedOp } from '../check/index.js'
 import type { Column } from '../columns/types.js'
 import { checkError } from '../check/errors.js'
 import type { TableColumnInput, TableInput } from '../../shared/protocol.js'
+import type { Op } from '../ast.js'
+import { runMerge } from '../interpret/ops/merge.js'
 import { step, type Tables } from '../interpret/run.js'
 import { newColumn, Worksheet, type WsColumn } from '../interpret/worksheet.js'
 import { dictionaryOf } from '../columns/shared-dictionary.js'
@@ -102,6 +104,18 @@ function keepBaseRows(before: Worksheet, after: Worksheet): Worksheet {
  */
 export function prefixStep(op: CheckedOp, ws: Worksheet, tables: Tables): Worksheet {
   return keepBaseRows(ws, step(op, ws, tables))
+}
+
+/**
+ * The plan's `<merge>` on a part: the foreign rows start … end-1 (none for a part of the base
+ * table), through the merge's own operations, appended to the part's worksheet. The foreign rows
+ * carry their own row numbers in the base-row column, since a foreign part's blocks are counted
+ * in the foreign table.
+ */
+export function mergeStep(op: Op & { kind: 'Merge' }, ws: Worksheet, tables: Tables, foreign: { start: number; end: number }): Worksheet {
+  let other = rangeWorksheet(tables, op.table2, foreign.start, foreign.end, ws.column(BASE_ROW) !== undefined)
+  for (const inner of op.ops) other = prefixStep(inner as CheckedOp, other, tables)
+  return keepBaseRows(ws, runMerge(ws, other))
 }
 
 /**

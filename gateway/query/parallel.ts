@@ -9,7 +9,7 @@
  * and one failing fails the query and stops the others. Progress (`!status`) is the phase's average.
  */
 import { PROGRESS_LENGTH, PROGRESS_SCALE, PROGRESS_SLOTS, type ResultSet, type RunTask } from '../../shared/protocol.js'
-import { currentBlockRows, isDeclined, parallelRun, planOf, splitRanges, summarises } from '../../engine/index.js'
+import { currentBlockRows, isDeclined, parallelRun, partRanges, planOf, splitRows } from '../../engine/index.js'
 import type { PoolServices } from './services.js'
 import type { RunControl } from './run-control.js'
 import type { QuerySignal } from './query-signal.js'
@@ -55,12 +55,11 @@ function followProgress(target: SharedArrayBuffer | undefined, cells: readonly S
 export async function runParallel(deps: PoolServices, task: RunTask, query: QuerySignal, control: RunControl): Promise<ResultSet | null> {
   if (task.part !== undefined || task.merge !== undefined) return null
   const plan = planOf(task)
-  const rows = plan === null ? undefined : task.tables.find((t) => t.path === plan.table)?.rows
-  if (plan === null || rows === undefined) return null
-  const parts = partsFor(deps, rows)
+  if (plan === null || !task.tables.some((t) => t.path === plan.table)) return null
+  const parts = partsFor(deps, splitRows(plan, task))
   if (parts === 0) return null
   const sumBlockRows = currentBlockRows()
-  const ranges = splitRanges(rows, parts, summarises(plan) ? sumBlockRows : 1)
+  const ranges = partRanges(plan, task, parts, sumBlockRows)
   if (ranges.length < 2) return null
   try {
     const run = parallelRun(plan, task, ranges, sumBlockRows)

@@ -33,6 +33,22 @@ describe('<merge> made column by column, as read', () => {
     })
   }
 
+  // A side with no rows is merged without concatenating (as a split run merges on every part):
+  // the columns are the other side's, under the merged types, N/A where that side lacks them.
+  it('merges a foreign side with no rows: the current rows, v as float', () => {
+    const got = runXml('<base table="a"/><merge table2="b"><sel value="k=99"/></merge><colord cols="t,v,only_a,k"/>', [a, b])
+    const alone = runXml('<base table="a"/><colord cols="t,v,only_a,k"/>', [a])
+    expect(got.cols.map((c) => c.logical)).to.deep.equal(['text', 'float', 'float', 'int'])
+    expect(columnsOf(got)).to.deep.equal(columnsOf(alone))
+  })
+
+  it('merges onto a worksheet with no rows: the foreign rows, N/A where the foreign side lacks a column', () => {
+    const got = runXml('<base table="a"/><sel value="k=99"/><merge table2="b"/><colord cols="t,v,only_a,k"/>', [a, b])
+    const foreign = columnsOf(runXml('<base table="b"/><colord cols="t,v,k"/>', [b]))
+    expect(got.cols.map((c) => c.logical)).to.deep.equal(['text', 'float', 'float', 'int'])
+    expect(columnsOf(got)).to.deep.equal({ t: foreign.t, v: foreign.v, only_a: foreign.k.map(() => null), k: foreign.k })
+  })
+
   it('gives the rows of both sides in order, float where the other side is float, N/A where it lacks the column', () => {
     const r = columnsOf(runXml('<base table="a"/><merge table2="b"/><sel value="i_()=1 | i_()=3001"/>', [a, b]))
     expect(r.v).to.have.length(2)

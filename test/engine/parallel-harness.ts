@@ -11,10 +11,10 @@ import { parseQuery } from '../../engine/parse/index.js'
 import { checkQuery, type CheckedOps } from '../../engine/check/index.js'
 import { runOps } from '../../engine/interpret/index.js'
 import { toResultSet } from '../../engine/parallel/wire.js'
-import { setBlockRowsForTests, splitRanges } from '../../engine/parallel/blocks.js'
-import { parallelRun } from '../../engine/parallel/driver.js'
+import { setBlockRowsForTests } from '../../engine/parallel/blocks.js'
+import { parallelRun, partRanges } from '../../engine/parallel/driver.js'
 import { execute } from '../../engine/parallel/execute.js'
-import { planOf, summarises, withPlan } from '../../engine/parallel/plan.js'
+import { planOf, withPlan } from '../../engine/parallel/plan.js'
 import { fromWire } from '../../engine/parallel/wire.js'
 import { dataOf } from '../helpers/columns.js'
 import { isTextColumn } from '../../shared/result-text.js'
@@ -49,8 +49,7 @@ export function single(task: RunTask, blockRows: number): ResultSet {
 export function split(task: RunTask, parts: number, blockRows: number): { result: ResultSet; ranges: number } | null {
   const plan = planOf(task)
   if (plan === null) return null
-  const rows = task.tables.find((t) => t.path === plan.table)!.rows
-  const ranges = splitRanges(rows, parts, summarises(plan) ? blockRows : 1)
+  const ranges = partRanges(plan, task, parts, blockRows)
   const run = parallelRun(plan, task, ranges, blockRows)
   let phase = run.next()
   while (!phase.done) {

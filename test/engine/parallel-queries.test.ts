@@ -21,7 +21,19 @@ const tableOf = tableOfColumns
 
 const WORDS = ['', 'ant', 'bee', 'cat', 'dog', 'eel', 'fox']
 
-function tables(seed: number, rows: number): TableInput[] {
+/** The foreign table of the merges: some columns of t.main (y as floats), one of its own, words of its own. */
+function more(rng: Rng, rows: number): TableInput {
+  return tableOf('t.more', {
+    k: randomIntColumn(rng, rows, 2, 9, { na: 0.1 }),
+    t: randomTextColumn(rng, rows, ['', 'bee', 'gnu', 'yak', 'zebu'], { na: 0.1 }),
+    x: randomFloatColumn(rng, rows, -5, 5, { na: 0.1, decimals: 1 }),
+    y: randomFloatColumn(rng, rows, -3, 9, { na: 0.1, decimals: 2 }),
+    j: randomIntColumn(rng, rows, 0, 30, { na: 0.05 }),
+    extra: randomIntColumn(rng, rows, 0, 3, { na: 0.1 }),
+  })
+}
+
+function tables(seed: number, rows: number, foreignRows = 0): TableInput[] {
   const rng = new Rng(seed)
   const x = randomFloatColumn(rng, rows, -5, 5, { na: 0.1, decimals: 1 })
   // Some -0 among the zeros: sums, extremes and keys must treat them the same way in every split.
@@ -39,7 +51,7 @@ function tables(seed: number, rows: number): TableInput[] {
     name: randomTextColumn(rng, 40, WORDS, { na: 0.1 }),
     w: randomFloatColumn(rng, 40, 0, 100, { na: 0.1 }),
   })
-  return [main, look]
+  return [main, look, more(rng, foreignRows)]
 }
 
 const BASE = '<base table="t.main"/>'
@@ -78,6 +90,17 @@ const SPLIT: readonly (readonly [string, string])[] = [
   ['tabu by a float', '<tabu breaks="x"><tcol fun="cnt"/><tcol source="y" fun="sum"/></tabu>'],
   ['tabu by a date, renamed', '<tabu breaks="d"><break col="d" sort="down" rename="day"/><tcol source="x" fun="max" name="top"/></tabu>'],
   ['tabu then sel and sort', '<tabu breaks="k"><tcol source="x" fun="sum" name="s"/></tabu><sel value="s>0"/><sort col="s" dir="down"/>'],
+  ['a merge', '<merge table2="t.more"/>'],
+  ['a merge of itself', '<merge table2="t.main"/>'],
+  ['a merge with its own selection, then a selection', '<merge table2="t.more"><sel value="x>0"/><willbe name="w2" value="y*2"/></merge><sel value="k<5"/>'],
+  [
+    'a merge, then a tabulation',
+    '<merge table2="t.more"/><tabu breaks="t"><tcol source="x" fun="sum"/><tcol fun="cnt"/><tcol source="y" fun="avg"/><tcol source="t" fun="first"/><tcol source="x" fun="last"/><tcol source="y" fun="max"/></tabu>',
+  ],
+  [
+    'sel, merge, willbe, g_sum, link, tabu',
+    `<sel value="y>0"/><merge table2="t.more"/><willbe name="z" value="x*2"/><willbe name="gs" value="g_sum(k;;z)"/>${LINK}<tabu breaks="k,name"><tcol source="gs" fun="max"/><tcol source="z" fun="sum"/></tabu>`,
+  ],
   [
     'sel, link, g_sum, tabu, sort',
     `<sel value="y>2"/>${LINK}<willbe name="gs" value="g_sum(j;;w)"/><tabu breaks="name"><tcol source="gs" fun="max"/><tcol source="x" fun="sum"/></tabu><sort col="t0" dir="down"/>`,
@@ -94,11 +117,15 @@ const WHOLE: readonly (readonly [string, string])[] = [
   ['g_ inside an expression', '<willbe name="g" value="g_sum(k;;x)+1"/>'],
   ['tabu with ucnt', '<tabu breaks="k"><tcol source="x" fun="ucnt"/></tabu>'],
   ['cross-tabulation', '<tabu breaks="k" cbreaks="t"><tcol fun="cnt"/></tabu>'],
-  ['a merge', '<merge table2="t.main"/>'],
+  ['a merge after a group step', '<willbe name="gs" value="g_sum(k;;x)"/><merge table2="t.more"/>'],
+  ['two merges', '<merge table2="t.more"/><merge table2="t.more"/>'],
+  ['a merge whose own operations sort', '<merge table2="t.more"><sort col="x" dir="up"/></merge>'],
 ]
 
 const BLOCK = 7
 const SIZES = [0, 1, 2, 5, 97, 2000]
+/** Rows of the merges' foreign table at each size: none, some, more than the base. */
+const FOREIGN_SIZES = [3, 0, 2, 1, 50, 1500]
 
 describe('parallel scans: random tables', function () {
   this.timeout(120_000)
@@ -106,15 +133,18 @@ describe('parallel scans: random tables', function () {
   for (const [what, xml] of SPLIT) {
     it(`${what}: identical in 1, 2, 3 and 7 parts`, () => {
       SIZES.forEach((rows, s) => {
-        const ts = tables(1000 + s, rows)
+        const ts = tables(1000 + s, rows, FOREIGN_SIZES[s])
         const ops = checkedOps(BASE + xml, ts)
-        expect(planParallel(ops), `${what} has a plan`).to.not.equal(null)
+        const plan = planParallel(ops)
+        expect(plan, `${what} has a plan`).to.not.equal(null)
         const task = taskOf(ops, ts)
         const alone = single(task, BLOCK)
         expectClose(alone, interpreted(ops, ts), `${what} at ${rows} rows against the interpreter`)
+        const foreignRows = plan!.merge === null ? null : ts.find((t) => t.path === plan!.merge!.table)!.rows
         for (const parts of [1, 2, 3, 7]) {
           const got = split(task, parts, BLOCK)!
-          expect(got.ranges).to.be.within(1, Math.max(1, Math.min(parts, rows)))
+          const most = (n: number) => Math.max(1, Math.min(parts, n))
+          expect(got.ranges).to.be.within(1, most(rows) + (foreignRows === null ? 0 : most(foreignRows)))
           expectIdentical(got.result, alone, `${what} at ${rows} rows in ${parts} parts`)
         }
       })

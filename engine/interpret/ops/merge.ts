@@ -2,9 +2,9 @@
  * `<merge table2=…>`: the foreign worksheet's rows appended below the current ones, columns
  * matched by name; a column the foreign side lacks is N/A there. Text dictionaries are merged.
  */
-import { columnLength, gather, mergeDicts } from '../../columns/index.js'
-import { NA_INT, type Column, type TextColumn } from '../../columns/types.js'
-import { deferredColumn, Worksheet } from '../worksheet.js'
+import { columnLength, gather, mergeDicts, toFloat } from '../../columns/index.js'
+import { NA_INT, type Column, type ColumnType, type IntColumn, type TextColumn } from '../../columns/types.js'
+import { deferredColumn, newColumn, Worksheet, type WsColumn } from '../worksheet.js'
 
 /**
  * Text rows of both sides under the union of their dictionaries: one pass over each side's codes
@@ -74,9 +74,39 @@ export function runMerge(ws: Worksheet, foreign: Worksheet): Worksheet {
   const cols = ws.cols.map((c) => {
     const other = foreign.column(c.name)
     const type = c.type !== 'text' && other?.type === 'float' ? 'float' : c.type
+    if (foreign.rows === 0) return type === c.type ? c : newColumn(c.name, asType(c.data(), type), c.info, c.visible)
+    if (ws.rows === 0) return foreignOnly(c, other, type, foreign.rows)
     const make = (): Column => concat(c.data(), other?.data() ?? null, foreign.rows)
     const gatherRows = (index: Int32Array): Column => gatherConcat(c.data(), other?.data() ?? null, index)
     return deferredColumn(c.name, type, make, gatherRows, c.info, c.visible)
   })
   return new Worksheet(ws.rows + foreign.rows, cols, ws.title)
+}
+
+/**
+ * A merged column when the current side has no rows: the foreign column as it is held (no copy),
+ * as the current side names and shows it; N/A where the foreign side lacks it. A split run merges
+ * this way on every part (engine/parallel/plan.ts), each part holding rows of one side only.
+ */
+function foreignOnly(c: WsColumn, other: WsColumn | undefined, type: ColumnType, rows: number): WsColumn {
+  if (other === undefined) return newColumn(c.name, naColumn(type, rows), c.info, c.visible)
+  if (other.type === type) return other.with({ name: c.name, info: c.info, visible: c.visible })
+  return newColumn(c.name, asType(other.data(), type), c.info, c.visible)
+}
+
+/**
+ * A column as the merged `type`, as concat makes it: ints (or dates) as floats when the other
+ * side is float, an int column's data under a date type or the reverse. Never float to int: the
+ * merged type is float whenever either side is.
+ */
+function asType(col: Column, type: ColumnType): Column {
+  if (col.type === type || col.type === 'text' || type === 'text') return col
+  if (type === 'float') return toFloat(col)
+  return { type, data: (col as IntColumn).data }
+}
+
+function naColumn(type: ColumnType, rows: number): Column {
+  if (type === 'text') return { type, codes: new Int32Array(rows), dict: [''] }
+  if (type === 'float') return { type, data: new Float64Array(rows).fill(Number.NaN) }
+  return { type, data: new Int32Array(rows).fill(NA_INT) }
 }
