@@ -21,6 +21,8 @@ export const isDeclined = (e: unknown): boolean => e instanceof AppError && e.de
 
 /** Column names of the partials ResultSet, which merge.ts reads back. */
 export const keyName = (i: number): string => `key:${i}`
+/** The merged value of the j-th group step of a batch (plan.ts batchEnd), read by the parts. */
+export const valueName = (j: number): string => `value:${j}`
 /** Summary j's part, and for a part kept per summing block, block b of it. */
 export const partName = (j: number, part: string, b?: number): string => (b === undefined ? `agg:${j}:${part}` : `agg:${j}:${part}:${b}`)
 

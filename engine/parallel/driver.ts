@@ -11,7 +11,7 @@ import type { ResultSet, RunTask } from '../../shared/protocol.js'
 import { splitRanges, type RowRange } from './blocks.js'
 import { concatResults } from './finish.js'
 import { prefixWorksheet, tablesOf } from './part.js'
-import { keepsRows, summarises, type ParallelPlan } from './plan.js'
+import { batchEnd, keepsRows, summarises, type ParallelPlan } from './plan.js'
 import { emptyTables, storedPosition, withoutBaseRows } from './range-worksheet.js'
 
 /**
@@ -55,9 +55,11 @@ export function* parallelRun(plan: ParallelPlan, task: RunTask, ranges: readonly
   // The merge keeps the query's own truncate: its answer is the query's.
   const merge = (step: number, partials: ResultSet[]): RunTask[] => [{ ...task, merge: { step, partials, groupValues: [...groupValues] } }]
 
-  for (let k = 0; k < plan.groupSteps.length; k++) {
+  // A batch of group steps is one phase; its merged values serve every step of it.
+  for (let k = 0; k < plan.groupSteps.length;) {
+    const end = batchEnd(plan, k)
     const [values] = yield merge(k, yield parts('partials', k))
-    groupValues.push(values)
+    for (; k < end; k++) groupValues.push(values)
   }
   const truncate = task.truncate === true
   if (plan.tail.kind === 'rows') {

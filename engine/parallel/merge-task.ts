@@ -4,20 +4,25 @@
  * tabulation it is the query's answer, the operations after `<tabu>` included (finish.ts).
  */
 import type { ResultSet, RunMerge, RunTask } from '../../shared/protocol.js'
-import { keyName } from './aggregate.js'
+import { keyName, valueName } from './aggregate.js'
 import { encodeColumns } from './codec.js'
 import { finishTabu } from './finish.js'
 import { mergePartials } from './merge.js'
 import { tablesOf } from './part.js'
-import type { ParallelPlan } from './plan.js'
+import { batchEnd, type ParallelPlan } from './plan.js'
 
 export function runMerge(task: RunTask, m: RunMerge, plan: ParallelPlan | null): ResultSet {
   if (plan === null) throw new Error('runMerge: the query has no parallel plan')
   if (m.step < plan.groupSteps.length) {
-    const step = plan.groupSteps[m.step]
-    const merged = mergePartials(m.partials, step.keys.length, [step.agg])
+    const batch = plan.groupSteps.slice(m.step, batchEnd(plan, m.step))
+    const merged = mergePartials(
+      m.partials,
+      batch[0].keys.length,
+      batch.map((s) => s.agg),
+    )
     const keys = merged.keys.map((column, i) => ({ name: keyName(i), column }))
-    return encodeColumns([...keys, { name: 'value', column: merged.values[0] }], merged.count)
+    const values = merged.values.map((column, j) => ({ name: valueName(j), column }))
+    return encodeColumns([...keys, ...values], merged.count)
   }
   if (plan.tail.kind !== 'tabu') throw new Error('runMerge: a merge asked of a plan without a tabulation')
   const merged = mergePartials(m.partials, plan.tail.op.breaks.length, plan.tail.aggs)

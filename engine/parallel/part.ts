@@ -13,11 +13,11 @@ import { evalExpr, toMask } from '../interpret/eval.js'
 import { infoPatch } from '../interpret/ops/simple.js'
 import { reportSteps, type Tables } from '../interpret/run.js'
 import { newColumn, type Worksheet } from '../interpret/worksheet.js'
-import { groupsOf, keyName, partials } from './aggregate.js'
+import { groupsOf, keyName, partials, valueName } from './aggregate.js'
 import { blockEdges } from './blocks.js'
 import { decodeColumns, encodeColumns } from './codec.js'
 import { numberTogether } from './merge.js'
-import { keepsRows, summarises, type GroupStep, type ParallelPlan } from './plan.js'
+import { batchEnd, batchStart, keepsRows, summarises, type GroupStep, type ParallelPlan } from './plan.js'
 import { BASE_ROW, blockStarts, mergeStep, prefixStep, rangeWorksheet, storedPosition, withoutBaseRows } from './range-worksheet.js'
 import { toCodedResultSet } from './wire.js'
 
@@ -73,15 +73,36 @@ function mergedRowOfEachRow(ws: Worksheet, step: GroupStep, merged: readonly Col
   return rows
 }
 
-/** The g_ willbe of a group step, its value per row read from the merged groups. */
-function applyGroupValues(op: Op & { kind: 'Willbe' }, step: GroupStep, ws: Worksheet, merged: ResultSet): Worksheet {
+/** A batch's merged values as applied to a worksheet: read once, and each row's group found once. */
+interface Applied {
+  readonly merged: ResultSet
+  readonly byName: ReadonlyMap<string, Column>
+  readonly rows: Int32Array
+}
+
+/**
+ * The g_ willbe of a group step, its value per row read from the merged groups (column `j` of its
+ * batch's). `before` is the application of the step before it on this worksheet: when that was of
+ * the same batch (the same merged answer), each row's group is known already.
+ */
+function applyGroupValues(
+  op: Op & { kind: 'Willbe' },
+  step: GroupStep,
+  j: number,
+  ws: Worksheet,
+  merged: ResultSet,
+  before: Applied | null,
+): { ws: Worksheet; applied: Applied } {
   if (ws.column(op.name)) throw checkError(op.loc, `A column named "${op.name}" already exists; choose another name.`)
-  const byName = decodeColumns(merged)
-  const keys = step.keys.map((_, i) => byName.get(keyName(i))!)
-  const rows = mergedRowOfEachRow(ws, step, keys, merged.rowCount)
-  const column = newColumn(op.name, gather(byName.get('value')!, rows), infoPatch(op.meta))
+  let applied = before
+  if (applied === null || applied.merged !== merged) {
+    const byName = decodeColumns(merged)
+    const keys = step.keys.map((_, i) => byName.get(keyName(i))!)
+    applied = { merged, byName, rows: mergedRowOfEachRow(ws, step, keys, merged.rowCount) }
+  }
+  const column = newColumn(op.name, gather(applied.byName.get(valueName(j))!, applied.rows), infoPatch(op.meta))
   const mark = ws.column(BASE_ROW)
-  return ws.withColumns([...ws.cols.filter((c) => c !== mark), column, ...(mark ? [mark] : [])])
+  return { ws: ws.withColumns([...ws.cols.filter((c) => c !== mark), column, ...(mark ? [mark] : [])]), applied }
 }
 
 const NO_ROWS = { start: 0, end: 0 }
@@ -104,11 +125,14 @@ export function prefixWorksheet(
   const foreign = range.foreign === true ? range : NO_ROWS
   // Base row numbers are carried only when a selection may leave rows out of the blocks.
   let ws = from?.ws ?? rangeWorksheet(tables, plan.table, base.start, base.end, summarises(plan) && !keepsRows(plan))
+  let applied: Applied | null = null
   for (let i = from?.upTo ?? 0; i < upTo; i++) {
     const op = plan.prefix[i]
     const k = plan.groupSteps.findIndex((s) => s.at === i)
-    if (k >= 0) ws = applyGroupValues(op as Op & { kind: 'Willbe' }, plan.groupSteps[k], ws, groupValues[k])
-    else if (plan.merge?.at === i) ws = mergeStep(op as Op & { kind: 'Merge' }, ws, tables, foreign)
+    if (k >= 0) {
+      const j = k - batchStart(plan, k)
+      ;({ ws, applied } = applyGroupValues(op as Op & { kind: 'Willbe' }, plan.groupSteps[k], j, ws, groupValues[k], applied))
+    } else if (plan.merge?.at === i) ws = mergeStep(op as Op & { kind: 'Merge' }, ws, tables, foreign)
     else ws = prefixStep(op, ws, tables)
     reportSteps(i + 1, upTo + 1)
   }
@@ -164,8 +188,14 @@ export function runPart(task: RunTask, part: RunPart, plan: ParallelPlan | null)
   const starts = ws.column(BASE_ROW) ? blockStarts(ws, edges) : Int32Array.from(edges, (e) => e - part.start)
   let out
   if (step < plan.groupSteps.length) {
-    const s = plan.groupSteps[step]
-    out = partials(ws, s.keys, selection(s, ws), [s.agg], starts)
+    const batch = plan.groupSteps.slice(step, batchEnd(plan, step))
+    out = partials(
+      ws,
+      batch[0].keys,
+      selection(batch[0], ws),
+      batch.map((s) => s.agg),
+      starts,
+    )
   } else if (plan.tail.kind === 'tabu') {
     out = partials(ws, plan.tail.op.breaks, null, plan.tail.aggs, starts)
   } else {

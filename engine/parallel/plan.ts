@@ -160,6 +160,45 @@ function mergeStep(op: Op & { kind: 'Merge' }, at: number, earlier: MergeStep | 
   return rowWise ? { at, table: op.table2 } : null
 }
 
+/** An expression as text without its source positions, to tell two selections apart. */
+const shape = (e: Expr | null): string => JSON.stringify(e, (key, value: unknown) => (key === 'loc' ? undefined : value))
+
+/**
+ * The end (exclusive) of the batch of group steps that starts at step `k`. The steps after it
+ * that are the willbes right after it, over the same groups and selection, and read none of the
+ * batch's own columns, are computed in the same phase: one pass of partials over the parts and
+ * one merge for all of them (`g_sum(store;;x)` then `g_cnt(store;)` is one phase, not two).
+ */
+export function batchEnd(plan: ParallelPlan, k: number): number {
+  const first = plan.groupSteps[k]
+  const made = new Set<string>()
+  const nameOf = (step: GroupStep) => (plan.prefix[step.at] as CheckedOp & { kind: 'Willbe' }).name.toLowerCase()
+  made.add(nameOf(first))
+  let end = k + 1
+  for (; end < plan.groupSteps.length; end++) {
+    const step = plan.groupSteps[end]
+    const reads = new Set<string>(step.keys)
+    rowWiseExpr(step.select, reads)
+    rowWiseExpr(step.agg.source, reads)
+    const together =
+      step.at === plan.groupSteps[end - 1].at + 1 &&
+      step.keys.length === first.keys.length &&
+      step.keys.every((key, i) => key === first.keys[i]) &&
+      shape(step.select) === shape(first.select) &&
+      ![...reads].some((name) => made.has(name.toLowerCase()))
+    if (!together) break
+    made.add(nameOf(step))
+  }
+  return end
+}
+
+/** The first step of the batch that holds step `k`. */
+export function batchStart(plan: ParallelPlan, k: number): number {
+  let start = 0
+  for (let end = batchEnd(plan, 0); end <= k; end = batchEnd(plan, end)) start = end
+  return start
+}
+
 /** The plan, or null when the query must run whole on one worker. */
 export function planParallel(ops: CheckedOps): ParallelPlan | null {
   const base = ops[0]

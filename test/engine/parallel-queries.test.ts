@@ -12,7 +12,7 @@ import type { TableInput } from '../../shared/protocol.js'
 import { tableOfColumns } from '../helpers/engine.js'
 import { Rng, randomDateColumn, randomFloatColumn, randomIntColumn, randomTextColumn } from '../../engine/columns/random.js'
 import { splitRanges } from '../../engine/parallel/blocks.js'
-import { planParallel } from '../../engine/parallel/plan.js'
+import { batchEnd, planParallel } from '../../engine/parallel/plan.js'
 import { execute } from '../../engine/parallel/execute.js'
 import { fromWire, isCoded } from '../../engine/parallel/wire.js'
 import { checkedOps, expectClose, expectIdentical, interpreted, single, split, taskOf } from './parallel-harness.js'
@@ -90,6 +90,22 @@ const SPLIT: readonly (readonly [string, string])[] = [
   ['tabu by a float', '<tabu breaks="x"><tcol fun="cnt"/><tcol source="y" fun="sum"/></tabu>'],
   ['tabu by a date, renamed', '<tabu breaks="d"><break col="d" sort="down" rename="day"/><tcol source="x" fun="max" name="top"/></tabu>'],
   ['tabu then sel and sort', '<tabu breaks="k"><tcol source="x" fun="sum" name="s"/></tabu><sel value="s>0"/><sort col="s" dir="down"/>'],
+  [
+    'three group steps over the same groups (one phase)',
+    '<willbe name="a" value="g_sum(k;;x)"/><willbe name="b" value="g_cnt(k;)"/><willbe name="c" value="g_max(k;;t)"/>',
+  ],
+  [
+    'group steps with one selection, then a selection and a tabulation',
+    '<willbe name="a" value="g_sum(k t;y>0;x)"/><willbe name="b" value="g_avg(k t;y>0;d)"/><sel value="x*2>a"/><tabu breaks="t"><tcol source="b" fun="max"/><tcol fun="cnt"/></tabu>',
+  ],
+  [
+    'a group step over the one before it',
+    '<willbe name="a" value="g_sum(k;;x)"/><willbe name="b" value="g_sum(k;;a)"/><willbe name="c" value="g_min(k;a>0;y)"/>',
+  ],
+  [
+    'group steps over other groups, one after the other',
+    '<willbe name="a" value="g_sum(k;;x)"/><willbe name="b" value="g_sum(t;;x)"/><willbe name="c" value="g_cnt(t;)"/>',
+  ],
   ['a merge', '<merge table2="t.more"/>'],
   ['a merge of itself', '<merge table2="t.main"/>'],
   ['a merge with its own selection, then a selection', '<merge table2="t.more"><sel value="x>0"/><willbe name="w2" value="y*2"/></merge><sel value="k<5"/>'],
@@ -189,6 +205,21 @@ describe('parallel scans: random tables', function () {
       expect(isCoded(coded), xml).to.equal(true)
       expectClose(fromWire(coded), interpreted(ops, ts), xml)
     }
+  })
+
+  it('batches adjacent group steps over the same groups and selection that do not read each other', () => {
+    const ts = tables(3, 20)
+    const batches = (xml: string): number[] => {
+      const plan = planParallel(checkedOps(BASE + xml, ts))!
+      const ends: number[] = []
+      for (let k = 0; k < plan.groupSteps.length; k = ends[ends.length - 1]) ends.push(batchEnd(plan, k))
+      return ends
+    }
+    expect(batches('<willbe name="a" value="g_sum(k;;x)"/><willbe name="b" value="g_cnt(k;)"/><willbe name="c" value="g_max(k;;t)"/>')).to.deep.equal([3])
+    expect(batches('<willbe name="a" value="g_sum(k;;x)"/><willbe name="b" value="g_sum(k;;a)"/>')).to.deep.equal([1, 2])
+    expect(batches('<willbe name="a" value="g_sum(k;;x)"/><willbe name="b" value="g_cnt(k;y>0)"/>')).to.deep.equal([1, 2])
+    expect(batches('<willbe name="a" value="g_sum(k;;x)"/><willbe name="b" value="g_cnt(t;)"/><willbe name="c" value="g_cnt(t;)"/>')).to.deep.equal([1, 3])
+    expect(batches('<willbe name="a" value="g_sum(k;;x)"/><sel value="x>0"/><willbe name="b" value="g_cnt(k;)"/>')).to.deep.equal([1, 2])
   })
 
   it('splits ranges on block edges, never empty, at most one per block', () => {
