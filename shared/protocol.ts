@@ -160,7 +160,14 @@ export interface RunPart {
   readonly foreign?: boolean
   /** Base rows per summing block (engine/parallel/blocks.ts); parts start on block edges. */
   readonly blockRows: number
-  readonly phase: 'rows' | 'partials'
+  /**
+   * 'values': the values of partition step `step` (engine/parallel/plan.ts PartitionStep) for the
+   * rows of partition `partition`, written into `output[0]` at their base rows; the range is then
+   * the whole base table.
+   */
+  readonly phase: 'rows' | 'partials' | 'values'
+  /** With 'values': which of how many partitions by the step's group keys. */
+  readonly partition?: { readonly index: number; readonly count: number }
   /** With 'partials': which group step, or the number of group steps for the tabulation. */
   readonly step?: number
   /** The merged values of the group steps before this phase, in step order. */

@@ -17,6 +17,7 @@ export {
   withUsedEntriesOnly,
 } from './dict.js'
 export { gather } from './gather.js'
+export { rowsOfPartition } from './key-partitions.js'
 export { firstRowOfGroups, groupBy } from './group-by.js'
 export { firstIndexLookup } from './lookup.js'
 export { sortPermutation, type SortKey } from './sort.js'

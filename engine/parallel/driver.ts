@@ -8,9 +8,14 @@
  * the same answer. Only the parts' rows are put together here, which is copying, not interpreting.
  */
 import type { ResultSet, RunTask } from '../../shared/protocol.js'
+import type { ColumnType } from '../../shared/table.js'
+import type { Column, TextColumn } from '../columns/types.js'
+import { declined, valueName } from './aggregate.js'
 import { splitRanges, type RowRange } from './blocks.js'
-import { concatResults } from './finish.js'
+import { encodeColumns, fromResultColumn } from './codec.js'
+import { concatResults, sameStrings } from './finish.js'
 import { prefixWorksheet, tablesOf } from './part.js'
+import type { CheckedOp } from '../check/index.js'
 import { batchEnd, keepsRows, summarises, type ParallelPlan } from './plan.js'
 import { emptyTables, storedPosition, withoutBaseRows } from './range-worksheet.js'
 
@@ -24,6 +29,56 @@ function outputBuffers(plan: ParallelPlan, task: RunTask, groupValues: readonly 
 }
 
 export type PhaseRun = Generator<RunTask[], ResultSet, ResultSet[]>
+
+/** The shared column of partition step `k`: one value per base row, of the willbe's type. */
+interface ValueColumn {
+  readonly buffer: SharedArrayBuffer
+  readonly type: ColumnType
+  readonly rows: number
+}
+
+function valueColumn(plan: ParallelPlan, task: RunTask, groupValues: readonly ResultSet[], k: number): ValueColumn {
+  const rows = task.tables.find((t) => t.path === plan.table)!.rows
+  const step = plan.partitionSteps[k]
+  const name = (plan.prefix[step.at] as CheckedOp & { kind: 'Willbe' }).name
+  // The prefix over no rows, up to the willbe: its type without doing any of the work.
+  const shape = prefixWorksheet(plan, emptyTables(tablesOf(task)), { start: 0, end: 0 }, step.at + 1, groupValues)
+  const type = shape.column(name)!.type
+  return { buffer: new SharedArrayBuffer(rows * (type === 'float' ? 8 : 4)), type, rows }
+}
+
+/** The tasks of partition step `k`: one per partition, each writing its rows' values into the shared column. */
+function partitions(task: RunTask, groupValues: readonly ResultSet[], k: number, column: ValueColumn, count: number, blockRows: number): RunTask[] {
+  return Array.from({ length: count }, (_, index) => ({
+    ...task,
+    truncate: true,
+    part: {
+      start: 0,
+      end: column.rows,
+      blockRows,
+      phase: 'values' as const,
+      step: k,
+      partition: { index, count },
+      output: [column.buffer],
+      groupValues: [...groupValues],
+    },
+  }))
+}
+
+/**
+ * The shared column as the values the next phases read (column valueName(0)). Text is written as
+ * codes of the dictionary each partition answers with, which must be one.
+ */
+function partitionValues(column: ValueColumn, answers: readonly ResultSet[]): ResultSet {
+  const { buffer, type, rows } = column
+  let values: Column
+  if (type === 'text') {
+    const dicts = answers.map((a) => (fromResultColumn(a.columns[0], 'text') as TextColumn).dict)
+    if (!dicts.every((d) => sameStrings(d, dicts[0]))) throw declined('a g_ function makes text on a dictionary of each partition')
+    values = { type, codes: new Int32Array(buffer, 0, rows), dict: dicts[0] }
+  } else values = type === 'float' ? { type, data: new Float64Array(buffer, 0, rows) } : { type, data: new Int32Array(buffer, 0, rows) }
+  return encodeColumns([{ name: valueName(0), column: values }], rows)
+}
 
 /** The rows a plan splits: its base table's, and its merge's foreign table's after them. */
 export function splitRows(plan: ParallelPlan, task: RunTask): number {
@@ -55,6 +110,11 @@ export function* parallelRun(plan: ParallelPlan, task: RunTask, ranges: readonly
   // The merge keeps the query's own truncate: its answer is the query's.
   const merge = (step: number, partials: ResultSet[]): RunTask[] => [{ ...task, merge: { step, partials, groupValues: [...groupValues] } }]
 
+  for (let k = 0; k < plan.partitionSteps.length; k++) {
+    const column = valueColumn(plan, task, groupValues, k)
+    const answers = yield partitions(task, groupValues, k, column, ranges.length, blockRows)
+    groupValues.push(partitionValues(column, answers))
+  }
   // A batch of group steps is one phase; its merged values serve every step of it.
   for (let k = 0; k < plan.groupSteps.length;) {
     const end = batchEnd(plan, k)

@@ -110,7 +110,7 @@ function writtenText(sets: readonly CodedResultSet[], c: number, codes: Int32Arr
   return { kind: 'coded', codes, dict }
 }
 
-function sameStrings(a: readonly string[], b: readonly string[]): boolean {
+export function sameStrings(a: readonly string[], b: readonly string[]): boolean {
   if (a === b) return true
   if (a.length !== b.length) return false
   for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false

@@ -5,7 +5,7 @@
  */
 import type { ResultSet, RunPart, RunTask } from '../../shared/protocol.js'
 import type { Op } from '../ast.js'
-import { gather } from '../columns/index.js'
+import { gather, rowsOfPartition } from '../columns/index.js'
 import { slotLimit, slotsOfColumn } from '../columns/key-slots.js'
 import { NA_INT, type Column } from '../columns/types.js'
 import { checkError } from '../check/errors.js'
@@ -13,7 +13,7 @@ import { evalExpr, toMask } from '../interpret/eval.js'
 import { infoPatch } from '../interpret/ops/simple.js'
 import { reportSteps, type Tables } from '../interpret/run.js'
 import { newColumn, type Worksheet } from '../interpret/worksheet.js'
-import { groupsOf, keyName, partials, valueName } from './aggregate.js'
+import { declined, groupsOf, keyName, partials, valueName } from './aggregate.js'
 import { blockEdges } from './blocks.js'
 import { decodeColumns, encodeColumns } from './codec.js'
 import { numberTogether } from './merge.js'
@@ -105,6 +105,62 @@ function applyGroupValues(
   return { ws: ws.withColumns([...ws.cols.filter((c) => c !== mark), column, ...(mark ? [mark] : [])]), applied }
 }
 
+/**
+ * Base row numbers are carried when a selection may leave rows out of the blocks, and when the
+ * values of partition steps are read by base row.
+ */
+const carriesBaseRows = (plan: ParallelPlan): boolean => (summarises(plan) && !keepsRows(plan)) || plan.partitionSteps.length > 0
+
+/** A partition step's willbe, its value on each row read from the shared column by base row. */
+function applyPartitionValues(op: Op & { kind: 'Willbe' }, ws: Worksheet, values: ResultSet): Worksheet {
+  if (ws.column(op.name)) throw checkError(op.loc, `A column named "${op.name}" already exists; choose another name.`)
+  const rows = (ws.column(BASE_ROW)!.data() as { data: Int32Array }).data
+  const column = newColumn(op.name, gather(decodeColumns(values).get(valueName(0))!, rows), infoPatch(op.meta))
+  const mark = ws.column(BASE_ROW)!
+  return ws.withColumns([...ws.cols.filter((c) => c !== mark), column, mark])
+}
+
+/**
+ * The rows of a partition: those whose group keys fall to it, in order. The keys must be columns
+ * of the base table, since the partitions are made before any operation runs.
+ */
+function partitionRows(ws: Worksheet, keys: readonly string[], index: number, count: number): Int32Array {
+  const cols = keys.map((k) => {
+    const c = ws.column(k.toLowerCase())
+    if (c === undefined) throw declined(`the groups of a g_ function are not columns of the table (${k})`)
+    return c.data()
+  })
+  return rowsOfPartition(cols, ws.rows, index, count)
+}
+
+/**
+ * A 'values' task: the whole base table's rows of one partition through the prefix up to the
+ * partition step's willbe, whose values are written into the shared column at their base rows.
+ * Answers the text dictionary of those values (the driver checks that every partition has the same).
+ */
+function runValues(task: RunTask, plan: ParallelPlan, part: RunPart): ResultSet {
+  const step = plan.partitionSteps[part.step!]
+  const op = plan.prefix[step.at] as Op & { kind: 'Willbe' }
+  const tables = tablesOf(task)
+  const { index, count } = part.partition!
+  let ws = rangeWorksheet(tables, plan.table, part.start, part.end, true)
+  if (count > 1) ws = ws.selectRows(partitionRows(ws, step.keys, index, count))
+  ws = prefixWorksheet(plan, tables, part, step.at + 1, part.groupValues ?? [], { upTo: 0, ws, values: [] })
+  const values = ws.column(op.name)!.data()
+  const rows = (ws.column(BASE_ROW)!.data() as { data: Int32Array }).data
+  const buffer = part.output![0]!
+  if (values.type === 'float') {
+    const out = new Float64Array(buffer)
+    for (let i = 0; i < rows.length; i++) out[rows[i]] = values.data[i]
+  } else {
+    const out = new Int32Array(buffer)
+    const data = values.type === 'text' ? values.codes : values.data
+    for (let i = 0; i < rows.length; i++) out[rows[i]] = data[i]
+  }
+  const dict = values.type === 'text' ? values.dict : ['']
+  return encodeColumns([{ name: 'dict', column: { type: 'text', codes: Int32Array.from(dict, (_, c) => c), dict } }], dict.length)
+}
+
 const NO_ROWS = { start: 0, end: 0 }
 
 /**
@@ -123,16 +179,17 @@ export function prefixWorksheet(
 ): Worksheet {
   const base = range.foreign === true ? NO_ROWS : range
   const foreign = range.foreign === true ? range : NO_ROWS
-  // Base row numbers are carried only when a selection may leave rows out of the blocks.
-  let ws = from?.ws ?? rangeWorksheet(tables, plan.table, base.start, base.end, summarises(plan) && !keepsRows(plan))
+  let ws = from?.ws ?? rangeWorksheet(tables, plan.table, base.start, base.end, carriesBaseRows(plan))
   let applied: Applied | null = null
   for (let i = from?.upTo ?? 0; i < upTo; i++) {
     const op = plan.prefix[i]
     const k = plan.groupSteps.findIndex((s) => s.at === i)
+    const p = plan.partitionSteps.findIndex((s) => s.at === i)
     if (k >= 0) {
       const j = k - batchStart(plan, k)
       ;({ ws, applied } = applyGroupValues(op as Op & { kind: 'Willbe' }, plan.groupSteps[k], j, ws, groupValues[k], applied))
-    } else if (plan.merge?.at === i) ws = mergeStep(op as Op & { kind: 'Merge' }, ws, tables, foreign)
+    } else if (p >= 0 && p < groupValues.length) ws = applyPartitionValues(op as Op & { kind: 'Willbe' }, ws, groupValues[p])
+    else if (plan.merge?.at === i) ws = mergeStep(op as Op & { kind: 'Merge' }, ws, tables, foreign)
     else ws = prefixStep(op, ws, tables)
     reportSteps(i + 1, upTo + 1)
   }
@@ -173,6 +230,7 @@ function partWorksheet(task: RunTask, plan: ParallelPlan, part: RunPart, upTo: n
 /** The answer of one part (see RunPart). */
 export function runPart(task: RunTask, part: RunPart, plan: ParallelPlan | null): ResultSet {
   if (plan === null) throw new Error('runPart: the query has no parallel plan')
+  if (part.phase === 'values') return runValues(task, plan, part)
   const groupValues = part.groupValues ?? []
   const step = part.step ?? plan.groupSteps.length
   const upTo = part.phase === 'partials' && step < plan.groupSteps.length ? plan.groupSteps[step].at : plan.prefix.length

@@ -51,6 +51,19 @@ export type Tail =
   /** A tabulation merged from per-range partials; `rest` runs on its result. */
   | { readonly kind: 'tabu'; readonly op: CheckedOp & { kind: 'Tabu' }; readonly aggs: readonly AggSpec[]; readonly rest: CheckedOps }
 
+/**
+ * A willbe of any other g_ function over named groups (a running sum, a rank, a shift, an ordered
+ * first …): its value on a row depends on the rows of that row's group alone, so it is computed
+ * on partitions of the base table by the group's key values, each partition holding whole groups,
+ * each into a shared column of one value per base row that the parts then read.
+ */
+export interface PartitionStep {
+  /** Position of the willbe in `prefix`. */
+  readonly at: number
+  /** G: the group columns, which must be columns of the base table (the parts decline otherwise). */
+  readonly keys: readonly string[]
+}
+
 /** The `<merge>` of a plan's prefix. */
 export interface MergeStep {
   /** Position of the merge in `prefix`. */
@@ -65,6 +78,8 @@ export interface ParallelPlan {
   /** Operations after `<base>` that each part runs on its rows. */
   readonly prefix: CheckedOps
   readonly groupSteps: readonly GroupStep[]
+  /** Never with group steps or a merge: a plan has one kind of phase before its tail. */
+  readonly partitionSteps: readonly PartitionStep[]
   readonly merge: MergeStep | null
   readonly tail: Tail
 }
@@ -127,6 +142,24 @@ function groupStep(op: Op & { kind: 'Willbe' }, at: number): GroupStep | null {
   if (x === null || !rowWiseExpr(x) || v.args.length !== (positional ? 4 : 3) || (positional && v.args[2] !== null)) return null
   const agg: AggFun = AGG_OF[fun]
   return { at, fun, keys, select: s, agg: { fun: agg, source: x } }
+}
+
+/**
+ * A willbe of a g_ function computed on partitions by its groups (PartitionStep), or null. The
+ * partitions are made from the base table, so the group columns must be its own: not made by a
+ * willbe or brought by a link before.
+ */
+function partitionStep(op: Op & { kind: 'Willbe' }, before: readonly CheckedOp[]): PartitionStep | null {
+  const v = op.value
+  if (v.kind !== 'Call' || !v.name.toLowerCase().startsWith('g_')) return null
+  const [g = null, ...rest] = v.args
+  const keys = g === null ? [] : g.kind === 'Col' ? [g.name] : g.kind === 'ColList' ? g.names : null
+  // One group (no G) cannot be partitioned; the other arguments are column lists (O) or row-wise values.
+  if (keys === null || keys.length === 0) return null
+  if (!rest.every((a) => a === null || a.kind === 'ColList' || rowWiseExpr(a))) return null
+  const made = new Set(before.flatMap((o) => (o.kind === 'Willbe' ? [o.name.toLowerCase()] : [])))
+  if (before.some((o) => o.kind === 'Link') || keys.some((k) => made.has(k.toLowerCase()))) return null
+  return { at: before.length, keys }
 }
 
 function tabuAggs(op: Op & { kind: 'Tabu' }): AggSpec[] | null {
@@ -205,6 +238,7 @@ export function planParallel(ops: CheckedOps): ParallelPlan | null {
   if (base === undefined || base.kind !== 'Base') return null
   const prefix: CheckedOp[] = []
   const groupSteps: GroupStep[] = []
+  const partitionSteps: PartitionStep[] = []
   let merge: MergeStep | null = null
   let i = 1
   for (; i < ops.length; i++) {
@@ -212,23 +246,27 @@ export function planParallel(ops: CheckedOps): ParallelPlan | null {
     const role = roleOf(op)
     if (role === 'group') {
       // Only a Willbe has that role (ROLES).
-      const step = groupStep(op as Op & { kind: 'Willbe' }, prefix.length)
-      if (step === null) return null
-      groupSteps.push(step)
+      const willbe = op as Op & { kind: 'Willbe' }
+      // A decomposable g_ is a group step, unless partitions are made anyway: then it is one more.
+      const step = partitionSteps.length === 0 ? groupStep(willbe, prefix.length) : null
+      const partitioned = step === null && groupSteps.length === 0 && merge === null ? partitionStep(willbe, prefix) : null
+      if (step !== null) groupSteps.push(step)
+      else if (partitioned !== null) partitionSteps.push(partitioned)
+      else return null
     } else if (role === 'merge') {
       // Only a Merge has that role (ROLES).
-      merge = mergeStep(op as Op & { kind: 'Merge' }, prefix.length, merge, groupSteps)
+      merge = partitionSteps.length > 0 ? null : mergeStep(op as Op & { kind: 'Merge' }, prefix.length, merge, groupSteps)
       if (merge === null) return null
     } else if (role !== 'keep' && role !== 'filter') break
     prefix.push(op)
   }
-  if (i === ops.length) return { table: base.table, prefix, groupSteps, merge, tail: { kind: 'rows' } }
+  if (i === ops.length) return { table: base.table, prefix, groupSteps, partitionSteps, merge, tail: { kind: 'rows' } }
   if (roleOf(ops[i]) !== 'tabu') return null
   // Only a Tabu has that role (ROLES).
   const next = ops[i] as CheckedOp & { kind: 'Tabu' }
   const aggs = tabuAggs(next)
   if (aggs === null) return null
-  return { table: base.table, prefix, groupSteps, merge, tail: { kind: 'tabu', op: next, aggs, rest: ops.slice(i + 1) } }
+  return { table: base.table, prefix, groupSteps, partitionSteps, merge, tail: { kind: 'tabu', op: next, aggs, rest: ops.slice(i + 1) } }
 }
 
 /**
