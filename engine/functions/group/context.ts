@@ -3,6 +3,7 @@
  * -1 when it takes no part (S = 0, or left out of the group index), plus the O order. Folding S
  * into the ids once keeps each kernel to a single `g < 0` test per row. Rows with -1 get N/A.
  */
+import { gather } from '../../columns/index.js'
 import type { Column, GroupIndex } from '../../columns/types.js'
 import { asColumn, groupArg, maskArg, orderArg, requiredValue } from '../args.js'
 import type { KernelArg, KernelContext } from '../types.js'
@@ -45,6 +46,16 @@ export function groupsOf(args: readonly KernelArg[], ctx: KernelContext, at: { g
 /** Value argument `i` as a full column (a constant repeated). */
 export function xColumn(args: readonly KernelArg[], i: number, rows: number, fn: string, name = 'X'): Column {
   return asColumn(requiredValue(args, i, fn, name), rows, fn, name)
+}
+
+/**
+ * Each row's group id in O order (the ids themselves without an O). Reading gid[order[k]] row by
+ * row is a cache miss a row over a large table; the gather reads it one cache-sized tile at a
+ * time (columns/gather.ts), and a kernel then walks both lists in step.
+ */
+export function idsInOrder(gr: Groups): Int32Array {
+  if (gr.order === null) return gr.gid
+  return (gather({ type: 'int', data: gr.gid }, gr.order) as { data: Int32Array }).data
 }
 
 /** The row at O position k. */

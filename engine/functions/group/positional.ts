@@ -6,16 +6,17 @@
  */
 import { gather } from '../../columns/index.js'
 import { NA_INT, type Column } from '../../columns/types.js'
-import { intResult, rowAt, type Groups } from './context.js'
+import { idsInOrder, intResult, rowAt, type Groups } from './context.js'
 
 /** First and last taking-part row of each group in O order (-1 for an empty group). */
 export function endRows(gr: Groups): { first: Int32Array; last: Int32Array } {
   const first = new Int32Array(gr.count).fill(-1)
   const last = new Int32Array(gr.count).fill(-1)
+  const ids = idsInOrder(gr)
   for (let k = 0; k < gr.rows; k++) {
-    const r = rowAt(gr.order, k)
-    const g = gr.gid[r]
+    const g = ids[k]
     if (g < 0) continue
+    const r = rowAt(gr.order, k)
     if (first[g] < 0) first[g] = r
     last[g] = r
   }
@@ -52,8 +53,9 @@ export function gEndFlag(gr: Groups, which: 'first' | 'last'): Column {
 export function gNum(gr: Groups): Column {
   const num = new Int32Array(gr.count)
   let next = 0
+  const ids = idsInOrder(gr)
   for (let k = 0; k < gr.rows; k++) {
-    const g = gr.gid[rowAt(gr.order, k)]
+    const g = ids[k]
     if (g >= 0 && num[g] === 0) num[g] = ++next
   }
   const out = new Int32Array(gr.rows)
@@ -78,10 +80,11 @@ export function groupLayout(gr: Groups): { list: Int32Array; start: Int32Array; 
   const fill = start.slice(0, gr.count)
   const list = new Int32Array(start[gr.count])
   const pos = new Int32Array(gr.rows).fill(-1)
+  const ids = idsInOrder(gr)
   for (let k = 0; k < gr.rows; k++) {
-    const r = rowAt(gr.order, k)
-    const g = gr.gid[r]
+    const g = ids[k]
     if (g < 0) continue
+    const r = rowAt(gr.order, k)
     pos[r] = fill[g] - start[g]
     list[fill[g]++] = r
   }
