@@ -8,14 +8,10 @@
  * the same answer. Only the parts' rows are put together here, which is copying, not interpreting.
  */
 import type { ResultSet, RunTask } from '../../shared/protocol.js'
-import type { ColumnType } from '../../shared/table.js'
-import type { Column, TextColumn } from '../columns/types.js'
-import { declined, valueName } from './aggregate.js'
 import { splitRanges, type RowRange } from './blocks.js'
-import { encodeColumns, fromResultColumn } from './codec.js'
-import { concatResults, sameStrings } from './finish.js'
+import { concatResults } from './finish.js'
 import { prefixWorksheet, tablesOf } from './part.js'
-import type { CheckedOp } from '../check/index.js'
+import { partitions, partitionValues, valueColumn } from './partition-phase.js'
 import { batchEnd, keepsRows, summarises, type ParallelPlan } from './plan.js'
 import { emptyTables, storedPosition, withoutBaseRows } from './range-worksheet.js'
 
@@ -29,56 +25,6 @@ function outputBuffers(plan: ParallelPlan, task: RunTask, groupValues: readonly 
 }
 
 export type PhaseRun = Generator<RunTask[], ResultSet, ResultSet[]>
-
-/** The shared column of partition step `k`: one value per base row, of the willbe's type. */
-interface ValueColumn {
-  readonly buffer: SharedArrayBuffer
-  readonly type: ColumnType
-  readonly rows: number
-}
-
-function valueColumn(plan: ParallelPlan, task: RunTask, groupValues: readonly ResultSet[], k: number): ValueColumn {
-  const rows = task.tables.find((t) => t.path === plan.table)!.rows
-  const step = plan.partitionSteps[k]
-  const name = (plan.prefix[step.at] as CheckedOp & { kind: 'Willbe' }).name
-  // The prefix over no rows, up to the willbe: its type without doing any of the work.
-  const shape = prefixWorksheet(plan, emptyTables(tablesOf(task)), { start: 0, end: 0 }, step.at + 1, groupValues)
-  const type = shape.column(name)!.type
-  return { buffer: new SharedArrayBuffer(rows * (type === 'float' ? 8 : 4)), type, rows }
-}
-
-/** The tasks of partition step `k`: one per partition, each writing its rows' values into the shared column. */
-function partitions(task: RunTask, groupValues: readonly ResultSet[], k: number, column: ValueColumn, count: number, blockRows: number): RunTask[] {
-  return Array.from({ length: count }, (_, index) => ({
-    ...task,
-    truncate: true,
-    part: {
-      start: 0,
-      end: column.rows,
-      blockRows,
-      phase: 'values' as const,
-      step: k,
-      partition: { index, count },
-      output: [column.buffer],
-      groupValues: [...groupValues],
-    },
-  }))
-}
-
-/**
- * The shared column as the values the next phases read (column valueName(0)). Text is written as
- * codes of the dictionary each partition answers with, which must be one.
- */
-function partitionValues(column: ValueColumn, answers: readonly ResultSet[]): ResultSet {
-  const { buffer, type, rows } = column
-  let values: Column
-  if (type === 'text') {
-    const dicts = answers.map((a) => (fromResultColumn(a.columns[0], 'text') as TextColumn).dict)
-    if (!dicts.every((d) => sameStrings(d, dicts[0]))) throw declined('a g_ function makes text on a dictionary of each partition')
-    values = { type, codes: new Int32Array(buffer, 0, rows), dict: dicts[0] }
-  } else values = type === 'float' ? { type, data: new Float64Array(buffer, 0, rows) } : { type, data: new Int32Array(buffer, 0, rows) }
-  return encodeColumns([{ name: valueName(0), column: values }], rows)
-}
 
 /** The rows a plan splits: its base table's, and its merge's foreign table's after them. */
 export function splitRows(plan: ParallelPlan, task: RunTask): number {
