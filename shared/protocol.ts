@@ -173,9 +173,10 @@ export interface RunPart {
   /** The merged values of the group steps before this phase, in step order. */
   readonly groupValues?: readonly ResultSet[]
   /**
-   * With 'rows', when every part keeps all its rows: one buffer per result column, shared by all
-   * parts, for the whole answer (null for text and stored columns); the part writes its rows of a
-   * computed numeric column at `outputAt`, so the gateway has nothing to copy.
+   * With 'rows': one buffer per result column (null for stored columns), shared by all parts, as
+   * long as the base table; the part writes its rows of a column (text as codes) at `outputAt`, its
+   * range's place, so the gateway copies nothing when every part keeps all its rows and only
+   * closes the gaps a selection left otherwise. With 'values': the partition step's column.
    */
   readonly output?: readonly (SharedArrayBuffer | null)[]
   readonly outputAt?: number

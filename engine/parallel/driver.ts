@@ -12,7 +12,7 @@ import { splitRanges, type RowRange } from './blocks.js'
 import { concatResults } from './finish.js'
 import { prefixWorksheet, tablesOf } from './part.js'
 import { partitions, partitionValues, valueColumn } from './partition-phase.js'
-import { batchEnd, keepsRows, summarises, type ParallelPlan } from './plan.js'
+import { batchEnd, summarises, type ParallelPlan } from './plan.js'
 import { emptyTables, storedPosition, withoutBaseRows } from './range-worksheet.js'
 
 /**
@@ -70,7 +70,8 @@ export function* parallelRun(plan: ParallelPlan, task: RunTask, ranges: readonly
   const truncate = task.truncate === true
   if (plan.tail.kind === 'rows') {
     const table = task.tables.find((t) => t.path === plan.table)!
-    const output = ranges.length > 1 && keepsRows(plan) ? outputBuffers(plan, task, groupValues, table.rows) : undefined
+    // Parts write their rows at their ranges' places; a selection's gaps are closed on the gateway.
+    const output = ranges.length > 1 && plan.merge === null ? outputBuffers(plan, task, groupValues, table.rows) : undefined
     const first = ranges[0].start
     const tasks = parts('rows').map((t, i) => (output === undefined ? t : { ...t, part: { ...t.part!, output, outputAt: ranges[i].start - first } }))
     return concatResults(yield tasks, { maxRows: task.maxRows, truncate, table, ranges, output })

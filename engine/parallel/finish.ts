@@ -87,27 +87,67 @@ function concatCoded(sets: readonly CodedResultSet[], c: number, rows: number): 
   return { kind: 'coded', codes, dict }
 }
 
+/** Where a part wrote its rows in a shared output buffer, and how many of them the answer keeps. */
+interface Placement {
+  readonly from: number
+  readonly count: number
+}
+
 /**
- * A text column the parts wrote as codes into one shared buffer, each at its range's place: used
- * where it lies when every part used the same dictionary, else each part's rows are renumbered
- * into one dictionary in place.
+ * Each part's rows in the output buffers: written at its range's place, and kept up to the
+ * answer's row limit, in range order.
  */
-function writtenText(sets: readonly CodedResultSet[], c: number, codes: Int32Array, ranges: readonly RowRange[]): ResultColumn {
-  const first = sets[0].dicts[c]!
-  if (sets.every((s) => sameStrings(s.dicts[c]!, first))) return { kind: 'coded', codes, dict: first }
-  const dict: string[] = []
-  const numbers = new Map<string, number>()
-  sets.forEach((s, p) => {
-    const renumber = s.dicts[c]!.map((text) => {
-      let n = numbers.get(text)
-      if (n === undefined) numbers.set(text, (n = dict.push(text) - 1))
-      return n
-    })
-    const from = ranges[p].start - ranges[0].start
-    const to = Math.min(codes.length, from + s.rowCount)
-    for (let i = from; i < to; i++) codes[i] = renumber[codes[i]]
+function placements(sets: readonly ResultSet[], ranges: readonly RowRange[], rows: number): Placement[] {
+  let kept = 0
+  return sets.map((s, p) => {
+    const count = Math.max(0, Math.min(s.rowCount, rows - kept))
+    kept += count
+    return { from: ranges[p].start - ranges[0].start, count }
   })
-  return { kind: 'coded', codes, dict }
+}
+
+/**
+ * The parts' rows of a buffer moved down to follow one another. A part that keeps every row of its
+ * range is already in place; one whose selection left rows out leaves a gap, closed here by a move
+ * within the buffer (no new memory, and only the rows after the first gap move).
+ */
+function closeGaps(data: Int32Array | Float64Array, placed: readonly Placement[]): void {
+  let at = 0
+  for (const { from, count } of placed) {
+    if (count > 0 && from !== at) data.copyWithin(at, from, from + count)
+    at += count
+  }
+}
+
+/** The answer's rows of a buffer: a view when they fill most of it, else a copy, so the buffer can go. */
+function answerRows<T extends Int32Array | Float64Array>(data: T, rows: number): T {
+  return (rows * 2 >= data.length ? data.subarray(0, rows) : data.slice(0, rows)) as T
+}
+
+/**
+ * A text column the parts wrote as codes into one shared buffer, each at its range's place: the
+ * codes are used as they are when every part used the same dictionary, else each part's rows are
+ * renumbered into one dictionary in place; then the gaps are closed.
+ */
+function writtenText(sets: readonly CodedResultSet[], c: number, codes: Int32Array, placed: readonly Placement[], rows: number): ResultColumn {
+  const first = sets[0].dicts[c]!
+  let dict: readonly string[] = first
+  if (!sets.every((s) => sameStrings(s.dicts[c]!, first))) {
+    const union: string[] = []
+    const numbers = new Map<string, number>()
+    sets.forEach((s, p) => {
+      const renumber = s.dicts[c]!.map((text) => {
+        let n = numbers.get(text)
+        if (n === undefined) numbers.set(text, (n = union.push(text) - 1))
+        return n
+      })
+      const { from, count } = placed[p]
+      for (let i = from; i < from + count; i++) codes[i] = renumber[codes[i]]
+    })
+    dict = union
+  }
+  closeGaps(codes, placed)
+  return { kind: 'coded', codes: answerRows(codes, rows), dict }
 }
 
 export function sameStrings(a: readonly string[], b: readonly string[]): boolean {
@@ -154,11 +194,14 @@ export function concatResults(sets: readonly ResultSet[], o: ConcatOptions): Res
     const { stored: _stored, written: _written, ...rest } = only
     return { ...rest, columns }
   }
+  const placed = placements(sets, o.ranges, rows)
   const columns = cols.map((col, c): ResultColumn => {
     const out = o.output?.[c]
     if (out != null && sets.every((s) => (s as CodedResultSet).written?.[c] === true)) {
-      if (col.logical === 'text') return writtenText(sets as readonly CodedResultSet[], c, new Int32Array(out, 0, rows), o.ranges)
-      return col.logical === 'float' ? { kind: 'float', data: new Float64Array(out, 0, rows) } : { kind: 'int', data: new Int32Array(out, 0, rows) }
+      if (col.logical === 'text') return writtenText(sets as readonly CodedResultSet[], c, new Int32Array(out), placed, rows)
+      const data = col.logical === 'float' ? new Float64Array(out) : new Int32Array(out)
+      closeGaps(data, placed)
+      return data instanceof Float64Array ? { kind: 'float', data: answerRows(data, rows) } : { kind: 'int', data: answerRows(data, rows) }
     }
     const k = storedEverywhere(sets, c)
     return k === null ? concatColumn(sets, c, rows) : storedColumn(o.table, k, start, rows)

@@ -237,6 +237,8 @@ export function runPart(task: RunTask, part: RunPart, plan: ParallelPlan | null)
   const ws = partWorksheet(task, plan, part, upTo, groupValues)
   if (part.phase === 'rows') {
     const output = part.output === undefined ? undefined : { buffers: part.output, at: part.outputAt ?? 0 }
+    // Writing past the range would overwrite the next part's rows: the prefix never adds rows.
+    if (output !== undefined && ws.rows > part.end - part.start) throw new Error('runPart: a part has more rows than its range')
     // A stored column is viewed by the gateway in the base table over the part's range: after a
     // merge, a part's rows may be of the foreign table instead.
     const stored = plan.merge === null ? storedPosition : undefined

@@ -61,6 +61,10 @@ const LINK = '<link table2="t.look" col="j" col2="j" cols="name,w"/>'
 const SPLIT: readonly (readonly [string, string])[] = [
   ['sel', '<sel value="x>0"/>'],
   ['willbe then sel', '<willbe name="z" value="x*y+1"/><sel value="z<>0"/>'],
+  [
+    'text made per part, then a selection (rows with gaps, dictionaries to unify)',
+    '<willbe name="u" value="strupcase(t)"/><sel value="x>0"/><colord cols="u,x,k"/>',
+  ],
   ['link', LINK],
   ['link select then sel', '<link table2="t.look" col="j" col2="j" type="select" cols="name,w"/><sel value="w>50"/>'],
   ['link exclude', '<link table2="t.look" col="j" col2="j" type="exclude"/>'],
