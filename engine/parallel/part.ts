@@ -12,7 +12,7 @@ import { checkError } from '../check/errors.js'
 import { evalExpr, toMask } from '../interpret/eval.js'
 import { infoPatch } from '../interpret/ops/simple.js'
 import { reportSteps, type Tables } from '../interpret/run.js'
-import { newColumn, type Worksheet } from '../interpret/worksheet.js'
+import { newColumn, type Worksheet, type WsColumn } from '../interpret/worksheet.js'
 import { declined, groupsOf, keyName, partials, valueName } from './aggregate.js'
 import { blockEdges } from './blocks.js'
 import { decodeColumns, encodeColumns } from './codec.js'
@@ -73,6 +73,12 @@ function mergedRowOfEachRow(ws: Worksheet, step: GroupStep, merged: readonly Col
   return rows
 }
 
+/** The worksheet with a new column, placed before the hidden base-row column, which stays last. */
+function withColumn(ws: Worksheet, column: WsColumn): Worksheet {
+  const mark = ws.column(BASE_ROW)
+  return ws.withColumns([...ws.cols.filter((c) => c !== mark), column, ...(mark ? [mark] : [])])
+}
+
 /** A batch's merged values as applied to a worksheet: read once, and each row's group found once. */
 interface Applied {
   readonly merged: ResultSet
@@ -101,8 +107,7 @@ function applyGroupValues(
     applied = { merged, byName, rows: mergedRowOfEachRow(ws, step, keys, merged.rowCount) }
   }
   const column = newColumn(op.name, gather(applied.byName.get(valueName(j))!, applied.rows), infoPatch(op.meta))
-  const mark = ws.column(BASE_ROW)
-  return { ws: ws.withColumns([...ws.cols.filter((c) => c !== mark), column, ...(mark ? [mark] : [])]), applied }
+  return { ws: withColumn(ws, column), applied }
 }
 
 /**
@@ -116,8 +121,7 @@ function applyPartitionValues(op: Op & { kind: 'Willbe' }, ws: Worksheet, values
   if (ws.column(op.name)) throw checkError(op.loc, `A column named "${op.name}" already exists; choose another name.`)
   const rows = (ws.column(BASE_ROW)!.data() as { data: Int32Array }).data
   const column = newColumn(op.name, gather(decodeColumns(values).get(valueName(0))!, rows), infoPatch(op.meta))
-  const mark = ws.column(BASE_ROW)!
-  return ws.withColumns([...ws.cols.filter((c) => c !== mark), column, mark])
+  return withColumn(ws, column)
 }
 
 /**
