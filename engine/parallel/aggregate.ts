@@ -55,7 +55,7 @@ export function partials(
   const g = groupStates(
     ws,
     { breaks: keys, mask, alwaysOneGroup: false, starts, order: 'appearance', unknownColumn },
-    aggs.map((a, j) => ({ accumulates: how[j], source: a.source })),
+    aggs.map((a, j) => ({ accumulates: how[j], source: a.source, weight: a.weight })),
   )
   const cols: NamedColumn[] = g.keys.map((column, i) => ({ name: keyName(i), column }))
   g.states.forEach((states, j) =>

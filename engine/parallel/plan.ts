@@ -31,6 +31,8 @@ export interface AggSpec {
   readonly fun: AggFun
   /** The summarised value; null for a row count. */
   readonly source: Expr | null
+  /** The weight of a weighted summary (wsum, wavg), else null. */
+  readonly weight: Expr | null
 }
 
 /** A willbe of a g_ function, computed in two phases. */
@@ -135,13 +137,13 @@ function groupStep(op: Op & { kind: 'Willbe' }, at: number): GroupStep | null {
   const [g = null, s = null] = v.args
   const keys = g === null ? [] : g.kind === 'Col' ? [g.name] : g.kind === 'ColList' ? g.names : null
   if (keys === null || !rowWiseExpr(s)) return null
-  if (fun === 'g_cnt') return v.args.length <= 2 ? { at, fun, keys, select: s, agg: { fun: 'cnt', source: null } } : null
+  if (fun === 'g_cnt') return v.args.length <= 2 ? { at, fun, keys, select: s, agg: { fun: 'cnt', source: null, weight: null } } : null
   // g_first and g_last take an order O: only worksheet order (O omitted) is the order of the ranges.
   const positional = fun === 'g_first' || fun === 'g_last'
   const x = v.args[positional ? 3 : 2] ?? null
   if (x === null || !rowWiseExpr(x) || v.args.length !== (positional ? 4 : 3) || (positional && v.args[2] !== null)) return null
   const agg: AggFun = AGG_OF[fun]
-  return { at, fun, keys, select: s, agg: { fun: agg, source: x } }
+  return { at, fun, keys, select: s, agg: { fun: agg, source: x, weight: null } }
 }
 
 /**
@@ -175,8 +177,8 @@ function tabuAggs(op: Op & { kind: 'Tabu' }): AggSpec[] | null {
 
 function tabuAgg(t: Tcol): AggSpec | null {
   const fun = accumulatorOf(t)
-  if (fun === null || !rowWiseExpr(t.source)) return null
-  return { fun, source: fun === 'cnt' ? null : t.source }
+  if (fun === null || !rowWiseExpr(t.source) || !rowWiseExpr(t.weight)) return null
+  return { fun, source: fun === 'cnt' ? null : t.source, weight: t.weight }
 }
 
 /**

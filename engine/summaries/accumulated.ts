@@ -4,9 +4,10 @@ import type { Accumulation, SummaryInput } from './types.js'
 import type { Column } from '../columns/types.js'
 
 export function accumulatedKernel(a: Accumulation): (input: SummaryInput) => Column {
-  return ({ groups, source }) => {
+  return ({ groups, source, weight }) => {
     const view = source === null ? null : { source, index: null }
-    const [states] = foldGroups(groups, [{ parts: a.parts, view }], Int32Array.of(0, groups.ids.length), false)
+    const weighted = weight === null ? null : { source: weight, index: null }
+    const [states] = foldGroups(groups, [{ parts: a.parts, view, weight: weighted }], Int32Array.of(0, groups.ids.length), false)
     return a.finish(states.map(settled))
   }
 }

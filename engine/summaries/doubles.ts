@@ -18,7 +18,15 @@ export interface SourceView {
  */
 export const RUN_ROWS = 4096
 
-export class DoubleRuns {
+/** Rows read a run at a time as doubles (N/A as NaN) into a fixed array. */
+export interface RowRuns {
+  /** Where `load` puts the rows; fixed, so callers may read it before calling `load`. */
+  readonly array: Float64Array
+  /** Makes rows start … start+len-1 (len ≤ RUN_ROWS) readable in `array`; returns the offset of row `start`. */
+  load(start: number, len: number): number
+}
+
+export class DoubleRuns implements RowRuns {
   /** Where `load` puts the rows; fixed, so callers may read it before calling `load`. */
   readonly array: Float64Array
 
@@ -66,4 +74,51 @@ function intsAsDoublesThrough(src: Int32Array, na: number, index: Int32Array, st
     const v = r < 0 ? na : src[r]
     out[j] = v === na ? Number.NaN : v
   }
+}
+
+/**
+ * A value and its weight read together, a run at a time: their product (NaN when either is N/A),
+ * or the weight where both are there. Weighted summaries fold these as plain sums.
+ */
+export class WeightedRuns implements RowRuns {
+  readonly array = new Float64Array(RUN_ROWS)
+  private readonly value: DoubleRuns
+  private readonly weight: DoubleRuns
+
+  constructor(
+    value: SourceView,
+    weight: SourceView,
+    private readonly reads: 'product' | 'weight',
+  ) {
+    this.value = new DoubleRuns(value)
+    this.weight = new DoubleRuns(weight)
+  }
+
+  load(start: number, len: number): number {
+    const x = this.value.array
+    const w = this.weight.array
+    const xo = this.value.load(start, len)
+    const wo = this.weight.load(start, len)
+    if (this.reads === 'product') multiply(x, xo, w, wo, len, this.array)
+    else weightsWhereValid(x, xo, w, wo, len, this.array)
+    return 0
+  }
+}
+
+function multiply(x: Float64Array, xo: number, w: Float64Array, wo: number, len: number, out: Float64Array): void {
+  for (let j = 0; j < len; j++) out[j] = x[xo + j] * w[wo + j]
+}
+
+function weightsWhereValid(x: Float64Array, xo: number, w: Float64Array, wo: number, len: number, out: Float64Array): void {
+  for (let j = 0; j < len; j++) {
+    const v = x[xo + j]
+    out[j] = v === v ? w[wo + j] : Number.NaN
+  }
+}
+
+/** The runs a fold part reads: the value itself, or the value with its weight. */
+export function runsOf(reads: 'value' | 'product' | 'weight', value: SourceView, weight: SourceView | null): RowRuns {
+  if (reads === 'value') return new DoubleRuns(value)
+  if (weight === null) throw new Error('a weighted part needs a weight')
+  return new WeightedRuns(value, weight, reads)
 }

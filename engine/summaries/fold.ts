@@ -6,7 +6,7 @@
  */
 import { gather } from '../columns/index.js'
 import { type Column, type GroupIndex } from '../columns/types.js'
-import { DoubleRuns, RUN_ROWS, type SourceView } from './doubles.js'
+import { RUN_ROWS, runsOf, type RowRuns, type SourceView } from './doubles.js'
 import { asTypeOf, type FoldPart, type PartValue, type StatePart } from './parts.js'
 
 /** The group of each row, a run at a time. */
@@ -27,12 +27,14 @@ export type PartState = PartValue[]
 export interface FoldSpec {
   readonly parts: readonly StatePart[]
   readonly view: SourceView | null
+  /** The weight of a weighted summary (its parts read value × weight), else null. */
+  readonly weight: SourceView | null
 }
 
 /** The fold parts of `specs` that still need a pass over the rows, with their vectors. */
 export interface PendingFold {
   readonly part: FoldPart
-  readonly x: DoubleRuns
+  readonly x: RowRuns
   /** One vector per summing block (summed), else one. */
   readonly vectors: (Int32Array | Float64Array)[]
 }
@@ -121,7 +123,11 @@ export function foldGroups(groups: GroupIndex, specs: readonly FoldSpec[], start
   const folds = specs.map((s) =>
     s.parts.map((part) => {
       if (part.kind !== 'fold') return null
-      const f = { part, x: new DoubleRuns(s.view!), vectors: Array.from({ length: part.summed ? starts.length - 1 : 1 }, () => newVector(part, size)) }
+      const f = {
+        part,
+        x: runsOf(part.reads, s.view!, s.weight),
+        vectors: Array.from({ length: part.summed ? starts.length - 1 : 1 }, () => newVector(part, size)),
+      }
       pending.push(f)
       return f
     }),

@@ -19,13 +19,13 @@ export const SUMMARY_NAMES: readonly string[] = [...Object.keys(SUMMARIES), ...O
 
 /**
  * The name of the accumulating summary that computes `<tcol>` t on the fast paths (direct slots,
- * split-run partials), or null when only the general path can: an unknown, weighted or
- * non-accumulating summary, or one whose required source is missing (the general path then
- * reports the error).
+ * split-run partials), or null when only the general path can: an unknown or non-accumulating
+ * summary, one whose required source or weight is missing (the general path then reports the
+ * error), or a weight on a summary that takes none.
  */
 export function accumulatorOf(t: { readonly fun: string; readonly source: unknown; readonly weight: unknown }): string | null {
   const def = lookupSummary(t.fun)
-  if (def?.accumulates === undefined || t.weight !== null) return null
+  if (def?.accumulates === undefined || def.needsWeight !== (t.weight !== null)) return null
   return !def.needsSource || t.source !== null ? def.name : null
 }
 

@@ -1,8 +1,7 @@
 /** sum, avg, var, stdev, wsum, wavg: one pass accumulating per group. */
 import type { Column } from '../columns/types.js'
-import { asFloat64 } from './numeric.js'
 import { accumulating } from './accumulated.js'
-import { floatsOf, intsOf, SQUARES, SUM, VALID } from './parts.js'
+import { floatsOf, intsOf, PRODUCTS, SQUARES, SUM, VALID, WEIGHTS } from './parts.js'
 import type { SummaryDef, SummaryInput } from './types.js'
 
 const NUMERIC = ['int', 'float', 'date'] as const
@@ -21,20 +20,11 @@ function variance(n: Int32Array, s: Float64Array, ss: Float64Array): Float64Arra
   return s.map((v, g) => (n[g] < 2 ? Number.NaN : Math.max(0, (ss[g] - (v * v) / n[g]) / (n[g] - 1))))
 }
 
-function weighted({ groups, source, weight }: SummaryInput): { sw: Float64Array; sxw: Float64Array } {
-  const x = asFloat64(source!)
-  const w = asFloat64(weight!)
-  const ids = groups.ids
-  const sw = new Float64Array(groups.count)
-  const sxw = new Float64Array(groups.count)
-  for (let i = 0; i < ids.length; i++) {
-    const v = x[i]
-    const wi = w[i]
-    if (v !== v || wi !== wi) continue
-    sw[ids[i]] += wi
-    sxw[ids[i]] += v * wi
-  }
-  return { sw, sxw }
+/** Sum of value × weight over sum of weight per group (N/A where the weights add to 0). */
+function weightedMean(sxw: Float64Array, sw: Float64Array): Column {
+  const out = new Float64Array(sxw.length)
+  for (let g = 0; g < out.length; g++) out[g] = sw[g] === 0 ? Number.NaN : sxw[g] / sw[g]
+  return float(out)
 }
 
 export const MOMENTS: readonly SummaryDef[] = [
@@ -76,25 +66,23 @@ export const MOMENTS: readonly SummaryDef[] = [
     result: () => 'float',
     doc: 'stdev: sample standard deviation',
   }),
-  {
+  // Weighted: the parts read value × weight and the weight, rows with either N/A left out.
+  accumulating({
     name: 'wsum',
+    accumulates: { parts: [PRODUCTS], finish: ([sxw]) => float(floatsOf(sxw)) },
     needsSource: true,
     needsWeight: true,
     types: NUMERIC,
     result: () => 'float',
-    kernel: (i) => float(weighted(i).sxw),
     doc: 'wsum: sum of value × weight',
-  },
-  {
+  }),
+  accumulating({
     name: 'wavg',
+    accumulates: { parts: [PRODUCTS, WEIGHTS], finish: ([sxw, sw]) => weightedMean(floatsOf(sxw), floatsOf(sw)) },
     needsSource: true,
     needsWeight: true,
     types: NUMERIC,
     result: () => 'float',
-    kernel: (i) => {
-      const { sw, sxw } = weighted(i)
-      return float(sxw.map((v, g) => (sw[g] === 0 ? Number.NaN : v / sw[g])))
-    },
     doc: 'wavg: weighted average, sum(value × weight) / sum(weight)',
-  },
+  }),
 ]

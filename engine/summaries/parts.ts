@@ -18,6 +18,11 @@ export interface FoldPart {
   readonly kind: 'fold'
   /** Names the part's columns among a range's partials. */
   readonly name: string
+  /**
+   * What a row adds: its `value`; the `product` of value and weight (N/A when either is); or its
+   * `weight` where the value is not N/A (the denominator of a weighted mean).
+   */
+  readonly reads: 'value' | 'product' | 'weight'
   /** The vector's type: counts are int, sums and extremes float (NaN: no value yet). */
   readonly vector: 'int' | 'float'
   readonly fill: number
@@ -113,7 +118,7 @@ export const ROWS: RowsPart = { kind: 'rows', name: 'rows' }
 export const FIRST: EdgePart = { kind: 'edge', name: 'first', last: false }
 export const LAST: EdgePart = { kind: 'edge', name: 'last', last: true }
 
-const fold = (p: Omit<FoldPart, 'kind'>): FoldPart => ({ kind: 'fold', ...p })
+const fold = (p: Omit<FoldPart, 'kind' | 'reads'> & Partial<Pick<FoldPart, 'reads'>>): FoldPart => ({ kind: 'fold', reads: 'value', ...p })
 
 /** Non-N/A values per group. */
 export const VALID = fold({ name: 'valid', vector: 'int', fill: 0, add: countValidBlock, merge: 'add', summed: false, sourceTyped: false, mergesText: true })
@@ -121,6 +126,30 @@ export const VALID = fold({ name: 'valid', vector: 'int', fill: 0, add: countVal
 export const SUM = fold({ name: 'sum', vector: 'float', fill: 0, add: sumBlock, merge: 'add', summed: true, sourceTyped: false, mergesText: false })
 /** Sum of the squares of the non-N/A values per group (0 when none). */
 export const SQUARES = fold({ name: 'squares', vector: 'float', fill: 0, add: squaresBlock, merge: 'add', summed: true, sourceTyped: false, mergesText: false })
+/** Sum of value × weight per group, rows where either is N/A left out (0 when none). */
+export const PRODUCTS = fold({
+  name: 'products',
+  reads: 'product',
+  vector: 'float',
+  fill: 0,
+  add: sumBlock,
+  merge: 'add',
+  summed: true,
+  sourceTyped: false,
+  mergesText: false,
+})
+/** Sum of the weights of the rows whose value and weight are not N/A (0 when none). */
+export const WEIGHTS = fold({
+  name: 'weights',
+  reads: 'weight',
+  vector: 'float',
+  fill: 0,
+  add: sumBlock,
+  merge: 'add',
+  summed: true,
+  sourceTyped: false,
+  mergesText: false,
+})
 export const MIN = fold({ name: 'min', vector: 'float', fill: Number.NaN, add: minBlock, merge: 'min', summed: false, sourceTyped: true, mergesText: true })
 export const MAX = fold({ name: 'max', vector: 'float', fill: Number.NaN, add: maxBlock, merge: 'max', summed: false, sourceTyped: true, mergesText: true })
 

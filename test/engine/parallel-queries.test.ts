@@ -90,6 +90,11 @@ const SPLIT: readonly (readonly [string, string])[] = [
     'tabu with sorting breaks',
     '<tabu breaks="t,k"><break col="t" sort="up"/><break col="k" sort="down" naorder="last"/><tcol source="x" fun="sum"/><tcol source="y" fun="avg"/></tabu>',
   ],
+  [
+    'tabu with weighted summaries',
+    '<willbe name="z" value="j*2"/><tabu breaks="t"><tcol source="x" fun="wsum" weight="y"/><tcol source="j" fun="wavg" weight="x"/><tcol source="x" fun="wavg" weight="z"/><tcol fun="cnt"/></tabu>',
+  ],
+  ['weighted summaries by an int key', '<tabu breaks="k"><tcol source="y" fun="wavg" weight="j"/><tcol source="d" fun="wsum" weight="x"/></tabu>'],
   ['tabu without breaks', '<tabu breaks=""><tcol source="x" fun="sum"/><tcol fun="cnt"/><tcol source="x" fun="first"/></tabu>'],
   ['tabu by a float', '<tabu breaks="x"><tcol fun="cnt"/><tcol source="y" fun="sum"/></tabu>'],
   ['tabu by a date, renamed', '<tabu breaks="d"><break col="d" sort="down" rename="day"/><tcol source="x" fun="max" name="top"/></tabu>'],

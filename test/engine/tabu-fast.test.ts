@@ -123,23 +123,25 @@ function takesSlots(tabu: Op & { kind: 'Tabu' }, ws: Worksheet): boolean {
     groupStates(
       ws,
       grouping,
-      tabu.tcols.map((t, i) => ({ accumulates: accumulationOf(names[i]!), source: t.source })),
+      tabu.tcols.map((t, i) => ({ accumulates: accumulationOf(names[i]!), source: t.source, weight: t.weight })),
     ).slotOrder !== null
   )
 }
 
 // --- Queries -------------------------------------------------------------------------------------
 
-const FUNS = ['cnt', 'cntnna', 'sum', 'avg', 'min', 'max', 'first', 'last', 'count', 'mean', 'nna']
+const FUNS = ['cnt', 'cntnna', 'sum', 'avg', 'min', 'max', 'first', 'last', 'count', 'mean', 'nna', 'wsum', 'wavg']
 const NUMERIC_SOURCES = ['i', 'f', 'd', 'k', 'z', 'y', 'f*2', 'i+1']
 const ANY_SOURCES = [...NUMERIC_SOURCES, 's']
-const NEEDS_NUMBER = new Set(['sum', 'avg', 'mean'])
+const NEEDS_NUMBER = new Set(['sum', 'avg', 'mean', 'wsum', 'wavg'])
+const WEIGHTED = new Set(['wsum', 'wavg'])
 
 function randomTcol(rng: Rng, n: number, linked: boolean): string {
   const fun = rng.pick(FUNS)
   const pool = [...(NEEDS_NUMBER.has(fun) ? NUMERIC_SOURCES : ANY_SOURCES), ...(linked ? ['w', 'x'] : [])]
   const source = fun === 'cnt' || fun === 'count' ? (rng.chance(0.2) ? ` source="f"` : '') : ` source="${rng.pick(pool)}"`
-  return `<tcol fun="${fun}"${source} name="c${n}"/>`
+  const weight = WEIGHTED.has(fun) ? ` weight="${rng.pick(NUMERIC_SOURCES)}"` : ''
+  return `<tcol fun="${fun}"${source}${weight} name="c${n}"/>`
 }
 
 function randomQuery(rng: Rng): string {

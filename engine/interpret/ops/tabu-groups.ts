@@ -16,10 +16,11 @@ import { evalColumn } from '../eval.js'
 import type { Worksheet } from '../worksheet.js'
 import { slotGroups, slotKey } from './tabu-slots.js'
 
-/** One summary to accumulate: how, and over which value (null: rows only). */
+/** One summary to accumulate: how, over which value (null: rows only) and weight (null: none). */
 export interface GroupedSummary {
   readonly accumulates: Accumulation
   readonly source: Expr | null
+  readonly weight: Expr | null
 }
 
 export interface Grouping {
@@ -70,7 +71,7 @@ export function groupStates(ws: Worksheet, g: Grouping, summaries: readonly Grou
     if (!c) throw g.unknownColumn(b)
     return c
   })
-  const specs: FoldSpec[] = summaries.map((s) => ({ parts: s.accumulates.parts, view: sourceView(s.source, ws) }))
+  const specs: FoldSpec[] = summaries.map((s) => ({ parts: s.accumulates.parts, view: sourceView(s.source, ws), weight: sourceView(s.weight, ws) }))
   const sourceTypes = specs.map((s) => s.view?.source.type ?? null)
   const key = cols.length === 1 && g.mask === null && g.slots !== false ? slotKey(cols[0].view()) : null
   if (key !== null) {

@@ -106,7 +106,7 @@ function accumulatedTabu(op: Op & { kind: 'Tabu' }, ws: Worksheet, slots: boolea
       unknownColumn: (n) => checkError(op.loc, `Unknown column "${n}" in <tabu>.`),
       slots,
     },
-    op.tcols.map((t, i) => ({ accumulates: how[i], source: t.source })),
+    op.tcols.map((t, i) => ({ accumulates: how[i], source: t.source, weight: t.weight })),
   )
   const summaries = g.states.map((parts, i) => how[i].finish(parts.map(settled)))
   const order = g.slotOrder !== null ? keyOrder(spec!, g.slotOrder.naFirst, g.count) : groupOrder(op.breaks, g.keys, op.breakSpecs, g.count)
