@@ -2,7 +2,7 @@
 import type { Column } from '../columns/types.js'
 import { accumulating } from './accumulated.js'
 import { floatsOf, intsOf, PRODUCTS, SQUARES, SUM, VALID, WEIGHTS } from './parts.js'
-import type { SummaryDef, SummaryInput } from './types.js'
+import type { SummaryDef } from './types.js'
 
 const NUMERIC = ['int', 'float', 'date'] as const
 
