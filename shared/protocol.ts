@@ -39,6 +39,8 @@ export interface ResultSet {
    * MAX_RESULT_BYTES with truncate_=1): how many rows the whole result had.
    */
   readonly totalRows?: number
+  /** For an SQL result: which engine answered it (the X-Tabula-Engine header). */
+  readonly engine?: 'columnar' | 'sqlite'
 }
 
 /** A table version handed to a worker: the bytes it may read, shared without copying. */

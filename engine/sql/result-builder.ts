@@ -5,7 +5,7 @@
  */
 import { AppError } from '../../shared/errors.js'
 import type { ResultColumn, ResultSet } from '../../shared/protocol.js'
-import { NA_INT, columnMeta, type ColumnType } from '../../shared/table.js'
+import { NA_INT, columnMeta, type ColumnMeta, type ColumnType } from '../../shared/table.js'
 
 type SqlValue = number | string | Uint8Array | null
 
@@ -31,6 +31,23 @@ function toColumn(kind: ColumnType, values: readonly SqlValue[]): ResultColumn {
   if (kind === 'int') return { kind: 'int', data: Int32Array.from(values, (v) => (v === null ? NA_INT : (v as number))) }
   if (kind === 'float') return { kind: 'float', data: Float64Array.from(values, (v) => (v === null ? Number.NaN : (v as number))) }
   return { kind: 'text', data: values.map(toText) }
+}
+
+/** Text columns are as wide as their name and their widest value among this many first rows (at most 64). */
+export const WIDTH_SAMPLE = 1000
+
+/**
+ * The column metadata of an SQL result, however it was computed (sql.js here, the columnar
+ * engine in compile/shape.ts): names made distinct, labelled with SQLite's own names, typed by
+ * their values, text as wide as its name and first values.
+ * @param sample the first WIDTH_SAMPLE values of text column c
+ */
+export function sqlColumnsMeta(labels: readonly string[], kinds: readonly ColumnType[], sample: (c: number) => readonly string[]): ColumnMeta[] {
+  const names = distinctNames(labels)
+  return names.map((name, c) => {
+    const width = kinds[c] === 'text' ? Math.min(64, Math.max(name.length, ...sample(c).map((s) => s.length), 1)) : undefined
+    return columnMeta({ name, type: kinds[c], label: labels[c], width })
+  })
 }
 
 /** Result column names must be distinct to be keys of a JSON object: `a, a` becomes `a, a_2`. */
@@ -73,16 +90,9 @@ export class ResultBuilder {
   }
 
   build(): ResultSet {
-    const names = distinctNames(this.names)
     const kinds = this.values.map(kindOf)
     const columns = kinds.map((k, c) => toColumn(k, this.values[c]))
-    const cols = names.map((name, c) => {
-      const width =
-        kinds[c] === 'text'
-          ? Math.min(64, Math.max(name.length, ...(columns[c] as { data: readonly string[] }).data.slice(0, 1000).map((s) => s.length), 1))
-          : undefined
-      return columnMeta({ name, type: kinds[c], label: this.names[c], width })
-    })
+    const cols = sqlColumnsMeta(this.names, kinds, (c) => (columns[c] as { data: readonly string[] }).data.slice(0, WIDTH_SAMPLE))
     const kept = Math.min(this.rows, this.maxRows)
     return { cols, columns, rowCount: kept, ...(kept < this.rows ? { totalRows: this.rows } : {}) }
   }

@@ -15,6 +15,9 @@ export const SQLITE_TABLE = 'data'
 
 const DECLARED: Record<ColumnType, string> = { int: 'INTEGER', date: 'INTEGER', float: 'REAL', text: 'TEXT' }
 
+/** The image's column definitions, `"name" TYPE, …`: what SQLite sees of a table's columns. */
+export const sqliteColumnDefs = (columns: readonly ColumnSpec[]): string => columns.map((c) => `${quoteIdent(c.name)} ${DECLARED[c.type]}`).join(', ')
+
 /**
  * Build the SQLite image (the bytes of a database file) of a validated table. Rows go in through
  * prepared statements with bound parameters inside one transaction, which is what makes a million
@@ -27,8 +30,7 @@ export async function buildSqliteImage(columns: readonly ColumnSpec[], data: rea
     // The database lives in WebAssembly memory and is exported at the end: a rollback journal
     // would only cost time.
     db.exec('PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF;')
-    const defs = columns.map((c) => `${quoteIdent(c.name)} ${DECLARED[c.type]}`).join(', ')
-    db.exec(`CREATE TABLE ${quoteIdent(SQLITE_TABLE)} (${defs})`)
+    db.exec(`CREATE TABLE ${quoteIdent(SQLITE_TABLE)} (${sqliteColumnDefs(columns)})`)
     insertRows(db, columns, data)
     return db.export()
   } finally {

@@ -10,7 +10,7 @@
  * Which version a table name means is never cached: callers resolve names through the catalog on
  * every request. Failures are not cached (they are cheap to repeat and carry the caller's text).
  */
-import { checkMacro, guardSql, parseMacro, type CheckedOps, type ParsedQuery } from '../../engine/index.js'
+import { checkMacro, compileSql, guardSql, parseMacro, type CheckedOps, type Compiled, type CompiledSql, type ParsedQuery } from '../../engine/index.js'
 import type { ColumnSpec } from '../../shared/table.js'
 import { ClockCache } from './clock-cache.js'
 
@@ -58,11 +58,13 @@ export class CompiledQueries {
   readonly #parsed: KeyedCache<ParsedRun>
   readonly #checked: KeyedCache<CheckedOps>
   readonly #sqlTables: KeyedCache<readonly string[]>
+  readonly #sqlCompiled: KeyedCache<CompiledSqlRun>
 
   constructor(maxBytesPerKind = DEFAULT_COMPILED_BYTES) {
     this.#parsed = new KeyedCache(maxBytesPerKind)
     this.#checked = new KeyedCache(maxBytesPerKind)
     this.#sqlTables = new KeyedCache(maxBytesPerKind)
+    this.#sqlCompiled = new KeyedCache(maxBytesPerKind)
   }
 
   /** Entries held, per kind (for tests and diagnostics). */
@@ -94,6 +96,21 @@ export class CompiledQueries {
     return checked
   }
 
+  /**
+   * An SQL text compiled to the columnar engine against these table versions, its operations
+   * checked; or why it runs on sql.js instead. Both answers are pure functions of the key.
+   * @param rewritten the text with its table paths rewritten for sql.js (gateway/query/sql.ts)
+   */
+  async compileSql(sql: string, rewritten: string, tables: readonly (CheckedTable & { readonly alias: string })[]): Promise<CompiledSqlRun> {
+    const key = `${sql}\n${JSON.stringify(tables.map((t) => [t.path, t.version]))}`
+    const hit = this.#sqlCompiled.get(key)
+    if (hit) return hit
+    const compiled = await compileSql(sql, rewritten, tables)
+    const run = 'compiled' in compiled ? checkedRun(compiled.compiled, tables) : compiled
+    this.#sqlCompiled.set(key, run)
+    return run
+  }
+
   /** The distinct dotted names an SQL text uses, once it passed the read-only guard. */
   sqlTableNames(sql: string): readonly string[] {
     const hit = this.#sqlTables.get(sql)
@@ -101,6 +118,20 @@ export class CompiledQueries {
     const names = guardSql(sql)
     this.#sqlTables.set(sql, names)
     return names
+  }
+}
+
+/** An SQL query as the columnar engine runs it (its operations checked), or why it runs on sql.js. */
+export type CompiledSqlRun =
+  | { readonly table: string; readonly ops: CheckedOps; readonly columns: readonly string[]; readonly names: readonly string[] }
+  | Extract<Compiled, { reason: string }>
+
+/** The compiled operations checked like a macro query's; a plan the checker refuses runs on sql.js. */
+function checkedRun(c: CompiledSql, tables: readonly CheckedTable[]): CompiledSqlRun {
+  try {
+    return { ...c, ops: checkMacro(c.ops, new Map(tables.map((t) => [t.path, t.columns]))) }
+  } catch (e) {
+    return { reason: `the plan does not check: ${e instanceof Error ? e.message : String(e)}` }
   }
 }
 

@@ -76,7 +76,18 @@ export function requestContext({ observe, log }: RequestRecordServices) {
       metrics.request(route, method, ctx.status, ms / 1000)
       const level = accessLevel(ctx.status)
       if (log.writes?.(level) ?? true) {
-        log({ level, msg: 'request', requestId, method: ctx.method, route, path: originalPath, status: ctx.status, ms: Math.round(ms * 10) / 10 })
+        const engine = ctx.response.get('X-Tabula-Engine')
+        log({
+          level,
+          msg: 'request',
+          requestId,
+          method: ctx.method,
+          route,
+          path: originalPath,
+          status: ctx.status,
+          ms: Math.round(ms * 10) / 10,
+          ...(engine ? { engine } : {}),
+        })
       }
     }
   }

@@ -49,7 +49,8 @@ export async function prepareRun(
   return { kind: 'run', xml, vars, tables: tables.map(({ path, version, title }) => ({ path, version, title })), ...(opts.truncate ? { truncate: true } : {}) }
 }
 
-async function tableInput(deps: RecipeServices, t: RunRecipe['tables'][number]): Promise<TableInput> {
+/** A table version's columns in shared memory, as a task hands them to a worker. */
+export async function tableInput(deps: RecipeServices, t: RunRecipe['tables'][number]): Promise<TableInput> {
   const meta = await deps.tables.meta(t.version)
   const columns = await Promise.all(
     meta.columns.map(async (spec, i) => {

@@ -7,12 +7,12 @@
  * Keeping the result in the Store for other gateways is Results.keep, called by the routes that
  * answer a result (and by Results.readable).
  */
-import type { EngineTask, ResultSet } from '../../shared/protocol.js'
+import type { ResultSet } from '../../shared/protocol.js'
 import type { QueryServices } from './services.js'
 import { runOnPool } from './pool.js'
 import type { RunControl } from './run-control.js'
 import { runTask, type RunRecipe } from './run.js'
-import { sqlTask, type SqlRecipe } from './sql.js'
+import { runSql, type SqlRecipe } from './sql.js'
 
 /** What is kept of a query between requests, and what its result is a pure function of. */
 export type Recipe = RunRecipe | SqlRecipe
@@ -23,14 +23,12 @@ export type Recipe = RunRecipe | SqlRecipe
  * a concurrent identical request runs under that request's controls.
  */
 export function runRecipe(deps: QueryServices, recipe: Recipe, control: RunControl = {}): Promise<ResultSet> {
-  return deps.results.memo.getOrLoad(deps.results.key(recipe), async () => runOnPool(deps, await taskOf(deps, recipe, control), control))
-}
-
-function taskOf(deps: QueryServices, recipe: Recipe, control: RunControl): Promise<EngineTask> {
-  switch (recipe.kind) {
-    case 'run':
-      return runTask(deps, recipe, control.progress)
-    case 'sql':
-      return sqlTask(deps, recipe)
-  }
+  return deps.results.memo.getOrLoad(deps.results.key(recipe), async () => {
+    switch (recipe.kind) {
+      case 'run':
+        return runOnPool(deps, await runTask(deps, recipe, control.progress), control)
+      case 'sql':
+        return runSql(deps, recipe, control)
+    }
+  })
 }

@@ -5,12 +5,16 @@
  * service (service.ts) runs it.
  */
 import { AppError } from '../../shared/errors.js'
-import type { SqlTask } from '../../shared/protocol.js'
-import { rewriteTableRefs } from '../../engine/index.js'
+import type { ResultSet, RunTask, SqlTask } from '../../shared/protocol.js'
+import { isSqlDeclined, rewriteTableRefs, sqlShaped } from '../../engine/index.js'
 import { readableTable } from '../catalog/tables.js'
 import type { Principal } from '../catalog/principal.js'
-import type { RecipeServices } from './services.js'
+import type { CompiledSqlRun } from '../cache/compiled-queries.js'
+import type { QueryServices, RecipeServices } from './services.js'
 import type { RecipeOptions } from './limits.js'
+import { runOnPool } from './pool.js'
+import type { RunControl } from './run-control.js'
+import { tableInput } from './run.js'
 
 /** What a session keeps of its last SQL query. */
 export interface SqlRecipe {
@@ -38,9 +42,56 @@ export async function prepareSql(deps: RecipeServices, user: Principal, sql: str
   return { kind: 'sql', sql, tables, ...(opts.truncate ? { truncate: true } : {}) }
 }
 
+/**
+ * The recipe's result: compiled to the columnar engine when the query is in the compiled subset
+ * (engine/sql/compile) and the data let it answer exactly as SQLite would, else on sql.js. The
+ * result says which (`engine`, the X-Tabula-Engine header).
+ */
+export async function runSql(deps: QueryServices, recipe: SqlRecipe, control: RunControl): Promise<ResultSet> {
+  const compiled = await compiledSql(deps, recipe)
+  if ('ops' in compiled) {
+    try {
+      const result = await runOnPool(deps, await compiledTask(deps, recipe, compiled, control), control)
+      return { ...sqlShaped(result, compiled.names), engine: 'columnar' }
+    } catch (e) {
+      // Data the compiled plan cannot answer exactly (an integer beyond 2^53, say): sql.js answers.
+      if (!isSqlDeclined(e)) throw e
+    }
+  }
+  return { ...(await runOnPool(deps, await sqlTask(deps, recipe), control)), engine: 'sqlite' }
+}
+
+/** Table paths as the worker's sql.js attaches them: t0, t1, … */
+const aliasesOf = (recipe: SqlRecipe): Map<string, string> => new Map(recipe.tables.map((t, i) => [t.path, `t${i}`]))
+
+async function compiledSql(deps: RecipeServices, recipe: SqlRecipe): Promise<CompiledSqlRun> {
+  const aliases = aliasesOf(recipe)
+  const tables = await Promise.all(
+    recipe.tables.map(async (t) => ({ path: t.path, version: t.version, alias: aliases.get(t.path)!, columns: (await deps.tables.meta(t.version)).columns })),
+  )
+  return deps.caches.queries.compileSql(recipe.sql, rewriteTableRefs(recipe.sql, aliases), tables)
+}
+
+async function compiledTask(
+  deps: RecipeServices,
+  recipe: SqlRecipe,
+  compiled: Extract<CompiledSqlRun, { ops: unknown }>,
+  control: RunControl,
+): Promise<RunTask> {
+  const t = recipe.tables.find((x) => x.path === compiled.table)!
+  return {
+    kind: 'run',
+    ops: compiled.ops,
+    tables: [await tableInput(deps, { path: t.path, version: t.version, title: t.path })],
+    maxRows: deps.config.maxResultRows,
+    ...(recipe.truncate ? { truncate: true } : {}),
+    ...(control.progress ? { progress: control.progress.buffer } : {}),
+  }
+}
+
 /** The task that computes the recipe's result on a worker: the SQL over the tables' SQLite images. */
 export async function sqlTask(deps: RecipeServices, recipe: SqlRecipe): Promise<SqlTask> {
-  const aliases = new Map(recipe.tables.map((t, i) => [t.path, `t${i}`]))
+  const aliases = aliasesOf(recipe)
   const tables = await Promise.all(recipe.tables.map(async (t, i) => ({ alias: `t${i}`, version: t.version, image: await deps.tables.sqliteImage(t.version) })))
   return {
     kind: 'sql',

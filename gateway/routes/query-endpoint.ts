@@ -112,6 +112,8 @@ export function queryHandler<R extends Recipe>(deps: Deps, ep: QueryEndpoint<R>,
     const truncation = truncationOf(result)
     // Every query answer says whether it was cut, whatever its format (false without truncate_=1).
     ctx.set('X-Truncated', String(truncation.truncated))
+    // An SQL answer says which engine computed it (api/sql: the columnar engine or sql.js).
+    if (result.engine !== undefined) ctx.set('X-Tabula-Engine', result.engine)
     try {
       if (route.format === 'html') {
         const page = { title: ep.app, links: dataLinks(route, slot.path) }

@@ -1,0 +1,283 @@
+/**
+ * SQL expressions (ir.ts) as the engine's expressions, with SQLite's semantics.
+ *
+ * Values: a number is an SQL integer or real; integers that arithmetic touches are carried as
+ * doubles (exact below 2^53, which `bound` tracks and `$exact` checks beyond), a plain integer
+ * column or literal stays an int column. NULL is the engine's N/A.
+ *
+ * Truth: SQL's logic has three values, the engine's comparisons two (N/A compares as a value
+ * with `=`, and makes `<` false). So a condition is compiled twice, as "is TRUE" (`truth`) and
+ * "is FALSE" (`falsity`), each a 0/1 column that is never N/A: NOT swaps them, AND and OR combine
+ * them as De Morgan says, and a row where both are 0 is NULL. WHERE and HAVING keep the rows
+ * whose condition is TRUE; a condition used as a value is 1, 0 or NULL from the two.
+ */
+import type { BinOp, Expr, Loc } from '../../ast.js'
+import { outside, type SqlExpr } from './ir.js'
+
+/** An SQL type: integer, real, text. (A NULL literal has none; the contexts that allow one type it.) */
+export type SqlType = 'int' | 'real' | 'text'
+
+export interface Val {
+  readonly e: Expr
+  readonly t: SqlType
+  /** True when `e` is an int (or date) column or constant: arithmetic converts it to doubles first. */
+  readonly intCarried: boolean
+  /** For an integer: a bound on its magnitude. */
+  readonly bound: number
+}
+
+/** What names mean where an expression is compiled: the table's columns, or a grouped query's groups. */
+export interface Scope {
+  /** A (sub)expression the scope answers itself (a GROUP BY key, an aggregate), or null. */
+  match(x: SqlExpr): Val | null
+  /** A column by name as written (`col` or `alias.col`). */
+  column(name: string): Val
+}
+
+const LOC: Loc = { line: 1, col: 1 }
+const INT32 = 2 ** 31
+const EXACT = 2 ** 53
+
+const num = (v: number, int: boolean): Expr => ({ kind: 'Num', value: v, int, loc: LOC })
+const str = (v: string): Expr => ({ kind: 'Str', value: v, loc: LOC })
+const call = (name: string, ...args: Expr[]): Expr => ({ kind: 'Call', name, args, loc: LOC })
+const bin = (op: BinOp, left: Expr, right: Expr): Expr => ({ kind: 'Bin', op, left, right, loc: LOC })
+const not = (operand: Expr): Expr => ({ kind: 'Not', operand, loc: LOC })
+const and = (a: Expr, b: Expr): Expr => bin('&', a, b)
+const or = (a: Expr, b: Expr): Expr => bin('|', a, b)
+const notNull = (e: Expr): Expr => not(call('$isnull', e))
+/** A NULL real: 0.0/0 is N/A in the engine. */
+const nullReal = (): Expr => bin('/', num(0, false), num(0, false))
+/** A NULL text: '' is text's N/A in the engine. */
+const nullText = (): Expr => str('')
+
+const isNumeric = (t: SqlType): boolean => t !== 'text'
+
+/** The value as doubles. */
+function asDoubles(v: Val): Expr {
+  return v.intCarried ? call('$num', v.e) : v.e
+}
+
+export function value(x: SqlExpr, scope: Scope): Val {
+  const matched = scope.match(x)
+  if (matched !== null) return matched
+  switch (x.k) {
+    case 'col':
+      return scope.column(x.name)
+    case 'int':
+      return Math.abs(x.v) < INT32 ? { e: num(x.v, true), t: 'int', intCarried: true, bound: Math.abs(x.v) } : { e: num(x.v, false), t: 'int', intCarried: false, bound: Math.abs(x.v) }
+    case 'real':
+      return { e: num(x.v, false), t: 'real', intCarried: false, bound: Infinity }
+    case 'str':
+      // '' is the engine's N/A, but a real empty text in SQL.
+      if (x.v === '') throw outside("the empty text ''")
+      return { e: str(x.v), t: 'text', intCarried: false, bound: 0 }
+    case 'null':
+      return { e: nullText(), t: 'text', intCarried: false, bound: 0 }
+    case 'neg': {
+      const v = numeric(x.e, scope, 'unary minus')
+      return { e: { kind: 'Neg', operand: asDoubles(v), loc: LOC }, t: v.t, intCarried: false, bound: v.bound }
+    }
+    case 'arith':
+      return arithmetic(x.op, numeric(x.l, scope, x.op), numeric(x.r, scope, x.op))
+    case 'case':
+      return caseValue(x.whens, x.else, scope)
+    case 'call':
+      return callValue(x.name, x.args, scope)
+    case 'agg':
+      throw outside('an aggregate here')
+    default:
+      return booleanValue(x, scope)
+  }
+}
+
+function numeric(x: SqlExpr, scope: Scope, what: string): Val {
+  if (x.k === 'null') throw outside(`NULL in ${what}`)
+  const v = value(x, scope)
+  if (!isNumeric(v.t)) throw outside(`text in ${what}`)
+  return v
+}
+
+function arithmetic(op: '+' | '-' | '*' | '/' | '%', l: Val, r: Val): Val {
+  const a = asDoubles(l)
+  const b = asDoubles(r)
+  if (l.t === 'int' && r.t === 'int') {
+    if (op === '/') return { e: call('$idiv', a, b), t: 'int', intCarried: false, bound: l.bound }
+    if (op === '%') return { e: call('$imod', a, b), t: 'int', intCarried: false, bound: Math.min(l.bound, r.bound) }
+    const bound = op === '*' ? l.bound * r.bound : l.bound + r.bound
+    const e = bin(op, a, b)
+    return bound > EXACT ? { e: call('$exact', e), t: 'int', intCarried: false, bound: EXACT } : { e, t: 'int', intCarried: false, bound }
+  }
+  // SQLite's % takes the integer parts of reals: not worth compiling.
+  if (op === '%') throw outside('% of a real')
+  return { e: bin(op, a, b), t: 'real', intCarried: false, bound: Infinity }
+}
+
+/** A condition used as a value: 1, 0, or NULL when neither TRUE nor FALSE. */
+function booleanValue(x: SqlExpr, scope: Scope): Val {
+  return { e: call('if', truth(x, scope), num(1, false), falsity(x, scope), num(0, false), nullReal()), t: 'int', intCarried: false, bound: 1 }
+}
+
+/** One result type for several values (CASE branches, coalesce): NULL takes the others' type. */
+function unify(vals: readonly (Val | null)[], what: string): { t: SqlType; exprs: Expr[] } {
+  const typed = vals.filter((v): v is Val => v !== null)
+  if (typed.length === 0) throw outside(`${what} of only NULL`)
+  const text = typed.some((v) => v.t === 'text')
+  if (text && !typed.every((v) => v.t === 'text')) throw outside(`${what} mixing text and numbers`)
+  if (text) return { t: 'text', exprs: vals.map((v) => (v === null ? nullText() : v.e)) }
+  const t: SqlType = typed.every((v) => v.t === 'int') ? 'int' : 'real'
+  return { t, exprs: vals.map((v) => (v === null ? nullReal() : asDoubles(v))) }
+}
+
+const orNull = (x: SqlExpr, scope: Scope): Val | null => (x.k === 'null' ? null : value(x, scope))
+
+function caseValue(whens: readonly { when: SqlExpr; then: SqlExpr }[], otherwise: SqlExpr | null, scope: Scope): Val {
+  const branches = [...whens.map((w) => orNull(w.then, scope)), otherwise === null ? null : orNull(otherwise, scope)]
+  const { t, exprs } = unify(branches, 'CASE')
+  const args: Expr[] = []
+  whens.forEach((w, i) => args.push(truth(w.when, scope), exprs[i]))
+  args.push(exprs[exprs.length - 1])
+  return { e: call('if', ...args), t, intCarried: false, bound: boundOf(branches, t) }
+}
+
+const boundOf = (vals: readonly (Val | null)[], t: SqlType): number => (t === 'int' ? Math.max(0, ...vals.map((v) => v?.bound ?? 0)) : Infinity)
+
+function callValue(name: string, args: readonly SqlExpr[], scope: Scope): Val {
+  switch (name) {
+    case 'abs': {
+      if (args.length !== 1) throw outside('abs with other than one argument')
+      const v = numeric(args[0], scope, 'abs')
+      return { e: call('abs', asDoubles(v)), t: v.t, intCarried: false, bound: v.bound }
+    }
+    case 'coalesce':
+    case 'ifnull': {
+      if (args.length < 2 || (name === 'ifnull' && args.length !== 2)) throw outside(`${name} with ${args.length} arguments`)
+      const vals = args.map((a) => orNull(a, scope))
+      const { t, exprs } = unify(vals, name)
+      const parts: Expr[] = []
+      for (let i = 0; i < exprs.length - 1; i++) parts.push(notNull(exprs[i]), exprs[i])
+      parts.push(exprs[exprs.length - 1])
+      return { e: call('if', ...parts), t, intCarried: false, bound: boundOf(vals, t) }
+    }
+    case 'nullif': {
+      if (args.length !== 2) throw outside('nullif with other than two arguments')
+      return caseValue([{ when: { k: 'cmp', op: '=', l: args[0], r: args[1] }, then: { k: 'null' } }], args[0], scope)
+    }
+    case 'lower':
+    case 'upper':
+    case 'length': {
+      if (args.length !== 1) throw outside(`${name} with other than one argument`)
+      const v = value(args[0], scope)
+      if (v.t !== 'text') throw outside(`${name} of a number`)
+      if (name === 'length') return { e: call('$length', v.e), t: 'int', intCarried: false, bound: INT32 }
+      return { e: call(`$${name}`, v.e), t: 'text', intCarried: false, bound: 0 }
+    }
+  }
+  throw outside(`the function ${name}`)
+}
+
+/** Both sides of a comparison, of one kind (numbers or text). */
+function comparable(l: SqlExpr, r: SqlExpr, scope: Scope): [Val, Val] {
+  if (l.k === 'null' || r.k === 'null') throw outside('a comparison with NULL')
+  const a = value(l, scope)
+  const b = value(r, scope)
+  // SQLite compares text and numbers by type affinity rules: left to sql.js.
+  if ((a.t === 'text') !== (b.t === 'text')) throw outside('a comparison of text with a number')
+  return [a, b]
+}
+
+/** 0/1, never N/A: 1 where the condition is TRUE. */
+export function truth(x: SqlExpr, scope: Scope): Expr {
+  switch (x.k) {
+    case 'and':
+      return and(truth(x.l, scope), truth(x.r, scope))
+    case 'or':
+      return or(truth(x.l, scope), truth(x.r, scope))
+    case 'not':
+      return falsity(x.e, scope)
+    case 'cmp': {
+      const [a, b] = comparable(x.l, x.r, scope)
+      // The engine's `<` (and kin) is already 0 for N/A; its `=` finds N/A equal to N/A.
+      if (x.op === '=') return and(bin('=', a.e, b.e), notNull(a.e))
+      if (x.op === '<>') return and(and(bin('<>', a.e, b.e), notNull(a.e)), notNull(b.e))
+      return bin(x.op, a.e, b.e)
+    }
+    case 'isnull': {
+      const v = x.e.k === 'null' ? null : value(x.e, scope)
+      const isNull = v === null ? num(1, true) : call('$isnull', v.e)
+      return x.not ? not(isNull) : isNull
+    }
+    case 'between': {
+      const both = and(truth({ k: 'cmp', op: '>=', l: x.e, r: x.lo }, scope), truth({ k: 'cmp', op: '<=', l: x.e, r: x.hi }, scope))
+      return x.not ? or(falsity({ k: 'cmp', op: '>=', l: x.e, r: x.lo }, scope), falsity({ k: 'cmp', op: '<=', l: x.e, r: x.hi }, scope)) : both
+    }
+    case 'in':
+      return membership(x.e, x.list, !x.not, scope)
+    case 'like': {
+      const v = value(x.e, scope)
+      if (v.t !== 'text') throw outside('LIKE on a number')
+      if (x.pattern === '') throw outside("LIKE ''")
+      const like = call('$like', v.e, str(x.pattern))
+      return x.not ? and(not(like), notNull(v.e)) : like
+    }
+    default: {
+      // A number as a condition: TRUE when not 0.
+      const v = numeric(x, scope, 'a condition')
+      return and(bin('<>', v.e, num(0, true)), notNull(v.e))
+    }
+  }
+}
+
+/** 0/1, never N/A: 1 where the condition is FALSE. */
+export function falsity(x: SqlExpr, scope: Scope): Expr {
+  switch (x.k) {
+    case 'and':
+      return or(falsity(x.l, scope), falsity(x.r, scope))
+    case 'or':
+      return and(falsity(x.l, scope), falsity(x.r, scope))
+    case 'not':
+      return truth(x.e, scope)
+    case 'cmp': {
+      const [a, b] = comparable(x.l, x.r, scope)
+      if (x.op === '=') return and(and(bin('<>', a.e, b.e), notNull(a.e)), notNull(b.e))
+      if (x.op === '<>') return and(bin('=', a.e, b.e), notNull(a.e))
+      const opposite = { '<': '>=', '<=': '>', '>': '<=', '>=': '<' } as const
+      return bin(opposite[x.op], a.e, b.e)
+    }
+    case 'isnull':
+      // IS NULL is never NULL: FALSE exactly when not TRUE.
+      return not(truth(x, scope))
+    case 'between':
+      return truth({ ...x, not: !x.not }, scope)
+    case 'in':
+      return membership(x.e, x.list, x.not, scope)
+    case 'like':
+      return truth({ ...x, not: !x.not }, scope)
+    default: {
+      const v = numeric(x, scope, 'a condition')
+      return bin('=', v.e, num(0, true))
+    }
+  }
+}
+
+/**
+ * 1 where `e` is (or, `member` false, is not) one of the literals; 0 where `e` is NULL either way.
+ * The literals must be of e's kind and none NULL (a NULL in the list makes "not in" NULL).
+ */
+function membership(x: SqlExpr, list: readonly SqlExpr[], member: boolean, scope: Scope): Expr {
+  const v = value(x, scope)
+  if (list.length === 0) return member ? num(0, true) : notNull(v.e)
+  const items = list.map((item) => {
+    if (item.k === 'int' || item.k === 'real') {
+      if (v.t === 'text') throw outside('IN mixing text and numbers')
+      return num(item.v, item.k === 'int' && Math.abs(item.v) < INT32)
+    }
+    if (item.k === 'str' && item.v !== '') {
+      if (v.t !== 'text') throw outside('IN mixing text and numbers')
+      return str(item.v)
+    }
+    throw outside('IN with other than literals')
+  })
+  const right: Expr = items.length === 1 ? items[0] : { kind: 'List', items, loc: LOC }
+  return and(bin(member ? '=' : '<>', v.e, right), notNull(v.e))
+}

@@ -1,0 +1,53 @@
+/**
+ * SQL compiled to the columnar engine: one SELECT over one table, read by sqlparser-rs
+ * (parse.ts), planned into the macro language's operations (plan.ts, expr.ts), its result named
+ * by SQLite (names.ts) and shaped as sql.js shapes its own (shape.ts). A query outside the
+ * subset, or one whose reading is not certainly SQLite's, is not compiled: it runs on sql.js.
+ */
+import type { Op } from '../../ast.js'
+import type { ColumnSpec } from '../../../shared/table.js'
+import { NotCompiled } from './ir.js'
+import { sqliteColumnNames } from './names.js'
+import { loadSqlParser, readSelect } from './parse.js'
+import { planSelect } from './plan.js'
+
+export { sqlShaped } from './shape.js'
+export { loadSqlParser } from './parse.js'
+
+export interface CompiledSql {
+  /** The one table the query reads, by path. */
+  readonly table: string
+  /** Operations after parsing (the caller checks them against the table, as for api/run). */
+  readonly ops: Op[]
+  /** The result's columns by engine name, and the names SQLite gives them. */
+  readonly columns: readonly string[]
+  readonly names: readonly string[]
+}
+
+export type Compiled = { readonly compiled: CompiledSql } | { readonly reason: string }
+
+/**
+ * @param rewritten the query with its table paths rewritten (`"t0"."data"`), as sql.js runs it
+ * @param tables the tables the query names, with their aliases in `rewritten`
+ */
+export async function compileSql(sql: string, rewritten: string, tables: readonly { readonly path: string; readonly alias: string; readonly columns: readonly ColumnSpec[] }[]): Promise<Compiled> {
+  await loadSqlParser()
+  try {
+    const select = readSelect(sql)
+    const table = tables.find((t) => t.path === select.table.toLowerCase())
+    if (table === undefined || tables.length !== 1) return { reason: 'not one known table' }
+    const plan = planSelect(select, table.columns)
+    const names = await sqliteColumnNames(rewritten, tables)
+    if (names === null) return { reason: 'SQLite does not accept it' }
+    // The reading must be SQLite's: as many columns, aliases where SQLite has them.
+    if (names.length !== plan.columns.length) return { reason: 'not SQLite’s reading of the select list' }
+    for (let i = 0; i < names.length; i++) {
+      const alias = plan.aliases[i]
+      if (alias !== null && alias !== names[i]) return { reason: 'not SQLite’s reading of the select list' }
+    }
+    return { compiled: { table: table.path, ops: plan.ops, columns: plan.columns, names } }
+  } catch (e) {
+    if (e instanceof NotCompiled) return { reason: e.message }
+    throw e
+  }
+}

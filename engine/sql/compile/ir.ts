@@ -1,0 +1,69 @@
+/**
+ * The analytic subset of SQL that compiles to the columnar engine, as plain data: what parse.ts
+ * reads out of the parser's tree and plan.ts turns into operations. Anything the parser accepts
+ * that has no form here is outside the subset, and the query runs on sql.js.
+ */
+
+export type ArithOp = '+' | '-' | '*' | '/' | '%'
+export type CmpOp = '=' | '<>' | '<' | '<=' | '>' | '>='
+export type AggFn = 'count' | 'sum' | 'total' | 'avg' | 'min' | 'max'
+
+export type SqlExpr =
+  /** A column of the one table, by its name as the table spells it. */
+  | { readonly k: 'col'; readonly name: string }
+  | { readonly k: 'int'; readonly v: number }
+  | { readonly k: 'real'; readonly v: number }
+  | { readonly k: 'str'; readonly v: string }
+  | { readonly k: 'null' }
+  | { readonly k: 'neg'; readonly e: SqlExpr }
+  | { readonly k: 'arith'; readonly op: ArithOp; readonly l: SqlExpr; readonly r: SqlExpr }
+  | { readonly k: 'cmp'; readonly op: CmpOp; readonly l: SqlExpr; readonly r: SqlExpr }
+  /** `l IS r` (not: `IS NOT`): equality in which NULL equals NULL. */
+  | { readonly k: 'is'; readonly not: boolean; readonly l: SqlExpr; readonly r: SqlExpr }
+  | { readonly k: 'and' | 'or'; readonly l: SqlExpr; readonly r: SqlExpr }
+  | { readonly k: 'not'; readonly e: SqlExpr }
+  | { readonly k: 'isnull'; readonly not: boolean; readonly e: SqlExpr }
+  | { readonly k: 'between'; readonly not: boolean; readonly e: SqlExpr; readonly lo: SqlExpr; readonly hi: SqlExpr }
+  | { readonly k: 'in'; readonly not: boolean; readonly e: SqlExpr; readonly list: readonly SqlExpr[] }
+  | { readonly k: 'like'; readonly not: boolean; readonly e: SqlExpr; readonly pattern: string }
+  /** Searched CASE (a simple CASE is read as one: `CASE x WHEN v` → `WHEN x = v`). */
+  | { readonly k: 'case'; readonly whens: readonly { readonly when: SqlExpr; readonly then: SqlExpr }[]; readonly else: SqlExpr | null }
+  /** A scalar function: abs, coalesce, ifnull, nullif, lower, upper, length. */
+  | { readonly k: 'call'; readonly name: string; readonly args: readonly SqlExpr[] }
+  /** An aggregate; `arg` null is count(*). */
+  | { readonly k: 'agg'; readonly fn: AggFn; readonly arg: SqlExpr | null; readonly distinct: boolean }
+
+export interface SelectItem {
+  readonly expr: SqlExpr
+  readonly alias: string | null
+}
+
+export interface OrderKey {
+  readonly expr: SqlExpr
+  readonly desc: boolean
+  /** NULLS FIRST / LAST as written; null: SQLite's default (NULL is the smallest value). */
+  readonly nulls: 'first' | 'last' | null
+}
+
+export interface SqlSelect {
+  /** The table path as written (dotted), and the alias it may be called by. */
+  readonly table: string
+  readonly alias: string | null
+  readonly distinct: boolean
+  /** `*` is expanded by the planner into the table's columns. */
+  readonly items: readonly (SelectItem | 'star')[]
+  readonly where: SqlExpr | null
+  readonly groupBy: readonly SqlExpr[]
+  readonly having: SqlExpr | null
+  readonly orderBy: readonly OrderKey[]
+  /** null: no LIMIT (or a negative one, which SQLite reads as none). */
+  readonly limit: number | null
+  readonly offset: number
+}
+
+/** Thrown while reading or planning when the query is outside the subset; it then runs on sql.js. */
+export class NotCompiled extends Error {
+  override readonly name = 'NotCompiled'
+}
+
+export const outside = (why: string): NotCompiled => new NotCompiled(why)

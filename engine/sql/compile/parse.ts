@@ -1,0 +1,350 @@
+/**
+ * Reads one SELECT over one table out of the tree that sqlparser-rs (through
+ * @guanmingchiu/sqlparser-ts, its SQLite dialect) makes of the query, into the subset's form
+ * (ir.ts). The tree is walked as plain data: any node this file does not know, in any place,
+ * makes the query `outside` the subset, so a newer parser can only send more queries to sql.js,
+ * never answer one differently.
+ *
+ * Where the parser's reading of SQLite's grammar is not SQLite's, the form is refused here: a
+ * comparison directly inside another without parentheses (SQLite ranks `<` above `=`, the parser
+ * ranks them alike), and literals SQLite would read differently (too large, not finite, hex).
+ */
+import { init, parse as parseSql } from '@guanmingchiu/sqlparser-ts'
+import { outside, type AggFn, type ArithOp, type CmpOp, type OrderKey, type SelectItem, type SqlExpr, type SqlSelect } from './ir.js'
+
+type Node = Record<string, unknown>
+
+let ready: Promise<void> | null = null
+
+/** Loads the parser (WebAssembly) once; every later call resolves at once. */
+export function loadSqlParser(): Promise<void> {
+  ready ??= init()
+  return ready
+}
+
+const isNode = (x: unknown): x is Node => typeof x === 'object' && x !== null && !Array.isArray(x)
+
+/** The one key of a tagged node (`{ Select: {...} }` → ['Select', {...}]), or a bare tag. */
+function tagOf(x: unknown): [string, unknown] {
+  if (typeof x === 'string') return [x, null]
+  if (!isNode(x)) throw outside('an unexpected form')
+  const keys = Object.keys(x)
+  if (keys.length !== 1) throw outside('an unexpected form')
+  return [keys[0], x[keys[0]]]
+}
+
+const emptyList = (x: unknown): boolean => x === undefined || x === null || (Array.isArray(x) && x.length === 0)
+
+function field(n: Node, key: string): unknown {
+  return n[key]
+}
+
+/**
+ * The query as one SELECT over one table, or `outside` the subset. The parser must have been
+ * loaded (loadSqlParser).
+ */
+export function readSelect(sql: string): SqlSelect {
+  let statements: unknown
+  try {
+    statements = parseSql(sql, 'sqlite')
+  } catch {
+    throw outside('the parser does not read it')
+  }
+  if (!Array.isArray(statements) || statements.length !== 1) throw outside('not one statement')
+  const [kind, query] = tagOf(statements[0])
+  if (kind !== 'Query' || !isNode(query)) throw outside('not a query')
+  for (const [key, v] of Object.entries(query)) {
+    if (v === undefined || v === null) continue
+    if (!['body', 'order_by', 'limit_clause', 'locks', 'pipe_operators', 'with', 'fetch', 'for_clause', 'settings', 'format_clause'].includes(key)) throw outside(`query part ${key}`)
+  }
+  if (query.with !== undefined && query.with !== null) throw outside('WITH')
+  if (!emptyList(query.locks) || !emptyList(query.pipe_operators) || (query.fetch ?? null) !== null || (query.for_clause ?? null) !== null) throw outside('a query clause')
+  const [bodyKind, select] = tagOf(query.body)
+  if (bodyKind !== 'Select' || !isNode(select)) throw outside('not a plain SELECT')
+  const { limit, offset } = readLimit(query.limit_clause)
+  return { ...readSelectBody(select), orderBy: readOrderBy(query.order_by), limit, offset }
+}
+
+const ALLOWED_SELECT_KEYS = new Set([
+  'top_before_distinct',
+  'projection',
+  'from',
+  'lateral_views',
+  'selection',
+  'connect_by',
+  'group_by',
+  'cluster_by',
+  'distribute_by',
+  'sort_by',
+  'named_window',
+  'window_before_qualify',
+  'flavor',
+  'having',
+  'distinct',
+  'span',
+  'select_token',
+  'optimizer_hints',
+])
+
+function readSelectBody(s: Node): Omit<SqlSelect, 'orderBy' | 'limit' | 'offset'> {
+  for (const [key, value] of Object.entries(s)) {
+    if (value === undefined || value === null) continue
+    if (!ALLOWED_SELECT_KEYS.has(key)) throw outside(`SELECT part ${key}`)
+    if (['lateral_views', 'cluster_by', 'distribute_by', 'sort_by', 'named_window', 'connect_by', 'optimizer_hints'].includes(key) && !emptyList(value)) throw outside(`SELECT part ${key}`)
+  }
+  if (s.flavor !== 'Standard' || s.top_before_distinct !== false) throw outside('a SELECT form')
+  const distinct = readDistinct(s.distinct)
+  const { table, alias } = readFrom(s.from)
+  const items = readProjection(s.projection)
+  const where = s.selection === undefined || s.selection === null ? null : readExpr(s.selection)
+  const groupBy = readGroupBy(s.group_by)
+  const having = s.having === undefined || s.having === null ? null : readExpr(s.having)
+  return { table, alias, distinct, items, where, groupBy, having }
+}
+
+function readDistinct(d: unknown): boolean {
+  if (d === undefined || d === null) return false
+  if (d === 'Distinct') return true
+  if (d === 'All') return false
+  throw outside('DISTINCT ON')
+}
+
+function readFrom(from: unknown): { table: string; alias: string | null } {
+  if (!Array.isArray(from) || from.length !== 1 || !isNode(from[0])) throw outside('not one table in FROM')
+  const twj = from[0]
+  if (!emptyList(twj.joins)) throw outside('a join')
+  const [kind, t] = tagOf(twj.relation)
+  if (kind !== 'Table' || !isNode(t)) throw outside('FROM something other than a table')
+  for (const [key, value] of Object.entries(t)) {
+    if (key === 'name' || key === 'alias' || value === undefined || value === null) continue
+    if (key === 'with_ordinality' ? value !== false : !emptyList(value)) throw outside(`a table option ${key}`)
+  }
+  const table = objectName(t.name)
+  let alias: string | null = null
+  if (t.alias !== undefined && t.alias !== null) {
+    if (!isNode(t.alias) || !emptyList(t.alias.columns) || !isNode(t.alias.name)) throw outside('a table alias form')
+    alias = identValue(t.alias.name)
+  }
+  return { table, alias }
+}
+
+/** `a.b.c` from its parts; a quoted part may itself hold dots (`"pub.demo.sales"`). */
+function objectName(name: unknown): string {
+  if (!Array.isArray(name) || name.length === 0) throw outside('a table name form')
+  return name
+    .map((part) => {
+      const [kind, ident] = tagOf(part)
+      if (kind !== 'Identifier' || !isNode(ident)) throw outside('a table name form')
+      return identValue(ident)
+    })
+    .join('.')
+}
+
+function identValue(ident: Node): string {
+  if (typeof ident.value !== 'string') throw outside('an identifier form')
+  // A bracketed or back-quoted name is SQLite's too, but not worth a special case here.
+  if (ident.quote_style !== undefined && ident.quote_style !== null && ident.quote_style !== '"') throw outside('a quoted name')
+  return ident.value
+}
+
+function readProjection(p: unknown): (SelectItem | 'star')[] {
+  if (!Array.isArray(p) || p.length === 0) throw outside('an empty select list')
+  return p.map((item): SelectItem | 'star' => {
+    const [kind, body] = tagOf(item)
+    if (kind === 'Wildcard') {
+      if (isNode(body) && Object.entries(body).some(([key, v]) => key !== 'wildcard_token' && v !== null && v !== undefined && !emptyList(v))) throw outside('a wildcard option')
+      return 'star'
+    }
+    if (kind === 'UnnamedExpr') return { expr: readExpr(body), alias: null }
+    if (kind === 'ExprWithAlias' && isNode(body) && isNode(body.alias)) return { expr: readExpr(body.expr), alias: identValue(body.alias) }
+    throw outside(`a select item ${kind}`)
+  })
+}
+
+function readGroupBy(g: unknown): SqlExpr[] {
+  if (g === undefined || g === null) return []
+  const [kind, body] = tagOf(g)
+  if (kind !== 'Expressions' || !Array.isArray(body) || body.length !== 2 || !Array.isArray(body[0]) || !emptyList(body[1])) throw outside('a GROUP BY form')
+  return (body[0] as unknown[]).map(readExpr)
+}
+
+function readOrderBy(o: unknown): OrderKey[] {
+  if (o === undefined || o === null) return []
+  if (!isNode(o) || (o.interpolate ?? null) !== null) throw outside('an ORDER BY form')
+  const [kind, exprs] = tagOf(o.kind)
+  if (kind !== 'Expressions' || !Array.isArray(exprs)) throw outside('ORDER BY ALL')
+  return exprs.map((e): OrderKey => {
+    if (!isNode(e) || (e.with_fill ?? null) !== null) throw outside('an ORDER BY form')
+    const opts = isNode(e.options) ? e.options : {}
+    const asc = opts.asc ?? null
+    const nullsFirst = opts.nulls_first ?? null
+    if ((asc !== null && typeof asc !== 'boolean') || (nullsFirst !== null && typeof nullsFirst !== 'boolean')) throw outside('an ORDER BY option')
+    return { expr: readExpr(e.expr), desc: asc === false, nulls: nullsFirst === null ? null : nullsFirst ? 'first' : 'last' }
+  })
+}
+
+function readLimit(l: unknown): { limit: number | null; offset: number } {
+  if (l === undefined || l === null) return { limit: null, offset: 0 }
+  const [kind, body] = tagOf(l)
+  if (kind !== 'LimitOffset' || !isNode(body) || !emptyList(body.limit_by)) throw outside('a LIMIT form')
+  const limit = body.limit === undefined || body.limit === null ? null : integerLiteral(body.limit, 'LIMIT')
+  let offset = 0
+  if (body.offset !== undefined && body.offset !== null) {
+    if (!isNode(body.offset) || body.offset.rows !== 'None') throw outside('an OFFSET form')
+    offset = integerLiteral(body.offset.value, 'OFFSET')
+  }
+  // SQLite reads a negative LIMIT as no limit, and a negative OFFSET as 0.
+  return { limit: limit !== null && limit < 0 ? null : limit, offset: Math.max(0, offset) }
+}
+
+function integerLiteral(e: unknown, what: string): number {
+  const x = readExpr(e)
+  const v = x.k === 'int' ? x.v : x.k === 'neg' && x.e.k === 'int' ? -x.e.v : null
+  if (v === null) throw outside(`${what} other than a whole number`)
+  return v
+}
+
+const ARITH: Readonly<Record<string, ArithOp>> = { Plus: '+', Minus: '-', Multiply: '*', Divide: '/', Modulo: '%' }
+const CMP: Readonly<Record<string, CmpOp>> = { Eq: '=', NotEq: '<>', Lt: '<', LtEq: '<=', Gt: '>', GtEq: '>=' }
+
+const isComparison = (e: unknown): boolean => {
+  if (!isNode(e)) return false
+  const [kind, body] = tagOf(e)
+  if (kind === 'BinaryOp' && isNode(body)) return typeof body.op === 'string' && body.op in CMP
+  return ['IsNull', 'IsNotNull', 'Between', 'InList', 'Like'].includes(kind)
+}
+
+export function readExpr(node: unknown): SqlExpr {
+  const [kind, body] = tagOf(node)
+  switch (kind) {
+    case 'Identifier':
+      if (!isNode(body)) break
+      return { k: 'col', name: identValue(body) }
+    case 'CompoundIdentifier': {
+      if (!Array.isArray(body) || body.length !== 2 || !body.every(isNode)) break
+      // table.column (or alias.column): the table part is checked by the planner.
+      return { k: 'col', name: `${identValue(body[0])}.${identValue(body[1])}` }
+    }
+    case 'Value':
+      if (!isNode(body)) break
+      return readValue(body.value)
+    case 'Nested':
+      return readExpr(body)
+    case 'UnaryOp': {
+      if (!isNode(body)) break
+      const e = readExpr(body.expr)
+      if (body.op === 'Minus') return e.k === 'int' ? { k: 'int', v: -e.v } : e.k === 'real' ? { k: 'real', v: -e.v } : { k: 'neg', e }
+      if (body.op === 'Plus') return e
+      if (body.op === 'Not') return { k: 'not', e }
+      break
+    }
+    case 'BinaryOp': {
+      if (!isNode(body) || typeof body.op !== 'string') break
+      const op = body.op
+      if (op === 'And' || op === 'Or') return { k: op === 'And' ? 'and' : 'or', l: readExpr(body.left), r: readExpr(body.right) }
+      if (op in ARITH) return { k: 'arith', op: ARITH[op], l: readExpr(body.left), r: readExpr(body.right) }
+      if (op in CMP) {
+        if (isComparison(body.left) || isComparison(body.right)) throw outside('a comparison of a comparison without parentheses')
+        return { k: 'cmp', op: CMP[op], l: readExpr(body.left), r: readExpr(body.right) }
+      }
+      break
+    }
+    case 'IsNull':
+    case 'IsNotNull':
+      return { k: 'isnull', not: kind === 'IsNotNull', e: readExpr(body) }
+    case 'Between': {
+      if (!isNode(body) || typeof body.negated !== 'boolean') break
+      if ([body.expr, body.low, body.high].some(isComparison)) throw outside('a comparison inside BETWEEN without parentheses')
+      return { k: 'between', not: body.negated, e: readExpr(body.expr), lo: readExpr(body.low), hi: readExpr(body.high) }
+    }
+    case 'InList': {
+      if (!isNode(body) || typeof body.negated !== 'boolean' || !Array.isArray(body.list)) break
+      if (isComparison(body.expr)) throw outside('a comparison inside IN without parentheses')
+      return { k: 'in', not: body.negated, e: readExpr(body.expr), list: body.list.map(readExpr) }
+    }
+    case 'Like': {
+      if (!isNode(body) || typeof body.negated !== 'boolean' || body.any !== false || (body.escape_char ?? null) !== null) break
+      if (isComparison(body.expr)) throw outside('a comparison inside LIKE without parentheses')
+      const pattern = readExpr(body.pattern)
+      if (pattern.k !== 'str') throw outside('a LIKE pattern that is not a quoted text')
+      return { k: 'like', not: body.negated, e: readExpr(body.expr), pattern: pattern.v }
+    }
+    case 'Case':
+      if (!isNode(body)) break
+      return readCase(body)
+    case 'Function':
+      if (!isNode(body)) break
+      return readFunction(body)
+  }
+  throw outside(`the expression form ${kind}`)
+}
+
+function readValue(v: unknown): SqlExpr {
+  if (v === 'Null') return { k: 'null' }
+  const [kind, body] = tagOf(v)
+  if (kind === 'SingleQuotedString' && typeof body === 'string') return { k: 'str', v: body }
+  if (kind === 'Number' && Array.isArray(body) && typeof body[0] === 'string' && body[1] === false) {
+    const text = body[0]
+    if (/^[0-9]+$/.test(text)) {
+      const v = Number(text)
+      // Beyond 2^53 a literal is no longer exact as a double (SQLite keeps 64-bit integers).
+      if (!Number.isSafeInteger(v)) throw outside('an integer literal beyond 2^53')
+      return { k: 'int', v }
+    }
+    if (/^([0-9]+\.?[0-9]*|\.[0-9]+)([eE][+-]?[0-9]+)?$/.test(text)) {
+      const v = Number(text)
+      if (!Number.isFinite(v)) throw outside('a number literal too large')
+      return { k: 'real', v }
+    }
+  }
+  throw outside(`the literal ${kind}`)
+}
+
+function readCase(c: Node): SqlExpr {
+  if (!Array.isArray(c.conditions) || c.conditions.length === 0) throw outside('a CASE form')
+  const operand = c.operand === undefined || c.operand === null ? null : readExpr(c.operand)
+  const whens = c.conditions.map((w: unknown) => {
+    if (!isNode(w)) throw outside('a CASE form')
+    const when = readExpr(w.condition)
+    return { when: operand === null ? when : ({ k: 'cmp', op: '=', l: operand, r: when } as const), then: readExpr(w.result) }
+  })
+  const otherwise = c.else_result === undefined || c.else_result === null ? null : readExpr(c.else_result)
+  return { k: 'case', whens, else: otherwise }
+}
+
+const AGGREGATES: ReadonlySet<string> = new Set<AggFn>(['count', 'sum', 'total', 'avg', 'min', 'max'])
+const SCALARS: ReadonlySet<string> = new Set(['abs', 'coalesce', 'ifnull', 'nullif', 'lower', 'upper', 'length'])
+
+function readFunction(f: Node): SqlExpr {
+  for (const key of ['filter', 'over', 'null_treatment']) if ((field(f, key) ?? null) !== null) throw outside(`a function with ${key}`)
+  if (!emptyList(f.within_group) || f.uses_odbc_syntax !== false || f.parameters !== 'None') throw outside('a function form')
+  if (!Array.isArray(f.name) || f.name.length !== 1) throw outside('a qualified function name')
+  const [nameKind, ident] = tagOf(f.name[0])
+  if (nameKind !== 'Identifier' || !isNode(ident) || (ident.quote_style ?? null) !== null) throw outside('a function name form')
+  const name = String(ident.value).toLowerCase()
+  const [argsKind, list] = tagOf(f.args)
+  if (argsKind !== 'List' || !isNode(list) || !emptyList(list.clauses) || !Array.isArray(list.args)) throw outside('a function argument form')
+  const distinct = list.duplicate_treatment === 'Distinct'
+  if (list.duplicate_treatment !== undefined && list.duplicate_treatment !== null && !distinct && list.duplicate_treatment !== 'All') throw outside('a function argument form')
+  const star = list.args.length === 1 && isNode(list.args[0]) && list.args[0].Unnamed === 'Wildcard'
+  if (AGGREGATES.has(name)) {
+    const fn = name as AggFn
+    if (star) {
+      if (fn !== 'count' || distinct) throw outside(`${name}(*)`)
+      return { k: 'agg', fn, arg: null, distinct: false }
+    }
+    // SQLite's min() and max() with several arguments are scalar functions, not aggregates.
+    if (list.args.length !== 1) throw outside(`${name} with ${list.args.length} arguments`)
+    if (distinct && fn !== 'count') throw outside(`${name}(DISTINCT …)`)
+    return { k: 'agg', fn, arg: readArg(list.args[0]), distinct }
+  }
+  if (!SCALARS.has(name) || distinct || star) throw outside(`the function ${name}`)
+  return { k: 'call', name, args: list.args.map(readArg) }
+}
+
+function readArg(a: unknown): SqlExpr {
+  if (!isNode(a) || !isNode(a.Unnamed) || Object.keys(a).length !== 1) throw outside('a function argument form')
+  const [kind, e] = tagOf(a.Unnamed)
+  if (kind !== 'Expr') throw outside('a function argument form')
+  return readExpr(e)
+}

@@ -1,0 +1,270 @@
+/**
+ * A SELECT of the subset (ir.ts) as the operations the macro language runs: `<base>`, a `<sel>`
+ * for WHERE, `<willbe>`s for computed values, a `<tabu>` for GROUP BY and the aggregates (groups
+ * in SQLite's order: keys ascending, NULL first), a `<sel>` for HAVING, `<sort>` for ORDER BY,
+ * row-number selections for LIMIT and OFFSET, and a `<colord>` of the result columns. Being
+ * operations, it splits over workers, stops, and reports progress like any macro query.
+ */
+import type { BreakSpec, Expr, Loc, Op, SortKey, Tcol } from '../../ast.js'
+import type { ColumnSpec } from '../../../shared/table.js'
+import { truth, value, type Scope, type SqlType, type Val } from './expr.js'
+import { outside, type SqlExpr, type SqlSelect } from './ir.js'
+
+export interface SqlPlan {
+  readonly ops: Op[]
+  /** The result's columns in order, by engine name. */
+  readonly columns: readonly string[]
+  /**
+   * Per result column, the name SQLite must give it for this reading of the query to be
+   * SQLite's: the alias, or for `*` the column's name; null where SQLite names it by the
+   * expression's text.
+   */
+  readonly aliases: readonly (string | null)[]
+  /** True when ORDER BY fixes the order of every row (else ties, or no ORDER BY). */
+  readonly ordered: boolean
+}
+
+const LOC: Loc = { line: 1, col: 1 }
+const INT32 = 2 ** 31
+const meta = {}
+
+const sameExpr = (a: SqlExpr, b: SqlExpr): boolean => JSON.stringify(a) === JSON.stringify(b)
+
+function containsAggregate(x: SqlExpr): boolean {
+  const found: SqlExpr[] = []
+  aggregatesOf(x, found)
+  return found.length > 0
+}
+
+function aggregatesOf(x: SqlExpr, out: SqlExpr[]): void {
+  if (x.k === 'agg') {
+    if (x.arg !== null && containsAggregate(x.arg)) throw outside('an aggregate inside an aggregate')
+    if (!out.some((a) => sameExpr(a, x))) out.push(x)
+    return
+  }
+  for (const v of Object.values(x)) {
+    if (Array.isArray(v)) for (const item of v) visitAny(item, out)
+    else visitAny(v, out)
+  }
+}
+
+function visitAny(v: unknown, out: SqlExpr[]): void {
+  if (typeof v !== 'object' || v === null) return
+  if ('k' in v) aggregatesOf(v as SqlExpr, out)
+  else for (const w of Object.values(v)) visitAny(w, out)
+}
+
+/** The table's columns by lower-cased name (SQL names are case-insensitive). */
+function tableScope(select: SqlSelect, specs: readonly ColumnSpec[]): { scope: Scope; byName: Map<string, ColumnSpec> } {
+  const byName = new Map(specs.map((s) => [s.name.toLowerCase(), s]))
+  const qualifiers = new Set([select.table.toLowerCase(), ...(select.alias === null ? [] : [select.alias.toLowerCase()])])
+  const scope: Scope = {
+    match: () => null,
+    column(name) {
+      const dot = name.lastIndexOf('.')
+      if (dot >= 0 && !qualifiers.has(name.slice(0, dot).toLowerCase())) throw outside(`the name ${name}`)
+      const spec = byName.get(name.slice(dot + 1).toLowerCase())
+      if (spec === undefined) throw outside(`the name ${name}`)
+      return columnVal(spec.name, spec.type === 'float' ? 'real' : spec.type === 'text' ? 'text' : 'int', spec.type !== 'float' && spec.type !== 'text')
+    },
+  }
+  return { scope, byName }
+}
+
+function columnVal(name: string, t: SqlType, intCarried: boolean): Val {
+  return { e: { kind: 'Col', name: name.toLowerCase(), loc: LOC }, t, intCarried, bound: t === 'int' ? INT32 : t === 'real' ? Infinity : 0 }
+}
+
+export function planSelect(select: SqlSelect, specs: readonly ColumnSpec[]): SqlPlan {
+  const { scope: rows, byName } = tableScope(select, specs)
+  const ops: Op[] = [{ kind: 'Base', table: select.table.toLowerCase(), loc: LOC }]
+  const items = select.items.flatMap((item) => (item === 'star' ? specs.map((s) => ({ expr: { k: 'col', name: s.name } as SqlExpr, alias: s.name, star: true })) : [{ ...item, star: false }]))
+  if (select.where !== null) {
+    if (containsAggregate(select.where)) throw outside('an aggregate in WHERE')
+    ops.push({ kind: 'Sel', cond: truth(select.where, rows), loc: LOC })
+  }
+  const aggs: SqlExpr[] = []
+  for (const item of items) aggregatesOf(item.expr, aggs)
+  if (select.having !== null) aggregatesOf(select.having, aggs)
+  for (const key of select.orderBy) aggregatesOf(key.expr, aggs)
+  const grouped = select.groupBy.length > 0 || aggs.length > 0
+  if (!grouped && select.having !== null) throw outside('HAVING without GROUP BY')
+  const names = new Names(new Set(byName.keys()))
+  const scope = grouped ? groupScope(select, items, aggs, rows, ops, names) : rows
+
+  if (select.having !== null) ops.push({ kind: 'Sel', cond: truth(select.having, scope), loc: LOC })
+
+  // The result columns: a plain column keeps its name where it can, anything else is a willbe.
+  const columns: string[] = []
+  const resultVals: Val[] = []
+  for (const item of items) {
+    const v = value(item.expr, scope)
+    const name = v.e.kind === 'Col' && !columns.includes(v.e.name) ? v.e.name : names.next('c')
+    if (name !== (v.e.kind === 'Col' ? v.e.name : null)) ops.push(willbe(name, v.e))
+    columns.push(name)
+    resultVals.push(v)
+  }
+  let ordered = false
+  if (select.distinct) {
+    const cnt = names.next('n')
+    ops.push(tabu(columns, 'none', [{ fun: 'cnt', source: null, weight: null, name: cnt, meta, loc: LOC }]))
+  }
+  if (select.orderBy.length > 0) {
+    const keys: SortKey[] = []
+    for (const key of select.orderBy) {
+      const col = orderColumn(key.expr, items, columns, scope, ops, names, select.distinct)
+      const nullsDefault = key.desc ? 'last' : 'first'
+      if (key.nulls !== null && key.nulls !== nullsDefault) {
+        const isNull = names.next('z')
+        ops.push(willbe(isNull, { kind: 'Call', name: '$isnull', args: [{ kind: 'Col', name: col, loc: LOC }], loc: LOC }))
+        keys.push({ col: isNull, dir: key.nulls === 'last' ? 'up' : 'down' })
+      }
+      keys.push({ col, dir: key.desc ? 'down' : 'up' })
+    }
+    ops.push({ kind: 'Sort', keys, loc: LOC })
+    ordered = true
+  }
+  if (select.limit !== null) ops.push(rowNumbers('<=', select.offset + select.limit))
+  if (select.offset > 0) ops.push(rowNumbers('>', select.offset))
+  ops.push({ kind: 'Colord', cols: columns, hide: [], hard: false, loc: LOC })
+  return { ops, columns, aliases: items.map((i) => i.alias), ordered }
+}
+
+/** Names for the plan's own columns, none of them a column of the table. */
+class Names {
+  private n = 0
+  constructor(private readonly taken: ReadonlySet<string>) {}
+  next(kind: string): string {
+    for (;;) {
+      const name = `sql_${kind}${this.n++}`
+      if (!this.taken.has(name)) return name
+    }
+  }
+}
+
+const willbe = (name: string, e: Expr): Op => ({ kind: 'Willbe', name, value: e, meta, loc: LOC })
+
+function rowNumbers(op: '<=' | '>', n: number): Op {
+  const bound: Expr = { kind: 'Num', value: n, int: n < INT32, loc: LOC }
+  return { kind: 'Sel', cond: { kind: 'Bin', op, left: { kind: 'Call', name: 'i_', args: [], loc: LOC }, right: bound, loc: LOC }, loc: LOC }
+}
+
+function tabu(breaks: readonly string[], sort: 'up' | 'none', tcols: Tcol[]): Op {
+  const breakSpecs: BreakSpec[] = breaks.map((col) => ({ col, sort, naorder: 'first', loc: LOC }))
+  return { kind: 'Tabu', breaks, cbreaks: [], breakSpecs, tcols, label: '', loc: LOC }
+}
+
+/**
+ * ORDER BY's term as a column: a result column by number or alias (SQLite looks there first),
+ * else the expression computed. After DISTINCT only result columns are left.
+ */
+function orderColumn(x: SqlExpr, items: readonly { expr: SqlExpr; alias: string | null }[], columns: readonly string[], scope: Scope, ops: Op[], names: Names, distinct: boolean): string {
+  if (x.k === 'int') {
+    if (x.v < 1 || x.v > columns.length) throw outside('ORDER BY a column number out of range')
+    return columns[x.v - 1]
+  }
+  if (x.k === 'col' && !x.name.includes('.')) {
+    const at = items.findIndex((i) => i.alias !== null && i.alias.toLowerCase() === x.name.toLowerCase())
+    if (at >= 0) return columns[at]
+  }
+  const same = items.findIndex((i) => sameExpr(i.expr, x))
+  if (same >= 0) return columns[same]
+  if (distinct) throw outside('ORDER BY a term not in the result of SELECT DISTINCT')
+  const v = value(x, scope)
+  if (v.e.kind === 'Col') return v.e.name
+  const name = names.next('o')
+  ops.push(willbe(name, v.e))
+  return name
+}
+
+/**
+ * The grouped query's scope: the GROUP BY keys (by number, by alias, or as expressions) and
+ * the aggregates as columns of a `<tabu>`, added to `ops`. A column that is not a key cannot be
+ * read after grouping (SQLite would take it from an arbitrary row).
+ */
+function groupScope(select: SqlSelect, items: readonly { expr: SqlExpr; alias: string | null }[], aggs: readonly SqlExpr[], rows: Scope, ops: Op[], names: Names): Scope {
+  const keyExprs = select.groupBy.map((g) => groupKeyExpr(g, items, rows))
+  const keyVals: Val[] = []
+  const breaks: string[] = []
+  for (const k of keyExprs) {
+    if (containsAggregate(k)) throw outside('an aggregate in GROUP BY')
+    const v = value(k, rows)
+    const name = v.e.kind === 'Col' && !breaks.includes(v.e.name) ? v.e.name : names.next('g')
+    if (v.e.kind !== 'Col' || name !== v.e.name) ops.push(willbe(name, v.e))
+    breaks.push(name)
+    keyVals.push({ ...v, e: { kind: 'Col', name, loc: LOC } })
+  }
+  const tcols: Tcol[] = []
+  const aggVals = aggs.map((a) => aggregate(a as SqlExpr & { k: 'agg' }, rows, tcols, names))
+  ops.push(tabu(breaks, 'up', tcols))
+  return {
+    match(x) {
+      const key = keyExprs.findIndex((k) => sameExpr(k, x))
+      if (key >= 0) return keyVals[key]
+      const agg = aggs.findIndex((a) => sameExpr(a, x))
+      return agg >= 0 ? aggVals[agg] : null
+    },
+    column(name) {
+      const v = rows.column(name)
+      const key = keyVals.findIndex((_, i) => {
+        const k = keyExprs[i]
+        return k.k === 'col' && (rows.column(k.name).e as { name: string }).name === (v.e as { name: string }).name
+      })
+      if (key < 0) throw outside(`the column ${name}, neither grouped nor aggregated`)
+      return keyVals[key]
+    },
+  }
+}
+
+/** GROUP BY's term: a result column by number, or by alias when no table column has that name. */
+function groupKeyExpr(g: SqlExpr, items: readonly { expr: SqlExpr; alias: string | null }[], rows: Scope): SqlExpr {
+  if (g.k === 'int') {
+    if (g.v < 1 || g.v > items.length) throw outside('GROUP BY a column number out of range')
+    return items[g.v - 1].expr
+  }
+  if (g.k === 'col' && !g.name.includes('.')) {
+    const at = items.findIndex((i) => i.alias !== null && i.alias.toLowerCase() === g.name.toLowerCase())
+    if (at >= 0) {
+      let isColumn = true
+      try {
+        rows.column(g.name)
+      } catch {
+        isColumn = false
+      }
+      if (isColumn) throw outside('GROUP BY a name that is both a column and an alias')
+      return items[at].expr
+    }
+  }
+  return g
+}
+
+/** An aggregate as tabu columns, and its value read from them. */
+function aggregate(a: SqlExpr & { k: 'agg' }, rows: Scope, tcols: Tcol[], names: Names): Val {
+  const tcol = (fun: string, source: Expr | null): Expr => {
+    const name = names.next('a')
+    tcols.push({ fun, source, weight: null, name, meta, loc: LOC })
+    return { kind: 'Col', name, loc: LOC }
+  }
+  if (a.arg === null) return { e: tcol('cnt', null), t: 'int', intCarried: true, bound: INT32 }
+  if (a.arg.k === 'null') throw outside(`${a.fn}(NULL)`)
+  const v = value(a.arg, rows)
+  switch (a.fn) {
+    case 'count':
+      return { e: tcol(a.distinct ? 'ucnt' : 'cntnna', v.e), t: 'int', intCarried: true, bound: INT32 }
+    case 'min':
+    case 'max': {
+      const col = tcol(a.fn, v.e)
+      return { ...v, e: col }
+    }
+  }
+  if (v.t === 'text') throw outside(`${a.fn} of text`)
+  if (a.fn === 'avg') return { e: tcol('avg', v.e), t: 'real', intCarried: false, bound: Infinity }
+  const sum = tcol('sum', v.e)
+  if (a.fn === 'total') return { e: sum, t: 'real', intCarried: false, bound: Infinity }
+  // sum() of no values is NULL; of integers, an integer (exact below 2^53, else declined).
+  const count = tcol('cntnna', v.e)
+  const exact: Expr = v.t === 'int' ? { kind: 'Call', name: '$exact', args: [sum], loc: LOC } : sum
+  const none: Expr = { kind: 'Bin', op: '=', left: count, right: { kind: 'Num', value: 0, int: true, loc: LOC }, loc: LOC }
+  const nullReal: Expr = { kind: 'Bin', op: '/', left: { kind: 'Num', value: 0, int: false, loc: LOC }, right: { kind: 'Num', value: 0, int: false, loc: LOC }, loc: LOC }
+  return { e: { kind: 'Call', name: 'if', args: [none, nullReal, exact], loc: LOC }, t: v.t, intCarried: false, bound: v.t === 'int' ? 2 ** 53 : Infinity }
+}

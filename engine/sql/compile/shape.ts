@@ -1,0 +1,55 @@
+/**
+ * The columnar engine's answer to compiled SQL in the shape sql.js gives its own (result-builder.ts):
+ * SQLite's values carry no column type, so a column's kind follows from its values. Integers
+ * that fit in 32 bits are int (an SQL integer computed through doubles, or a real column whose
+ * values are all whole, as sql.js hands them over as plain numbers), other numbers float, a
+ * column of nothing but NULL (or of no rows) text. Dates are SQLite integers.
+ */
+import type { ResultColumn, ResultSet } from '../../../shared/protocol.js'
+import { NA_INT, type ColumnType } from '../../../shared/table.js'
+import { sqlColumnsMeta, WIDTH_SAMPLE } from '../result-builder.js'
+
+
+/** The kind sql.js would give a column of these values. */
+function kindOf(col: ResultColumn, rows: number): ColumnType {
+  if (col.kind === 'coded' || col.kind === 'text' || rows === 0) return 'text'
+  if (col.kind === 'int') {
+    for (let r = 0; r < rows; r++) if (col.data[r] !== NA_INT) return 'int'
+    return 'text'
+  }
+  let any = false
+  for (let r = 0; r < rows; r++) {
+    const v = col.data[r]
+    if (v !== v) continue
+    any = true
+    if (!Number.isInteger(v) || v > 2147483647 || v <= NA_INT) return 'float'
+  }
+  return any ? 'int' : 'text'
+}
+
+function asKind(col: ResultColumn, kind: ColumnType, rows: number): ResultColumn {
+  if (kind === 'text') return col.kind === 'coded' || col.kind === 'text' ? col : { kind: 'coded', codes: new Int32Array(rows), dict: [''] }
+  if (kind === 'int' && col.kind === 'float') {
+    const out = new Int32Array(rows)
+    // -0 becomes 0, as SQLite's integer.
+    for (let r = 0; r < rows; r++) out[r] = col.data[r] === col.data[r] ? col.data[r] : NA_INT
+    return { kind: 'int', data: out }
+  }
+  return col
+}
+
+function textSample(col: ResultColumn, rows: number): string[] {
+  const n = Math.min(rows, WIDTH_SAMPLE)
+  if (col.kind === 'coded') return Array.from(col.codes.subarray(0, n), (c) => col.dict[c])
+  if (col.kind === 'text') return col.data.slice(0, n)
+  return []
+}
+
+/** The engine's result as sql.js would give it, its columns named `names` (SQLite's). */
+export function sqlShaped(result: ResultSet, names: readonly string[]): ResultSet {
+  const rows = result.rowCount
+  const kinds = result.columns.map((c) => kindOf(c, rows))
+  const columns = result.columns.map((c, i) => asKind(c, kinds[i], rows))
+  const cols = sqlColumnsMeta(names, kinds, (c) => textSample(columns[c], rows))
+  return { ...result, cols, columns }
+}

@@ -1,0 +1,66 @@
+/**
+ * One SQL query answered both ways for the differential tests: compiled to the columnar engine
+ * (as the gateway compiles it, run as a worker runs a task) and on sql.js over the table's SQLite
+ * image (the fallback path itself, SqlExecutor).
+ */
+import type { ResultSet, TableInput } from '../../shared/protocol.js'
+import type { ColumnValues } from '../../engine/storage/types.js'
+import { buildSqliteImage } from '../../engine/storage/sqlite-image.js'
+import { sqlJs } from '../../engine/storage/sqljs.js'
+import { SqlExecutor } from '../../engine/sql/execute.js'
+import { rewriteTableRefs } from '../../engine/sql/table-refs.js'
+import { compileSql, sqlShaped } from '../../engine/sql/compile/index.js'
+import { checkQuery } from '../../engine/check/index.js'
+import { execute } from '../../engine/parallel/execute.js'
+import { withPlan } from '../../engine/parallel/plan.js'
+import { fromWire } from '../../engine/parallel/wire.js'
+import { isSqlDeclined } from '../../engine/functions/sql.js'
+import { AppError } from '../../shared/errors.js'
+
+export interface SqlTable {
+  readonly version: string
+  readonly image: SharedArrayBuffer
+}
+
+let executor: SqlExecutor | null = null
+let versions = 0
+
+/** The SQLite image of a test table, as an upload would build it. */
+export async function sqlTableOf(input: TableInput, data: readonly ColumnValues[]): Promise<SqlTable> {
+  executor ??= new SqlExecutor(await sqlJs())
+  const bytes = await buildSqliteImage(
+    input.columns.map((c) => c.spec),
+    data,
+  )
+  const image = new SharedArrayBuffer(bytes.byteLength)
+  new Uint8Array(image).set(bytes)
+  return { version: `diff-${versions++}`, image }
+}
+
+const rewritten = (sql: string, path: string): string => rewriteTableRefs(sql, new Map([[path, 't0']]))
+
+/** sql.js's answer, or its error. */
+export function sqliteAnswer(sql: string, path: string, table: SqlTable): { result: ResultSet } | { error: string } {
+  try {
+    return {
+      result: executor!.run({ kind: 'sql', sql: rewritten(sql, path), tables: [{ alias: 't0', version: table.version, image: table.image }], maxRows: 1e9 }),
+    }
+  } catch (e) {
+    if (e instanceof AppError) return { error: e.message }
+    throw e
+  }
+}
+
+/** The columnar engine's answer, or null when the query is not compiled (or declined while running). */
+export async function compiledAnswer(sql: string, input: TableInput): Promise<ResultSet | null> {
+  const c = await compileSql(sql, rewritten(sql, input.path), [{ path: input.path, alias: 't0', columns: input.columns.map((col) => col.spec) }])
+  if (!('compiled' in c)) return null
+  const checked = checkQuery(c.compiled.ops, new Map([[input.path, input.columns.map((col) => col.spec)]]))
+  try {
+    const answer = execute(withPlan({ kind: 'run', ops: checked.ops, tables: [input], maxRows: 1e9 }))
+    return sqlShaped(fromWire(answer), c.compiled.names)
+  } catch (e) {
+    if (isSqlDeclined(e)) return null
+    throw e
+  }
+}

@@ -1,0 +1,162 @@
+/**
+ * Random tables and random queries of the compiled SQL subset, for the differential tests: every
+ * clause, operator and function the compiler takes, NULL in every column, ties, negative
+ * numbers, -0, text whose case and LIKE wildcards matter, dates. Every ORDER BY ends with all
+ * result columns, so the order of the rows is fixed and answers compare in order.
+ */
+import { Rng } from '../../engine/columns/random.js'
+import type { TableInput } from '../../shared/protocol.js'
+import { NA_INT, type ColumnType } from '../../shared/table.js'
+import type { ColumnValues } from '../../engine/storage/types.js'
+import { makeTable, type Cell } from './engine.js'
+
+export const SQL_TABLE = 'pub.diff.t'
+
+const TEXTS = ['a', 'b', 'B', 'ab', 'Zeta', 'b%c', 'x_y', 'é', 'apple', 'Apple']
+const DATES = [20240101, 20240215, 20231231, 20240301]
+
+export class SqlQueries {
+  private readonly rng: Rng
+
+  constructor(seed: number) {
+    this.rng = new Rng(seed)
+  }
+
+  /** A table of 0 to 200 rows: i, j (int), f (float), s (text), d (date), each with NULLs. */
+  table(): { input: TableInput; data: ColumnValues[] } {
+    const r = this.rng
+    const rows = r.pick([0, 1, 2, 7, 40, 200])
+    const col = (na: number, value: () => Cell): Cell[] => Array.from({ length: rows }, () => (r.chance(na) ? null : value()))
+    const defs: { name: string; type: ColumnType; values: Cell[] }[] = [
+      { name: 'i', type: 'int', values: col(0.15, () => r.int(-5, 5)) },
+      { name: 'j', type: 'int', values: col(0.1, () => r.int(0, 3)) },
+      { name: 'f', type: 'float', values: col(0.15, () => (r.chance(0.05) ? -0 : r.int(-5, 5) / 2)) },
+      { name: 's', type: 'text', values: col(0.15, () => r.pick(TEXTS)) },
+      { name: 'd', type: 'date', values: col(0.1, () => r.pick(DATES)) },
+    ]
+    const data = defs.map((d): ColumnValues => {
+      if (d.type === 'text') return d.values.map((v) => (v === null ? '' : String(v)))
+      if (d.type === 'float') return Float64Array.from(d.values, (v) => (v === null ? Number.NaN : Number(v)))
+      return Int32Array.from(d.values, (v) => (v === null ? NA_INT : Number(v)))
+    })
+    return { input: makeTable(SQL_TABLE, defs), data }
+  }
+
+  query(): string {
+    const kind = this.rng.pick(['plain', 'plain', 'grouped', 'grouped', 'aggregate', 'distinct'])
+    if (kind === 'grouped' || kind === 'aggregate') return this.grouped(kind === 'grouped')
+    const items = this.list(1, 4, () => this.item(() => (this.rng.chance(0.6) ? this.num(2) : this.text(1))))
+    const distinct = kind === 'distinct'
+    let sql = `SELECT ${distinct ? 'DISTINCT ' : ''}${this.rng.chance(0.1) && !distinct ? '*' : items.join(', ')} FROM ${SQL_TABLE}`
+    if (this.rng.chance(0.6)) sql += ` WHERE ${this.cond(2)}`
+    return sql + this.orderAndLimit(sql.includes('SELECT *') ? 5 : items.length, !distinct)
+  }
+
+  private grouped(byKeys: boolean): string {
+    const r = this.rng
+    const keys = byKeys ? this.list(1, 2, () => r.pick(['i', 'j', 's', 'd', 'i % 3', 'lower(s)', 'f'])) : []
+    const aggs = this.list(1, 3, () => this.aggregateExpr())
+    const items = [...keys.map((k) => (r.chance(0.3) ? `${k} AS k${r.int(0, 9)}` : k)), ...aggs.map((a) => (r.chance(0.4) ? `${a} AS v${r.int(0, 99)}` : a))]
+    const distinctItems = [...new Set(items)]
+    let sql = `SELECT ${distinctItems.join(', ')} FROM ${SQL_TABLE}`
+    if (r.chance(0.5)) sql += ` WHERE ${this.cond(2)}`
+    if (keys.length > 0) sql += ` GROUP BY ${keys.map((k, i) => (r.chance(0.3) ? String(i + 1) : k)).join(', ')}`
+    if (r.chance(0.3)) sql += ` HAVING ${this.aggregateExpr()} ${r.pick(['>', '<=', '='])} ${r.int(0, 4)}`
+    // Without ORDER BY a grouped answer comes in SQLite's order of the keys; with, the order is total.
+    return sql + (r.chance(0.5) ? this.orderAndLimit(distinctItems.length, false) : '')
+  }
+
+  private aggregateExpr(): string {
+    const r = this.rng
+    const numeric = () => r.pick(['i', 'j', 'f', 'd', 'i * 2', 'f + i', 'length(s)'])
+    const base = r.pick([
+      () => 'count(*)',
+      () => `count(${r.pick(['i', 'f', 's', 'd'])})`,
+      () => `count(DISTINCT ${r.pick(['i', 'j', 's', 'f'])})`,
+      () => `sum(${numeric()})`,
+      () => `total(${numeric()})`,
+      () => `avg(${numeric()})`,
+      () => `min(${r.pick(['i', 'f', 's', 'd'])})`,
+      () => `max(${r.pick(['i', 'f', 's', 'd'])})`,
+    ])()
+    return r.chance(0.2) ? r.pick([`${base} + 1`, `${base} * 2`, `sum(i) / count(*)`, `coalesce(${base}, -1)`]) : base
+  }
+
+  /** ORDER BY some terms then every result column (so the order is total), maybe LIMIT/OFFSET. */
+  private orderAndLimit(columns: number, expressions: boolean): string {
+    const r = this.rng
+    let out = ''
+    if (r.chance(0.5)) {
+      const lead = this.list(0, 2, () => (expressions && r.chance(0.4) ? this.num(1) : String(r.int(1, columns))))
+      const terms = [...lead, ...Array.from({ length: columns }, (_, i) => String(i + 1))].map(
+        (t) => `${t}${r.pick(['', ' DESC', ' ASC'])}${r.pick(['', '', ' NULLS FIRST', ' NULLS LAST'])}`,
+      )
+      out += ` ORDER BY ${terms.join(', ')}`
+      if (r.chance(0.5)) out += ` LIMIT ${r.int(0, 12)}${r.chance(0.4) ? ` OFFSET ${r.int(0, 6)}` : ''}`
+    }
+    return out
+  }
+
+  private item(expr: () => string): string {
+    const e = expr()
+    return this.rng.chance(0.3) ? `${e} AS c${this.rng.int(0, 99)}` : e
+  }
+
+  private list(min: number, max: number, f: () => string): string[] {
+    return Array.from({ length: this.rng.int(min, max) }, f)
+  }
+
+  /** A numeric expression of at most `depth` levels of operators. */
+  num(depth: number): string {
+    const r = this.rng
+    if (depth <= 0 || r.chance(0.35)) return r.pick(['i', 'j', 'f', 'd', 'i', 'f', String(r.int(-3, 10)), r.pick(['0.5', '2.25', '1.5', '-1.5', '0'])])
+    return r.pick([
+      () => `${this.num(depth - 1)} ${r.pick(['+', '-', '*', '/', '%'])} ${this.num(depth - 1)}`,
+      () => `(${this.num(depth - 1)} ${r.pick(['+', '-', '*', '/'])} ${this.num(depth - 1)})`,
+      () => `-${this.num(0)}`,
+      () => `abs(${this.num(depth - 1)})`,
+      () => `CASE WHEN ${this.cond(depth - 1)} THEN ${this.num(depth - 1)} ${r.chance(0.7) ? `ELSE ${this.num(depth - 1)} ` : ''}END`,
+      () => `CASE ${r.pick(['i', 'j'])} WHEN ${r.int(0, 3)} THEN ${this.num(depth - 1)} ELSE ${this.num(depth - 1)} END`,
+      () => `coalesce(${this.num(depth - 1)}, ${r.int(-2, 2)})`,
+      () => `ifnull(${this.num(depth - 1)}, ${r.pick(['0.5', '7'])})`,
+      () => `nullif(${this.num(depth - 1)}, ${r.int(0, 2)})`,
+      () => `length(${this.text(depth - 1)})`,
+      () => `(${this.cond(depth - 1)})`,
+    ])()
+  }
+
+  text(depth: number): string {
+    const r = this.rng
+    if (depth <= 0 || r.chance(0.4)) return r.chance(0.8) ? 's' : `'${r.pick(TEXTS)}'`
+    return r.pick([
+      () => `lower(${this.text(depth - 1)})`,
+      () => `upper(${this.text(depth - 1)})`,
+      () => `coalesce(s, '${r.pick(TEXTS)}')`,
+      () => `CASE WHEN ${this.cond(depth - 1)} THEN '${r.pick(TEXTS)}' ELSE ${this.text(depth - 1)} END`,
+      () => `nullif(s, '${r.pick(TEXTS)}')`,
+    ])()
+  }
+
+  cond(depth: number): string {
+    const r = this.rng
+    const leaf = (): string =>
+      r.pick([
+        () => `${this.num(1)} ${r.pick(['=', '<>', '!=', '==', '<', '<=', '>', '>='])} ${this.num(1)}`,
+        () => `${this.text(1)} ${r.pick(['=', '<>', '<', '>='])} '${r.pick(TEXTS)}'`,
+        () => `${r.pick(['i', 'f', 's', 'd', this.num(1)])} IS ${r.chance(0.5) ? 'NOT ' : ''}NULL`,
+        () => `${this.num(1)} ${r.chance(0.3) ? 'NOT ' : ''}BETWEEN ${r.int(-3, 1)} AND ${r.pick(['2', '3.5', '20240201'])}`,
+        () => `i ${r.chance(0.3) ? 'NOT ' : ''}IN (${this.list(1, 3, () => String(r.int(-3, 3))).join(', ')})`,
+        () => `s ${r.chance(0.3) ? 'NOT ' : ''}IN (${this.list(1, 3, () => `'${r.pick(TEXTS)}'`).join(', ')})`,
+        () => `${this.text(1)} ${r.chance(0.3) ? 'NOT ' : ''}LIKE '${r.pick(['a%', '%b', '_', 'b\\%c', '%a%', 'A_%', 'é', 'x_y'])}'`,
+        () => this.num(1),
+      ])()
+    if (depth <= 0 || r.chance(0.4)) return leaf()
+    return r.pick([
+      () => `${this.cond(depth - 1)} AND ${this.cond(depth - 1)}`,
+      () => `${this.cond(depth - 1)} OR ${this.cond(depth - 1)}`,
+      () => `(${this.cond(depth - 1)} OR ${this.cond(depth - 1)})`,
+      () => `NOT (${this.cond(depth - 1)})`,
+      () => `NOT ${leaf()}`,
+    ])()
+  }
+}
