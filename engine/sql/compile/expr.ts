@@ -65,7 +65,9 @@ export function value(x: SqlExpr, scope: Scope): Val {
     case 'col':
       return scope.column(x.name)
     case 'int':
-      return Math.abs(x.v) < INT32 ? { e: num(x.v, true), t: 'int', intCarried: true, bound: Math.abs(x.v) } : { e: num(x.v, false), t: 'int', intCarried: false, bound: Math.abs(x.v) }
+      return Math.abs(x.v) < INT32
+        ? { e: num(x.v, true), t: 'int', intCarried: true, bound: Math.abs(x.v) }
+        : { e: num(x.v, false), t: 'int', intCarried: false, bound: Math.abs(x.v) }
     case 'real':
       return { e: num(x.v, false), t: 'real', intCarried: false, bound: Infinity }
     case 'str':

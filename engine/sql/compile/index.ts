@@ -30,7 +30,11 @@ export type Compiled = { readonly compiled: CompiledSql } | { readonly reason: s
  * @param rewritten the query with its table paths rewritten (`"t0"."data"`), as sql.js runs it
  * @param tables the tables the query names, with their aliases in `rewritten`
  */
-export async function compileSql(sql: string, rewritten: string, tables: readonly { readonly path: string; readonly alias: string; readonly columns: readonly ColumnSpec[] }[]): Promise<Compiled> {
+export async function compileSql(
+  sql: string,
+  rewritten: string,
+  tables: readonly { readonly path: string; readonly alias: string; readonly columns: readonly ColumnSpec[] }[],
+): Promise<Compiled> {
   await loadSqlParser()
   try {
     const select = readSelect(sql)

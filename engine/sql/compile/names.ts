@@ -13,7 +13,10 @@ import { sqlJs } from '../../storage/sqljs.js'
  * The result column names of `sql` (table paths already rewritten to `"tN"."data"`), or null
  * when SQLite does not accept it (the query then runs on sql.js, which reports why).
  */
-export async function sqliteColumnNames(sql: string, tables: readonly { readonly alias: string; readonly columns: readonly ColumnSpec[] }[]): Promise<string[] | null> {
+export async function sqliteColumnNames(
+  sql: string,
+  tables: readonly { readonly alias: string; readonly columns: readonly ColumnSpec[] }[],
+): Promise<string[] | null> {
   const SQL = await sqlJs()
   const db = new SQL.Database()
   try {

@@ -55,10 +55,12 @@ export function readSelect(sql: string): SqlSelect {
   if (kind !== 'Query' || !isNode(query)) throw outside('not a query')
   for (const [key, v] of Object.entries(query)) {
     if (v === undefined || v === null) continue
-    if (!['body', 'order_by', 'limit_clause', 'locks', 'pipe_operators', 'with', 'fetch', 'for_clause', 'settings', 'format_clause'].includes(key)) throw outside(`query part ${key}`)
+    if (!['body', 'order_by', 'limit_clause', 'locks', 'pipe_operators', 'with', 'fetch', 'for_clause', 'settings', 'format_clause'].includes(key))
+      throw outside(`query part ${key}`)
   }
   if (query.with !== undefined && query.with !== null) throw outside('WITH')
-  if (!emptyList(query.locks) || !emptyList(query.pipe_operators) || (query.fetch ?? null) !== null || (query.for_clause ?? null) !== null) throw outside('a query clause')
+  if (!emptyList(query.locks) || !emptyList(query.pipe_operators) || (query.fetch ?? null) !== null || (query.for_clause ?? null) !== null)
+    throw outside('a query clause')
   const [bodyKind, select] = tagOf(query.body)
   if (bodyKind !== 'Select' || !isNode(select)) throw outside('not a plain SELECT')
   const { limit, offset } = readLimit(query.limit_clause)
@@ -90,7 +92,8 @@ function readSelectBody(s: Node): Omit<SqlSelect, 'orderBy' | 'limit' | 'offset'
   for (const [key, value] of Object.entries(s)) {
     if (value === undefined || value === null) continue
     if (!ALLOWED_SELECT_KEYS.has(key)) throw outside(`SELECT part ${key}`)
-    if (['lateral_views', 'cluster_by', 'distribute_by', 'sort_by', 'named_window', 'connect_by', 'optimizer_hints'].includes(key) && !emptyList(value)) throw outside(`SELECT part ${key}`)
+    if (['lateral_views', 'cluster_by', 'distribute_by', 'sort_by', 'named_window', 'connect_by', 'optimizer_hints'].includes(key) && !emptyList(value))
+      throw outside(`SELECT part ${key}`)
   }
   if (s.flavor !== 'Standard' || s.top_before_distinct !== false) throw outside('a SELECT form')
   const distinct = readDistinct(s.distinct)
@@ -152,7 +155,8 @@ function readProjection(p: unknown): (SelectItem | 'star')[] {
   return p.map((item): SelectItem | 'star' => {
     const [kind, body] = tagOf(item)
     if (kind === 'Wildcard') {
-      if (isNode(body) && Object.entries(body).some(([key, v]) => key !== 'wildcard_token' && v !== null && v !== undefined && !emptyList(v))) throw outside('a wildcard option')
+      if (isNode(body) && Object.entries(body).some(([key, v]) => key !== 'wildcard_token' && v !== null && v !== undefined && !emptyList(v)))
+        throw outside('a wildcard option')
       return 'star'
     }
     if (kind === 'UnnamedExpr') return { expr: readExpr(body), alias: null }
@@ -325,7 +329,8 @@ function readFunction(f: Node): SqlExpr {
   const [argsKind, list] = tagOf(f.args)
   if (argsKind !== 'List' || !isNode(list) || !emptyList(list.clauses) || !Array.isArray(list.args)) throw outside('a function argument form')
   const distinct = list.duplicate_treatment === 'Distinct'
-  if (list.duplicate_treatment !== undefined && list.duplicate_treatment !== null && !distinct && list.duplicate_treatment !== 'All') throw outside('a function argument form')
+  if (list.duplicate_treatment !== undefined && list.duplicate_treatment !== null && !distinct && list.duplicate_treatment !== 'All')
+    throw outside('a function argument form')
   const star = list.args.length === 1 && isNode(list.args[0]) && list.args[0].Unnamed === 'Wildcard'
   if (AGGREGATES.has(name)) {
     const fn = name as AggFn

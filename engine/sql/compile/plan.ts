@@ -78,7 +78,9 @@ function columnVal(name: string, t: SqlType, intCarried: boolean): Val {
 export function planSelect(select: SqlSelect, specs: readonly ColumnSpec[]): SqlPlan {
   const { scope: rows, byName } = tableScope(select, specs)
   const ops: Op[] = [{ kind: 'Base', table: select.table.toLowerCase(), loc: LOC }]
-  const items = select.items.flatMap((item) => (item === 'star' ? specs.map((s) => ({ expr: { k: 'col', name: s.name } as SqlExpr, alias: s.name, star: true })) : [{ ...item, star: false }]))
+  const items = select.items.flatMap((item) =>
+    item === 'star' ? specs.map((s) => ({ expr: { k: 'col', name: s.name } as SqlExpr, alias: s.name, star: true })) : [{ ...item, star: false }],
+  )
   if (select.where !== null) {
     if (containsAggregate(select.where)) throw outside('an aggregate in WHERE')
     ops.push({ kind: 'Sel', cond: truth(select.where, rows), loc: LOC })
@@ -158,7 +160,15 @@ function tabu(breaks: readonly string[], sort: 'up' | 'none', tcols: Tcol[]): Op
  * ORDER BY's term as a column: a result column by number or alias (SQLite looks there first),
  * else the expression computed. After DISTINCT only result columns are left.
  */
-function orderColumn(x: SqlExpr, items: readonly { expr: SqlExpr; alias: string | null }[], columns: readonly string[], scope: Scope, ops: Op[], names: Names, distinct: boolean): string {
+function orderColumn(
+  x: SqlExpr,
+  items: readonly { expr: SqlExpr; alias: string | null }[],
+  columns: readonly string[],
+  scope: Scope,
+  ops: Op[],
+  names: Names,
+  distinct: boolean,
+): string {
   if (x.k === 'int') {
     if (x.v < 1 || x.v > columns.length) throw outside('ORDER BY a column number out of range')
     return columns[x.v - 1]
@@ -182,7 +192,14 @@ function orderColumn(x: SqlExpr, items: readonly { expr: SqlExpr; alias: string 
  * the aggregates as columns of a `<tabu>`, added to `ops`. A column that is not a key cannot be
  * read after grouping (SQLite would take it from an arbitrary row).
  */
-function groupScope(select: SqlSelect, items: readonly { expr: SqlExpr; alias: string | null }[], aggs: readonly SqlExpr[], rows: Scope, ops: Op[], names: Names): Scope {
+function groupScope(
+  select: SqlSelect,
+  items: readonly { expr: SqlExpr; alias: string | null }[],
+  aggs: readonly SqlExpr[],
+  rows: Scope,
+  ops: Op[],
+  names: Names,
+): Scope {
   const keyExprs = select.groupBy.map((g) => groupKeyExpr(g, items, rows))
   const keyVals: Val[] = []
   const breaks: string[] = []
@@ -265,6 +282,12 @@ function aggregate(a: SqlExpr & { k: 'agg' }, rows: Scope, tcols: Tcol[], names:
   const count = tcol('cntnna', v.e)
   const exact: Expr = v.t === 'int' ? { kind: 'Call', name: '$exact', args: [sum], loc: LOC } : sum
   const none: Expr = { kind: 'Bin', op: '=', left: count, right: { kind: 'Num', value: 0, int: true, loc: LOC }, loc: LOC }
-  const nullReal: Expr = { kind: 'Bin', op: '/', left: { kind: 'Num', value: 0, int: false, loc: LOC }, right: { kind: 'Num', value: 0, int: false, loc: LOC }, loc: LOC }
+  const nullReal: Expr = {
+    kind: 'Bin',
+    op: '/',
+    left: { kind: 'Num', value: 0, int: false, loc: LOC },
+    right: { kind: 'Num', value: 0, int: false, loc: LOC },
+    loc: LOC,
+  }
   return { e: { kind: 'Call', name: 'if', args: [none, nullReal, exact], loc: LOC }, t: v.t, intCarried: false, bound: v.t === 'int' ? 2 ** 53 : Infinity }
 }

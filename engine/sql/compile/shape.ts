@@ -9,7 +9,6 @@ import type { ResultColumn, ResultSet } from '../../../shared/protocol.js'
 import { NA_INT, type ColumnType } from '../../../shared/table.js'
 import { sqlColumnsMeta, WIDTH_SAMPLE } from '../result-builder.js'
 
-
 /** The kind sql.js would give a column of these values. */
 function kindOf(col: ResultColumn, rows: number): ColumnType {
   if (col.kind === 'coded' || col.kind === 'text' || rows === 0) return 'text'
