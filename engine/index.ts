@@ -20,7 +20,7 @@ export { checkMacro, guardSql, parseMacro, type ParsedQuery } from './compile.js
 /** The gateway points an SQL text's dotted table names at the versions it resolved (gateway/query/sql.ts). */
 export { rewriteTableRefs } from './sql/index.js'
 /** SQL compiled to the engine's operations, its answer shaped as sql.js's; sql.js otherwise (gateway/query/sql.ts). */
-export { compileSql, loadSqlParser, sqlShaped, type Compiled, type CompiledSql } from './sql/compile/index.js'
+export { compileSql, loadSqlParser, ordersAsSqlite, sqlShaped, type Compiled, type CompiledSql } from './sql/compile/index.js'
 /** A compiled SQL query that met data it cannot answer exactly as SQLite: it then runs on sql.js. */
 export { isSqlDeclined } from './functions/sql.js'
 

@@ -122,9 +122,7 @@ export class CompiledQueries {
 }
 
 /** An SQL query as the columnar engine runs it (its operations checked), or why it runs on sql.js. */
-export type CompiledSqlRun =
-  | { readonly table: string; readonly ops: CheckedOps; readonly columns: readonly string[]; readonly names: readonly string[] }
-  | Extract<Compiled, { reason: string }>
+export type CompiledSqlRun = (Omit<CompiledSql, 'ops'> & { readonly ops: CheckedOps }) | Extract<Compiled, { reason: string }>
 
 /** The compiled operations checked like a macro query's; a plan the checker refuses runs on sql.js. */
 function checkedRun(c: CompiledSql, tables: readonly CheckedTable[]): CompiledSqlRun {

@@ -6,7 +6,7 @@
  */
 import { AppError } from '../../shared/errors.js'
 import type { ResultSet, RunTask, SqlTask } from '../../shared/protocol.js'
-import { isSqlDeclined, rewriteTableRefs, sqlShaped } from '../../engine/index.js'
+import { isSqlDeclined, ordersAsSqlite, rewriteTableRefs, sqlShaped } from '../../engine/index.js'
 import { readableTable } from '../catalog/tables.js'
 import type { Principal } from '../catalog/principal.js'
 import type { CompiledSqlRun } from '../cache/compiled-queries.js'
@@ -49,9 +49,11 @@ export async function prepareSql(deps: RecipeServices, user: Principal, sql: str
  */
 export async function runSql(deps: QueryServices, recipe: SqlRecipe, control: RunControl): Promise<ResultSet> {
   const compiled = await compiledSql(deps, recipe)
-  if ('ops' in compiled) {
+  const task = 'ops' in compiled ? await compiledTask(deps, recipe, compiled, control) : null
+  // Text with characters that order differently in UTF-8 than in UTF-16 goes to sql.js (text-order.ts).
+  if ('ops' in compiled && task !== null && (!compiled.textOrder || textOrdersAsSqliteIn(task))) {
     try {
-      const result = await runOnPool(deps, await compiledTask(deps, recipe, compiled, control), control)
+      const result = await runOnPool(deps, task, control)
       return { ...sqlShaped(result, compiled.names), engine: 'columnar' }
     } catch (e) {
       // Data the compiled plan cannot answer exactly (an integer beyond 2^53, say): sql.js answers.
@@ -60,6 +62,10 @@ export async function runSql(deps: QueryServices, recipe: SqlRecipe, control: Ru
   }
   return { ...(await runOnPool(deps, await sqlTask(deps, recipe), control)), engine: 'sqlite' }
 }
+
+type CompiledRun = Extract<CompiledSqlRun, { ops: unknown }>
+
+const textOrdersAsSqliteIn = (task: RunTask): boolean => task.tables.every((t) => t.columns.every((c) => c.dict === undefined || ordersAsSqlite(c.dict)))
 
 /** Table paths as the worker's sql.js attaches them: t0, t1, … */
 const aliasesOf = (recipe: SqlRecipe): Map<string, string> => new Map(recipe.tables.map((t, i) => [t.path, `t${i}`]))

@@ -9,7 +9,7 @@ import { buildSqliteImage } from '../../engine/storage/sqlite-image.js'
 import { sqlJs } from '../../engine/storage/sqljs.js'
 import { SqlExecutor } from '../../engine/sql/execute.js'
 import { rewriteTableRefs } from '../../engine/sql/table-refs.js'
-import { compileSql, sqlShaped } from '../../engine/sql/compile/index.js'
+import { compileSql, ordersAsSqlite, sqlShaped } from '../../engine/sql/compile/index.js'
 import { checkQuery } from '../../engine/check/index.js'
 import { execute } from '../../engine/parallel/execute.js'
 import { withPlan } from '../../engine/parallel/plan.js'
@@ -55,6 +55,8 @@ export function sqliteAnswer(sql: string, path: string, table: SqlTable): { resu
 export async function compiledAnswer(sql: string, input: TableInput): Promise<ResultSet | null> {
   const c = await compileSql(sql, rewritten(sql, input.path), [{ path: input.path, alias: 't0', columns: input.columns.map((col) => col.spec) }])
   if (!('compiled' in c)) return null
+  // As the gateway: text whose UTF-16 and UTF-8 orders differ is not ordered by the engine.
+  if (c.compiled.textOrder && !input.columns.every((col) => col.dict === undefined || ordersAsSqlite(col.dict))) return null
   const checked = checkQuery(c.compiled.ops, new Map([[input.path, input.columns.map((col) => col.spec)]]))
   try {
     const answer = execute(withPlan({ kind: 'run', ops: checked.ops, tables: [input], maxRows: 1e9 }))

@@ -13,6 +13,8 @@ import { makeTable, type Cell } from './engine.js'
 export const SQL_TABLE = 'pub.diff.t'
 
 const TEXTS = ['a', 'b', 'B', 'ab', 'Zeta', 'b%c', 'x_y', 'é', 'apple', 'Apple']
+/** Texts that order differently by UTF-16 code units (JavaScript) and by UTF-8 bytes (SQLite). */
+const EXOTIC = ['😀', '\uff21', 'a😀']
 const DATES = [20240101, 20240215, 20231231, 20240301]
 
 export class SqlQueries {
@@ -26,12 +28,13 @@ export class SqlQueries {
   table(): { input: TableInput; data: ColumnValues[] } {
     const r = this.rng
     const rows = r.pick([0, 1, 2, 7, 40, 200])
+    const texts = r.chance(0.15) ? [...TEXTS, ...EXOTIC] : TEXTS
     const col = (na: number, value: () => Cell): Cell[] => Array.from({ length: rows }, () => (r.chance(na) ? null : value()))
     const defs: { name: string; type: ColumnType; values: Cell[] }[] = [
       { name: 'i', type: 'int', values: col(0.15, () => r.int(-5, 5)) },
       { name: 'j', type: 'int', values: col(0.1, () => r.int(0, 3)) },
       { name: 'f', type: 'float', values: col(0.15, () => (r.chance(0.05) ? -0 : r.int(-5, 5) / 2)) },
-      { name: 's', type: 'text', values: col(0.15, () => r.pick(TEXTS)) },
+      { name: 's', type: 'text', values: col(0.15, () => r.pick(texts)) },
       { name: 'd', type: 'date', values: col(0.1, () => r.pick(DATES)) },
     ]
     const data = defs.map((d): ColumnValues => {

@@ -26,8 +26,19 @@ export interface Val {
   readonly bound: number
 }
 
+/** What a plan's answer depends on beyond its operations, for the caller to check before running it. */
+export interface Uses {
+  /**
+   * Text is ordered (compared with < or BETWEEN, sorted, grouped, min or max). The engine orders
+   * text as JavaScript does (UTF-16 code units), SQLite by its UTF-8 bytes: the two agree unless
+   * a text holds a character from U+E000 up or beyond U+FFFF, which the caller checks for.
+   */
+  textOrder: boolean
+}
+
 /** What names mean where an expression is compiled: the table's columns, or a grouped query's groups. */
 export interface Scope {
+  readonly uses: Uses
   /** A (sub)expression the scope answers itself (a GROUP BY key, an aggregate), or null. */
   match(x: SqlExpr): Val | null
   /** A column by name as written (`col` or `alias.col`). */
@@ -179,12 +190,13 @@ function callValue(name: string, args: readonly SqlExpr[], scope: Scope): Val {
 }
 
 /** Both sides of a comparison, of one kind (numbers or text). */
-function comparable(l: SqlExpr, r: SqlExpr, scope: Scope): [Val, Val] {
+function comparable(op: string, l: SqlExpr, r: SqlExpr, scope: Scope): [Val, Val] {
   if (l.k === 'null' || r.k === 'null') throw outside('a comparison with NULL')
   const a = value(l, scope)
   const b = value(r, scope)
   // SQLite compares text and numbers by type affinity rules: left to sql.js.
   if ((a.t === 'text') !== (b.t === 'text')) throw outside('a comparison of text with a number')
+  if (a.t === 'text' && op !== '=' && op !== '<>') scope.uses.textOrder = true
   return [a, b]
 }
 
@@ -198,7 +210,7 @@ export function truth(x: SqlExpr, scope: Scope): Expr {
     case 'not':
       return falsity(x.e, scope)
     case 'cmp': {
-      const [a, b] = comparable(x.l, x.r, scope)
+      const [a, b] = comparable(x.op, x.l, x.r, scope)
       // The engine's `<` (and kin) is already 0 for N/A; its `=` finds N/A equal to N/A.
       if (x.op === '=') return and(bin('=', a.e, b.e), notNull(a.e))
       if (x.op === '<>') return and(and(bin('<>', a.e, b.e), notNull(a.e)), notNull(b.e))
@@ -240,7 +252,7 @@ export function falsity(x: SqlExpr, scope: Scope): Expr {
     case 'not':
       return truth(x.e, scope)
     case 'cmp': {
-      const [a, b] = comparable(x.l, x.r, scope)
+      const [a, b] = comparable(x.op, x.l, x.r, scope)
       if (x.op === '=') return and(and(bin('<>', a.e, b.e), notNull(a.e)), notNull(b.e))
       if (x.op === '<>') return and(bin('=', a.e, b.e), notNull(a.e))
       const opposite = { '<': '>=', '<=': '>', '>': '<=', '>=': '<' } as const

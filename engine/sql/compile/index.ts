@@ -10,9 +10,11 @@ import { NotCompiled } from './ir.js'
 import { sqliteColumnNames } from './names.js'
 import { loadSqlParser, readSelect } from './parse.js'
 import { planSelect } from './plan.js'
+import { textOrdersAsSqlite } from './text-order.js'
 
 export { sqlShaped } from './shape.js'
 export { loadSqlParser } from './parse.js'
+export { ordersAsSqlite } from './text-order.js'
 
 export interface CompiledSql {
   /** The one table the query reads, by path. */
@@ -22,6 +24,8 @@ export interface CompiledSql {
   /** The result's columns by engine name, and the names SQLite gives them. */
   readonly columns: readonly string[]
   readonly names: readonly string[]
+  /** The plan orders text: the caller runs it only over text that orders as in SQLite (ordersAsSqlite). */
+  readonly textOrder: boolean
 }
 
 export type Compiled = { readonly compiled: CompiledSql } | { readonly reason: string }
@@ -41,6 +45,7 @@ export async function compileSql(
     const table = tables.find((t) => t.path === select.table.toLowerCase())
     if (table === undefined || tables.length !== 1) return { reason: 'not one known table' }
     const plan = planSelect(select, table.columns)
+    if (plan.textOrder && !textOrdersAsSqlite(sql)) return { reason: 'text ordered by characters whose order differs between UTF-16 and UTF-8' }
     const names = await sqliteColumnNames(rewritten, tables)
     if (names === null) return { reason: 'SQLite does not accept it' }
     // The reading must be SQLite's: as many columns, aliases where SQLite has them.
@@ -49,7 +54,7 @@ export async function compileSql(
       const alias = plan.aliases[i]
       if (alias !== null && alias !== names[i]) return { reason: 'not SQLite’s reading of the select list' }
     }
-    return { compiled: { table: table.path, ops: plan.ops, columns: plan.columns, names } }
+    return { compiled: { table: table.path, ops: plan.ops, columns: plan.columns, names, textOrder: plan.textOrder } }
   } catch (e) {
     if (e instanceof NotCompiled) return { reason: e.message }
     throw e

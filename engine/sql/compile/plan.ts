@@ -20,8 +20,8 @@ export interface SqlPlan {
    * expression's text.
    */
   readonly aliases: readonly (string | null)[]
-  /** True when ORDER BY fixes the order of every row (else ties, or no ORDER BY). */
-  readonly ordered: boolean
+  /** Text is ordered somewhere (expr.ts, Uses): the caller checks the text's characters first. */
+  readonly textOrder: boolean
 }
 
 const LOC: Loc = { line: 1, col: 1 }
@@ -59,6 +59,7 @@ function tableScope(select: SqlSelect, specs: readonly ColumnSpec[]): { scope: S
   const byName = new Map(specs.map((s) => [s.name.toLowerCase(), s]))
   const qualifiers = new Set([select.table.toLowerCase(), ...(select.alias === null ? [] : [select.alias.toLowerCase()])])
   const scope: Scope = {
+    uses: { textOrder: false },
     match: () => null,
     column(name) {
       const dot = name.lastIndexOf('.')
@@ -106,7 +107,6 @@ export function planSelect(select: SqlSelect, specs: readonly ColumnSpec[]): Sql
     columns.push(name)
     resultVals.push(v)
   }
-  let ordered = false
   if (select.distinct) {
     const cnt = names.next('n')
     ops.push(tabu(columns, 'none', [{ fun: 'cnt', source: null, weight: null, name: cnt, meta, loc: LOC }]))
@@ -114,7 +114,7 @@ export function planSelect(select: SqlSelect, specs: readonly ColumnSpec[]): Sql
   if (select.orderBy.length > 0) {
     const keys: SortKey[] = []
     for (const key of select.orderBy) {
-      const col = orderColumn(key.expr, items, columns, scope, ops, names, select.distinct)
+      const col = orderColumn(key.expr, items, resultVals, columns, scope, ops, names, select.distinct)
       const nullsDefault = key.desc ? 'last' : 'first'
       if (key.nulls !== null && key.nulls !== nullsDefault) {
         const isNull = names.next('z')
@@ -124,12 +124,11 @@ export function planSelect(select: SqlSelect, specs: readonly ColumnSpec[]): Sql
       keys.push({ col, dir: key.desc ? 'down' : 'up' })
     }
     ops.push({ kind: 'Sort', keys, loc: LOC })
-    ordered = true
   }
   if (select.limit !== null) ops.push(rowNumbers('<=', select.offset + select.limit))
   if (select.offset > 0) ops.push(rowNumbers('>', select.offset))
   ops.push({ kind: 'Colord', cols: columns, hide: [], hard: false, loc: LOC })
-  return { ops, columns, aliases: items.map((i) => i.alias), ordered }
+  return { ops, columns, aliases: items.map((i) => i.alias), textOrder: rows.uses.textOrder }
 }
 
 /** Names for the plan's own columns, none of them a column of the table. */
@@ -163,24 +162,30 @@ function tabu(breaks: readonly string[], sort: 'up' | 'none', tcols: Tcol[]): Op
 function orderColumn(
   x: SqlExpr,
   items: readonly { expr: SqlExpr; alias: string | null }[],
+  vals: readonly Val[],
   columns: readonly string[],
   scope: Scope,
   ops: Op[],
   names: Names,
   distinct: boolean,
 ): string {
+  const result = (at: number): string => {
+    if (vals[at].t === 'text') scope.uses.textOrder = true
+    return columns[at]
+  }
   if (x.k === 'int') {
     if (x.v < 1 || x.v > columns.length) throw outside('ORDER BY a column number out of range')
-    return columns[x.v - 1]
+    return result(x.v - 1)
   }
   if (x.k === 'col' && !x.name.includes('.')) {
     const at = items.findIndex((i) => i.alias !== null && i.alias.toLowerCase() === x.name.toLowerCase())
-    if (at >= 0) return columns[at]
+    if (at >= 0) return result(at)
   }
   const same = items.findIndex((i) => sameExpr(i.expr, x))
-  if (same >= 0) return columns[same]
+  if (same >= 0) return result(same)
   if (distinct) throw outside('ORDER BY a term not in the result of SELECT DISTINCT')
   const v = value(x, scope)
+  if (v.t === 'text') scope.uses.textOrder = true
   if (v.e.kind === 'Col') return v.e.name
   const name = names.next('o')
   ops.push(willbe(name, v.e))
@@ -206,6 +211,8 @@ function groupScope(
   for (const k of keyExprs) {
     if (containsAggregate(k)) throw outside('an aggregate in GROUP BY')
     const v = value(k, rows)
+    // Groups come out in key order.
+    if (v.t === 'text') rows.uses.textOrder = true
     const name = v.e.kind === 'Col' && !breaks.includes(v.e.name) ? v.e.name : names.next('g')
     if (v.e.kind !== 'Col' || name !== v.e.name) ops.push(willbe(name, v.e))
     breaks.push(name)
@@ -215,6 +222,7 @@ function groupScope(
   const aggVals = aggs.map((a) => aggregate(a as SqlExpr & { k: 'agg' }, rows, tcols, names))
   ops.push(tabu(breaks, 'up', tcols))
   return {
+    uses: rows.uses,
     match(x) {
       const key = keyExprs.findIndex((k) => sameExpr(k, x))
       if (key >= 0) return keyVals[key]
@@ -270,6 +278,7 @@ function aggregate(a: SqlExpr & { k: 'agg' }, rows: Scope, tcols: Tcol[], names:
       return { e: tcol(a.distinct ? 'ucnt' : 'cntnna', v.e), t: 'int', intCarried: true, bound: INT32 }
     case 'min':
     case 'max': {
+      if (v.t === 'text') rows.uses.textOrder = true
       const col = tcol(a.fn, v.e)
       return { ...v, e: col }
     }
