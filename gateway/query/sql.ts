@@ -63,8 +63,6 @@ export async function runSql(deps: QueryServices, recipe: SqlRecipe, control: Ru
   return { ...(await runOnPool(deps, await sqlTask(deps, recipe), control)), engine: 'sqlite' }
 }
 
-type CompiledRun = Extract<CompiledSqlRun, { ops: unknown }>
-
 const textOrdersAsSqliteIn = (task: RunTask): boolean => task.tables.every((t) => t.columns.every((c) => c.dict === undefined || ordersAsSqlite(c.dict)))
 
 /** Table paths as the worker's sql.js attaches them: t0, t1, … */
