@@ -22,6 +22,8 @@ export interface Val {
   readonly t: SqlType
   /** True when `e` is an int (or date) column or constant: arithmetic converts it to doubles first. */
   readonly intCarried: boolean
+  /** True for a date column, which the engine's own arithmetic treats as a date, not a number. */
+  readonly date?: boolean
   /** For an integer: a bound on its magnitude. */
   readonly bound: number
 }
@@ -112,9 +114,9 @@ function numeric(x: SqlExpr, scope: Scope, what: string): Val {
 }
 
 function arithmetic(op: '+' | '-' | '*' | '/' | '%', l: Val, r: Val): Val {
-  const a = asDoubles(l)
-  const b = asDoubles(r)
   if (l.t === 'int' && r.t === 'int') {
+    const a = asDoubles(l)
+    const b = asDoubles(r)
     if (op === '/') return { e: call('$idiv', a, b), t: 'int', intCarried: false, bound: l.bound }
     if (op === '%') return { e: call('$imod', a, b), t: 'int', intCarried: false, bound: Math.min(l.bound, r.bound) }
     const bound = op === '*' ? l.bound * r.bound : l.bound + r.bound
@@ -123,7 +125,10 @@ function arithmetic(op: '+' | '-' | '*' | '/' | '%', l: Val, r: Val): Val {
   }
   // SQLite's % takes the integer parts of reals: not worth compiling.
   if (op === '%') throw outside('% of a real')
-  return { e: bin(op, a, b), t: 'real', intCarried: false, bound: Infinity }
+  // With a real on one side the engine's own operators are SQLite's: an int column is read in
+  // place as doubles (N/A as NaN), and a division by zero is N/A. Dates are numbers only here.
+  const side = (v: Val): Expr => (v.date === true ? call('$num', v.e) : v.e)
+  return { e: bin(op, side(l), side(r)), t: 'real', intCarried: false, bound: Infinity }
 }
 
 /** A condition used as a value: 1, 0, or NULL when neither TRUE nor FALSE. */
@@ -200,6 +205,8 @@ function comparable(op: string, l: SqlExpr, r: SqlExpr, scope: Scope): [Val, Val
   return [a, b]
 }
 
+const isLiteral = (x: SqlExpr): boolean => x.k === 'int' || x.k === 'real' || (x.k === 'str' && x.v !== '')
+
 /** 0/1, never N/A: 1 where the condition is TRUE. */
 export function truth(x: SqlExpr, scope: Scope): Expr {
   switch (x.k) {
@@ -211,8 +218,9 @@ export function truth(x: SqlExpr, scope: Scope): Expr {
       return falsity(x.e, scope)
     case 'cmp': {
       const [a, b] = comparable(x.op, x.l, x.r, scope)
-      // The engine's `<` (and kin) is already 0 for N/A; its `=` finds N/A equal to N/A.
-      if (x.op === '=') return and(bin('=', a.e, b.e), notNull(a.e))
+      // The engine's `<` (and kin) is already 0 for N/A; its `=` finds N/A equal to N/A, so it
+      // needs the guard unless one side is a literal, which N/A never equals.
+      if (x.op === '=') return isLiteral(x.l) || isLiteral(x.r) ? bin('=', a.e, b.e) : and(bin('=', a.e, b.e), notNull(a.e))
       if (x.op === '<>') return and(and(bin('<>', a.e, b.e), notNull(a.e)), notNull(b.e))
       return bin(x.op, a.e, b.e)
     }
@@ -293,5 +301,6 @@ function membership(x: SqlExpr, list: readonly SqlExpr[], member: boolean, scope
     throw outside('IN with other than literals')
   })
   const right: Expr = items.length === 1 ? items[0] : { kind: 'List', items, loc: LOC }
-  return and(bin(member ? '=' : '<>', v.e, right), notNull(v.e))
+  // N/A equals no literal: membership needs no guard, its negation does.
+  return member ? bin('=', v.e, right) : and(bin('<>', v.e, right), notNull(v.e))
 }

@@ -66,7 +66,8 @@ function tableScope(select: SqlSelect, specs: readonly ColumnSpec[]): { scope: S
       if (dot >= 0 && !qualifiers.has(name.slice(0, dot).toLowerCase())) throw outside(`the name ${name}`)
       const spec = byName.get(name.slice(dot + 1).toLowerCase())
       if (spec === undefined) throw outside(`the name ${name}`)
-      return columnVal(spec.name, spec.type === 'float' ? 'real' : spec.type === 'text' ? 'text' : 'int', spec.type !== 'float' && spec.type !== 'text')
+      const v = columnVal(spec.name, spec.type === 'float' ? 'real' : spec.type === 'text' ? 'text' : 'int', spec.type !== 'float' && spec.type !== 'text')
+      return spec.type === 'date' ? { ...v, date: true } : v
     },
   }
   return { scope, byName }
