@@ -66,3 +66,34 @@ export async function compiledAnswer(sql: string, input: TableInput): Promise<Re
     throw e
   }
 }
+
+function cells(r: ResultSet): unknown[][] {
+  return r.columns.map((c) => {
+    if (c.kind === 'coded') return Array.from(c.codes.subarray(0, r.rowCount), (k) => c.dict[k])
+    if (c.kind === 'text') return c.data.slice(0, r.rowCount)
+    return Array.from(c.data.subarray(0, r.rowCount))
+  })
+}
+
+const close = (a: unknown, b: unknown): boolean => {
+  if (Object.is(a, b)) return true
+  if (typeof a !== 'number' || typeof b !== 'number') return false
+  return Math.abs(a - b) <= 1e-12 * Math.max(1, Math.abs(a), Math.abs(b))
+}
+
+/**
+ * The first difference between two answers ('' when none): column names, labels, types and
+ * widths, row counts, then every cell in order; floats may differ by 1e-12 relative (SQLite sums
+ * reals with compensation, the engine in fixed blocks).
+ */
+export function difference(got: ResultSet, want: ResultSet): string {
+  const gotMeta = got.cols.map((c) => `${c.name}/${c.label}/${c.type}/${c.width}`)
+  const wantMeta = want.cols.map((c) => `${c.name}/${c.label}/${c.type}/${c.width}`)
+  if (JSON.stringify(gotMeta) !== JSON.stringify(wantMeta)) return `columns ${JSON.stringify(gotMeta)} vs ${JSON.stringify(wantMeta)}`
+  if (got.rowCount !== want.rowCount) return `rows ${got.rowCount} vs ${want.rowCount}`
+  const a = cells(got)
+  const b = cells(want)
+  for (let c = 0; c < a.length; c++)
+    for (let r = 0; r < got.rowCount; r++) if (!close(a[c][r], b[c][r])) return `column ${got.cols[c].name} row ${r}: ${String(a[c][r])} vs ${String(b[c][r])}`
+  return ''
+}

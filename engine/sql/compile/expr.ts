@@ -14,8 +14,12 @@
 import type { BinOp, Expr, Loc } from '../../ast.js'
 import { outside, type SqlExpr } from './ir.js'
 
-/** An SQL type: integer, real, text. (A NULL literal has none; the contexts that allow one type it.) */
-export type SqlType = 'int' | 'real' | 'text'
+/**
+ * An SQL type: integer, real, text, or `num` for a number whose type varies by row (CASE or
+ * coalesce of integers and reals: SQLite types values, not columns). A NULL literal has none;
+ * the contexts that allow one type it.
+ */
+export type SqlType = 'int' | 'real' | 'num' | 'text'
 
 export interface Val {
   readonly e: Expr
@@ -123,8 +127,14 @@ function arithmetic(op: '+' | '-' | '*' | '/' | '%', l: Val, r: Val): Val {
     const e = bin(op, a, b)
     return bound > EXACT ? { e: call('$exact', e), t: 'int', intCarried: false, bound: EXACT } : { e, t: 'int', intCarried: false, bound }
   }
-  // SQLite's % takes the integer parts of reals: not worth compiling.
+  // SQLite's % takes the integer parts of reals: not worth compiling. An integer or a real row by
+  // row would make / integer division on some rows and not others.
   if (op === '%') throw outside('% of a real')
+  if (l.t === 'num' || r.t === 'num') {
+    if (op === '/') throw outside('/ of a number that is an integer on some rows and a real on others')
+    // Integer rows stay exact below 2^53 as they are computed, and are checked beyond.
+    if (l.t !== 'real' && r.t !== 'real') return { e: call('$exact', bin(op, asDoubles(l), asDoubles(r))), t: 'num', intCarried: false, bound: Infinity }
+  }
   // With a real on one side the engine's own operators are SQLite's: an int column is read in
   // place as doubles (N/A as NaN), and a division by zero is N/A. Dates are numbers only here.
   const side = (v: Val): Expr => (v.date === true ? call('$num', v.e) : v.e)
@@ -143,7 +153,7 @@ function unify(vals: readonly (Val | null)[], what: string): { t: SqlType; exprs
   const text = typed.some((v) => v.t === 'text')
   if (text && !typed.every((v) => v.t === 'text')) throw outside(`${what} mixing text and numbers`)
   if (text) return { t: 'text', exprs: vals.map((v) => (v === null ? nullText() : v.e)) }
-  const t: SqlType = typed.every((v) => v.t === 'int') ? 'int' : 'real'
+  const t: SqlType = typed.every((v) => v.t === 'int') ? 'int' : typed.every((v) => v.t === 'real') ? 'real' : 'num'
   return { t, exprs: vals.map((v) => (v === null ? nullReal() : asDoubles(v))) }
 }
 

@@ -290,7 +290,7 @@ function aggregate(a: SqlExpr & { k: 'agg' }, rows: Scope, tcols: Tcol[], names:
   if (a.fn === 'total') return { e: sum, t: 'real', intCarried: false, bound: Infinity }
   // sum() of no values is NULL; of integers, an integer (exact below 2^53, else declined).
   const count = tcol('cntnna', v.e)
-  const exact: Expr = v.t === 'int' ? { kind: 'Call', name: '$exact', args: [sum], loc: LOC } : sum
+  const exact: Expr = v.t !== 'real' ? { kind: 'Call', name: '$exact', args: [sum], loc: LOC } : sum
   const none: Expr = { kind: 'Bin', op: '=', left: count, right: { kind: 'Num', value: 0, int: true, loc: LOC }, loc: LOC }
   const nullReal: Expr = {
     kind: 'Bin',
