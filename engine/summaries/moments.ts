@@ -15,6 +15,13 @@ function mean(count: Int32Array, sum: Float64Array): Column {
   return float(out)
 }
 
+/** The sums, N/A where there were no values. */
+function sumOrNothing(count: Int32Array, sum: Float64Array): Float64Array {
+  const out = new Float64Array(sum.length)
+  for (let g = 0; g < out.length; g++) out[g] = count[g] === 0 ? Number.NaN : sum[g]
+  return out
+}
+
 /** Sample variance (n − 1) from count, sum and sum of squares; fewer than two values → N/A. */
 function variance(n: Int32Array, s: Float64Array, ss: Float64Array): Float64Array {
   return s.map((v, g) => (n[g] < 2 ? Number.NaN : Math.max(0, (ss[g] - (v * v) / n[g]) / (n[g] - 1))))
@@ -37,6 +44,16 @@ export const MOMENTS: readonly SummaryDef[] = [
     types: NUMERIC,
     result: () => 'float',
     doc: 'sum: sum of non-N/A values (0 when all are N/A)',
+  }),
+  // SQL's sum: like sum, but N/A over no values (compiled SQL only: `$` names are not documented).
+  accumulating({
+    name: '$sum',
+    accumulates: { parts: [VALID, SUM], finish: ([n, s]) => float(sumOrNothing(intsOf(n), floatsOf(s))) },
+    needsSource: true,
+    needsWeight: false,
+    types: NUMERIC,
+    result: () => 'float',
+    doc: "$sum: SQL's sum, NULL when there are no values",
   }),
   accumulating({
     name: 'avg',

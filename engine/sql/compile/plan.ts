@@ -286,18 +286,13 @@ function aggregate(a: SqlExpr & { k: 'agg' }, rows: Scope, tcols: Tcol[], names:
   }
   if (v.t === 'text') throw outside(`${a.fn} of text`)
   if (a.fn === 'avg') return { e: tcol('avg', v.e), t: 'real', intCarried: false, bound: Infinity }
-  const sum = tcol('sum', v.e)
-  if (a.fn === 'total') return { e: sum, t: 'real', intCarried: false, bound: Infinity }
+  if (a.fn === 'total') return { e: tcol('sum', v.e), t: 'real', intCarried: false, bound: Infinity }
   // sum() of no values is NULL; of integers, an integer (exact below 2^53, else declined).
-  const count = tcol('cntnna', v.e)
-  const exact: Expr = v.t !== 'real' ? { kind: 'Call', name: '$exact', args: [sum], loc: LOC } : sum
-  const none: Expr = { kind: 'Bin', op: '=', left: count, right: { kind: 'Num', value: 0, int: true, loc: LOC }, loc: LOC }
-  const nullReal: Expr = {
-    kind: 'Bin',
-    op: '/',
-    left: { kind: 'Num', value: 0, int: false, loc: LOC },
-    right: { kind: 'Num', value: 0, int: false, loc: LOC },
-    loc: LOC,
+  const sum = tcol('$sum', v.e)
+  return {
+    e: v.t === 'real' ? sum : { kind: 'Call', name: '$exact', args: [sum], loc: LOC },
+    t: v.t,
+    intCarried: false,
+    bound: v.t === 'int' ? 2 ** 53 : Infinity,
   }
-  return { e: { kind: 'Call', name: 'if', args: [none, nullReal, exact], loc: LOC }, t: v.t, intCarried: false, bound: v.t === 'int' ? 2 ** 53 : Infinity }
 }
