@@ -30,6 +30,9 @@ const meta = {}
 
 const sameExpr = (a: SqlExpr, b: SqlExpr): boolean => JSON.stringify(a) === JSON.stringify(b)
 
+/** Whether an expression reads a column or an aggregate (else it is a constant). */
+const readsColumns = (x: SqlExpr): boolean => JSON.stringify(x).includes('"k":"col"') || containsAggregate(x)
+
 function containsAggregate(x: SqlExpr): boolean {
   const found: SqlExpr[] = []
   aggregatesOf(x, found)
@@ -185,6 +188,9 @@ function orderColumn(
   const same = items.findIndex((i) => sameExpr(i.expr, x))
   if (same >= 0) return result(same)
   if (distinct) throw outside('ORDER BY a term not in the result of SELECT DISTINCT')
+  // SQLite reads some constant expressions as a column number (it folds `(2.25 IS NOT NULL)` to
+  // 1, the first result column): a constant term is left to it.
+  if (!readsColumns(x)) throw outside('ORDER BY a constant')
   const v = value(x, scope)
   if (v.t === 'text') scope.uses.textOrder = true
   if (v.e.kind === 'Col') return v.e.name
@@ -261,6 +267,8 @@ function groupKeyExpr(g: SqlExpr, items: readonly { expr: SqlExpr; alias: string
       return items[at].expr
     }
   }
+  // As in ORDER BY, SQLite may read a constant expression as a column number.
+  if (!readsColumns(g)) throw outside('GROUP BY a constant')
   return g
 }
 
