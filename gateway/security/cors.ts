@@ -12,7 +12,7 @@ const METHODS = 'GET, HEAD, POST'
 /** Content-Type application/json is not a "simple" type, so JSON calls preflight for it. */
 const REQUEST_HEADERS = 'Content-Type, Accept'
 /** Headers a caller reads beyond the CORS-safelisted ones. */
-const EXPOSED = 'X-Request-Id, X-Truncated, Retry-After'
+const EXPOSED = 'X-Request-Id, X-Truncated, X-Tabula-Engine, Retry-After'
 const PREFLIGHT_MAX_AGE_SECONDS = '600'
 
 export function corsForAllowedOrigins(config: Pick<Config, 'allowedOrigins'>) {

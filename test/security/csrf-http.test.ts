@@ -293,7 +293,7 @@ forEachStore(
         expect(ok.status).to.equal(200)
         expect(ok.headers['access-control-allow-origin']).to.equal(NOTEBOOK)
         expect(ok.headers['access-control-allow-credentials']).to.equal('true')
-        expect(ok.headers['access-control-expose-headers']).to.match(/X-Request-Id/)
+        expect(ok.headers['access-control-expose-headers']).to.match(/X-Request-Id/).and.to.match(/X-Tabula-Engine/)
         const err = await on(http().get('/v1/api/no.such.table:json'), { Origin: NOTEBOOK })
         expect(err.status).to.equal(404)
         expect(err.headers['access-control-allow-origin']).to.equal(NOTEBOOK)
