@@ -11,7 +11,7 @@ import { writeTableVersion } from '../../engine/storage/index.js'
 
 const ITEM = 'pub.demo.retail.item'
 
-forEachStore('api/sql on the columnar engine', (svc) => {
+forEachStore('api/sql on the columnar engine', (svc, kind) => {
   let cookie: string
   const sql = (text: string, format = 'json') => svc().http.post(`/v1/api/sql:${format}`).set('Cookie', cookie).send({ sql: text })
 
@@ -52,6 +52,13 @@ forEachStore('api/sql on the columnar engine', (svc) => {
             ? expect(v, `${name}[${i}]`).to.be.closeTo(y[i] as number, 1e-9 * Math.max(1, Math.abs(v)))
             : expect(v, `${name}[${i}]`).to.equal(y[i]),
         )
+      }
+      // The access log says which engine answered (the in-process services collect their log lines).
+      if (kind !== 'cluster') {
+        const lines = svc().logs.filter(
+          (l) => l.msg === 'request' && l.route !== undefined && typeof l.path === 'string' && (l.path as string).startsWith('/v1/api/sql'),
+        )
+        expect(lines.map((l) => l.engine)).to.include.members(['columnar', 'sqlite'])
       }
       // The index widget reads the compiled result like any other.
       const cols = await svc().http.post('/v1/api/sql/!cols:json').set('Cookie', cookie).send({})
