@@ -21,6 +21,8 @@ export const SUMMARY_REFERENCE: Readonly<Record<string, (vs: SummaryValue[], ws:
   cntnna: (vs) => valid(vs).length,
   ucnt: (vs) => new Set(valid(vs)).size,
   sum: (vs) => total(nums(vs)),
+  // SQL's sum: null over no values.
+  $sum: (vs) => (nums(vs).length ? total(nums(vs)) : null),
   avg: (vs) => (nums(vs).length ? total(nums(vs)) / nums(vs).length : null),
   var: variance,
   stdev: (vs) => {
