@@ -5,9 +5,7 @@
  * compiled, how many differed (with the first few), and why the others were not compiled.
  * Exits 1 on any difference.
  */
-import { SqlQueries } from '../test/helpers/sql-queries.js'
-import { compiledAnswer, difference, sqliteAnswer, sqlTableOf, type SqlTable } from '../test/helpers/sql-answers.js'
-import type { TableInput } from '../shared/protocol.js'
+import { compareRandomQueries } from '../test/helpers/sql-answers.js'
 
 function option(name: string, fallback: number): number {
   const at = process.argv.indexOf(`--${name}`)
@@ -20,35 +18,14 @@ function option(name: string, fallback: number): number {
 async function main(): Promise<number> {
   const count = option('count', 10_000)
   const seed = option('seed', Date.now() % 1_000_000_007)
-  const gen = new SqlQueries(seed)
   const started = performance.now()
-  let table: { input: TableInput; sql: SqlTable } | null = null
-  let compiled = 0
-  let sqliteErrors = 0
-  const differences: string[] = []
-  for (let q = 0; q < count; q++) {
-    if (q % 40 === 0) {
-      const { input, data } = gen.table()
-      table = { input, sql: await sqlTableOf(input, data) }
-    }
-    const sql = gen.query()
-    const want = sqliteAnswer(sql, table!.input.path, table!.sql)
-    if ('error' in want) {
-      sqliteErrors++
-      continue
-    }
-    const got = await compiledAnswer(sql, table!.input)
-    if (got === null) continue
-    compiled++
-    const diff = difference(got, want.result)
-    if (diff !== '') differences.push(`query ${q} over ${table!.input.rows} rows: ${sql}\n  ${diff}`)
-  }
+  const run = await compareRandomQueries(seed, count)
   const seconds = (performance.now() - started) / 1000
   console.log(
-    `fuzz:sql seed ${seed}: ${count} queries in ${seconds.toFixed(0)} s; ${compiled} compiled and compared, ${differences.length} differences; ${sqliteErrors} refused by SQLite, the rest outside the subset`,
+    `fuzz:sql seed ${seed}: ${count} queries in ${seconds.toFixed(0)} s; ${run.compiled} compiled and compared, ${run.differences.length} differences; ${run.sqliteErrors} refused by SQLite, the rest outside the subset or declined`,
   )
-  for (const d of differences.slice(0, 10)) console.log(d)
-  return differences.length === 0 ? 0 : 1
+  for (const d of run.differences.slice(0, 10)) console.log(d)
+  return run.differences.length === 0 ? 0 : 1
 }
 
 main().then(

@@ -82,11 +82,10 @@ async function compiledTask(
   compiled: Extract<CompiledSqlRun, { ops: unknown }>,
   control: RunControl,
 ): Promise<RunTask> {
-  const t = recipe.tables.find((x) => x.path === compiled.table)!
   return {
     kind: 'run',
     ops: compiled.ops,
-    tables: [await tableInput(deps, { path: t.path, version: t.version, title: t.path })],
+    tables: await Promise.all(recipe.tables.map((t) => tableInput(deps, { path: t.path, version: t.version, title: t.path }))),
     maxRows: deps.config.maxResultRows,
     ...(recipe.truncate ? { truncate: true } : {}),
     ...(control.progress ? { progress: control.progress.buffer } : {}),

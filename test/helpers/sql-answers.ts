@@ -16,6 +16,7 @@ import { withPlan } from '../../engine/parallel/plan.js'
 import { fromWire } from '../../engine/parallel/wire.js'
 import { isSqlDeclined } from '../../engine/functions/sql.js'
 import { AppError } from '../../shared/errors.js'
+import { SqlQueries } from './sql-queries.js'
 
 export interface SqlTable {
   readonly version: string
@@ -37,14 +38,19 @@ export async function sqlTableOf(input: TableInput, data: readonly ColumnValues[
   return { version: `diff-${versions++}`, image }
 }
 
-const rewritten = (sql: string, path: string): string => rewriteTableRefs(sql, new Map([[path, 't0']]))
+/** A test table both ways: its columns for the engine, its SQLite image for sql.js. */
+export interface BothTables {
+  readonly input: TableInput
+  readonly sql: SqlTable
+}
+
+const rewritten = (sql: string, tables: readonly BothTables[]): string => rewriteTableRefs(sql, new Map(tables.map((t, i) => [t.input.path, `t${i}`])))
 
 /** sql.js's answer, or its error. */
-export function sqliteAnswer(sql: string, path: string, table: SqlTable): { result: ResultSet } | { error: string } {
+export function sqliteAnswer(sql: string, tables: readonly BothTables[]): { result: ResultSet } | { error: string } {
   try {
-    return {
-      result: executor!.run({ kind: 'sql', sql: rewritten(sql, path), tables: [{ alias: 't0', version: table.version, image: table.image }], maxRows: 1e9 }),
-    }
+    const attached = tables.map((t, i) => ({ alias: `t${i}`, version: t.sql.version, image: t.sql.image }))
+    return { result: executor!.run({ kind: 'sql', sql: rewritten(sql, tables), tables: attached, maxRows: 1e9 }) }
   } catch (e) {
     if (e instanceof AppError) return { error: e.message }
     throw e
@@ -52,14 +58,19 @@ export function sqliteAnswer(sql: string, path: string, table: SqlTable): { resu
 }
 
 /** The columnar engine's answer, or null when the query is not compiled (or declined while running). */
-export async function compiledAnswer(sql: string, input: TableInput): Promise<ResultSet | null> {
-  const c = await compileSql(sql, rewritten(sql, input.path), [{ path: input.path, alias: 't0', columns: input.columns.map((col) => col.spec) }])
+export async function compiledAnswer(sql: string, tables: readonly BothTables[]): Promise<ResultSet | null> {
+  const inputs = tables.map((t) => t.input)
+  const c = await compileSql(
+    sql,
+    rewritten(sql, tables),
+    inputs.map((t, i) => ({ path: t.path, alias: `t${i}`, columns: t.columns.map((col) => col.spec) })),
+  )
   if (!('compiled' in c)) return null
   // As the gateway: text whose UTF-16 and UTF-8 orders differ is not ordered by the engine.
-  if (c.compiled.textOrder && !input.columns.every((col) => col.dict === undefined || ordersAsSqlite(col.dict))) return null
-  const checked = checkQuery(c.compiled.ops, new Map([[input.path, input.columns.map((col) => col.spec)]]))
+  if (c.compiled.textOrder && !inputs.every((t) => t.columns.every((col) => col.dict === undefined || ordersAsSqlite(col.dict)))) return null
+  const checked = checkQuery(c.compiled.ops, new Map(inputs.map((t) => [t.path, t.columns.map((col) => col.spec)])))
   try {
-    const answer = execute(withPlan({ kind: 'run', ops: checked.ops, tables: [input], maxRows: 1e9 }))
+    const answer = execute(withPlan({ kind: 'run', ops: checked.ops, tables: inputs, maxRows: 1e9 }))
     return sqlShaped(fromWire(answer), c.compiled.names)
   } catch (e) {
     if (isSqlDeclined(e)) return null
@@ -86,14 +97,63 @@ const close = (a: unknown, b: unknown): boolean => {
  * widths, row counts, then every cell in order; floats may differ by 1e-12 relative (SQLite sums
  * reals with compensation, the engine in fixed blocks).
  */
-export function difference(got: ResultSet, want: ResultSet): string {
+export function difference(got: ResultSet, want: ResultSet, unordered = false): string {
   const gotMeta = got.cols.map((c) => `${c.name}/${c.label}/${c.type}/${c.width}`)
   const wantMeta = want.cols.map((c) => `${c.name}/${c.label}/${c.type}/${c.width}`)
   if (JSON.stringify(gotMeta) !== JSON.stringify(wantMeta)) return `columns ${JSON.stringify(gotMeta)} vs ${JSON.stringify(wantMeta)}`
   if (got.rowCount !== want.rowCount) return `rows ${got.rowCount} vs ${want.rowCount}`
-  const a = cells(got)
-  const b = cells(want)
+  const a = unordered ? sortedRows(cells(got)) : cells(got)
+  const b = unordered ? sortedRows(cells(want)) : cells(want)
   for (let c = 0; c < a.length; c++)
     for (let r = 0; r < got.rowCount; r++) if (!close(a[c][r], b[c][r])) return `column ${got.cols[c].name} row ${r}: ${String(a[c][r])} vs ${String(b[c][r])}`
   return ''
+}
+
+/** Columns with their rows sorted (for answers whose order SQL leaves open, as a join's). */
+function sortedRows(columns: unknown[][]): unknown[][] {
+  const rows = columns.length === 0 ? 0 : columns[0].length
+  const order = Array.from({ length: rows }, (_, r) => r)
+  const key = (r: number): string => JSON.stringify(columns.map((c) => (typeof c[r] === 'number' ? Number((c[r] as number).toPrecision(12)) : c[r])))
+  const keys = order.map(key)
+  order.sort((x, y) => (keys[x] < keys[y] ? -1 : keys[x] > keys[y] ? 1 : 0))
+  return columns.map((c) => order.map((r) => c[r]))
+}
+
+/** What one run of random queries found (differential test, fuzz:sql). */
+export interface DifferentialRun {
+  readonly queries: number
+  /** Answered on the columnar engine, and compared. */
+  readonly compiled: number
+  /** Refused by SQLite itself (the generator's fault, not compared). */
+  readonly sqliteErrors: number
+  /** One line per query whose answers differ. */
+  readonly differences: string[]
+}
+
+/**
+ * `count` random queries of the compiled subset (sql-queries.ts) over random tables, new ones
+ * every 40 queries, each answered both ways and compared: in order, except a join's rows without
+ * ORDER BY, whose order SQL leaves open.
+ */
+export async function compareRandomQueries(seed: number, count: number): Promise<DifferentialRun> {
+  const gen = new SqlQueries(seed)
+  let tables: BothTables[] = []
+  let compiled = 0
+  let sqliteErrors = 0
+  const differences: string[] = []
+  for (let q = 0; q < count; q++) {
+    if (q % 40 === 0) tables = await Promise.all(gen.tables().map(async ({ input, data }) => ({ input, sql: await sqlTableOf(input, data) })))
+    const sql = gen.query()
+    const want = sqliteAnswer(sql, tables)
+    if ('error' in want) {
+      sqliteErrors++
+      continue
+    }
+    const got = await compiledAnswer(sql, tables)
+    if (got === null) continue
+    compiled++
+    const diff = difference(got, want.result, sql.includes(' JOIN ') && !sql.includes(' ORDER BY '))
+    if (diff !== '') differences.push(`query ${q} over ${tables.map((t) => t.input.rows).join(' and ')} rows: ${sql}\n  ${diff}`)
+  }
+  return { queries: count, compiled, sqliteErrors, differences }
 }

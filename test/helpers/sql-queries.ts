@@ -11,6 +11,8 @@ import type { ColumnValues } from '../../engine/storage/types.js'
 import { makeTable, type Cell } from './engine.js'
 
 export const SQL_TABLE = 'pub.diff.t'
+/** A second table to join: k (an int key, unique or, now and then, repeated), name, w. */
+export const SQL_JOINED = 'pub.diff.u'
 
 const TEXTS = ['a', 'b', 'B', 'ab', 'Zeta', 'b%c', 'x_y', 'é', 'apple', 'Apple']
 /** Texts that order differently by UTF-16 code units (JavaScript) and by UTF-8 bytes (SQLite). */
@@ -19,9 +21,33 @@ const DATES = [20240101, 20240215, 20231231, 20240301]
 
 export class SqlQueries {
   private readonly rng: Rng
+  /** While a join query is made: its expressions may read the joined table's columns too. */
+  private joined = false
 
   constructor(seed: number) {
     this.rng = new Rng(seed)
+  }
+
+  /** The two tables: `table()` and a smaller one to join, keyed by k. */
+  tables(): { input: TableInput; data: ColumnValues[] }[] {
+    return [this.table(), this.joinedTable()]
+  }
+
+  private joinedTable(): { input: TableInput; data: ColumnValues[] } {
+    const r = this.rng
+    const rows = r.pick([0, 3, 10, 16])
+    const keys = Array.from({ length: 18 }, (_, i) => i - 5)
+      .sort(() => r.next() - 0.5)
+      .slice(0, rows)
+      .map((k): Cell => (r.chance(0.1) ? null : k))
+    // Now and then a key repeats: a join then gives several rows where a link gives one.
+    if (rows > 1 && r.chance(0.15)) keys[1] = keys[0]
+    const defs: { name: string; type: ColumnType; values: Cell[] }[] = [
+      { name: 'k', type: 'int', values: keys },
+      { name: 'name', type: 'text', values: keys.map(() => (r.chance(0.1) ? null : r.pick(TEXTS))) },
+      { name: 'w', type: 'float', values: keys.map(() => (r.chance(0.1) ? null : r.int(-4, 4) / 4)) },
+    ]
+    return { input: makeTable(SQL_JOINED, defs), data: columnValues(defs) }
   }
 
   /** A table of 0 to 200 rows: i, j (int), f (float), s (text), d (date), each with NULLs. */
@@ -37,22 +63,38 @@ export class SqlQueries {
       { name: 's', type: 'text', values: col(0.15, () => r.pick(texts)) },
       { name: 'd', type: 'date', values: col(0.1, () => r.pick(DATES)) },
     ]
-    const data = defs.map((d): ColumnValues => {
-      if (d.type === 'text') return d.values.map((v) => (v === null ? '' : String(v)))
-      if (d.type === 'float') return Float64Array.from(d.values, (v) => (v === null ? Number.NaN : Number(v)))
-      return Int32Array.from(d.values, (v) => (v === null ? NA_INT : Number(v)))
-    })
-    return { input: makeTable(SQL_TABLE, defs), data }
+    return { input: makeTable(SQL_TABLE, defs), data: columnValues(defs) }
   }
 
   query(): string {
-    const kind = this.rng.pick(['plain', 'plain', 'grouped', 'grouped', 'aggregate', 'distinct'])
+    const kind = this.rng.pick(['plain', 'plain', 'grouped', 'grouped', 'aggregate', 'distinct', 'join', 'join'])
+    return kind === 'join' ? this.join() : this.single(kind)
+  }
+
+  /** A query of the first table alone. */
+  private single(kind: string): string {
     if (kind === 'grouped' || kind === 'aggregate') return this.grouped(kind === 'grouped')
     const items = this.list(1, 4, () => this.item(() => (this.rng.chance(0.6) ? this.num(2) : this.text(1))))
     const distinct = kind === 'distinct'
     let sql = `SELECT ${distinct ? 'DISTINCT ' : ''}${this.rng.chance(0.1) && !distinct ? '*' : items.join(', ')} FROM ${SQL_TABLE}`
     if (this.rng.chance(0.6)) sql += ` WHERE ${this.cond(2)}`
-    return sql + this.orderAndLimit(sql.includes('SELECT *') ? 5 : items.length, !distinct)
+    return sql + this.orderAndLimit(sql.includes('SELECT *') ? (this.joined ? 8 : 5) : items.length, !distinct)
+  }
+
+  /** A join of the two tables (inner or left, on one key or two), then any of the other forms. */
+  private join(): string {
+    const r = this.rng
+    this.joined = true
+    try {
+      const [a, b] = r.chance(0.5) ? ['t', 'u'] : ['x', 'y']
+      const aliases = a === 'x' ? ' x' : ''
+      const on = `${a}.${r.pick(['j', 'i'])} = ${b}.k${r.chance(0.15) ? ` AND ${b}.name = ${a}.s` : ''}`
+      const from = `${SQL_TABLE}${aliases} ${r.pick(['JOIN', 'LEFT JOIN', 'INNER JOIN', 'LEFT OUTER JOIN'])} ${SQL_JOINED}${a === 'x' ? ' y' : ''} ON ${on}`
+      const sql = this.single(r.pick(['plain', 'plain', 'grouped', 'aggregate', 'distinct']))
+      return sql.replace(`FROM ${SQL_TABLE}`, `FROM ${from}`)
+    } finally {
+      this.joined = false
+    }
   }
 
   private grouped(byKeys: boolean): string {
@@ -112,7 +154,8 @@ export class SqlQueries {
   /** A numeric expression of at most `depth` levels of operators. */
   num(depth: number): string {
     const r = this.rng
-    if (depth <= 0 || r.chance(0.35)) return r.pick(['i', 'j', 'f', 'd', 'i', 'f', String(r.int(-3, 10)), r.pick(['0.5', '2.25', '1.5', '-1.5', '0'])])
+    if (depth <= 0 || r.chance(0.35))
+      return r.pick(['i', 'j', 'f', 'd', 'i', 'f', String(r.int(-3, 10)), r.pick(['0.5', '2.25', '1.5', '-1.5', '0']), ...(this.joined ? ['w', 'k', 'w'] : [])])
     return r.pick([
       () => `${this.num(depth - 1)} ${r.pick(['+', '-', '*', '/', '%'])} ${this.num(depth - 1)}`,
       () => `(${this.num(depth - 1)} ${r.pick(['+', '-', '*', '/'])} ${this.num(depth - 1)})`,
@@ -130,7 +173,7 @@ export class SqlQueries {
 
   text(depth: number): string {
     const r = this.rng
-    if (depth <= 0 || r.chance(0.4)) return r.chance(0.8) ? 's' : `'${r.pick(TEXTS)}'`
+    if (depth <= 0 || r.chance(0.4)) return r.chance(0.8) ? (this.joined && r.chance(0.4) ? 'name' : 's') : `'${r.pick(TEXTS)}'`
     return r.pick([
       () => `lower(${this.text(depth - 1)})`,
       () => `upper(${this.text(depth - 1)})`,
@@ -162,4 +205,12 @@ export class SqlQueries {
       () => `NOT ${leaf()}`,
     ])()
   }
+}
+
+function columnValues(defs: readonly { type: ColumnType; values: readonly Cell[] }[]): ColumnValues[] {
+  return defs.map((d): ColumnValues => {
+    if (d.type === 'text') return d.values.map((v) => (v === null ? '' : String(v)))
+    if (d.type === 'float') return Float64Array.from(d.values, (v) => (v === null ? Number.NaN : Number(v)))
+    return Int32Array.from(d.values, (v) => (v === null ? NA_INT : Number(v)))
+  })
 }

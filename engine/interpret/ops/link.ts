@@ -5,7 +5,8 @@
  * matched or unmatched rows and add no columns.
  */
 import type { Op } from '../../ast.js'
-import { firstIndexLookup, lookupCode } from '../../columns/index.js'
+import { firstIndexLookup, groupBy, lookupCode } from '../../columns/index.js'
+import { sqlDeclined } from '../../functions/sql.js'
 import type { Column } from '../../columns/types.js'
 import { checkError } from '../../check/errors.js'
 import type { Worksheet, WsColumn } from '../worksheet.js'
@@ -38,6 +39,14 @@ function keyColumn(ws: Worksheet, name: string, op: Op, where: string): Column {
 
 export function runLink(op: Op & { kind: 'Link' }, ws: Worksheet, foreign: Worksheet): Worksheet {
   const pairs = op.col.map((c, i) => alignKeys(keyColumn(ws, c, op, 'the worksheet'), keyColumn(foreign, op.col2[i], op, op.table2)))
+  if (
+    op.unique === true &&
+    groupBy(
+      pairs.map((p) => p[1]),
+      foreign.rows,
+    ).count < foreign.rows
+  )
+    throw sqlDeclined('a join key that repeats in the joined table')
   const match = firstIndexLookup(
     pairs.map((p) => p[1]),
     foreign.rows,

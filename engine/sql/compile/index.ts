@@ -17,7 +17,7 @@ export { loadSqlParser } from './parse.js'
 export { ordersAsSqlite } from './text-order.js'
 
 export interface CompiledSql {
-  /** The one table the query reads, by path. */
+  /** The first table the query reads (the others are joined to it), by path. */
   readonly table: string
   /** Operations after parsing (the caller checks them against the table, as for api/run). */
   readonly ops: Op[]
@@ -43,8 +43,8 @@ export async function compileSql(
   try {
     const select = readSelect(sql)
     const table = tables.find((t) => t.path === select.table.toLowerCase())
-    if (table === undefined || tables.length !== 1) return { reason: 'not one known table' }
-    const plan = planSelect(select, table.columns)
+    if (table === undefined) return { reason: 'not a known table' }
+    const plan = planSelect(select, new Map(tables.map((t) => [t.path, t.columns])))
     if (plan.textOrder && !textOrdersAsSqlite(sql)) return { reason: 'text ordered by characters whose order differs between UTF-16 and UTF-8' }
     const names = await sqliteColumnNames(rewritten, tables)
     if (names === null) return { reason: 'SQLite does not accept it' }

@@ -45,10 +45,20 @@ export interface OrderKey {
   readonly nulls: 'first' | 'last' | null
 }
 
-export interface SqlSelect {
-  /** The table path as written (dotted), and the alias it may be called by. */
+/** `[INNER | LEFT] JOIN table [alias] ON …`: the ON condition as written. */
+export interface SqlJoin {
+  readonly kind: 'inner' | 'left'
   readonly table: string
   readonly alias: string | null
+  readonly on: SqlExpr
+}
+
+export interface SqlSelect {
+  /** The first table's path as written (dotted), and the alias it may be called by. */
+  readonly table: string
+  readonly alias: string | null
+  /** The tables joined to it, in order. */
+  readonly joins: readonly SqlJoin[]
   readonly distinct: boolean
   /** `*` is expanded by the planner into the table's columns. */
   readonly items: readonly (SelectItem | 'star')[]

@@ -10,7 +10,7 @@
  * ranks them alike), and literals SQLite would read differently (too large, not finite, hex).
  */
 import { init, parse as parseSql } from '@guanmingchiu/sqlparser-ts'
-import { outside, type AggFn, type ArithOp, type CmpOp, type OrderKey, type SelectItem, type SqlExpr, type SqlSelect } from './ir.js'
+import { outside, type AggFn, type ArithOp, type CmpOp, type OrderKey, type SelectItem, type SqlExpr, type SqlJoin, type SqlSelect } from './ir.js'
 
 type Node = Record<string, unknown>
 
@@ -97,12 +97,12 @@ function readSelectBody(s: Node): Omit<SqlSelect, 'orderBy' | 'limit' | 'offset'
   }
   if (s.flavor !== 'Standard' || s.top_before_distinct !== false) throw outside('a SELECT form')
   const distinct = readDistinct(s.distinct)
-  const { table, alias } = readFrom(s.from)
+  const { table, alias, joins } = readFrom(s.from)
   const items = readProjection(s.projection)
   const where = s.selection === undefined || s.selection === null ? null : readExpr(s.selection)
   const groupBy = readGroupBy(s.group_by)
   const having = s.having === undefined || s.having === null ? null : readExpr(s.having)
-  return { table, alias, distinct, items, where, groupBy, having }
+  return { table, alias, joins, distinct, items, where, groupBy, having }
 }
 
 function readDistinct(d: unknown): boolean {
@@ -112,11 +112,24 @@ function readDistinct(d: unknown): boolean {
   throw outside('DISTINCT ON')
 }
 
-function readFrom(from: unknown): { table: string; alias: string | null } {
-  if (!Array.isArray(from) || from.length !== 1 || !isNode(from[0])) throw outside('not one table in FROM')
+function readFrom(from: unknown): { table: string; alias: string | null; joins: SqlJoin[] } {
+  if (!Array.isArray(from) || from.length !== 1 || !isNode(from[0])) throw outside('not one table (and its joins) in FROM')
   const twj = from[0]
-  if (!emptyList(twj.joins)) throw outside('a join')
-  const [kind, t] = tagOf(twj.relation)
+  const first = readTable(twj.relation)
+  const joins = (Array.isArray(twj.joins) ? twj.joins : []).map((j: unknown): SqlJoin => {
+    if (!isNode(j) || (j.global ?? false) !== false) throw outside('a join form')
+    const [kind, constraint] = tagOf(j.join_operator)
+    const joinKind = kind === 'Join' || kind === 'Inner' ? 'inner' : kind === 'Left' || kind === 'LeftOuter' ? 'left' : null
+    if (joinKind === null) throw outside(`a ${kind} join`)
+    const [how, on] = tagOf(constraint)
+    if (how !== 'On') throw outside(`a join ${how}`)
+    return { kind: joinKind, ...readTable(j.relation), on: readExpr(on) }
+  })
+  return { ...first, joins }
+}
+
+function readTable(relation: unknown): { table: string; alias: string | null } {
+  const [kind, t] = tagOf(relation)
   if (kind !== 'Table' || !isNode(t)) throw outside('FROM something other than a table')
   for (const [key, value] of Object.entries(t)) {
     if (key === 'name' || key === 'alias' || value === undefined || value === null) continue

@@ -8,7 +8,7 @@
 import type { BreakSpec, Expr, Loc, Op, SortKey, Tcol } from '../../ast.js'
 import type { ColumnSpec } from '../../../shared/table.js'
 import { truth, value, type Scope, type SqlType, type Val } from './expr.js'
-import { outside, type SqlExpr, type SqlSelect } from './ir.js'
+import { outside, type SqlExpr, type SqlJoin, type SqlSelect } from './ir.js'
 
 export interface SqlPlan {
   readonly ops: Op[]
@@ -57,34 +57,125 @@ function visitAny(v: unknown, out: SqlExpr[]): void {
   else for (const w of Object.values(v)) visitAny(w, out)
 }
 
-/** The table's columns by lower-cased name (SQL names are case-insensitive). */
-function tableScope(select: SqlSelect, specs: readonly ColumnSpec[]): { scope: Scope; byName: Map<string, ColumnSpec> } {
-  const byName = new Map(specs.map((s) => [s.name.toLowerCase(), s]))
-  const qualifiers = new Set([select.table.toLowerCase(), ...(select.alias === null ? [] : [select.alias.toLowerCase()])])
-  const scope: Scope = {
+/** A table of the query as the plan sees it: the engine names of its columns, by SQL name. */
+interface PlanTable {
+  readonly path: string
+  /** What `q.col` may call it: its alias, else the last part of its path (case-insensitive). */
+  readonly qualifier: string
+  readonly specs: readonly ColumnSpec[]
+  /** Engine name of each column, by lower-cased SQL name: a joined table's carry a suffix. */
+  readonly engineNames: ReadonlyMap<string, string>
+  /** The link's suffix for a joined table; '' for the first. */
+  readonly suffix: string
+}
+
+function planTable(path: string, alias: string | null, specs: readonly ColumnSpec[], index: number): PlanTable {
+  const suffix = index === 0 ? '' : `_sqlj${index}`
+  const qualifier = (alias ?? path.slice(path.lastIndexOf('.') + 1)).toLowerCase()
+  return { path, qualifier, specs, suffix, engineNames: new Map(specs.map((c) => [c.name.toLowerCase(), (c.name + suffix).toLowerCase()])) }
+}
+
+/** The tables' columns by lower-cased name (SQL names are case-insensitive); an unqualified name must be in one table. */
+function tableScope(tables: readonly PlanTable[]): Scope {
+  return {
     uses: { textOrder: false },
     match: () => null,
     column(name) {
       const dot = name.lastIndexOf('.')
-      if (dot >= 0 && !qualifiers.has(name.slice(0, dot).toLowerCase())) throw outside(`the name ${name}`)
-      const spec = byName.get(name.slice(dot + 1).toLowerCase())
+      const bare = name.slice(dot + 1).toLowerCase()
+      const candidates = dot >= 0 ? tables.filter((t) => t.qualifier === name.slice(0, dot).toLowerCase()) : tables.filter((t) => t.engineNames.has(bare))
+      if (candidates.length !== 1) throw outside(`the name ${name}`)
+      const t = candidates[0]
+      const spec = t.specs.find((c) => c.name.toLowerCase() === bare)
       if (spec === undefined) throw outside(`the name ${name}`)
-      const v = columnVal(spec.name, spec.type === 'float' ? 'real' : spec.type === 'text' ? 'text' : 'int', spec.type !== 'float' && spec.type !== 'text')
+      const v = columnVal(
+        t.engineNames.get(bare)!,
+        spec.type === 'float' ? 'real' : spec.type === 'text' ? 'text' : 'int',
+        spec.type !== 'float' && spec.type !== 'text',
+      )
       return spec.type === 'date' ? { ...v, date: true } : v
     },
   }
-  return { scope, byName }
+}
+
+/**
+ * A join as a `<link>`: a link brings the FIRST matching row, a join every one, so the link is
+ * marked `unique` (a repeated key declines the plan at run time) and the joined table's rows
+ * with a NULL key are left out first (a link matches N/A with N/A, SQL never matches NULL). ON
+ * must be equalities between a column of the joined table and a column of an earlier one.
+ */
+function linkOf(join: SqlJoin, tables: readonly PlanTable[], at: number): Op {
+  const joined = tables[at]
+  const scope = tableScope(tables.slice(0, at + 1))
+  /** Which of the tables so far a name means (as tableScope resolves it). */
+  const owner = (name: string): number => {
+    const dot = name.lastIndexOf('.')
+    const bare = name.slice(dot + 1).toLowerCase()
+    return tables.slice(0, at + 1).findIndex((t) => (dot >= 0 ? t.qualifier === name.slice(0, dot).toLowerCase() : t.engineNames.has(bare)))
+  }
+  const conjuncts: SqlExpr[] = []
+  const flatten = (x: SqlExpr): void => {
+    if (x.k === 'and') {
+      flatten(x.l)
+      flatten(x.r)
+    } else conjuncts.push(x)
+  }
+  flatten(join.on)
+  const col: string[] = []
+  const col2: string[] = []
+  for (const c of conjuncts) {
+    if (c.k !== 'cmp' || c.op !== '=' || c.l.k !== 'col' || c.r.k !== 'col') throw outside('a join condition other than equal columns')
+    const sides = [c.l.name, c.r.name].map((name) => ({ v: scope.column(name), mine: owner(name) === at }))
+    const theirs = sides.find((x) => x.mine)
+    const ours = sides.find((x) => !x.mine)
+    if (theirs === undefined || ours === undefined) throw outside('a join condition not between the joined table and an earlier one')
+    if ((theirs.v.t === 'text') !== (ours.v.t === 'text')) throw outside('a join of text with a number')
+    col.push((ours.v.e as { name: string }).name)
+    // The foreign worksheet's own names (its columns carry no suffix there).
+    col2.push((theirs.v.e as { name: string }).name.slice(0, -joined.suffix.length))
+  }
+  const notNull = col2.map((k): Expr => ({
+    kind: 'Not',
+    operand: { kind: 'Call', name: '$isnull', args: [{ kind: 'Col', name: k, loc: LOC }], loc: LOC },
+    loc: LOC,
+  }))
+  const cond = notNull.reduce((a, b): Expr => ({ kind: 'Bin', op: '&', left: a, right: b, loc: LOC }))
+  return {
+    kind: 'Link',
+    table2: joined.path,
+    ops: [{ kind: 'Sel', cond, loc: LOC }],
+    col,
+    col2,
+    cols: joined.specs.map((c) => c.name.toLowerCase()),
+    suffix: joined.suffix,
+    type: join.kind === 'inner' ? 'select' : 'exact',
+    label: '',
+    loc: LOC,
+    unique: true,
+  }
 }
 
 function columnVal(name: string, t: SqlType, intCarried: boolean): Val {
   return { e: { kind: 'Col', name: name.toLowerCase(), loc: LOC }, t, intCarried, bound: t === 'int' ? INT32 : t === 'real' ? Infinity : 0 }
 }
 
-export function planSelect(select: SqlSelect, specs: readonly ColumnSpec[]): SqlPlan {
-  const { scope: rows, byName } = tableScope(select, specs)
-  const ops: Op[] = [{ kind: 'Base', table: select.table.toLowerCase(), loc: LOC }]
+/** @param specs the columns of each table the query reads, by lower-cased path */
+export function planSelect(select: SqlSelect, specs: ReadonlyMap<string, readonly ColumnSpec[]>): SqlPlan {
+  const specsOf = (path: string): readonly ColumnSpec[] => {
+    const found = specs.get(path.toLowerCase())
+    if (found === undefined) throw outside(`the table ${path}`)
+    return found
+  }
+  const tables = [planTable(select.table.toLowerCase(), select.alias, specsOf(select.table), 0)]
+  select.joins.forEach((j, i) => tables.push(planTable(j.table.toLowerCase(), j.alias, specsOf(j.table), i + 1)))
+  if (new Set(tables.map((t) => t.qualifier)).size !== tables.length) throw outside('two tables by the same name')
+  const rows = tableScope(tables)
+  const ops: Op[] = [{ kind: 'Base', table: tables[0].path, loc: LOC }]
+  select.joins.forEach((j, i) => ops.push(linkOf(j, tables, i + 1)))
   const items = select.items.flatMap((item) =>
-    item === 'star' ? specs.map((s) => ({ expr: { k: 'col', name: s.name } as SqlExpr, alias: s.name, star: true })) : [{ ...item, star: false }],
+    item === 'star'
+      ? tables.flatMap((t) => t.specs.map((s) => ({ expr: { k: 'col', name: `${t.qualifier}.${s.name}` } as SqlExpr, alias: s.name, star: true })))
+      : [{ ...item, star: false }],
   )
   if (select.where !== null) {
     if (containsAggregate(select.where)) throw outside('an aggregate in WHERE')
@@ -96,7 +187,7 @@ export function planSelect(select: SqlSelect, specs: readonly ColumnSpec[]): Sql
   for (const key of select.orderBy) aggregatesOf(key.expr, aggs)
   const grouped = select.groupBy.length > 0 || aggs.length > 0
   if (!grouped && select.having !== null) throw outside('HAVING without GROUP BY')
-  const names = new Names(new Set(byName.keys()))
+  const names = new Names(new Set(tables.flatMap((t) => [...t.engineNames.values()])))
   const scope = grouped ? groupScope(select, items, aggs, rows, ops, names) : rows
 
   if (select.having !== null) ops.push({ kind: 'Sel', cond: truth(select.having, scope), loc: LOC })
