@@ -137,10 +137,11 @@ export type Op =
       readonly label: string
       readonly loc: Loc
       /**
-       * Set by compiled SQL only (a join): a key that repeats in the foreign table would make SQL
-       * give several rows where a link gives one, so the plan is declined and sql.js answers.
+       * Set by compiled SQL only: the link is an SQL join. An N/A key matches nothing (SQL's NULL
+       * equals nothing), and a key that repeats in the foreign table, which would make SQL give
+       * several rows where a link gives one, declines the plan (sql.js answers).
        */
-      readonly unique?: boolean
+      readonly sqlJoin?: boolean
     }
   /** `<merge table2=…/>`: the rows of table2 (after its ops) appended, columns matched by name. */
   | { readonly kind: 'Merge'; readonly table2: string; readonly ops: readonly Op[]; readonly loc: Loc }

@@ -7,7 +7,7 @@
 import type { Op } from '../../ast.js'
 import { firstIndexLookup, groupBy, lookupCode } from '../../columns/index.js'
 import { sqlDeclined } from '../../functions/sql.js'
-import type { Column } from '../../columns/types.js'
+import { NA_INT, type Column } from '../../columns/types.js'
 import { checkError } from '../../check/errors.js'
 import type { Worksheet, WsColumn } from '../worksheet.js'
 
@@ -39,20 +39,21 @@ function keyColumn(ws: Worksheet, name: string, op: Op, where: string): Column {
 
 export function runLink(op: Op & { kind: 'Link' }, ws: Worksheet, foreign: Worksheet): Worksheet {
   const pairs = op.col.map((c, i) => alignKeys(keyColumn(ws, c, op, 'the worksheet'), keyColumn(foreign, op.col2[i], op, op.table2)))
-  if (
-    op.unique === true &&
-    groupBy(
-      pairs.map((p) => p[1]),
-      foreign.rows,
-    ).count < foreign.rows
-  )
-    throw sqlDeclined('a join key that repeats in the joined table')
+  // An SQL join: a key that repeats declines the plan; a row whose key is N/A matches nothing,
+  // which needs a pass over the worksheet's keys only when the foreign table has N/A keys.
+  const foreignNa = op.sqlJoin === true ? sqlJoinCheck(op, pairs, foreign) : false
   const match = firstIndexLookup(
     pairs.map((p) => p[1]),
     foreign.rows,
     pairs.map((p) => p[0]),
     ws.rows,
   )
+  if (foreignNa)
+    unmatchNa(
+      match,
+      op.col.map((c) => keyColumn(ws, c, op, 'the worksheet')),
+      ws.rows,
+    )
   if (op.type === 'include' || op.type === 'exclude') return ws.selectRows(rowsWhere(match, op.type === 'include'))
   let base = ws
   let index = match
@@ -72,6 +73,41 @@ export function runLink(op: Op & { kind: 'Link' }, ws: Worksheet, foreign: Works
     return c.reindex(index, composed).with({ name: newName, visible: true })
   })
   return base.withColumns([...base.cols, ...added])
+}
+
+/** Declines the plan when a present key repeats in the foreign table; true when some foreign key is N/A. */
+function sqlJoinCheck(op: Op & { kind: 'Link' }, pairs: readonly [Column, Column][], foreign: Worksheet): boolean {
+  const present = keysPresent(
+    op.col2.map((c) => keyColumn(foreign, c, op, op.table2)),
+    foreign.rows,
+  )
+  const all = present.count === foreign.rows
+  const distinct = groupBy(
+    pairs.map((p) => p[1]),
+    foreign.rows,
+    all ? null : present.mask,
+  ).count
+  if (distinct < present.count) throw sqlDeclined('a join key that repeats in the joined table')
+  return !all
+}
+
+/** No match for the rows with an N/A key. */
+function unmatchNa(match: Int32Array, keys: readonly Column[], rows: number): void {
+  const present = keysPresent(keys, rows).mask
+  for (let i = 0; i < rows; i++) if (present[i] === 0) match[i] = -1
+}
+
+/** 1 for each row whose keys are all present (not N/A), and how many such rows. */
+function keysPresent(keys: readonly Column[], rows: number): { mask: Uint8Array; count: number } {
+  const mask = new Uint8Array(rows).fill(1)
+  for (const k of keys) {
+    if (k.type === 'float') for (let i = 0; i < rows; i++) mask[i] &= +(k.data[i] === k.data[i])
+    else if (k.type === 'text') for (let i = 0; i < rows; i++) mask[i] &= +(k.codes[i] !== 0)
+    else for (let i = 0; i < rows; i++) mask[i] &= +(k.data[i] !== NA_INT)
+  }
+  let count = 0
+  for (let i = 0; i < rows; i++) count += mask[i]
+  return { mask, count }
 }
 
 /** The rows that found a match (`matched`) or did not, counted first so the answer is one typed array. */

@@ -100,9 +100,9 @@ function tableScope(tables: readonly PlanTable[]): Scope {
 
 /**
  * A join as a `<link>`: a link brings the FIRST matching row, a join every one, so the link is
- * marked `unique` (a repeated key declines the plan at run time) and the joined table's rows
- * with a NULL key are left out first (a link matches N/A with N/A, SQL never matches NULL). ON
- * must be equalities between a column of the joined table and a column of an earlier one.
+ * marked as SQL's (`sqlJoin`: a repeated key declines the plan at run time, and a NULL key
+ * matches nothing, where a link matches N/A with N/A). ON must be equalities between a column of
+ * the joined table and a column of an earlier one.
  */
 function linkOf(join: SqlJoin, tables: readonly PlanTable[], at: number): Op {
   const joined = tables[at]
@@ -134,16 +134,10 @@ function linkOf(join: SqlJoin, tables: readonly PlanTable[], at: number): Op {
     // The foreign worksheet's own names (its columns carry no suffix there).
     col2.push((theirs.v.e as { name: string }).name.slice(0, -joined.suffix.length))
   }
-  const notNull = col2.map((k): Expr => ({
-    kind: 'Not',
-    operand: { kind: 'Call', name: '$isnull', args: [{ kind: 'Col', name: k, loc: LOC }], loc: LOC },
-    loc: LOC,
-  }))
-  const cond = notNull.reduce((a, b): Expr => ({ kind: 'Bin', op: '&', left: a, right: b, loc: LOC }))
   return {
     kind: 'Link',
     table2: joined.path,
-    ops: [{ kind: 'Sel', cond, loc: LOC }],
+    ops: [],
     col,
     col2,
     cols: joined.specs.map((c) => c.name.toLowerCase()),
@@ -151,7 +145,7 @@ function linkOf(join: SqlJoin, tables: readonly PlanTable[], at: number): Op {
     type: join.kind === 'inner' ? 'select' : 'exact',
     label: '',
     loc: LOC,
-    unique: true,
+    sqlJoin: true,
   }
 }
 
