@@ -34,6 +34,7 @@ const BENCHES: readonly Bench[] = [
   { name: 'instances', script: 'instances.js', nodeFlags: ['--max-old-space-size=8192'], args: [], quickArgs: [] },
   { name: 'cluster', script: 'cluster.js', nodeFlags: [], args: [], quickArgs: ['--seconds', '3'] },
   { name: 'upload', script: 'upload.js', nodeFlags: [], args: [], quickArgs: ['--rows', '1000000'] },
+  { name: 'sql', script: 'sql.js', nodeFlags: BIG_HEAP, args: [], quickArgs: ['--reps', '3'] },
 ]
 
 function parseArgs(argv: readonly string[]): { only: Set<string> | null; skip: Set<string>; quick: boolean; markdown: boolean } {

@@ -4,7 +4,7 @@
  * `api/run` request's task is (gateway/query/parallel.ts). Only this file imports gateway/, so
  * moving the gateway's query files means fixing the imports here and nowhere else in the suite.
  */
-import type { ResultSet, RunTask } from '../../shared/protocol.js'
+import type { EngineTask, ResultSet } from '../../shared/protocol.js'
 import { loadConfig } from '../../shared/config.js'
 import type { PoolServices } from '../../gateway/query/services.js'
 import { PoolRunner } from '../../gateway/runner.js'
@@ -16,7 +16,7 @@ export interface EnginePool {
   readonly maxRows: number
   /** Base tables of at least this many rows run split over the workers (PARALLEL_MIN_ROWS). */
   readonly splitMinRows: number
-  run(task: RunTask): Promise<ResultSet>
+  run(task: EngineTask): Promise<ResultSet>
   close(): Promise<void>
 }
 

@@ -55,9 +55,16 @@ export function foldRows(groups: RunGroups, folds: readonly PendingFold[], start
     for (let start = starts[b]; start < end; start += RUN_ROWS) {
       const len = Math.min(RUN_ROWS, end - start)
       const at = groups.load(start, len)
+      // Parts of one summary that read the same values (avg's count and sum) share one load.
+      let loaded: RowRuns | null = null
+      let offset = 0
       for (const f of folds) {
         const acc = f.vectors[f.part.summed ? b : 0]
-        f.part.add(at === 0 ? slots : slots.subarray(at, at + len), f.x.array, f.x.load(start, len), len, acc)
+        if (f.x !== loaded) {
+          offset = f.x.load(start, len)
+          loaded = f.x
+        }
+        f.part.add(at === 0 ? slots : slots.subarray(at, at + len), f.x.array, offset, len, acc)
       }
     }
   }
@@ -120,18 +127,19 @@ export function settledFold(part: FoldPart, vectors: readonly (Int32Array | Floa
 export function foldGroups(groups: GroupIndex, specs: readonly FoldSpec[], starts: Int32Array, masked: boolean, rowCounts?: Int32Array): PartState[][] {
   const size = groups.count + (masked ? 1 : 0)
   const pending: PendingFold[] = []
-  const folds = specs.map((s) =>
-    s.parts.map((part) => {
+  const folds = specs.map((s) => {
+    const runs = sharedRuns(s)
+    return s.parts.map((part) => {
       if (part.kind !== 'fold') return null
       const f = {
         part,
-        x: runsOf(part.reads, s.view!, s.weight),
+        x: runs(part.reads),
         vectors: Array.from({ length: part.summed ? starts.length - 1 : 1 }, () => newVector(part, size)),
       }
       pending.push(f)
       return f
-    }),
-  )
+    })
+  })
   foldRows(idsRuns(groups, masked), pending, starts)
   let rows = rowCounts ?? null
   const edges: (Int32Array | null)[] = [null, null]
@@ -152,6 +160,19 @@ function countRows(groups: GroupIndex): Int32Array {
     if (g >= 0) n[g]++
   }
   return n
+}
+
+/** One RowRuns per kind of read of a summary's values, shared by its parts (foldRows loads each once a run). */
+export function sharedRuns(s: FoldSpec): (reads: FoldPart['reads']) => RowRuns {
+  const made = new Map<FoldPart['reads'], RowRuns>()
+  return (reads) => {
+    let r = made.get(reads)
+    if (r === undefined) {
+      r = runsOf(reads, s.view!, s.weight)
+      made.set(reads, r)
+    }
+    return r
+  }
 }
 
 /** A part's blocks added in block order from zero: the part's one vector. */

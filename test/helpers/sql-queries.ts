@@ -77,7 +77,14 @@ export class SqlQueries {
     const items = this.list(1, 4, () => this.item(() => (this.rng.chance(0.6) ? this.num(2) : this.text(1))))
     const distinct = kind === 'distinct'
     let sql = `SELECT ${distinct ? 'DISTINCT ' : ''}${this.rng.chance(0.1) && !distinct ? '*' : items.join(', ')} FROM ${SQL_TABLE}`
-    if (this.rng.chance(0.6)) sql += ` WHERE ${this.cond(2)}`
+    // Now and then WHERE tests a value the select list shows too (computed once, plan.ts withShared).
+    const shown = items[0].replace(/ AS c[0-9]+$/, '')
+    if (this.rng.chance(0.15) && !distinct)
+      sql += ` WHERE ${shown} ${this.rng.pick(['>', '<=', 'IS NOT NULL AND', '='])} ${this.rng.pick(["'b'", '0', '1.5'])}`.replace(
+        'IS NOT NULL AND',
+        'IS NOT NULL AND i <>',
+      )
+    else if (this.rng.chance(0.6)) sql += ` WHERE ${this.cond(2)}`
     return sql + this.orderAndLimit(sql.includes('SELECT *') ? (this.joined ? 8 : 5) : items.length, !distinct)
   }
 

@@ -18,8 +18,18 @@
  */
 import { firstRowsOf, KeySlots, keyAt, lastRowsOf, sampledRange, slotLimit, slotsOf, usedSlots, type SlotVector } from '../../columns/key-slots.js'
 import { NA_INT, type Column } from '../../columns/types.js'
-import { RUN_ROWS, runsOf, type SourceView } from '../../summaries/doubles.js'
-import { foldRows, newVector, settledFold, valuesAt, type FoldSpec, type PartState, type PendingFold, type RunGroups } from '../../summaries/fold.js'
+import { RUN_ROWS, type SourceView } from '../../summaries/doubles.js'
+import {
+  foldRows,
+  newVector,
+  settledFold,
+  sharedRuns,
+  valuesAt,
+  type FoldSpec,
+  type PartState,
+  type PendingFold,
+  type RunGroups,
+} from '../../summaries/fold.js'
 import { SUM, VALID } from '../../summaries/parts.js'
 import { countKeys, countKeysSum, countKeysSumValid } from '../../summaries/slot-kernels.js'
 
@@ -62,12 +72,13 @@ export function slotGroups(key: SourceView, n: number, specs: readonly FoldSpec[
 
   // The table is final: the other folds get plain vectors, the fused ones their counting-pass vectors.
   const pending: PendingFold[] = []
+  const runsFor = specs.map(sharedRuns)
   const folds = specs.map((s, i) =>
     s.parts.map((part) => {
       if (part.kind !== 'fold') return null
       if (i === fusedAt && part === SUM) return fused!.sums.map((v) => v.data)
       if (i === fusedAt && part === VALID) return [fused!.valid!.data]
-      const f = { part, x: runsOf(part.reads, s.view!, s.weight), vectors: Array.from({ length: part.summed ? blocks : 1 }, () => newVector(part, table.size)) }
+      const f = { part, x: runsFor[i](part.reads), vectors: Array.from({ length: part.summed ? blocks : 1 }, () => newVector(part, table.size)) }
       pending.push(f)
       return f.vectors
     }),

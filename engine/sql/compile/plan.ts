@@ -163,7 +163,7 @@ export function planSelect(select: SqlSelect, specs: ReadonlyMap<string, readonl
   const tables = [planTable(select.table.toLowerCase(), select.alias, specsOf(select.table), 0)]
   select.joins.forEach((j, i) => tables.push(planTable(j.table.toLowerCase(), j.alias, specsOf(j.table), i + 1)))
   if (new Set(tables.map((t) => t.qualifier)).size !== tables.length) throw outside('two tables by the same name')
-  const rows = tableScope(tables)
+  const names = new Names(new Set(tables.flatMap((t) => [...t.engineNames.values()])))
   const ops: Op[] = [{ kind: 'Base', table: tables[0].path, loc: LOC }]
   select.joins.forEach((j, i) => ops.push(linkOf(j, tables, i + 1)))
   const items = select.items.flatMap((item) =>
@@ -171,6 +171,7 @@ export function planSelect(select: SqlSelect, specs: ReadonlyMap<string, readonl
       ? tables.flatMap((t) => t.specs.map((s) => ({ expr: { k: 'col', name: `${t.qualifier}.${s.name}` } as SqlExpr, alias: s.name, star: true })))
       : [{ ...item, star: false }],
   )
+  const rows = withShared(tableScope(tables), select, items, ops, names)
   if (select.where !== null) {
     if (containsAggregate(select.where)) throw outside('an aggregate in WHERE')
     ops.push({ kind: 'Sel', cond: truth(select.where, rows), loc: LOC })
@@ -181,7 +182,6 @@ export function planSelect(select: SqlSelect, specs: ReadonlyMap<string, readonl
   for (const key of select.orderBy) aggregatesOf(key.expr, aggs)
   const grouped = select.groupBy.length > 0 || aggs.length > 0
   if (!grouped && select.having !== null) throw outside('HAVING without GROUP BY')
-  const names = new Names(new Set(tables.flatMap((t) => [...t.engineNames.values()])))
   const scope = grouped ? groupScope(select, items, aggs, rows, ops, names) : rows
 
   if (select.having !== null) ops.push({ kind: 'Sel', cond: truth(select.having, scope), loc: LOC })
@@ -218,6 +218,53 @@ export function planSelect(select: SqlSelect, specs: ReadonlyMap<string, readonl
   if (select.offset > 0) ops.push(rowNumbers('>', select.offset))
   ops.push({ kind: 'Colord', cols: columns, hide: [], hard: false, loc: LOC })
   return { ops, columns, aliases: items.map((i) => i.alias), textOrder: rows.uses.textOrder }
+}
+
+/**
+ * The row scope with the computed values that WHERE shares with the rest of the query
+ * (`WHERE amount / qty > 40` and `avg(amount / qty)`) made once, as willbes before the WHERE,
+ * instead of once for the condition and again for the result.
+ */
+function withShared(rows: Scope, select: SqlSelect, items: readonly { expr: SqlExpr }[], ops: Op[], names: Names): Scope {
+  if (select.where === null) return rows
+  const elsewhere = new Set<string>()
+  const collect = (x: SqlExpr): void => {
+    if (isComputed(x)) elsewhere.add(JSON.stringify(x))
+    forEachChild(x, collect)
+  }
+  for (const x of [...items.map((i) => i.expr), ...select.groupBy, ...select.orderBy.map((o) => o.expr)]) collect(x)
+  if (select.having !== null) collect(select.having)
+  const shared = new Map<string, Val>()
+  const scope: Scope = { ...rows, match: (x) => shared.get(JSON.stringify(x)) ?? null }
+  const hoist = (x: SqlExpr): void => {
+    const key = JSON.stringify(x)
+    if (isComputed(x) && elsewhere.has(key) && !shared.has(key) && !containsAggregate(x)) {
+      const v = value(x, rows)
+      const name = names.next('e')
+      ops.push(willbe(name, v.e))
+      shared.set(key, { ...v, e: { kind: 'Col', name, loc: LOC } })
+      return
+    }
+    forEachChild(x, hoist)
+  }
+  hoist(select.where)
+  return scope
+}
+
+/** A value worth computing once: arithmetic, a function, a CASE. */
+const isComputed = (x: SqlExpr): boolean => x.k === 'arith' || x.k === 'neg' || x.k === 'call' || x.k === 'case'
+
+function forEachChild(x: SqlExpr, f: (child: SqlExpr) => void): void {
+  for (const v of Object.values(x)) {
+    if (Array.isArray(v)) for (const item of v) visitChild(item, f)
+    else visitChild(v, f)
+  }
+}
+
+function visitChild(v: unknown, f: (child: SqlExpr) => void): void {
+  if (typeof v !== 'object' || v === null) return
+  if ('k' in v) f(v as SqlExpr)
+  else for (const w of Object.values(v)) visitChild(w, f)
 }
 
 /** Names for the plan's own columns, none of them a column of the table. */
