@@ -126,30 +126,10 @@ export const VALID = fold({ name: 'valid', vector: 'int', fill: 0, add: countVal
 export const SUM = fold({ name: 'sum', vector: 'float', fill: 0, add: sumBlock, merge: 'add', summed: true, sourceTyped: false, mergesText: false })
 /** Sum of the squares of the non-N/A values per group (0 when none). */
 export const SQUARES = fold({ name: 'squares', vector: 'float', fill: 0, add: squaresBlock, merge: 'add', summed: true, sourceTyped: false, mergesText: false })
-/** Sum of value × weight per group, rows where either is N/A left out (0 when none). */
-export const PRODUCTS = fold({
-  name: 'products',
-  reads: 'product',
-  vector: 'float',
-  fill: 0,
-  add: sumBlock,
-  merge: 'add',
-  summed: true,
-  sourceTyped: false,
-  mergesText: false,
-})
+/** Sum of value × weight per group, rows where either is N/A left out (0 when none): SUM of other values. */
+export const PRODUCTS: FoldPart = { ...SUM, name: 'products', reads: 'product' }
 /** Sum of the weights of the rows whose value and weight are not N/A (0 when none). */
-export const WEIGHTS = fold({
-  name: 'weights',
-  reads: 'weight',
-  vector: 'float',
-  fill: 0,
-  add: sumBlock,
-  merge: 'add',
-  summed: true,
-  sourceTyped: false,
-  mergesText: false,
-})
+export const WEIGHTS: FoldPart = { ...SUM, name: 'weights', reads: 'weight' }
 export const MIN = fold({ name: 'min', vector: 'float', fill: Number.NaN, add: minBlock, merge: 'min', summed: false, sourceTyped: true, mergesText: true })
 export const MAX = fold({ name: 'max', vector: 'float', fill: Number.NaN, add: maxBlock, merge: 'max', summed: false, sourceTyped: true, mergesText: true })
 
