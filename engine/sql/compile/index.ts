@@ -1,5 +1,5 @@
 /**
- * SQL compiled to the columnar engine: one SELECT over one table, read by sqlparser-rs
+ * SQL compiled to the columnar engine: one SELECT over a table and those joined to it, read by sqlparser-rs
  * (parse.ts), planned into the macro language's operations (plan.ts, expr.ts), its result named
  * by SQLite (names.ts) and shaped as sql.js shapes its own (shape.ts). A query outside the
  * subset, or one whose reading is not certainly SQLite's, is not compiled: it runs on sql.js.
@@ -17,8 +17,6 @@ export { loadSqlParser } from './parse.js'
 export { ordersAsSqlite } from './text-order.js'
 
 export interface CompiledSql {
-  /** The first table the query reads (the others are joined to it), by path. */
-  readonly table: string
   /** Operations after parsing (the caller checks them against the table, as for api/run). */
   readonly ops: Op[]
   /** The result's columns by engine name, and the names SQLite gives them. */
@@ -42,8 +40,6 @@ export async function compileSql(
   await loadSqlParser()
   try {
     const select = readSelect(sql)
-    const table = tables.find((t) => t.path === select.table.toLowerCase())
-    if (table === undefined) return { reason: 'not a known table' }
     const plan = planSelect(select, new Map(tables.map((t) => [t.path, t.columns])))
     if (plan.textOrder && !textOrdersAsSqlite(sql)) return { reason: 'text ordered by characters whose order differs between UTF-16 and UTF-8' }
     const names = await sqliteColumnNames(rewritten, tables)
@@ -54,7 +50,7 @@ export async function compileSql(
       const alias = plan.aliases[i]
       if (alias !== null && alias !== names[i]) return { reason: 'not SQLite’s reading of the select list' }
     }
-    return { compiled: { table: table.path, ops: plan.ops, columns: plan.columns, names, textOrder: plan.textOrder } }
+    return { compiled: { ops: plan.ops, columns: plan.columns, names, textOrder: plan.textOrder } }
   } catch (e) {
     if (e instanceof NotCompiled) return { reason: e.message }
     throw e
