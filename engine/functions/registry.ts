@@ -11,11 +11,24 @@ import { LOGIC } from './logic.js'
 import { MATH } from './math.js'
 import { ROW } from './row.js'
 import { SQL_KERNELS } from './sql.js'
+import { SQL_WINDOW_KERNELS } from './sql-window.js'
 import { TEXT } from './text.js'
 import type { FunctionDef } from './types.js'
 
 /** SQL_KERNELS hold the `$` functions that only compiled SQL can name (functions/sql.ts). */
-const FAMILIES: readonly (readonly FunctionDef[])[] = [ARITHMETIC, COMPARISONS, LOGIC, ROW, MATH, CONDITIONAL, TEXT, DATES, GROUP_FUNCTIONS, SQL_KERNELS]
+const FAMILIES: readonly (readonly FunctionDef[])[] = [
+  ARITHMETIC,
+  COMPARISONS,
+  LOGIC,
+  ROW,
+  MATH,
+  CONDITIONAL,
+  TEXT,
+  DATES,
+  GROUP_FUNCTIONS,
+  SQL_KERNELS,
+  SQL_WINDOW_KERNELS,
+]
 
 function assemble(): Readonly<Record<string, FunctionDef>> {
   // A null prototype keeps names like "constructor" from resolving to Object's members.

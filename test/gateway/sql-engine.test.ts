@@ -19,26 +19,20 @@ forEachStore('api/sql on the columnar engine', (svc, kind) => {
     cookie = await svc().login()
   })
 
-  const pairs: readonly (readonly [string, string])[] = [
-    // The second of each pair asks the same through a form outside the subset (a subquery in FROM).
-    [
-      `select store, count(*) n, sum(sales) s, avg(sales) a from ${ITEM} group by store`,
-      `select * from (select store, count(*) n, sum(sales) s, avg(sales) a from ${ITEM} group by store)`,
-    ],
-    [
-      `select trans, store, sales * 2 AS twice from ${ITEM} where store in (1, 2) and sales > 10 order by sales desc, trans limit 7`,
-      `select * from (select trans, store, sales * 2 AS twice from ${ITEM} where store in (1, 2) and sales > 10 order by sales desc, trans limit 7)`,
-    ],
-    [
-      `select count(distinct store), min(sales), max(sales), total(sales) from ${ITEM} where sales between 5 and 50`,
-      `select * from (select count(distinct store), min(sales), max(sales), total(sales) from ${ITEM} where sales between 5 and 50)`,
-    ],
+  const compiledQueries: readonly string[] = [
+    `select store, count(*) n, sum(sales) s, avg(sales) a from ${ITEM} group by store`,
+    `select trans, store, sales * 2 AS twice from ${ITEM} where store in (1, 2) and sales > 10 order by sales desc, trans limit 7`,
+    `select count(distinct store), min(sales), max(sales), total(sales) from ${ITEM} where sales between 5 and 50`,
     // Joins to tables whose keys are unique: links.
-    [
-      `select s.region, p.brand, count(*) n, sum(i.sales) total from ${ITEM} i join pub.demo.retail.stores s on i.store = s.store left join pub.demo.retail.products p on p.sku = i.sku group by 1, 2 order by 4 desc, 1, 2 limit 20`,
-      `select * from (select s.region, p.brand, count(*) n, sum(i.sales) total from ${ITEM} i join pub.demo.retail.stores s on i.store = s.store left join pub.demo.retail.products p on p.sku = i.sku group by 1, 2 order by 4 desc, 1, 2 limit 20)`,
-    ],
+    `select s.region, p.brand, count(*) n, sum(i.sales) total from ${ITEM} i join pub.demo.retail.stores s on i.store = s.store left join pub.demo.retail.products p on p.sku = i.sku group by 1, 2 order by 4 desc, 1, 2 limit 20`,
+    // A subquery in FROM, WITH, UNION ALL and window functions.
+    `select store, n from (select store, count(*) n from ${ITEM} group by store) where n > 2 order by n desc, store`,
+    `with big as (select store, sku, sales from ${ITEM} where sales > 20) select b.store, count(*) n from big b join pub.demo.retail.stores s on b.store = s.store group by 1 order by 1`,
+    `select store, sales from ${ITEM} where sales > 60 union all select store, -sales from ${ITEM} where sales < 2 order by 1, 2`,
+    `select trans, store, sales, sum(sales) over (partition by store order by trans) run, rank() over (order by store) r from ${ITEM} order by trans limit 30`,
   ]
+  // The same question through a form outside the subset (a subquery in WHERE): sql.js answers it.
+  const pairs = compiledQueries.map((q) => [q, `select * from (${q}) where (select 1)`] as const)
 
   for (const [compiled, fallback] of pairs) {
     it(`answers ${compiled.slice(0, 60)}… on the columnar engine as sql.js does`, async () => {

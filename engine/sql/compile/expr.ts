@@ -105,6 +105,8 @@ export function value(x: SqlExpr, scope: Scope): Val {
       return callValue(x.name, x.args, scope)
     case 'agg':
       throw outside('an aggregate here')
+    case 'win':
+      throw outside('a window function here')
     default:
       return booleanValue(x, scope)
   }

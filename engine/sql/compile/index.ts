@@ -8,8 +8,8 @@ import type { Op } from '../../ast.js'
 import type { ColumnSpec } from '../../../shared/table.js'
 import { NotCompiled } from './ir.js'
 import { sqliteColumnNames } from './names.js'
-import { loadSqlParser, readSelect } from './parse.js'
-import { planSelect } from './plan.js'
+import { loadSqlParser, readStatement } from './parse.js'
+import { planQuery } from './plan.js'
 import { textOrdersAsSqlite } from './text-order.js'
 
 export { sqlShaped } from './shape.js'
@@ -39,8 +39,8 @@ export async function compileSql(
 ): Promise<Compiled> {
   await loadSqlParser()
   try {
-    const select = readSelect(sql)
-    const plan = planSelect(select, new Map(tables.map((t) => [t.path, t.columns])))
+    const select = readStatement(sql)
+    const plan = planQuery(select, new Map(tables.map((t) => [t.path, t.columns])))
     if (plan.textOrder && !textOrdersAsSqlite(sql)) return { reason: 'text ordered by characters whose order differs between UTF-16 and UTF-8' }
     const names = await sqliteColumnNames(rewritten, tables)
     if (names === null) return { reason: 'SQLite does not accept it' }

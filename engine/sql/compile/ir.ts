@@ -32,6 +32,10 @@ export type SqlExpr =
   | { readonly k: 'call'; readonly name: string; readonly args: readonly SqlExpr[] }
   /** An aggregate; `arg` null is count(*). */
   | { readonly k: 'agg'; readonly fn: AggFn; readonly arg: SqlExpr | null; readonly distinct: boolean }
+  /** A window function over its window (the default frame: the partition up to the row's last peer). */
+  | { readonly k: 'win'; readonly fn: WinFn; readonly args: readonly SqlExpr[]; readonly partition: readonly SqlExpr[]; readonly order: readonly OrderKey[] }
+
+export type WinFn = 'sum' | 'count' | 'avg' | 'row_number' | 'rank' | 'lag' | 'lead'
 
 export interface SelectItem {
   readonly expr: SqlExpr
@@ -45,17 +49,26 @@ export interface OrderKey {
   readonly nulls: 'first' | 'last' | null
 }
 
-/** `[INNER | LEFT] JOIN table [alias] ON …`: the ON condition as written. */
+/**
+ * What FROM and JOIN read: a table by its path as written (dotted), or a query: a subquery in
+ * FROM, or the query a WITH name stands for (`name`, and the column names the WITH gives it).
+ */
+export type SqlSource =
+  | { readonly k: 'table'; readonly path: string }
+  | { readonly k: 'query'; readonly query: SqlQuery; readonly name: string | null; readonly columns: readonly string[] | null }
+
+/** `[INNER | LEFT] JOIN source [alias] ON …`: the ON condition as written. */
 export interface SqlJoin {
   readonly kind: 'inner' | 'left'
-  readonly table: string
+  readonly source: SqlSource
   readonly alias: string | null
   readonly on: SqlExpr
 }
 
 export interface SqlSelect {
-  /** The first table's path as written (dotted), and the alias it may be called by. */
-  readonly table: string
+  readonly k: 'select'
+  /** What the first FROM item reads, and the alias it may be called by. */
+  readonly source: SqlSource
   readonly alias: string | null
   /** The tables joined to it, in order. */
   readonly joins: readonly SqlJoin[]
@@ -70,6 +83,17 @@ export interface SqlSelect {
   readonly limit: number | null
   readonly offset: number
 }
+
+/** SELECTs joined by UNION ALL (each without ORDER BY or LIMIT), then the ORDER BY and LIMIT of all. */
+export interface SqlUnion {
+  readonly k: 'union'
+  readonly arms: readonly SqlSelect[]
+  readonly orderBy: readonly OrderKey[]
+  readonly limit: number | null
+  readonly offset: number
+}
+
+export type SqlQuery = SqlSelect | SqlUnion
 
 /** Thrown while reading or planning when the query is outside the subset; it then runs on sql.js. */
 export class NotCompiled extends Error {

@@ -10,7 +10,20 @@
  * ranks them alike), and literals SQLite would read differently (too large, not finite, hex).
  */
 import { init, parse as parseSql } from '@guanmingchiu/sqlparser-ts'
-import { outside, type AggFn, type ArithOp, type CmpOp, type OrderKey, type SelectItem, type SqlExpr, type SqlJoin, type SqlSelect } from './ir.js'
+import {
+  outside,
+  type AggFn,
+  type ArithOp,
+  type CmpOp,
+  type OrderKey,
+  type SelectItem,
+  type SqlExpr,
+  type SqlJoin,
+  type SqlQuery,
+  type SqlSelect,
+  type SqlSource,
+  type WinFn,
+} from './ir.js'
 
 type Node = Record<string, unknown>
 
@@ -40,10 +53,11 @@ function field(n: Node, key: string): unknown {
 }
 
 /**
- * The query as one SELECT over one table, or `outside` the subset. The parser must have been
- * loaded (loadSqlParser).
+ * The query as the subset reads it: a SELECT, or SELECTs joined by UNION ALL, reading tables,
+ * subqueries and WITH names; or `outside` the subset. The parser must have been loaded
+ * (loadSqlParser).
  */
-export function readSelect(sql: string): SqlSelect {
+export function readStatement(sql: string): SqlQuery {
   let statements: unknown
   try {
     statements = parseSql(sql, 'sqlite')
@@ -52,19 +66,73 @@ export function readSelect(sql: string): SqlSelect {
   }
   if (!Array.isArray(statements) || statements.length !== 1) throw outside('not one statement')
   const [kind, query] = tagOf(statements[0])
-  if (kind !== 'Query' || !isNode(query)) throw outside('not a query')
+  if (kind !== 'Query') throw outside('not a query')
+  return readQuery(query, new Map())
+}
+
+/** The queries WITH names stand for, by lower-cased name (SQLite's names are case-insensitive). */
+type Ctes = ReadonlyMap<string, { readonly name: string; readonly query: SqlQuery; readonly columns: readonly string[] | null }>
+
+function readQuery(query: unknown, outer: Ctes): SqlQuery {
+  if (!isNode(query)) throw outside('not a query')
   for (const [key, v] of Object.entries(query)) {
     if (v === undefined || v === null) continue
     if (!['body', 'order_by', 'limit_clause', 'locks', 'pipe_operators', 'with', 'fetch', 'for_clause', 'settings', 'format_clause'].includes(key))
       throw outside(`query part ${key}`)
   }
-  if (query.with !== undefined && query.with !== null) throw outside('WITH')
   if (!emptyList(query.locks) || !emptyList(query.pipe_operators) || (query.fetch ?? null) !== null || (query.for_clause ?? null) !== null)
     throw outside('a query clause')
-  const [bodyKind, select] = tagOf(query.body)
-  if (bodyKind !== 'Select' || !isNode(select)) throw outside('not a plain SELECT')
+  const ctes = readWith(query.with, outer)
   const { limit, offset } = readLimit(query.limit_clause)
-  return { ...readSelectBody(select), orderBy: readOrderBy(query.order_by), limit, offset }
+  const orderBy = readOrderBy(query.order_by)
+  const [bodyKind, body] = tagOf(query.body)
+  if (bodyKind === 'Select' && isNode(body)) return { k: 'select', ...readStatementBody(body, ctes), orderBy, limit, offset }
+  if (bodyKind === 'SetOperation' && isNode(body)) return { k: 'union', arms: readUnionArms(body, ctes), orderBy, limit, offset }
+  throw outside('not a plain SELECT')
+}
+
+/** `WITH a AS (…), b(x, y) AS (…)`: each name sees those before it (not RECURSIVE). */
+function readWith(w: unknown, outer: Ctes): Ctes {
+  if (w === undefined || w === null) return outer
+  if (!isNode(w) || w.recursive !== false || !Array.isArray(w.cte_tables)) throw outside('WITH RECURSIVE')
+  const ctes = new Map(outer)
+  const mine = new Set<string>()
+  for (const cte of w.cte_tables) {
+    if (!isNode(cte) || !isNode(cte.alias) || !isNode(cte.alias.name)) throw outside('a WITH form')
+    for (const [key, v] of Object.entries(cte)) {
+      if (v === undefined || v === null) continue
+      if (!['alias', 'query', 'closing_paren_token'].includes(key)) throw outside(`a WITH option ${key}`)
+    }
+    const name = identValue(cte.alias.name)
+    const columns = emptyList(cte.alias.columns)
+      ? null
+      : (cte.alias.columns as unknown[]).map((c) => {
+          if (!isNode(c) || !isNode(c.name) || Object.entries(c).some(([key, v]) => key !== 'name' && v !== null && v !== undefined))
+            throw outside('a WITH column form')
+          return identValue(c.name)
+        })
+    // SQLite refuses a name given twice in one WITH; sql.js says so.
+    if (mine.has(name.toLowerCase())) throw outside('a WITH name given twice')
+    mine.add(name.toLowerCase())
+    ctes.set(name.toLowerCase(), { name, query: readQuery(cte.query, ctes), columns })
+  }
+  return ctes
+}
+
+/** The SELECTs of `a UNION ALL b UNION ALL c` (the parser nests them to the left). */
+function readUnionArms(op: Node, ctes: Ctes): SqlSelect[] {
+  for (const [key, v] of Object.entries(op)) {
+    if (v === undefined || v === null) continue
+    if (!['left', 'op', 'set_quantifier', 'right'].includes(key)) throw outside(`a compound SELECT part ${key}`)
+  }
+  if (op.op !== 'Union' || op.set_quantifier !== 'All') throw outside('a compound SELECT other than UNION ALL')
+  const arm = (x: unknown): SqlSelect[] => {
+    const [kind, body] = tagOf(x)
+    if (kind === 'SetOperation' && isNode(body)) return readUnionArms(body, ctes)
+    if (kind === 'Select' && isNode(body)) return [{ k: 'select', ...readStatementBody(body, ctes), orderBy: [], limit: null, offset: 0 }]
+    throw outside('a compound SELECT of something other than SELECTs')
+  }
+  return [...arm(op.left), ...arm(op.right)]
 }
 
 const ALLOWED_SELECT_KEYS = new Set([
@@ -88,7 +156,7 @@ const ALLOWED_SELECT_KEYS = new Set([
   'optimizer_hints',
 ])
 
-function readSelectBody(s: Node): Omit<SqlSelect, 'orderBy' | 'limit' | 'offset'> {
+function readStatementBody(s: Node, ctes: Ctes): Omit<SqlSelect, 'k' | 'orderBy' | 'limit' | 'offset'> {
   for (const [key, value] of Object.entries(s)) {
     if (value === undefined || value === null) continue
     if (!ALLOWED_SELECT_KEYS.has(key)) throw outside(`SELECT part ${key}`)
@@ -97,12 +165,12 @@ function readSelectBody(s: Node): Omit<SqlSelect, 'orderBy' | 'limit' | 'offset'
   }
   if (s.flavor !== 'Standard' || s.top_before_distinct !== false) throw outside('a SELECT form')
   const distinct = readDistinct(s.distinct)
-  const { table, alias, joins } = readFrom(s.from)
+  const { source, alias, joins } = readFrom(s.from, ctes)
   const items = readProjection(s.projection)
   const where = s.selection === undefined || s.selection === null ? null : readExpr(s.selection)
   const groupBy = readGroupBy(s.group_by)
   const having = s.having === undefined || s.having === null ? null : readExpr(s.having)
-  return { table, alias, joins, distinct, items, where, groupBy, having }
+  return { source, alias, joins, distinct, items, where, groupBy, having }
 }
 
 function readDistinct(d: unknown): boolean {
@@ -112,10 +180,10 @@ function readDistinct(d: unknown): boolean {
   throw outside('DISTINCT ON')
 }
 
-function readFrom(from: unknown): { table: string; alias: string | null; joins: SqlJoin[] } {
+function readFrom(from: unknown, ctes: Ctes): { source: SqlSource; alias: string | null; joins: SqlJoin[] } {
   if (!Array.isArray(from) || from.length !== 1 || !isNode(from[0])) throw outside('not one table (and its joins) in FROM')
   const twj = from[0]
-  const first = readTable(twj.relation)
+  const first = readRelation(twj.relation, ctes)
   const joins = (Array.isArray(twj.joins) ? twj.joins : []).map((j: unknown): SqlJoin => {
     if (!isNode(j) || (j.global ?? false) !== false) throw outside('a join form')
     const [kind, constraint] = tagOf(j.join_operator)
@@ -123,25 +191,37 @@ function readFrom(from: unknown): { table: string; alias: string | null; joins: 
     if (joinKind === null) throw outside(`a ${kind} join`)
     const [how, on] = tagOf(constraint)
     if (how !== 'On') throw outside(`a join ${how}`)
-    return { kind: joinKind, ...readTable(j.relation), on: readExpr(on) }
+    return { kind: joinKind, ...readRelation(j.relation, ctes), on: readExpr(on) }
   })
   return { ...first, joins }
 }
 
-function readTable(relation: unknown): { table: string; alias: string | null } {
+/** A table (or a WITH name), or a subquery, with its alias. */
+function readRelation(relation: unknown, ctes: Ctes): { source: SqlSource; alias: string | null } {
   const [kind, t] = tagOf(relation)
-  if (kind !== 'Table' || !isNode(t)) throw outside('FROM something other than a table')
+  if (kind === 'Derived' && isNode(t)) {
+    for (const [key, value] of Object.entries(t)) {
+      if (value === undefined || value === null) continue
+      if (!['lateral', 'subquery', 'alias'].includes(key)) throw outside(`a subquery option ${key}`)
+    }
+    if (t.lateral !== false) throw outside('a LATERAL subquery')
+    return { source: { k: 'query', query: readQuery(t.subquery, ctes), name: null, columns: null }, alias: readAlias(t.alias) }
+  }
+  if (kind !== 'Table' || !isNode(t)) throw outside('FROM something other than a table or a subquery')
   for (const [key, value] of Object.entries(t)) {
     if (key === 'name' || key === 'alias' || value === undefined || value === null) continue
     if (key === 'with_ordinality' ? value !== false : !emptyList(value)) throw outside(`a table option ${key}`)
   }
-  const table = objectName(t.name)
-  let alias: string | null = null
-  if (t.alias !== undefined && t.alias !== null) {
-    if (!isNode(t.alias) || !emptyList(t.alias.columns) || !isNode(t.alias.name)) throw outside('a table alias form')
-    alias = identValue(t.alias.name)
-  }
-  return { table, alias }
+  const path = objectName(t.name)
+  const cte = Array.isArray(t.name) && t.name.length === 1 ? ctes.get(path.toLowerCase()) : undefined
+  const source: SqlSource = cte === undefined ? { k: 'table', path } : { k: 'query', query: cte.query, name: cte.name, columns: cte.columns }
+  return { source, alias: readAlias(t.alias) }
+}
+
+function readAlias(a: unknown): string | null {
+  if (a === undefined || a === null) return null
+  if (!isNode(a) || !emptyList(a.columns) || !isNode(a.name)) throw outside('a table alias form')
+  return identValue(a.name)
 }
 
 /** `a.b.c` from its parts; a quoted part may itself hold dots (`"pub.demo.sales"`). */
@@ -190,14 +270,16 @@ function readOrderBy(o: unknown): OrderKey[] {
   if (!isNode(o) || (o.interpolate ?? null) !== null) throw outside('an ORDER BY form')
   const [kind, exprs] = tagOf(o.kind)
   if (kind !== 'Expressions' || !Array.isArray(exprs)) throw outside('ORDER BY ALL')
-  return exprs.map((e): OrderKey => {
-    if (!isNode(e) || (e.with_fill ?? null) !== null) throw outside('an ORDER BY form')
-    const opts = isNode(e.options) ? e.options : {}
-    const asc = opts.asc ?? null
-    const nullsFirst = opts.nulls_first ?? null
-    if ((asc !== null && typeof asc !== 'boolean') || (nullsFirst !== null && typeof nullsFirst !== 'boolean')) throw outside('an ORDER BY option')
-    return { expr: readExpr(e.expr), desc: asc === false, nulls: nullsFirst === null ? null : nullsFirst ? 'first' : 'last' }
-  })
+  return exprs.map(readOrderKey)
+}
+
+function readOrderKey(e: unknown): OrderKey {
+  if (!isNode(e) || (e.with_fill ?? null) !== null) throw outside('an ORDER BY form')
+  const opts = isNode(e.options) ? e.options : {}
+  const asc = opts.asc ?? null
+  const nullsFirst = opts.nulls_first ?? null
+  if ((asc !== null && typeof asc !== 'boolean') || (nullsFirst !== null && typeof nullsFirst !== 'boolean')) throw outside('an ORDER BY option')
+  return { expr: readExpr(e.expr), desc: asc === false, nulls: nullsFirst === null ? null : nullsFirst ? 'first' : 'last' }
 }
 
 function readLimit(l: unknown): { limit: number | null; offset: number } {
@@ -330,10 +412,11 @@ function readCase(c: Node): SqlExpr {
 }
 
 const AGGREGATES: ReadonlySet<string> = new Set<AggFn>(['count', 'sum', 'total', 'avg', 'min', 'max'])
+const WINDOWED: ReadonlySet<string> = new Set<WinFn>(['sum', 'count', 'avg', 'row_number', 'rank', 'lag', 'lead'])
 const SCALARS: ReadonlySet<string> = new Set(['abs', 'coalesce', 'ifnull', 'nullif', 'lower', 'upper', 'length'])
 
 function readFunction(f: Node): SqlExpr {
-  for (const key of ['filter', 'over', 'null_treatment']) if ((field(f, key) ?? null) !== null) throw outside(`a function with ${key}`)
+  for (const key of ['filter', 'null_treatment']) if ((field(f, key) ?? null) !== null) throw outside(`a function with ${key}`)
   if (!emptyList(f.within_group) || f.uses_odbc_syntax !== false || f.parameters !== 'None') throw outside('a function form')
   if (!Array.isArray(f.name) || f.name.length !== 1) throw outside('a qualified function name')
   const [nameKind, ident] = tagOf(f.name[0])
@@ -345,6 +428,10 @@ function readFunction(f: Node): SqlExpr {
   if (list.duplicate_treatment !== undefined && list.duplicate_treatment !== null && !distinct && list.duplicate_treatment !== 'All')
     throw outside('a function argument form')
   const star = list.args.length === 1 && isNode(list.args[0]) && list.args[0].Unnamed === 'Wildcard'
+  if ((f.over ?? null) !== null) {
+    if (!WINDOWED.has(name) || distinct) throw outside(`the window function ${name}`)
+    return readWindow(name as WinFn, star ? [] : list.args.map(readArg), star, f.over)
+  }
   if (AGGREGATES.has(name)) {
     const fn = name as AggFn
     if (star) {
@@ -358,6 +445,31 @@ function readFunction(f: Node): SqlExpr {
   }
   if (!SCALARS.has(name) || distinct || star) throw outside(`the function ${name}`)
   return { k: 'call', name, args: list.args.map(readArg) }
+}
+
+/** `fn(args) OVER (PARTITION BY … ORDER BY …)`, with the default frame only. */
+function readWindow(fn: WinFn, args: SqlExpr[], star: boolean, over: unknown): SqlExpr {
+  const [kind, spec] = tagOf(over)
+  if (kind !== 'WindowSpec' || !isNode(spec)) throw outside('a named window')
+  for (const [key, v] of Object.entries(spec)) {
+    if (v === undefined || v === null) continue
+    if (!['partition_by', 'order_by'].includes(key)) throw outside(`a window with ${key}`)
+  }
+  const arity: Readonly<Record<WinFn, [number, number]>> = {
+    sum: [1, 1],
+    avg: [1, 1],
+    count: [0, 1],
+    row_number: [0, 0],
+    rank: [0, 0],
+    lag: [1, 3],
+    lead: [1, 3],
+  }
+  const [min, max] = arity[fn]
+  if (args.length < min || args.length > max || (star && fn !== 'count') || (fn === 'count' && args.length === 0 && !star))
+    throw outside(`${fn} with these arguments`)
+  const partition = Array.isArray(spec.partition_by) ? spec.partition_by.map(readExpr) : []
+  const order = Array.isArray(spec.order_by) ? spec.order_by.map(readOrderKey) : []
+  return { k: 'win', fn, args, partition, order }
 }
 
 function readArg(a: unknown): SqlExpr {

@@ -1,14 +1,36 @@
 /**
- * A SELECT of the subset (ir.ts) as the operations the macro language runs: `<base>`, a `<sel>`
- * for WHERE, `<willbe>`s for computed values, a `<tabu>` for GROUP BY and the aggregates (groups
- * in SQLite's order: keys ascending, NULL first), a `<sel>` for HAVING, `<sort>` for ORDER BY,
- * row-number selections for LIMIT and OFFSET, and a `<colord>` of the result columns. Being
- * operations, it splits over workers, stops, and reports progress like any macro query.
+ * A query of the subset (ir.ts) as the operations the macro language runs: `<base>` (or the
+ * operations of a subquery in FROM), `<link>`s for joins, a `<sel>` for WHERE, `<willbe>`s for
+ * computed values, a `<tabu>` for GROUP BY and the aggregates (groups in SQLite's order: keys
+ * ascending, NULL first), a `<sel>` for HAVING, sorts and group functions for window functions
+ * (window.ts), `<sort>` for ORDER BY, row-number selections for LIMIT and OFFSET, `<merge>` for
+ * UNION ALL, and a `<colord>` of the result columns. Being operations, it splits over workers,
+ * stops, and reports progress like any macro query.
  */
-import type { BreakSpec, Expr, Loc, Op, SortKey, Tcol } from '../../ast.js'
+import type { Expr, Op, SortKey, Tcol } from '../../ast.js'
 import type { ColumnSpec } from '../../../shared/table.js'
-import { truth, value, type Scope, type SqlType, type Val } from './expr.js'
-import { outside, type SqlExpr, type SqlJoin, type SqlSelect } from './ir.js'
+import { truth, value, type Scope, type Uses, type Val } from './expr.js'
+import { outside, type SqlExpr, type SqlQuery, type SqlSelect, type SqlSource, type SqlUnion } from './ir.js'
+import {
+  aggregatesOf,
+  colRef,
+  containsAggregate,
+  containsWindow,
+  forEachChild,
+  INT32,
+  LOC,
+  META,
+  Names,
+  orderKeys,
+  readsColumns,
+  rowNumbers,
+  sameExpr,
+  tabu,
+  willbe,
+  windowsOf,
+} from './plan-kit.js'
+import { linkOf, storedColumn, tableScope, type PlanTable, type SourceColumn } from './sources.js'
+import { windowScope } from './window.js'
 
 export interface SqlPlan {
   readonly ops: Op[]
@@ -24,200 +46,196 @@ export interface SqlPlan {
   readonly textOrder: boolean
 }
 
-const LOC: Loc = { line: 1, col: 1 }
-const INT32 = 2 ** 31
-const meta = {}
-
-const sameExpr = (a: SqlExpr, b: SqlExpr): boolean => JSON.stringify(a) === JSON.stringify(b)
-
-/** Whether an expression reads a column or an aggregate (else it is a constant). */
-const readsColumns = (x: SqlExpr): boolean => JSON.stringify(x).includes('"k":"col"') || containsAggregate(x)
-
-function containsAggregate(x: SqlExpr): boolean {
-  const found: SqlExpr[] = []
-  aggregatesOf(x, found)
-  return found.length > 0
+/** What the planning of one query shares with its subqueries. */
+interface Context {
+  readonly specs: ReadonlyMap<string, readonly ColumnSpec[]>
+  readonly names: Names
+  readonly uses: Uses
 }
 
-function aggregatesOf(x: SqlExpr, out: SqlExpr[]): void {
-  if (x.k === 'agg') {
-    if (x.arg !== null && containsAggregate(x.arg)) throw outside('an aggregate inside an aggregate')
-    if (!out.some((a) => sameExpr(a, x))) out.push(x)
-    return
-  }
-  for (const v of Object.values(x)) {
-    if (Array.isArray(v)) for (const item of v) visitAny(item, out)
-    else visitAny(v, out)
-  }
-}
-
-function visitAny(v: unknown, out: SqlExpr[]): void {
-  if (typeof v !== 'object' || v === null) return
-  if ('k' in v) aggregatesOf(v as SqlExpr, out)
-  else for (const w of Object.values(v)) visitAny(w, out)
-}
-
-/** A table of the query as the plan sees it: the engine names of its columns, by SQL name. */
-interface PlanTable {
-  readonly path: string
-  /** What `q.col` may call it: its alias, else the last part of its path (case-insensitive). */
-  readonly qualifier: string
-  readonly specs: readonly ColumnSpec[]
-  /** Engine name of each column, by lower-cased SQL name: a joined table's carry a suffix. */
-  readonly engineNames: ReadonlyMap<string, string>
-  /** The link's suffix for a joined table; '' for the first. */
-  readonly suffix: string
-}
-
-function planTable(path: string, alias: string | null, specs: readonly ColumnSpec[], index: number): PlanTable {
-  const suffix = index === 0 ? '' : `_sqlj${index}`
-  const qualifier = (alias ?? path.slice(path.lastIndexOf('.') + 1)).toLowerCase()
-  return { path, qualifier, specs, suffix, engineNames: new Map(specs.map((c) => [c.name.toLowerCase(), (c.name + suffix).toLowerCase()])) }
-}
-
-/** The tables' columns by lower-cased name (SQL names are case-insensitive); an unqualified name must be in one table. */
-function tableScope(tables: readonly PlanTable[]): Scope {
-  return {
-    uses: { textOrder: false },
-    match: () => null,
-    column(name) {
-      const dot = name.lastIndexOf('.')
-      const bare = name.slice(dot + 1).toLowerCase()
-      const candidates = dot >= 0 ? tables.filter((t) => t.qualifier === name.slice(0, dot).toLowerCase()) : tables.filter((t) => t.engineNames.has(bare))
-      if (candidates.length !== 1) throw outside(`the name ${name}`)
-      const t = candidates[0]
-      const spec = t.specs.find((c) => c.name.toLowerCase() === bare)
-      if (spec === undefined) throw outside(`the name ${name}`)
-      const v = columnVal(
-        t.engineNames.get(bare)!,
-        spec.type === 'float' ? 'real' : spec.type === 'text' ? 'text' : 'int',
-        spec.type !== 'float' && spec.type !== 'text',
-      )
-      return spec.type === 'date' ? { ...v, date: true } : v
-    },
-  }
-}
-
-/**
- * A join as a `<link>`: a link brings the FIRST matching row, a join every one, so the link is
- * marked as SQL's (`sqlJoin`: a repeated key declines the plan at run time, and a NULL key
- * matches nothing, where a link matches N/A with N/A). ON must be equalities between a column of
- * the joined table and a column of an earlier one.
- */
-function linkOf(join: SqlJoin, tables: readonly PlanTable[], at: number): Op {
-  const joined = tables[at]
-  const scope = tableScope(tables.slice(0, at + 1))
-  /** Which of the tables so far a name means (as tableScope resolves it). */
-  const owner = (name: string): number => {
-    const dot = name.lastIndexOf('.')
-    const bare = name.slice(dot + 1).toLowerCase()
-    return tables.slice(0, at + 1).findIndex((t) => (dot >= 0 ? t.qualifier === name.slice(0, dot).toLowerCase() : t.engineNames.has(bare)))
-  }
-  const conjuncts: SqlExpr[] = []
-  const flatten = (x: SqlExpr): void => {
-    if (x.k === 'and') {
-      flatten(x.l)
-      flatten(x.r)
-    } else conjuncts.push(x)
-  }
-  flatten(join.on)
-  const col: string[] = []
-  const col2: string[] = []
-  for (const c of conjuncts) {
-    if (c.k !== 'cmp' || c.op !== '=' || c.l.k !== 'col' || c.r.k !== 'col') throw outside('a join condition other than equal columns')
-    const sides = [c.l.name, c.r.name].map((name) => ({ v: scope.column(name), mine: owner(name) === at }))
-    const theirs = sides.find((x) => x.mine)
-    const ours = sides.find((x) => !x.mine)
-    if (theirs === undefined || ours === undefined) throw outside('a join condition not between the joined table and an earlier one')
-    if ((theirs.v.t === 'text') !== (ours.v.t === 'text')) throw outside('a join of text with a number')
-    col.push((ours.v.e as { name: string }).name)
-    // The foreign worksheet's own names (its columns carry no suffix there).
-    col2.push((theirs.v.e as { name: string }).name.slice(0, -joined.suffix.length))
-  }
-  return {
-    kind: 'Link',
-    table2: joined.path,
-    ops: [],
-    col,
-    col2,
-    cols: joined.specs.map((c) => c.name.toLowerCase()),
-    suffix: joined.suffix,
-    type: join.kind === 'inner' ? 'select' : 'exact',
-    label: '',
-    loc: LOC,
-    sqlJoin: true,
-  }
-}
-
-function columnVal(name: string, t: SqlType, intCarried: boolean): Val {
-  return { e: { kind: 'Col', name: name.toLowerCase(), loc: LOC }, t, intCarried, bound: t === 'int' ? INT32 : t === 'real' ? Infinity : 0 }
+/** A (sub)query planned: the operations that make its rows, from a `<base>`, and its columns. */
+interface Planned {
+  readonly ops: Op[]
+  /** Its result columns: `val.e` is the column, `name` what an outer query may call it. */
+  readonly cols: readonly SourceColumn[]
+  /** As SqlPlan.aliases. */
+  readonly aliases: readonly (string | null)[]
 }
 
 /** @param specs the columns of each table the query reads, by lower-cased path */
-export function planSelect(select: SqlSelect, specs: ReadonlyMap<string, readonly ColumnSpec[]>): SqlPlan {
-  const specsOf = (path: string): readonly ColumnSpec[] => {
-    const found = specs.get(path.toLowerCase())
-    if (found === undefined) throw outside(`the table ${path}`)
-    return found
+export function planQuery(query: SqlQuery, specs: ReadonlyMap<string, readonly ColumnSpec[]>): SqlPlan {
+  const taken = new Set([...specs.values()].flatMap((cols) => cols.map((c) => c.name.toLowerCase())))
+  const ctx: Context = { specs, names: new Names(taken), uses: { textOrder: false } }
+  const planned = planOf(query, ctx)
+  const columns = planned.cols.map((c) => (c.val.e as { name: string }).name)
+  const ops = [...planned.ops, { kind: 'Colord', cols: columns, hide: [], hard: false, loc: LOC } as Op]
+  return { ops, columns, aliases: planned.aliases, textOrder: ctx.uses.textOrder }
+}
+
+function planOf(query: SqlQuery, ctx: Context): Planned {
+  return query.k === 'select' ? planSelect(query, ctx) : planUnion(query, ctx)
+}
+
+/**
+ * A FROM item as a table of the query, and the operations that make it: a table's `<base>`, or
+ * a subquery's operations. Item `index` > 0 is joined, its columns carrying the link's suffix.
+ */
+function planSource(source: SqlSource, alias: string | null, index: number, ctx: Context): { table: PlanTable; ops: Op[]; suffix: string } {
+  const suffix = index === 0 ? '' : `_sqlj${index}`
+  if (source.k === 'table') {
+    const specs = ctx.specs.get(source.path.toLowerCase())
+    if (specs === undefined) throw outside(`the table ${source.path}`)
+    const foreign = specs.map((c) => c.name.toLowerCase())
+    const qualifier = (alias ?? source.path.slice(source.path.lastIndexOf('.') + 1)).toLowerCase()
+    const cols = specs.map((c, i) => ({ name: c.name, val: storedColumn(foreign[i] + suffix, c) }))
+    return { table: { qualifier, cols, foreign }, ops: [{ kind: 'Base', table: source.path.toLowerCase(), loc: LOC }], suffix }
   }
-  const tables = [planTable(select.table.toLowerCase(), select.alias, specsOf(select.table), 0)]
-  select.joins.forEach((j, i) => tables.push(planTable(j.table.toLowerCase(), j.alias, specsOf(j.table), i + 1)))
-  if (new Set(tables.map((t) => t.qualifier)).size !== tables.length) throw outside('two tables by the same name')
-  const names = new Names(new Set(tables.flatMap((t) => [...t.engineNames.values()])))
-  const ops: Op[] = [{ kind: 'Base', table: tables[0].path, loc: LOC }]
-  select.joins.forEach((j, i) => ops.push(linkOf(j, tables, i + 1)))
-  const items = select.items.flatMap((item) =>
+  const inner = planOf(source.query, ctx)
+  if (source.columns !== null && source.columns.length !== inner.cols.length) throw outside('a WITH column list of another length')
+  const foreign = inner.cols.map((c) => (c.val.e as { name: string }).name)
+  const cols = inner.cols.map((c, i) => ({ name: source.columns?.[i] ?? c.name, val: { ...c.val, e: colRef(foreign[i] + suffix) } }))
+  return { table: { qualifier: (alias ?? source.name)?.toLowerCase() ?? null, cols, foreign }, ops: inner.ops, suffix }
+}
+
+function planSelect(select: SqlSelect, ctx: Context): Planned {
+  const { names } = ctx
+  const sources = [planSource(select.source, select.alias, 0, ctx), ...select.joins.map((j, i) => planSource(j.source, j.alias, i + 1, ctx))]
+  const tables = sources.map((s) => s.table)
+  const qualifiers = tables.flatMap((t) => (t.qualifier === null ? [] : [t.qualifier]))
+  if (new Set(qualifiers).size !== qualifiers.length) throw outside('two tables by the same name')
+  const ops: Op[] = [...sources[0].ops]
+  select.joins.forEach((j, i) => ops.push(linkOf(j, tables, i + 1, sources[i + 1].ops, sources[i + 1].suffix)))
+  const items = select.items.flatMap((item): Item[] =>
     item === 'star'
-      ? tables.flatMap((t) => t.specs.map((s) => ({ expr: { k: 'col', name: `${t.qualifier}.${s.name}` } as SqlExpr, alias: s.name, star: true })))
-      : [{ ...item, star: false }],
+      ? tables.flatMap((t) => t.cols.map((c) => ({ expr: null, val: c.val, alias: c.name, star: true })))
+      : [{ expr: item.expr, val: null, alias: item.alias, star: false }],
   )
-  const rows = withShared(tableScope(tables), select, items, ops, names)
+  const exprs = items.flatMap((i) => (i.expr === null ? [] : [i.expr]))
+  const rows = withShared(tableScope(tables, ctx.uses), select, exprs, ops, names)
+  for (const x of [select.where, select.having, ...select.groupBy])
+    if (x !== null && containsWindow(x)) throw outside('a window function outside the select list and ORDER BY')
   if (select.where !== null) {
     if (containsAggregate(select.where)) throw outside('an aggregate in WHERE')
     ops.push({ kind: 'Sel', cond: truth(select.where, rows), loc: LOC })
   }
   const aggs: SqlExpr[] = []
-  for (const item of items) aggregatesOf(item.expr, aggs)
+  for (const x of exprs) aggregatesOf(x, aggs)
   if (select.having !== null) aggregatesOf(select.having, aggs)
   for (const key of select.orderBy) aggregatesOf(key.expr, aggs)
   const grouped = select.groupBy.length > 0 || aggs.length > 0
   if (!grouped && select.having !== null) throw outside('HAVING without GROUP BY')
-  const scope = grouped ? groupScope(select, items, aggs, rows, ops, names) : rows
-
+  if (grouped && items.some((i) => i.star)) throw outside('* in a grouped query')
+  let scope = grouped ? groupScope(select, items, aggs, rows, ops, names) : rows
   if (select.having !== null) ops.push({ kind: 'Sel', cond: truth(select.having, scope), loc: LOC })
+
+  const wins: (SqlExpr & { k: 'win' })[] = []
+  for (const x of [...exprs, ...select.orderBy.map((o) => o.expr)]) windowsOf(x, wins)
+  if (wins.length > 0) scope = windowScope(scope, wins, ops, names)
 
   // The result columns: a plain column keeps its name where it can, anything else is a willbe.
   const columns: string[] = []
-  const resultVals: Val[] = []
+  const cols: SourceColumn[] = []
   for (const item of items) {
-    const v = value(item.expr, scope)
+    const v = item.val ?? value(item.expr!, scope)
     const name = v.e.kind === 'Col' && !columns.includes(v.e.name) ? v.e.name : names.next('c')
     if (name !== (v.e.kind === 'Col' ? v.e.name : null)) ops.push(willbe(name, v.e))
     columns.push(name)
-    resultVals.push(v)
+    const sqlName = item.alias ?? (item.expr?.k === 'col' ? item.expr.name.slice(item.expr.name.lastIndexOf('.') + 1) : null)
+    cols.push({ name: sqlName, val: { ...v, e: colRef(name) } })
   }
   if (select.distinct) {
     const cnt = names.next('n')
-    ops.push(tabu(columns, 'none', [{ fun: 'cnt', source: null, weight: null, name: cnt, meta, loc: LOC }]))
+    ops.push(tabu(columns, 'none', [{ fun: 'cnt', source: null, weight: null, name: cnt, meta: META, loc: LOC }]))
   }
   if (select.orderBy.length > 0) {
     const keys: SortKey[] = []
     for (const key of select.orderBy) {
-      const col = orderColumn(key.expr, items, resultVals, columns, scope, ops, names, select.distinct)
-      const nullsDefault = key.desc ? 'last' : 'first'
-      if (key.nulls !== null && key.nulls !== nullsDefault) {
-        const isNull = names.next('z')
-        ops.push(willbe(isNull, { kind: 'Call', name: '$isnull', args: [{ kind: 'Col', name: col, loc: LOC }], loc: LOC }))
-        keys.push({ col: isNull, dir: key.nulls === 'last' ? 'up' : 'down' })
-      }
-      keys.push({ col, dir: key.desc ? 'down' : 'up' })
+      const col = orderColumn(key.expr, items, cols, scope, ops, names, select.distinct)
+      keys.push(...orderKeys(col, key.desc, key.nulls, ops, names))
     }
     ops.push({ kind: 'Sort', keys, loc: LOC })
   }
-  if (select.limit !== null) ops.push(rowNumbers('<=', select.offset + select.limit))
-  if (select.offset > 0) ops.push(rowNumbers('>', select.offset))
-  ops.push({ kind: 'Colord', cols: columns, hide: [], hard: false, loc: LOC })
-  return { ops, columns, aliases: items.map((i) => i.alias), textOrder: rows.uses.textOrder }
+  limitRows(select, ops)
+  return { ops, cols, aliases: items.map((i) => i.alias) }
+}
+
+function limitRows(q: { readonly limit: number | null; readonly offset: number }, ops: Op[]): void {
+  if (q.limit !== null) ops.push(rowNumbers('<=', q.offset + q.limit))
+  if (q.offset > 0) ops.push(rowNumbers('>', q.offset))
+}
+
+/**
+ * `a UNION ALL b …`: each SELECT's columns renamed alike (u0, u1, …) and kept alone, the later
+ * ones `<merge>`d below the first (matched by name), then ORDER BY, which names result columns
+ * by number or by the first SELECT's names, and LIMIT.
+ */
+function planUnion(u: SqlUnion, ctx: Context): Planned {
+  const arms = u.arms.map((a) => planSelect(a, ctx))
+  const width = arms[0].cols.length
+  if (arms.some((a) => a.cols.length !== width)) throw outside('UNION ALL of SELECTs with different numbers of columns')
+  const out = arms[0].cols.map(() => ctx.names.next('u'))
+  const vals = out.map((name, c) =>
+    unionVal(
+      arms.map((a) => a.cols[c].val),
+      name,
+    ),
+  )
+  const renamed = (a: Planned): Op[] => [
+    ...a.cols.map((c, i) => willbe(out[i], (c.val.e as { name: string }).name === out[i] ? c.val.e : vals[i].asDoubles ? doubles(c.val) : c.val.e)),
+    { kind: 'Colord', cols: out, hide: [], hard: true, loc: LOC },
+  ]
+  const ops: Op[] = [...arms[0].ops, ...renamed(arms[0])]
+  for (const arm of arms.slice(1)) {
+    const base = arm.ops[0]
+    if (base?.kind !== 'Base') throw outside('a compound SELECT of something without a table')
+    ops.push({ kind: 'Merge', table2: base.table, ops: [...arm.ops.slice(1), ...renamed(arm)], loc: LOC })
+  }
+  const cols = out.map((name, i) => ({ name: arms[0].cols[i].name, val: vals[i].val }))
+  if (u.orderBy.length > 0) {
+    const keys: SortKey[] = []
+    for (const key of u.orderBy) {
+      const at = unionColumn(key.expr, arms[0].cols)
+      if (cols[at].val.t === 'text') ctx.uses.textOrder = true
+      keys.push(...orderKeys(out[at], key.desc, key.nulls, ops, ctx.names))
+    }
+    ops.push({ kind: 'Sort', keys, loc: LOC })
+  }
+  limitRows(u, ops)
+  return { ops, cols, aliases: arms[0].aliases }
+}
+
+const doubles = (v: Val): Expr => (v.intCarried ? { kind: 'Call', name: '$num', args: [v.e], loc: LOC } : v.e)
+
+/** One column of a UNION ALL from its value in each SELECT: text in all or numbers in all. */
+function unionVal(vals: readonly Val[], name: string): { val: Val; asDoubles: boolean } {
+  const text = vals.some((v) => v.t === 'text')
+  if (text && !vals.every((v) => v.t === 'text')) throw outside('UNION ALL of text and numbers in one column')
+  const t = vals.every((v) => v.t === vals[0].t) ? vals[0].t : 'num'
+  // Int columns merge with int columns; with anything else, all as doubles.
+  const ints = vals.every((v) => v.intCarried)
+  const val: Val = { e: colRef(name), t, intCarried: ints, bound: Math.max(...vals.map((v) => v.bound)), ...(vals.every((v) => v.date) ? { date: true } : {}) }
+  return { val, asDoubles: !text && !ints }
+}
+
+/** A compound's ORDER BY term: a result column's number, or a name of the first SELECT's (SQLite looks there first). */
+function unionColumn(x: SqlExpr, first: readonly SourceColumn[]): number {
+  if (x.k === 'int') {
+    if (x.v < 1 || x.v > first.length) throw outside('ORDER BY a column number out of range')
+    return x.v - 1
+  }
+  if (x.k === 'col' && !x.name.includes('.')) {
+    const at = first.findIndex((c) => c.name !== null && c.name.toLowerCase() === x.name.toLowerCase())
+    if (at >= 0 && first.findIndex((c, i) => i > at && c.name !== null && c.name.toLowerCase() === x.name.toLowerCase()) < 0) return at
+  }
+  throw outside('a compound ORDER BY other than result columns')
+}
+
+/** A select list item: an expression, or a column `*` stands for (its value already known). */
+interface Item {
+  readonly expr: SqlExpr | null
+  readonly val: Val | null
+  readonly alias: string | null
+  readonly star: boolean
 }
 
 /**
@@ -225,14 +243,14 @@ export function planSelect(select: SqlSelect, specs: ReadonlyMap<string, readonl
  * (`WHERE amount / qty > 40` and `avg(amount / qty)`) made once, as willbes before the WHERE,
  * instead of once for the condition and again for the result.
  */
-function withShared(rows: Scope, select: SqlSelect, items: readonly { expr: SqlExpr }[], ops: Op[], names: Names): Scope {
+function withShared(rows: Scope, select: SqlSelect, exprs: readonly SqlExpr[], ops: Op[], names: Names): Scope {
   if (select.where === null) return rows
   const elsewhere = new Set<string>()
   const collect = (x: SqlExpr): void => {
     if (isComputed(x)) elsewhere.add(JSON.stringify(x))
     forEachChild(x, collect)
   }
-  for (const x of [...items.map((i) => i.expr), ...select.groupBy, ...select.orderBy.map((o) => o.expr)]) collect(x)
+  for (const x of [...exprs, ...select.groupBy, ...select.orderBy.map((o) => o.expr)]) collect(x)
   if (select.having !== null) collect(select.having)
   const shared = new Map<string, Val>()
   const scope: Scope = { ...rows, match: (x) => shared.get(JSON.stringify(x)) ?? null }
@@ -242,7 +260,7 @@ function withShared(rows: Scope, select: SqlSelect, items: readonly { expr: SqlE
       const v = value(x, rows)
       const name = names.next('e')
       ops.push(willbe(name, v.e))
-      shared.set(key, { ...v, e: { kind: 'Col', name, loc: LOC } })
+      shared.set(key, { ...v, e: colRef(name) })
       return
     }
     forEachChild(x, hoist)
@@ -254,70 +272,24 @@ function withShared(rows: Scope, select: SqlSelect, items: readonly { expr: SqlE
 /** A value worth computing once: arithmetic, a function, a CASE. */
 const isComputed = (x: SqlExpr): boolean => x.k === 'arith' || x.k === 'neg' || x.k === 'call' || x.k === 'case'
 
-function forEachChild(x: SqlExpr, f: (child: SqlExpr) => void): void {
-  for (const v of Object.values(x)) {
-    if (Array.isArray(v)) for (const item of v) visitChild(item, f)
-    else visitChild(v, f)
-  }
-}
-
-function visitChild(v: unknown, f: (child: SqlExpr) => void): void {
-  if (typeof v !== 'object' || v === null) return
-  if ('k' in v) f(v as SqlExpr)
-  else for (const w of Object.values(v)) visitChild(w, f)
-}
-
-/** Names for the plan's own columns, none of them a column of the table. */
-class Names {
-  private n = 0
-  constructor(private readonly taken: ReadonlySet<string>) {}
-  next(kind: string): string {
-    for (;;) {
-      const name = `sql_${kind}${this.n++}`
-      if (!this.taken.has(name)) return name
-    }
-  }
-}
-
-const willbe = (name: string, e: Expr): Op => ({ kind: 'Willbe', name, value: e, meta, loc: LOC })
-
-function rowNumbers(op: '<=' | '>', n: number): Op {
-  const bound: Expr = { kind: 'Num', value: n, int: n < INT32, loc: LOC }
-  return { kind: 'Sel', cond: { kind: 'Bin', op, left: { kind: 'Call', name: 'i_', args: [], loc: LOC }, right: bound, loc: LOC }, loc: LOC }
-}
-
-function tabu(breaks: readonly string[], sort: 'up' | 'none', tcols: Tcol[]): Op {
-  const breakSpecs: BreakSpec[] = breaks.map((col) => ({ col, sort, naorder: 'first', loc: LOC }))
-  return { kind: 'Tabu', breaks, cbreaks: [], breakSpecs, tcols, label: '', loc: LOC }
-}
-
 /**
  * ORDER BY's term as a column: a result column by number or alias (SQLite looks there first),
  * else the expression computed. After DISTINCT only result columns are left.
  */
-function orderColumn(
-  x: SqlExpr,
-  items: readonly { expr: SqlExpr; alias: string | null }[],
-  vals: readonly Val[],
-  columns: readonly string[],
-  scope: Scope,
-  ops: Op[],
-  names: Names,
-  distinct: boolean,
-): string {
+function orderColumn(x: SqlExpr, items: readonly Item[], cols: readonly SourceColumn[], scope: Scope, ops: Op[], names: Names, distinct: boolean): string {
   const result = (at: number): string => {
-    if (vals[at].t === 'text') scope.uses.textOrder = true
-    return columns[at]
+    if (cols[at].val.t === 'text') scope.uses.textOrder = true
+    return (cols[at].val.e as { name: string }).name
   }
   if (x.k === 'int') {
-    if (x.v < 1 || x.v > columns.length) throw outside('ORDER BY a column number out of range')
+    if (x.v < 1 || x.v > cols.length) throw outside('ORDER BY a column number out of range')
     return result(x.v - 1)
   }
   if (x.k === 'col' && !x.name.includes('.')) {
     const at = items.findIndex((i) => i.alias !== null && i.alias.toLowerCase() === x.name.toLowerCase())
     if (at >= 0) return result(at)
   }
-  const same = items.findIndex((i) => sameExpr(i.expr, x))
+  const same = items.findIndex((i) => i.expr !== null && sameExpr(i.expr, x))
   if (same >= 0) return result(same)
   if (distinct) throw outside('ORDER BY a term not in the result of SELECT DISTINCT')
   // SQLite reads some constant expressions as a column number (it folds `(2.25 IS NOT NULL)` to
@@ -336,14 +308,7 @@ function orderColumn(
  * the aggregates as columns of a `<tabu>`, added to `ops`. A column that is not a key cannot be
  * read after grouping (SQLite would take it from an arbitrary row).
  */
-function groupScope(
-  select: SqlSelect,
-  items: readonly { expr: SqlExpr; alias: string | null }[],
-  aggs: readonly SqlExpr[],
-  rows: Scope,
-  ops: Op[],
-  names: Names,
-): Scope {
+function groupScope(select: SqlSelect, items: readonly Item[], aggs: readonly SqlExpr[], rows: Scope, ops: Op[], names: Names): Scope {
   const keyExprs = select.groupBy.map((g) => groupKeyExpr(g, items, rows))
   const keyVals: Val[] = []
   const breaks: string[] = []
@@ -355,7 +320,7 @@ function groupScope(
     const name = v.e.kind === 'Col' && !breaks.includes(v.e.name) ? v.e.name : names.next('g')
     if (v.e.kind !== 'Col' || name !== v.e.name) ops.push(willbe(name, v.e))
     breaks.push(name)
-    keyVals.push({ ...v, e: { kind: 'Col', name, loc: LOC } })
+    keyVals.push({ ...v, e: colRef(name) })
   }
   const tcols: Tcol[] = []
   const aggVals = aggs.map((a) => aggregate(a as SqlExpr & { k: 'agg' }, rows, tcols, names))
@@ -381,10 +346,10 @@ function groupScope(
 }
 
 /** GROUP BY's term: a result column by number, or by alias when no table column has that name. */
-function groupKeyExpr(g: SqlExpr, items: readonly { expr: SqlExpr; alias: string | null }[], rows: Scope): SqlExpr {
+function groupKeyExpr(g: SqlExpr, items: readonly Item[], rows: Scope): SqlExpr {
   if (g.k === 'int') {
     if (g.v < 1 || g.v > items.length) throw outside('GROUP BY a column number out of range')
-    return items[g.v - 1].expr
+    return items[g.v - 1].expr!
   }
   if (g.k === 'col' && !g.name.includes('.')) {
     const at = items.findIndex((i) => i.alias !== null && i.alias.toLowerCase() === g.name.toLowerCase())
@@ -396,7 +361,7 @@ function groupKeyExpr(g: SqlExpr, items: readonly { expr: SqlExpr; alias: string
         isColumn = false
       }
       if (isColumn) throw outside('GROUP BY a name that is both a column and an alias')
-      return items[at].expr
+      return items[at].expr!
     }
   }
   // As in ORDER BY, SQLite may read a constant expression as a column number.
@@ -408,8 +373,8 @@ function groupKeyExpr(g: SqlExpr, items: readonly { expr: SqlExpr; alias: string
 function aggregate(a: SqlExpr & { k: 'agg' }, rows: Scope, tcols: Tcol[], names: Names): Val {
   const tcol = (fun: string, source: Expr | null): Expr => {
     const name = names.next('a')
-    tcols.push({ fun, source, weight: null, name, meta, loc: LOC })
-    return { kind: 'Col', name, loc: LOC }
+    tcols.push({ fun, source, weight: null, name, meta: META, loc: LOC })
+    return colRef(name)
   }
   if (a.arg === null) return { e: tcol('cnt', null), t: 'int', intCarried: true, bound: INT32 }
   if (a.arg.k === 'null') throw outside(`${a.fn}(NULL)`)
