@@ -67,8 +67,131 @@ export class SqlQueries {
   }
 
   query(): string {
-    const kind = this.rng.pick(['plain', 'plain', 'grouped', 'grouped', 'aggregate', 'distinct', 'join', 'join'])
-    return kind === 'join' ? this.join() : this.single(kind)
+    const r = this.rng
+    const kind = r.pick(['plain', 'plain', 'grouped', 'grouped', 'aggregate', 'distinct', 'join', 'join', 'union', 'window', 'window'])
+    if (kind === 'union') return this.union()
+    const sql = kind === 'join' ? this.join() : kind === 'window' ? this.windowed() : this.single(kind)
+    // Now and then the first table is read through a subquery or a WITH name giving the same columns.
+    return r.chance(0.25) ? this.throughSubquery(sql) : sql
+  }
+
+  /**
+   * The query with its first table replaced by a query of it whose columns have the table's
+   * names and types (i, j, f, s, d), as a subquery in FROM or a WITH name: any query of the
+   * table reads it unchanged.
+   */
+  private throughSubquery(sql: string): string {
+    const r = this.rng
+    const from = `FROM ${SQL_TABLE}`
+    const at = sql.indexOf(from)
+    const after = sql.slice(at + from.length)
+    const aliased = after.startsWith(' x ')
+    if (r.chance(0.3)) {
+      const listed = r.chance(0.5)
+      return `WITH t${listed ? '(i, j, f, s, d)' : ''} AS (${this.innerQuery(!listed)}) ${sql.slice(0, at)}FROM t${after}`
+    }
+    return `${sql.slice(0, at)}FROM (${this.innerQuery(true)})${aliased ? '' : ' AS t'}${after}`
+  }
+
+  /** A query of the first table whose columns are of its types, named as its columns when `named`. */
+  private innerQuery(named: boolean): string {
+    const r = this.rng
+    const as = (e: string, name: string): string => (named && e !== name ? `${e} AS ${name}` : e)
+    const plain = (): string => {
+      const exprs = [
+        r.pick(['i', 'i + 1', '-i', 'i % 3', 'abs(i)', 'j - i']),
+        r.pick(['j', 'j * 2', 'j']),
+        r.pick(['f', 'f * 2', 'f + i', 'f - 0.5']),
+        r.pick(['s', 'lower(s)', 'upper(s)', "coalesce(s, 'b')"]),
+        'd',
+      ]
+      const list = exprs.map((e, k) => as(e, ['i', 'j', 'f', 's', 'd'][k])).join(', ')
+      let q = `SELECT ${r.chance(0.15) ? 'DISTINCT ' : ''}${list} FROM ${SQL_TABLE}`
+      if (r.chance(0.5)) q += ` WHERE ${this.cond(1)}`
+      if (r.chance(0.2)) q += ` ORDER BY 1, 2, 3, 4, 5 LIMIT ${r.int(0, 30)}`
+      return q
+    }
+    const form = r.pick(['plain', 'plain', 'grouped', 'union', 'nested'])
+    if (form === 'grouped')
+      return `SELECT i, j, ${as('sum(f)', 'f')}, ${as('max(s)', 's')}, ${as('min(d)', 'd')} FROM ${SQL_TABLE} GROUP BY i, j${r.chance(0.3) ? ' HAVING count(*) > 1' : ''}`
+    if (form === 'union') {
+      const arm = plain().replace(/ ORDER BY .*$/, '')
+      return `${arm} UNION ALL ${plain().replace(/ ORDER BY .*$/, '')}`
+    }
+    if (form === 'nested' && named) return `SELECT * FROM (${plain()})${r.chance(0.5) ? ` WHERE ${this.cond(1)}` : ''}`
+    return plain()
+  }
+
+  /** SELECTs of the first table joined by UNION ALL, of one shape (numbers or text per column). */
+  private union(): string {
+    const r = this.rng
+    const shape = this.list(1, 3, () => (r.chance(0.6) ? 'num' : 'text'))
+    const arm = (): string => {
+      const items = shape.map((k) => (k === 'num' ? this.num(1) : this.text(1)))
+      // A name the ORDER BY may use, now and then.
+      const list = items.map((e, c) => (c === 0 && r.chance(0.3) ? `${e} AS u0` : e)).join(', ')
+      return `SELECT ${list} FROM ${SQL_TABLE}${r.chance(0.6) ? ` WHERE ${this.cond(1)}` : ''}`
+    }
+    const arms = this.list(2, 3, arm)
+    let sql = arms.join(' UNION ALL ')
+    if (r.chance(0.5)) {
+      const terms = shape.map((_, c) => (c === 0 && arms[0].includes(' AS u0') && r.chance(0.5) ? 'u0' : String(c + 1)))
+      sql += ` ORDER BY ${terms.map((t) => `${t}${r.pick(['', ' DESC'])}${r.pick(['', '', ' NULLS FIRST', ' NULLS LAST'])}`).join(', ')}`
+      if (r.chance(0.4)) sql += ` LIMIT ${r.int(0, 12)}${r.chance(0.4) ? ` OFFSET ${r.int(0, 6)}` : ''}`
+    }
+    return sql
+  }
+
+  /** A query with window functions in its select list (of rows, or of groups). */
+  private windowed(): string {
+    const r = this.rng
+    const grouped = r.chance(0.25)
+    const keys = grouped ? [r.pick(['j', 's', 'i % 3'])] : []
+    const plainItems = grouped
+      ? [...keys, r.pick(['sum(i) AS v', 'count(*) AS v', 'max(f) AS v'])]
+      : this.list(1, 2, () => (r.chance(0.6) ? this.num(1) : this.text(1)))
+    const wins = this.list(1, 2, () => this.windowCall(grouped))
+    const items = [...plainItems, ...wins.map((w) => (r.chance(0.3) ? `${w} AS w${r.int(0, 99)}` : w))]
+    let sql = `SELECT ${items.join(', ')} FROM ${SQL_TABLE}`
+    if (r.chance(0.4)) sql += ` WHERE ${this.cond(1)}`
+    if (grouped) sql += ` GROUP BY ${keys.join(', ')}`
+    return sql + this.orderAndLimit(items.length, false)
+  }
+
+  private windowCall(grouped: boolean): string {
+    const r = this.rng
+    const cols = grouped ? ['v', 'sum(i)', 'count(*)'] : ['i', 'j', 'f', 's', 'd']
+    const numeric = grouped ? ['v', 'sum(i)'] : ['i', 'f', 'j', 'd', 'i * 2', 'f + i']
+    const key = (): string => `${r.pick(cols)}${r.pick(['', ' DESC', ' ASC'])}${r.pick(['', '', '', ' NULLS FIRST', ' NULLS LAST'])}`
+    const partition = grouped ? [] : r.pick([[], [], ['j'], ['s'], ['i % 2'], ['j', 's']])
+    const over = (ordered: boolean, total: boolean): string => {
+      const order = ordered ? [...this.list(1, 2, key), ...(total ? cols.filter(() => r.chance(0.8)) : [])] : []
+      const parts = [...(partition.length > 0 ? [`PARTITION BY ${partition.join(', ')}`] : []), ...(order.length > 0 ? [`ORDER BY ${order.join(', ')}`] : [])]
+      return `OVER (${parts.join(' ')})`
+    }
+    return r.pick([
+      () => `row_number() ${over(true, true)}`,
+      () => `rank() ${over(r.chance(0.8), false)}`,
+      () => `count(*) ${over(r.chance(0.5), false)}`,
+      () => `count(${r.pick(grouped ? ['v'] : ['i', 'f', 's'])}) ${over(r.chance(0.5), false)}`,
+      () => `sum(${r.pick(numeric)}) ${over(r.chance(0.6), false)}`,
+      () => `avg(${r.pick(numeric)}) ${over(r.chance(0.6), false)}`,
+      () => {
+        const [x, fallback] = r.pick(
+          grouped
+            ? [['v', '0']]
+            : [
+                ['i', '0'],
+                ['f', '-1'],
+                ['s', "'zz'"],
+                ['d', '7'],
+                ['f', '2'],
+              ],
+        )
+        const args = r.pick([x, `${x}, ${r.int(0, 2)}`, `${x}, ${r.int(1, 3)}, ${fallback}`])
+        return `${r.pick(['lag', 'lead'])}(${args}) ${over(true, true)}`
+      },
+    ])()
   }
 
   /** A query of the first table alone. */
@@ -96,7 +219,12 @@ export class SqlQueries {
       const [a, b] = r.chance(0.5) ? ['t', 'u'] : ['x', 'y']
       const aliases = a === 'x' ? ' x' : ''
       const on = `${a}.${r.pick(['j', 'i'])} = ${b}.k${r.chance(0.15) ? ` AND ${b}.name = ${a}.s` : ''}`
-      const from = `${SQL_TABLE}${aliases} ${r.pick(['JOIN', 'LEFT JOIN', 'INNER JOIN', 'LEFT OUTER JOIN'])} ${SQL_JOINED}${a === 'x' ? ' y' : ''} ON ${on}`
+      // Now and then the joined table is read through a subquery.
+      const joined = r.chance(0.2)
+        ? `(SELECT k, name, w FROM ${SQL_JOINED}${r.chance(0.5) ? ` WHERE ${r.pick(['w IS NOT NULL', 'k > -3'])}` : ''})`
+        : SQL_JOINED
+      const joinedAlias = a === 'x' ? ' y' : joined === SQL_JOINED ? '' : ' AS u'
+      const from = `${SQL_TABLE}${aliases} ${r.pick(['JOIN', 'LEFT JOIN', 'INNER JOIN', 'LEFT OUTER JOIN'])} ${joined}${joinedAlias} ON ${on}`
       const sql = this.single(r.pick(['plain', 'plain', 'grouped', 'aggregate', 'distinct']))
       return sql.replace(`FROM ${SQL_TABLE}`, `FROM ${from}`)
     } finally {
