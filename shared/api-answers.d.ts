@@ -20,6 +20,8 @@ export interface QueryStatus {
   readonly unit: 'ops' | null
   /** done / total, rounded to four decimals; null when unknown. */
   readonly fraction: number | null
+  /** For api/sql, the engine running the query once the gateway has chosen (as X-Tabula-Engine); null otherwise. */
+  readonly engine: 'columnar' | 'sqlite' | null
 }
 
 /** `!stop`: whether something was running (the stopped request itself answers 409 `stopped`). */

@@ -52,6 +52,7 @@ export async function runSql(deps: QueryServices, recipe: SqlRecipe, control: Ru
   const task = 'ops' in compiled ? await compiledTask(deps, recipe, compiled, control) : null
   // Text with characters that order differently in UTF-8 than in UTF-16 goes to sql.js (text-order.ts).
   if ('ops' in compiled && task !== null && (!compiled.textOrder || textOrdersAsSqliteIn(task))) {
+    if (control.progress) control.progress.engine = 'columnar'
     try {
       const result = await runOnPool(deps, task, control)
       return { ...sqlShaped(result, compiled.names), engine: 'columnar' }
@@ -60,6 +61,7 @@ export async function runSql(deps: QueryServices, recipe: SqlRecipe, control: Ru
       if (!isSqlDeclined(e)) throw e
     }
   }
+  if (control.progress) control.progress.engine = 'sqlite'
   return { ...(await runOnPool(deps, await sqlTask(deps, recipe), control)), engine: 'sqlite' }
 }
 

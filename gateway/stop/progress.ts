@@ -15,6 +15,8 @@ export class ProgressCell {
   /** What goes into the task (RunTask.progress); shared memory, so the worker writes what we read. */
   readonly buffer = new SharedArrayBuffer(PROGRESS_LENGTH * Int32Array.BYTES_PER_ELEMENT)
   private readonly view = new Int32Array(this.buffer)
+  /** Which engine runs an SQL query, once the gateway has chosen (null for macro queries and until then). */
+  engine: 'columnar' | 'sqlite' | null = null
 
   /** The engine's latest report; null until it knows how many steps there are (always, for SQL). */
   read(): Progress | null {

@@ -41,6 +41,8 @@ export interface RunningInfo {
   /** Top-level operations finished (fractional inside one); null when unknown. */
   readonly done: number | null
   readonly total: number | null
+  /** For an SQL query, the engine running it once chosen (api/sql); null otherwise. */
+  readonly engine: 'columnar' | 'sqlite' | null
 }
 
 /** One running copy's record: written by register(), refreshed meanwhile, removed by unregister(). */
@@ -110,7 +112,13 @@ export class RunningMarker {
 
   private encode(): string {
     const progress = this.progress?.read() ?? null
-    const info: RunningInfo = { gatewayId: this.gatewayId, startedAt: this.startedAt, done: progress?.done ?? null, total: progress?.total ?? null }
+    const info: RunningInfo = {
+      gatewayId: this.gatewayId,
+      startedAt: this.startedAt,
+      done: progress?.done ?? null,
+      total: progress?.total ?? null,
+      engine: this.progress?.engine ?? null,
+    }
     return JSON.stringify(info)
   }
 
@@ -144,8 +152,14 @@ export async function readRunning(store: Store, queryKey: string): Promise<Recor
 export function decodeRunningInfo(text: string): RunningInfo | null {
   const value = storedObject(text)
   if (value === null) return null
-  const { gatewayId, startedAt, done, total } = value
+  const { gatewayId, startedAt, done, total, engine } = value
   if (typeof startedAt !== 'number' || !Number.isFinite(startedAt)) return null
   const count = (v: unknown): number | null => (typeof v === 'number' && Number.isFinite(v) && v >= 0 ? v : null)
-  return { gatewayId: typeof gatewayId === 'string' ? gatewayId : '', startedAt, done: count(done), total: count(total) }
+  return {
+    gatewayId: typeof gatewayId === 'string' ? gatewayId : '',
+    startedAt,
+    done: count(done),
+    total: count(total),
+    engine: engine === 'columnar' || engine === 'sqlite' ? engine : null,
+  }
 }

@@ -5,7 +5,7 @@
 import type { QueryStatus } from '../../shared/api-answers.js'
 import { decodeRunningInfo, type RunningInfo } from './running-marker.js'
 
-export const IDLE: QueryStatus = { running: false, elapsed_ms: null, done: null, total: null, unit: null, fraction: null }
+export const IDLE: QueryStatus = { running: false, elapsed_ms: null, done: null, total: null, unit: null, fraction: null, engine: null }
 
 const fractionOf = (info: RunningInfo): number | null => (info.total !== null && info.done !== null && info.total > 0 ? info.done / info.total : null)
 
@@ -37,5 +37,6 @@ export function statusOf(records: Readonly<Record<string, string>>, now: number)
     total: fraction === null ? null : best.total,
     unit: fraction === null ? null : 'ops',
     fraction: fraction === null ? null : Math.round(fraction * 10_000) / 10_000,
+    engine: best.engine,
   }
 }

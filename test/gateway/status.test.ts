@@ -20,7 +20,7 @@ import { forEachStore } from '../helpers/suites.js'
 
 type Agent = ReturnType<typeof supertest>
 
-const IDLE: QueryStatus = { running: false, elapsed_ms: null, done: null, total: null, unit: null, fraction: null }
+const IDLE: QueryStatus = { running: false, elapsed_ms: null, done: null, total: null, unit: null, fraction: null, engine: null }
 const SORT_COLS = ['sales', 'cost', 'customer', 'sku', 'qty', 'date', 'store', 'trans']
 // Enough sorts for a query of a couple of seconds: progress reaches other gateways every
 // PROGRESS_INTERVAL_MS (250 ms), and a query of a few samples could end between two polls.
@@ -35,6 +35,18 @@ function longQuery(tag: number): { xml: string; ops: number } {
   const sorts = Array.from({ length: SORTS }, (_, i) => `<sort col="${SORT_COLS[i % SORT_COLS.length]}" dir="${i % 2 ? 'up' : 'down'}"/>`)
   const xml = `<base table="pub.demo.retail.item"/><willbe name="tag" value="${tag}"/>${sorts.join('')}<tabu breaks="store"><tcol source="sales" fun="sum"/></tabu>`
   return { xml, ops: SORTS + 3 }
+}
+
+/**
+ * An SQL query of the compiled subset that sorts the demo table once per window (SORTS windows
+ * over the columns in turn), made unique by `tag` as longQuery is.
+ */
+function longSql(tag: number): string {
+  const windows = Array.from(
+    { length: SORTS / 4 },
+    (_, i) => `sum(sales) over (order by ${SORT_COLS[i % SORT_COLS.length]}${i % 2 ? '' : ' desc'}, trans) w${i}`,
+  )
+  return `select count(*) n, max(w0) m from (select ${windows.join(', ')} from pub.demo.retail.item where trans <> -${tag})`
 }
 
 const FOREVER = 'with recursive c(x) as (select 1 union all select x + 1 from c) select count(*) n from c'
@@ -102,7 +114,13 @@ describe('statusOf()', () => {
 
   it('shows the copy furthest along, with elapsed time from its start', () => {
     const status = statusOf({ a: record({ startedAt: 100, done: 1, total: 4 }), b: record({ startedAt: 500, done: 3, total: 4 }) }, 1500)
-    expect(status).to.deep.equal({ running: true, elapsed_ms: 1000, done: 3, total: 4, unit: 'ops', fraction: 0.75 })
+    expect(status).to.deep.equal({ running: true, elapsed_ms: 1000, done: 3, total: 4, unit: 'ops', fraction: 0.75, engine: null })
+  })
+
+  it('shows the engine an SQL copy runs on, and nothing for anything else a record may hold there', () => {
+    expect(statusOf({ a: record({ startedAt: 0, engine: 'columnar' }) }, 10).engine).to.equal('columnar')
+    expect(statusOf({ a: record({ startedAt: 0, engine: 'sqlite' }) }, 10).engine).to.equal('sqlite')
+    expect(statusOf({ a: record({ startedAt: 0, engine: 'duckdb' }) }, 10).engine).to.equal(null)
   })
 
   it('leaves progress null for a copy that reports none (SQL), and prefers a copy that does', () => {
@@ -216,14 +234,28 @@ forEachStore(
     it('reports an SQL query as running with elapsed time only', async function () {
       this.timeout(60_000)
       const running = post('sql', { sql: FOREVER })
-      const first = await pollUntil(svc().http, cookie, 'sql', (s) => s.running, 'the SQL query runs')
+      // The record says which engine once the gateway has chosen (at the marker's next write).
+      const first = await pollUntil(svc().http, cookie, 'sql', (s) => s.running && s.engine !== null, 'the SQL query runs')
       await sleep(300)
       const later = await statusOn(b.http, cookie, 'sql')
-      for (const s of [first, later]) expect(s).to.include({ running: true, done: null, total: null, unit: null, fraction: null })
+      for (const s of [first, later]) expect(s).to.include({ running: true, done: null, total: null, unit: null, fraction: null, engine: 'sqlite' })
       expect(later.elapsed_ms).to.be.above(first.elapsed_ms!)
       expect((await post('sql/!stop', {})).body).to.deep.equal({ stopped: true })
       expect((await running).status).to.equal(409)
       await pollUntil(svc().http, cookie, 'sql', (s) => !s.running, 'idle after the stop', 5000)
+    })
+
+    it('reports a compiled SQL query with its progress and the columnar engine, on either gateway', async function () {
+      this.timeout(60_000)
+      const running = post('sql', { sql: longSql(nextTag++) })
+      const first = await pollUntil(svc().http, cookie, 'sql', hasProgress, 'the compiled SQL query reports progress')
+      expect(first).to.include({ running: true, unit: 'ops', engine: 'columnar' })
+      expect(first.done).to.be.a('number').within(0, first.total!)
+      expect((await statusOn(b.http, cookie, 'sql')).engine).to.be.oneOf(['columnar', null])
+      const done = await running
+      expect(done.status, done.text).to.equal(200)
+      expect(done.headers['x-tabula-engine']).to.equal('columnar')
+      expect(await statusOn(svc().http, cookie, 'sql')).to.deep.equal(IDLE)
     })
 
     it('follows the query of a run instance at api/{tag}/!status, in every format', async function () {
