@@ -66,25 +66,43 @@ function roundDigits(z: string, keep: number): { z: string; carried: boolean } {
   return up.length > width || (keep === 0 && up === '1') ? { z: up, carried: true } : { z: up.padStart(keep, '0'), carried: false }
 }
 
-/** A number d × 10^exp as a double, correctly rounded (SQLite reads up to 19 digits so). */
-const readBack = (d: string, exp: number): number => Number(`${d}e${exp}`)
+/**
+ * Whether d × 10^exp reads back as exactly `a`. SQLite reads it with a 64-bit product that is
+ * not always the nearest double (sql.js prints 0.000999 as 0.00099900000000000011): only a
+ * reading that is certain is answered, a whole number (exact powers of ten) or a decimal that
+ * is `a` exactly (0.5, 2.25); null otherwise.
+ */
+function readsBackAs(a: number, d: string, exp: number): boolean | null {
+  if (exp >= 0) return Number(`${d}e${exp}`) === a
+  const { m, e } = binary64(a)
+  // a = m × 2^e; d × 10^exp = a exactly when d × 2^-e = m × 10^-exp (e is negative here for a
+  // fraction; a whole a with exp < 0 has d ending in zeros, which the caller strips).
+  const left = e < 0 ? BigInt(d) << BigInt(-e) : BigInt(d)
+  const right = (e < 0 ? m : m << BigInt(e)) * 10n ** BigInt(-exp)
+  return left === right ? true : null
+}
 
 /**
  * SQLite's 17 significant digits of a reading (`%!.17g`): the digits kept (trailing zeros
- * dropped) and the position of the decimal point (value = 0.digits × 10^point).
+ * dropped) and the position of the decimal point (value = 0.digits × 10^point); null where
+ * SQLite's shortening depends on a reading that is not certain.
  */
-function seventeen(a: number, z: string, exp: number): { digits: string; point: number } {
+function seventeen(a: number, z: string, exp: number): { digits: string; point: number } | null {
   let point = z.length + exp
   let keep = 17
   if (z[15] === '9' && z[14] === '9') {
     let jj = 14
     while (jj > 0 && z[jj - 1] === '9') jj--
     const v2 = jj === 0 ? '1' : (BigInt(z.slice(0, jj)) + 1n).toString()
-    if (readBack(v2, exp + z.length - jj) === a) keep = jj + 1
+    const back = readsBackAs(a, v2, exp + z.length - jj)
+    if (back === null) return null
+    if (back) keep = jj + 1
   } else if (point >= z.length || (z[15] === '0' && z[14] === '0' && z[13] === '0')) {
     let jj = 13
     while (z[jj - 1] === '0') jj--
-    if (readBack(z.slice(0, jj), exp + z.length - jj) === a) keep = jj + 1
+    const back = readsBackAs(a, z.slice(0, jj), exp + z.length - jj)
+    if (back === null) return null
+    if (back) keep = jj + 1
   }
   const r = roundDigits(z, keep)
   if (r.carried) point++
@@ -108,17 +126,14 @@ export function realText(v: number): string | undefined {
   if (!Number.isFinite(v)) return undefined
   if (v === 0) return '0.0'
   const a = Math.abs(v)
-  // Fast path: at most 13 significant digits, which SQLite's digits end in 0s or 9s after.
-  const shortest = a.toExponential()
-  const [mant, expPart] = shortest.split('e')
-  const plain = mant.replace('.', '')
-  if (plain.length <= 13) return formatG(v < 0, plain.replace(/0+$/, ''), Number(expPart) + 1)
   const { digits, exp } = decimalReadings(a)
-  const texts = new Set(digits.map((z) => {
-    const s = seventeen(a, z, exp)
-    return formatG(v < 0, s.digits, s.point)
-  }))
-  return texts.size === 1 ? [...texts][0] : undefined
+  const texts = new Set(
+    digits.map((z) => {
+      const s = seventeen(a, z, exp)
+      return s === null ? '' : formatG(v < 0, s.digits, s.point)
+    }),
+  )
+  return texts.size === 1 && !texts.has('') ? [...texts][0] : undefined
 }
 
 /**
