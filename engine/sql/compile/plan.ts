@@ -7,7 +7,7 @@
  */
 import type { BreakSpec, Expr, Loc, Op, SortKey, Tcol } from '../../ast.js'
 import type { ColumnSpec } from '../../../shared/table.js'
-import { truth, value, type Scope, type SqlType, type Val } from './expr.js'
+import { textOf, truth, value, type Scope, type SqlType, type Val } from './expr.js'
 import { outside, type SqlExpr, type SqlJoin, type SqlSelect } from './ir.js'
 
 export interface SqlPlan {
@@ -189,8 +189,10 @@ export function planSelect(select: SqlSelect, specs: ReadonlyMap<string, readonl
   // The result columns: a plain column keeps its name where it can, anything else is a willbe.
   const columns: string[] = []
   const resultVals: Val[] = []
+  // A result column shows NULL and '' alike: its value may leave '' where it means the empty text.
+  const lax = !select.distinct && select.orderBy.length === 0
   for (const item of items) {
-    const v = value(item.expr, scope)
+    const v = value(item.expr, scope, lax)
     const name = v.e.kind === 'Col' && !columns.includes(v.e.name) ? v.e.name : names.next('c')
     if (name !== (v.e.kind === 'Col' ? v.e.name : null)) ops.push(willbe(name, v.e))
     columns.push(name)
@@ -357,6 +359,8 @@ function groupScope(
     breaks.push(name)
     keyVals.push({ ...v, e: { kind: 'Col', name, loc: LOC } })
   }
+  if (select.joins.length > 0 && aggs.some((a) => a.k === 'agg' && a.fn === 'group_concat'))
+    throw outside('group_concat over a join (its order would be the join’s)')
   const tcols: Tcol[] = []
   const aggVals = aggs.map((a) => aggregate(a as SqlExpr & { k: 'agg' }, rows, tcols, names))
   ops.push(tabu(breaks, 'up', tcols))
@@ -413,6 +417,13 @@ function aggregate(a: SqlExpr & { k: 'agg' }, rows: Scope, tcols: Tcol[], names:
   }
   if (a.arg === null) return { e: tcol('cnt', null), t: 'int', intCarried: true, bound: INT32 }
   if (a.arg.k === 'null') throw outside(`${a.fn}(NULL)`)
+  if (a.fn === 'group_concat') {
+    // The separator rides as the weight, a text constant ('' is the engine's N/A, and reads as '').
+    const sep: Expr = { kind: 'Str', value: a.sep ?? ',', loc: LOC }
+    const name = names.next('a')
+    tcols.push({ fun: '$group_concat', source: textOf(a.arg, rows, 'group_concat'), weight: sep, name, meta, loc: LOC })
+    return { e: { kind: 'Col', name, loc: LOC }, t: 'text', intCarried: false, bound: 0 }
+  }
   const v = value(a.arg, rows)
   switch (a.fn) {
     case 'count':
