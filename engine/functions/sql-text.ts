@@ -16,8 +16,6 @@ import { sqlDeclined } from './sql.js'
 import { integerText, realText, sqliteRound, textToInteger, textToNumeric, textToReal } from './sqlite-values.js'
 import type { FunctionDef, KernelArg } from './types.js'
 
-/** SQLite's SQLITE_LIMIT_LENGTH in sql.js: substr's length when none is given. */
-const MAX_LENGTH = 1_000_000_000
 const EXACT = 2 ** 53
 
 /** Row i of a text argument, null for NULL. */
@@ -95,11 +93,15 @@ const emptyOk = (args: readonly KernelArg[], i: number): boolean => {
 
 const chars = (s: string): string[] => Array.from(checked(s))
 
-/** SQLite's substr(x, p1, p2) on characters; p2 null: to the end (SQLite's length limit). */
+/**
+ * SQLite's substr(x, p1, p2) on characters; p2 null: to the end (SQLite takes the largest 64-bit
+ * integer). Positions of 2^53 or more are declined: SQLite's 64-bit arithmetic overflows there.
+ */
 export function substrChars(x: string, start: number, length: number | null): string {
+  if (Math.abs(start) >= EXACT || (length !== null && Math.abs(length) >= EXACT)) throw sqlDeclined('a substr position beyond 2^53')
   const c = chars(x)
   let p1 = Math.trunc(start)
-  let p2 = length === null ? MAX_LENGTH : Math.trunc(length)
+  let p2 = length === null ? Number.POSITIVE_INFINITY : Math.trunc(length)
   let negative = false
   if (p2 < 0) {
     p2 = -p2
