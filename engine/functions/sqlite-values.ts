@@ -27,7 +27,7 @@ function binary64(a: number): { m: bigint; e: number } {
   const lo = view.getUint32(4)
   const biased = (hi >>> 20) & 0x7ff
   let m = (BigInt(hi & 0xfffff) << 32n) | BigInt(lo)
-  let e = biased === 0 ? -1074 : biased - 1075
+  const e = biased === 0 ? -1074 : biased - 1075
   if (biased !== 0) m |= 1n << 52n
   // Normalise to 64 bits, as SQLite does before scaling.
   const shift = 64 - m.toString(2).length
