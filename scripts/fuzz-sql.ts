@@ -24,6 +24,11 @@ async function main(): Promise<number> {
   console.log(
     `fuzz:sql seed ${seed}: ${count} queries in ${seconds.toFixed(0)} s; ${run.compiled} compiled and compared, ${run.differences.length} differences; ${run.sqliteErrors} refused by SQLite, the rest outside the subset or declined`,
   )
+  console.log(
+    `compiled queries using each scalar feature: ${Object.entries(run.features)
+      .map(([f, n]) => `${f} ${n}`)
+      .join(', ')}`,
+  )
   for (const d of run.differences.slice(0, 10)) console.log(d)
   return run.differences.length === 0 ? 0 : 1
 }

@@ -11,11 +11,12 @@ import { LOGIC } from './logic.js'
 import { MATH } from './math.js'
 import { ROW } from './row.js'
 import { SQL_KERNELS } from './sql.js'
+import { SQL_TEXT_KERNELS } from './sql-text.js'
 import { SQL_WINDOW_KERNELS } from './sql-window.js'
 import { TEXT } from './text.js'
 import type { FunctionDef } from './types.js'
 
-/** SQL_KERNELS hold the `$` functions that only compiled SQL can name (functions/sql.ts). */
+/** SQL_KERNELS, SQL_TEXT_KERNELS and SQL_WINDOW_KERNELS hold the `$` functions that only compiled SQL can name (functions/sql*.ts). */
 const FAMILIES: readonly (readonly FunctionDef[])[] = [
   ARITHMETIC,
   COMPARISONS,
@@ -28,6 +29,7 @@ const FAMILIES: readonly (readonly FunctionDef[])[] = [
   GROUP_FUNCTIONS,
   SQL_KERNELS,
   SQL_WINDOW_KERNELS,
+  SQL_TEXT_KERNELS,
 ]
 
 function assemble(): Readonly<Record<string, FunctionDef>> {
@@ -48,7 +50,7 @@ function assemble(): Readonly<Record<string, FunctionDef>> {
  * rows (interpret/select-through-index.ts). Opt-in: a family added later is not, until named
  * here. ROW (`i_`) reads row positions and GROUP_FUNCTIONS read other rows of their group.
  */
-const ROW_WISE_FAMILIES: readonly (readonly FunctionDef[])[] = [ARITHMETIC, COMPARISONS, LOGIC, MATH, CONDITIONAL, TEXT, DATES, SQL_KERNELS]
+const ROW_WISE_FAMILIES: readonly (readonly FunctionDef[])[] = [ARITHMETIC, COMPARISONS, LOGIC, MATH, CONDITIONAL, TEXT, DATES, SQL_KERNELS, SQL_TEXT_KERNELS]
 const ROW_WISE: ReadonlySet<string> = new Set(ROW_WISE_FAMILIES.flatMap((family) => family.map((def) => def.name)))
 
 /** Every function and operator by name (operators by their symbol; `neg` and `not` for - and ~). */

@@ -1,4 +1,5 @@
 /** The registry of `<tcol fun=…>` summaries, with the aliases found in saved queries. */
+import { CONCATENATING } from './concat.js'
 import { COUNTING } from './counting.js'
 import { MOMENTS } from './moments.js'
 import { POSITIONAL } from './positional.js'
@@ -8,7 +9,9 @@ export type { Accumulation, SummaryDef, SummaryInput } from './types.js'
 
 const ALIASES: Readonly<Record<string, string>> = { count: 'cnt', nna: 'cntnna', mean: 'avg', med: 'median', dev: 'stdev', std: 'stdev' }
 
-export const SUMMARIES: Readonly<Record<string, SummaryDef>> = Object.fromEntries([...COUNTING, ...MOMENTS, ...POSITIONAL].map((d) => [d.name, d]))
+export const SUMMARIES: Readonly<Record<string, SummaryDef>> = Object.fromEntries(
+  [...COUNTING, ...MOMENTS, ...POSITIONAL, ...CONCATENATING].map((d) => [d.name, d]),
+)
 
 export function lookupSummary(fun: string): SummaryDef | undefined {
   const name = fun.toLowerCase()

@@ -30,6 +30,8 @@ export interface SummaryDef {
   readonly needsWeight: boolean
   /** Source types accepted; absent = any. */
   readonly types?: readonly ColumnType[]
+  /** Weight types accepted; absent = numeric. */
+  readonly weightTypes?: readonly ColumnType[]
   readonly result: (source: ColumnType | null) => ColumnType
   /** The summary over grouped whole columns (for an accumulating one, made from `accumulates`). */
   readonly kernel: (input: SummaryInput) => Column

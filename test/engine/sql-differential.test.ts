@@ -22,5 +22,8 @@ describe('SQL on the columnar engine agrees with sql.js', function () {
     expect(run.differences.slice(0, 3)).to.deep.equal([])
     // Most generated queries are inside the subset; a compiler that declined everything would pass otherwise.
     expect(run.compiled).to.be.greaterThan(QUERIES * 0.75)
+    // Each scalar feature of the grammar really ran on the engine, in a fair number of queries:
+    // one that fell back to sql.js silently would leave its count near 0.
+    for (const [feature, n] of Object.entries(run.features)) expect(n, feature).to.be.greaterThan(QUERIES / 100)
   })
 })

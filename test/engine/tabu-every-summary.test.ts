@@ -130,6 +130,9 @@ describe('<tabu>: every summary on every path against a row-by-row reference', (
         const def = lookupSummary(fun)!
         if (def.types !== undefined && !def.types.includes(type as Column['type'])) continue
         if (def.needsWeight && weight === null) continue
+        // SQL's group_concat takes a text constant (its separator) as its weight: summaries.test.ts
+        // and the SQL differential test cover it.
+        if (def.weightTypes !== undefined) continue
         it(`${fun} of ${type}${weight ? ' weighted' : ''}`, () => {
           for (const [breaks, how] of BREAKS) {
             const xml = `<base table="t.all"/><tabu${breaks.length ? ` breaks="${breaks.join(',')}"` : ''}><tcol fun="${fun}" source="${source}"${weight ? ` weight="${weight}"` : ''} name="v"/></tabu>`

@@ -23,6 +23,9 @@ forEachStore('api/sql on the columnar engine', (svc, kind) => {
     `select store, count(*) n, sum(sales) s, avg(sales) a from ${ITEM} group by store`,
     `select trans, store, sales * 2 AS twice from ${ITEM} where store in (1, 2) and sales > 10 order by sales desc, trans limit 7`,
     `select count(distinct store), min(sales), max(sales), total(sales) from ${ITEM} where sales between 5 and 50`,
+    // SQLite's scalar functions and group_concat (in row order) compile too.
+    `select store, round(sum(sales), 1) r, group_concat(trans, ';') g, count(*) n from ${ITEM} where trans <= 30 group by store`,
+    `select trans, upper(substr(payment, 2, 3)) p3, ltrim(payment, 'C') t, replace(payment, 'a', '@') r, instr(payment, 'a') i, payment || '/' || store ps, cast(sales as integer) si, cast(qty as real) q, cast(payment as numeric) pn from ${ITEM} where trans <= 40`,
     // Joins to tables whose keys are unique: links.
     `select s.region, p.brand, count(*) n, sum(i.sales) total from ${ITEM} i join pub.demo.retail.stores s on i.store = s.store left join pub.demo.retail.products p on p.sku = i.sku group by 1, 2 order by 4 desc, 1, 2 limit 20`,
     // A subquery in FROM, WITH, UNION ALL and window functions.

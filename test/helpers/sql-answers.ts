@@ -145,12 +145,33 @@ export interface DifferentialRun {
   readonly sqliteErrors: number
   /** One line per query whose answers differ. */
   readonly differences: string[]
+  /** How many compared queries use each feature of FEATURES. */
+  readonly features: Readonly<Record<string, number>>
+}
+
+/** Features whose compiled use the differential test counts, by how they are written. */
+export const FEATURES: Readonly<Record<string, RegExp>> = {
+  CAST: /CAST\(/,
+  round: /round\(/,
+  substr: /substr\(/,
+  trim: /\b[lr]?trim\(/,
+  replace: /replace\(/,
+  instr: /instr\(/,
+  '||': /\|\|/,
+  group_concat: /group_concat\(/,
+  'subquery in FROM': /FROM \(SELECT /,
+  WITH: /^WITH /,
+  'UNION ALL': / UNION ALL /,
+  'sum/count/avg OVER': /\b(sum|count|avg)\([^)]*\) OVER \(/,
+  row_number: /row_number\(\) OVER/,
+  rank: /rank\(\) OVER/,
+  'lag/lead': /\b(lag|lead)\(/,
 }
 
 /**
  * `count` random queries of the compiled subset (sql-queries.ts) over random tables, new ones
- * every 40 queries, each answered both ways and compared: in order, except a join's rows without
- * ORDER BY, whose order SQL leaves open.
+ * every 40 queries, each answered both ways and compared: in order, except where SQL leaves the
+ * order open (orderLeftOpen).
  */
 export async function compareRandomQueries(seed: number, count: number): Promise<DifferentialRun> {
   const gen = new SqlQueries(seed)
@@ -158,6 +179,7 @@ export async function compareRandomQueries(seed: number, count: number): Promise
   let compiled = 0
   let sqliteErrors = 0
   const differences: string[] = []
+  const features: Record<string, number> = Object.fromEntries(Object.keys(FEATURES).map((f) => [f, 0]))
   for (let q = 0; q < count; q++) {
     if (q % 40 === 0) tables = await Promise.all(gen.tables().map(async ({ input, data }) => ({ input, sql: await sqlTableOf(input, data) })))
     const sql = gen.query()
@@ -169,8 +191,9 @@ export async function compareRandomQueries(seed: number, count: number): Promise
     const got = await compiledAnswer(sql, tables)
     if (got === null) continue
     compiled++
+    for (const [f, re] of Object.entries(FEATURES)) if (re.test(sql)) features[f]++
     const diff = difference(got, want.result, orderLeftOpen(sql))
     if (diff !== '') differences.push(`query ${q} over ${tables.map((t) => t.input.rows).join(' and ')} rows: ${sql}\n  ${diff}`)
   }
-  return { queries: count, compiled, sqliteErrors, differences }
+  return { queries: count, compiled, sqliteErrors, differences, features }
 }

@@ -14,9 +14,9 @@ export const SQL_TABLE = 'pub.diff.t'
 /** A second table to join: k (an int key, unique or, now and then, repeated), name, w. */
 export const SQL_JOINED = 'pub.diff.u'
 
-const TEXTS = ['a', 'b', 'B', 'ab', 'Zeta', 'b%c', 'x_y', 'é', 'apple', 'Apple']
+const TEXTS = ['a', 'b', 'B', 'ab', 'Zeta', 'b%c', 'x_y', 'é', 'apple', 'Apple', ' 12', '-3.5e1x', '  ab ', 'aXa']
 /** Texts that order differently by UTF-16 code units (JavaScript) and by UTF-8 bytes (SQLite). */
-const EXOTIC = ['😀', '\uff21', 'a😀']
+const EXOTIC = ['😀', '\uff21', 'a😀', 'x😀y😀']
 const DATES = [20240101, 20240215, 20231231, 20240301]
 
 export class SqlQueries {
@@ -254,6 +254,7 @@ export class SqlQueries {
       () => `count(${r.pick(['i', 'f', 's', 'd'])})`,
       () => `count(DISTINCT ${r.pick(['i', 'j', 's', 'f'])})`,
       () => `sum(${numeric()})`,
+      () => `group_concat(${r.pick(['s', 'i', 'f', 'd', 'upper(s)', "s || '-'"])}${r.pick(['', '', ", ';'", ", ''", ', NULL'])})`,
       () => `total(${numeric()})`,
       () => `avg(${numeric()})`,
       () => `min(${r.pick(['i', 'f', 's', 'd'])})`,
@@ -303,6 +304,9 @@ export class SqlQueries {
       () => `nullif(${this.num(depth - 1)}, ${r.int(0, 2)})`,
       () => `length(${this.text(depth - 1)})`,
       () => `(${this.cond(depth - 1)})`,
+      () => `round(${this.num(depth - 1)}${r.pick(['', ', 0', ', 1', ', 2', ', -1', ', j'])})`,
+      () => `instr(${this.text(depth - 1)}, '${r.pick(['a', 'b', 'p', '😀', 'y'])}')`,
+      () => `CAST(${r.chance(0.5) ? this.text(depth - 1) : this.num(depth - 1)} AS ${r.pick(['INTEGER', 'INT', 'REAL', 'NUMERIC', 'DOUBLE', 'DECIMAL(8,2)'])})`,
     ])()
   }
 
@@ -315,6 +319,11 @@ export class SqlQueries {
       () => `coalesce(s, '${r.pick(TEXTS)}')`,
       () => `CASE WHEN ${this.cond(depth - 1)} THEN '${r.pick(TEXTS)}' ELSE ${this.text(depth - 1)} END`,
       () => `nullif(s, '${r.pick(TEXTS)}')`,
+      () => `substr(${this.text(depth - 1)}, ${r.int(-4, 4)}${r.chance(0.6) ? `, ${r.int(-3, 3)}` : ''})`,
+      () => `${r.pick(['trim', 'ltrim', 'rtrim'])}(${this.text(depth - 1)}${r.pick(['', ", 'a'", ", ' a'", ", 'x😀'"])})`,
+      () => `replace(${this.text(depth - 1)}, '${r.pick(['a', 'b', 'ab', '😀'])}', '${r.pick(['-', 'Q', 'zz'])}')`,
+      () => `(${this.text(depth - 1)} || ${r.chance(0.5) ? this.text(depth - 1) : this.num(0)})`,
+      () => `CAST(${this.num(depth - 1)} AS ${r.pick(['TEXT', 'VARCHAR(5)'])})`,
     ])()
   }
 

@@ -23,6 +23,8 @@ export const SUMMARY_REFERENCE: Readonly<Record<string, (vs: SummaryValue[], ws:
   sum: (vs) => total(nums(vs)),
   // SQL's sum: null over no values.
   $sum: (vs) => (nums(vs).length ? total(nums(vs)) : null),
+  // SQL's group_concat, in row order; the reference runs it without a text separator (none: '').
+  $group_concat: (vs) => (valid(vs).length ? valid(vs).join('') : null),
   avg: (vs) => (nums(vs).length ? total(nums(vs)) / nums(vs).length : null),
   var: variance,
   stdev: (vs) => {

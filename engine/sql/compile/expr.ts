@@ -12,7 +12,7 @@
  * whose condition is TRUE; a condition used as a value is 1, 0 or NULL from the two.
  */
 import type { BinOp, Expr, Loc } from '../../ast.js'
-import { outside, type SqlExpr } from './ir.js'
+import { outside, type CastTo, type SqlExpr } from './ir.js'
 
 /**
  * An SQL type: integer, real, text, or `num` for a number whose type varies by row (CASE or
@@ -75,7 +75,11 @@ function asDoubles(v: Val): Expr {
   return v.intCarried ? call('$num', v.e) : v.e
 }
 
-export function value(x: SqlExpr, scope: Scope): Val {
+/**
+ * @param lax the value's NULL may stand for the empty text too: where the two look alike (a
+ *   result column), a text function may then give '' (the engine's N/A) instead of declining.
+ */
+export function value(x: SqlExpr, scope: Scope, lax = false): Val {
   const matched = scope.match(x)
   if (matched !== null) return matched
   switch (x.k) {
@@ -100,9 +104,13 @@ export function value(x: SqlExpr, scope: Scope): Val {
     case 'arith':
       return arithmetic(x.op, numeric(x.l, scope, x.op), numeric(x.r, scope, x.op))
     case 'case':
-      return caseValue(x.whens, x.else, scope)
+      return caseValue(x.whens, x.else, scope, lax)
     case 'call':
-      return callValue(x.name, x.args, scope)
+      return callValue(x.name, x.args, scope, lax)
+    case 'cast':
+      return castValue(x.e, x.to, scope, lax)
+    case 'concat':
+      return { e: call('$concat', textOf(x.l, scope, '||'), textOf(x.r, scope, '||')), t: 'text', intCarried: false, bound: 0 }
     case 'agg':
       throw outside('an aggregate here')
     case 'win':
@@ -159,10 +167,10 @@ function unify(vals: readonly (Val | null)[], what: string): { t: SqlType; exprs
   return { t, exprs: vals.map((v) => (v === null ? nullReal() : asDoubles(v))) }
 }
 
-const orNull = (x: SqlExpr, scope: Scope): Val | null => (x.k === 'null' ? null : value(x, scope))
+const orNull = (x: SqlExpr, scope: Scope, lax = false): Val | null => (x.k === 'null' ? null : value(x, scope, lax))
 
-function caseValue(whens: readonly { when: SqlExpr; then: SqlExpr }[], otherwise: SqlExpr | null, scope: Scope): Val {
-  const branches = [...whens.map((w) => orNull(w.then, scope)), otherwise === null ? null : orNull(otherwise, scope)]
+function caseValue(whens: readonly { when: SqlExpr; then: SqlExpr }[], otherwise: SqlExpr | null, scope: Scope, lax = false): Val {
+  const branches = [...whens.map((w) => orNull(w.then, scope, lax)), otherwise === null ? null : orNull(otherwise, scope, lax)]
   const { t, exprs } = unify(branches, 'CASE')
   const args: Expr[] = []
   whens.forEach((w, i) => args.push(truth(w.when, scope), exprs[i]))
@@ -172,8 +180,71 @@ function caseValue(whens: readonly { when: SqlExpr; then: SqlExpr }[], otherwise
 
 const boundOf = (vals: readonly (Val | null)[], t: SqlType): number => (t === 'int' ? Math.max(0, ...vals.map((v) => v?.bound ?? 0)) : Infinity)
 
-function callValue(name: string, args: readonly SqlExpr[], scope: Scope): Val {
+/**
+ * A value as text, as SQLite converts it for a text function: text as it is, an integer in
+ * decimal, a real as SQLite prints it ($rtext declines what it cannot print as SQLite would).
+ */
+export function textOf(x: SqlExpr, scope: Scope, what: string, lax = false): Expr {
+  if (x.k === 'null') throw outside(`NULL in ${what}`)
+  const v = value(x, scope, lax)
+  if (v.t === 'text') return v.e
+  if (v.t === 'num') throw outside(`${what} of a number that is an integer on some rows and a real on others`)
+  return call(v.t === 'int' ? '$itext' : '$rtext', v.e)
+}
+
+/** CAST(x AS …) by the affinity of the type name. */
+function castValue(x: SqlExpr, to: CastTo, scope: Scope, lax: boolean): Val {
+  if (x.k === 'null') throw outside('CAST of NULL')
+  if (to === 'text') return { e: textOf(x, scope, 'CAST', lax), t: 'text', intCarried: false, bound: 0 }
+  const v = value(x, scope)
+  if (v.t === 'text') {
+    const fn = to === 'integer' ? '$textinteger' : to === 'real' ? '$textreal' : '$textnumeric'
+    return { e: call(fn, v.e), t: to === 'integer' ? 'int' : to === 'real' ? 'real' : 'num', intCarried: false, bound: EXACT }
+  }
+  // A number to NUMERIC is itself (a real stays a real, even a whole one).
+  if (to === 'numeric' || (to === 'integer' && v.t === 'int') || (to === 'real' && v.t === 'real')) return v
+  if (to === 'real') return { e: asDoubles(v), t: 'real', intCarried: false, bound: Infinity }
+  return { e: call('$tointeger', asDoubles(v)), t: 'int', intCarried: false, bound: EXACT }
+}
+
+/** A position or length argument: a number (a real is truncated toward zero). */
+const position = (x: SqlExpr, scope: Scope, what: string): Expr => numeric(x, scope, what).e
+
+const arity = (name: string, args: readonly SqlExpr[], min: number, max: number): void => {
+  if (args.length < min || args.length > max) throw outside(`${name} with ${args.length} arguments`)
+}
+
+const text = (e: Expr): Val => ({ e, t: 'text', intCarried: false, bound: 0 })
+const flag = (lax: boolean): Expr => num(lax ? 1 : 0, true)
+
+function callValue(name: string, args: readonly SqlExpr[], scope: Scope, lax = false): Val {
   switch (name) {
+    case 'round': {
+      arity(name, args, 1, 2)
+      const x = numeric(args[0], scope, 'round')
+      const digits = args.length === 2 ? [position(args[1], scope, 'round')] : []
+      return { e: call('$round', x.e, ...digits), t: 'real', intCarried: false, bound: Infinity }
+    }
+    case 'substr': {
+      arity(name, args, 2, 3)
+      const rest = args.slice(1).map((a) => position(a, scope, 'substr'))
+      return text(call('$substr', textOf(args[0], scope, 'substr', lax), flag(lax), ...rest))
+    }
+    case 'trim':
+    case 'ltrim':
+    case 'rtrim': {
+      arity(name, args, 1, 2)
+      const chars = args.length === 2 ? [textOf(args[1], scope, name)] : []
+      return text(call(`$${name}`, textOf(args[0], scope, name, lax), flag(lax), ...chars))
+    }
+    case 'replace': {
+      arity(name, args, 3, 3)
+      // An empty text to replace gives back X itself (a number stays a number): not compiled.
+      return text(call('$replace', textOf(args[0], scope, name, lax), textOf(args[1], scope, name), textOf(args[2], scope, name)))
+    }
+    case 'instr':
+      arity(name, args, 2, 2)
+      return { e: call('$instr', textOf(args[0], scope, name), textOf(args[1], scope, name)), t: 'int', intCarried: false, bound: INT32 }
     case 'abs': {
       if (args.length !== 1) throw outside('abs with other than one argument')
       const v = numeric(args[0], scope, 'abs')
@@ -197,7 +268,8 @@ function callValue(name: string, args: readonly SqlExpr[], scope: Scope): Val {
     case 'upper':
     case 'length': {
       if (args.length !== 1) throw outside(`${name} with other than one argument`)
-      const v = value(args[0], scope)
+      // lower('') and upper('') are '': laxness passes through; length('') is 0, not NULL.
+      const v = value(args[0], scope, lax && name !== 'length')
       if (v.t !== 'text') throw outside(`${name} of a number`)
       if (name === 'length') return { e: call('$length', v.e), t: 'int', intCarried: false, bound: INT32 }
       return { e: call(`$${name}`, v.e), t: 'text', intCarried: false, bound: 0 }

@@ -6,7 +6,9 @@
 
 export type ArithOp = '+' | '-' | '*' | '/' | '%'
 export type CmpOp = '=' | '<>' | '<' | '<=' | '>' | '>='
-export type AggFn = 'count' | 'sum' | 'total' | 'avg' | 'min' | 'max'
+export type AggFn = 'count' | 'sum' | 'total' | 'avg' | 'min' | 'max' | 'group_concat'
+/** The affinity of a CAST's type name, by SQLite's rules (BLOB, and NONE, are outside the subset). */
+export type CastTo = 'integer' | 'real' | 'text' | 'numeric'
 
 export type SqlExpr =
   /** A column of the one table, by its name as the table spells it. */
@@ -28,10 +30,13 @@ export type SqlExpr =
   | { readonly k: 'like'; readonly not: boolean; readonly e: SqlExpr; readonly pattern: string }
   /** Searched CASE (a simple CASE is read as one: `CASE x WHEN v` → `WHEN x = v`). */
   | { readonly k: 'case'; readonly whens: readonly { readonly when: SqlExpr; readonly then: SqlExpr }[]; readonly else: SqlExpr | null }
-  /** A scalar function: abs, coalesce, ifnull, nullif, lower, upper, length. */
+  | { readonly k: 'cast'; readonly e: SqlExpr; readonly to: CastTo }
+  /** `l || r`. */
+  | { readonly k: 'concat'; readonly l: SqlExpr; readonly r: SqlExpr }
+  /** A scalar function: abs, coalesce, ifnull, nullif, lower, upper, length, round, substr, trim, ltrim, rtrim, replace, instr. */
   | { readonly k: 'call'; readonly name: string; readonly args: readonly SqlExpr[] }
-  /** An aggregate; `arg` null is count(*). */
-  | { readonly k: 'agg'; readonly fn: AggFn; readonly arg: SqlExpr | null; readonly distinct: boolean }
+  /** An aggregate; `arg` null is count(*); `sep` group_concat's separator (NULL read as ''). */
+  | { readonly k: 'agg'; readonly fn: AggFn; readonly arg: SqlExpr | null; readonly distinct: boolean; readonly sep?: string }
   /** A window function over its window (the default frame: the partition up to the row's last peer). */
   | { readonly k: 'win'; readonly fn: WinFn; readonly args: readonly SqlExpr[]; readonly partition: readonly SqlExpr[]; readonly order: readonly OrderKey[] }
 

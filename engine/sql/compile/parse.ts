@@ -10,6 +10,7 @@
  * ranks them alike), and literals SQLite would read differently (too large, not finite, hex).
  */
 import { init, parse as parseSql } from '@guanmingchiu/sqlparser-ts'
+import { castAffinity } from './cast-types.js'
 import {
   outside,
   type AggFn,
@@ -306,6 +307,14 @@ function integerLiteral(e: unknown, what: string): number {
 const ARITH: Readonly<Record<string, ArithOp>> = { Plus: '+', Minus: '-', Multiply: '*', Divide: '/', Modulo: '%' }
 const CMP: Readonly<Record<string, CmpOp>> = { Eq: '=', NotEq: '<>', Lt: '<', LtEq: '<=', Gt: '>', GtEq: '>=' }
 
+const binaryOp = (e: unknown): string | null => {
+  if (!isNode(e)) return null
+  const [kind, body] = tagOf(e)
+  return kind === 'BinaryOp' && isNode(body) && typeof body.op === 'string' ? body.op : null
+}
+const isConcat = (e: unknown): boolean => binaryOp(e) === 'StringConcat'
+const isArith = (e: unknown): boolean => (binaryOp(e) ?? '') in ARITH
+
 const isComparison = (e: unknown): boolean => {
   if (!isNode(e)) return false
   const [kind, body] = tagOf(e)
@@ -341,7 +350,15 @@ export function readExpr(node: unknown): SqlExpr {
       if (!isNode(body) || typeof body.op !== 'string') break
       const op = body.op
       if (op === 'And' || op === 'Or') return { k: op === 'And' ? 'and' : 'or', l: readExpr(body.left), r: readExpr(body.right) }
-      if (op in ARITH) return { k: 'arith', op: ARITH[op], l: readExpr(body.left), r: readExpr(body.right) }
+      if (op in ARITH) {
+        // SQLite ranks || above * and /, the parser alike: without parentheses, not compiled.
+        if (isConcat(body.left) || isConcat(body.right)) throw outside('|| beside arithmetic without parentheses')
+        return { k: 'arith', op: ARITH[op], l: readExpr(body.left), r: readExpr(body.right) }
+      }
+      if (op === 'StringConcat') {
+        if (isArith(body.left) || isArith(body.right)) throw outside('|| beside arithmetic without parentheses')
+        return { k: 'concat', l: readExpr(body.left), r: readExpr(body.right) }
+      }
       if (op in CMP) {
         if (isComparison(body.left) || isComparison(body.right)) throw outside('a comparison of a comparison without parentheses')
         return { k: 'cmp', op: CMP[op], l: readExpr(body.left), r: readExpr(body.right) }
@@ -374,6 +391,24 @@ export function readExpr(node: unknown): SqlExpr {
     case 'Function':
       if (!isNode(body)) break
       return readFunction(body)
+    case 'Cast':
+      if (!isNode(body) || body.kind !== 'Cast' || body.array !== false || (body.format ?? null) !== null) break
+      return { k: 'cast', e: readExpr(body.expr), to: castAffinity(body.data_type) }
+    case 'Substring':
+      // substr(x, s[, n]) and substring(x, s[, n]); not the FROM … FOR form, which SQLite lacks.
+      if (!isNode(body) || body.special !== true || body.substring_from === undefined || body.substring_from === null) break
+      return {
+        k: 'call',
+        name: 'substr',
+        args: [body.expr, body.substring_from, ...(body.substring_for === undefined || body.substring_for === null ? [] : [body.substring_for])].map(readExpr),
+      }
+    case 'Trim': {
+      // trim(x[, chars]); not TRIM(BOTH … FROM x), which SQLite lacks.
+      if (!isNode(body) || (body.trim_where ?? null) !== null || (body.trim_what ?? null) !== null) break
+      const chars = body.trim_characters ?? null
+      if (chars !== null && (!Array.isArray(chars) || chars.length !== 1)) break
+      return { k: 'call', name: 'trim', args: [readExpr(body.expr), ...(chars === null ? [] : [readExpr(chars[0])])] }
+    }
   }
   throw outside(`the expression form ${kind}`)
 }
@@ -411,9 +446,9 @@ function readCase(c: Node): SqlExpr {
   return { k: 'case', whens, else: otherwise }
 }
 
-const AGGREGATES: ReadonlySet<string> = new Set<AggFn>(['count', 'sum', 'total', 'avg', 'min', 'max'])
+const AGGREGATES: ReadonlySet<string> = new Set<AggFn>(['count', 'sum', 'total', 'avg', 'min', 'max', 'group_concat'])
 const WINDOWED: ReadonlySet<string> = new Set<WinFn>(['sum', 'count', 'avg', 'row_number', 'rank', 'lag', 'lead'])
-const SCALARS: ReadonlySet<string> = new Set(['abs', 'coalesce', 'ifnull', 'nullif', 'lower', 'upper', 'length'])
+const SCALARS: ReadonlySet<string> = new Set(['abs', 'coalesce', 'ifnull', 'nullif', 'lower', 'upper', 'length', 'round', 'ltrim', 'rtrim', 'replace', 'instr'])
 
 function readFunction(f: Node): SqlExpr {
   for (const key of ['filter', 'null_treatment']) if ((field(f, key) ?? null) !== null) throw outside(`a function with ${key}`)
@@ -438,6 +473,8 @@ function readFunction(f: Node): SqlExpr {
       if (fn !== 'count' || distinct) throw outside(`${name}(*)`)
       return { k: 'agg', fn, arg: null, distinct: false }
     }
+    if (fn === 'group_concat' && list.args.length === 2 && !distinct)
+      return { k: 'agg', fn, arg: readArg(list.args[0]), distinct, sep: separator(readArg(list.args[1])) }
     // SQLite's min() and max() with several arguments are scalar functions, not aggregates.
     if (list.args.length !== 1) throw outside(`${name} with ${list.args.length} arguments`)
     if (distinct && fn !== 'count') throw outside(`${name}(DISTINCT …)`)
@@ -470,6 +507,13 @@ function readWindow(fn: WinFn, args: SqlExpr[], star: boolean, over: unknown): S
   const partition = Array.isArray(spec.partition_by) ? spec.partition_by.map(readExpr) : []
   const order = Array.isArray(spec.order_by) ? spec.order_by.map(readOrderKey) : []
   return { k: 'win', fn, args, partition, order }
+}
+
+/** group_concat's separator: a quoted text ('' too), or NULL, which SQLite reads as ''. */
+function separator(x: SqlExpr): string {
+  if (x.k === 'str') return x.v
+  if (x.k === 'null') return ''
+  throw outside('a group_concat separator other than a quoted text')
 }
 
 function readArg(a: unknown): SqlExpr {

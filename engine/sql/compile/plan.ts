@@ -9,7 +9,7 @@
  */
 import type { Expr, Op, SortKey, Tcol } from '../../ast.js'
 import type { ColumnSpec } from '../../../shared/table.js'
-import { truth, value, type Scope, type Uses, type Val } from './expr.js'
+import { textOf, truth, value, type Scope, type Uses, type Val } from './expr.js'
 import { outside, type SqlExpr, type SqlQuery, type SqlSelect, type SqlSource, type SqlUnion } from './ir.js'
 import {
   aggregatesOf,
@@ -66,14 +66,14 @@ interface Planned {
 export function planQuery(query: SqlQuery, specs: ReadonlyMap<string, readonly ColumnSpec[]>): SqlPlan {
   const taken = new Set([...specs.values()].flatMap((cols) => cols.map((c) => c.name.toLowerCase())))
   const ctx: Context = { specs, names: new Names(taken), uses: { textOrder: false } }
-  const planned = planOf(query, ctx)
+  const planned = planOf(query, ctx, true)
   const columns = planned.cols.map((c) => (c.val.e as { name: string }).name)
   const ops = [...planned.ops, { kind: 'Colord', cols: columns, hide: [], hard: false, loc: LOC } as Op]
   return { ops, columns, aliases: planned.aliases, textOrder: ctx.uses.textOrder }
 }
 
-function planOf(query: SqlQuery, ctx: Context): Planned {
-  return query.k === 'select' ? planSelect(query, ctx) : planUnion(query, ctx)
+function planOf(query: SqlQuery, ctx: Context, top = false): Planned {
+  return query.k === 'select' ? planSelect(query, ctx, top) : planUnion(query, ctx)
 }
 
 /**
@@ -97,7 +97,8 @@ function planSource(source: SqlSource, alias: string | null, index: number, ctx:
   return { table: { qualifier: (alias ?? source.name)?.toLowerCase() ?? null, cols, foreign }, ops: inner.ops, suffix }
 }
 
-function planSelect(select: SqlSelect, ctx: Context): Planned {
+/** @param top the query itself (not a subquery, nor one SELECT of a UNION ALL): its values are only shown */
+function planSelect(select: SqlSelect, ctx: Context, top = false): Planned {
   const { names } = ctx
   const sources = [planSource(select.source, select.alias, 0, ctx), ...select.joins.map((j, i) => planSource(j.source, j.alias, i + 1, ctx))]
   const tables = sources.map((s) => s.table)
@@ -135,8 +136,11 @@ function planSelect(select: SqlSelect, ctx: Context): Planned {
   // The result columns: a plain column keeps its name where it can, anything else is a willbe.
   const columns: string[] = []
   const cols: SourceColumn[] = []
+  // A result column shows NULL and '' alike: its value may leave '' where it means the empty text
+  // (not in a subquery, whose values the outer query reads, nor where rows are compared or ordered).
+  const lax = top && !select.distinct && select.orderBy.length === 0
   for (const item of items) {
-    const v = item.val ?? value(item.expr!, scope)
+    const v = item.val ?? value(item.expr!, scope, lax)
     const name = v.e.kind === 'Col' && !columns.includes(v.e.name) ? v.e.name : names.next('c')
     if (name !== (v.e.kind === 'Col' ? v.e.name : null)) ops.push(willbe(name, v.e))
     columns.push(name)
@@ -322,6 +326,9 @@ function groupScope(select: SqlSelect, items: readonly Item[], aggs: readonly Sq
     breaks.push(name)
     keyVals.push({ ...v, e: colRef(name) })
   }
+  // group_concat visits rows in the table's order; over a join or a subquery the order would be theirs.
+  if ((select.joins.length > 0 || select.source.k !== 'table') && aggs.some((a) => a.k === 'agg' && a.fn === 'group_concat'))
+    throw outside('group_concat over a join or a subquery')
   const tcols: Tcol[] = []
   const aggVals = aggs.map((a) => aggregate(a as SqlExpr & { k: 'agg' }, rows, tcols, names))
   ops.push(tabu(breaks, 'up', tcols))
@@ -378,6 +385,13 @@ function aggregate(a: SqlExpr & { k: 'agg' }, rows: Scope, tcols: Tcol[], names:
   }
   if (a.arg === null) return { e: tcol('cnt', null), t: 'int', intCarried: true, bound: INT32 }
   if (a.arg.k === 'null') throw outside(`${a.fn}(NULL)`)
+  if (a.fn === 'group_concat') {
+    // The separator rides as the weight, a text constant ('' is the engine's N/A, and reads as '').
+    const sep: Expr = { kind: 'Str', value: a.sep ?? ',', loc: LOC }
+    const name = names.next('a')
+    tcols.push({ fun: '$group_concat', source: textOf(a.arg, rows, 'group_concat'), weight: sep, name, meta: META, loc: LOC })
+    return { e: colRef(name), t: 'text', intCarried: false, bound: 0 }
+  }
   const v = value(a.arg, rows)
   switch (a.fn) {
     case 'count':
