@@ -1,27 +1,224 @@
 /**
- * The kernel compiled SQL's window functions need beside the group functions
- * (engine/sql/compile/window.ts). Named with `$`, as functions/sql.ts explains.
+ * Kernels of compiled SQL's window functions with ORDER BY (engine/sql/compile/window.ts). Each
+ * takes the window as D, one letter per key (`p` a PARTITION BY value, `u` or `d` a sort key up
+ * or down), then the keys K… (partition values first, then the ORDER BY values and the NULL flags
+ * that NULLS FIRST/LAST adds). The rows are visited in the order of all the keys (a permutation:
+ * the worksheet is not reordered), so a partition is a run of positions and so are a row's peers
+ * (rows equal in every key). SQLite's default frame runs from the partition's first row to the
+ * row's last peer. Named with `$`, as functions/sql.ts explains.
+ *
+ * Functions over one window read the same keys: the order is kept from the last call (by the
+ * identity of its key columns, which never change) and not sorted again.
  */
-import { asColumn, requiredValue } from './args.js'
+import { NA_INT, type Column } from '../columns/types.js'
+import { sortPermutation } from '../columns/index.js'
+import { asColumn, constantText, requiredValue } from './args.js'
 import { sqlDeclined } from './sql.js'
-import type { FunctionDef } from './types.js'
+import type { ArgSpec, FunctionDef, KernelArg } from './types.js'
+
+const D: ArgSpec = { kind: 'value', name: 'D', types: ['text'], constant: true }
+const K: ArgSpec = { kind: 'value', name: 'K' }
+const NUMBER: ArgSpec = { kind: 'value', name: 'X', types: ['int', 'float', 'date'] }
+const N: ArgSpec = { kind: 'value', name: 'N', types: ['int'], constant: true }
+
+/** The window's rows in its order: positions 0…rows-1 by partition, then by the sort keys. */
+interface WindowRows {
+  readonly perm: Int32Array
+  /** 1 where a position starts a partition. */
+  readonly partStart: Uint8Array
+  /** 1 where a position starts a group of peers. */
+  readonly peerStart: Uint8Array
+}
+
+/** Whether rows a and b hold the same value (N/A equal to N/A, -0 to 0, as SQL's peers). */
+function sameAt(c: Column, a: number, b: number): boolean {
+  if (c.type === 'text') return c.codes[a] === c.codes[b]
+  const x = c.data[a]
+  const y = c.data[b]
+  return x === y || (x !== x && y !== y)
+}
+
+function windowRows(keys: readonly Column[], dirs: string, rows: number): WindowRows {
+  const perm = sortPermutation(
+    keys.map((col, i) => ({ col, desc: dirs[i] === 'd' })),
+    rows,
+  )
+  const partition = keys.filter((_, i) => dirs[i] === 'p')
+  const partStart = new Uint8Array(rows)
+  const peerStart = new Uint8Array(rows)
+  for (let k = 0; k < rows; k++) {
+    const r = perm[k]
+    const first = k === 0 || partition.some((c) => !sameAt(c, perm[k - 1], r))
+    partStart[k] = first ? 1 : 0
+    peerStart[k] = first || keys.some((c) => !sameAt(c, perm[k - 1], r)) ? 1 : 0
+  }
+  return { perm, partStart, peerStart }
+}
+
+/** The last window made, by its directions and key columns (a worker runs one task at a time). */
+let last: { readonly dirs: string; readonly keys: readonly Column[]; readonly rows: WindowRows } | null = null
+
+/** The window of a call with D at `dAt` and the keys after it. */
+function windowOf(args: readonly KernelArg[], rows: number, fn: string, dAt: number): WindowRows {
+  const dirs = constantText(requiredValue(args, dAt, fn, 'D'), fn, 'D')
+  const keys = args.slice(dAt + 1).map((_, i) => asColumn(requiredValue(args, dAt + 1 + i, fn, 'K'), rows, fn, 'K'))
+  if (dirs.length !== keys.length || !/^p*[ud]+$/.test(dirs)) throw new Error(`${fn}: partition keys, then one direction per sort key`)
+  if (last !== null && last.dirs === dirs && last.rows.perm.length === rows && last.keys.every((k, i) => k === keys[i])) return last.rows
+  const made = windowRows(keys, dirs, rows)
+  last = { dirs, keys, rows: made }
+  return made
+}
+
+/**
+ * The window of a function whose answer depends on the order among peers (row_number, lag,
+ * lead): SQLite orders tied rows as its sorter leaves them, so an answer over ties is its to give.
+ */
+function untied(w: WindowRows): WindowRows {
+  for (let j = 0; j < w.peerStart.length; j++) if (!w.peerStart[j]) throw sqlDeclined('rows that tie in a window’s order')
+  return w
+}
+
+/** A number column as doubles per row, N/A as NaN. */
+function numberAt(c: Column): (i: number) => number {
+  if (c.type === 'float') return (i) => c.data[i]
+  if (c.type === 'text') throw new Error('a window sum of text')
+  return (i) => (c.data[i] === NA_INT ? Number.NaN : c.data[i])
+}
+
+/** sum or avg of X from the partition's first row to each row's last peer; NaN (NULL) with no value. */
+function framed(w: WindowRows, x: (i: number) => number, avg: boolean): Column {
+  const { perm, partStart, peerStart } = w
+  const rows = perm.length
+  const out = new Float64Array(rows)
+  let sum = 0
+  let n = 0
+  for (let k = 0; k < rows;) {
+    if (partStart[k]) {
+      sum = 0
+      n = 0
+    }
+    let end = k + 1
+    while (end < rows && !peerStart[end]) end++
+    for (let j = k; j < end; j++) {
+      const v = x(perm[j])
+      if (v === v) {
+        sum += v
+        n++
+      }
+    }
+    const value = n === 0 ? Number.NaN : avg ? sum / n : sum
+    for (let j = k; j < end; j++) out[perm[j]] = value
+    k = end
+  }
+  return { type: 'float', data: out }
+}
+
+/** Row numbers within partitions; for rank, the row number of the row's first peer. */
+function rowNumbers(w: WindowRows, rank: boolean): Column {
+  const { perm, partStart, peerStart } = w
+  const out = new Int32Array(perm.length)
+  let k = 0
+  let peerNumber = 0
+  for (let j = 0; j < perm.length; j++) {
+    k = partStart[j] ? 1 : k + 1
+    if (peerStart[j]) peerNumber = k
+    out[perm[j]] = rank ? peerNumber : k
+  }
+  return { type: 'int', data: out }
+}
+
+/** Per row, the row n positions later (earlier for n < 0) in its partition, or -1 beyond its edge. */
+function shiftedRows(w: WindowRows, n: number): Int32Array {
+  const { perm, partStart } = w
+  const rows = perm.length
+  // Each position's partition, as the position where it starts.
+  const part = new Int32Array(rows)
+  for (let j = 0; j < rows; j++) part[j] = partStart[j] ? j : part[j - 1]
+  const out = new Int32Array(rows)
+  for (let j = 0; j < rows; j++) {
+    const t = j + n
+    out[perm[j]] = t >= 0 && t < rows && part[t] === part[j] ? perm[t] : -1
+  }
+  return out
+}
+
+/** X at the shifted rows, N/A beyond the partition's edge. */
+function shifted(x: Column, to: Int32Array): Column {
+  const rows = to.length
+  if (x.type === 'text') {
+    const codes = new Int32Array(rows)
+    for (let i = 0; i < rows; i++) codes[i] = to[i] < 0 ? 0 : x.codes[to[i]]
+    return { type: 'text', codes, dict: x.dict }
+  }
+  if (x.type === 'float') {
+    const data = new Float64Array(rows)
+    for (let i = 0; i < rows; i++) data[i] = to[i] < 0 ? Number.NaN : x.data[to[i]]
+    return { type: 'float', data }
+  }
+  const data = new Int32Array(rows)
+  for (let i = 0; i < rows; i++) data[i] = to[i] < 0 ? NA_INT : x.data[to[i]]
+  return { type: x.type, data }
+}
+
+function shiftArg(args: readonly KernelArg[], i: number, fn: string): number {
+  const v = requiredValue(args, i, fn, 'N')
+  if (!('value' in v) || typeof v.value !== 'number' || !Number.isInteger(v.value)) throw new Error(`${fn}: N must be a whole number`)
+  return v.value
+}
+
+const framedDef = (name: string, avg: boolean, doc: string): FunctionDef => ({
+  name,
+  args: [NUMBER, D, K],
+  repeatFrom: 2,
+  minArgs: 3,
+  result: () => 'float',
+  kernel: (args, { rows }) => framed(windowOf(args, rows, name, 1), numberAt(asColumn(requiredValue(args, 0, name, 'X'), rows, name, 'X')), avg),
+  doc,
+})
+
+const rowNumberDef = (name: string, rank: boolean, doc: string): FunctionDef => ({
+  name,
+  args: [D, K],
+  repeatFrom: 1,
+  minArgs: 2,
+  result: () => 'int',
+  kernel: (args, { rows }) => {
+    const w = windowOf(args, rows, name, 0)
+    return rowNumbers(rank ? w : untied(w), rank)
+  },
+  doc,
+})
 
 export const SQL_WINDOW_KERNELS: readonly FunctionDef[] = [
+  framedDef('$wsum', false, '$wsum(X;D;K…): sum of X from the partition’s first row to the row’s last peer; NULL without values (SQL).'),
+  framedDef('$wavg', true, '$wavg(X;D;K…): average of X over the same frame as $wsum (SQL).'),
+  rowNumberDef('$wrownum', false, '$wrownum(D;K…): 1, 2, 3… within each partition in the window’s order; declined where rows tie (SQL row_number).'),
+  rowNumberDef('$wrank', true, '$wrank(D;K…): the row number of the row’s first peer (SQL rank).'),
   {
-    name: '$unique',
-    args: [
-      { kind: 'value', name: 'X' },
-      { kind: 'value', name: 'N', types: ['int'] },
-    ],
+    name: '$wshift',
+    args: [{ kind: 'value', name: 'X' }, N, D, K],
+    repeatFrom: 3,
+    minArgs: 4,
     result: ([t]) => t ?? 'float',
+    kernel: (args, { rows }) =>
+      shifted(
+        asColumn(requiredValue(args, 0, '$wshift', 'X'), rows, '$wshift', 'X'),
+        shiftedRows(untied(windowOf(args, rows, '$wshift', 2)), shiftArg(args, 1, '$wshift')),
+      ),
+    doc: '$wshift(X;N;D;K…): X from N rows later (earlier for N < 0) in the partition, NULL beyond it; declined where rows tie (SQL lag, lead).',
+  },
+  {
+    name: '$wbeyond',
+    args: [N, D, K],
+    repeatFrom: 2,
+    minArgs: 3,
+    result: () => 'int',
     kernel: (args, { rows }) => {
-      const x = asColumn(requiredValue(args, 0, '$unique', 'X'), rows, '$unique', 'X')
-      const n = asColumn(requiredValue(args, 1, '$unique', 'N'), rows, '$unique', 'N')
-      if (n.type !== 'int') throw sqlDeclined('a tie count that is not an integer')
-      // SQLite orders tied rows as its sorter leaves them: an answer that depends on it is its to give.
-      for (let i = 0; i < rows; i++) if (n.data[i] > 1) throw sqlDeclined('rows that tie in a window’s order')
-      return x
+      const to = shiftedRows(untied(windowOf(args, rows, '$wbeyond', 1)), shiftArg(args, 0, '$wbeyond'))
+      const out = new Int32Array(rows)
+      for (let i = 0; i < rows; i++) out[i] = to[i] < 0 ? 1 : 0
+      return { type: 'int', data: out }
     },
-    doc: '$unique(X;N): X, or the plan declined where a row has peers (N > 1) in its window (SQL).',
+    doc: '$wbeyond(N;D;K…): 1 where the row N rows away is outside the partition (SQL lag, lead defaults).',
   },
 ]

@@ -1,13 +1,13 @@
 /**
- * Window functions as the engine's group functions. For each window, the rows are sorted by its
- * ORDER BY (stably, so rows keep their order between windows), and the worksheet order is then
- * the window's: PARTITION BY is the group (G), and a row's peers (rows equal in partition and
- * order keys) are a group of their own. SQLite's default frame runs from the partition's first
- * row to the row's last peer, so a running value over the window is the running value of the
- * engine's group function at the last peer (`g_last` over the peers).
+ * Window functions as engine operations. A function over a window with ORDER BY is one of the SQL
+ * window kernels (functions/sql-window.ts), given PARTITION BY as a group and ORDER BY as sort
+ * keys: it visits the rows by partition and in the window's order, a row's peers (rows equal in
+ * every key) together, SQLite's default frame running from the partition's first row to the
+ * row's last peer. A window without ORDER BY reads whole partitions through the engine's group
+ * functions, with PARTITION BY as the group.
  *
  * row_number, lag and lead depend on the order among peers, which SQLite leaves to its sorter:
- * where a window orders rows that tie, they decline at run time (`$unique`) and sql.js answers.
+ * where a window orders rows that tie, they decline at run time and sql.js answers.
  */
 import type { Expr, Op, SortKey } from '../../ast.js'
 import { value, type Scope, type Val } from './expr.js'
@@ -29,12 +29,12 @@ const notNull = (e: Expr): Expr => ({ kind: 'Not', operand: callOf('$isnull', e)
 const cols = (names: readonly string[]): Expr | null =>
   names.length === 0 ? null : names.length === 1 ? colRef(names[0]) : { kind: 'ColList', names, loc: LOC }
 
-/** One window's groups, once its rows are in its order. */
+/** One window: PARTITION BY (for the group functions and the window kernels), and its sort keys. */
 interface Window {
   /** PARTITION BY's columns (null: one partition). */
   readonly g: Expr | null
-  /** The peers: partition and order columns together (null: one group). */
-  readonly peers: Expr | null
+  /** With ORDER BY, the window kernels' D and K… arguments: a letter per key (`p` partition, `u`/`d` order), and the keys. */
+  readonly order: readonly Expr[]
   readonly ordered: boolean
 }
 
@@ -44,7 +44,7 @@ interface Window {
  */
 export function windowScope(scope: Scope, wins: readonly Win[], ops: Op[], names: Names): Scope {
   const computed: { win: Win; val: Val }[] = []
-  // Functions over the same window share its sort.
+  // Functions over the same window share its columns.
   const byWindow = new Map<string, Win[]>()
   for (const w of wins) {
     const key = JSON.stringify([w.partition, w.order])
@@ -74,64 +74,88 @@ function asColumn(x: SqlExpr, scope: Scope, ops: Op[], names: Names): { name: st
   return { name, val: v }
 }
 
+/** PARTITION BY and ORDER BY as columns, ORDER BY as sort keys (NULLS FIRST/LAST adding theirs). */
 function prepare(w: Win, scope: Scope, ops: Op[], names: Names): Window {
   const partition = w.partition.map((p) => asColumn(p, scope, ops, names).name)
-  const order: string[] = []
-  const keys: SortKey[] = []
+  const g = cols(partition)
+  if (w.order.length === 0) return { g, order: [], ordered: false }
+  // Partitions in any order (only their grouping counts), so no text order is used for them.
+  const keys: SortKey[] = partition.map((col) => ({ col, dir: 'up' }))
   for (const o of w.order) {
     const { name, val } = asColumn(o.expr, scope, ops, names)
     if (val.t === 'text') scope.uses.textOrder = true
-    order.push(name)
     keys.push(...orderKeys(name, o.desc, o.nulls, ops, names))
   }
-  if (keys.length > 0) ops.push({ kind: 'Sort', keys, loc: LOC })
-  return { g: cols(partition), peers: cols([...partition, ...order]), ordered: order.length > 0 }
+  const letters = keys.map((k, i) => (i < partition.length ? 'p' : k.dir === 'down' ? 'd' : 'u'))
+  const dirs: Expr = { kind: 'Str', value: letters.join(''), loc: LOC }
+  return { g, order: [dirs, ...keys.map((k) => colRef(k.col))], ordered: true }
 }
 
 function windowValue(w: Win, win: Window, scope: Scope): Val {
-  const { g, peers } = win
-  /** The running value of a group function at the row's last peer, or over the whole partition without ORDER BY. */
-  const framed = (running: Expr, whole: Expr): Expr => (win.ordered ? callOf('g_last', peers, null, null, running) : whole)
-  const count = (x: Expr): Expr => framed(callOf('g_cumsum', g, null, null, x), callOf('g_sum', g, null, x))
-  const rows = (): Expr => framed(callOf('g_cumcnt', g, null, null), callOf('g_cnt', g, null))
-  /** The value itself where the window's order leaves no ties, else the plan declined. */
-  const untied = (e: Expr): Expr => callOf('$unique', e, callOf('g_cnt', peers, null))
   const arg = (i: number): Val => {
     const x = w.args[i]
     if (x.k === 'null') throw outside(`NULL in ${w.fn}`)
     return value(x, scope)
   }
+  const numeric = (): Val => {
+    const x = arg(0)
+    if (x.t === 'text') throw outside(`${w.fn} of text`)
+    // An integer row by row here and a real there: SQLite's sum changes type as it goes.
+    if (x.t === 'num') throw outside(`${w.fn} of values of several types`)
+    return x
+  }
+  if (!win.ordered) return wholePartition(w, win.g, arg, numeric)
+  const over = (fn: string, ...args: Expr[]): Expr => callOf(fn, ...args, ...win.order)
   switch (w.fn) {
     case 'row_number':
-      if (!win.ordered) throw outside('row_number without ORDER BY')
-      return { e: untied(callOf('g_cumcnt', g, null, null)), t: 'int', intCarried: true, bound: INT32 }
+      return { e: over('$wrownum'), t: 'int', intCarried: true, bound: INT32 }
     case 'rank':
-      return { e: callOf('g_first', peers, null, null, callOf('g_cumcnt', g, null, null)), t: 'int', intCarried: true, bound: INT32 }
+      return { e: over('$wrank'), t: 'int', intCarried: true, bound: INT32 }
     case 'count':
-      if (w.args.length === 0) return { e: rows(), t: 'int', intCarried: true, bound: INT32 }
-      return { e: count(notNull(arg(0).e)), t: 'int', intCarried: false, bound: INT32 }
+      return { e: over('$wsum', w.args.length === 0 ? num(1) : notNull(arg(0).e)), t: 'int', intCarried: false, bound: INT32 }
+    case 'avg':
+      return { e: over('$wavg', numeric().e), t: 'real', intCarried: false, bound: Infinity }
+    case 'sum': {
+      const x = numeric()
+      const sum = over('$wsum', x.e)
+      return x.t === 'real'
+        ? { e: sum, t: 'real', intCarried: false, bound: Infinity }
+        : { e: callOf('$exact', sum), t: 'int', intCarried: false, bound: 2 ** 53 }
+    }
+    case 'lag':
+    case 'lead':
+      return shifted(w, scope, over)
+  }
+}
+
+/** A window function over whole partitions (no ORDER BY), from the engine's group functions. */
+function wholePartition(w: Win, g: Expr | null, arg: (i: number) => Val, numeric: () => Val): Val {
+  const count = (x: Expr): Expr => callOf('g_sum', g, null, notNull(x))
+  switch (w.fn) {
+    case 'rank':
+      // Every row of a partition is a peer of every other.
+      return { e: num(1), t: 'int', intCarried: true, bound: 1 }
+    case 'count':
+      if (w.args.length === 0) return { e: callOf('g_cnt', g, null), t: 'int', intCarried: true, bound: INT32 }
+      return { e: count(arg(0).e), t: 'int', intCarried: false, bound: INT32 }
     case 'sum':
     case 'avg': {
-      const x = arg(0)
-      if (x.t === 'text') throw outside(`${w.fn} of text`)
-      // An integer row by row here and a real there: SQLite's sum changes type as it goes.
-      if (x.t === 'num') throw outside(`${w.fn} of values of several types`)
-      const n = count(notNull(x.e))
-      const sum = framed(callOf('g_cumsum', g, null, null, doubles(x)), callOf('g_sum', g, null, doubles(x)))
+      const x = numeric()
+      const n = count(x.e)
+      const sum = callOf('g_sum', g, null, doubles(x))
       const orNull = (e: Expr): Expr => callOf('if', { kind: 'Bin', op: '>', left: n, right: num(0), loc: LOC }, e, nullReal())
       if (w.fn === 'avg') return { e: orNull({ kind: 'Bin', op: '/', left: sum, right: n, loc: LOC }), t: 'real', intCarried: false, bound: Infinity }
       if (x.t === 'real') return { e: orNull(sum), t: 'real', intCarried: false, bound: Infinity }
       return { e: callOf('$exact', orNull(sum)), t: 'int', intCarried: false, bound: 2 ** 53 }
     }
-    case 'lag':
-    case 'lead':
-      return shifted(w, win, scope, untied)
+    default:
+      // row_number, lag and lead follow an order, which SQLite would take from its scan.
+      throw outside(`${w.fn} without ORDER BY`)
   }
 }
 
 /** lag(x, n, default) and lead: x from n rows before (after) in the partition, else the default. */
-function shifted(w: Win, win: Window, scope: Scope, untied: (e: Expr) => Expr): Val {
-  if (!win.ordered) throw outside(`${w.fn} without ORDER BY`)
+function shifted(w: Win, scope: Scope, over: (fn: string, ...args: Expr[]) => Expr): Val {
   const x = w.args[0].k === 'null' ? null : value(w.args[0], scope)
   if (x === null) throw outside(`${w.fn} of NULL`)
   const n = w.args.length > 1 ? w.args[1] : ({ k: 'int', v: 1 } as const)
@@ -139,14 +163,14 @@ function shifted(w: Win, win: Window, scope: Scope, untied: (e: Expr) => Expr): 
   const fallback = w.args.length > 2 && w.args[2].k !== 'null' ? value(w.args[2], scope) : null
   if (fallback !== null && (fallback.t === 'text') !== (x.t === 'text')) throw outside(`${w.fn} with a default of another kind`)
   const step = w.fn === 'lag' ? -n.v : n.v
+  // The row itself: no order among peers matters.
   if (step === 0) return x
-  const moved = (e: Expr): Expr => callOf('g_rshift', win.g, null, null, e, num(step))
-  if (fallback === null) return { ...x, e: untied(moved(x.e)) }
+  const moved = (e: Expr): Expr => over('$wshift', e, num(step))
+  if (fallback === null) return { ...x, e: moved(x.e) }
   // An integer and a real, or an int column and doubles: both as doubles (the values are SQLite's).
   const mixed = x.t !== fallback.t || x.intCarried !== fallback.intCarried
-  const beyond = callOf('$isnull', callOf('g_rshifti', win.g, null, null, num(step)))
   return {
-    e: untied(callOf('if', beyond, mixed ? doubles(fallback) : fallback.e, moved(mixed ? doubles(x) : x.e))),
+    e: callOf('if', over('$wbeyond', num(step)), mixed ? doubles(fallback) : fallback.e, moved(mixed ? doubles(x) : x.e)),
     t: x.t === fallback.t ? x.t : 'num',
     intCarried: !mixed && x.intCarried,
     bound: Math.max(x.bound, fallback.bound),
