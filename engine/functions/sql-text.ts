@@ -9,9 +9,9 @@
  * too, unless its argument E is 1: the compiler passes 1 where an empty text and NULL look
  * the same in the answer (a result column), so that '' may stand for either.
  */
-import { textColumnFromStrings } from '../columns/index.js'
+import { compareStrings, textColumnFromStrings } from '../columns/index.js'
 import { NA_INT, type Column, type TextColumn, type Value } from '../columns/types.js'
-import { isScalar, valueArg } from './args.js'
+import { isColumn, isScalar, valueArg } from './args.js'
 import { sqlDeclined } from './sql.js'
 import { integerText, realText, sqliteRound, textToInteger, textToNumeric, textToReal } from './sqlite-values.js'
 import type { FunctionDef, KernelArg } from './types.js'
@@ -48,28 +48,97 @@ const value = (args: readonly KernelArg[], i: number): Value | null => valueArg(
 
 /** Text SQLite and JavaScript may count or cut differently: a lone surrogate (no UTF-8 form) or a NUL (where SQLite's C code stops). */
 const UNSURE = /[\0]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/
+/** A NUL or any surrogate: text without one has one UTF-16 unit per character, so positions are indices. */
+function plain(s: string): boolean {
+  // A loop, not a regular expression: this runs once per dictionary entry, on short texts.
+  for (let i = 0; i < s.length; i++) {
+    const u = s.charCodeAt(i)
+    if (u === 0 || (u >= 0xd800 && u <= 0xdfff)) return false
+  }
+  return true
+}
 function checked(s: string): string {
-  if (UNSURE.test(s)) throw sqlDeclined('text with a NUL or a lone surrogate')
+  if (!plain(s) && UNSURE.test(s)) throw sqlDeclined('text with a NUL or a lone surrogate')
   return s
 }
 
-/** A text result per row, N/A for null; an empty text declines unless `emptyOk`. */
-function textResult(rows: number, emptyOk: boolean, at: (i: number) => string | null): Column {
-  const out: (string | null)[] = new Array(rows)
-  for (let i = 0; i < rows; i++) {
-    const s = at(i)
-    if (s === '' && !emptyOk) throw sqlDeclined('an empty text, which the engine cannot tell from NULL')
-    out[i] = s
+/**
+ * The one argument that varies by row when it is a text column and every other value argument
+ * is a constant, else null. A kernel's per-row function then depends on the row's dictionary
+ * code alone: it is computed once per code the rows use, on the first row holding that code,
+ * which keeps the row-by-row function (and every decline it makes) as the one rule.
+ */
+function soleTextColumn(args: readonly KernelArg[]): TextColumn | null {
+  let found: TextColumn | null = null
+  for (const a of args) {
+    if (a.kind !== 'value' || isScalar(a.value)) continue
+    if (found !== null || !isColumn(a.value) || a.value.type !== 'text') return null
+    found = a.value
   }
-  return textColumnFromStrings(out)
+  return found
 }
 
-function floatResult(rows: number, at: (i: number) => number | null): Column {
-  const out = new Float64Array(rows)
-  for (let i = 0; i < rows; i++) {
-    const v = at(i)
-    out[i] = v === null ? Number.NaN : v
+/** For each code of `c`, the first of its `rows` rows that holds it, -1 for a code no row holds. */
+function firstRowOfCodes(c: TextColumn, rows: number): Int32Array {
+  const first = new Int32Array(c.dict.length).fill(-1)
+  const codes = c.codes
+  for (let i = 0; i < rows; i++) if (first[codes[i]] < 0) first[codes[i]] = i
+  return first
+}
+
+/**
+ * A text result per row, N/A for null; an empty text declines unless `emptyOk`. With `by` (see
+ * soleTextColumn), `at` is called once per code of `by` the rows use instead of once per row.
+ */
+function textResult(rows: number, emptyOk: boolean, at: (i: number) => string | null, by: TextColumn | null = null): Column {
+  if (by === null) {
+    const out: (string | null)[] = new Array(rows)
+    for (let i = 0; i < rows; i++) out[i] = nonEmpty(at(i), emptyOk)
+    return textColumnFromStrings(out)
   }
+  const first = firstRowOfCodes(by, rows)
+  const results: (string | null)[] = new Array(first.length).fill(null)
+  const distinct = new Set<string>()
+  for (let k = 0; k < first.length; k++) {
+    if (first[k] < 0) continue
+    const s = nonEmpty(at(first[k]), emptyOk)
+    results[k] = s
+    if (s !== null && s !== '') distinct.add(s)
+  }
+  const dict = ['', ...[...distinct].sort(compareStrings)]
+  const codeOf = new Map(dict.map((s, k) => [s, k]))
+  const remap = new Int32Array(first.length)
+  for (let k = 0; k < first.length; k++) remap[k] = codeOf.get(results[k] ?? '') ?? 0
+  const codes = new Int32Array(rows)
+  const from = by.codes
+  for (let i = 0; i < rows; i++) codes[i] = remap[from[i]]
+  return { type: 'text', codes, dict }
+}
+
+function nonEmpty(s: string | null, emptyOk: boolean): string | null {
+  if (s === '' && !emptyOk) throw sqlDeclined('an empty text, which the engine cannot tell from NULL')
+  return s
+}
+
+/** A number result per row, N/A (NaN) for null; with `by`, computed once per code as textResult. */
+function floatResult(rows: number, at: (i: number) => number | null, by: TextColumn | null = null): Column {
+  const out = new Float64Array(rows)
+  if (by === null) {
+    for (let i = 0; i < rows; i++) {
+      const v = at(i)
+      out[i] = v === null ? Number.NaN : v
+    }
+    return { type: 'float', data: out }
+  }
+  const first = firstRowOfCodes(by, rows)
+  const values = new Float64Array(first.length).fill(Number.NaN)
+  for (let k = 0; k < first.length; k++) {
+    if (first[k] < 0) continue
+    const v = at(first[k])
+    values[k] = v === null ? Number.NaN : v
+  }
+  const from = by.codes
+  for (let i = 0; i < rows; i++) out[i] = values[from[i]]
   return { type: 'float', data: out }
 }
 
@@ -99,7 +168,8 @@ const chars = (s: string): string[] => Array.from(checked(s))
  */
 export function substrChars(x: string, start: number, length: number | null): string {
   if (Math.abs(start) >= EXACT || (length !== null && Math.abs(length) >= EXACT)) throw sqlDeclined('a substr position beyond 2^53')
-  const c = chars(x)
+  // Characters are UTF-16 units in plain text: cut the string itself, not an array of characters.
+  const c: string | string[] = plain(x) ? x : chars(x)
   let p1 = Math.trunc(start)
   let p2 = length === null ? Number.POSITIVE_INFINITY : Math.trunc(length)
   let negative = false
@@ -123,11 +193,18 @@ export function substrChars(x: string, start: number, length: number | null): st
       p1 = 0
     }
   }
-  return c.slice(p1, p1 + p2).join('')
+  return typeof c === 'string' ? c.slice(p1, p1 + p2) : c.slice(p1, p1 + p2).join('')
 }
 
 /** SQLite's trim: characters of `set` removed from the start, the end, or both. */
 export function trimChars(x: string, set: string, start: boolean, end: boolean): string {
+  if (plain(x) && plain(set)) {
+    let from = 0
+    let to = x.length
+    if (start) while (from < to && set.includes(x[from])) from++
+    if (end) while (to > from && set.includes(x[to - 1])) to--
+    return x.slice(from, to)
+  }
   const c = chars(x)
   const drop = new Set(chars(set))
   let from = 0
@@ -139,10 +216,13 @@ export function trimChars(x: string, set: string, start: boolean, end: boolean):
 
 /** SQLite's instr: the character position of the first `needle` in `hay`, 0 when none. */
 export function instrChars(hay: string, needle: string): number {
-  checked(hay)
+  // One scan of `hay` serves both the check and the count: a prefix of plain text is plain.
+  const simple = plain(hay)
+  if (!simple) checked(hay)
   checked(needle)
   const at = hay.indexOf(needle)
-  return at < 0 ? 0 : Array.from(hay.slice(0, at)).length + 1
+  if (at < 0) return 0
+  return (simple ? at : Array.from(hay.slice(0, at)).length) + 1
 }
 
 const NUMBER = { kind: 'value', name: 'X', types: ['int', 'float', 'date'] } as const
@@ -184,13 +264,17 @@ function toText(args: readonly KernelArg[], rows: number, print: (v: number) => 
 function fromText(args: readonly KernelArg[], rows: number, read: (s: string) => number | undefined): Column {
   const x = textAt(value(args, 0)!)
   const once = memo((s: string) => read(checked(s)))
-  return floatResult(rows, (i) => {
-    const s = x(i)
-    if (s === null) return null
-    const v = once(s)
-    if (v === undefined) throw sqlDeclined('a text whose number SQLite may read otherwise')
-    return v
-  })
+  return floatResult(
+    rows,
+    (i) => {
+      const s = x(i)
+      if (s === null) return null
+      const v = once(s)
+      if (v === undefined) throw sqlDeclined('a text whose number SQLite may read otherwise')
+      return v
+    },
+    soleTextColumn(args),
+  )
 }
 
 /** Registry rows of the text and conversion kernels of compiled SQL. */
@@ -245,13 +329,18 @@ export const SQL_TEXT_KERNELS: readonly FunctionDef[] = [
       const s = numAt(value(args, 2)!)
       const lArg = value(args, 3)
       const l: NumAt | null = lArg === null ? null : numAt(lArg)
-      return textResult(rows, emptyOk(args, 1), (i) => {
-        const t = x(i)
-        const p = s(i)
-        const n = l === null ? null : l(i)
-        if (t === null || p === null || (l !== null && n === null)) return null
-        return substrChars(t, p, n)
-      })
+      return textResult(
+        rows,
+        emptyOk(args, 1),
+        (i) => {
+          const t = x(i)
+          const p = s(i)
+          const n = l === null ? null : l(i)
+          if (t === null || p === null || (l !== null && n === null)) return null
+          return substrChars(t, p, n)
+        },
+        soleTextColumn(args),
+      )
     },
     "$substr(X;E;S;L): SQLite's substr() on characters (SQL).",
   ),
@@ -264,11 +353,16 @@ export const SQL_TEXT_KERNELS: readonly FunctionDef[] = [
         const cArg = value(args, 2)
         const set: TextAt = cArg === null ? () => ' ' : textAt(cArg)
         const trim = (t: string, c: string): string => trimChars(t, c, name !== '$rtrim', name !== '$ltrim')
-        return textResult(rows, emptyOk(args, 1), (i) => {
-          const t = x(i)
-          const c = set(i)
-          return t === null || c === null ? null : trim(t, c)
-        })
+        return textResult(
+          rows,
+          emptyOk(args, 1),
+          (i) => {
+            const t = x(i)
+            const c = set(i)
+            return t === null || c === null ? null : trim(t, c)
+          },
+          soleTextColumn(args),
+        )
       },
       `${name}(X;E;C): SQLite's ${name.slice(1)}() (SQL).`,
     ),
@@ -279,12 +373,17 @@ export const SQL_TEXT_KERNELS: readonly FunctionDef[] = [
     (args, { rows }) => {
       const [x, f, t] = [0, 1, 2].map((k) => textAt(value(args, k)!))
       // The compiler never passes an empty F (replace then returns X itself, number or text).
-      return textResult(rows, true, (i) => {
-        const a = x(i)
-        const b = f(i)
-        const c = t(i)
-        return a === null || b === null || c === null ? null : checked(a).split(checked(b)).join(checked(c))
-      })
+      return textResult(
+        rows,
+        true,
+        (i) => {
+          const a = x(i)
+          const b = f(i)
+          const c = t(i)
+          return a === null || b === null || c === null ? null : checked(a).split(checked(b)).join(checked(c))
+        },
+        soleTextColumn(args),
+      )
     },
     "$replace(X;F;T): SQLite's replace() (SQL).",
   ),
@@ -294,11 +393,15 @@ export const SQL_TEXT_KERNELS: readonly FunctionDef[] = [
     (args, { rows }) => {
       const x = textAt(value(args, 0)!)
       const y = textAt(value(args, 1)!)
-      return floatResult(rows, (i) => {
-        const a = x(i)
-        const b = y(i)
-        return a === null || b === null ? null : instrChars(a, b)
-      })
+      return floatResult(
+        rows,
+        (i) => {
+          const a = x(i)
+          const b = y(i)
+          return a === null || b === null ? null : instrChars(a, b)
+        },
+        soleTextColumn(args),
+      )
     },
     "$instr(X;Y): SQLite's instr(), a character position (SQL).",
   ),
@@ -308,11 +411,16 @@ export const SQL_TEXT_KERNELS: readonly FunctionDef[] = [
     (args, { rows }) => {
       const x = textAt(value(args, 0)!)
       const y = textAt(value(args, 1)!)
-      return textResult(rows, true, (i) => {
-        const a = x(i)
-        const b = y(i)
-        return a === null || b === null ? null : a + b
-      })
+      return textResult(
+        rows,
+        true,
+        (i) => {
+          const a = x(i)
+          const b = y(i)
+          return a === null || b === null ? null : a + b
+        },
+        soleTextColumn(args),
+      )
     },
     "$concat(X;Y): SQL's X || Y of two texts, NULL when either is (SQL).",
   ),

@@ -10,7 +10,7 @@
  */
 import { AppError } from '../../shared/errors.js'
 import { NA_INT, type Column, type TextColumn } from '../columns/types.js'
-import { asColumn, requiredValue } from './args.js'
+import { asColumn, isColumn, isScalar, requiredValue } from './args.js'
 import type { FunctionDef, KernelArg } from './types.js'
 
 /** Thrown when compiled SQL meets data it cannot answer exactly as SQLite: the query then runs on sql.js. */
@@ -81,6 +81,48 @@ function imod(a: Float64Array, b: Float64Array, rows: number): Float64Array {
     out[i] = y === 0 ? Number.NaN : r === 0 ? 0 : r
   }
   return out
+}
+
+const isInt = (t: string | null | undefined): boolean => t === 'int' || t === 'date'
+/** An int operand: its column's data, or a constant (N/A as NA_INT). */
+type IntOperand = Int32Array | number
+
+function intOperand(args: readonly KernelArg[], i: number, fn: string): IntOperand {
+  const v = requiredValue(args, i, fn, i === 0 ? 'X' : 'Y')
+  if (isScalar(v)) return v.value !== v.value ? NA_INT : (v.value as number)
+  if (!isColumn(v) || v.type === 'text' || v.type === 'float') throw new AppError('INTERNAL', `${fn} needs int operands here`)
+  return v.data
+}
+
+/**
+ * $idiv and $imod of two int operands, as an int column: the quotient of int32 values is below
+ * 2^31 in magnitude (what idiv says of doubles holds), and NA_INT (-2^31) is only ever N/A
+ * (-2^31 / -1 has an N/A dividend). A zero divisor gives N/A, as SQLite's NULL.
+ */
+function intDivision(x: IntOperand, y: IntOperand, rows: number, mod: boolean): Int32Array {
+  const out = new Int32Array(rows)
+  if (typeof y === 'number' && typeof x !== 'number') {
+    if (y === NA_INT || y === 0) return out.fill(NA_INT)
+    if (mod) for (let i = 0; i < rows; i++) out[i] = x[i] === NA_INT ? NA_INT : x[i] % y
+    else for (let i = 0; i < rows; i++) out[i] = x[i] === NA_INT ? NA_INT : Math.trunc(x[i] / y)
+    return out
+  }
+  for (let i = 0; i < rows; i++) {
+    const a = typeof x === 'number' ? x : x[i]
+    const b = typeof y === 'number' ? y : y[i]
+    out[i] = a === NA_INT || b === NA_INT || b === 0 ? NA_INT : mod ? a % b : Math.trunc(a / b)
+  }
+  return out
+}
+
+/** $idiv or $imod: on ints as ints, otherwise through doubles. */
+function division(args: readonly KernelArg[], rows: number, fn: '$idiv' | '$imod'): Column {
+  const mod = fn === '$imod'
+  const [x, y] = [0, 1].map((i) => requiredValue(args, i, fn, i === 0 ? 'X' : 'Y'))
+  if (isInt(x.type) && isInt(y.type)) return ints(intDivision(intOperand(args, 0, fn), intOperand(args, 1, fn), rows, mod))
+  const a = doubles(column(args, 0, fn, rows), rows)
+  const b = doubles(column(args, 1, fn, rows), rows)
+  return float(mod ? imod(a, b, rows) : idiv(a, b, rows))
 }
 
 /** The values unchanged, or the plan declined when one is an integer too large to be exact. */
@@ -159,16 +201,16 @@ export const SQL_KERNELS: readonly FunctionDef[] = [
   {
     name: '$idiv',
     args: [numberArg, { ...numberArg, name: 'Y' }],
-    result: () => 'float',
-    kernel: (args, { rows }) => float(idiv(doubles(column(args, 0, '$idiv', rows), rows), doubles(column(args, 1, '$idiv', rows), rows), rows)),
-    doc: "$idiv(X;Y): SQLite's integer division (SQL).",
+    result: ([x, y]) => (isInt(x) && isInt(y) ? 'int' : 'float'),
+    kernel: (args, { rows }) => division(args, rows, '$idiv'),
+    doc: "$idiv(X;Y): SQLite's integer division; an int column of two int operands (SQL).",
   },
   {
     name: '$imod',
     args: [numberArg, { ...numberArg, name: 'Y' }],
-    result: () => 'float',
-    kernel: (args, { rows }) => float(imod(doubles(column(args, 0, '$imod', rows), rows), doubles(column(args, 1, '$imod', rows), rows), rows)),
-    doc: "$imod(X;Y): SQLite's integer remainder (SQL).",
+    result: ([x, y]) => (isInt(x) && isInt(y) ? 'int' : 'float'),
+    kernel: (args, { rows }) => division(args, rows, '$imod'),
+    doc: "$imod(X;Y): SQLite's integer remainder; an int column of two int operands (SQL).",
   },
   {
     name: '$exact',

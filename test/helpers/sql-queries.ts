@@ -339,6 +339,7 @@ export class SqlQueries {
         () => `s ${r.chance(0.3) ? 'NOT ' : ''}IN (${this.list(1, 3, () => `'${r.pick(TEXTS)}'`).join(', ')})`,
         () => `${this.text(1)} ${r.chance(0.3) ? 'NOT ' : ''}LIKE '${r.pick(['a%', '%b', '_', 'b\\%c', '%a%', 'A_%', 'é', 'x_y'])}'`,
         () => this.num(1),
+        () => `${r.pick(['coalesce', 'ifnull'])}(${this.num(1)} ${r.pick(['>', '=', '<>'])} ${this.num(1)}, ${r.pick(['0', '1', '0.5', '-1'])})`,
       ])()
     if (depth <= 0 || r.chance(0.4)) return leaf()
     return r.pick([

@@ -72,7 +72,26 @@ const isNumeric = (t: SqlType): boolean => t !== 'text'
 
 /** The value as doubles. */
 function asDoubles(v: Val): Expr {
-  return v.intCarried ? call('$num', v.e) : v.e
+  if (!v.intCarried) return v.e
+  // An integer literal is written as a real one: the same double, and no column is made of it.
+  if (v.e.kind === 'Num') return num(v.e.value, false)
+  return call('$num', v.e)
+}
+
+/** True when `v` is a double in the engine (not int-carried, or a literal that asDoubles writes as a real). */
+const engineDouble = (v: Val): boolean => !v.intCarried || v.e.kind === 'Num'
+
+/**
+ * Both operands of + - * of two integers, as doubles. The engine's operator reads an int (not
+ * date) operand as doubles itself (N/A as NaN, as $num does) when the other is a double, so
+ * only one side needs $num, and none when one is a literal.
+ */
+function doublePair(l: Val, r: Val): [Expr, Expr] {
+  const inPlace = (v: Val): Expr => (v.intCarried && v.date !== true && v.e.kind !== 'Num' ? v.e : asDoubles(v))
+  if (engineDouble(l) || engineDouble(r)) return [inPlace(l), inPlace(r)]
+  if (r.date !== true) return [asDoubles(l), r.e]
+  if (l.date !== true) return [l.e, asDoubles(r)]
+  return [asDoubles(l), asDoubles(r)]
 }
 
 /**
@@ -129,10 +148,11 @@ function numeric(x: SqlExpr, scope: Scope, what: string): Val {
 
 function arithmetic(op: '+' | '-' | '*' | '/' | '%', l: Val, r: Val): Val {
   if (l.t === 'int' && r.t === 'int') {
-    const a = asDoubles(l)
-    const b = asDoubles(r)
-    if (op === '/') return { e: call('$idiv', a, b), t: 'int', intCarried: false, bound: l.bound }
-    if (op === '%') return { e: call('$imod', a, b), t: 'int', intCarried: false, bound: Math.min(l.bound, r.bound) }
+    // $idiv and $imod read int operands themselves, and answer an int column when both are ints.
+    const ints = l.intCarried && r.intCarried
+    if (op === '/') return { e: call('$idiv', l.e, r.e), t: 'int', intCarried: ints, bound: l.bound }
+    if (op === '%') return { e: call('$imod', l.e, r.e), t: 'int', intCarried: ints, bound: Math.min(l.bound, r.bound) }
+    const [a, b] = doublePair(l, r)
     const bound = op === '*' ? l.bound * r.bound : l.bound + r.bound
     const e = bin(op, a, b)
     return bound > EXACT ? { e: call('$exact', e), t: 'int', intCarried: false, bound: EXACT } : { e, t: 'int', intCarried: false, bound }
@@ -291,6 +311,18 @@ function comparable(op: string, l: SqlExpr, r: SqlExpr, scope: Scope): [Val, Val
 
 const isLiteral = (x: SqlExpr): boolean => x.k === 'int' || x.k === 'real' || (x.k === 'str' && x.v !== '')
 
+/**
+ * coalesce(a, c) or ifnull(a, c) with c a number literal, as a condition: a's truth where a is
+ * not NULL, c's where it is. So it is TRUE where a is TRUE, or (c true) where a is not FALSE;
+ * FALSE where a is FALSE, or (c false) where a is not TRUE: no value of a is made.
+ */
+function coalesced(x: SqlExpr): { a: SqlExpr; c: boolean } | null {
+  if (x.k !== 'call' || (x.name !== 'coalesce' && x.name !== 'ifnull') || x.args.length !== 2) return null
+  const [a, c] = x.args
+  if (a.k === 'null' || (c.k !== 'int' && c.k !== 'real')) return null
+  return { a, c: c.v !== 0 }
+}
+
 /** 0/1, never N/A: 1 where the condition is TRUE. */
 export function truth(x: SqlExpr, scope: Scope): Expr {
   switch (x.k) {
@@ -327,6 +359,8 @@ export function truth(x: SqlExpr, scope: Scope): Expr {
       return x.not ? and(not(like), notNull(v.e)) : like
     }
     default: {
+      const fallback = coalesced(x)
+      if (fallback !== null) return fallback.c ? not(falsity(fallback.a, scope)) : truth(fallback.a, scope)
       // A number as a condition: TRUE when not 0.
       const v = numeric(x, scope, 'a condition')
       return and(bin('<>', v.e, num(0, true)), notNull(v.e))
@@ -360,6 +394,8 @@ export function falsity(x: SqlExpr, scope: Scope): Expr {
     case 'like':
       return truth({ ...x, not: !x.not }, scope)
     default: {
+      const fallback = coalesced(x)
+      if (fallback !== null) return fallback.c ? falsity(fallback.a, scope) : not(truth(fallback.a, scope))
       const v = numeric(x, scope, 'a condition')
       return bin('=', v.e, num(0, true))
     }
