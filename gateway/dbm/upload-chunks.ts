@@ -424,7 +424,7 @@ const UPLOAD_COMMIT = defineTransaction({
     const id = p.upload
     const { store, config } = ctx.deps
     return withLockedUpload(accessOf(ctx), id, COMMIT_LOCK_SECONDS, ctx.signal, async (state, held) => {
-      // A large commit (the SQLite image of millions of rows) takes a while: keep the lock and the
+      // A large commit (copying and renumbering millions of rows) takes a while: keep the lock and the
       // upload alive meanwhile.
       const keepAlive = setInterval(() => {
         void held.refresh().catch(() => undefined)
