@@ -23,15 +23,24 @@ const DATE_DIGITS = [5, 6, 8, 9]
 /** One column of cells. Filled by the reader (`push…`), then read (`kinds`, `nums`, `text`). */
 export class CellColumn {
   length = 0
-  kinds = new Uint8Array(16)
+  kinds: Uint8Array
   /** INT and FLOAT: the value; DATE: yyyymmdd; other kinds: 0. */
-  nums = new Float64Array(16)
+  nums: Float64Array
   /** Where cell r starts and ends in `source`; a start of -1 - k means `other[k]` holds it. */
-  private starts = new Int32Array(16)
-  private ends = new Int32Array(16)
+  private starts: Int32Array
+  private ends: Int32Array
   private readonly other: string[] = []
 
-  constructor(private readonly source: string) {}
+  /** `capacity`: the cells expected (more are taken, at the cost of copying). */
+  constructor(
+    private readonly source: string,
+    capacity = 16,
+  ) {
+    this.kinds = new Uint8Array(capacity)
+    this.nums = new Float64Array(capacity)
+    this.starts = new Int32Array(capacity)
+    this.ends = new Int32Array(capacity)
+  }
 
   /** The cell's text as written (untrimmed; a quoted cell without its quotes, `""` as `"`). */
   text(r: number): string {
@@ -65,7 +74,7 @@ export class CellColumn {
   private grow(): number {
     const r = this.length++
     if (r === this.kinds.length) {
-      const size = r * 2
+      const size = Math.max(16, r * 2)
       this.kinds = copyInto(new Uint8Array(size), this.kinds)
       this.nums = copyInto(new Float64Array(size), this.nums)
       this.starts = copyInto(new Int32Array(size), this.starts)

@@ -65,7 +65,9 @@ export function readCsvColumns(text: string): CsvCellColumns {
     if (started) {
       if (header === null) {
         header = headerFields.slice(0, fields)
-        columns = header.map(() => new CellColumn(s))
+        // Records about as long as the header's, give or take half: rarely a copy to grow.
+        const expected = Math.ceil((1.5 * (n - i)) / (i - recordStart + 1)) + 16
+        columns = header.map(() => new CellColumn(s, expected))
       } else {
         if (fields !== header.length) throw fieldCountError()
         if (rows === lines.length) {
@@ -90,8 +92,12 @@ export function readCsvColumns(text: string): CsvCellColumns {
     else if (fields < header.length) columns[fields].pushString(v)
     fields++
   }
+  let recordStart = 0
   while (i < n) {
-    if (!started) recordLine = line
+    if (!started) {
+      recordLine = line
+      recordStart = i
+    }
     let c = s.charCodeAt(i)
     if (c === CR || c === LF) {
       end()
