@@ -1,13 +1,13 @@
 /**
  * Bench tables written as table versions on disk, exactly as the storage layer lays them out (a
- * binary file per column, text as codes plus a dictionary, meta.json last), without the SQLite
- * image that only api/sql reads: for the benchmarks that read tables back (the memory line, the
+ * binary file per column, text as codes plus a dictionary, meta.json last; the SQLite image is
+ * built by the first query that needs it, as for any version): for the benchmarks that read tables back (the memory line, the
  * cold table open) and the suite's HTTP runs, whose gateway then loads them as it loads any table.
  */
 import { mkdir, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import type { TableMeta } from '../shared/table.js'
-import { columnFile, dictFile, encodeText, META_FILE, newVersionId, SQLITE_FILE, versionDir } from '../engine/storage/index.js'
+import { columnFile, dictFile, encodeText, META_FILE, newVersionId, versionDir } from '../engine/storage/index.js'
 import { makeBenchData, type BenchTable } from './data.js'
 
 /** Writes one table version of `table` under dataDir and answers its meta. */
@@ -26,7 +26,7 @@ export async function writeTableFiles(dataDir: string, table: BenchTable): Promi
       await writeFile(join(dir, columnFile(i)), new Uint8Array(a.buffer, a.byteOffset, a.byteLength))
     }
   }
-  const meta: TableMeta = { version, rows: table.rows, columns: table.columns, sqlite: SQLITE_FILE, createdAt: new Date().toISOString() }
+  const meta: TableMeta = { version, rows: table.rows, columns: table.columns, createdAt: new Date().toISOString() }
   await writeFile(join(dir, META_FILE), JSON.stringify(meta))
   return meta
 }

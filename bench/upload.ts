@@ -1,5 +1,5 @@
 /**
- * `npm run bench:upload [-- --rows N] [-- --chunk-mb M] [-- --keep]`: loading a large CSV
+ * `npm run bench:upload [-- --rows N] [-- --chunk-mb M] [-- --keep] [-- --cpu-prof DIR]`: loading a large CSV
  * through the CLI, beside DuckDB's own CSV reader on the same file in the same run.
  *
  * 1. Writes a CSV of N rows (default 10,000,000) to a temporary file: an int key, a date, two
@@ -11,6 +11,8 @@
  *    cores, in this process) and times that.
  * 4. Prints rows per second of both, and the peak resident memory (VmHWM) of the CLI process and
  *    of the gateway process, sampled from /proc while they run (the gateway's after the upload).
+ *
+ * With --cpu-prof DIR the gateway and the CLI write V8 CPU profiles (.cpuprofile) into DIR.
  */
 import { spawn } from 'node:child_process'
 import { once } from 'node:events'
@@ -70,9 +72,13 @@ async function writeCsv(file: string, rows: number): Promise<void> {
   await once(out, 'finish')
 }
 
-function runCli(args: string[], env: Record<string, string>): Promise<{ code: number | null; stderr: string; stdout: string; peakMb: number; ms: number }> {
+function runCli(
+  args: string[],
+  env: Record<string, string>,
+  nodeArgs: readonly string[] = [],
+): Promise<{ code: number | null; stderr: string; stdout: string; peakMb: number; ms: number }> {
   const t0 = performance.now()
-  const child = spawn(process.execPath, [CLI, ...args], { env: childEnv(env), stdio: ['ignore', 'pipe', 'pipe'] })
+  const child = spawn(process.execPath, [...nodeArgs, CLI, ...args], { env: childEnv(env), stdio: ['ignore', 'pipe', 'pipe'] })
   let stdout = ''
   let stderr = ''
   let peakMb = 0
@@ -126,14 +132,16 @@ async function main(): Promise<void> {
   console.log(`CSV: ${rows.toLocaleString('en-US')} rows, ${(size / 2 ** 20).toFixed(0)} MiB, written in ${((performance.now() - t) / 1000).toFixed(1)} s`)
 
   let ours: { rows: number; ms: number } | null
-  const gw = await start({ DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1', WORKERS: '2', DEMO_DATA: '0', ADMIN_PASSWORD: PASSWORD })
+  const profileDir = arg('cpu-prof', '')
+  const profile = profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : []
+  const gw = await start({ DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1', WORKERS: '2', DEMO_DATA: '0', ADMIN_PASSWORD: PASSWORD }, profile)
   try {
     const env = { TABULA_CONFIG_DIR: join(dir, 'config'), TABULA_URL: gw.base.replace(/\/v1\/api$/, '') }
     const login = await runCli(['login', '--user', 'admin'], { ...env, TABULA_PASSWORD: PASSWORD })
     if (login.code !== 0) throw new Error(`login failed: ${login.stderr}`)
     const gatewayBefore = await peakRss(gw.child.pid!)
     t = performance.now()
-    const up = await runCli(['upload', file, 'uploads.admin.big', '--chunk-mb', chunkMb, '--format', 'json'], env)
+    const up = await runCli(['upload', file, 'uploads.admin.big', '--chunk-mb', chunkMb, '--format', 'json'], env, profile)
     if (up.code !== 0) throw new Error(`upload failed (exit ${up.code}): ${up.stderr}`)
     const uploaded = JSON.parse(up.stdout) as { rows: number; cols: string }
     ours = { rows: uploaded.rows, ms: up.ms }

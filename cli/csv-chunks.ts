@@ -40,8 +40,26 @@ export async function* csvChunks(input: AsyncIterable<Buffer | string>, opts: Ch
     return chunk
   }
 
+  /**
+   * Takes in the whole lines from `boundary` on when no quote and no CR follows it: then every line
+   * break ends a record (most files, and far faster than reading them record by record). Not with
+   * a record limit, which must stop at an exact record.
+   */
+  const skim = (): void => {
+    if (header === null || maxRows !== Infinity || buf.indexOf('"', boundary) >= 0 || buf.indexOf('\r', boundary) >= 0) return
+    const last = buf.lastIndexOf('\n')
+    for (let k = boundary; k <= last;) {
+      const end = buf.indexOf('\n', k)
+      // An empty line is no record.
+      if (end > k) rows++
+      k = end + 1
+    }
+    if (last >= boundary) boundary = last + 1
+  }
+
   /** Takes in the whole records from `boundary` on; true when the chunk is full by its record count. */
   const scan = (final: boolean): boolean => {
+    skim()
     for (;;) {
       const end = recordEnd(buf, boundary, final)
       if (end < 0 && final) throw new Error('The CSV ends inside a quoted field (a " is not closed).')

@@ -89,6 +89,9 @@ export const UPLOAD: Command = {
       let begun: string | null = null
       let rows = 0
       let seq = 0
+      // The chunk the service is applying while the next one is read and cut here: one in flight,
+      // so reading the file and applying chunks overlap instead of taking turns.
+      let inFlight: Promise<unknown> = Promise.resolve()
       try {
         for await (const chunk of csvChunks(input as AsyncIterable<Buffer>, { maxChars, maxRows }, (header) => {
           if (types.size === 0) return
@@ -105,10 +108,16 @@ export const UPLOAD: Command = {
                 { signal: ctx.signal },
               )
             ).upload
-          const reply = await client.dbm('upload_chunk', { upload: begun, seq: ++seq, csv: chunk.csv }, { signal: ctx.signal })
-          rows = reply.rows
-          progress?.update(rows, chunk.bytesRead)
+          await inFlight
+          const upload = begun
+          inFlight = client.dbm('upload_chunk', { upload, seq: ++seq, csv: chunk.csv }, { signal: ctx.signal }).then((reply) => {
+            rows = reply.rows
+            progress?.update(rows, chunk.bytesRead)
+          })
+          // Its failure is thrown where it is awaited; until then it must not count as unhandled.
+          inFlight.catch(() => undefined)
         }
+        await inFlight
         if (begun === null) throw new UsageError(`${file === '-' ? 'The input' : file} has no rows (only a header, or nothing).`)
         progress?.update(rows, size ?? 0, true)
         const table = await client.dbm('upload_commit', { upload: begun }, { signal: ctx.signal })

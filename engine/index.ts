@@ -2,7 +2,8 @@
  * The engine's one door: everything the gateway may use of the engine, and nothing else
  * (test/architecture/import-boundaries.test.ts fails the build when gateway/ imports any other
  * engine file). The engine's other entries are its threads, loaded by file rather than imported:
- * engine/worker.ts (queries) and engine/storage/write-task.ts (large table writes).
+ * engine/worker.ts (queries), engine/storage/write-task.ts (large table writes) and
+ * engine/storage/sqlite-image-task.ts (SQLite images built for the sql.js fallback).
  *
  * Keep it short. Before adding a name, prefer a small engine-side function that does the whole
  * job over handing the gateway the internals to do it with (compile.ts is one). Names are listed,
@@ -65,6 +66,8 @@ export { isYmd, type ColumnValues, type TableInput } from './storage/index.js'
 export { cloneTableVersion, removeTableVersion, versionDir, writeTableVersion } from './storage/index.js'
 /** Loading a version's columns into the shared memory the workers read (gateway/table-cache.ts). */
 export { loadColumn, loadSqliteImage, readTableMeta, type LoadedColumn } from './storage/index.js'
+/** Whether a version's SQLite image (the sql.js fallback's input) is built yet (gateway/table-cache.ts). */
+export { hasSqliteImage } from './storage/index.js'
 /** Removing what an interrupted write left, at the gateway's start (gateway/server.ts). */
 export { removeStaleTempFolders, removeUncommittedVersions } from './storage/index.js'
 /** Cell and row size limits, checked on the gateway before it accepts an upload. */
@@ -73,6 +76,7 @@ export { checkCellLimits, type CellLimits } from './storage/cell-limits.js'
 export { mapVolumeFull } from './storage/volume-full.js'
 /** The message protocol of the table-writer thread (gateway/queries/table-writer.ts). */
 export type { TextSlice, WriteOutcome, WriteTask } from './storage/write-task.js'
+export type { SqliteImageOutcome, SqliteImageTask } from './storage/sqlite-image-task.js'
 /** Column files written a chunk at a time, for dbm upload_begin/upload_chunk/upload_commit. */
 export {
   appendColumn,

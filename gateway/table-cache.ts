@@ -4,9 +4,13 @@
  * worker shares one copy, and since versions never change, a hit can never be stale.
  */
 import type { TableMeta } from '../shared/table.js'
-import { loadColumn, loadSqliteImage, readTableMeta, type LoadedColumn } from '../engine/index.js'
+import { hasSqliteImage, loadColumn, loadSqliteImage, readTableMeta, type LoadedColumn } from '../engine/index.js'
 import { LruCache } from './lru.js'
 import { versionGoneOr } from './catalog/version-gone.js'
+import { buildSqliteImageOffThread } from './queries/table-writer.js'
+
+/** Adds a version's SQLite image to its folder unless it is there; true when this call built it. */
+export type BuildSqliteImage = (dataDir: string, version: string) => Promise<boolean>
 
 type Entry = SharedArrayBuffer | LoadedColumn | TableMeta
 
@@ -28,16 +32,19 @@ export class TableCache {
    * loaded, queries use the shared memory). A retired version is removed only while this is 0.
    */
   private readonly reading = new Map<string, number>()
+  /** SQLite images this gateway built (rather than found on disk). */
+  private imagesBuilt = 0
 
   constructor(
     private readonly dataDir: string,
     budgetBytes: number,
+    private readonly buildImage: BuildSqliteImage = buildSqliteImageOffThread,
   ) {
     this.lru = new LruCache<Entry>(budgetBytes, sizeOf)
   }
 
-  get stats(): { bytes: number; hits: number; misses: number } {
-    return { bytes: this.lru.size, hits: this.lru.hits, misses: this.lru.misses }
+  get stats(): { bytes: number; hits: number; misses: number; imagesBuilt: number } {
+    return { bytes: this.lru.size, hits: this.lru.hits, misses: this.lru.misses, imagesBuilt: this.imagesBuilt }
   }
 
   /** Whether a load of this version's files is under way on this gateway. */
@@ -62,9 +69,19 @@ export class TableCache {
     return this.lru.getOrLoad(`${version}/meta`, () => this.reads(version, () => readTableMeta(this.dataDir, version))) as Promise<TableMeta>
   }
 
+  /**
+   * The version's SQLite image, for a query on sql.js. Writes leave it out; the first query that
+   * needs it builds it on a table writer thread, into the version folder for every later query
+   * and every gateway sharing DATA_DIR (engine/storage/sqlite-image-add.ts).
+   */
   async sqliteImage(version: string): Promise<SharedArrayBuffer> {
     const meta = await this.meta(version)
-    return this.lru.getOrLoad(`${version}/sqlite`, () => this.reads(version, () => loadSqliteImage(this.dataDir, meta))) as Promise<SharedArrayBuffer>
+    return this.lru.getOrLoad(`${version}/sqlite`, () =>
+      this.reads(version, async () => {
+        if (!(await hasSqliteImage(this.dataDir, version)) && (await this.buildImage(this.dataDir, version))) this.imagesBuilt++
+        return loadSqliteImage(this.dataDir, meta)
+      }),
+    ) as Promise<SharedArrayBuffer>
   }
 
   async column(version: string, index: number): Promise<LoadedColumn> {

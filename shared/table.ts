@@ -29,8 +29,12 @@ export interface TableMeta {
   readonly version: string
   readonly rows: number
   readonly columns: readonly ColumnSpec[]
-  /** File name of the SQLite image inside the version folder. */
-  readonly sqlite: string
+  /**
+   * Only in versions written before images were built on demand, always 'data.sqlite'. A version
+   * gets its image when a query first needs it, after meta.json was written for good, so the
+   * image is found by its file name alone (engine/storage/layout.ts SQLITE_FILE).
+   */
+  readonly sqlite?: string
   readonly createdAt: string
 }
 

@@ -14,17 +14,16 @@
  * chunks. Every write starts by cutting a file back to that length, so the bytes a crashed chunk
  * left behind are never read, and chunks of one upload may be written by different processes
  * sharing DATA_DIR. At commit the files become a normal table version (write.ts's publishVersion):
- * numeric files are copied, text codes are renumbered into the sorted dictionary a version needs,
- * and the SQLite image is built from the files in slices of rows (chunked-sqlite.ts).
+ * numeric files are copied and text codes are renumbered into the sorted dictionary a version
+ * needs. The SQLite image is left to the first query that needs it (sqlite-image-add.ts).
  */
 import './endian.js'
 import { copyFile, constants as fsConstants, mkdir, open, readdir, readFile, rename, rm, stat } from 'node:fs/promises'
 import { join } from 'node:path'
 import { AppError } from '../../shared/errors.js'
 import { NA_INT, type ColumnSpec, type ColumnType, type TableMeta } from '../../shared/table.js'
-import { buildSqliteImageFromFiles } from './chunked-sqlite.js'
 import { bytesOf, writeFileDurably } from './durable.js'
-import { columnFile, dictFile, newVersionId, SQLITE_FILE, versionDir } from './layout.js'
+import { columnFile, dictFile, newVersionId, versionDir } from './layout.js'
 import { cleanSpec, publishVersion } from './write.js'
 
 /** Folder under DATA_DIR that holds the uploads in progress. */
@@ -280,16 +279,11 @@ export interface ChunkedBase {
 
 /** Rows per slice when files are streamed (renumbering codes, copying). */
 const SLICE_ROWS = 1 << 18
-/**
- * Rows per slice of SQLite inserts: sql.js inserts synchronously, so this bounds how long the
- * gateway's event loop is held at a time (about 0.1 s here) while a large image is built.
- */
-const SQLITE_SLICE_ROWS = 1 << 14
 
 /**
  * Writes the upload's files (after the rows of `base`, when appending) as a new immutable table
  * version and returns its metadata. Memory: one slice of rows per column plus the text
- * dictionaries, and the SQLite image (which sql.js builds in memory).
+ * dictionaries.
  */
 export async function writeChunkedVersion(dataDir: string, src: ChunkedSource, base: ChunkedBase | null): Promise<TableMeta> {
   const baseRows = base?.meta.rows ?? 0
@@ -297,11 +291,9 @@ export async function writeChunkedVersion(dataDir: string, src: ChunkedSource, b
     version: newVersionId(),
     rows: baseRows + src.rows,
     columns: (base ? base.meta.columns : src.columns).map(cleanSpec),
-    sqlite: SQLITE_FILE,
     createdAt: new Date().toISOString(),
   }
   await publishVersion(dataDir, meta, async (tmp) => {
-    const dicts: (string[] | undefined)[] = []
     for (let i = 0; i < meta.columns.length; i++) {
       const spec = meta.columns[i]
       const state = src.states[i]
@@ -309,16 +301,12 @@ export async function writeChunkedVersion(dataDir: string, src: ChunkedSource, b
       const out = join(tmp, columnFile(i))
       if (spec.type !== 'text') {
         await numericColumn(out, join(src.dir, columnFile(i)), state.bytes, baseFile, baseRows * WIDTH[spec.type])
-        dicts.push(undefined)
       } else {
         const baseDict = base ? (JSON.parse(await readFile(join(versionDir(dataDir, base.meta.version), dictFile(i)), 'utf8')) as string[]) : null
         const dict = await textColumn(out, src, i, baseFile, baseRows, baseDict)
         await writeFileDurably(join(tmp, dictFile(i)), JSON.stringify(dict))
-        dicts.push(dict)
       }
     }
-    const image = await buildSqliteImageFromFiles(tmp, meta.columns, meta.rows, dicts, SQLITE_SLICE_ROWS)
-    await writeFileDurably(join(tmp, SQLITE_FILE), image)
   })
   return meta
 }

@@ -3,7 +3,8 @@
  * new. Column labels, descriptions and formats live in meta.json, and every reader keys its caches
  * on the version id, so changing them (or copying a table) must produce a new version; hard links
  * make that cost nothing however large the table is, and each version stays immutable and can be
- * removed without breaking the other.
+ * removed without breaking the other. A SQLite image the source has is linked too: it holds the
+ * same names, types and values, so it is the clone's image as well.
  */
 import { copyFile, link, open, readdir } from 'node:fs/promises'
 import { join } from 'node:path'
@@ -65,7 +66,6 @@ export async function cloneTableVersion(dataDir: string, version: string, column
     version: newVersionId(),
     rows: source.rows,
     columns: cloneColumns(source.columns, columns),
-    sqlite: source.sqlite,
     createdAt: new Date().toISOString(),
   }
   const from = versionDir(dataDir, version)

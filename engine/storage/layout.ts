@@ -9,7 +9,9 @@
  *     meta.json           TableMeta
  *     c0.bin, c1.bin…     little-endian column bytes (Int32 or Float64; text: Int32 codes)
  *     c2.dict.json        dictionary of a text column (index 0 = '' = N/A)
- *     data.sqlite         SQLite image for api/sql
+ *     data.sqlite         SQLite image for api/sql's sql.js fallback, added by the first query
+ *                         that needs it (sqlite-image-add.ts); written whole as
+ *   .tmp-XXXXXX.sqlite    and renamed into the version folder
  * ```
  */
 import { randomBytes } from 'node:crypto'
@@ -19,7 +21,7 @@ import { AppError } from '../../shared/errors.js'
 /** File name of a version's metadata. */
 export const META_FILE = 'meta.json'
 
-/** File name of a version's SQLite image. */
+/** File name of a version's SQLite image, once it is built (meta.json does not name it). */
 export const SQLITE_FILE = 'data.sqlite'
 
 /** Prefix of the folders that versions are written into before they are renamed into place. */

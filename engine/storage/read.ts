@@ -37,8 +37,8 @@ function checkMeta(m: unknown, version: string): string | undefined {
   const meta = m as Record<string, unknown>
   if (meta.version !== version) return `it names version ${JSON.stringify(meta.version)}`
   if (!Number.isSafeInteger(meta.rows) || (meta.rows as number) < 0) return 'bad row count'
-  // The image name is joined to a path: only the one name the writer uses is acceptable.
-  if (meta.sqlite !== SQLITE_FILE) return 'bad SQLite file name'
+  // Older versions name their image; only the one name the writers used is acceptable.
+  if (meta.sqlite !== undefined && meta.sqlite !== SQLITE_FILE) return 'bad SQLite file name'
   if (!Array.isArray(meta.columns) || meta.columns.length === 0) return 'no columns'
   for (const c of meta.columns as unknown[]) {
     const col = c as Record<string, unknown> | null
@@ -119,7 +119,7 @@ export function columnView(col: LoadedColumn): Int32Array | Float64Array {
 
 const SQLITE_MAGIC = 'SQLite format 3\0'
 
-/** Load the SQLite image of a version into shared memory. */
+/** Load the SQLite image of a version into shared memory; it must have been built (sqlite-image-add.ts). */
 export async function loadSqliteImage(dataDir: string, meta: TableMeta): Promise<SharedArrayBuffer> {
   const file = join(versionDir(dataDir, meta.version), SQLITE_FILE)
   const buffer = await readShared(file)

@@ -1,6 +1,6 @@
 /**
- * The table writer's thread entry (gateway/queries/table-writer.ts). Encoding text dictionaries,
- * building the SQLite image (sql.js) and writing the files of a large table take seconds of CPU;
+ * The table writer's thread entry (gateway/queries/table-writer.ts). Encoding text dictionaries
+ * and writing the files of a large table take seconds of CPU;
  * on the gateway's thread they would stall every other request for as long. Here they run beside
  * it. Text values arrive in slices over `port` (a structured copy of hundreds of megabytes of
  * strings in one message would itself stall the gateway for a second). Errors cross back as

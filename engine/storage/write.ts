@@ -8,8 +8,7 @@ import { join } from 'node:path'
 import type { ColumnSpec, TableMeta } from '../../shared/table.js'
 import { encodeText } from './dictionary.js'
 import { bytesOf, syncDir, writeFileDurably } from './durable.js'
-import { columnFile, dictFile, META_FILE, newVersionId, SQLITE_FILE, tablesDir, TEMP_PREFIX, versionDir } from './layout.js'
-import { buildSqliteImage } from './sqlite-image.js'
+import { columnFile, dictFile, META_FILE, newVersionId, tablesDir, TEMP_PREFIX, versionDir } from './layout.js'
 import type { ColumnValues } from './types.js'
 import { validateTable } from './validate.js'
 import { checkCellLimits, type CellLimits } from './cell-limits.js'
@@ -35,7 +34,6 @@ export async function writeTableVersion(dataDir: string, input: TableInput, limi
     version,
     rows,
     columns: input.columns.map(cleanSpec),
-    sqlite: SQLITE_FILE,
     createdAt: new Date().toISOString(),
   }
   await publishVersion(dataDir, meta, (tmp) => writeFiles(tmp, meta, input.data))
@@ -72,8 +70,8 @@ async function publishVersionFiles(dataDir: string, meta: TableMeta, fill: (tmp:
   }
 }
 
+/** The column files; the SQLite image is left to the first query that needs it (sqlite-image-add.ts). */
 async function writeFiles(dir: string, meta: TableMeta, data: readonly ColumnValues[]): Promise<void> {
-  // Text columns are encoded once; the SQLite image is built from the original strings.
   for (let i = 0; i < data.length; i++) {
     const values = data[i]
     if (meta.columns[i].type === 'text') {
@@ -84,7 +82,6 @@ async function writeFiles(dir: string, meta: TableMeta, data: readonly ColumnVal
       await writeFileDurably(join(dir, columnFile(i)), bytesOf(values as Int32Array | Float64Array))
     }
   }
-  await writeFileDurably(join(dir, SQLITE_FILE), await buildSqliteImage(meta.columns, data))
 }
 
 /** Keep only the ColumnSpec fields, so stray properties of the input never reach meta.json. */

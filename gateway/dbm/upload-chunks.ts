@@ -366,25 +366,34 @@ async function appendChunk(ctx: DbmContext, state: UploadState, input: ReturnTyp
   const n = input.data[0]?.length ?? 0
   const dir = uploadDir(ctx.deps.config.dataDir, state.id)
   const before = state.columns ?? input.columns.map((c): ColumnState => ({ ...emptyColumnState(null), name: c.name, declared: false }))
-  const after: ColumnState[] = []
-  for (let i = 0; i < before.length; i++) {
-    let col = before[i]
-    const values = reconcile(state, col, input.columns[i], input.data[i])
-    if (values === null) {
-      // Only N/A so far: written once a chunk decides the type.
-      if (col.type !== null) col = { ...col, ...(await appendNa(dir, state.id, i, col, n)) }
-      after.push(col)
-      continue
-    }
-    if (col.type === null) {
-      col = { ...col, type: values.type }
-      if (state.rows > 0) col = { ...col, ...(await appendNa(dir, state.id, i, col, state.rows)) }
-    } else if (col.type === 'int' && values.type === 'float') {
-      col = { ...col, ...(await widenToFloat(dir, i, col)) }
-    }
-    after.push({ ...col, ...(await appendColumn(dir, state.id, i, col, values.values)) })
-  }
+  // Every value is checked before any byte is written, so a refused chunk writes nothing.
+  const values = before.map((col, i) => reconcile(state, col, input.columns[i], input.data[i]))
+  // Columns are separate files: written at once, their fsyncs overlap instead of queueing.
+  const after = await Promise.all(before.map((col, i) => appendColumnChunk(dir, state, i, col, values[i], n)))
   return { ...state, columns: after, rows: state.rows + n, chunks: state.chunks + 1 }
+}
+
+/** One column's part of a chunk: its values (null: only N/A, for a column that may have no type yet). */
+async function appendColumnChunk(
+  dir: string,
+  state: UploadState,
+  i: number,
+  before: ColumnState,
+  values: { type: ColumnType; values: ColumnValues } | null,
+  n: number,
+): Promise<ColumnState> {
+  let col = before
+  if (values === null) {
+    // Only N/A so far: written once a chunk decides the type.
+    return col.type === null ? col : { ...col, ...(await appendNa(dir, state.id, i, col, n)) }
+  }
+  if (col.type === null) {
+    col = { ...col, type: values.type }
+    if (state.rows > 0) col = { ...col, ...(await appendNa(dir, state.id, i, col, state.rows)) }
+  } else if (col.type === 'int' && values.type === 'float') {
+    col = { ...col, ...(await widenToFloat(dir, i, col)) }
+  }
+  return { ...col, ...(await appendColumn(dir, state.id, i, col, values.values)) }
 }
 
 /**
@@ -424,7 +433,7 @@ const UPLOAD_COMMIT = defineTransaction({
     const id = p.upload
     const { store, config } = ctx.deps
     return withLockedUpload(accessOf(ctx), id, COMMIT_LOCK_SECONDS, ctx.signal, async (state, held) => {
-      // A large commit (the SQLite image of millions of rows) takes a while: keep the lock and the
+      // A large commit (copying and renumbering millions of rows) takes a while: keep the lock and the
       // upload alive meanwhile.
       const keepAlive = setInterval(() => {
         void held.refresh().catch(() => undefined)

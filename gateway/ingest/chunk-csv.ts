@@ -5,16 +5,17 @@
  */
 import { AppError } from '../../shared/errors.js'
 import { COLUMN_NAME, type ColumnSpec, type ColumnType } from '../../shared/table.js'
-import { readCsv } from '../../shared/csv/read.js'
-import { TYPE_WORDS, typeTextColumn, type WrongValue } from '../../shared/csv/infer.js'
+import { readCsvColumns } from '../../shared/csv/read.js'
+import { TYPE_WORDS, type WrongValue } from '../../shared/csv/infer.js'
+import { typeCells, type CellColumn } from '../../shared/csv/cells.js'
 import type { ColumnValues, TableInput } from '../../engine/index.js'
 
 const invalid = (message: string): AppError => new AppError('INVALID_PARAMETER', message, { parameter: 'csv' })
 
 /** How a message names a cell's place: chunks are numbered, so their rows by line only. */
-function wrongValue(name: string, cells: readonly string[], lines: readonly number[]): WrongValue {
+function wrongValue(name: string, cells: CellColumn, lines: Int32Array): WrongValue {
   return (r, type) => {
-    const v = cells[r]
+    const v = cells.text(r)
     const shown = JSON.stringify(v.length > 37 ? `${v.slice(0, 37)}...` : v)
     return invalid(
       `A value of the wrong type: column "${name}" (${type}) on line ${lines[r]} of the CSV has ${shown}; give ${TYPE_WORDS[type]}, or an empty value for N/A.`,
@@ -27,7 +28,7 @@ function wrongValue(name: string, cells: readonly string[], lines: readonly numb
  * the header names them. The header must name exactly those columns (case ignored).
  */
 export function chunkCsvInput(text: string, cols: readonly { name: string; type?: ColumnType }[] | undefined): TableInput {
-  const { header, cells, lines } = readCsv(text)
+  const { header, columns: cells, lines } = readCsvColumns(text)
   const seen = new Map<string, number>()
   header.forEach((name, i) => {
     if (!COLUMN_NAME.test(name))
@@ -48,7 +49,7 @@ export function chunkCsvInput(text: string, cols: readonly { name: string; type?
   for (const c of order) {
     const at = seen.get(c.name.toLowerCase())
     if (at === undefined) throw invalid(`The CSV header has no column "${c.name}", which the upload has; every chunk's header names the same columns.`)
-    const { type, values } = typeTextColumn(cells[at], c.type, wrongValue(c.name, cells[at], lines))
+    const { type, values } = typeCells(cells[at], c.type, wrongValue(c.name, cells[at], lines))
     columns.push({ name: c.name, type })
     data.push(values)
   }

@@ -9,7 +9,8 @@ import { AppError } from '../../shared/errors.js'
 import { COLUMN_NAME, COLUMN_TYPES, NA_INT, type ColumnSpec, type ColumnType } from '../../shared/table.js'
 import type { ColumnValues, TableInput } from '../../engine/index.js'
 import { readCsv } from '../../shared/csv/read.js'
-import { columnTypeOf, DATE, dashedDate, FLOAT, INT, INT_MAX, NA, plainDate, textKind, TYPE_WORDS, typeTextColumn, type Kind } from '../../shared/csv/infer.js'
+import { columnTypeOf, DATE, dashedDate, FLOAT, INT, INT_MAX, NA, plainDate, textKind, TYPE_WORDS, type Kind } from '../../shared/csv/infer.js'
+import { typeTextColumn } from '../../shared/csv/cells.js'
 import { isYmd } from '../../shared/ymd.js'
 
 export interface UploadRequest {

@@ -28,7 +28,7 @@ export interface MetricSources {
     readonly timeouts?: number
     readonly preemptions?: number
   }
-  readonly tables: { readonly stats: { readonly bytes: number; readonly hits: number; readonly misses: number } }
+  readonly tables: { readonly stats: { readonly bytes: number; readonly hits: number; readonly misses: number; readonly imagesBuilt?: number } }
   readonly stops: { readonly stopsDelivered: number }
 }
 
@@ -125,6 +125,15 @@ export class GatewayMetrics {
       collect() {
         this.reset()
         this.inc(metrics.sources?.tables.stats.misses ?? 0)
+      },
+    })
+    new Counter({
+      name: 'sqlite_images_built_total',
+      help: 'SQLite images of table versions built by this gateway for the sql.js fallback (once per version).',
+      registers: [this.registry],
+      collect() {
+        this.reset()
+        this.inc(metrics.sources?.tables.stats.imagesBuilt ?? 0)
       },
     })
     new Gauge({

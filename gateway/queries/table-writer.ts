@@ -4,17 +4,20 @@
  * over: numbers in one message (a memory copy), text in slices of about SLICE_CHARS characters
  * with a turn of the event loop between them, since copying hundreds of megabytes of strings in
  * one message took over a second. One pool per gateway process, its threads started on first use
- * and ended after a few idle seconds, which also returns the memory sql.js grew to while
- * building a large SQLite image (WebAssembly memory never shrinks while its thread lives).
+ * and ended after a few idle seconds. The same threads build the SQLite image of a version when
+ * an sql.js fallback query first needs it (buildSqliteImageOffThread): ending idle threads
+ * returns the memory sql.js grew to meanwhile (WebAssembly memory never shrinks while its thread
+ * lives), which a query worker would keep for good.
  */
 import { Piscina } from 'piscina'
 import { MessageChannel } from 'node:worker_threads'
 import { setImmediate as nextTurn } from 'node:timers/promises'
 import { AppError, fromPayload } from '../../shared/errors.js'
 import type { TableMeta } from '../../shared/table.js'
-import type { CellLimits, TableInput, TextSlice, WriteOutcome, WriteTask } from '../../engine/index.js'
+import type { CellLimits, SqliteImageOutcome, SqliteImageTask, TableInput, TextSlice, WriteOutcome, WriteTask } from '../../engine/index.js'
 
 const TASK_FILE = new URL('../../engine/storage/write-task-door.cjs', import.meta.url)
+const IMAGE_TASK_FILE = new URL('../../engine/storage/sqlite-image-task-door.cjs', import.meta.url)
 /** A writer thread idle this long ends (and gives its memory back); the next save starts one. */
 const IDLE_MS = 5_000
 /** Characters of text per message: copying 4 M characters takes a few milliseconds. */
@@ -64,6 +67,18 @@ export async function writeTableOffThread(dataDir: string, input: TableInput, li
   }
   if (!outcome.ok) throw fromPayload(outcome.error)
   return outcome.meta
+}
+
+/** addSqliteImage, off the event loop: answers whether this call built the image (false: it was there). */
+export async function buildSqliteImageOffThread(dataDir: string, version: string): Promise<boolean> {
+  let outcome: SqliteImageOutcome
+  try {
+    outcome = (await writerPool().run({ dataDir, version } satisfies SqliteImageTask, { filename: IMAGE_TASK_FILE.href })) as SqliteImageOutcome
+  } catch (err) {
+    throw err instanceof AppError ? err : new AppError('INTERNAL', 'The table writer failed while building an SQLite image.', {}, { cause: err })
+  }
+  if (!outcome.ok) throw fromPayload(outcome.error)
+  return outcome.built
 }
 
 export async function closeTableWriter(): Promise<void> {

@@ -1,12 +1,12 @@
 /**
  * The one type inference of uploads: what a text cell looks like (a whole number, a number, a
  * YYYY-MM-DD date, text or N/A), which column type a column's cells suggest, and the cells as
- * values of that type. CSV columns go through typeTextColumn (one classification per cell, no
- * regular expression on the common path); upload_table's JSON values use textKind for their
+ * values of that type. CSV columns go through cells.ts (the reader classifies most cells from
+ * their characters, the rest by textKind); upload_table's JSON values use textKind for their
  * strings and columnTypeOf for the choice, so both kinds of upload infer alike.
  */
 import { AppError } from '../errors.js'
-import { NA_INT, type ColumnType } from '../table.js'
+import type { ColumnType } from '../table.js'
 import { isYmd } from '../ymd.js'
 
 /** Kinds of a cell, small integers so a column's kinds fit a Uint8Array. */
@@ -30,7 +30,7 @@ export const TYPE_WORDS: Readonly<Record<ColumnType, string>> = {
 
 // The characters String.prototype.trim removes (and a few it keeps, harmlessly): only a cell
 // that starts or ends with one pays for a trim.
-const isSpace = (c: number): boolean =>
+export const isSpace = (c: number): boolean =>
   c <= 32 ||
   c === 0xa0 ||
   c === 0xfeff ||
@@ -94,49 +94,3 @@ export function columnTypeOf(seen: readonly boolean[], numbersAreDates: () => bo
 
 /** Says which cell did not fit: `row` from 0. */
 export type WrongValue = (row: number, type: ColumnType) => AppError
-
-/**
- * A column of text cells as values of `declared`, or of the type they suggest when it is
- * undefined. Text stays the very array given.
- */
-export function typeTextColumn(
-  cells: readonly string[],
-  declared: ColumnType | undefined,
-  wrong: WrongValue,
-): { type: ColumnType; values: Int32Array | Float64Array | readonly string[] } {
-  if (declared === 'text') return { type: 'text', values: cells }
-  const n = cells.length
-  const kinds = new Uint8Array(n)
-  const seen = [false, false, false, false, false]
-  for (let r = 0; r < n; r++) {
-    const k = textKind(trimmed(cells[r]))
-    kinds[r] = k
-    seen[k] = true
-  }
-  const everyIntIsDate = (): boolean => {
-    for (let r = 0; r < n; r++) if (kinds[r] === INT && !plainDate(trimmed(cells[r]))) return false
-    return true
-  }
-  const type = declared ?? columnTypeOf(seen, everyIntIsDate)
-  if (type === 'text') return { type, values: cells }
-  if (type === 'float') {
-    const out = new Float64Array(n)
-    for (let r = 0; r < n; r++) {
-      const k = kinds[r]
-      if (k === NA) out[r] = NaN
-      else if (k === INT || k === FLOAT) out[r] = Number(trimmed(cells[r]))
-      else throw wrong(r, type)
-    }
-    return { type, values: out }
-  }
-  const out = new Int32Array(n)
-  for (let r = 0; r < n; r++) {
-    const k = kinds[r]
-    if (k === NA) out[r] = NA_INT
-    else if (type === 'int' && k === INT) out[r] = Number(trimmed(cells[r]))
-    else if (type === 'date' && k === DATE) out[r] = dashedDate(trimmed(cells[r]))
-    else if (type === 'date' && k === INT && plainDate(trimmed(cells[r]))) out[r] = Number(trimmed(cells[r]))
-    else throw wrong(r, type)
-  }
-  return { type, values: out }
-}

@@ -4,7 +4,10 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { ColumnSpec } from '../../shared/table.js'
 import {
+  addSqliteImage,
   cloneTableVersion,
+  hasSqliteImage,
+  sqliteImagePath,
   columnFile,
   columnView,
   loadColumn,
@@ -60,7 +63,19 @@ describe('cloneTableVersion()', () => {
     expect(metaB.ino).to.not.equal(metaA.ino)
   })
 
+  it("links the source's SQLite image when it has one, and builds its own otherwise", async () => {
+    const bare = await cloneTableVersion(dataDir, source)
+    expect(await hasSqliteImage(dataDir, bare.version)).to.equal(false)
+    await addSqliteImage(dataDir, source)
+    const linked = await cloneTableVersion(dataDir, source)
+    const a = await stat(sqliteImagePath(dataDir, source))
+    expect((await stat(sqliteImagePath(dataDir, linked.version))).ino).to.equal(a.ino)
+    expect(await addSqliteImage(dataDir, linked.version)).to.equal(false)
+    expect(await addSqliteImage(dataDir, bare.version)).to.equal(true)
+  })
+
   it('stays readable, columns and SQLite image, after its source is removed', async () => {
+    await addSqliteImage(dataDir, source)
     const meta = await cloneTableVersion(dataDir, source)
     await removeTableVersion(dataDir, source)
     const ids = await loadColumn(dataDir, meta, 0)

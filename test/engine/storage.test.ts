@@ -10,6 +10,7 @@ import type { ColumnSpec } from '../../shared/table.js'
 import { NA_INT } from '../../shared/table.js'
 import type { ColumnValues } from '../../engine/storage/index.js'
 import {
+  addSqliteImage,
   columnFile,
   columnView,
   dictFile,
@@ -93,12 +94,14 @@ describe('engine/storage', function () {
     })
   })
 
-  describe('writeTableVersion() then readTableMeta(), loadColumn(), loadSqliteImage()', () => {
+  describe('writeTableVersion() then readTableMeta(), loadColumn(), addSqliteImage(), loadSqliteImage()', () => {
     it('reads back meta.json with the specs, row count and file names that were written', async () => {
       const meta = await writeTableVersion(dataDir, { columns: COLUMNS, data: DATA })
       expect(isVersionId(meta.version)).to.equal(true)
       expect(meta.rows).to.equal(5)
-      expect(meta.sqlite).to.equal('data.sqlite')
+      // No SQLite image: the first query that falls back to sql.js builds it (addSqliteImage).
+      expect(meta).not.to.have.property('sqlite')
+      expect(await readdir(versionDir(dataDir, meta.version))).not.to.include(SQLITE_FILE)
       expect(meta.columns).to.deep.equal(COLUMNS)
       expect(await readTableMeta(dataDir, meta.version)).to.deep.equal(meta)
       expect(await tableEntries(dataDir)).to.deep.equal([meta.version])
@@ -129,6 +132,7 @@ describe('engine/storage', function () {
 
     it('builds an SQLite image with the same values and NULL for N/A', async () => {
       const meta = await writeTableVersion(dataDir, { columns: COLUMNS, data: DATA })
+      expect(await addSqliteImage(dataDir, meta.version)).to.equal(true)
       const SQL = await initSqlJs()
       const db = new SQL.Database(new Uint8Array(await loadSqliteImage(dataDir, meta)))
       try {
@@ -160,6 +164,7 @@ describe('engine/storage', function () {
       })
       expect(meta.rows).to.equal(0)
       expect((await loadColumn(dataDir, meta, 2)).dict).to.deep.equal([''])
+      await addSqliteImage(dataDir, meta.version)
       expect((await loadSqliteImage(dataDir, meta)).byteLength).to.be.greaterThan(0)
     })
 
@@ -174,6 +179,7 @@ describe('engine/storage', function () {
         ],
         data: [a, t],
       })
+      await addSqliteImage(dataDir, meta.version)
       const SQL = await initSqlJs()
       const db = new SQL.Database(new Uint8Array(await loadSqliteImage(dataDir, meta)))
       try {
@@ -247,14 +253,14 @@ describe('engine/storage', function () {
 
   describe('writeTableVersion() failing half-way', () => {
     it('leaves neither a temporary folder nor a version folder behind', async () => {
-      // A text column that reads fine while being validated and encoded, then throws while the
-      // SQLite image is built: by then column files already exist in the temporary folder.
+      // A text column that reads fine while being validated, then throws while it is encoded:
+      // by then the int column's file already exists in the temporary folder.
       const values = ['x', 'y', '', 'z']
       let reads = 0
       let entriesWhenThrown: string[] = []
       const treacherous = new Proxy(values, {
         get(target, key, receiver) {
-          if (typeof key === 'string' && /^\d+$/.test(key) && ++reads > 2 * values.length) {
+          if (typeof key === 'string' && /^\d+$/.test(key) && ++reads > values.length + 1) {
             entriesWhenThrown = readdirSync(tablesDir(dataDir))
             throw new Error('disk on fire')
           }

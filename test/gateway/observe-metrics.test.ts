@@ -120,6 +120,7 @@ forEachStore(
         table_cache_hits_total: 'counter',
         table_cache_misses_total: 'counter',
         table_cache_bytes: 'gauge',
+        sqlite_images_built_total: 'counter',
         store_round_trips_total: 'counter',
         process_cpu_user_seconds_total: 'counter',
         nodejs_heap_size_used_bytes: 'gauge',

@@ -17,8 +17,9 @@ export interface Running {
 /** Every server started here, so a failing test never leaves one running. */
 export const children = new Set<ChildProcess>()
 
-export function start(env: Record<string, string>): Promise<Running> {
-  const child = spawn(process.execPath, [SERVER], { env: childEnv(env), stdio: ['ignore', 'pipe', 'pipe'] })
+/** Starts a gateway process with `env`; `nodeArgs` go to node itself (a profiler's flags, say). */
+export function start(env: Record<string, string>, nodeArgs: readonly string[] = []): Promise<Running> {
+  const child = spawn(process.execPath, [...nodeArgs, SERVER], { env: childEnv(env), stdio: ['ignore', 'pipe', 'pipe'] })
   children.add(child)
   child.on('exit', () => children.delete(child))
   let stdout = ''

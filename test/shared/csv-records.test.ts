@@ -13,14 +13,19 @@ import { Rng } from '../../engine/columns/random.js'
 const FIELDS = ['a', '12', '', ' x ', '"q,1"', '"say ""hi"""', '"two\nlines"', '"cr\r\nlf"', '5" pipe', '""""', '"\r"']
 const BREAKS = ['\n', '\r\n', '\r']
 
+// Most files: no quotes and LF line breaks, which the chunker cuts at line breaks alone.
+const PLAIN_FIELDS = ['a', '12', '', ' x ', '-3.5', '2024-01-31']
+
 function randomCsv(rng: Rng): string {
   const cols = rng.int(1, 4)
-  const br = rng.pick(BREAKS)
-  const header = Array.from({ length: cols }, (_, c) => (rng.chance(0.3) ? `"c${c}"` : `c${c}`)).join(',')
+  const plain = rng.chance(0.3)
+  const fields = plain ? PLAIN_FIELDS : FIELDS
+  const br = plain ? '\n' : rng.pick(BREAKS)
+  const header = Array.from({ length: cols }, (_, c) => (rng.chance(0.3) && !plain ? `"c${c}"` : `c${c}`)).join(',')
   const lines = [header]
   for (let r = rng.int(0, 30); r > 0; r--) {
     if (rng.chance(0.05)) lines.push('')
-    lines.push(Array.from({ length: cols }, () => rng.pick(FIELDS)).join(','))
+    lines.push(Array.from({ length: cols }, () => rng.pick(fields)).join(','))
   }
   const text = lines.join(br) + (rng.chance(0.5) ? br : '')
   return rng.chance(0.1) ? `\uFEFF${text}` : text

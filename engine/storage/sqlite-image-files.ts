@@ -1,48 +1,45 @@
 /**
- * The SQLite image (data.sqlite, what api/sql attaches) of a version whose column files are
- * already written, built by reading the files a slice of rows at a time rather than from arrays
- * of every value (sqlite-image.ts): a chunked upload of ten million rows never has its rows in
- * JavaScript memory at once. The database itself still lives in sql.js's memory until it is
- * exported, as for every other version: that is the image's size, twice, at the end.
+ * The SQLite image of a stored version, built from its column files a slice of rows at a time
+ * rather than from arrays of every value (sqlite-image.ts): a table of ten million rows never has
+ * its rows as JavaScript values at once. The database itself lives in sql.js's memory until it is
+ * exported: that is the image's size, twice, at the end — which is why this runs on the table
+ * writer's threads (sqlite-image-task.ts), whose memory goes back when they end.
  */
-import { open } from 'node:fs/promises'
+import { open, readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import type { SqlValue } from 'sql.js'
-import { NA_INT, type ColumnSpec, type ColumnType } from '../../shared/table.js'
+import { NA_INT, type ColumnType, type TableMeta } from '../../shared/table.js'
 import { quoteIdent } from '../sql/table-refs.js'
-import { columnFile } from './layout.js'
-import { SQLITE_TABLE } from './sqlite-image.js'
+import { columnFile, dictFile, versionDir } from './layout.js'
+import { SQLITE_TABLE, sqliteColumnDefs } from './sqlite-image.js'
 import { sqlJs } from './sqljs.js'
 
-const DECLARED: Record<ColumnType, string> = { int: 'INTEGER', date: 'INTEGER', float: 'REAL', text: 'TEXT' }
 const WIDTH: Record<ColumnType, number> = { int: 4, date: 4, text: 4, float: 8 }
 
 // The same batching as sqlite-image.ts: about 500 bound values per INSERT execution.
 const VALUES_PER_INSERT = 500
 const MAX_ROWS_PER_INSERT = 50
+/** Rows read from the column files at a time: a few megabytes per column. */
+const SLICE_ROWS = 1 << 18
 
-/**
- * Builds the image of `rows` rows whose columns are the files c<i>.bin in `dir` (text: codes into
- * `dicts[i]`). Between slices the event loop runs (the file reads are asynchronous), so a gateway
- * building a large image keeps answering other requests.
- */
-export async function buildSqliteImageFromFiles(
-  dir: string,
-  columns: readonly ColumnSpec[],
-  rows: number,
-  dicts: readonly (string[] | undefined)[],
-  sliceRows: number,
-): Promise<Uint8Array> {
+/** Builds the image (the bytes of a database file) of the version `meta` describes, from its files. */
+export async function buildSqliteImageFromFiles(dataDir: string, meta: TableMeta): Promise<Uint8Array> {
+  const dir = versionDir(dataDir, meta.version)
+  const { columns, rows } = meta
+  const dicts = await Promise.all(
+    columns.map((c, i) => (c.type === 'text' ? readFile(join(dir, dictFile(i)), 'utf8').then((s) => JSON.parse(s) as string[]) : undefined)),
+  )
   const SQL = await sqlJs()
   const db = new SQL.Database()
   const files = await Promise.all(columns.map((_, i) => open(join(dir, columnFile(i)), 'r')))
   try {
+    // The database lives in WebAssembly memory and is exported at the end: a journal would only cost time.
     db.exec('PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF;')
-    db.exec(`CREATE TABLE ${quoteIdent(SQLITE_TABLE)} (${columns.map((c) => `${quoteIdent(c.name)} ${DECLARED[c.type]}`).join(', ')})`)
+    db.exec(`CREATE TABLE ${quoteIdent(SQLITE_TABLE)} (${sqliteColumnDefs(columns)})`)
     const ncols = columns.length
     const batch = Math.max(1, Math.min(MAX_ROWS_PER_INSERT, Math.floor(VALUES_PER_INSERT / ncols)))
     // A slice is a whole number of batches, so only the last slice has a remainder.
-    const slice = Math.max(batch, Math.floor(sliceRows / batch) * batch)
+    const slice = Math.max(batch, Math.floor(SLICE_ROWS / batch) * batch)
     const row = `(${columns.map(() => '?').join(', ')})`
     const insert = (n: number) => db.prepare(`INSERT INTO ${quoteIdent(SQLITE_TABLE)} VALUES ${new Array<string>(n).fill(row).join(', ')}`)
     const full = insert(batch)
