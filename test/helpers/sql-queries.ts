@@ -127,7 +127,8 @@ export class SqlQueries {
     const r = this.rng
     const shape = this.list(1, 3, () => (r.chance(0.6) ? 'num' : 'text'))
     const arm = (): string => {
-      const items = shape.map((k) => (k === 'num' ? this.num(1) : this.text(1)))
+      // Now and then NULL written out, which takes the column's kind.
+      const items = shape.map((k) => (r.chance(0.1) ? 'NULL' : k === 'num' ? this.num(1) : this.text(1)))
       // A name the ORDER BY may use, now and then.
       const list = items.map((e, c) => (c === 0 && r.chance(0.3) ? `${e} AS u0` : e)).join(', ')
       return `SELECT ${list} FROM ${SQL_TABLE}${r.chance(0.6) ? ` WHERE ${this.cond(1)}` : ''}`
@@ -161,7 +162,7 @@ export class SqlQueries {
   private windowCall(grouped: boolean): string {
     const r = this.rng
     const cols = grouped ? ['v', 'sum(i)', 'count(*)'] : ['i', 'j', 'f', 's', 'd']
-    const numeric = grouped ? ['v', 'sum(i)'] : ['i', 'f', 'j', 'd', 'i * 2', 'f + i']
+    const numeric = grouped ? ['v', 'sum(i)'] : ['i', 'f', 'j', 'd', 'i * 2', 'f + i', 'coalesce(f, 0)', 'CASE WHEN i > 0 THEN f ELSE i END']
     const key = (): string => `${r.pick(cols)}${r.pick(['', ' DESC', ' ASC'])}${r.pick(['', '', '', ' NULLS FIRST', ' NULLS LAST'])}`
     const partition = grouped ? [] : r.pick([[], [], ['j'], ['s'], ['i % 2'], ['j', 's']])
     const over = (ordered: boolean, total: boolean): string => {

@@ -145,7 +145,7 @@ function planSelect(select: SqlSelect, ctx: Context, top = false): Planned {
     if (name !== (v.e.kind === 'Col' ? v.e.name : null)) ops.push(willbe(name, v.e))
     columns.push(name)
     const sqlName = item.alias ?? (item.expr?.k === 'col' ? item.expr.name.slice(item.expr.name.lastIndexOf('.') + 1) : null)
-    cols.push({ name: sqlName, val: { ...v, e: colRef(name) } })
+    cols.push({ name: sqlName, val: { ...v, e: colRef(name) }, ...(item.expr?.k === 'null' ? { nullLiteral: true } : {}) })
   }
   if (select.distinct) {
     const cnt = names.next('n')
@@ -180,12 +180,12 @@ function planUnion(u: SqlUnion, ctx: Context): Planned {
   const out = arms[0].cols.map(() => ctx.names.next('u'))
   const vals = out.map((name, c) =>
     unionVal(
-      arms.map((a) => a.cols[c].val),
+      arms.map((a) => a.cols[c]),
       name,
     ),
   )
   const renamed = (a: Planned): Op[] => [
-    ...a.cols.map((c, i) => willbe(out[i], (c.val.e as { name: string }).name === out[i] ? c.val.e : vals[i].asDoubles ? doubles(c.val) : c.val.e)),
+    ...a.cols.map((c, i) => willbe(out[i], armValue(c, vals[i]))),
     { kind: 'Colord', cols: out, hide: [], hard: true, loc: LOC },
   ]
   const ops: Op[] = [...arms[0].ops, ...renamed(arms[0])]
@@ -210,13 +210,26 @@ function planUnion(u: SqlUnion, ctx: Context): Planned {
 
 const doubles = (v: Val): Expr => (v.intCarried ? { kind: 'Call', name: '$num', args: [v.e], loc: LOC } : v.e)
 
-/** One column of a UNION ALL from its value in each SELECT: text in all or numbers in all. */
-function unionVal(vals: readonly Val[], name: string): { val: Val; asDoubles: boolean } {
+/** One SELECT's column as the UNION ALL's: a NULL written out takes the column's kind. */
+function armValue(c: SourceColumn, union: { val: Val; asDoubles: boolean }): Expr {
+  if (c.nullLiteral === true && union.val.t !== 'text') return { kind: 'Bin', op: '/', left: zero, right: zero, loc: LOC }
+  return union.asDoubles ? doubles(c.val) : c.val.e
+}
+
+const zero: Expr = { kind: 'Num', value: 0, int: false, loc: LOC }
+
+/**
+ * One column of a UNION ALL from its value in each SELECT: text in all or numbers in all (a NULL
+ * written out fits either, as SQLite's values carry their own types).
+ */
+function unionVal(cols: readonly SourceColumn[], name: string): { val: Val; asDoubles: boolean } {
+  const typed = cols.filter((c) => c.nullLiteral !== true).map((c) => c.val)
+  const vals = typed.length > 0 ? typed : cols.map((c) => c.val)
   const text = vals.some((v) => v.t === 'text')
   if (text && !vals.every((v) => v.t === 'text')) throw outside('UNION ALL of text and numbers in one column')
   const t = vals.every((v) => v.t === vals[0].t) ? vals[0].t : 'num'
-  // Int columns merge with int columns; with anything else, all as doubles.
-  const ints = vals.every((v) => v.intCarried)
+  // Int columns merge with int columns; with anything else (a NULL written out too), all as doubles.
+  const ints = vals.every((v) => v.intCarried) && typed.length === cols.length
   const val: Val = { e: colRef(name), t, intCarried: ints, bound: Math.max(...vals.map((v) => v.bound)), ...(vals.every((v) => v.date) ? { date: true } : {}) }
   return { val, asDoubles: !text && !ints }
 }

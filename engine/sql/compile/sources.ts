@@ -14,6 +14,8 @@ export interface SourceColumn {
   readonly name: string | null
   /** Its value in the query's worksheet: always a column (`Col`). */
   readonly val: Val
+  /** A result column that is NULL written out (`SELECT NULL AS x`), of no type of its own. */
+  readonly nullLiteral?: boolean
 }
 
 export interface PlanTable {

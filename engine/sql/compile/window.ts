@@ -100,11 +100,12 @@ function windowValue(w: Win, win: Window, scope: Scope): Val {
   const numeric = (): Val => {
     const x = arg(0)
     if (x.t === 'text') throw outside(`${w.fn} of text`)
-    // An integer row by row here and a real there: SQLite's sum changes type as it goes.
-    if (x.t === 'num') throw outside(`${w.fn} of values of several types`)
     return x
   }
-  if (!win.ordered) return wholePartition(w, win.g, arg, numeric)
+  /** sum() is an integer over integers (exact below 2^53, else declined), else a real. */
+  const summed = (x: Val, sum: Expr): Val =>
+    x.t === 'real' ? { e: sum, t: 'real', intCarried: false, bound: Infinity } : { e: callOf('$exact', sum), t: x.t, intCarried: false, bound: 2 ** 53 }
+  if (!win.ordered) return wholePartition(w, win.g, arg, numeric, summed)
   const over = (fn: string, ...args: Expr[]): Expr => callOf(fn, ...args, ...win.order)
   switch (w.fn) {
     case 'row_number':
@@ -117,10 +118,7 @@ function windowValue(w: Win, win: Window, scope: Scope): Val {
       return { e: over('$wavg', numeric().e), t: 'real', intCarried: false, bound: Infinity }
     case 'sum': {
       const x = numeric()
-      const sum = over('$wsum', x.e)
-      return x.t === 'real'
-        ? { e: sum, t: 'real', intCarried: false, bound: Infinity }
-        : { e: callOf('$exact', sum), t: 'int', intCarried: false, bound: 2 ** 53 }
+      return summed(x, over('$wsum', x.e))
     }
     case 'lag':
     case 'lead':
@@ -129,7 +127,7 @@ function windowValue(w: Win, win: Window, scope: Scope): Val {
 }
 
 /** A window function over whole partitions (no ORDER BY), from the engine's group functions. */
-function wholePartition(w: Win, g: Expr | null, arg: (i: number) => Val, numeric: () => Val): Val {
+function wholePartition(w: Win, g: Expr | null, arg: (i: number) => Val, numeric: () => Val, summed: (x: Val, sum: Expr) => Val): Val {
   const count = (x: Expr): Expr => callOf('g_sum', g, null, notNull(x))
   switch (w.fn) {
     case 'rank':
@@ -145,8 +143,7 @@ function wholePartition(w: Win, g: Expr | null, arg: (i: number) => Val, numeric
       const sum = callOf('g_sum', g, null, doubles(x))
       const orNull = (e: Expr): Expr => callOf('if', { kind: 'Bin', op: '>', left: n, right: num(0), loc: LOC }, e, nullReal())
       if (w.fn === 'avg') return { e: orNull({ kind: 'Bin', op: '/', left: sum, right: n, loc: LOC }), t: 'real', intCarried: false, bound: Infinity }
-      if (x.t === 'real') return { e: orNull(sum), t: 'real', intCarried: false, bound: Infinity }
-      return { e: callOf('$exact', orNull(sum)), t: 'int', intCarried: false, bound: 2 ** 53 }
+      return summed(x, orNull(sum))
     }
     default:
       // row_number, lag and lead follow an order, which SQLite would take from its scan.
