@@ -219,7 +219,10 @@ export class SqlQueries {
     try {
       const [a, b] = r.chance(0.5) ? ['t', 'u'] : ['x', 'y']
       const aliases = a === 'x' ? ' x' : ''
-      const on = `${a}.${r.pick(['j', 'i'])} = ${b}.k${r.chance(0.15) ? ` AND ${b}.name = ${a}.s` : ''}`
+      // A key of the first table, now and then computed (a willbe before the link) or a constant.
+      const ours = r.pick([`${a}.j`, `${a}.i`, `${a}.j`, `${a}.i + 1`, `${a}.j % 3`, `abs(${a}.i)`, '2'])
+      const key = r.chance(0.5) ? `${ours} = ${b}.k` : `${b}.k = ${ours}`
+      const on = `${key}${r.chance(0.15) ? ` AND ${b}.name = ${a}.s` : ''}`
       // Now and then the joined table is read through a subquery.
       const joined = r.chance(0.2)
         ? `(SELECT k, name, w FROM ${SQL_JOINED}${r.chance(0.5) ? ` WHERE ${r.pick(['w IS NOT NULL', 'k > -3'])}` : ''})`

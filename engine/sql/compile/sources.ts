@@ -5,9 +5,9 @@
  */
 import type { Op } from '../../ast.js'
 import type { ColumnSpec } from '../../../shared/table.js'
-import type { Scope, SqlType, Uses, Val } from './expr.js'
+import { value, type Scope, type SqlType, type Uses, type Val } from './expr.js'
 import { outside, type SqlExpr, type SqlJoin } from './ir.js'
-import { colRef, INT32, LOC } from './plan-kit.js'
+import { colRef, INT32, LOC, willbe, type Names } from './plan-kit.js'
 
 /** A column a FROM item offers: its SQL name (null when SQLite names it by its text), and its value. */
 export interface SourceColumn {
@@ -70,10 +70,12 @@ export function tableScope(tables: readonly PlanTable[], uses: Uses): Scope {
  * subquery, if any): a link brings the FIRST matching row, a join every one, so the link is
  * marked as SQL's (`sqlJoin`: a repeated key declines the plan at run time, and a NULL key
  * matches nothing, where a link matches N/A with N/A). ON must be equalities between a column of
- * the joined item and a column of an earlier one.
+ * the joined item and a value of the earlier ones (a column, or an expression, computed first
+ * as a column of its own: `t.yrmo = o.placed / 100`).
  * @param made the operations that make the joined item's worksheet, from its `<base>`
+ * @param ops where a computed key's willbe goes, before the link
  */
-export function linkOf(join: SqlJoin, tables: readonly PlanTable[], at: number, made: readonly Op[], suffix: string): Op {
+export function linkOf(join: SqlJoin, tables: readonly PlanTable[], at: number, made: readonly Op[], suffix: string, ops: Op[], names: Names, uses: Uses): Op {
   const base = made[0]
   if (base?.kind !== 'Base') throw outside('a join to something without a table')
   const conjuncts: SqlExpr[] = []
@@ -87,16 +89,29 @@ export function linkOf(join: SqlJoin, tables: readonly PlanTable[], at: number, 
   const col: string[] = []
   const col2: string[] = []
   const sofar = tables.slice(0, at + 1)
+  const earlier = tableScope(tables.slice(0, at), uses)
+  /** The side that is a column of the joined item, or null. */
+  const joinedColumn = (x: SqlExpr): number | null => {
+    if (x.k !== 'col') return null
+    const where = resolve(sofar, x.name)
+    return where.table === at ? where.col : null
+  }
   for (const c of conjuncts) {
-    if (c.k !== 'cmp' || c.op !== '=' || c.l.k !== 'col' || c.r.k !== 'col') throw outside('a join condition other than equal columns')
-    const sides = [c.l.name, c.r.name].map((name) => resolve(sofar, name))
-    const theirs = sides.find((s) => s.table === at)
-    const ours = sides.find((s) => s.table !== at)
-    if (theirs === undefined || ours === undefined) throw outside('a join condition not between the joined item and an earlier one')
-    const ourVal = tables[ours.table].cols[ours.col].val
-    if ((tables[at].cols[theirs.col].val.t === 'text') !== (ourVal.t === 'text')) throw outside('a join of text with a number')
-    col.push((ourVal.e as { name: string }).name)
-    col2.push(tables[at].foreign[theirs.col])
+    if (c.k !== 'cmp' || c.op !== '=') throw outside('a join condition other than equalities')
+    const left = joinedColumn(c.l)
+    const right = joinedColumn(c.r)
+    if ((left === null) === (right === null)) throw outside('a join condition not between the joined item and the earlier ones')
+    const theirs = (left ?? right)!
+    // The other side reads the earlier items only (a name of the joined item is not in their scope).
+    const ours = value(left === null ? c.l : c.r, earlier)
+    if ((tables[at].cols[theirs].val.t === 'text') !== (ours.t === 'text')) throw outside('a join of text with a number')
+    let key = ours.e.kind === 'Col' ? ours.e.name : null
+    if (key === null) {
+      key = names.next('k')
+      ops.push(willbe(key, ours.e))
+    }
+    col.push(key)
+    col2.push(tables[at].foreign[theirs])
   }
   return {
     kind: 'Link',
