@@ -30,12 +30,26 @@ interface WindowRows {
   readonly peerStart: Uint8Array
 }
 
-/** Whether rows a and b hold the same value (N/A equal to N/A, -0 to 0, as SQL's peers). */
-function sameAt(c: Column, a: number, b: number): boolean {
-  if (c.type === 'text') return c.codes[a] === c.codes[b]
-  const x = c.data[a]
-  const y = c.data[b]
-  return x === y || (x !== x && y !== y)
+/**
+ * Marks in `starts` each position whose row differs from the previous position's in column c
+ * (N/A equal to N/A, -0 to 0, as SQL's peers and partitions): one typed loop per column.
+ */
+function markChanges(c: Column, perm: Int32Array, starts: Uint8Array): void {
+  const rows = perm.length
+  if (c.type === 'text') {
+    const codes = c.codes
+    for (let k = 1; k < rows; k++) if (codes[perm[k]] !== codes[perm[k - 1]]) starts[k] = 1
+  } else if (c.type === 'float') {
+    const d = c.data
+    for (let k = 1; k < rows; k++) {
+      const x = d[perm[k - 1]]
+      const y = d[perm[k]]
+      if (x !== y && (x === x || y === y)) starts[k] = 1
+    }
+  } else {
+    const d = c.data
+    for (let k = 1; k < rows; k++) if (d[perm[k]] !== d[perm[k - 1]]) starts[k] = 1
+  }
 }
 
 function windowRows(keys: readonly Column[], dirs: string, rows: number): WindowRows {
@@ -43,15 +57,15 @@ function windowRows(keys: readonly Column[], dirs: string, rows: number): Window
     keys.map((col, i) => ({ col, desc: dirs[i] === 'd' })),
     rows,
   )
-  const partition = keys.filter((_, i) => dirs[i] === 'p')
   const partStart = new Uint8Array(rows)
-  const peerStart = new Uint8Array(rows)
-  for (let k = 0; k < rows; k++) {
-    const r = perm[k]
-    const first = k === 0 || partition.some((c) => !sameAt(c, perm[k - 1], r))
-    partStart[k] = first ? 1 : 0
-    peerStart[k] = first || keys.some((c) => !sameAt(c, perm[k - 1], r)) ? 1 : 0
-  }
+  if (rows > 0) partStart[0] = 1
+  keys.forEach((c, i) => {
+    if (dirs[i] === 'p') markChanges(c, perm, partStart)
+  })
+  const peerStart = partStart.slice()
+  keys.forEach((c, i) => {
+    if (dirs[i] !== 'p') markChanges(c, perm, peerStart)
+  })
   return { perm, partStart, peerStart }
 }
 
@@ -78,15 +92,18 @@ function untied(w: WindowRows): WindowRows {
   return w
 }
 
-/** A number column as doubles per row, N/A as NaN. */
-function numberAt(c: Column): (i: number) => number {
-  if (c.type === 'float') return (i) => c.data[i]
+/** A number column as doubles, N/A as NaN. */
+function doublesOf(c: Column): Float64Array {
+  if (c.type === 'float') return c.data
   if (c.type === 'text') throw new Error('a window sum of text')
-  return (i) => (c.data[i] === NA_INT ? Number.NaN : c.data[i])
+  const d = c.data
+  const out = new Float64Array(d.length)
+  for (let i = 0; i < d.length; i++) out[i] = d[i] === NA_INT ? Number.NaN : d[i]
+  return out
 }
 
 /** sum or avg of X from the partition's first row to each row's last peer; NaN (NULL) with no value. */
-function framed(w: WindowRows, x: (i: number) => number, avg: boolean): Column {
+function framed(w: WindowRows, x: Float64Array, avg: boolean): Column {
   const { perm, partStart, peerStart } = w
   const rows = perm.length
   const out = new Float64Array(rows)
@@ -100,7 +117,7 @@ function framed(w: WindowRows, x: (i: number) => number, avg: boolean): Column {
     let end = k + 1
     while (end < rows && !peerStart[end]) end++
     for (let j = k; j < end; j++) {
-      const v = x(perm[j])
+      const v = x[perm[j]]
       if (v === v) {
         sum += v
         n++
@@ -172,7 +189,7 @@ const framedDef = (name: string, avg: boolean, doc: string): FunctionDef => ({
   repeatFrom: 2,
   minArgs: 3,
   result: () => 'float',
-  kernel: (args, { rows }) => framed(windowOf(args, rows, name, 1), numberAt(asColumn(requiredValue(args, 0, name, 'X'), rows, name, 'X')), avg),
+  kernel: (args, { rows }) => framed(windowOf(args, rows, name, 1), doublesOf(asColumn(requiredValue(args, 0, name, 'X'), rows, name, 'X')), avg),
   doc,
 })
 
