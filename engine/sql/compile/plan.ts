@@ -126,7 +126,9 @@ function planSelect(select: SqlSelect, ctx: Context, top = false): Planned {
   const grouped = select.groupBy.length > 0 || aggs.length > 0
   if (!grouped && select.having !== null) throw outside('HAVING without GROUP BY')
   if (grouped && items.some((i) => i.star)) throw outside('* in a grouped query')
-  let scope = grouped ? groupScope(select, items, aggs, rows, ops, names) : rows
+  /** The tabulation's breaks, in whose order (up, NULL first) the groups come out. */
+  const breaks: string[] = []
+  let scope = grouped ? groupScope(select, items, aggs, rows, ops, names, breaks) : withSharedItems(rows, exprs, ops, names)
   if (select.having !== null) ops.push({ kind: 'Sel', cond: truth(select.having, scope), loc: LOC })
 
   const wins: (SqlExpr & { k: 'win' })[] = []
@@ -157,7 +159,9 @@ function planSelect(select: SqlSelect, ctx: Context, top = false): Planned {
       const col = orderColumn(key.expr, items, cols, scope, ops, names, select.distinct)
       keys.push(...orderKeys(col, key.desc, key.nulls, ops, names))
     }
-    ops.push({ kind: 'Sort', keys, loc: LOC })
+    // Groups already come out in the order of their keys: ORDER BY the leading keys, up, needs no sort.
+    const sorted = keys.every((k, i) => k.dir === 'up' && k.col === breaks[i])
+    if (!sorted) ops.push({ kind: 'Sort', keys, loc: LOC })
   }
   limitRows(select, ops)
   return { ops, cols, aliases: items.map((i) => i.alias) }
@@ -286,6 +290,34 @@ function withShared(rows: Scope, select: SqlSelect, exprs: readonly SqlExpr[], o
   return scope
 }
 
+/**
+ * The row scope with the computed values that several select-list items share (`qty * price` in
+ * `qty * price AS gross, qty * price - amount AS net`) made once, as willbes after the WHERE.
+ */
+function withSharedItems(rows: Scope, exprs: readonly SqlExpr[], ops: Op[], names: Names): Scope {
+  const seen = new Map<string, number>()
+  const count = (x: SqlExpr): void => {
+    if (isComputed(x) && !containsAggregate(x) && !containsWindow(x)) seen.set(JSON.stringify(x), (seen.get(JSON.stringify(x)) ?? 0) + 1)
+    forEachChild(x, count)
+  }
+  for (const x of exprs) count(x)
+  const shared = new Map<string, Val>()
+  const scope: Scope = { ...rows, match: (x) => shared.get(JSON.stringify(x)) ?? rows.match(x) }
+  const hoist = (x: SqlExpr): void => {
+    const key = JSON.stringify(x)
+    if ((seen.get(key) ?? 0) > 1 && !shared.has(key)) {
+      const v = value(x, scope)
+      const name = names.next('e')
+      ops.push(willbe(name, v.e))
+      shared.set(key, { ...v, e: colRef(name) })
+      return
+    }
+    forEachChild(x, hoist)
+  }
+  for (const x of exprs) hoist(x)
+  return scope
+}
+
 /** A value worth computing once: arithmetic, a function, a CASE. */
 const isComputed = (x: SqlExpr): boolean => x.k === 'arith' || x.k === 'neg' || x.k === 'call' || x.k === 'case'
 
@@ -325,10 +357,10 @@ function orderColumn(x: SqlExpr, items: readonly Item[], cols: readonly SourceCo
  * the aggregates as columns of a `<tabu>`, added to `ops`. A column that is not a key cannot be
  * read after grouping (SQLite would take it from an arbitrary row).
  */
-function groupScope(select: SqlSelect, items: readonly Item[], aggs: readonly SqlExpr[], rows: Scope, ops: Op[], names: Names): Scope {
+/** @param breaks filled with the tabulation's break columns */
+function groupScope(select: SqlSelect, items: readonly Item[], aggs: readonly SqlExpr[], rows: Scope, ops: Op[], names: Names, breaks: string[]): Scope {
   const keyExprs = select.groupBy.map((g) => groupKeyExpr(g, items, rows))
   const keyVals: Val[] = []
-  const breaks: string[] = []
   for (const k of keyExprs) {
     if (containsAggregate(k)) throw outside('an aggregate in GROUP BY')
     const v = value(k, rows)
