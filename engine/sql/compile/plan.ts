@@ -69,7 +69,23 @@ export function planQuery(query: SqlQuery, specs: ReadonlyMap<string, readonly C
   const planned = planOf(query, ctx, true)
   const columns = planned.cols.map((c) => (c.val.e as { name: string }).name)
   const ops = [...planned.ops, { kind: 'Colord', cols: columns, hide: [], hard: false, loc: LOC } as Op]
-  return { ops, columns, aliases: planned.aliases, textOrder: ctx.uses.textOrder }
+  return { ops: linkingWhatIsRead(ops), columns, aliases: planned.aliases, textOrder: ctx.uses.textOrder }
+}
+
+/**
+ * The plan with each join's `<link>` bringing only the joined columns the plan reads. A joined
+ * column is named with its link's suffix (`brand_sqlj1`), which only its readers spell; a name
+ * found anywhere keeps the column (a subquery's link may share the suffix: both then stay).
+ */
+function linkingWhatIsRead(ops: readonly Op[]): Op[] {
+  const text = JSON.stringify(ops)
+  const trim = (list: readonly Op[]): Op[] =>
+    list.map((op) => {
+      if (op.kind === 'Merge') return { ...op, ops: trim(op.ops) }
+      if (op.kind !== 'Link' || op.sqlJoin !== true || op.cols === null) return op
+      return { ...op, ops: trim(op.ops), cols: op.cols.filter((c) => text.includes(`"${c}${op.suffix}"`)) }
+    })
+  return trim(ops)
 }
 
 function planOf(query: SqlQuery, ctx: Context, top = false): Planned {
