@@ -11,7 +11,7 @@
  * identity of its key columns, which never change) and not sorted again.
  */
 import { NA_INT, type Column } from '../columns/types.js'
-import { sortPermutation } from '../columns/index.js'
+import { groupBy, sortPermutation } from '../columns/index.js'
 import { asColumn, constantText, requiredValue } from './args.js'
 import { sqlDeclined } from './sql.js'
 import type { ArgSpec, FunctionDef, KernelArg } from './types.js'
@@ -20,6 +20,16 @@ const D: ArgSpec = { kind: 'value', name: 'D', types: ['text'], constant: true }
 const K: ArgSpec = { kind: 'value', name: 'K' }
 const NUMBER: ArgSpec = { kind: 'value', name: 'X', types: ['int', 'float', 'date'] }
 const N: ArgSpec = { kind: 'value', name: 'N', types: ['int'], constant: true }
+
+/**
+ * A window of PARTITION BY only: every row of a partition is a peer of every other, so each
+ * function's value is its partition's, found through group ids (read in row order, as the
+ * engine's group functions do) rather than a sort.
+ */
+interface Partitions {
+  readonly ids: Int32Array
+  readonly count: number
+}
 
 /** The window's rows in its order: positions 0…rows-1 by partition, then by the sort keys. */
 interface WindowRows {
@@ -70,17 +80,23 @@ function windowRows(keys: readonly Column[], dirs: string, rows: number): Window
 }
 
 /** The last window made, by its directions and key columns (a worker runs one task at a time). */
-let last: { readonly dirs: string; readonly keys: readonly Column[]; readonly rows: WindowRows } | null = null
+let last: { readonly dirs: string; readonly keys: readonly Column[]; readonly rows: number; readonly window: WindowRows | Partitions } | null = null
 
 /** The window of a call with D at `dAt` and the keys after it. */
-function windowOf(args: readonly KernelArg[], rows: number, fn: string, dAt: number): WindowRows {
+function windowOf(args: readonly KernelArg[], rows: number, fn: string, dAt: number): WindowRows | Partitions {
   const dirs = constantText(requiredValue(args, dAt, fn, 'D'), fn, 'D')
   const keys = args.slice(dAt + 1).map((_, i) => asColumn(requiredValue(args, dAt + 1 + i, fn, 'K'), rows, fn, 'K'))
-  if (dirs.length !== keys.length || !/^p*[ud]+$/.test(dirs)) throw new Error(`${fn}: partition keys, then one direction per sort key`)
-  if (last !== null && last.dirs === dirs && last.rows.perm.length === rows && last.keys.every((k, i) => k === keys[i])) return last.rows
-  const made = windowRows(keys, dirs, rows)
-  last = { dirs, keys, rows: made }
-  return made
+  if (dirs.length !== keys.length || keys.length === 0 || !/^p*[ud]*$/.test(dirs)) throw new Error(`${fn}: partition keys, then one direction per sort key`)
+  if (last !== null && last.dirs === dirs && last.rows === rows && last.keys.every((k, i) => k === keys[i])) return last.window
+  const window = /^p+$/.test(dirs) ? groupBy(keys, rows) : windowRows(keys, dirs, rows)
+  last = { dirs, keys, rows, window }
+  return window
+}
+
+/** The window of a function that needs an order (row_number, lag, lead): never PARTITION BY alone. */
+function ordered(w: WindowRows | Partitions, fn: string): WindowRows {
+  if (!('perm' in w)) throw new Error(`${fn} needs ORDER BY`)
+  return w
 }
 
 /**
@@ -102,9 +118,28 @@ function doublesOf(c: Column): Float64Array {
   return out
 }
 
+/** sum or avg of X over each row's whole partition; NaN (NULL) with no value. */
+function perPartition(p: Partitions, x: Float64Array, avg: boolean): Column {
+  const sums = new Float64Array(p.count)
+  const counts = new Float64Array(p.count)
+  const rows = p.ids.length
+  for (let i = 0; i < rows; i++) {
+    const v = x[i]
+    if (v === v) {
+      sums[p.ids[i]] += v
+      counts[p.ids[i]]++
+    }
+  }
+  for (let g = 0; g < p.count; g++) sums[g] = counts[g] === 0 ? Number.NaN : avg ? sums[g] / counts[g] : sums[g]
+  const out = new Float64Array(rows)
+  for (let i = 0; i < rows; i++) out[i] = sums[p.ids[i]]
+  return { type: 'float', data: out }
+}
+
 /** sum or avg of X from the partition's first row to each row's last peer; NaN (NULL) with no value. */
-function framed(w: WindowRows, x: Float64Array, avg: boolean): Column {
-  const { perm, partStart, peerStart } = w
+function framed(window: WindowRows | Partitions, x: Float64Array, avg: boolean): Column {
+  if (!('perm' in window)) return perPartition(window, x, avg)
+  const { perm, partStart, peerStart } = window
   const rows = perm.length
   const out = new Float64Array(rows)
   let sum = 0
@@ -201,7 +236,9 @@ const rowNumberDef = (name: string, rank: boolean, doc: string): FunctionDef => 
   result: () => 'int',
   kernel: (args, { rows }) => {
     const w = windowOf(args, rows, name, 0)
-    return rowNumbers(rank ? w : untied(w), rank)
+    // Without ORDER BY every row is a peer of every other: rank 1.
+    if (!('perm' in w) && rank) return { type: 'int', data: new Int32Array(rows).fill(1) }
+    return rowNumbers(rank ? ordered(w, name) : untied(ordered(w, name)), rank)
   },
   doc,
 })
@@ -220,7 +257,7 @@ export const SQL_WINDOW_KERNELS: readonly FunctionDef[] = [
     kernel: (args, { rows }) =>
       shifted(
         asColumn(requiredValue(args, 0, '$wshift', 'X'), rows, '$wshift', 'X'),
-        shiftedRows(untied(windowOf(args, rows, '$wshift', 2)), shiftArg(args, 1, '$wshift')),
+        shiftedRows(untied(ordered(windowOf(args, rows, '$wshift', 2), '$wshift')), shiftArg(args, 1, '$wshift')),
       ),
     doc: '$wshift(X;N;D;K…): X from N rows later (earlier for N < 0) in the partition, NULL beyond it; declined where rows tie (SQL lag, lead).',
   },
@@ -231,7 +268,7 @@ export const SQL_WINDOW_KERNELS: readonly FunctionDef[] = [
     minArgs: 3,
     result: () => 'int',
     kernel: (args, { rows }) => {
-      const to = shiftedRows(untied(windowOf(args, rows, '$wbeyond', 1)), shiftArg(args, 0, '$wbeyond'))
+      const to = shiftedRows(untied(ordered(windowOf(args, rows, '$wbeyond', 1), '$wbeyond')), shiftArg(args, 0, '$wbeyond'))
       const out = new Int32Array(rows)
       for (let i = 0; i < rows; i++) out[i] = to[i] < 0 ? 1 : 0
       return { type: 'int', data: out }

@@ -164,7 +164,7 @@ export class SqlQueries {
     const cols = grouped ? ['v', 'sum(i)', 'count(*)'] : ['i', 'j', 'f', 's', 'd']
     const numeric = grouped ? ['v', 'sum(i)'] : ['i', 'f', 'j', 'd', 'i * 2', 'f + i', 'coalesce(f, 0)', 'CASE WHEN i > 0 THEN f ELSE i END']
     const key = (): string => `${r.pick(cols)}${r.pick(['', ' DESC', ' ASC'])}${r.pick(['', '', '', ' NULLS FIRST', ' NULLS LAST'])}`
-    const partition = grouped ? [] : r.pick([[], [], ['j'], ['s'], ['i % 2'], ['j', 's']])
+    const partition = grouped ? [] : r.pick([[], [], ['j'], ['s'], ['i % 2'], ['j', 's'], ['f']])
     const over = (ordered: boolean, total: boolean): string => {
       const order = ordered ? [...this.list(1, 2, key), ...(total ? cols.filter(() => r.chance(0.8)) : [])] : []
       const parts = [...(partition.length > 0 ? [`PARTITION BY ${partition.join(', ')}`] : []), ...(order.length > 0 ? [`ORDER BY ${order.join(', ')}`] : [])]

@@ -1,10 +1,10 @@
 /**
- * Window functions as engine operations. A function over a window with ORDER BY is one of the SQL
- * window kernels (functions/sql-window.ts), given PARTITION BY as a group and ORDER BY as sort
- * keys: it visits the rows by partition and in the window's order, a row's peers (rows equal in
- * every key) together, SQLite's default frame running from the partition's first row to the
- * row's last peer. A window without ORDER BY reads whole partitions through the engine's group
- * functions, with PARTITION BY as the group.
+ * Window functions as engine operations. A function over a window is one of the SQL window
+ * kernels (functions/sql-window.ts), given PARTITION BY and ORDER BY as keys: it visits the rows
+ * by partition and in the window's order, a row's peers (rows equal in every key; without ORDER
+ * BY, the whole partition) together, SQLite's default frame running from the partition's first
+ * row to the row's last peer. A window of neither (`OVER ()`) is the whole table, which the
+ * engine's group functions read.
  *
  * row_number, lag and lead depend on the order among peers, which SQLite leaves to its sorter:
  * where a window orders rows that tie, they decline at run time and sql.js answers.
@@ -33,9 +33,10 @@ const cols = (names: readonly string[]): Expr | null =>
 interface Window {
   /** PARTITION BY's columns (null: one partition). */
   readonly g: Expr | null
-  /** With ORDER BY, the window kernels' D and K… arguments: a letter per key (`p` partition, `u`/`d` order), and the keys. */
+  /** The window kernels' D and K… arguments: a letter per key (`p` partition, `u`/`d` order), and the keys. */
   readonly order: readonly Expr[]
-  readonly ordered: boolean
+  /** Whether the window kernels compute it (false: neither PARTITION BY nor ORDER BY, the group functions do). */
+  readonly kernels: boolean
 }
 
 /**
@@ -78,7 +79,7 @@ function asColumn(x: SqlExpr, scope: Scope, ops: Op[], names: Names): { name: st
 function prepare(w: Win, scope: Scope, ops: Op[], names: Names): Window {
   const partition = w.partition.map((p) => asColumn(p, scope, ops, names).name)
   const g = cols(partition)
-  if (w.order.length === 0) return { g, order: [], ordered: false }
+  if (w.order.length === 0 && partition.length === 0) return { g, order: [], kernels: false }
   // Partitions in any order (only their grouping counts), so no text order is used for them.
   const keys: SortKey[] = partition.map((col) => ({ col, dir: 'up' }))
   for (const o of w.order) {
@@ -88,7 +89,7 @@ function prepare(w: Win, scope: Scope, ops: Op[], names: Names): Window {
   }
   const letters = keys.map((k, i) => (i < partition.length ? 'p' : k.dir === 'down' ? 'd' : 'u'))
   const dirs: Expr = { kind: 'Str', value: letters.join(''), loc: LOC }
-  return { g, order: [dirs, ...keys.map((k) => colRef(k.col))], ordered: true }
+  return { g, order: [dirs, ...keys.map((k) => colRef(k.col))], kernels: true }
 }
 
 function windowValue(w: Win, win: Window, scope: Scope): Val {
@@ -105,7 +106,9 @@ function windowValue(w: Win, win: Window, scope: Scope): Val {
   /** sum() is an integer over integers (exact below 2^53, else declined), else a real. */
   const summed = (x: Val, sum: Expr): Val =>
     x.t === 'real' ? { e: sum, t: 'real', intCarried: false, bound: Infinity } : { e: callOf('$exact', sum), t: x.t, intCarried: false, bound: 2 ** 53 }
-  if (!win.ordered) return wholePartition(w, win.g, arg, numeric, summed)
+  if (!win.kernels) return wholePartition(w, win.g, arg, numeric, summed)
+  // row_number, lag and lead follow an order, which SQLite would take from its scan.
+  if (w.order.length === 0 && (w.fn === 'row_number' || w.fn === 'lag' || w.fn === 'lead')) throw outside(`${w.fn} without ORDER BY`)
   const over = (fn: string, ...args: Expr[]): Expr => callOf(fn, ...args, ...win.order)
   switch (w.fn) {
     case 'row_number':
@@ -126,7 +129,7 @@ function windowValue(w: Win, win: Window, scope: Scope): Val {
   }
 }
 
-/** A window function over whole partitions (no ORDER BY), from the engine's group functions. */
+/** A window function over the whole table (no PARTITION BY, no ORDER BY), from the engine's group functions. */
 function wholePartition(w: Win, g: Expr | null, arg: (i: number) => Val, numeric: () => Val, summed: (x: Val, sum: Expr) => Val): Val {
   const count = (x: Expr): Expr => callOf('g_sum', g, null, notNull(x))
   switch (w.fn) {
