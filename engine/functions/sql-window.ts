@@ -62,11 +62,32 @@ function markChanges(c: Column, perm: Int32Array, starts: Uint8Array): void {
   }
 }
 
+/**
+ * Whether a sort key is already in order row by row, with no two rows equal and no N/A (an id
+ * in load order, a date column of a table loaded by date): as the sort is stable, a last key
+ * like that orders nothing the rows' own order does not, and need not be sorted on.
+ */
+function strictlyInOrder(c: Column, desc: boolean): boolean {
+  if (c.type === 'text') return false
+  const d = c.data
+  for (let i = 1; i < d.length; i++) {
+    const a = d[i - 1]
+    const b = d[i]
+    if (!(desc ? a > b : a < b) || (c.type !== 'float' && (a === NA_INT || b === NA_INT))) return false
+  }
+  return true
+}
+
 function windowRows(keys: readonly Column[], dirs: string, rows: number): WindowRows {
-  const perm = sortPermutation(
-    keys.map((col, i) => ({ col, desc: dirs[i] === 'd' })),
-    rows,
-  )
+  let sorted = keys.length
+  while (sorted > 0 && dirs[sorted - 1] !== 'p' && strictlyInOrder(keys[sorted - 1], dirs[sorted - 1] === 'd')) sorted--
+  const perm =
+    sorted === 0
+      ? Int32Array.from({ length: rows }, (_, i) => i)
+      : sortPermutation(
+          keys.slice(0, sorted).map((col, i) => ({ col, desc: dirs[i] === 'd' })),
+          rows,
+        )
   const partStart = new Uint8Array(rows)
   if (rows > 0) partStart[0] = 1
   keys.forEach((c, i) => {

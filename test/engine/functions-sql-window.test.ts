@@ -95,13 +95,16 @@ function randomKeys(r: Rng, rows: number): Key[] {
     col(r.pick(['int', 'float', 'text'] as const), r.chance(0.5) ? 'u' : 'd'),
   )
   // Now and then a key that tells every row apart.
+  // Now and then a key that tells every row apart, in the rows' own order (up, or down) or not.
   if (orders.length > 0 && r.chance(0.3)) orders.push({ letter: 'u', type: 'int', values: Array.from({ length: rows }, (_, i) => i) })
+  else if (orders.length > 0 && r.chance(0.2)) orders.push({ letter: 'd', type: 'float', values: Array.from({ length: rows }, (_, i) => rows - i) })
+  else if (orders.length > 0 && r.chance(0.2)) orders.push({ letter: 'u', type: 'int', values: Array.from({ length: rows }, (_, i) => (i * 7) % rows) })
   return [...partitions, ...orders]
 }
 
 describe('SQL window kernels against SQL’s definitions', () => {
   const r = new Rng(20261127)
-  for (let round = 0; round < 80; round++) {
+  for (let round = 0; round < 120; round++) {
     const rows = r.pick([0, 1, 2, 5, 13, 40])
     const keys = randomKeys(r, rows)
     const x = Array.from({ length: rows }, () => (r.chance(0.2) ? null : r.int(-4, 6) / 2))
