@@ -103,12 +103,18 @@ function windowRows(keys: readonly Column[], dirs: string, rows: number): Window
 /** The last window made, by its directions and key columns (a worker runs one task at a time). */
 let last: { readonly dirs: string; readonly keys: readonly Column[]; readonly rows: number; readonly window: WindowRows | Partitions } | null = null
 
-/** The window of a call with D at `dAt` and the keys after it. */
+/**
+ * The window of a call with D at `dAt` and the keys after it. D is the compiler's, one letter a
+ * key, partition keys first; anything else in it reads as `u` (up), so that a kernel run on other
+ * arguments still answers.
+ */
 function windowOf(args: readonly KernelArg[], rows: number, fn: string, dAt: number): WindowRows | Partitions {
-  const dirs = constantText(requiredValue(args, dAt, fn, 'D'), fn, 'D')
+  const written = constantText(requiredValue(args, dAt, fn, 'D'), fn, 'D')
   const keys = args.slice(dAt + 1).map((_, i) => asColumn(requiredValue(args, dAt + 1 + i, fn, 'K'), rows, fn, 'K'))
-  if (dirs.length !== keys.length || keys.length === 0 || !/^p*[ud]*$/.test(dirs)) throw new Error(`${fn}: partition keys, then one direction per sort key`)
-  if (last !== null && last.dirs === dirs && last.rows === rows && last.keys.every((k, i) => k === keys[i])) return last.window
+  const partitions = /^p*/.exec(written)![0].length
+  const dirs = keys.map((_, i) => (i < partitions ? 'p' : written[i] === 'd' ? 'd' : 'u')).join('')
+  if (last !== null && last.dirs === dirs && last.rows === rows && last.keys.length === keys.length && last.keys.every((k, i) => k === keys[i]))
+    return last.window
   const window = /^p+$/.test(dirs) ? groupBy(keys, rows) : windowRows(keys, dirs, rows)
   last = { dirs, keys, rows, window }
   return window

@@ -2,6 +2,7 @@ import { expect } from 'chai'
 import { columnFromValues, columnLength, groupBy, type ColumnType, type Value } from '../../engine/columns/index.js'
 import { Rng } from '../../engine/columns/random.js'
 import { FUNCTIONS, lookupFunction, type ArgSpec, type FunctionDef, type KernelArg } from '../../engine/functions/index.js'
+import { isSqlDeclined } from '../../engine/functions/sql.js'
 
 /** The spec of argument i, following repeatFrom (as the checker reads it). */
 function specAt(def: FunctionDef, i: number): ArgSpec {
@@ -170,7 +171,14 @@ describe('engine/functions: registry', () => {
         const { args, types } = sampleArgs(def, rows, rng)
         const type = def.result(types)
         expect(type, `${name}(${types.join(';')})`).to.be.a('string')
-        const out = def.kernel(args, { rows })
+        let out
+        try {
+          out = def.kernel(args, { rows })
+        } catch (e) {
+          // An SQL kernel may decline data it cannot answer exactly as SQLite (ties in a window's order).
+          if (name.startsWith('$') && isSqlDeclined(e)) continue
+          throw e
+        }
         expect(columnLength(out), name).to.equal(rows)
         expect(out.type, name).to.equal(type)
       }
