@@ -94,11 +94,13 @@ function randomKeys(r: Rng, rows: number): Key[] {
   const orders = Array.from({ length: partitions.length > 0 ? r.int(0, 3) : r.int(1, 3) }, () =>
     col(r.pick(['int', 'float', 'text'] as const), r.chance(0.5) ? 'u' : 'd'),
   )
-  // Now and then a key that tells every row apart.
   // Now and then a key that tells every row apart, in the rows' own order (up, or down) or not.
-  if (orders.length > 0 && r.chance(0.3)) orders.push({ letter: 'u', type: 'int', values: Array.from({ length: rows }, (_, i) => i) })
-  else if (orders.length > 0 && r.chance(0.2)) orders.push({ letter: 'd', type: 'float', values: Array.from({ length: rows }, (_, i) => rows - i) })
-  else if (orders.length > 0 && r.chance(0.2)) orders.push({ letter: 'u', type: 'int', values: Array.from({ length: rows }, (_, i) => (i * 7) % rows) })
+  const unique: Key[] = [
+    { letter: 'u', type: 'int', values: Array.from({ length: rows }, (_, i) => i) },
+    { letter: 'd', type: 'float', values: Array.from({ length: rows }, (_, i) => rows - i) },
+    { letter: 'u', type: 'int', values: Array.from({ length: rows }, (_, i) => (i * 7) % rows) },
+  ]
+  if (orders.length > 0 && r.chance(0.5)) orders.push(r.pick(unique))
   return [...partitions, ...orders]
 }
 
