@@ -289,21 +289,7 @@ function withShared(rows: Scope, select: SqlSelect, exprs: readonly SqlExpr[], o
   }
   for (const x of [...exprs, ...select.groupBy, ...select.orderBy.map((o) => o.expr)]) collect(x)
   if (select.having !== null) collect(select.having)
-  const shared = new Map<string, Val>()
-  const scope: Scope = { ...rows, match: (x) => shared.get(JSON.stringify(x)) ?? null }
-  const hoist = (x: SqlExpr): void => {
-    const key = JSON.stringify(x)
-    if (isComputed(x) && elsewhere.has(key) && !shared.has(key) && !containsAggregate(x)) {
-      const v = value(x, rows)
-      const name = names.next('e')
-      ops.push(willbe(name, v.e))
-      shared.set(key, { ...v, e: colRef(name) })
-      return
-    }
-    forEachChild(x, hoist)
-  }
-  hoist(select.where)
-  return scope
+  return hoisting(rows, [select.where], (x, key) => isComputed(x) && elsewhere.has(key) && !containsAggregate(x), ops, names)
 }
 
 /**
@@ -317,12 +303,25 @@ function withSharedItems(rows: Scope, exprs: readonly SqlExpr[], ops: Op[], name
     forEachChild(x, count)
   }
   for (const x of exprs) count(x)
+  return hoisting(rows, exprs, (_, key) => (seen.get(key) ?? 0) > 1, ops, names)
+}
+
+/**
+ * `base` with the subexpressions of `roots` that `wanted` picks made once each, as willbes, where
+ * they first appear (outermost first), and found by `match` after.
+ */
+function hoisting(base: Scope, roots: readonly SqlExpr[], wanted: (x: SqlExpr, key: string) => boolean, ops: Op[], names: Names): Scope {
   const shared = new Map<string, Val>()
-  const scope: Scope = { ...rows, match: (x) => shared.get(JSON.stringify(x)) ?? rows.match(x) }
+  const scope: Scope = { ...base, match: (x) => shared.get(JSON.stringify(x)) ?? base.match(x) }
   const hoist = (x: SqlExpr): void => {
     const key = JSON.stringify(x)
-    if ((seen.get(key) ?? 0) > 1 && !shared.has(key)) {
+    if (!shared.has(key) && wanted(x, key)) {
       const v = value(x, scope)
+      // Already a column (made by an earlier hoisting): read it as it is.
+      if (v.e.kind === 'Col') {
+        shared.set(key, v)
+        return
+      }
       const name = names.next('e')
       ops.push(willbe(name, v.e))
       shared.set(key, { ...v, e: colRef(name) })
@@ -330,7 +329,7 @@ function withSharedItems(rows: Scope, exprs: readonly SqlExpr[], ops: Op[], name
     }
     forEachChild(x, hoist)
   }
-  for (const x of exprs) hoist(x)
+  for (const x of roots) hoist(x)
   return scope
 }
 
