@@ -11,7 +11,7 @@
  * identity of its key columns, which never change) and not sorted again.
  */
 import { NA_INT, type Column } from '../columns/types.js'
-import { groupBy, sortPermutation } from '../columns/index.js'
+import { gather, groupBy, sortPermutation } from '../columns/index.js'
 import { asColumn, constantText, requiredValue } from './args.js'
 import { sqlDeclined } from './sql.js'
 import type { ArgSpec, FunctionDef, KernelArg } from './types.js'
@@ -221,24 +221,6 @@ function shiftedRows(w: WindowRows, n: number): Int32Array {
   return out
 }
 
-/** X at the shifted rows, N/A beyond the partition's edge. */
-function shifted(x: Column, to: Int32Array): Column {
-  const rows = to.length
-  if (x.type === 'text') {
-    const codes = new Int32Array(rows)
-    for (let i = 0; i < rows; i++) codes[i] = to[i] < 0 ? 0 : x.codes[to[i]]
-    return { type: 'text', codes, dict: x.dict }
-  }
-  if (x.type === 'float') {
-    const data = new Float64Array(rows)
-    for (let i = 0; i < rows; i++) data[i] = to[i] < 0 ? Number.NaN : x.data[to[i]]
-    return { type: 'float', data }
-  }
-  const data = new Int32Array(rows)
-  for (let i = 0; i < rows; i++) data[i] = to[i] < 0 ? NA_INT : x.data[to[i]]
-  return { type: x.type, data }
-}
-
 function shiftArg(args: readonly KernelArg[], i: number, fn: string): number {
   const v = requiredValue(args, i, fn, 'N')
   if (!('value' in v) || typeof v.value !== 'number' || !Number.isInteger(v.value)) throw new Error(`${fn}: N must be a whole number`)
@@ -282,7 +264,7 @@ export const SQL_WINDOW_KERNELS: readonly FunctionDef[] = [
     minArgs: 4,
     result: ([t]) => t ?? 'float',
     kernel: (args, { rows }) =>
-      shifted(
+      gather(
         asColumn(requiredValue(args, 0, '$wshift', 'X'), rows, '$wshift', 'X'),
         shiftedRows(untied(ordered(windowOf(args, rows, '$wshift', 2), '$wshift')), shiftArg(args, 1, '$wshift')),
       ),
