@@ -428,6 +428,11 @@ async function main(): Promise<void> {
         while (Date.now() < warmDeadline) await c.randomStep()
       }),
     )
+    // And the reading back the end of the run does (verify), once over what is there so far: the
+    // level after the run is measured after that reading, so the baseline has had it too (its
+    // distinct queries leave the compiled-query caches and the workers' heaps fuller than the
+    // workload alone does, by tens of megabytes on a 2-worker service).
+    await verify(base, committed, folders, new Map(clients.map((c) => [c.uid, c.cookie])), tally.problems)
     await new Promise((r) => setTimeout(r, 2000))
     const before = await processFacts(pid)
     log(`after warm-up: RSS ${(before.rss / 2 ** 20).toFixed(0)} MB, ${before.threads} threads, ${before.fds} fds (${await fdKinds(pid)})`)
