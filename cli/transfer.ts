@@ -45,6 +45,9 @@ function positiveNumber(v: string | boolean | undefined, name: string, fallback:
   return n
 }
 
+/** Chunks sent before the first of them is answered: the service reads two at once. */
+const CHUNKS_IN_FLIGHT = 4
+
 export const UPLOAD: Command = {
   name: 'upload',
   usage: 'tabula upload FILE.csv|- PATH [--types col=int,...] [--mode noreplace|replace|append]',
@@ -89,9 +92,9 @@ export const UPLOAD: Command = {
       let begun: string | null = null
       let rows = 0
       let seq = 0
-      // The chunk the service is applying while the next one is read and cut here: one in flight,
-      // so reading the file and applying chunks overlap instead of taking turns.
-      let inFlight: Promise<unknown> = Promise.resolve()
+      // Chunks on their way: the service reads two at once (one a table-writer thread) and applies
+      // them in order, while the next one is read and cut here.
+      const inFlight: Promise<unknown>[] = []
       try {
         for await (const chunk of csvChunks(input as AsyncIterable<Buffer>, { maxChars, maxRows }, (header) => {
           if (types.size === 0) return
@@ -108,16 +111,16 @@ export const UPLOAD: Command = {
                 { signal: ctx.signal },
               )
             ).upload
-          await inFlight
-          const upload = begun
-          inFlight = client.dbm('upload_chunk', { upload, seq: ++seq, csv: chunk.csv }, { signal: ctx.signal }).then((reply) => {
-            rows = reply.rows
+          if (inFlight.length >= CHUNKS_IN_FLIGHT) await inFlight.shift()
+          const sent = client.uploadChunk(begun, ++seq, chunk.csv, { signal: ctx.signal }).then((reply) => {
+            rows = Math.max(rows, reply.rows)
             progress?.update(rows, chunk.bytesRead)
           })
           // Its failure is thrown where it is awaited; until then it must not count as unhandled.
-          inFlight.catch(() => undefined)
+          sent.catch(() => undefined)
+          inFlight.push(sent)
         }
-        await inFlight
+        await Promise.all(inFlight)
         if (begun === null) throw new UsageError(`${file === '-' ? 'The input' : file} has no rows (only a header, or nothing).`)
         progress?.update(rows, size ?? 0, true)
         const table = await client.dbm('upload_commit', { upload: begun }, { signal: ctx.signal })

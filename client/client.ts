@@ -312,6 +312,18 @@ export class Client {
   }
 
   /**
+   * One chunk of an upload as CSV bytes (its header line first), sent as the request body rather
+   * than inside JSON: nothing to encode here or to decode on the service. Chunks with `seq` may be
+   * sent before the one before them is answered; the service applies them in order.
+   */
+  async uploadChunk(upload: string, seq: number, csv: Uint8Array, opts: RequestOptions = {}): Promise<DbmValue<'upload_chunk'>> {
+    const cmd = JSON.stringify(['upload_chunk', { upload, seq }])
+    const reply = (await this.transport.send({ method: 'POST', path: 'dbm', format: 'json', query: { cmd }, csv, signal: opts.signal })) as DbmReply
+    if (reply.rc !== 0) throw dbmError(reply)
+    return reply.value as DbmValue<'upload_chunk'>
+  }
+
+  /**
    * Uploads CSV text in chunks (upload_begin, upload_chunk…, upload_commit): each chunk is CSV
    * text that starts with the header line. Memory on both sides stays one chunk. Chunks carry
    * their number, so the service would recognise one sent twice; on any failure the upload is
@@ -322,7 +334,7 @@ export class Client {
     try {
       let seq = 0
       for await (const csv of chunks) {
-        const progress = await this.dbm('upload_chunk', { upload: begun.upload, seq: ++seq, csv }, opts)
+        const progress = await this.uploadChunk(begun.upload, ++seq, new TextEncoder().encode(csv), opts)
         opts.onChunk?.(progress)
       }
       return await this.dbm('upload_commit', { upload: begun.upload }, opts)

@@ -42,6 +42,8 @@ export interface RequestSpec {
   readonly json?: unknown
   /** A form body instead (login). */
   readonly form?: Readonly<Record<string, string>>
+  /** CSV bytes as the body instead (upload_chunk's rows, sent as they are). */
+  readonly csv?: Uint8Array
   /** True for requests that change nothing: only these are retried. */
   readonly read?: boolean
   readonly signal?: AbortSignal
@@ -93,9 +95,12 @@ export class Transport {
   private async once(spec: RequestSpec): Promise<unknown> {
     const headers: Record<string, string> = { Accept: spec.format === 'text' ? 'text/plain' : 'application/json' }
     if (this.session) headers.Cookie = `session=${this.session.uid}|${this.session.sid}|${this.session.epw}`
-    let body: string | undefined
+    let body: string | Uint8Array | undefined
     if (spec.method === 'POST') {
-      if (spec.form) {
+      if (spec.csv) {
+        headers['Content-Type'] = 'text/csv'
+        body = spec.csv
+      } else if (spec.form) {
         headers['Content-Type'] = 'application/x-www-form-urlencoded'
         body = new URLSearchParams(spec.form as Record<string, string>).toString()
       } else {

@@ -90,6 +90,7 @@ export {
   widenToFloat,
   writeChunkedVersion,
   type ChunkColumnState,
+  type ChunkValues,
 } from './storage/chunked.js'
 
 // --- Demo data

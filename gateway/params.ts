@@ -5,6 +5,7 @@
  */
 import type { Context } from 'koa'
 import { AppError } from '../shared/errors.js'
+import { isCsvBody } from './routes/request-body.js'
 
 export type Params = Readonly<Record<string, unknown>>
 
@@ -28,6 +29,12 @@ export function requestParams(ctx: Context): Params {
   const out: Record<string, unknown> = Object.create(null)
   for (const [k, v] of Object.entries(ctx.query)) if (!IGNORED.has(k)) out[k] = lastValue(v)
   const body: unknown = (ctx.request as { body?: unknown }).body
+  if (isCsvBody(body)) {
+    throw new AppError(
+      'UNSUPPORTED_MEDIA_TYPE',
+      'A text/csv body is taken only by api/dbm for upload_chunk (cmd in the query string); send other requests as JSON or form fields.',
+    )
+  }
   if (body !== undefined && body !== null && body !== '') {
     if (typeof body !== 'object' || Array.isArray(body)) {
       throw new AppError('INVALID_PARAMETER', 'The request body must be a JSON object (or form fields), not a JSON array or scalar.')

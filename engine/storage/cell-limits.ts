@@ -7,6 +7,7 @@
 import { AppError } from '../../shared/errors.js'
 import type { ColumnSpec } from '../../shared/table.js'
 import type { ColumnValues } from './types.js'
+import { isEncodedText, type EncodedText } from '../../shared/csv/encoded-text.js'
 
 export interface CellLimits {
   /** MAX_CELL_BYTES: UTF-8 bytes of one text value. */
@@ -21,21 +22,31 @@ function utf8Bytes(s: string, limit: number): number {
   return Buffer.byteLength(s, 'utf8')
 }
 
+/** A text column's values one row at a time, whether strings or distinct values and codes. */
+function textAt(values: readonly string[] | EncodedText): (r: number) => string {
+  if (!isEncodedText(values)) return (r) => values[r]
+  const { values: distinct, codes } = values
+  return (r) => (codes[r] === 0 ? '' : distinct[codes[r] - 1])
+}
+
 /** Throws CELL_TOO_LARGE or ROW_TOO_LARGE naming the first value or row over its limit. */
-export function checkCellLimits(columns: readonly ColumnSpec[], data: readonly ColumnValues[], limits: CellLimits): void {
-  const rows = data.length === 0 ? 0 : data[0].length
+export function checkCellLimits(columns: readonly ColumnSpec[], data: readonly (ColumnValues | EncodedText)[], limits: CellLimits): void {
+  const first = data[0]
+  const rows = first === undefined ? 0 : isEncodedText(first) ? first.codes.length : first.length
   let fixedBytes = 0
   const text: number[] = []
+  const cells: ((r: number) => string)[] = []
   columns.forEach((c, i) => {
     if (c.type === 'text') text.push(i)
     else fixedBytes += c.type === 'float' ? 8 : 4
+    cells.push(c.type === 'text' ? textAt(data[i] as readonly string[] | EncodedText) : () => '')
   })
   if (text.length === 0) return
   for (let r = 0; r < rows; r++) {
     let rowBytes = fixedBytes
     let rowLower = fixedBytes
     for (const i of text) {
-      const s = (data[i] as readonly string[])[r]
+      const s = cells[i](r)
       const bytes = utf8Bytes(s, limits.maxCellBytes)
       if (bytes > limits.maxCellBytes) {
         throw new AppError(
@@ -50,7 +61,7 @@ export function checkCellLimits(columns: readonly ColumnSpec[], data: readonly C
     // utf8Bytes may have counted UTF-16 units (a lower bound); measure exactly only when it matters.
     if (rowBytes > limits.maxRowBytes || rowLower * 3 > limits.maxRowBytes) {
       let exact = fixedBytes
-      for (const i of text) exact += Buffer.byteLength((data[i] as readonly string[])[r], 'utf8')
+      for (const i of text) exact += Buffer.byteLength(cells[i](r), 'utf8')
       if (exact > limits.maxRowBytes) {
         throw new AppError(
           'ROW_TOO_LARGE',

@@ -25,6 +25,7 @@ import { NA_INT, type ColumnSpec, type ColumnType, type TableMeta } from '../../
 import { bytesOf, writeFileDurably } from './durable.js'
 import { columnFile, dictFile, newVersionId, versionDir } from './layout.js'
 import { cleanSpec, publishVersion } from './write.js'
+import type { EncodedText } from '../../shared/csv/encoded-text.js'
 
 /** Folder under DATA_DIR that holds the uploads in progress. */
 export const CHUNKED_DIR = 'chunked-uploads'
@@ -123,18 +124,16 @@ export function naValues(type: ColumnType, n: number): Int32Array | Float64Array
   return type === 'text' ? new Int32Array(n) : new Int32Array(n).fill(NA_INT)
 }
 
+/** A chunk of one column as appendColumn takes it: numbers as stored, text as distinct values and codes. */
+export type ChunkValues = Int32Array | Float64Array | EncodedText
+
 /**
- * Appends a chunk of one column. `values` are typed values (text: strings, encoded here against
- * the upload's dictionary so far). Returns the column's new state; nothing is recorded anywhere
- * but in the files, so the caller commits the state only once every column is written.
+ * Appends a chunk of one column. Text comes encoded by the chunk (EncodedText); its codes are
+ * renumbered here into the upload's dictionary so far. Returns the column's new state; nothing is
+ * recorded anywhere but in the files, so the caller commits the state only once every column is
+ * written.
  */
-export async function appendColumn(
-  dir: string,
-  uploadId: string,
-  index: number,
-  state: ChunkColumnState,
-  values: Int32Array | Float64Array | readonly string[],
-): Promise<ChunkColumnState> {
+export async function appendColumn(dir: string, uploadId: string, index: number, state: ChunkColumnState, values: ChunkValues): Promise<ChunkColumnState> {
   const type = state.type
   if (type === null) throw new AppError('INTERNAL', `Column ${index} of upload ${uploadId} has no type yet.`)
   if (type !== 'text') {
@@ -142,20 +141,22 @@ export async function appendColumn(
     return { ...state, bytes }
   }
   const dict = await textDictionary(dir, uploadId, index, state)
-  const strings = values as readonly string[]
-  const codes = new Int32Array(strings.length)
+  const chunk = values as EncodedText
+  // The upload's code of each of the chunk's values, in the chunk's order of first appearance,
+  // so new values are numbered in the order of their first row, as a whole upload would number them.
+  const upload = new Int32Array(chunk.values.length + 1)
   const added: string[] = []
-  for (let r = 0; r < strings.length; r++) {
-    const s = strings[r]
-    if (s === '') continue
+  chunk.values.forEach((s, k) => {
     let code = dict.codes.get(s)
     if (code === undefined) {
       code = dict.codes.size + 1
       dict.codes.set(s, code)
       added.push(s)
     }
-    codes[r] = code
-  }
+    upload[k + 1] = code
+  })
+  const codes = new Int32Array(chunk.codes.length)
+  for (let r = 0; r < codes.length; r++) codes[r] = upload[chunk.codes[r]]
   // The in-memory dictionary already holds the new values: a failure below must drop it.
   dict.bytes = -1
   let dictBytes = state.dictBytes
@@ -172,7 +173,7 @@ export async function appendColumn(
 export function appendNa(dir: string, uploadId: string, index: number, state: ChunkColumnState, n: number): Promise<ChunkColumnState> {
   const type = state.type!
   return type === 'text'
-    ? appendColumn(dir, uploadId, index, state, new Array<string>(n).fill(''))
+    ? appendColumn(dir, uploadId, index, state, { values: [], codes: new Int32Array(n) })
     : appendColumn(dir, uploadId, index, state, naValues(type, n))
 }
 

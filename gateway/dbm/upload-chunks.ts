@@ -37,7 +37,7 @@ import {
   widenToFloat,
   writeChunkedVersion,
   type ChunkColumnState,
-  type ColumnValues,
+  type ChunkValues,
 } from '../../engine/index.js'
 import { AppError } from '../../shared/errors.js'
 import type { Store } from '../../shared/store/types.js'
@@ -50,7 +50,9 @@ import type { Principal } from '../catalog/principal.js'
 import { canReplace, writableFolder } from '../catalog/write-access.js'
 import { checkSameColumns } from '../queries/append.js'
 import { uploadInput } from '../ingest/upload.js'
-import { chunkCsvInput } from '../ingest/chunk-csv.js'
+import type { ReadChunk } from '../ingest/chunk-read-task.js'
+import { readChunkOffThread } from '../queries/table-writer.js'
+import { encodeText, type EncodedText } from '../../shared/csv/encoded-text.js'
 import { tableView } from './common.js'
 import { defineTransaction } from './define.js'
 import { checkedTableFields, inHomeFolder, TABLE_FIELDS, TARGET_PATH, UPLOAD_MODE } from './new-table.js'
@@ -89,6 +91,8 @@ interface UploadState {
 
 const stateKey = (id: string): string => `upload:${id}`
 const lockKey = (id: string): string => `upload-lock:${id}`
+/** Set while a request carries chunk `seq` of the upload (see awaitTurn). */
+const inFlightKey = (id: string, seq: number): string => `upload-chunk:${id}:${seq}`
 
 /** How long a chunk may hold the lock; a commit refreshes its own while it works. */
 const CHUNK_LOCK_SECONDS = 120
@@ -313,57 +317,129 @@ const UPLOAD_CHUNK = defineTransaction({
     upload: UPLOAD_PARAM,
     seq: {
       type: 'integer',
-      doc: 'The chunk number, from 1. With it, a chunk sent again (after a lost answer) is recognised and not applied twice, and a missing one is reported.',
+      doc: 'The chunk number, from 1. With it, a chunk sent again (after a lost answer) is recognised and not applied twice, a missing one is reported, and chunks may be sent before the one before them is answered: each waits for its turn.',
     },
-    csv: { type: 'string', doc: 'The rows as CSV text whose first line names the columns (the same line in every chunk).' },
+    csv: {
+      type: 'any',
+      doc: 'The rows as CSV text whose first line names the columns (the same line in every chunk). Or send the CSV itself as the request body (Content-Type: text/csv) with cmd in the query string.',
+    },
     data: { type: 'any', doc: 'The rows as JSON, in any shape upload_table takes; instead of csv.' },
   },
   oneOf: [['csv', 'data']],
   async handler(ctx, p) {
     const id = p.upload
     const access = accessOf(ctx)
-    return withLockedUpload(access, id, CHUNK_LOCK_SECONDS, ctx.signal, async (state) => {
-      const seq = p.seq
-      if (seq !== undefined) {
-        if (seq <= state.chunks) return { upload: id, rows: state.rows, chunks: state.chunks, duplicate: true }
-        if (seq !== state.chunks + 1) {
-          throw new AppError('INVALID_PARAMETER', `Chunk ${seq} of upload "${id}" came before chunk ${state.chunks + 1}; send the chunks in order.`, {
-            parameter: 'seq',
-          })
-        }
+    if (p.csv !== undefined && typeof p.csv !== 'string' && !(p.csv instanceof Uint8Array)) {
+      throw new AppError('INVALID_PARAMETER', 'Transaction "upload_chunk": the parameter "csv" must be CSV text (a string).', { parameter: 'csv' })
+    }
+    const rows: ChunkRows = { csv: p.csv as string | Uint8Array | undefined, data: p.data }
+    const seen = await readState(access, id)
+    const seq = p.seq
+    if (seq !== undefined && seq <= seen.chunks) return { upload: id, rows: seen.rows, chunks: seen.chunks, duplicate: true }
+    // Marked as on its way, so that the chunk after it waits for it rather than being refused.
+    const marked = seq !== undefined && (await ctx.deps.store.set(inFlightKey(id, seq), '1', { nx: true, ttl: CHUNK_LOCK_SECONDS }))
+    try {
+      // Read before the lock: chunks sent together are read at once, on the table writer's threads.
+      let chunk = await readRows(ctx, seen, rows)
+      for (;;) {
+        if (seq !== undefined) await awaitTurn(access, id, seq, ctx.signal)
+        const done = await withLockedUpload(access, id, CHUNK_LOCK_SECONDS, ctx.signal, async (state) => {
+          if (seq !== undefined && seq <= state.chunks) return { upload: id, rows: state.rows, chunks: state.chunks, duplicate: true }
+          // Another chunk took the turn between awaitTurn and the lock: wait again.
+          if (seq !== undefined && seq !== state.chunks + 1) return null
+          // The chunk was read for the columns as they were; an earlier chunk may have settled them since.
+          if (!sameReading(chunk.cols, readingCols(state))) chunk = await readRows(ctx, state, rows)
+          try {
+            const next = await applyChunk(ctx, state, chunk.read)
+            await writeState(access, next)
+            return { upload: id, rows: next.rows, chunks: next.chunks }
+          } catch (err) {
+            // This process's dictionaries may hold values of the chunk that was not applied.
+            dropTextCache(id)
+            throw err
+          }
+        })
+        if (done) return done
       }
-      try {
-        const next = await applyChunk(ctx, state, { csv: p.csv, data: p.data })
-        await writeState(access, next)
-        return { upload: id, rows: next.rows, chunks: next.chunks }
-      } catch (err) {
-        // This process's dictionaries may hold values of the chunk that was not applied.
-        dropTextCache(id)
-        throw err
-      }
-    })
+    } finally {
+      if (marked) await ctx.deps.store.del(inFlightKey(id, seq)).catch(() => undefined)
+    }
   },
 })
 
-/** Writes one chunk's values after the rows so far; returns the new state (not yet stored). */
-async function applyChunk(ctx: DbmContext, state: UploadState, rows: { csv?: string; data?: unknown }): Promise<UploadState> {
-  const cols = state.columns?.map((c) => ({
+/** A chunk's rows as sent: CSV (text, or the request's bytes) or JSON data. */
+interface ChunkRows {
+  readonly csv?: string | Uint8Array
+  readonly data?: unknown
+}
+
+type ReadingCols = { name: string; type?: ColumnType }[] | undefined
+
+/** The columns a chunk is read against: names in order, and the types it must take. */
+function readingCols(state: UploadState): ReadingCols {
+  return state.columns?.map((c) => ({
     name: c.name,
     // Text accepts every value as it is written, so a text column is read as text from then on.
     ...(c.type !== null && (c.declared || c.type === 'text') ? { type: c.type } : {}),
   }))
-  if (rows.csv !== undefined && rows.data !== undefined)
-    throw new AppError('INVALID_PARAMETER', 'Give the rows either as "data" or as "csv", not both.', { parameter: 'csv' })
-  // CSV through the fast reader (ingest/chunk-csv.ts); JSON data as upload_table reads it.
-  const input = rows.csv !== undefined ? chunkCsvInput(rows.csv, cols) : uploadInput({ cols, data: rows.data })
-  // The limits of every save (MAX_CELL_BYTES, MAX_ROW_BYTES), before any byte is written.
-  checkCellLimits(input.columns, input.data, { maxCellBytes: ctx.deps.config.maxCellBytes, maxRowBytes: ctx.deps.config.maxRowBytes })
+}
+
+const sameReading = (a: ReadingCols, b: ReadingCols): boolean => JSON.stringify(a) === JSON.stringify(b)
+
+/**
+ * A chunk's rows read and typed against the upload's columns as `state` has them, with the cell
+ * limits checked: CSV on a table writer's thread, JSON data here.
+ */
+async function readRows(ctx: DbmContext, state: UploadState, rows: ChunkRows): Promise<{ cols: ReadingCols; read: ReadChunk }> {
+  const cols = readingCols(state)
+  const limits = { maxCellBytes: ctx.deps.config.maxCellBytes, maxRowBytes: ctx.deps.config.maxRowBytes }
+  if (rows.csv !== undefined) return { cols, read: await readChunkOffThread({ csv: rows.csv, cols, limits }) }
+  const input = uploadInput({ cols, data: rows.data })
+  checkCellLimits(input.columns, input.data, limits)
+  const data = input.data.map((values, i) =>
+    input.columns[i].type === 'text' ? encodeText(values as readonly string[]) : (values as Int32Array | Float64Array),
+  )
+  return { cols, read: { columns: input.columns, data, rows: input.data[0]?.length ?? 0 } }
+}
+
+/**
+ * Waits until chunk `seq` is the next to apply, while every chunk before it is on its way (marked
+ * in flight by the request carrying it, on any gateway). A chunk before it that is neither applied
+ * nor on its way is refused at once: the client skipped it.
+ */
+async function awaitTurn(access: UploadAccess, id: string, seq: number, signal: AbortSignal): Promise<void> {
+  const deadline = Date.now() + LOCK_WAIT_MS
+  for (;;) {
+    const state = await readState(access, id)
+    if (seq <= state.chunks + 1) return
+    for (let before = state.chunks + 1; before < seq; before++) {
+      if ((await access.store.get(inFlightKey(id, before))) !== null) continue
+      // Applied meanwhile? Then look again from the new state.
+      if ((await readState(access, id)).chunks >= before) break
+      throw new AppError(
+        'INVALID_PARAMETER',
+        `Chunk ${seq} of upload "${id}" came before chunk ${before}, which was not sent or was refused; send the chunks in order.`,
+        { parameter: 'seq' },
+      )
+    }
+    if (Date.now() > deadline || signal.aborted) {
+      throw new AppError('TOO_MANY_REQUESTS', `Upload "${id}" is busy with the chunks before chunk ${seq}; send fewer chunks at once.`, {
+        upload: id,
+        retryAfter: 1,
+      })
+    }
+    await new Promise((r) => setTimeout(r, 10))
+  }
+}
+
+/** Writes one chunk's values after the rows so far; returns the new state (not yet stored). */
+function applyChunk(ctx: DbmContext, state: UploadState, input: ReadChunk): Promise<UploadState> {
   // A full volume while appending answers 507, as a full volume at commit does.
   return mapVolumeFull(() => appendChunk(ctx, state, input))
 }
 
-async function appendChunk(ctx: DbmContext, state: UploadState, input: ReturnType<typeof uploadInput>): Promise<UploadState> {
-  const n = input.data[0]?.length ?? 0
+async function appendChunk(ctx: DbmContext, state: UploadState, input: ReadChunk): Promise<UploadState> {
+  const n = input.rows
   const dir = uploadDir(ctx.deps.config.dataDir, state.id)
   const before = state.columns ?? input.columns.map((c): ColumnState => ({ ...emptyColumnState(null), name: c.name, declared: false }))
   // Every value is checked before any byte is written, so a refused chunk writes nothing.
@@ -379,7 +455,7 @@ async function appendColumnChunk(
   state: UploadState,
   i: number,
   before: ColumnState,
-  values: { type: ColumnType; values: ColumnValues } | null,
+  values: { type: ColumnType; values: ChunkValues } | null,
   n: number,
 ): Promise<ColumnState> {
   let col = before
@@ -401,7 +477,7 @@ async function appendColumnChunk(
  * values allow it; null when the chunk has only N/A for a column that has no type yet (or for
  * which N/A is all it has). Throws when the values do not fit.
  */
-function reconcile(state: UploadState, col: ColumnState, spec: ColumnSpec, values: ColumnValues): { type: ColumnType; values: ColumnValues } | null {
+function reconcile(state: UploadState, col: ColumnState, spec: ColumnSpec, values: ChunkValues): { type: ColumnType; values: ChunkValues } | null {
   const allNa = isAllNa(spec.type, values)
   if (allNa && (col.type === null || spec.type !== col.type)) return null
   if (col.type === null || col.type === spec.type) return { type: spec.type, values }
@@ -415,8 +491,8 @@ function reconcile(state: UploadState, col: ColumnState, spec: ColumnSpec, value
   )
 }
 
-function isAllNa(type: ColumnType, values: ColumnValues): boolean {
-  if (type === 'text') return (values as readonly string[]).every((s) => s === '')
+function isAllNa(type: ColumnType, values: ChunkValues): boolean {
+  if (type === 'text') return (values as EncodedText).values.length === 0
   if (type === 'float') return (values as Float64Array).every((x) => Number.isNaN(x))
   return (values as Int32Array).every((x) => x === NA_INT)
 }

@@ -8,7 +8,13 @@ import { COLUMN_NAME, type ColumnSpec, type ColumnType } from '../../shared/tabl
 import { readCsvColumns } from '../../shared/csv/read.js'
 import { TYPE_WORDS, type WrongValue } from '../../shared/csv/infer.js'
 import { typeCells, type CellColumn } from '../../shared/csv/cells.js'
-import type { ColumnValues, TableInput } from '../../engine/index.js'
+import type { EncodedText } from '../../shared/csv/encoded-text.js'
+
+/** A chunk's columns and values: numbers as stored, text as distinct values and codes. */
+export interface ChunkInput {
+  readonly columns: readonly ColumnSpec[]
+  readonly data: readonly (Int32Array | Float64Array | EncodedText)[]
+}
 
 const invalid = (message: string): AppError => new AppError('INVALID_PARAMETER', message, { parameter: 'csv' })
 
@@ -27,7 +33,7 @@ function wrongValue(name: string, cells: CellColumn, lines: Int32Array): WrongVa
  * The chunk as the columns `cols` names (in that order, types where given) or, without cols, as
  * the header names them. The header must name exactly those columns (case ignored).
  */
-export function chunkCsvInput(text: string, cols: readonly { name: string; type?: ColumnType }[] | undefined): TableInput {
+export function chunkCsvInput(text: string, cols: readonly { name: string; type?: ColumnType }[] | undefined): ChunkInput {
   const { header, columns: cells, lines } = readCsvColumns(text)
   const seen = new Map<string, number>()
   header.forEach((name, i) => {
@@ -45,7 +51,7 @@ export function chunkCsvInput(text: string, cols: readonly { name: string; type?
       throw invalid(`The CSV header has a column "${extra}" that the upload does not have (it has ${cols.map((c) => c.name).join(', ')}).`)
   }
   const columns: ColumnSpec[] = []
-  const data: ColumnValues[] = []
+  const data: (Int32Array | Float64Array | EncodedText)[] = []
   for (const c of order) {
     const at = seen.get(c.name.toLowerCase())
     if (at === undefined) throw invalid(`The CSV header has no column "${c.name}", which the upload has; every chunk's header names the same columns.`)

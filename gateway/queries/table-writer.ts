@@ -7,17 +7,20 @@
  * and ended after a few idle seconds. The same threads build the SQLite image of a version when
  * an sql.js fallback query first needs it (buildSqliteImageOffThread): ending idle threads
  * returns the memory sql.js grew to meanwhile (WebAssembly memory never shrinks while its thread
- * lives), which a query worker would keep for good.
+ * lives), which a query worker would keep for good. And they read the CSV of upload chunks
+ * (readChunkOffThread), two chunks at once.
  */
 import { Piscina } from 'piscina'
 import { MessageChannel } from 'node:worker_threads'
 import { setImmediate as nextTurn } from 'node:timers/promises'
 import { AppError, fromPayload } from '../../shared/errors.js'
 import type { TableMeta } from '../../shared/table.js'
+import type { ChunkReadOutcome, ChunkReadTask, ReadChunk } from '../ingest/chunk-read-task.js'
 import type { CellLimits, SqliteImageOutcome, SqliteImageTask, TableInput, TextSlice, WriteOutcome, WriteTask } from '../../engine/index.js'
 
 const TASK_FILE = new URL('../../engine/storage/write-task-door.cjs', import.meta.url)
 const IMAGE_TASK_FILE = new URL('../../engine/storage/sqlite-image-task-door.cjs', import.meta.url)
+const CHUNK_TASK_FILE = new URL('../ingest/chunk-read-task-door.cjs', import.meta.url)
 /** A writer thread idle this long ends (and gives its memory back); the next save starts one. */
 const IDLE_MS = 5_000
 /** Characters of text per message: copying 4 M characters takes a few milliseconds. */
@@ -79,6 +82,18 @@ export async function buildSqliteImageOffThread(dataDir: string, version: string
   }
   if (!outcome.ok) throw fromPayload(outcome.error)
   return outcome.built
+}
+
+/** readChunk (ingest/chunk-read-task.ts), off the event loop: two chunks are read at once, one a thread. */
+export async function readChunkOffThread(task: ChunkReadTask): Promise<ReadChunk> {
+  let outcome: ChunkReadOutcome
+  try {
+    outcome = (await writerPool().run(task, { filename: CHUNK_TASK_FILE.href })) as ChunkReadOutcome
+  } catch (err) {
+    throw err instanceof AppError ? err : new AppError('INTERNAL', 'The table writer failed while reading an upload chunk.', {}, { cause: err })
+  }
+  if (!outcome.ok) throw fromPayload(outcome.error)
+  return outcome.chunk
 }
 
 export async function closeTableWriter(): Promise<void> {

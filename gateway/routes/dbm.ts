@@ -17,6 +17,7 @@ import { requestParams } from '../params.js'
 import { send } from '../respond.js'
 import { authState } from '../session.js'
 import { clientGoneSignal } from './abort.js'
+import { isCsvBody } from './request-body.js'
 
 const SHAPE = 'send cmd as a JSON array of two items: the transaction name and an object of parameters, such as {"cmd": ["get_names_in_dir", {"path": "pub"}]}'
 
@@ -43,11 +44,14 @@ export function parseCommand(cmd: unknown): { name: string; params: ParamValues 
   return { name: name.trim(), params: params as ParamValues }
 }
 
-/** Runs a command and turns a transaction failure into an rc 1 reply; service failures throw. */
-export async function dbmReply(ctx: DbmContext, cmd: unknown): Promise<DbmReply> {
+/**
+ * Runs a command and turns a transaction failure into an rc 1 reply; service failures throw.
+ * `csvBody`: the request's body when it was CSV (`Content-Type: text/csv`), upload_chunk's rows.
+ */
+export async function dbmReply(ctx: DbmContext, cmd: unknown, csvBody?: Buffer): Promise<DbmReply> {
   try {
     const { name, params } = parseCommand(cmd)
-    const value = await runTransaction(ctx, name, params)
+    const value = await runTransaction(ctx, name, csvBody === undefined ? params : withCsvBody(name, params, csvBody))
     return { rc: 0, value: value ?? null }
   } catch (err) {
     if (err instanceof AppError && STATUS[err.code] < 500) return { rc: 1, msg: err.message, code: wireCode(err.code) }
@@ -55,11 +59,28 @@ export async function dbmReply(ctx: DbmContext, cmd: unknown): Promise<DbmReply>
   }
 }
 
+/** upload_chunk's parameters with the CSV body as its csv; any other transaction refuses a CSV body. */
+function withCsvBody(name: string, params: ParamValues, csv: Buffer): ParamValues {
+  if (name !== 'upload_chunk') {
+    throw new AppError('UNSUPPORTED_MEDIA_TYPE', `Transaction "${name}" takes no CSV body; only upload_chunk does. Send its parameters as JSON.`)
+  }
+  if (params.csv !== undefined || params.data !== undefined) {
+    throw new AppError('INVALID_PARAMETER', 'upload_chunk with a CSV body takes its rows from the body: leave "csv" and "data" out of cmd.', {
+      parameter: 'csv',
+    })
+  }
+  return { ...params, csv }
+}
+
 export function dbmHandler(deps: Deps) {
   return async function dbm(ctx: Context): Promise<void> {
     const route = ctx.state.route as ParsedPath
     const { session, user, record } = authState(ctx)
-    const reply = await dbmReply({ deps, user, record, session, signal: clientGoneSignal(ctx) }, requestParams(ctx).cmd)
+    const body: unknown = (ctx.request as { body?: unknown }).body
+    // A CSV body (upload_chunk's rows as they are): the command comes in the query string.
+    const reply = isCsvBody(body)
+      ? await dbmReply({ deps, user, record, session, signal: clientGoneSignal(ctx) }, ctx.query.cmd, body.csvBytes)
+      : await dbmReply({ deps, user, record, session, signal: clientGoneSignal(ctx) }, requestParams(ctx).cmd)
     send(ctx, renderValue(reply, route.format, { title: 'dbm', links: [] }))
   }
 }

@@ -22,6 +22,15 @@ import { bodyLengthMismatch } from '../client-errors.js'
 
 const PARSED_METHODS = new Set(['POST', 'PUT', 'PATCH'])
 const PLAIN_JSON = new Set(['application/json', 'application/json; charset=utf-8', 'application/json;charset=utf-8'])
+/** A CSV body: an upload_chunk's rows sent as they are (dbm.ts), kept as bytes. */
+const CSV_BODY = /^text\/csv(?:\s*;\s*charset=utf-8)?$/i
+
+/** What ctx.request.body holds for a CSV body: the bytes, for the route to take as it needs. */
+export interface CsvBody {
+  readonly csvBytes: Buffer
+}
+
+export const isCsvBody = (body: unknown): body is CsvBody => typeof body === 'object' && body !== null && (body as CsvBody).csvBytes instanceof Buffer
 
 /** An error koa's and this service's error handling read as koa-body's (status, type). */
 function bodyError(status: number, message: string, type: string): Error {
@@ -39,6 +48,32 @@ function plainJsonLength(ctx: Context, limit: number): number | null {
   if (declared === undefined || !/^\d{1,15}$/.test(declared)) return null
   const length = Number(declared)
   return length <= limit ? length : null
+}
+
+/**
+ * The Content-Length of a body read whole here (a CSV body), checked against the limit: without
+ * one (a chunked or compressed body) or over the limit, the request is refused with what to do.
+ */
+function declaredLength(ctx: Context, limit: number): number {
+  const headers = ctx.req.headers
+  const encoding = headers['content-encoding']
+  if ((encoding !== undefined && encoding.toLowerCase() !== 'identity') || headers['transfer-encoding'] !== undefined) {
+    throw new AppError('UNSUPPORTED_MEDIA_TYPE', 'A text/csv body is read as sent: give it a Content-Length, and no Content-Encoding or Transfer-Encoding.')
+  }
+  const declared = headers['content-length']
+  if (declared === undefined || !/^\d{1,15}$/.test(declared))
+    throw new AppError('INVALID_PARAMETER', 'A text/csv body needs a Content-Length header giving its bytes.')
+  const length = Number(declared)
+  if (length > limit) {
+    throw new AppError(
+      'BODY_TOO_LARGE',
+      `The CSV body has ${length} bytes, more than the ${limit} bytes a request may have (MAX_BODY_BYTES); send smaller chunks.`,
+      {
+        limit,
+      },
+    )
+  }
+  return length
 }
 
 /** The body's bytes, exactly `length` of them (fewer or more is a 400, as in raw-body). */
@@ -139,6 +174,19 @@ export function requestBodies(config: Pick<Config, 'maxBodyBytes'> & Partial<Pic
     const checked: Next = () => {
       if (bodyLengthMismatch(ctx.req)) throw bodyError(400, 'request size did not match content length', 'request.size.invalid')
       return next()
+    }
+    if (CSV_BODY.test(ctx.req.headers['content-type'] ?? '')) {
+      const csvLength = declaredLength(ctx, config.maxBodyBytes)
+      return withinBodyDeadline(
+        ctx,
+        bodyTimeoutMs,
+        (proceed) =>
+          readExactly(ctx.req, csvLength).then((bytes) => {
+            ;(ctx.request as { body?: unknown }).body = { csvBytes: bytes } satisfies CsvBody
+            return proceed()
+          }),
+        checked,
+      )
     }
     const length = plainJsonLength(ctx, config.maxBodyBytes)
     if (length === null) return withinBodyDeadline(ctx, bodyTimeoutMs, (proceed) => general(ctx, proceed), checked)

@@ -7,6 +7,7 @@
  * Strings are made only for the columns that need them (text columns, and messages).
  */
 import { NA_INT, type ColumnType } from '../table.js'
+import type { EncodedText } from './encoded-text.js'
 import { isYmd } from '../ymd.js'
 import { columnTypeOf, dashedDate, DATE, FLOAT, INT, isSpace, NA, plainDate, TEXT, textKind, trimmed, type WrongValue } from './infer.js'
 
@@ -53,6 +54,50 @@ export class CellColumn {
     const out = new Array<string>(this.length)
     for (let r = 0; r < this.length; r++) out[r] = this.text(r)
     return out
+  }
+
+  /**
+   * The cells as distinct values and codes (EncodedText), the cells as written: one string per
+   * distinct value rather than per cell. Values are found by a hash of their characters in the
+   * source, so a repeated value is never sliced out of it.
+   */
+  encodedText(): EncodedText {
+    const n = this.length
+    const codes = new Int32Array(n)
+    const values: string[] = []
+    const hashes: number[] = []
+    let mask = 1023
+    let slots: Int32Array = new Int32Array(mask + 1)
+    const s = this.source
+    for (let r = 0; r < n; r++) {
+      const a = this.starts[r]
+      const b = this.ends[r]
+      const other = a >= 0 ? null : this.other[-1 - a]
+      if (other === '' || a === b) continue
+      const h = other === null ? hashRange(s, a, b) : hashRange(other, 0, other.length)
+      let i = h & mask
+      for (;;) {
+        const code = slots[i]
+        if (code === 0) {
+          values.push(other ?? s.slice(a, b))
+          hashes.push(h)
+          slots[i] = values.length
+          codes[r] = values.length
+          if (values.length * 2 > mask) {
+            mask = mask * 2 + 1
+            slots = rehash(hashes, mask)
+          }
+          break
+        }
+        const v = values[code - 1]
+        if (hashes[code - 1] === h && (other === null ? sameText(v, s, a, b) : v === other)) {
+          codes[r] = code
+          break
+        }
+        i = (i + 1) & mask
+      }
+    }
+    return { values, codes }
   }
 
   /** Adds the cell source[a, b): an unquoted field. */
@@ -159,6 +204,30 @@ export class CellColumn {
   }
 }
 
+/** FNV-1a over UTF-16 units, to 31 bits. */
+function hashRange(s: string, a: number, b: number): number {
+  let h = 0x811c9dc5
+  for (let k = a; k < b; k++) h = Math.imul(h ^ s.charCodeAt(k), 0x01000193)
+  return h & 0x7fffffff
+}
+
+function sameText(v: string, s: string, a: number, b: number): boolean {
+  if (v.length !== b - a) return false
+  for (let k = 0; k < v.length; k++) if (v.charCodeAt(k) !== s.charCodeAt(a + k)) return false
+  return true
+}
+
+/** Slots (codes, 0 empty) of a table of `mask + 1` entries holding the codes whose hashes are given. */
+function rehash(hashes: readonly number[], mask: number): Int32Array {
+  const slots = new Int32Array(mask + 1)
+  for (let c = 0; c < hashes.length; c++) {
+    let i = hashes[c] & mask
+    while (slots[i] !== 0) i = (i + 1) & mask
+    slots[i] = c + 1
+  }
+  return slots
+}
+
 function copyInto<T extends Uint8Array | Int32Array | Float64Array>(to: T, from: T): T {
   to.set(from)
   return to
@@ -166,10 +235,16 @@ function copyInto<T extends Uint8Array | Int32Array | Float64Array>(to: T, from:
 
 /**
  * A column of cells as values of `declared`, or of the type they suggest when it is undefined
- * (columnTypeOf): N/A as the type's N/A, a value that does not fit the type refused by `wrong`.
+ * (columnTypeOf): N/A as the type's N/A, a value that does not fit the type refused by `wrong`;
+ * a text column as `asText` gives it (by default distinct values and codes).
  */
-export function typeCells(col: CellColumn, declared: ColumnType | undefined, wrong: WrongValue): { type: ColumnType; values: ColumnValues } {
-  if (declared === 'text') return { type: 'text', values: col.strings() }
+export function typeCells<T = EncodedText>(
+  col: CellColumn,
+  declared: ColumnType | undefined,
+  wrong: WrongValue,
+  asText: (col: CellColumn) => T = (c) => c.encodedText() as T,
+): { type: ColumnType; values: Int32Array | Float64Array | T } {
+  if (declared === 'text') return { type: 'text', values: asText(col) }
   const { kinds, nums, length: n } = col
   const seen = [false, false, false, false, false]
   for (let r = 0; r < n; r++) seen[kinds[r]] = true
@@ -179,7 +254,7 @@ export function typeCells(col: CellColumn, declared: ColumnType | undefined, wro
     return true
   }
   const type = declared ?? columnTypeOf(seen, everyIntIsDate)
-  if (type === 'text') return { type, values: col.strings() }
+  if (type === 'text') return { type, values: asText(col) }
   if (type === 'float') {
     const out = new Float64Array(n)
     for (let r = 0; r < n; r++) {
@@ -210,6 +285,5 @@ export function typeTextColumn(cells: readonly string[], declared: ColumnType | 
   if (declared === 'text') return { type: 'text', values: cells }
   const col = new CellColumn('')
   for (const v of cells) col.pushString(v)
-  const typed = typeCells(col, declared, wrong)
-  return typed.type === 'text' ? { type: 'text', values: cells } : typed
+  return typeCells(col, declared, wrong, () => cells)
 }

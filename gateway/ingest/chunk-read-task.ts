@@ -1,0 +1,58 @@
+/**
+ * Reading one upload_chunk's CSV on a table-writer thread (gateway/queries/table-writer.ts):
+ * the scan, the typing, the cell limits and the text encoding are most of an upload's CPU, and
+ * here two chunks of one upload are read at once, beside the gateway's thread, which only puts
+ * the chunks' values into the upload's files in order (dbm/upload-chunks.ts).
+ *
+ * The answer is what crosses back cheaply: numbers as typed arrays, text as distinct values and
+ * codes (shared/csv/encoded-text.ts). A refusal crosses as an error payload, as the engine
+ * worker's do, with the message the gateway would have given.
+ */
+import { Piscina } from 'piscina'
+import { AppError, toPayload, type ErrorPayload } from '../../shared/errors.js'
+import type { ColumnSpec, ColumnType } from '../../shared/table.js'
+import type { EncodedText } from '../../shared/csv/encoded-text.js'
+import { checkCellLimits, type CellLimits } from '../../engine/storage/cell-limits.js'
+import { chunkCsvInput } from './chunk-csv.js'
+
+export interface ChunkReadTask {
+  /** The chunk's CSV, header line first: text, or the request's bytes (UTF-8). */
+  readonly csv: string | Uint8Array
+  /** The columns in the upload's order and the types the chunk must take (see chunkCsvInput). */
+  readonly cols?: readonly { name: string; type?: ColumnType }[]
+  readonly limits: CellLimits
+}
+
+export interface ReadChunk {
+  readonly columns: readonly ColumnSpec[]
+  readonly data: readonly (Int32Array | Float64Array | EncodedText)[]
+  readonly rows: number
+}
+
+export type ChunkReadOutcome = { readonly ok: true; readonly chunk: ReadChunk } | { readonly ok: false; readonly error: ErrorPayload }
+
+/** Reads a chunk; throws what chunkCsvInput and checkCellLimits throw. Also the gateway's own path when no thread is wanted. */
+export function readChunk(task: ChunkReadTask): ReadChunk {
+  const text = typeof task.csv === 'string' ? task.csv : new TextDecoder('utf-8', { fatal: false }).decode(task.csv)
+  const { columns, data } = chunkCsvInput(text, task.cols)
+  checkCellLimits(columns, data, task.limits)
+  const first = data[0]
+  return { columns, data, rows: first === undefined ? 0 : 'codes' in first ? first.codes.length : first.length }
+}
+
+/** The outcome, its arrays' buffers handed over to the gateway's thread rather than copied. */
+function moved(outcome: ChunkReadOutcome): unknown {
+  if (!outcome.ok) return outcome
+  const buffers = new Set(outcome.chunk.data.map((d) => ('codes' in d ? d.codes.buffer : d.buffer) as ArrayBuffer))
+  return Piscina.move({ [Piscina.transferableSymbol]: [...buffers], [Piscina.valueSymbol]: outcome } as never)
+}
+
+/** Answers a ChunkReadOutcome (moved: see `moved`). */
+export default function chunkReadTask(task: ChunkReadTask): unknown {
+  try {
+    return moved({ ok: true, chunk: readChunk(task) })
+  } catch (err) {
+    const e = err instanceof AppError ? err : new AppError('INTERNAL', 'The chunk could not be read.', { cause: String((err as Error)?.stack ?? err) })
+    return { ok: false, error: toPayload(e) }
+  }
+}
