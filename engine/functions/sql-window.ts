@@ -31,6 +31,18 @@ interface Partitions {
   readonly count: number
 }
 
+/**
+ * A window whose sort keys all run in row order with no ties (an id in load order): the rows of
+ * each partition are already in the window's order where they lie, each its own peer. Its
+ * functions walk the rows in row order keeping one running value per partition, as the engine's
+ * g_ functions do, with no sort and no permutation (whose scattered reads cost more than the sum).
+ */
+interface InRowOrder {
+  readonly ids: Int32Array
+  readonly count: number
+  readonly inRowOrder: true
+}
+
 /** The window's rows in its order: positions 0…rows-1 by partition, then by the sort keys. */
 interface WindowRows {
   readonly perm: Int32Array
@@ -78,9 +90,13 @@ function strictlyInOrder(c: Column, desc: boolean): boolean {
   return true
 }
 
-function windowRows(keys: readonly Column[], dirs: string, rows: number): WindowRows {
+function windowRows(keys: readonly Column[], dirs: string, rows: number): WindowRows | InRowOrder {
   let sorted = keys.length
   while (sorted > 0 && dirs[sorted - 1] !== 'p' && strictlyInOrder(keys[sorted - 1], dirs[sorted - 1] === 'd')) sorted--
+  if (sorted === 0 || dirs[sorted - 1] === 'p') {
+    const { ids, count } = groupBy(keys.slice(0, sorted), rows)
+    return { ids, count, inRowOrder: true }
+  }
   const perm =
     sorted === 0
       ? Int32Array.from({ length: rows }, (_, i) => i)
@@ -101,14 +117,16 @@ function windowRows(keys: readonly Column[], dirs: string, rows: number): Window
 }
 
 /** The last window made, by its directions and key columns (a worker runs one task at a time). */
-let last: { readonly dirs: string; readonly keys: readonly Column[]; readonly rows: number; readonly window: WindowRows | Partitions } | null = null
+let last: { readonly dirs: string; readonly keys: readonly Column[]; readonly rows: number; readonly window: Window } | null = null
+
+type Window = WindowRows | InRowOrder | Partitions
 
 /**
  * The window of a call with D at `dAt` and the keys after it. D is the compiler's, one letter a
  * key, partition keys first; anything else in it reads as `u` (up), so that a kernel run on other
  * arguments still answers.
  */
-function windowOf(args: readonly KernelArg[], rows: number, fn: string, dAt: number): WindowRows | Partitions {
+function windowOf(args: readonly KernelArg[], rows: number, fn: string, dAt: number): Window {
   const written = constantText(requiredValue(args, dAt, fn, 'D'), fn, 'D')
   const keys = args.slice(dAt + 1).map((_, i) => asColumn(requiredValue(args, dAt + 1 + i, fn, 'K'), rows, fn, 'K'))
   const partitions = /^p*/.exec(written)![0].length
@@ -121,8 +139,8 @@ function windowOf(args: readonly KernelArg[], rows: number, fn: string, dAt: num
 }
 
 /** The window of a function that needs an order (row_number, lag, lead): never PARTITION BY alone. */
-function ordered(w: WindowRows | Partitions, fn: string): WindowRows {
-  if (!('perm' in w)) throw new Error(`${fn} needs ORDER BY`)
+function ordered(w: Window, fn: string): WindowRows | InRowOrder {
+  if (!('perm' in w) && !('inRowOrder' in w)) throw new Error(`${fn} needs ORDER BY`)
   return w
 }
 
@@ -130,9 +148,43 @@ function ordered(w: WindowRows | Partitions, fn: string): WindowRows {
  * The window of a function whose answer depends on the order among peers (row_number, lag,
  * lead): SQLite orders tied rows as its sorter leaves them, so an answer over ties is its to give.
  */
-function untied(w: WindowRows): WindowRows {
+function untied(w: WindowRows | InRowOrder): WindowRows | InRowOrder {
+  if ('inRowOrder' in w) return w
   for (let j = 0; j < w.peerStart.length; j++) if (!w.peerStart[j]) throw sqlDeclined('rows that tie in a window’s order')
   return w
+}
+
+/** The positions of a window in row order: each partition's rows together, in row order (a stable counting sort by partition). */
+function positioned(w: InRowOrder): WindowRows {
+  const { ids, count } = w
+  const rows = ids.length
+  const next = new Int32Array(count + 1)
+  for (let i = 0; i < rows; i++) next[ids[i] + 1]++
+  for (let g = 0; g < count; g++) next[g + 1] += next[g]
+  const partStart = new Uint8Array(rows)
+  for (let g = 0; g < count; g++) if (next[g] < rows && next[g + 1] > next[g]) partStart[next[g]] = 1
+  const perm = new Int32Array(rows)
+  for (let i = 0; i < rows; i++) perm[next[ids[i]]++] = i
+  return { perm, partStart, peerStart: new Uint8Array(rows).fill(1) }
+}
+
+/** Running sum or avg of X per partition, in row order. */
+function runningInRowOrder(w: InRowOrder, x: Float64Array, avg: boolean): Column {
+  const { ids, count } = w
+  const sums = new Float64Array(count)
+  const counts = new Float64Array(count)
+  const out = new Float64Array(ids.length)
+  for (let i = 0; i < ids.length; i++) {
+    const g = ids[i]
+    const v = x[i]
+    if (v === v) {
+      sums[g] += v
+      counts[g]++
+    }
+    const n = counts[g]
+    out[i] = n === 0 ? Number.NaN : avg ? sums[g] / n : sums[g]
+  }
+  return { type: 'float', data: out }
 }
 
 /** A number column as doubles, N/A as NaN. */
@@ -164,7 +216,8 @@ function perPartition(p: Partitions, x: Float64Array, avg: boolean): Column {
 }
 
 /** sum or avg of X from the partition's first row to each row's last peer; NaN (NULL) with no value. */
-function framed(window: WindowRows | Partitions, x: Float64Array, avg: boolean): Column {
+function framed(window: Window, x: Float64Array, avg: boolean): Column {
+  if ('inRowOrder' in window) return runningInRowOrder(window, x, avg)
   if (!('perm' in window)) return perPartition(window, x, avg)
   const { perm, partStart, peerStart } = window
   const rows = perm.length
@@ -193,7 +246,14 @@ function framed(window: WindowRows | Partitions, x: Float64Array, avg: boolean):
 }
 
 /** Row numbers within partitions; for rank, the row number of the row's first peer. */
-function rowNumbers(w: WindowRows, rank: boolean): Column {
+function rowNumbers(w: WindowRows | InRowOrder, rank: boolean): Column {
+  if ('inRowOrder' in w) {
+    // Every row its own peer: rank is the row number, counted per partition in row order.
+    const seen = new Int32Array(w.count)
+    const out = new Int32Array(w.ids.length)
+    for (let i = 0; i < out.length; i++) out[i] = ++seen[w.ids[i]]
+    return { type: 'int', data: out }
+  }
   const { perm, partStart, peerStart } = w
   const out = new Int32Array(perm.length)
   let k = 0
@@ -207,8 +267,8 @@ function rowNumbers(w: WindowRows, rank: boolean): Column {
 }
 
 /** Per row, the row n positions later (earlier for n < 0) in its partition, or -1 beyond its edge. */
-function shiftedRows(w: WindowRows, n: number): Int32Array {
-  const { perm, partStart } = w
+function shiftedRows(window: WindowRows | InRowOrder, n: number): Int32Array {
+  const { perm, partStart } = 'inRowOrder' in window ? positioned(window) : window
   const rows = perm.length
   // Each position's partition, as the position where it starts.
   const part = new Int32Array(rows)
@@ -246,7 +306,7 @@ const rowNumberDef = (name: string, rank: boolean, doc: string): FunctionDef => 
   kernel: (args, { rows }) => {
     const w = windowOf(args, rows, name, 0)
     // Without ORDER BY every row is a peer of every other: rank 1.
-    if (!('perm' in w) && rank) return { type: 'int', data: new Int32Array(rows).fill(1) }
+    if (!('perm' in w) && !('inRowOrder' in w) && rank) return { type: 'int', data: new Int32Array(rows).fill(1) }
     return rowNumbers(rank ? ordered(w, name) : untied(ordered(w, name)), rank)
   },
   doc,
