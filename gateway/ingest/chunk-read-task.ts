@@ -12,7 +12,7 @@ import { Piscina } from 'piscina'
 import { AppError, toPayload, type ErrorPayload } from '../../shared/errors.js'
 import type { ColumnSpec, ColumnType } from '../../shared/table.js'
 import type { EncodedText } from '../../shared/csv/encoded-text.js'
-import { checkCellLimits, type CellLimits } from '../../engine/storage/cell-limits.js'
+import { checkCellLimits, type CellLimits } from '../../engine/index.js'
 import { chunkCsvInput } from './chunk-csv.js'
 
 export interface ChunkReadTask {
