@@ -12,11 +12,18 @@ import type { Column } from './types.js'
 /**
  * @param keyCols the key columns of the side looked up (the foreign worksheet)
  * @param probeCols the matching columns of the side looking up, pairwise with keyCols
- * @returns per probe row, the first matching key row, or -1
+ * @returns `match`: per probe row, the first matching key row, or -1; `distinct`: how many
+ *   different keys the key side has (N/A counted as a key), which tells a unique key (distinct
+ *   equal to rows) for free
  */
-export function firstIndexLookup(keyCols: readonly Column[], rows: number, probeCols: readonly Column[], probeRows: number): Int32Array {
+export function firstIndexLookup(
+  keyCols: readonly Column[],
+  rows: number,
+  probeCols: readonly Column[],
+  probeRows: number,
+): { match: Int32Array; distinct: number } {
   if (keyCols.length !== probeCols.length) throw new Error('firstIndexLookup: key and probe column counts differ')
-  if (keyCols.length === 0) return new Int32Array(probeRows).fill(rows > 0 ? 0 : -1)
+  if (keyCols.length === 0) return { match: new Int32Array(probeRows).fill(rows > 0 ? 0 : -1), distinct: Math.min(rows, 1) }
   let ids: Int32Array = new Int32Array(0)
   let count = 0
   let found: Int32Array = new Int32Array(0)
@@ -40,13 +47,13 @@ export function firstIndexLookup(keyCols: readonly Column[], rows: number, probe
   // Ids are handed out in row order, so id `next` first appears at the row where it is new.
   for (let r = 0; r < rows && next < count; r++) if (ids[r] === next) firstRow[next++] = r
   // Unique keys (a dimension table's, the usual case) make every id its own row: nothing to map.
-  if (count === rows) return found
+  if (count === rows) return { match: found, distinct: count }
   // `found` is this function's own: mapped in place rather than into another probe-sized array.
   for (let i = 0; i < probeRows; i++) {
     const id = found[i]
     found[i] = id < 0 ? -1 : firstRow[id]
   }
-  return found
+  return { match: found, distinct: count }
 }
 
 /** Int (or date) against float compares as floats; everything else as it is. */

@@ -473,22 +473,22 @@ describe('engine/columns', () => {
   describe('firstIndexLookup()', () => {
     it('takes the FIRST matching key row', () => {
       const keys = col('int', [5, 7, 5, 7])
-      const out = firstIndexLookup([keys], 4, [col('int', [7, 5, 9])], 3)
+      const { match: out } = firstIndexLookup([keys], 4, [col('int', [7, 5, 9])], 3)
       expect(Array.from(out)).to.deep.equal([1, 0, -1])
     })
 
     it('matches N/A with N/A', () => {
-      const out = firstIndexLookup([col('text', ['a', null])], 2, [col('text', [null, 'a', 'b'])], 3)
+      const { match: out } = firstIndexLookup([col('text', ['a', null])], 2, [col('text', [null, 'a', 'b'])], 3)
       expect(Array.from(out)).to.deep.equal([1, 0, -1])
     })
 
     it('matches text keys across different dictionaries', () => {
-      const out = firstIndexLookup([col('text', ['x', 'y', 'z'])], 3, [col('text', ['z', 'q', 'x', 'y'])], 4)
+      const { match: out } = firstIndexLookup([col('text', ['x', 'y', 'z'])], 3, [col('text', ['z', 'q', 'x', 'y'])], 4)
       expect(Array.from(out)).to.deep.equal([2, -1, 0, 1])
     })
 
     it('matches int keys against float keys by value', () => {
-      const out = firstIndexLookup([col('int', [1, 2, null])], 3, [col('float', [2, 2.5, null, -0])], 4)
+      const { match: out } = firstIndexLookup([col('int', [1, 2, null])], 3, [col('float', [2, 2.5, null, -0])], 4)
       expect(Array.from(out)).to.deep.equal([1, -1, 2, -1])
     })
 
@@ -506,19 +506,30 @@ describe('engine/columns', () => {
           const ranges = types.map(() => rng.pick([2, 6, 50_000]))
           const keys = types.map((type, i) => randomValues(rng, type, n, { range: ranges[i] }))
           const probes = types.map((type, i) => randomValues(rng, type, m, { range: ranges[i] }))
-          const out = firstIndexLookup(
+          const { match: out } = firstIndexLookup(
             types.map((type, i) => col(type, keys[i])),
             n,
             types.map((type, i) => col(type, probes[i])),
             m,
           )
           expect(Array.from(out), types.join(',')).to.deep.equal(refLookup(keys, n, probes, m))
+          // distinct: the key side's different keys, N/A one of them (rows keyed by their values' text).
+          const seen = new Set(Array.from({ length: n }, (_, r) => JSON.stringify(keys.map((k) => k[r]))))
+          expect(
+            firstIndexLookup(
+              types.map((type, i) => col(type, keys[i])),
+              n,
+              types.map((type, i) => col(type, probes[i])),
+              m,
+            ).distinct,
+            types.join(','),
+          ).to.equal(seen.size)
         }
       }
     })
 
     it('accepts pre-aligned text codes passed as int columns', () => {
-      const out = firstIndexLookup([col('int', [3, 1, 3])], 3, [col('int', [1, -2, 3, NA_INT])], 4)
+      const { match: out } = firstIndexLookup([col('int', [3, 1, 3])], 3, [col('int', [1, -2, 3, NA_INT])], 4)
       expect(Array.from(out)).to.deep.equal([1, -1, 0, -1])
     })
   })

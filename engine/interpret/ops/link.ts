@@ -39,15 +39,15 @@ function keyColumn(ws: Worksheet, name: string, op: Op, where: string): Column {
 
 export function runLink(op: Op & { kind: 'Link' }, ws: Worksheet, foreign: Worksheet): Worksheet {
   const pairs = op.col.map((c, i) => alignKeys(keyColumn(ws, c, op, 'the worksheet'), keyColumn(foreign, op.col2[i], op, op.table2)))
-  // An SQL join: a key that repeats declines the plan; a row whose key is N/A matches nothing,
-  // which needs a pass over the worksheet's keys only when the foreign table has N/A keys.
-  const foreignNa = op.sqlJoin === true ? sqlJoinCheck(op, pairs, foreign) : false
-  const match = firstIndexLookup(
+  const { match, distinct } = firstIndexLookup(
     pairs.map((p) => p[1]),
     foreign.rows,
     pairs.map((p) => p[0]),
     ws.rows,
   )
+  // An SQL join: a key that repeats declines the plan; a row whose key is N/A matches nothing,
+  // which needs a pass over the worksheet's keys only when the foreign table has N/A keys.
+  const foreignNa = op.sqlJoin === true ? sqlJoinCheck(op, pairs, foreign, distinct) : false
   if (foreignNa)
     unmatchNa(
       match,
@@ -57,7 +57,9 @@ export function runLink(op: Op & { kind: 'Link' }, ws: Worksheet, foreign: Works
   if (op.type === 'include' || op.type === 'exclude') return ws.selectRows(rowsWhere(match, op.type === 'include'))
   let base = ws
   let index = match
-  if (op.type === 'select') {
+  // An inner join where every row found its match (a foreign key into a dimension, the usual
+  // case) keeps the worksheet as it is.
+  if (op.type === 'select' && !everyRowMatched(match)) {
     const kept = rowsWhere(match, true)
     base = ws.selectRows(kept)
     index = new Int32Array(kept.length)
@@ -75,19 +77,25 @@ export function runLink(op: Op & { kind: 'Link' }, ws: Worksheet, foreign: Works
   return base.withColumns([...base.cols, ...added])
 }
 
-/** Declines the plan when a present key repeats in the foreign table; true when some foreign key is N/A. */
-function sqlJoinCheck(op: Op & { kind: 'Link' }, pairs: readonly [Column, Column][], foreign: Worksheet): boolean {
+/**
+ * Declines the plan when a present key repeats in the foreign table; true when some foreign key
+ * is N/A. `distinct`: the foreign table's different keys, N/A counted as a key (the lookup's).
+ */
+function sqlJoinCheck(op: Op & { kind: 'Link' }, pairs: readonly [Column, Column][], foreign: Worksheet, distinct: number): boolean {
   const present = keysPresent(
     op.col2.map((c) => keyColumn(foreign, c, op, op.table2)),
     foreign.rows,
   )
   const all = present.count === foreign.rows
-  const distinct = groupBy(
-    pairs.map((p) => p[1]),
-    foreign.rows,
-    all ? null : present.mask,
-  ).count
-  if (distinct < present.count) throw sqlDeclined('a join key that repeats in the joined table')
+  // With no N/A key the lookup has counted them already; otherwise the present keys are counted alone.
+  const distinctPresent = all
+    ? distinct
+    : groupBy(
+        pairs.map((p) => p[1]),
+        foreign.rows,
+        present.mask,
+      ).count
+  if (distinctPresent < present.count) throw sqlDeclined('a join key that repeats in the joined table')
   return !all
 }
 
@@ -108,6 +116,11 @@ function keysPresent(keys: readonly Column[], rows: number): { mask: Uint8Array;
   let count = 0
   for (let i = 0; i < rows; i++) count += mask[i]
   return { mask, count }
+}
+
+function everyRowMatched(match: Int32Array): boolean {
+  for (let i = 0; i < match.length; i++) if (match[i] < 0) return false
+  return true
 }
 
 /** The rows that found a match (`matched`) or did not, counted first so the answer is one typed array. */
