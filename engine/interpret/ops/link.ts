@@ -46,14 +46,10 @@ export function runLink(op: Op & { kind: 'Link' }, ws: Worksheet, foreign: Works
     ws.rows,
   )
   // An SQL join: a key that repeats declines the plan; a row whose key is N/A matches nothing,
-  // which needs a pass over the worksheet's keys only when the foreign table has N/A keys.
-  const foreignNa = op.sqlJoin === true ? sqlJoinCheck(op, pairs, foreign, distinct) : false
-  if (foreignNa)
-    unmatchNa(
-      match,
-      op.col.map((c) => keyColumn(ws, c, op, 'the worksheet')),
-      ws.rows,
-    )
+  // which matters only when the foreign table has N/A keys: a row that found one of those had an
+  // N/A key itself (N/A matched N/A).
+  const foreignPresent = op.sqlJoin === true ? sqlJoinCheck(op, pairs, foreign, distinct) : null
+  if (foreignPresent !== null) for (let i = 0; i < match.length; i++) if (match[i] >= 0 && foreignPresent[match[i]] === 0) match[i] = -1
   if (op.type === 'include' || op.type === 'exclude') return ws.selectRows(rowsWhere(match, op.type === 'include'))
   let base = ws
   let index = match
@@ -78,10 +74,11 @@ export function runLink(op: Op & { kind: 'Link' }, ws: Worksheet, foreign: Works
 }
 
 /**
- * Declines the plan when a present key repeats in the foreign table; true when some foreign key
- * is N/A. `distinct`: the foreign table's different keys, N/A counted as a key (the lookup's).
+ * Declines the plan when a present key repeats in the foreign table. Answers which foreign rows
+ * have every key present (1), or null when all do. `distinct`: the foreign table's different
+ * keys, N/A counted as a key (the lookup's).
  */
-function sqlJoinCheck(op: Op & { kind: 'Link' }, pairs: readonly [Column, Column][], foreign: Worksheet, distinct: number): boolean {
+function sqlJoinCheck(op: Op & { kind: 'Link' }, pairs: readonly [Column, Column][], foreign: Worksheet, distinct: number): Uint8Array | null {
   const present = keysPresent(
     op.col2.map((c) => keyColumn(foreign, c, op, op.table2)),
     foreign.rows,
@@ -96,13 +93,7 @@ function sqlJoinCheck(op: Op & { kind: 'Link' }, pairs: readonly [Column, Column
         present.mask,
       ).count
   if (distinctPresent < present.count) throw sqlDeclined('a join key that repeats in the joined table')
-  return !all
-}
-
-/** No match for the rows with an N/A key. */
-function unmatchNa(match: Int32Array, keys: readonly Column[], rows: number): void {
-  const present = keysPresent(keys, rows).mask
-  for (let i = 0; i < rows; i++) if (present[i] === 0) match[i] = -1
+  return all ? null : present.mask
 }
 
 /** 1 for each row whose keys are all present (not N/A), and how many such rows. */

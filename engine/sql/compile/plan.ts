@@ -121,7 +121,7 @@ function planSelect(select: SqlSelect, ctx: Context, top = false): Planned {
   const qualifiers = tables.flatMap((t) => (t.qualifier === null ? [] : [t.qualifier]))
   if (new Set(qualifiers).size !== qualifiers.length) throw outside('two tables by the same name')
   const ops: Op[] = [...sources[0].ops]
-  select.joins.forEach((j, i) => ops.push(linkOf(j, tables, i + 1, sources[i + 1].ops, sources[i + 1].suffix, ops, names, ctx.uses)))
+  select.joins.forEach((j, i) => ops.push(linkOf(j, tables, i + 1, sources[i + 1].ops, sources[i + 1].suffix, ops, names, ctx.uses, select.where)))
   const items = select.items.flatMap((item): Item[] =>
     item === 'star'
       ? tables.flatMap((t) => t.cols.map((c) => ({ expr: null, val: c.val, alias: c.name, star: true })))

@@ -66,6 +66,38 @@ export function tableScope(tables: readonly PlanTable[], uses: Uses): Scope {
 }
 
 /**
+ * Whether WHERE is never true on a row that joined item `at` did not match, whose columns are
+ * then all NULL: one of its conjuncts compares, matches (IN a non-empty list, BETWEEN, LIKE) or
+ * orders a bare column of that item, which is NULL there, so the conjunct is NULL, not true.
+ */
+function rejectsUnmatched(where: SqlExpr | null, tables: readonly PlanTable[], at: number): boolean {
+  const ofJoined = (x: SqlExpr): boolean => {
+    if (x.k !== 'col') return false
+    try {
+      return resolve(tables, x.name).table === at
+    } catch {
+      return false
+    }
+  }
+  const rejects = (x: SqlExpr): boolean => {
+    switch (x.k) {
+      case 'and':
+        return rejects(x.l) || rejects(x.r)
+      case 'cmp':
+        return ofJoined(x.l) || ofJoined(x.r)
+      case 'in':
+        return x.list.length > 0 && ofJoined(x.e)
+      case 'between':
+      case 'like':
+        return ofJoined(x.e)
+      default:
+        return false
+    }
+  }
+  return where !== null && rejects(where)
+}
+
+/**
  * A join as a `<link>` to the joined item's worksheet (its table, after the operations of its
  * subquery, if any): a link brings the FIRST matching row, a join every one, so the link is
  * marked as SQL's (`sqlJoin`: a repeated key declines the plan at run time, and a NULL key
@@ -75,7 +107,17 @@ export function tableScope(tables: readonly PlanTable[], uses: Uses): Scope {
  * @param made the operations that make the joined item's worksheet, from its `<base>`
  * @param ops where a computed key's willbe goes, before the link
  */
-export function linkOf(join: SqlJoin, tables: readonly PlanTable[], at: number, made: readonly Op[], suffix: string, ops: Op[], names: Names, uses: Uses): Op {
+export function linkOf(
+  join: SqlJoin,
+  tables: readonly PlanTable[],
+  at: number,
+  made: readonly Op[],
+  suffix: string,
+  ops: Op[],
+  names: Names,
+  uses: Uses,
+  where: SqlExpr | null,
+): Op {
   const base = made[0]
   if (base?.kind !== 'Base') throw outside('a join to something without a table')
   const conjuncts: SqlExpr[] = []
@@ -121,7 +163,9 @@ export function linkOf(join: SqlJoin, tables: readonly PlanTable[], at: number, 
     col2,
     cols: tables[at].foreign,
     suffix,
-    type: join.kind === 'inner' ? 'select' : 'exact',
+    // An inner join drops the rows that match nothing, unless WHERE will (then keeping them until
+    // WHERE costs nothing, and selecting the matched ones costs a pass over every column).
+    type: join.kind === 'inner' && !rejectsUnmatched(where, tables, at) ? 'select' : 'exact',
     label: '',
     loc: LOC,
     sqlJoin: true,
