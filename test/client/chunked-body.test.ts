@@ -5,19 +5,10 @@
  * chunk whose predecessor is neither applied nor on its way is refused at once.
  */
 import { expect } from 'chai'
-import { Client, TabulaError } from '../../client/index.js'
-import { adminClient, startGateway, type Gateway } from './helpers.js'
+import { Client } from '../../client/index.js'
+import { adminClient, failure, startGateway, type Gateway } from './helpers.js'
 
 const bytes = (text: string): Uint8Array => new TextEncoder().encode(text)
-
-async function failure(p: Promise<unknown>): Promise<TabulaError> {
-  const e = await p.then(
-    () => null,
-    (err: unknown) => err,
-  )
-  expect(e, 'expected a TabulaError').to.be.instanceOf(TabulaError)
-  return e as TabulaError
-}
 
 /** A raw POST to api/dbm with a CSV body, as any HTTP client could send it. */
 async function postCsv(

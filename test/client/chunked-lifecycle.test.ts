@@ -7,19 +7,10 @@
 import { expect } from 'chai'
 import { readdir } from 'node:fs/promises'
 import { join } from 'node:path'
-import { Client, TabulaError } from '../../client/index.js'
-import { adminClient, startGateway, type Gateway } from './helpers.js'
+import { Client } from '../../client/index.js'
+import { adminClient, failure, startGateway, type Gateway } from './helpers.js'
 
 const TTL = 3
-
-async function failure(p: Promise<unknown>): Promise<TabulaError> {
-  const e = await p.then(
-    () => null,
-    (err: unknown) => err,
-  )
-  expect(e, 'expected a TabulaError').to.be.instanceOf(TabulaError)
-  return e as TabulaError
-}
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
 

@@ -3,19 +3,10 @@
  * as TabulaError carrying the API's status, code and message.
  */
 import { expect } from 'chai'
-import { Client, TabulaError, type RowsResult } from '../../client/index.js'
-import { ADMIN_PASSWORD, adminClient, startGateway, type Gateway } from './helpers.js'
+import { Client, type RowsResult } from '../../client/index.js'
+import { ADMIN_PASSWORD, adminClient, failure, startGateway, type Gateway } from './helpers.js'
 
 const Q = 'select store, count(*) n from pub.demo.retail.item where store <= 3 group by store order by store'
-
-async function failure(p: Promise<unknown>): Promise<TabulaError> {
-  const e = await p.then(
-    () => null,
-    (err: unknown) => err,
-  )
-  expect(e, 'expected a TabulaError').to.be.instanceOf(TabulaError)
-  return e as TabulaError
-}
 
 describe('client: library against the API', function () {
   this.timeout(60_000)

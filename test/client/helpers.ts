@@ -8,7 +8,8 @@ import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { Client } from '../../client/index.js'
+import { expect } from 'chai'
+import { Client, TabulaError } from '../../client/index.js'
 import { start, stop, type Running } from '../helpers/processes.js'
 
 export const ADMIN_PASSWORD = 'admin-secret-1'
@@ -87,4 +88,14 @@ export function sampleCsv(rows: number): string {
     lines.push(`${i},n${i % 97},${(i * 0.25).toFixed(2)},2024-${String((i % 12) + 1).padStart(2, '0')}-${String((i % 28) + 1).padStart(2, '0')},${note}`)
   }
   return `${lines.join('\n')}\n`
+}
+
+/** The TabulaError a call fails with (and a test failure when it does not fail with one). */
+export async function failure(p: Promise<unknown>): Promise<TabulaError> {
+  const e = await p.then(
+    () => null,
+    (err: unknown) => err,
+  )
+  expect(e, 'expected a TabulaError').to.be.instanceOf(TabulaError)
+  return e as TabulaError
 }
