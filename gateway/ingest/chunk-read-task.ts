@@ -10,10 +10,9 @@
  */
 import { Piscina } from 'piscina'
 import { AppError, toPayload, type ErrorPayload } from '../../shared/errors.js'
-import type { ColumnSpec, ColumnType } from '../../shared/table.js'
-import type { EncodedText } from '../../shared/csv/encoded-text.js'
+import type { ColumnType } from '../../shared/table.js'
 import { checkCellLimits, type CellLimits } from '../../engine/index.js'
-import { chunkCsvInput } from './chunk-csv.js'
+import { chunkCsvInput, type ChunkInput } from './chunk-csv.js'
 
 export interface ChunkReadTask {
   /** The chunk's CSV, header line first: text, or the request's bytes (UTF-8). */
@@ -23,16 +22,14 @@ export interface ChunkReadTask {
   readonly limits: CellLimits
 }
 
-export interface ReadChunk {
-  readonly columns: readonly ColumnSpec[]
-  readonly data: readonly (Int32Array | Float64Array | EncodedText)[]
+export interface ReadChunk extends ChunkInput {
   readonly rows: number
 }
 
 export type ChunkReadOutcome = { readonly ok: true; readonly chunk: ReadChunk } | { readonly ok: false; readonly error: ErrorPayload }
 
-/** Reads a chunk; throws what chunkCsvInput and checkCellLimits throw. Also the gateway's own path when no thread is wanted. */
-export function readChunk(task: ChunkReadTask): ReadChunk {
+/** Reads a chunk; throws what chunkCsvInput and checkCellLimits throw. */
+function readChunk(task: ChunkReadTask): ReadChunk {
   const text = typeof task.csv === 'string' ? task.csv : new TextDecoder('utf-8', { fatal: false }).decode(task.csv)
   const { columns, data } = chunkCsvInput(text, task.cols)
   checkCellLimits(columns, data, task.limits)
