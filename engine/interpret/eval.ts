@@ -59,7 +59,46 @@ export function toMask(v: Value, rows: number): Uint8Array {
   return mask
 }
 
-function prepareArg(kind: string, arg: Expr | null, ws: Worksheet): KernelArg {
+/**
+ * A g_ function's S as a 0/1 mask. 1010data documents S as 0 or 1 on every row and any other
+ * value as an error, so a 2, a -1, a 0.5 or an N/A is refused, naming the value, rather than
+ * counted as selected (or not). (Not the row: a part of a query split over workers sees a range of
+ * rows, and the message must be the same however the query ran.)
+ */
+export function selectionMask(v: Value, rows: number, fn: string): Uint8Array {
+  const col = asColumn(v, rows)
+  if (col === null || col.type === 'text')
+    throw new AppError(
+      'CHECK_ERROR',
+      `${fn}(): the argument S must be 0 or 1 on every row, such as a comparison; this one gives ${col === null ? 'a list' : 'text'}.`,
+    )
+  const mask = new Uint8Array(rows)
+  const d = col.data
+  const na = col.type === 'float' ? Number.NaN : NA_INT
+  for (let i = 0; i < rows; i++) {
+    const x = d[i]
+    if (x === 1) mask[i] = 1
+    else if (x !== 0) {
+      const shown = x === na || x !== x ? 'N/A' : String(x)
+      throw new AppError(
+        'CHECK_ERROR',
+        `${fn}(): the argument S must be 0 or 1 on every row, but it is ${shown} on some; give a comparison (such as amount>0) or a column of 0s and 1s.`,
+      )
+    }
+  }
+  return mask
+}
+
+function hasNa(c: Column, rows: number): boolean {
+  if (c.type === 'text') {
+    for (let i = 0; i < rows; i++) if (c.codes[i] === 0) return true
+  } else if (c.type === 'float') {
+    for (let i = 0; i < rows; i++) if (c.data[i] !== c.data[i]) return true
+  } else for (let i = 0; i < rows; i++) if (c.data[i] === NA_INT) return true
+  return false
+}
+
+function prepareArg(kind: string, arg: Expr | null, ws: Worksheet, fn: string): KernelArg {
   if (arg === null) return { kind: 'omitted' }
   switch (kind) {
     case 'group': {
@@ -67,11 +106,21 @@ function prepareArg(kind: string, arg: Expr | null, ws: Worksheet): KernelArg {
       return { kind: 'group', groups: groupBy(cols, ws.rows, null) }
     }
     case 'order': {
-      const keys = (namesOf(arg) ?? []).map((n) => ({ col: columnOf(ws, n), desc: false }))
+      const names = namesOf(arg) ?? []
+      const keys = names.map((n) => ({ col: columnOf(ws, n), desc: false }))
+      // 1010data refuses N/A in an ordering column, except g_splice's (which orders N/A first).
+      if (fn !== 'g_splice') {
+        const at = keys.findIndex((k) => hasNa(k.col, ws.rows))
+        if (at >= 0)
+          throw new AppError(
+            'CHECK_ERROR',
+            `${fn}(): the ordering column ${names[at]} (argument O) is N/A on some rows, and O must have a value on every row; select those rows away first, or order by another column.`,
+          )
+      }
       return { kind: 'order', order: sortPermutation(keys, ws.rows) }
     }
     case 'select':
-      return { kind: 'select', mask: toMask(evalExpr(arg, ws), ws.rows) }
+      return { kind: 'select', mask: selectionMask(evalExpr(arg, ws), ws.rows, fn) }
     default:
       return { kind: 'value', value: evalExpr(arg, ws) }
   }
@@ -80,7 +129,7 @@ function prepareArg(kind: string, arg: Expr | null, ws: Worksheet): KernelArg {
 function call(name: string, args: readonly (Expr | null)[], ws: Worksheet): Column {
   // The checker found the function and fitted its arity, so every argument has its spec.
   const def = lookupFunction(name)!
-  const prepared = args.map((a, i) => prepareArg(argSpec(def, i)!.kind, a, ws))
+  const prepared = args.map((a, i) => prepareArg(argSpec(def, i)!.kind, a, ws, name))
   return def.kernel(prepared, { rows: ws.rows })
 }
 

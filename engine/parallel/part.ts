@@ -9,7 +9,7 @@ import { gather, rowsOfPartition } from '../columns/index.js'
 import { slotLimit, slotsOfColumn } from '../columns/key-slots.js'
 import { NA_INT, type Column } from '../columns/types.js'
 import { checkError } from '../check/errors.js'
-import { evalExpr, toMask } from '../interpret/eval.js'
+import { evalExpr, selectionMask } from '../interpret/eval.js'
 import { infoPatch } from '../interpret/ops/simple.js'
 import { reportSteps, type Tables } from '../interpret/run.js'
 import { newColumn, type Worksheet, type WsColumn } from '../interpret/worksheet.js'
@@ -24,7 +24,7 @@ import { toCodedResultSet } from './wire.js'
 export const tablesOf = (task: RunTask): Tables => new Map(task.tables.map((t) => [t.path, t]))
 
 function selection(step: GroupStep, ws: Worksheet): Uint8Array | null {
-  return step.select === null ? null : toMask(evalExpr(step.select, ws), ws.rows)
+  return step.select === null ? null : selectionMask(evalExpr(step.select, ws), ws.rows, step.fun)
 }
 
 /**

@@ -116,16 +116,19 @@ const SPLIT: readonly (readonly [string, string])[] = [
     '<willbe name="a" value="g_sum(k;;x)"/><willbe name="b" value="g_sum(t;;x)"/><willbe name="c" value="g_cnt(t;)"/>',
   ],
   ['a running sum by group (on partitions by group)', '<willbe name="c" value="g_cumsum(k;;;x)"/>'],
-  ['g_first in another order, then a selection', '<willbe name="f" value="g_first(k;;x;y)"/><sel value="f>0"/>'],
+  ['g_first in another order, then a selection', '<sel value="x>-100"/><willbe name="f" value="g_first(k;;x;y)"/><sel value="f>0"/>'],
   [
     'a rank by two keys and a shift, then a tabulation',
-    '<willbe name="r" value="g_rank(k t;;d;x)"/><willbe name="s" value="g_rshift(t;;d;x;-1)"/><willbe name="diff" value="x-s"/><tabu breaks="k"><tcol source="diff" fun="sum"/><tcol source="r" fun="max"/><tcol fun="cnt"/></tabu>',
+    '<sel value="d>0"/><willbe name="r" value="g_rank(k t;;d;x)"/><willbe name="s" value="g_rshift(t;;d;x;-1)"/><willbe name="diff" value="x-s"/><tabu breaks="k"><tcol source="diff" fun="sum"/><tcol source="r" fun="max"/><tcol fun="cnt"/></tabu>',
   ],
   [
     'a selection, then ordered text and a median by group',
-    '<sel value="y>0"/><willbe name="l" value="g_last(k;;d;t)"/><willbe name="m" value="g_median(t;;x)"/>',
+    '<sel value="y>0 &amp; d>0"/><willbe name="l" value="g_last(k;;d;t)"/><willbe name="m" value="g_median(t;;x)"/>',
   ],
-  ['a decomposable g_ after an ordered one', '<willbe name="c" value="g_cumsum(k;;d;x)"/><willbe name="s" value="g_sum(k;;c)"/><sel value="s>c"/>'],
+  [
+    'a decomposable g_ after an ordered one',
+    '<sel value="d>0"/><willbe name="c" value="g_cumsum(k;;d;x)"/><willbe name="s" value="g_sum(k;;c)"/><sel value="s>c"/>',
+  ],
   ['a rank by a float with -0 and N/A', '<willbe name="r" value="g_rank(x;;;y)"/><willbe name="u" value="g_ucnt(x;;t)"/>'],
   ['a merge', '<merge table2="t.more"/>'],
   ['a merge of itself', '<merge table2="t.main"/>'],

@@ -394,12 +394,22 @@ describe('cell display', () => {
     )
   })
 
-  it('parses format strings into trimmed, lower-cased keys', () => {
+  it('parses format strings into trimmed, lower-cased keys, the first of a repeated key counting', () => {
     expect([...parseFormat(' type:num ; Width: 12;dec:2;;bad;dec:4')]).to.deep.equal([
       ['type', 'num'],
       ['width', '12'],
-      ['dec', '4'],
+      ['dec', '2'],
     ])
+    // 1010data's rule: a repeated key is dropped, the first occurrence wins.
+    expect([...parseFormat('type:num;type:char;width:3')]).to.deep.equal([
+      ['type', 'num'],
+      ['width', '3'],
+    ])
+  })
+
+  it('shows a value through the first of a repeated format key, in the text view', () => {
+    const result = table([{ name: 'a', type: 'float', format: 'type:num;dec:1;width:6;dec:4' }], [[2.25], [1]])
+    expect(renderResult(result, 'text').body).to.equal('  a\n---\n2.3\n1.0\n')
   })
 
   it('shows a date column value that is not a date as the plain integer', () => {

@@ -11,8 +11,9 @@
 
 /**
  * Parse a `key:value;key:value` format string (`type:num;width:12;dec:2`). Keys are trimmed and
- * lower-cased, values trimmed; empty or colon-less parts are skipped and a later key wins. The
- * format comes from user metadata, so it must never throw.
+ * lower-cased, values trimmed; empty or colon-less parts are skipped. A repeated key is dropped
+ * and the first one counts, as 1010data documents (`type:pct;type:num;dec:1` is a percentage).
+ * The format comes from user metadata, so it must never throw.
  */
 export function parseFormat(format: string): ReadonlyMap<string, string> {
   const out = new Map<string, string>()
@@ -20,7 +21,7 @@ export function parseFormat(format: string): ReadonlyMap<string, string> {
     const colon = part.indexOf(':')
     if (colon < 0) continue
     const key = part.slice(0, colon).trim().toLowerCase()
-    if (key !== '') out.set(key, part.slice(colon + 1).trim())
+    if (key !== '' && !out.has(key)) out.set(key, part.slice(colon + 1).trim())
   }
   return out
 }
