@@ -95,7 +95,7 @@ export interface Tcol {
   readonly loc: Loc
 }
 
-export type LinkType = 'exact' | 'select' | 'include' | 'exclude'
+export type LinkType = 'exact' | 'select' | 'include' | 'exclude' | 'asof'
 
 export type Op =
   | { readonly kind: 'Base'; readonly table: string; readonly loc: Loc }
@@ -136,6 +136,8 @@ export type Op =
       readonly type: LinkType
       readonly label: string
       readonly loc: Loc
+      /** `keepcols="1"`: the foreign key columns (col2) come along too (by default they do not: they repeat col). */
+      readonly keepcols?: boolean
       /**
        * Set by compiled SQL only: the link is an SQL join. An N/A key matches nothing (SQL's NULL
        * equals nothing), and a key that repeats in the foreign table, which would make SQL give

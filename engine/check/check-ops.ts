@@ -196,9 +196,16 @@ export class Checker {
         throw checkError(op.loc, `<link> keys ${c} (${mine.type}) and ${op.col2[i]} (${theirs.type}) have different types.`)
       }
     })
+    if (op.type === 'asof') {
+      // The last key pair is matched by order (the greatest foreign key not above this row's).
+      const at = op.col.length - 1
+      const mine = findCol(s, op.col[at])
+      if (mine?.type === 'text')
+        throw checkError(op.loc, `<link type="asof"> matches its last key (${op.col[at]}) by order: give a number or a date column last, not text.`)
+    }
     if (op.type === 'include' || op.type === 'exclude') return { schema: s, op: { ...op, ops: foreign.ops } }
     this.charge(op.col.length + foreign.schema.length + (op.cols?.length ?? 0), op)
-    const keys = new Set(op.col2)
+    const keys = new Set(op.keepcols === true ? [] : op.col2)
     const brought = (op.cols ?? foreign.schema.cols.filter((c) => c.visible && !keys.has(c.name)).map((c) => c.name)).map((name) => {
       const col = findCol(foreign.schema, name)
       if (!col && !foreign.schema.open) throw checkError(op.loc, `Unknown column "${name}" in ${op.table2} (cols of <link>).`)

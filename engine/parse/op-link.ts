@@ -3,16 +3,16 @@
  * pipeline, applied before linking or appending.
  */
 import type { LinkType, Op, XmlElement } from '../ast.js'
-import { attr, nameList, normName, requiredAttr } from './attrs.js'
+import { attr, boolAttr, nameList, normName, requiredAttr } from './attrs.js'
 import { opError, unsupported } from './op-errors.js'
 
 /** Builds the operations of a nested pipeline. */
 export type NestedOps = (elements: readonly XmlElement[]) => Op[]
 
-const LINK_TYPES: readonly LinkType[] = ['exact', 'select', 'include', 'exclude']
-const REFUSED_TYPES = ['asof', 'side', 'expand']
+const LINK_TYPES: readonly LinkType[] = ['exact', 'select', 'include', 'exclude', 'asof']
+const REFUSED_TYPES = ['side', 'expand']
 
-/** `<link>`: col2 defaults to col, type to exact; asof/side/expand and shift≠0 are refused. */
+/** `<link>`: col2 defaults to col, type to exact; side/expand and shift≠0 are refused. */
 export function buildLink(el: XmlElement, nested: NestedOps): Op {
   const table2 = normName(requiredAttr(el, 'table2'))
   const col = nameList(el, 'col') ?? []
@@ -35,6 +35,7 @@ export function buildLink(el: XmlElement, nested: NestedOps): Op {
     type: linkType(el),
     label: attr(el, 'label') ?? '',
     loc: el.loc,
+    ...(boolAttr(el, 'keepcols') === true ? { keepcols: true } : {}),
   }
 }
 

@@ -1,11 +1,12 @@
 /**
  * `<link>`: each row of the worksheet is matched to the FIRST row of the foreign worksheet (after
- * the link's own operations) whose keys are equal, N/A matching N/A. The plain link keeps every
+ * the link's own operations) whose keys are equal, N/A matching N/A; `asof` matches the last key
+ * by order instead (columns/asof-lookup.ts) and keeps every row, as the plain link does. The plain link keeps every
  * row and pads unmatched ones with N/A; select keeps matched rows; include and exclude keep the
  * matched or unmatched rows and add no columns.
  */
 import type { Op } from '../../ast.js'
-import { firstIndexLookup, groupBy, lookupCode } from '../../columns/index.js'
+import { asofLookup, firstIndexLookup, groupBy, lookupCode } from '../../columns/index.js'
 import { sqlDeclined } from '../../functions/sql.js'
 import { NA_INT, type Column } from '../../columns/types.js'
 import { checkError } from '../../check/errors.js'
@@ -39,12 +40,23 @@ function keyColumn(ws: Worksheet, name: string, op: Op, where: string): Column {
 
 export function runLink(op: Op & { kind: 'Link' }, ws: Worksheet, foreign: Worksheet): Worksheet {
   const pairs = op.col.map((c, i) => alignKeys(keyColumn(ws, c, op, 'the worksheet'), keyColumn(foreign, op.col2[i], op, op.table2)))
-  const { match, distinct } = firstIndexLookup(
-    pairs.map((p) => p[1]),
-    foreign.rows,
-    pairs.map((p) => p[0]),
-    ws.rows,
-  )
+  const { match, distinct } =
+    op.type === 'asof'
+      ? {
+          match: asofLookup(
+            pairs.map((p) => p[1]),
+            foreign.rows,
+            pairs.map((p) => p[0]),
+            ws.rows,
+          ),
+          distinct: 0,
+        }
+      : firstIndexLookup(
+          pairs.map((p) => p[1]),
+          foreign.rows,
+          pairs.map((p) => p[0]),
+          ws.rows,
+        )
   // An SQL join: a key that repeats declines the plan; a row whose key is N/A matches nothing,
   // which matters only when the foreign table has N/A keys: a row that found one of those had an
   // N/A key itself (N/A matched N/A).
@@ -61,7 +73,7 @@ export function runLink(op: Op & { kind: 'Link' }, ws: Worksheet, foreign: Works
     index = new Int32Array(kept.length)
     for (let i = 0; i < kept.length; i++) index[i] = match[kept[i]]
   }
-  const names = op.cols ?? foreign.cols.filter((c) => c.visible && !op.col2.includes(c.name)).map((c) => c.name)
+  const names = op.cols ?? foreign.cols.filter((c) => c.visible && (op.keepcols === true || !op.col2.includes(c.name))).map((c) => c.name)
   const composed = new Map<Int32Array | null, Int32Array>()
   const added: WsColumn[] = names.map((name) => {
     const c = foreign.column(name)
