@@ -225,7 +225,10 @@ export class Checker {
       if (f && (f.type === 'text') !== (c.type === 'text'))
         throw checkError(op.loc, `<merge>: column "${c.name}" is ${c.type} here but ${f.type} in ${op.table2}.`)
     }
-    return { schema: s, op: { ...op, ops: foreign.ops } }
+    // Columns only the foreign side has come after the current ones (N/A on the current rows).
+    const added = foreign.schema.cols.filter((f) => !findCol(s, f.name))
+    this.charge(added.length, op)
+    return { schema: added.length === 0 ? s : s.append(added, s.open || foreign.schema.open), op: { ...op, ops: foreign.ops } }
   }
 }
 

@@ -39,8 +39,13 @@ export function buildLink(el: XmlElement, nested: NestedOps): Op {
   }
 }
 
-/** `<merge table2>`: the rows of table2 (after its own pipeline) appended. */
-export function buildMerge(el: XmlElement, nested: NestedOps): Op {
+/**
+ * `<merge table2>`: the rows of table2 (after its own pipeline) appended. A bare `<merge/>` (seen in
+ * 1010data users' queries after a link to a multi-part table, which it makes one worksheet) changes
+ * nothing here, where every table is one worksheet already: no operation.
+ */
+export function buildMerge(el: XmlElement, nested: NestedOps): Op | null {
+  if (attr(el, 'table2') === undefined && el.children.length === 0) return null
   return { kind: 'Merge', table2: normName(requiredAttr(el, 'table2')), ops: nested(childElements(el)), loc: el.loc }
 }
 

@@ -404,7 +404,7 @@ const REFUSED: readonly { name: string; xml: string; code?: string; line: number
   { name: 'link with a non-zero shift', xml: '<link table2="t" col="a" shift="1"/>', line: 1, parts: ['<link shift="1"> is not supported'] },
   { name: 'link with an invalid suffix', xml: '<link table2="t" col="a" suffix="-x"/>', line: 1, parts: ['<link suffix="-x"> may only hold'] },
   { name: 'an unknown operation inside link', xml: '<link table2="t" col="a">\n<bogus/></link>', line: 2, parts: ['unknown operation <bogus>'] },
-  { name: 'merge without table2', xml: '<merge/>', line: 1, parts: ['<merge> needs a table2 attribute'] },
+  { name: 'merge without table2', xml: '<merge><sel value="a"/></merge>', line: 1, parts: ['<merge> needs a table2 attribute'] },
   {
     name: 'a syntax error in a sel value, with the column inside the expression',
     xml: '<base table="t"/>\n<sel value="a = = 1"/>',

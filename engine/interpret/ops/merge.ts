@@ -1,6 +1,7 @@
 /**
  * `<merge table2=…>`: the foreign worksheet's rows appended below the current ones, columns
- * matched by name; a column the foreign side lacks is N/A there. Text dictionaries are merged.
+ * matched by name; a column the foreign side lacks is N/A there, and one only the foreign side
+ * has comes after the current ones, N/A on the current rows. Text dictionaries are merged.
  */
 import { columnLength, gather, mergeDicts, toFloat } from '../../columns/index.js'
 import { NA_INT, type Column, type ColumnType, type IntColumn, type TextColumn } from '../../columns/types.js'
@@ -80,7 +81,24 @@ export function runMerge(ws: Worksheet, foreign: Worksheet): Worksheet {
     const gatherRows = (index: Int32Array): Column => gatherConcat(c.data(), other?.data() ?? null, index)
     return deferredColumn(c.name, type, make, gatherRows, c.info, c.visible)
   })
-  return new Worksheet(ws.rows + foreign.rows, cols, ws.title)
+  // Columns only the foreign side has come after, N/A on the current rows.
+  const own = new Set(ws.cols.map((c) => c.name))
+  const added = foreign.cols
+    .filter((f) => !own.has(f.name))
+    .map((f) => {
+      if (ws.rows === 0) return f
+      const none = naColumn(f.type, ws.rows)
+      if (foreign.rows === 0) return newColumn(f.name, none, f.info, f.visible)
+      return deferredColumn(
+        f.name,
+        f.type,
+        () => concat(none, f.data(), foreign.rows),
+        (index) => gatherConcat(none, f.data(), index),
+        f.info,
+        f.visible,
+      )
+    })
+  return new Worksheet(ws.rows + foreign.rows, [...cols, ...added], ws.title)
 }
 
 /**
