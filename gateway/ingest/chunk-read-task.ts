@@ -28,9 +28,25 @@ export interface ReadChunk extends ChunkInput {
 
 export type ChunkReadOutcome = { readonly ok: true; readonly chunk: ReadChunk } | { readonly ok: false; readonly error: ErrorPayload }
 
+/**
+ * The chunk's bytes as text. Bytes that are not UTF-8 (a file saved as Latin-1, say) are refused
+ * rather than read as U+FFFD, which would store other text than the file holds without a word.
+ */
+function utf8(bytes: Uint8Array): string {
+  try {
+    return new TextDecoder('utf-8', { fatal: true }).decode(bytes)
+  } catch {
+    throw new AppError(
+      'INVALID_PARAMETER',
+      'The CSV body is not valid UTF-8; save the file as UTF-8 (or convert it, e.g. iconv -f latin1 -t utf-8) and upload it again.',
+      { parameter: 'csv' },
+    )
+  }
+}
+
 /** Reads a chunk; throws what chunkCsvInput and checkCellLimits throw. */
 function readChunk(task: ChunkReadTask): ReadChunk {
-  const text = typeof task.csv === 'string' ? task.csv : new TextDecoder('utf-8', { fatal: false }).decode(task.csv)
+  const text = typeof task.csv === 'string' ? task.csv : utf8(task.csv)
   const { columns, data } = chunkCsvInput(text, task.cols)
   checkCellLimits(columns, data, task.limits)
   const first = data[0]

@@ -103,6 +103,12 @@ describe('client: upload chunks as CSV bodies, sent together', function () {
     expect(sqlBody.status).to.equal(415)
     expect(((await sqlBody.json()) as { error: string }).error).to.match(/only by api\/dbm for upload_chunk/)
 
+    // Bytes that are not UTF-8 (Latin-1's é) are refused, not stored as U+FFFD.
+    const latin1 = await admin.uploadChunk(upload, 2, Uint8Array.from([...bytes('a,b\n3,caf'), 0xe9, ...bytes('\n')])).then(
+      () => null,
+      (e: Error) => e,
+    )
+    expect(latin1?.message).to.match(/The CSV body is not valid UTF-8; save the file as UTF-8/)
     expect((await admin.dbm('upload_commit', { upload })).rows).to.equal(2)
     const back = await admin.sql('select a, b from uploads.admin.raw order by a', { format: 'json.rows' })
     expect(back.rows).to.deep.equal([
