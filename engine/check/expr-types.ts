@@ -65,6 +65,9 @@ function typeArgument(schema: Schema, def: FunctionDef, spec: ArgSpec, arg: Expr
   if (typed.list && !spec.list) throw checkError(arg.loc, `${call.name}(): the argument ${spec.name} cannot be a list of values.`)
   if (spec.kind === 'select' && typed.type === 'text') throw checkError(arg.loc, `${call.name}(): the argument ${spec.name} must be a 0/1 column, not text.`)
   if (spec.types && !spec.types.includes(typed.type)) {
+    // A whole number past 32 bits is read as a decimal (lex-number.ts): say that, not just "float".
+    if (arg.kind === 'Num' && Number.isInteger(arg.value) && spec.types.includes('int') && !spec.types.includes('float'))
+      throw checkError(arg.loc, `${call.name}(): the argument ${spec.name} must be an int from -2147483647 to 2147483647, and ${arg.value} is past that range.`)
     throw checkError(arg.loc, `${call.name}(): the argument ${spec.name} must be ${spec.types.join(' or ')}, got ${typed.type}.`)
   }
   return typed
