@@ -1,9 +1,24 @@
 /**
  * Integer arithmetic loops: + - * of Int32 columns and constants, giving Int32 (N/A in → N/A
- * out; a result outside the Int32 range is N/A rather than silently wrong), and / giving
- * floats (x/0 → N/A). One loop per operator and shape so each stays monomorphic and tight.
+ * out), and / giving floats (x/0 → N/A). A result past the 32-bit range (or equal to -2^31, which
+ * is N/A) is an error naming the values and what to write instead: neither a wrapped number nor
+ * an N/A that looks like missing data. (Integers past 32 bits await the `j` type.) One loop per
+ * operator and shape so each stays monomorphic and tight.
  */
+import { AppError } from '../../shared/errors.js'
 import { NA_INT } from '../columns/types.js'
+
+/** The refusal of a result past the 32-bit range. */
+function overflow(x: number, op: '+' | '-' | '*', y: number): AppError {
+  const r = op === '+' ? x + y : op === '-' ? x - y : x * y
+  return new AppError(
+    'CHECK_ERROR',
+    `Integer overflow: ${x} ${op} ${y} is ${r}, past the 32-bit integer range (-2147483647 to 2147483647); write one side as a decimal (such as 1000.0) to compute in decimals.`,
+  )
+}
+
+/** True when r, the exact result of two ints that are not N/A, is not an int the column can hold. */
+const outside = (r: number): boolean => (r | 0) !== r || r === NA_INT
 
 /** The operators that keep int operands int. */
 export type IntOp = '+' | '-' | '*'
@@ -20,14 +35,17 @@ export function intArith(op: IntOp, a: Int32Array, b: Int32Array | number, n: nu
   return mul(a, b, n)
 }
 
-// (r | 0) !== r catches results outside Int32; r = -2^31 passes but is NA_INT, which is right too.
 function add(a: Int32Array, b: Int32Array, n: number): Int32Array {
   const o = new Int32Array(n)
   for (let i = 0; i < n; i++) {
     const x = a[i]
     const y = b[i]
-    const r = x + y
-    o[i] = x === NA_INT || y === NA_INT || (r | 0) !== r ? NA_INT : r
+    if (x === NA_INT || y === NA_INT) o[i] = NA_INT
+    else {
+      const r = x + y
+      if (outside(r)) throw overflow(x, '+', y)
+      o[i] = r
+    }
   }
   return o
 }
@@ -37,8 +55,12 @@ function sub(a: Int32Array, b: Int32Array, n: number): Int32Array {
   for (let i = 0; i < n; i++) {
     const x = a[i]
     const y = b[i]
-    const r = x - y
-    o[i] = x === NA_INT || y === NA_INT || (r | 0) !== r ? NA_INT : r
+    if (x === NA_INT || y === NA_INT) o[i] = NA_INT
+    else {
+      const r = x - y
+      if (outside(r)) throw overflow(x, '-', y)
+      o[i] = r
+    }
   }
   return o
 }
@@ -48,8 +70,12 @@ function mul(a: Int32Array, b: Int32Array, n: number): Int32Array {
   for (let i = 0; i < n; i++) {
     const x = a[i]
     const y = b[i]
-    const r = x * y
-    o[i] = x === NA_INT || y === NA_INT || (r | 0) !== r ? NA_INT : r
+    if (x === NA_INT || y === NA_INT) o[i] = NA_INT
+    else {
+      const r = x * y
+      if (outside(r)) throw overflow(x, '*', y)
+      o[i] = r
+    }
   }
   return o
 }
@@ -58,8 +84,12 @@ function addConst(a: Int32Array, c: number, n: number): Int32Array {
   const o = new Int32Array(n)
   for (let i = 0; i < n; i++) {
     const x = a[i]
-    const r = x + c
-    o[i] = x === NA_INT || (r | 0) !== r ? NA_INT : r
+    if (x === NA_INT) o[i] = NA_INT
+    else {
+      const r = x + c
+      if (outside(r)) throw c < 0 ? overflow(x, '-', -c) : overflow(x, '+', c)
+      o[i] = r
+    }
   }
   return o
 }
@@ -68,8 +98,12 @@ function subFromConst(c: number, a: Int32Array, n: number): Int32Array {
   const o = new Int32Array(n)
   for (let i = 0; i < n; i++) {
     const x = a[i]
-    const r = c - x
-    o[i] = x === NA_INT || (r | 0) !== r ? NA_INT : r
+    if (x === NA_INT) o[i] = NA_INT
+    else {
+      const r = c - x
+      if (outside(r)) throw overflow(c, '-', x)
+      o[i] = r
+    }
   }
   return o
 }
@@ -78,8 +112,12 @@ function mulConst(a: Int32Array, c: number, n: number): Int32Array {
   const o = new Int32Array(n)
   for (let i = 0; i < n; i++) {
     const x = a[i]
-    const r = x * c
-    o[i] = x === NA_INT || (r | 0) !== r ? NA_INT : r
+    if (x === NA_INT) o[i] = NA_INT
+    else {
+      const r = x * c
+      if (outside(r)) throw overflow(x, '*', c)
+      o[i] = r
+    }
   }
   return o
 }

@@ -81,7 +81,10 @@ function shapes(rng: Rng, ta: ColumnType, tb: ColumnType, n: number): Shape[] {
 
 const inInt32 = (r: number): boolean => r >= -2147483647 && r <= 2147483647
 
-function refArith(op: string, a: V, b: V, intResult: boolean): V {
+/** What an int result past the 32-bit range is: an error for the whole call, not a value. */
+const OVERFLOW = 'overflow'
+
+function refArith(op: string, a: V, b: V, intResult: boolean): V | typeof OVERFLOW {
   if (a === null || b === null) return null
   const x = a as number
   const y = b as number
@@ -94,7 +97,7 @@ function refArith(op: string, a: V, b: V, intResult: boolean): V {
     r = Math.pow(x, y)
     return Number.isFinite(r) ? r : null
   }
-  return intResult && !inInt32(r) ? null : r
+  return intResult && !inInt32(r) ? OVERFLOW : r
 }
 
 function refCompare(op: string, a: V, b: V): V {
@@ -118,15 +121,21 @@ describe('engine/functions: operators', () => {
             for (const n of SIZES) {
               for (const s of shapes(rng, ta, tb, n)) {
                 const expected = s.av.map((a, i) => refArith(op, a, s.bv[i], intResult))
-                const out = FUNCTIONS[op].kernel(
-                  [
-                    { kind: 'value', value: s.a },
-                    { kind: 'value', value: s.b },
-                  ],
-                  { rows: n },
-                )
+                const run = () =>
+                  FUNCTIONS[op].kernel(
+                    [
+                      { kind: 'value', value: s.a },
+                      { kind: 'value', value: s.b },
+                    ],
+                    { rows: n },
+                  )
+                if (expected.includes(OVERFLOW)) {
+                  expect(run, `${ta} ${op} ${tb}`).to.throw(/Integer overflow: .* past the 32-bit integer range/)
+                  continue
+                }
+                const out = run()
                 expect(out.type).to.equal(intResult ? 'int' : 'float')
-                expectValues(columnValues(out), expected, `${ta} ${op} ${tb}`)
+                expectValues(columnValues(out), expected as V[], `${ta} ${op} ${tb}`)
               }
             }
           }
@@ -134,9 +143,14 @@ describe('engine/functions: operators', () => {
       })
     }
 
-    it('keeps int + int as int and gives N/A beyond the Int32 range', () => {
-      expect(call('+', [column('int', [2147483647, 1, null]), scalar('int', 1)], 3)).to.deep.equal([null, 2, null])
-      expect(call('*', [column('int', [65536, -3]), column('int', [65536, 4])], 2)).to.deep.equal([null, -12])
+    it('keeps int + int as int, and refuses a result beyond the Int32 range rather than wrap it or give N/A', () => {
+      expect(call('+', [column('int', [2147483646, 1, null]), scalar('int', 1)], 3)).to.deep.equal([2147483647, 2, null])
+      expect(() => call('+', [column('int', [2147483647, 1, null]), scalar('int', 1)], 3)).to.throw(
+        'Integer overflow: 2147483647 + 1 is 2147483648, past the 32-bit integer range (-2147483647 to 2147483647); write one side as a decimal (such as 1000.0) to compute in decimals.',
+      )
+      expect(() => call('*', [column('int', [65536, -3]), column('int', [65536, 4])], 2)).to.throw(/Integer overflow: 65536 \* 65536 is 4294967296/)
+      // -2^31 is the int N/A: reaching it is past the range too, not a quiet N/A.
+      expect(() => call('-', [column('int', [-2147483647]), scalar('int', 1)], 1)).to.throw(/Integer overflow: -2147483647 - 1 is -2147483648/)
     })
 
     it('divides to a decimal and gives N/A for division by zero', () => {
