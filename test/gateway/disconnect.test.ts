@@ -20,7 +20,7 @@ const forever = (n: number) => `with recursive c(x) as (select ${n} union all se
 /** Two thousand sorts of two million rows: many minutes of work, in steps. */
 function endlessMacro(n: number): string {
   const sorts = Array.from({ length: 2000 }, (_, i) => `<sort col="r" dir="${i % 2 ? 'up' : 'down'}"/>`).join('')
-  return `<table depth="2000000"/><willbe name="r" value="mod(i_()*7919;1000003)+${n}"/>${sorts}`
+  return `<table depth="2000000"/><willbe name="r" value="mod(i_()*7919.0;1000003)+${n}"/>${sorts}`
 }
 
 /** A request in flight whose connection the test can cut. */

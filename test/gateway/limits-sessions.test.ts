@@ -187,5 +187,5 @@ forEachStore(
 /** Sorts of two million generated rows, for a macro query that runs until its timeout_; `n` makes it distinct. */
 function slowMacro(n: number): string {
   const sorts = Array.from({ length: 40 }, (_, i) => `<sort col="r" dir="${i % 2 ? 'up' : 'down'}"/>`).join('')
-  return `<table depth="2000000"/><willbe name="r" value="mod(i_()*7919;1000003)+${n}"/>${sorts}`
+  return `<table depth="2000000"/><willbe name="r" value="mod(i_()*7919.0;1000003)+${n}"/>${sorts}`
 }

@@ -14,7 +14,7 @@ const RUNAWAY = 'with recursive c(x) as (select 1 union all select x + 1 from c)
 /** Sorts of two million generated rows: about a second of work for every few sorts. */
 function slowMacro(sorts: number): string {
   const steps = Array.from({ length: sorts }, (_, i) => `<sort col="r" dir="${i % 2 ? 'up' : 'down'}"/>`).join('')
-  return `<table depth="2000000"/><willbe name="r" value="mod(i_()*7919;1000003)"/>${steps}`
+  return `<table depth="2000000"/><willbe name="r" value="mod(i_()*7919.0;1000003)"/>${steps}`
 }
 
 /** 400 rows of a number (8 bytes) and a 50-character text: 23,200 bytes as MAX_RESULT_BYTES counts them. */
