@@ -37,6 +37,13 @@ export type XmlNode = XmlElement | XmlText
 
 export type BinOp = '^' | '*' | '/' | '+' | '-' | '=' | '<>' | '<' | '>' | '<=' | '>=' | '&' | '|'
 
+/** The largest int an int column holds (-2^31 is its N/A). */
+const INT32_MAX = 2147483647
+
+/** The type of a number literal: a decimal with a point; a whole number int within 32 bits, else a big integer. */
+export const literalType = (e: { readonly value: number; readonly int: boolean }): 'int' | 'bigint' | 'float' =>
+  !e.int ? 'float' : Math.abs(e.value) <= INT32_MAX ? 'int' : 'bigint'
+
 export type Expr =
   /** A number; `int` is true when written without a decimal point (or exponent). */
   | { readonly kind: 'Num'; readonly value: number; readonly int: boolean; readonly loc: Loc }
@@ -55,7 +62,8 @@ export type Expr =
   | { readonly kind: 'Call'; readonly name: string; readonly args: readonly (Expr | null)[]; readonly loc: Loc }
   | { readonly kind: 'Neg'; readonly operand: Expr; readonly loc: Loc }
   | { readonly kind: 'Not'; readonly operand: Expr; readonly loc: Loc }
-  | { readonly kind: 'Bin'; readonly op: BinOp; readonly left: Expr; readonly right: Expr; readonly loc: Loc }
+  /** `wide`: an int + - * that overflowed once and now computes in big integers (expr/widening.ts). */
+  | { readonly kind: 'Bin'; readonly op: BinOp; readonly left: Expr; readonly right: Expr; readonly loc: Loc; readonly wide?: boolean }
   /** `@name` or `@name.field` inside a block-level `{…}` expression. */
   | { readonly kind: 'Var'; readonly name: string; readonly loc: Loc }
 

@@ -4,14 +4,27 @@
  */
 import { formatWidth, withFormatWidth } from './format-width.js'
 
-/** Logical column types. Dates are yyyymmdd integers, as the macro language expects. */
-export type ColumnType = 'int' | 'float' | 'text' | 'date'
+/**
+ * Logical column types. Dates are yyyymmdd integers, as the macro language expects. `bigint` is
+ * 1010data's `j`: whole numbers past the 32-bit range, held in float64 and so exact to ±2^53 (the
+ * range every JSON client in JavaScript reads exactly); arithmetic that would pass it is refused.
+ */
+export type ColumnType = 'int' | 'bigint' | 'float' | 'text' | 'date'
 
-export const COLUMN_TYPES: readonly ColumnType[] = ['int', 'float', 'text', 'date']
+export const COLUMN_TYPES: readonly ColumnType[] = ['int', 'bigint', 'float', 'text', 'date']
 
 /** N/A sentinels: one per physical representation. Text N/A is the empty string. */
 export const NA_INT = -2147483648
 export const NA_FLOAT = Number.NaN
+
+/** The largest whole number a `bigint` holds exactly (2^53 - 1); past it arithmetic is refused. */
+export const BIGINT_MAX = Number.MAX_SAFE_INTEGER
+
+/** Whether values of this type are stored as float64 (NaN is N/A): decimals and big integers. */
+export const isFloat64Type = (type: ColumnType): type is 'float' | 'bigint' => type === 'float' || type === 'bigint'
+
+/** Bytes one value of this type takes in a column buffer (text: its dictionary code). */
+export const bytesPerValue = (type: ColumnType): 4 | 8 => (isFloat64Type(type) ? 8 : 4)
 
 /** Metadata of one stored column (meta.json). */
 export interface ColumnSpec {
@@ -52,10 +65,11 @@ export interface ColumnMeta {
   readonly logical: ColumnType
 }
 
-const TYPE_LETTER: Record<ColumnType, ColumnMeta['type']> = { int: 'i', float: 'f', text: 'a', date: 'i' }
-const DEFAULT_WIDTH: Record<ColumnType, number> = { int: 10, float: 12, text: 16, date: 10 }
+const TYPE_LETTER: Record<ColumnType, ColumnMeta['type']> = { int: 'i', bigint: 'j', float: 'f', text: 'a', date: 'i' }
+const DEFAULT_WIDTH: Record<ColumnType, number> = { int: 10, bigint: 16, float: 12, text: 16, date: 10 }
 const DEFAULT_FORMAT: Record<ColumnType, string> = {
   int: 'type:num;width:10',
+  bigint: 'type:num;width:16',
   float: 'type:num;width:12;dec:2',
   text: 'type:char;width:16',
   date: 'type:date;width:10',

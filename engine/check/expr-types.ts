@@ -4,7 +4,7 @@
  * result type. Returns the expression normalised for the interpreter (quoted dates beside date
  * operands become Date literals).
  */
-import type { Expr } from '../ast.js'
+import { literalType, type Expr } from '../ast.js'
 import type { ColumnType } from '../../shared/table.js'
 import { lookupFunction } from '../functions/index.js'
 import type { ArgSpec, FunctionDef } from '../functions/types.js'
@@ -65,8 +65,8 @@ function typeArgument(schema: Schema, def: FunctionDef, spec: ArgSpec, arg: Expr
   if (typed.list && !spec.list) throw checkError(arg.loc, `${call.name}(): the argument ${spec.name} cannot be a list of values.`)
   if (spec.kind === 'select' && typed.type === 'text') throw checkError(arg.loc, `${call.name}(): the argument ${spec.name} must be a 0/1 column, not text.`)
   if (spec.types && !spec.types.includes(typed.type)) {
-    // A whole number past 32 bits is read as a decimal (lex-number.ts): say that, not just "float".
-    if (arg.kind === 'Num' && Number.isInteger(arg.value) && spec.types.includes('int') && !spec.types.includes('float'))
+    // A whole number past 32 bits is a big integer: say that it is too large, not just its type.
+    if (arg.kind === 'Num' && typed.type === 'bigint' && spec.types.includes('int'))
       throw checkError(arg.loc, `${call.name}(): the argument ${spec.name} must be an int from -2147483647 to 2147483647, and ${arg.value} is past that range.`)
     throw checkError(arg.loc, `${call.name}(): the argument ${spec.name} must be ${spec.types.join(' or ')}, got ${typed.type}.`)
   }
@@ -106,7 +106,7 @@ function resultOf(def: FunctionDef, types: (ColumnType | null)[], e: Expr, what:
 export function typeExpr(e: Expr, schema: Schema): Typed {
   switch (e.kind) {
     case 'Num':
-      return { expr: e, type: e.int ? 'int' : 'float', list: false }
+      return { expr: e, type: literalType(e), list: false }
     case 'Str':
       return { expr: e, type: 'text', list: false }
     case 'Date':
@@ -116,7 +116,7 @@ export function typeExpr(e: Expr, schema: Schema): Typed {
     case 'List': {
       const types = new Set(e.items.map((i) => typeExpr(i, schema).type))
       if (types.has('text') && types.size > 1) throw checkError(e.loc, 'A list cannot mix text and numbers.')
-      const type = types.has('text') ? 'text' : types.has('float') ? 'float' : types.has('date') && types.size === 1 ? 'date' : 'int'
+      const type = types.has('text') ? 'text' : types.has('float') ? 'float' : types.has('bigint') ? 'bigint' : types.has('date') && types.size === 1 ? 'date' : 'int'
       return { expr: e, type, list: true }
     }
     case 'Col': {
@@ -142,7 +142,9 @@ export function typeExpr(e: Expr, schema: Schema): Typed {
     }
     case 'Bin': {
       const t = typeCall(schema, e.op, [e.left, e.right], e)
-      return { expr: { ...e, left: t.args[0]!, right: t.args[1]! }, type: resultOf(t.def, t.types, e, `The operator ${e.op}`), list: false }
+      // A wide operator computes its int operands as big integers (expr/widening.ts).
+      const types = e.wide ? t.types.map((x) => (x === 'int' || x === 'date' ? 'bigint' : x)) : t.types
+      return { expr: { ...e, left: t.args[0]!, right: t.args[1]! }, type: resultOf(t.def, types, e, `The operator ${e.op}`), list: false }
     }
   }
 }

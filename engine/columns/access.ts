@@ -3,12 +3,13 @@
  * kernel never calls these per row.
  */
 import { NA_INT, columnLength, type Column } from './types.js'
+import { isFloat64 } from './types.js'
 
 /** True when the cell is N/A (NA_INT, NaN, or text ''). */
 export function isNA(col: Column, row: number): boolean {
   if (col.type === 'text') return col.codes[row] === 0
   const v = col.data[row]
-  return col.type === 'float' ? v !== v : v === NA_INT
+  return isFloat64(col) ? v !== v : v === NA_INT
 }
 
 /** The cell as a number or string; null for N/A. */

@@ -11,6 +11,7 @@
  */
 import { partitionIndex, type IndexPartition } from './index-partition.js'
 import { NA_FLOAT, NA_INT, type Column } from './types.js'
+import { isFloat64 } from './types.js'
 
 /** A new column whose row i is `col`'s row index[i] (N/A where index[i] is -1). */
 export function gather(col: Column, index: Int32Array): Column {
@@ -19,7 +20,7 @@ export function gather(col: Column, index: Int32Array): Column {
     // Text N/A is code 0, and the result keeps the source dictionary (unused entries are allowed).
     return { type: 'text', codes: gatherInt32(col.codes, index, n, 0), dict: col.dict }
   }
-  if (col.type === 'float') return { type: 'float', data: gatherFloat64(col.data, index, n) }
+  if (isFloat64(col)) return { type: col.type, data: gatherFloat64(col.data, index, n) }
   return { type: col.type, data: gatherInt32(col.data, index, n, NA_INT) }
 }
 

@@ -8,7 +8,7 @@ import { lookupCode } from './dict.js'
 import { internInt32 } from './int-ids.js'
 import { toFloat } from './make.js'
 import { internPairs } from './pair-ids.js'
-import type { Column, TextColumn } from './types.js'
+import { isFloat64, type Column, type TextColumn } from './types.js'
 
 /** One key column interned: ids per row and a lookup for other columns' values. */
 export interface KeyIds {
@@ -24,7 +24,7 @@ export interface KeyIds {
  * @param probes how many values will be looked up later with `find` (sizes the table)
  */
 export function keyIds(col: Column, rows: number, mask: Uint8Array | null, probes = 0): KeyIds {
-  if (col.type === 'float') {
+  if (isFloat64(col)) {
     const { hi, lo } = floatWords(col.data, rows)
     const inner = internPairs(hi, lo, rows, mask, false)
     const find = (probe: Column, m: number): Int32Array => {
@@ -48,7 +48,7 @@ export function keyIds(col: Column, rows: number, mask: Uint8Array | null, probe
  */
 function probeKeys(key: Column, probe: Column, m: number): Int32Array {
   if (probe.type === 'text') return key.type === 'text' ? translateCodes(probe, key.dict, m) : probe.codes
-  if (probe.type === 'float') throw new Error('keyIds: convert int keys to float before probing with floats')
+  if (isFloat64(probe)) throw new Error('keyIds: convert int keys to float before probing with floats')
   return probe.data
 }
 

@@ -8,6 +8,7 @@ import { keyIds } from './key-ids.js'
 import { toFloat } from './make.js'
 import { internIdPairs } from './pair-ids.js'
 import type { Column } from './types.js'
+import { isFloat64 } from './types.js'
 
 /**
  * @param keyCols the key columns of the side looked up (the foreign worksheet)
@@ -58,9 +59,9 @@ export function firstIndexLookup(
 
 /** Int (or date) against float compares as floats; everything else as it is. */
 function alignTypes(key: Column, probe: Column): [Column, Column] {
-  if (key.type === 'float' && probe.type !== 'float' && probe.type !== 'text') return [key, toFloat(probe)]
-  if (probe.type === 'float' && key.type !== 'float' && key.type !== 'text') return [toFloat(key), probe]
-  if ((key.type === 'text') !== (probe.type === 'text') && (key.type === 'float' || probe.type === 'float')) {
+  if (isFloat64(key) && !isFloat64(probe) && probe.type !== 'text') return [key, toFloat(probe)]
+  if (isFloat64(probe) && !isFloat64(key) && key.type !== 'text') return [toFloat(key), probe]
+  if ((key.type === 'text') !== (probe.type === 'text') && (isFloat64(key) || isFloat64(probe))) {
     throw new Error('firstIndexLookup: cannot match text keys with float keys')
   }
   return [key, probe]

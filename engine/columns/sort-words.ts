@@ -5,6 +5,7 @@
  * narrow keys share one radix key without an intermediate array per key.
  */
 import { NA_INT, type Column } from './types.js'
+import { isFloat64 } from './types.js'
 
 /** One sort key reduced to an unsigned integer per position. */
 export interface SortWord {
@@ -21,7 +22,7 @@ export const bitWidth = (max: number): number => (max <= 0 ? 0 : Math.floor(Math
  * @param rowOf positions → rows (null: position i is row i)
  */
 export function sortWords(col: Column, desc: boolean, n: number, rowOf: Int32Array | null): SortWord[] {
-  if (col.type === 'float') {
+  if (isFloat64(col)) {
     const data = rowOf === null ? col.data : gatherFloat(col.data, rowOf)
     const scaled = decimalScaled(data, n)
     return scaled ? [intWord(scaled, NA_INT, desc, n)] : floatWords(data, desc, n)

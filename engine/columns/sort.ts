@@ -7,6 +7,7 @@
 import { sortPositions, type RadixKey } from './radix.js'
 import { sortWords, type SortWord } from './sort-words.js'
 import { NA_INT, type Column } from './types.js'
+import { isFloat64 } from './types.js'
 
 /** A sort key: the column and its direction. */
 export interface SortKey {
@@ -69,7 +70,7 @@ const SAMPLE = 4096
 function leadingCandidates(key: SortKey, n: number, limit: number): Int32Array | null {
   if (n < 2 * SAMPLE || limit * 16 > n) return null
   const c = key.col
-  const data = c.type === 'float' ? c.data : c.type === 'text' ? c.codes : c.data
+  const data = isFloat64(c) ? c.data : c.type === 'text' ? c.codes : c.data
   const step = Math.floor(n / SAMPLE)
   const sample = new Float64Array(SAMPLE)
   for (let i = 0; i < SAMPLE; i++) sample[i] = rank(c, key.desc, i * step)
@@ -87,7 +88,7 @@ function leadingCandidates(key: SortKey, n: number, limit: number): Int32Array |
 
 /** A number per row, smaller for rows that sort earlier (N/A first going up, last going down; -0 as 0). */
 function rank(c: Column, desc: boolean, r: number): number {
-  if (c.type === 'float') {
+  if (isFloat64(c)) {
     const v = c.data[r]
     if (v !== v) return desc ? Number.POSITIVE_INFINITY : Number.NEGATIVE_INFINITY
     return (desc ? -v : v) + 0

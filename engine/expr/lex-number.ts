@@ -15,9 +15,6 @@ import { isDigit, isNameChar } from './source.js'
 import type { Source } from './source.js'
 import type { Token } from './token.js'
 
-/** The largest int an int column holds; -2^31 is its N/A, and -(2^31 - 1) the least a literal negates to. */
-const INT32_MAX = 2147483647
-
 const DATE_SHAPE = /(\d{1,2})\/(\d{1,2})\/(\d{2,})/y
 const TIME_SHAPE = /(\d+):(\d*)(?::(\d*))?/y
 const LITERAL_RUN = /(?:[A-Za-z0-9_.:/]|,(?=\d))*/y
@@ -90,10 +87,9 @@ function lexNumber(src: Source, at: PositionText, allowGroups: boolean): Token {
       text,
     )
   }
-  // A whole number past the 32-bit range is read as a decimal, which holds it exactly (up to 2^53),
-  // rather than as an int that would wrap (3000000000 as -1294967296) or read as N/A.
-  const fitsInt = value <= INT32_MAX
-  return { type: 'num', value, int: int && fitsInt, text, loc }
+  // A whole number past the 32-bit range is a big integer (ast.ts literalType), exact up to 2^53,
+  // rather than an int that would wrap (3000000000 as -1294967296) or read as N/A.
+  return { type: 'num', value, int, text, loc }
 }
 
 /** Reads `,ddd` groups after the leading digits; any other digits after a comma are an error. */

@@ -14,6 +14,8 @@ function overflow(x: number, op: '+' | '-' | '*', y: number): AppError {
   return new AppError(
     'CHECK_ERROR',
     `Integer overflow: ${x} ${op} ${y} is ${r}, past the 32-bit integer range (-2147483647 to 2147483647); write one side as a decimal (such as 1000.0) to compute in decimals.`,
+    // The evaluator names the operator, and the gateway runs the query again with it wide (expr/widening.ts).
+    { intOverflow: true },
   )
 }
 

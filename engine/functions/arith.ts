@@ -1,47 +1,55 @@
 /**
- * The arithmetic operators as registry rows: + - * (int op int → int, otherwise float),
+ * The arithmetic operators as registry rows: + - * (int op int → int, with a big integer → big
+ * integer, otherwise float),
  * / and ^ (always float), and unary minus (`neg`). Dates are plain numbers here: date ± int is
  * an int (20240131 + 1 is not a date). A constant operand stays a constant all the way into
  * the loop.
  */
-import { naColumn, toFloat } from '../columns/index.js'
+import { bigintColumn, naColumn, toFloat } from '../columns/index.js'
+import { bigintArith } from './arith-bigint.js'
 import type { Column, FloatColumn, IntColumn, Value } from '../columns/types.js'
 import { floatArith, floatNegate, mixedArith, type FloatOp } from './arith-float.js'
 import { intArith, intDivide, intNegate, type IntOp } from './arith-int.js'
 import { asColumn, callError, isColumn, isScalar, onConstants, requiredValue, scalarIsNA } from './args.js'
 import type { FunctionDef } from './types.js'
 import { firstError, needNumber, type TypeResult } from './typing.js'
+import { isFloat64 } from '../columns/index.js'
 
 type ArithOp = IntOp | '/' | '^'
 
-const NUMERIC = ['int', 'float', 'date'] as const
+const NUMERIC = ['int', 'bigint', 'float', 'date'] as const
 
-/** Result type of a binary arithmetic operator. */
+/**
+ * Result type of a binary arithmetic operator: / and ^ give decimals, as does anything with a
+ * decimal; a big integer with an int or big integer stays a big integer; int with int is int.
+ */
 function arithResult(op: ArithOp, left: Value['type'] | null, right: Value['type'] | null): TypeResult {
   const err = firstError(needNumber(op, 'the left operand', left), needNumber(op, 'the right operand', right))
   if (err) return err
   if (op === '/' || op === '^' || left === 'float' || right === 'float') return 'float'
+  if (left === 'bigint' || right === 'bigint') return 'bigint'
   return 'int'
 }
 
-type NumOperand = Column | { kind: 'scalar'; type: 'int' | 'float' | 'date'; value: number }
+type NumOperand = Column | { kind: 'scalar'; type: 'int' | 'bigint' | 'float' | 'date'; value: number }
 
 /** a op b over whole columns (at most one side constant). */
 export function arithmetic(op: ArithOp, a: Value, b: Value, rows: number): Column {
   if (!isColumn(a) && !isColumn(b)) return onConstants([a, b], rows, (c, n) => arithmetic(op, c[0], c[1], n))
   const left = numeric(a, op)
   const right = numeric(b, op)
-  const type = arithResult(op, left.type, right.type) as 'int' | 'float'
+  const type = arithResult(op, left.type, right.type) as 'int' | 'bigint' | 'float'
   if ((isScalar(left) && scalarIsNA(left)) || (isScalar(right) && scalarIsNA(right))) return naColumn(type, rows)
   if (type === 'int' && op !== '/' && op !== '^') {
     if (isScalar(left)) return intCol(intArith(op, (right as IntColumn).data, left.value, rows, true))
     return intCol(intArith(op, (left as IntColumn).data, isScalar(right) ? right.value : (right as IntColumn).data, rows))
   }
-  if (op === '/' && left.type !== 'float' && right.type !== 'float') {
+  if (type === 'bigint') return bigintColumn(bigintArith(op as IntOp, floatData(left), floatData(right), rows))
+  if (op === '/' && isInt32(left) && isInt32(right)) {
     return floatCol(intDivide(operandData(left) as Int32Array | number, operandData(right) as Int32Array | number, rows))
   }
-  if (isColumn(left) && isColumn(right) && (left.type === 'float') !== (right.type === 'float')) {
-    const intLeft = left.type !== 'float'
+  if (isColumn(left) && isColumn(right) && isFloat64(left) !== isFloat64(right)) {
+    const intLeft = !isFloat64(left)
     const [f, ints] = (intLeft ? [right, left] : [left, right]) as [FloatColumn, IntColumn]
     return floatCol(mixedArith(op as FloatOp, f.data, ints.data, intLeft, rows))
   }
@@ -54,6 +62,8 @@ function numeric(v: Value, op: string): NumOperand {
   return v as NumOperand
 }
 
+/** An operand held as Int32 (an int or date column or constant). */
+const isInt32 = (v: NumOperand): boolean => v.type === 'int' || v.type === 'date'
 const operandData = (v: NumOperand): Int32Array | Float64Array | number => (isScalar(v) ? v.value : (v as IntColumn | FloatColumn).data)
 const floatData = (v: NumOperand): Float64Array | number => (isScalar(v) ? v.value : toFloat(v as IntColumn | FloatColumn).data)
 const intCol = (data: Int32Array): Column => ({ type: 'int', data })
@@ -76,7 +86,7 @@ function binary(op: ArithOp, doc: string): FunctionDef {
 function negate(v: Value, rows: number): Column {
   const col = asColumn(v, rows, 'neg', 'X')
   if (col.type === 'text') throw callError('Unary minus needs a number, got text.')
-  if (col.type === 'float') return floatCol(floatNegate(col.data, rows))
+  if (isFloat64(col)) return { type: col.type, data: floatNegate(col.data, rows) }
   return intCol(intNegate(col.data, rows))
 }
 
@@ -84,13 +94,13 @@ function negate(v: Value, rows: number): Column {
 export const ARITHMETIC: readonly FunctionDef[] = [
   binary('+', 'X+Y: sum; int+int is int, anything with a decimal is decimal; N/A if either is N/A.'),
   binary('-', 'X-Y: difference; int-int is int; N/A if either is N/A.'),
-  binary('*', 'X*Y: product; int*int is int (N/A beyond the integer range); N/A if either is N/A.'),
+  binary('*', 'X*Y: product; int*int is int, with a big integer a big integer; N/A if either is N/A.'),
   binary('/', 'X/Y: quotient, always decimal; N/A if either is N/A or Y is 0.'),
   binary('^', 'X^Y: power, always decimal; N/A if either is N/A or the result is not a finite real.'),
   {
     name: 'neg',
     args: [{ kind: 'value', name: 'X', types: NUMERIC }],
-    result: ([x]) => needNumber('Unary minus', 'X', x) ?? (x === 'float' ? 'float' : 'int'),
+    result: ([x]) => needNumber('Unary minus', 'X', x) ?? (x === 'float' || x === 'bigint' ? x : 'int'),
     kernel: (args, ctx) => negate(requiredValue(args, 0, 'neg', 'X'), ctx.rows),
     doc: '-X: negation; N/A stays N/A.',
   },

@@ -4,6 +4,7 @@
  * (floats if any is a float; text on one merged dictionary), then written from the last
  * condition to the first so that the first true one is written last and wins.
  */
+import { isFloat64Type } from '../columns/index.js'
 import { mergeDicts, toFloat } from '../columns/index.js'
 import { NA_INT, type Column, type ColumnType, type Value } from '../columns/types.js'
 import { callError, isColumn, isScalar, scalarIsNA } from './args.js'
@@ -26,9 +27,9 @@ export function choose(conds: readonly Value[], values: readonly Value[], fallba
     dict = merged.dict
     sources = merged.sources
   } else {
-    sources = all.map((v) => numericSource(v, type === 'float'))
+    sources = all.map((v) => numericSource(v, isFloat64Type(type)))
   }
-  const out = type === 'float' ? new Float64Array(rows) : new Int32Array(rows)
+  const out = isFloat64Type(type) ? new Float64Array(rows) : new Int32Array(rows)
   fill(out, sources[sources.length - 1], rows)
   for (let k = conds.length - 1; k >= 0; k--) {
     const c = conds[k]
@@ -40,7 +41,7 @@ export function choose(conds: readonly Value[], values: readonly Value[], fallba
     overwrite(out, asZeroOne(c, rows), sources[k], rows)
   }
   if (dict !== null) return { type: 'text', codes: out as Int32Array, dict }
-  return type === 'float' ? { type: 'float', data: out as Float64Array } : { type: type as 'int' | 'date', data: out as Int32Array }
+  return isFloat64Type(type) ? { type, data: out as Float64Array } : { type: type as 'int' | 'date', data: out as Int32Array }
 }
 
 /**

@@ -5,6 +5,7 @@
  */
 import { lookupCode } from '../columns/index.js'
 import { NA_INT, type Column } from '../columns/types.js'
+import { isFloat64 } from '../columns/index.js'
 
 const LINEAR_LIMIT = 8
 
@@ -25,7 +26,7 @@ export function listMembership(col: Column, values: readonly (number | string)[]
   const nums = values.map(Number)
   const naMember = nums.some((v) => v !== v || v === NA_INT) ? 1 : 0
   const members = Float64Array.from(nums.filter((v) => v === v && v !== NA_INT)).sort()
-  if (col.type === 'float') {
+  if (isFloat64(col)) {
     const data = col.data
     for (let i = 0; i < n; i++) {
       const x = data[i]

@@ -13,6 +13,7 @@ import { listMembership } from './compare-list.js'
 import { compareTextColumns, compareTextConst } from './compare-text.js'
 import type { FunctionDef } from './types.js'
 import { describeType, type TypeResult } from './typing.js'
+import { isFloat64 } from '../columns/index.js'
 
 /** Result type of a comparison: int, unless text meets a number. */
 export function compareResult(op: string, left: ColumnType | null, right: ColumnType | null): TypeResult {
@@ -49,10 +50,10 @@ function compareColumns(op: CmpOp, a: Column, b: Column | Scalar, n: number): Co
   if (isScalar(b)) {
     if (scalarIsNA(b)) return compareWithNA(op, a, n)
     const c = b.value as number
-    return int(a.type === 'float' ? compareFloatConst(op, a.data, c, n) : compareInt32Const(op, a.data, c, n, NA_INT))
+    return int(isFloat64(a) ? compareFloatConst(op, a.data, c, n) : compareInt32Const(op, a.data, c, n, NA_INT))
   }
   if (b.type === 'text') throw callError(`${op} cannot compare a number with text.`)
-  if (a.type !== 'float' && b.type !== 'float') return int(compareInt32(op, a.data, b.data, n, NA_INT))
+  if (!isFloat64(a) && !isFloat64(b)) return int(compareInt32(op, a.data, b.data, n, NA_INT))
   return int(compareFloat(op, toFloat(a).data, toFloat(b as IntColumn).data, n))
 }
 
@@ -61,7 +62,7 @@ function compareWithNA(op: CmpOp, a: Column, n: number): Column {
   if (op !== '=' && op !== '<>') return naColumnZero(n)
   const flip = op === '<>' ? 1 : 0
   const o = new Int32Array(n)
-  if (a.type === 'float') for (let i = 0; i < n; i++) o[i] = +(a.data[i] !== a.data[i]) ^ flip
+  if (isFloat64(a)) for (let i = 0; i < n; i++) o[i] = +(a.data[i] !== a.data[i]) ^ flip
   else if (a.type !== 'text') for (let i = 0; i < n; i++) o[i] = +(a.data[i] === NA_INT) ^ flip
   return int(o)
 }

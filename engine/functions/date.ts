@@ -10,6 +10,7 @@ import { civilFromDays, ymdToDays } from './calendar.js'
 import type { FunctionDef } from './types.js'
 import { mapInts } from './value-table.js'
 import { firstError, needNumber, type TypeResult } from './typing.js'
+import { isFloat64 } from '../columns/index.js'
 
 type DatePart = 'year' | 'month' | 'day' | 'yrmo' | 'quarter' | 'weekday'
 
@@ -47,7 +48,7 @@ function shifted(v: number, days: number): number {
 function dateInts(v: Value, rows: number, fn: string): Int32Array {
   const col = asColumn(v, rows, fn, 'D')
   if (col.type === 'text') throw callError(`${fn} needs a date, got text.`)
-  if (col.type === 'float') throw callError(`${fn} needs a date (yyyymmdd integer), got a decimal.`)
+  if (isFloat64(col)) throw callError(`${fn} needs a date (yyyymmdd integer), got a decimal.`)
   return col.data
 }
 

@@ -7,12 +7,13 @@ import { NA_INT, type Column, type Value } from '../columns/types.js'
 import { asColumn, callError, isColumn, onConstants, requiredValue } from './args.js'
 import type { FunctionDef } from './types.js'
 import { firstError, needNumber } from './typing.js'
+import { isFloat64 } from '../columns/index.js'
 
 /** 0/1 per row: the value is non-zero and not N/A. */
 export function truthy(col: Column, n: number): Int32Array {
   if (col.type === 'text') throw callError('A logical operator needs numbers (0/1), got text.')
   const o = new Int32Array(n)
-  if (col.type === 'float') {
+  if (isFloat64(col)) {
     const d = col.data
     for (let i = 0; i < n; i++) {
       const v = d[i]
@@ -51,7 +52,7 @@ function not(a: Value, rows: number): Column {
   return { type: 'int', data: x }
 }
 
-const NUMERIC = ['int', 'float', 'date'] as const
+const NUMERIC = ['int', 'bigint', 'float', 'date'] as const
 
 function binary(op: '&' | '|', doc: string): FunctionDef {
   return {

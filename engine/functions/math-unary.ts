@@ -4,13 +4,27 @@
  * with results that are not finite reals (ln 0, sqrt -1, exp overflow) as N/A.
  */
 import { NA_INT, type Column, type FloatColumn, type IntColumn } from '../columns/types.js'
+import { isFloat64 } from '../columns/index.js'
 
 /** The one-argument math functions (ceiling is ceil, registered twice). */
 export type UnaryName = 'abs' | 'ceil' | 'floor' | 'int' | 'sign' | 'sqrt' | 'exp' | 'ln' | 'log10'
 
+/** The functions that give a whole number for a whole number: a big integer stays one (sign gives an int). */
+const WHOLE_TO_WHOLE: ReadonlySet<UnaryName> = new Set(['abs', 'ceil', 'floor', 'int', 'sign'])
+
+function signOf(d: Float64Array, n: number): Column {
+  const o = new Int32Array(n)
+  for (let i = 0; i < n; i++) {
+    const x = d[i]
+    o[i] = x !== x ? NA_INT : +(x > 0) - +(x < 0)
+  }
+  return { type: 'int', data: o }
+}
+
 /** Applies `name` to a numeric column. */
 export function mathUnary(name: UnaryName, col: IntColumn | FloatColumn, n: number): Column {
-  if (col.type === 'float') return floatUnary(name, col.data, n)
+  if (col.type === 'bigint' && WHOLE_TO_WHOLE.has(name)) return name === 'sign' ? signOf(col.data, n) : { type: 'bigint', data: (floatUnary(name, col.data, n) as FloatColumn).data }
+  if (isFloat64(col)) return floatUnary(name, col.data, n)
   const d = col.data
   switch (name) {
     case 'abs': {

@@ -11,8 +11,9 @@ import { extremeFloat, extremeInt, modFloat, modInt, roundFloat, roundInt } from
 import { mathUnary, type UnaryName } from './math-unary.js'
 import type { FunctionDef } from './types.js'
 import { firstError, needNumber, numericCommon, type TypeResult } from './typing.js'
+import { isFloat64, isFloat64Type } from '../columns/index.js'
 
-const NUMERIC = ['int', 'float', 'date'] as const
+const NUMERIC = ['int', 'bigint', 'float', 'date'] as const
 
 function numericColumn(v: Value, rows: number, fn: string): IntColumn | FloatColumn {
   const col = asColumn(v, rows, fn, 'X')
@@ -24,7 +25,8 @@ function unary(name: string, op: UnaryName, intResult: 'keep' | 'int' | 'float',
   return {
     name,
     args: [{ kind: 'value', name: 'X', types: NUMERIC }],
-    result: ([x]): TypeResult => needNumber(name, 'X', x) ?? (intResult === 'int' ? 'int' : intResult === 'float' || x === 'float' ? 'float' : 'int'),
+    result: ([x]): TypeResult =>
+      needNumber(name, 'X', x) ?? (intResult === 'int' ? 'int' : intResult === 'float' || x === 'float' ? 'float' : x === 'bigint' ? 'bigint' : 'int'),
     kernel: (args, ctx) => {
       const v = requiredValue(args, 0, name, 'X')
       if (!isColumn(v)) return onConstants([v], ctx.rows, (c, n) => mathUnary(op, numericColumn(c[0], n, name), n))
@@ -41,7 +43,7 @@ function mod(x: Value, y: Value, rows: number): Column {
   const a = numericColumn(x, rows, 'mod')
   const b: IntColumn | FloatColumn | number = isScalar(y) ? (constantNumber(y, 'mod', 'Y') ?? NaN) : numericColumn(y, rows, 'mod')
   const divisorType = typeof b === 'number' ? (y.type as ColumnType) : b.type
-  if (bothInt(a.type, divisorType) && a.type !== 'float') {
+  if (bothInt(a.type, divisorType) && !isFloat64(a)) {
     const d = typeof b === 'number' ? (b !== b ? NA_INT : b) : (b as IntColumn).data
     return { type: 'int', data: modInt(a.data as Int32Array, d, rows) }
   }
@@ -52,7 +54,7 @@ function round(x: Value, unitArg: Value | null, rows: number): Column {
   if (!isColumn(x)) return onConstants([x], rows, (c, n) => round(c[0], unitArg, n))
   const a = numericColumn(x, rows, 'round')
   const unit = unitArg === null ? 1 : constantNumber(unitArg, 'round', 'Y')
-  const intResult = a.type !== 'float' && (unitArg === null || unitArg.type !== 'float')
+  const intResult = a.type !== 'float' && a.type !== 'bigint' && (unitArg === null || unitArg.type !== 'float')
   if (unit === null || !(unit > 0))
     return { type: intResult ? 'int' : 'float', data: intResult ? new Int32Array(rows).fill(NA_INT) : new Float64Array(rows).fill(NaN) } as Column
   if (intResult) return { type: 'int', data: roundInt(a.data as Int32Array, unit, rows) }
@@ -77,7 +79,7 @@ function extreme(values: readonly Value[], rows: number, isMax: boolean): Column
   const fn = isMax ? 'max' : 'min'
   if (!values.some(isColumn)) return onConstants(values, rows, (c, n) => extreme(c, n, isMax))
   const type = numericCommon(values.map((v) => v.type))
-  const float = type === 'float'
+  const float = isFloat64Type(type)
   const first = values.find(isColumn)!
   const acc = float ? toFloat(numericColumn(first, rows, fn)).data.slice() : (numericColumn(first, rows, fn).data as Int32Array).slice()
   for (const v of values) {
@@ -86,7 +88,7 @@ function extreme(values: readonly Value[], rows: number, isMax: boolean): Column
     if (float) extremeFloat(acc as Float64Array, typeof b === 'number' ? b : toFloat(b).data, rows, isMax)
     else extremeInt(acc as Int32Array, typeof b === 'number' ? b : (b.data as Int32Array), rows, isMax)
   }
-  return (float ? { type: 'float', data: acc } : { type, data: acc }) as Column
+  return { type, data: acc } as Column
 }
 
 function variadic(name: 'max' | 'min'): FunctionDef {

@@ -15,6 +15,7 @@ import { isColumn, isScalar, valueArg } from './args.js'
 import { sqlDeclined } from './sql.js'
 import { integerText, realText, sqliteRound, textToInteger, textToNumeric, textToReal } from './sqlite-values.js'
 import type { FunctionDef, KernelArg } from './types.js'
+import { isFloat64 } from '../columns/index.js'
 
 const EXACT = 2 ** 53
 
@@ -39,7 +40,7 @@ function numAt(v: Value): NumAt {
     return () => (na ? null : x)
   }
   const c = v as Column
-  if (c.type === 'float') return (i) => (c.data[i] === c.data[i] ? c.data[i] : null)
+  if (isFloat64(c)) return (i) => (c.data[i] === c.data[i] ? c.data[i] : null)
   if (c.type === 'text') throw sqlDeclined('a number expected')
   return (i) => (c.data[i] === NA_INT ? null : c.data[i])
 }
@@ -225,7 +226,7 @@ export function instrChars(hay: string, needle: string): number {
   return (simple ? at : Array.from(hay.slice(0, at)).length) + 1
 }
 
-const NUMBER = { kind: 'value', name: 'X', types: ['int', 'float', 'date'] } as const
+const NUMBER = { kind: 'value', name: 'X', types: ['int', 'bigint', 'float', 'date'] } as const
 const TEXT = { kind: 'value', name: 'X', types: ['text'] } as const
 const FLAG = { kind: 'value', name: 'E', types: ['int', 'float'], constant: true } as const
 

@@ -15,10 +15,11 @@ import { gather, groupBy, sortPermutation } from '../columns/index.js'
 import { asColumn, constantText, requiredValue } from './args.js'
 import { sqlDeclined } from './sql.js'
 import type { ArgSpec, FunctionDef, KernelArg } from './types.js'
+import { isFloat64 } from '../columns/index.js'
 
 const D: ArgSpec = { kind: 'value', name: 'D', types: ['text'], constant: true }
 const K: ArgSpec = { kind: 'value', name: 'K' }
-const NUMBER: ArgSpec = { kind: 'value', name: 'X', types: ['int', 'float', 'date'] }
+const NUMBER: ArgSpec = { kind: 'value', name: 'X', types: ['int', 'bigint', 'float', 'date'] }
 const N: ArgSpec = { kind: 'value', name: 'N', types: ['int'], constant: true }
 
 /**
@@ -61,7 +62,7 @@ function markChanges(c: Column, perm: Int32Array, starts: Uint8Array): void {
   if (c.type === 'text') {
     const codes = c.codes
     for (let k = 1; k < rows; k++) if (codes[perm[k]] !== codes[perm[k - 1]]) starts[k] = 1
-  } else if (c.type === 'float') {
+  } else if (isFloat64(c)) {
     const d = c.data
     for (let k = 1; k < rows; k++) {
       const x = d[perm[k - 1]]
@@ -85,7 +86,7 @@ function strictlyInOrder(c: Column, desc: boolean): boolean {
   for (let i = 1; i < d.length; i++) {
     const a = d[i - 1]
     const b = d[i]
-    if (!(desc ? a > b : a < b) || (c.type !== 'float' && (a === NA_INT || b === NA_INT))) return false
+    if (!(desc ? a > b : a < b) || (!isFloat64(c) && (a === NA_INT || b === NA_INT))) return false
   }
   return true
 }
@@ -189,7 +190,7 @@ function runningInRowOrder(w: InRowOrder, x: Float64Array, avg: boolean): Column
 
 /** A number column as doubles, N/A as NaN. */
 function doublesOf(c: Column): Float64Array {
-  if (c.type === 'float') return c.data
+  if (isFloat64(c)) return c.data
   if (c.type === 'text') throw new Error('a window sum of text')
   const d = c.data
   const out = new Float64Array(d.length)

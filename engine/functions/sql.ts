@@ -12,6 +12,7 @@ import { AppError } from '../../shared/errors.js'
 import { NA_INT, type Column, type TextColumn } from '../columns/types.js'
 import { asColumn, isColumn, isScalar, requiredValue } from './args.js'
 import type { FunctionDef, KernelArg } from './types.js'
+import { isFloat64 } from '../columns/index.js'
 
 /** Thrown when compiled SQL meets data it cannot answer exactly as SQLite: the query then runs on sql.js. */
 export const SQL_DECLINED = 'sql-declined'
@@ -23,7 +24,7 @@ const EXACT = 2 ** 53
 /** Operands of a truncating division below this divide exactly through doubles (see idiv). */
 const INT32 = 2 ** 31
 
-const NUMBERS = ['int', 'float', 'date'] as const
+const NUMBERS = ['int', 'bigint', 'float', 'date'] as const
 
 function column(args: readonly KernelArg[], i: number, fn: string, rows: number): Column {
   return asColumn(requiredValue(args, i, fn, 'X'), rows, fn, 'X')
@@ -31,7 +32,7 @@ function column(args: readonly KernelArg[], i: number, fn: string, rows: number)
 
 /** A number column as doubles, N/A as NaN. */
 function doubles(c: Column, rows: number): Float64Array {
-  if (c.type === 'float') return c.data
+  if (isFloat64(c)) return c.data
   if (c.type === 'text') throw new AppError('INTERNAL', 'an SQL kernel met text where it needs a number')
   const out = new Float64Array(rows)
   const d = c.data
@@ -45,7 +46,7 @@ const ints = (data: Int32Array): Column => ({ type: 'int', data })
 /** 1 where the value is N/A (NULL), else 0. */
 function isNull(c: Column, rows: number): Int32Array {
   const out = new Int32Array(rows)
-  if (c.type === 'float') for (let i = 0; i < rows; i++) out[i] = c.data[i] === c.data[i] ? 0 : 1
+  if (isFloat64(c)) for (let i = 0; i < rows; i++) out[i] = c.data[i] === c.data[i] ? 0 : 1
   else if (c.type === 'text') for (let i = 0; i < rows; i++) out[i] = c.codes[i] === 0 ? 1 : 0
   else for (let i = 0; i < rows; i++) out[i] = c.data[i] === NA_INT ? 1 : 0
   return out
@@ -90,7 +91,7 @@ type IntOperand = Int32Array | number
 function intOperand(args: readonly KernelArg[], i: number, fn: string): IntOperand {
   const v = requiredValue(args, i, fn, i === 0 ? 'X' : 'Y')
   if (isScalar(v)) return v.value !== v.value ? NA_INT : (v.value as number)
-  if (!isColumn(v) || v.type === 'text' || v.type === 'float') throw new AppError('INTERNAL', `${fn} needs int operands here`)
+  if (!isColumn(v) || v.type === 'text' || isFloat64(v)) throw new AppError('INTERNAL', `${fn} needs int operands here`)
   return v.data
 }
 
@@ -127,7 +128,7 @@ function division(args: readonly KernelArg[], rows: number, fn: '$idiv' | '$imod
 
 /** The values unchanged, or the plan declined when one is an integer too large to be exact. */
 function exact(c: Column, rows: number): Column {
-  if (c.type !== 'float') return c
+  if (!isFloat64(c)) return c
   const d = c.data
   for (let i = 0; i < rows; i++) if (Math.abs(d[i]) > EXACT) throw sqlDeclined('an integer result beyond 2^53')
   return c

@@ -32,6 +32,7 @@ export function firstError(...checks: ({ error: string } | null)[]): { error: st
  */
 export function numericCommon(types: readonly ColumnType[]): ColumnType {
   if (types.includes('float')) return 'float'
+  if (types.includes('bigint')) return 'bigint'
   return types.length > 0 && types.every((t) => t === 'date') ? 'date' : 'int'
 }
 

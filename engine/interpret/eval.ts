@@ -9,14 +9,18 @@
  * cross-tabulation, so a missing column is still told here.
  */
 import { AppError } from '../../shared/errors.js'
-import type { Expr } from '../ast.js'
-import { groupBy, scalarToColumn, sortPermutation } from '../columns/index.js'
-import { NA_INT, type Column, type Scalar, type Value } from '../columns/types.js'
+import { literalType, type Expr } from '../ast.js'
+import { groupBy, scalarToColumn, sortPermutation, toBigint } from '../columns/index.js'
+import { NA_INT, type Column, type IntColumn, type Scalar, type Value } from '../columns/types.js'
 import { lookupFunction } from '../functions/index.js'
 import type { KernelArg } from '../functions/types.js'
 import { argSpec } from '../check/expr-types.js'
 import { checkError } from '../check/errors.js'
 import type { Worksheet } from './worksheet.js'
+import { isFloat64 } from '../columns/index.js'
+import { arithmetic } from '../functions/arith.js'
+import { isColumn } from '../functions/args.js'
+import { wideningKey } from '../expr/widening.js'
 
 const OPERATOR_FUNCTION = { Neg: 'neg', Not: 'not' } as const
 
@@ -54,7 +58,7 @@ export function toMask(v: Value, rows: number): Uint8Array {
   if (col?.type === 'text') throw new AppError('CHECK_ERROR', 'A selection must be a 0/1 expression, such as a comparison; this one gives text.')
   if (!col) return mask
   const d = col.data
-  if (col.type === 'float') for (let i = 0; i < rows; i++) mask[i] = d[i] !== 0 && d[i] === d[i] ? 1 : 0
+  if (isFloat64(col)) for (let i = 0; i < rows; i++) mask[i] = d[i] !== 0 && d[i] === d[i] ? 1 : 0
   else for (let i = 0; i < rows; i++) mask[i] = d[i] !== 0 && d[i] !== NA_INT ? 1 : 0
   return mask
 }
@@ -74,7 +78,7 @@ export function selectionMask(v: Value, rows: number, fn: string): Uint8Array {
     )
   const mask = new Uint8Array(rows)
   const d = col.data
-  const na = col.type === 'float' ? Number.NaN : NA_INT
+  const na = isFloat64(col) ? Number.NaN : NA_INT
   for (let i = 0; i < rows; i++) {
     const x = d[i]
     if (x === 1) mask[i] = 1
@@ -92,7 +96,7 @@ export function selectionMask(v: Value, rows: number, fn: string): Uint8Array {
 function hasNa(c: Column, rows: number): boolean {
   if (c.type === 'text') {
     for (let i = 0; i < rows; i++) if (c.codes[i] === 0) return true
-  } else if (c.type === 'float') {
+  } else if (isFloat64(c)) {
     for (let i = 0; i < rows; i++) if (c.data[i] !== c.data[i]) return true
   } else for (let i = 0; i < rows; i++) if (c.data[i] === NA_INT) return true
   return false
@@ -133,10 +137,37 @@ function call(name: string, args: readonly (Expr | null)[], ws: Worksheet): Colu
   return def.kernel(prepared, { rows: ws.rows })
 }
 
+type BinExpr = Expr & { kind: 'Bin' }
+
+/** An operator; an int overflow names the operator, so that the query can run again with it wide. */
+function binary(e: BinExpr, ws: Worksheet): Value {
+  try {
+    return call(e.op, [e.left, e.right], ws)
+  } catch (err) {
+    if (err instanceof AppError && err.detail.intOverflow === true && (e.op === '+' || e.op === '-' || e.op === '*')) {
+      throw new AppError(err.code, err.message, { widen: wideningKey(e.loc, e.op) })
+    }
+    throw err
+  }
+}
+
+/** A wide + - *: int operands as big integers. */
+function wideArithmetic(e: BinExpr, ws: Worksheet): Value {
+  const operands = [evalExpr(e.left, ws), evalExpr(e.right, ws)].map(asBigint)
+  return arithmetic(e.op as '+' | '-' | '*', operands[0], operands[1], ws.rows)
+}
+
+function asBigint(v: Value): Value {
+  if (v.type !== 'int' && v.type !== 'date') return v
+  if (isColumn(v)) return toBigint(v as IntColumn)
+  if (v.kind === 'scalar') return { kind: 'scalar', type: 'bigint', value: v.value === NA_INT ? Number.NaN : v.value }
+  return v
+}
+
 export function evalExpr(e: Expr, ws: Worksheet): Value {
   switch (e.kind) {
     case 'Num':
-      return { kind: 'scalar', type: e.int ? 'int' : 'float', value: e.value }
+      return { kind: 'scalar', type: literalType(e), value: e.value }
     case 'Str':
       return { kind: 'scalar', type: 'text', value: e.value }
     case 'Date':
@@ -146,7 +177,7 @@ export function evalExpr(e: Expr, ws: Worksheet): Value {
     case 'List': {
       const items = e.items.map((i) => evalExpr(i, ws)) as { kind: 'scalar'; type: string; value: number | string }[]
       const text = items.some((i) => i.type === 'text')
-      const type = text ? 'text' : items.some((i) => i.type === 'float') ? 'float' : items.every((i) => i.type === 'date') ? 'date' : 'int'
+      const type = text ? 'text' : items.some((i) => i.type === 'float') ? 'float' : items.some((i) => i.type === 'bigint') ? 'bigint' : items.every((i) => i.type === 'date') ? 'date' : 'int'
       return { kind: 'list', type, values: items.map((i) => i.value) } as Value
     }
     case 'Col':
@@ -161,7 +192,7 @@ export function evalExpr(e: Expr, ws: Worksheet): Value {
     case 'Not':
       return call(OPERATOR_FUNCTION[e.kind], [e.operand], ws)
     case 'Bin':
-      return call(e.op, [e.left, e.right], ws)
+      return e.wide ? wideArithmetic(e, ws) : binary(e, ws)
   }
 }
 

@@ -1,6 +1,7 @@
 /**
  * `<table>` content: column types are inferred from the cells. A column whose non-empty cells
- * are all integers is int, all numbers float, anything else text; an empty cell is N/A.
+ * are all integers is int (bigint when some are past 32 bits, up to 2^53), all numbers float,
+ * anything else text; an empty cell is N/A.
  */
 import type { ColumnType } from '../../shared/table.js'
 import { textColumnFromStrings } from '../columns/index.js'
@@ -14,8 +15,9 @@ export function inlineColumnType(cells: readonly string[]): ColumnType {
   for (const raw of cells) {
     const c = raw.trim()
     if (c === '') continue
-    if (INT.test(c) && Math.abs(Number(c)) < 2147483647) continue
-    if (NUM.test(c)) type = 'float'
+    if (INT.test(c) && Math.abs(Number(c)) <= 2147483647) continue
+    if (INT.test(c) && Number.isSafeInteger(Number(c))) type = type === 'float' ? 'float' : 'bigint'
+    else if (NUM.test(c)) type = 'float'
     else return 'text'
   }
   return type
@@ -25,5 +27,5 @@ export function inlineColumn(cells: readonly string[]): Column {
   const type = inlineColumnType(cells)
   if (type === 'text') return textColumnFromStrings(cells.map((c) => c.trim()))
   if (type === 'int') return { type: 'int', data: Int32Array.from(cells, (c) => (c.trim() === '' ? NA_INT : Number(c))) }
-  return { type: 'float', data: Float64Array.from(cells, (c) => (c.trim() === '' ? Number.NaN : Number(c))) }
+  return { type: type === 'bigint' ? 'bigint' : 'float', data: Float64Array.from(cells, (c) => (c.trim() === '' ? Number.NaN : Number(c))) }
 }

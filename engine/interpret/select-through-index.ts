@@ -14,6 +14,7 @@ import { NA_INT, type Column } from '../columns/types.js'
 import { rowWiseExpr } from '../functions/index.js'
 import { evalExpr, toMask } from './eval.js'
 import { newColumn, Worksheet } from './worksheet.js'
+import { isFloat64 } from '../columns/index.js'
 
 /** The smaller table must have at most this share of the worksheet's rows to be worth it. */
 const MAX_SHARE = 0.5
@@ -55,11 +56,11 @@ function withNARow(col: Column): Column {
     codes.set(col.codes)
     return { type: 'text', codes, dict: col.dict }
   }
-  if (col.type === 'float') {
+  if (isFloat64(col)) {
     const data = new Float64Array(col.data.length + 1)
     data.set(col.data)
     data[col.data.length] = Number.NaN
-    return { type: 'float', data }
+    return { type: col.type, data }
   }
   const data = new Int32Array(col.data.length + 1)
   data.set(col.data)

@@ -14,6 +14,7 @@ import { evalExpr, toMask } from './eval.js'
 import { scanCompare, scanMember, scanRange, scanTruthy, type Cmp, type Rows } from './select-scans.js'
 import { rowsThroughIndex } from './select-through-index.js'
 import type { Worksheet } from './worksheet.js'
+import { isFloat64 } from '../columns/index.js'
 
 const FLIP: Record<Cmp, Cmp> = { '=': '=', '<>': '<>', '<': '>', '>': '<', '<=': '>=', '>=': '<=' }
 const isCmp = (op: BinOp): op is Cmp => op in FLIP
@@ -50,7 +51,7 @@ function listRows(op: '=' | '<>', col: Column, values: readonly (number | string
     return scanMember(col.codes, member, 0, rows, n)
   }
   const numbers = values.map(Number)
-  if (col.type !== 'float' && op === '=' && numbers.every(Number.isInteger)) {
+  if (!isFloat64(col) && op === '=' && numbers.every(Number.isInteger)) {
     const base = Math.min(...numbers)
     const span = Math.max(...numbers) - base + 1
     if (span <= MEMBER_SPAN) {
@@ -61,7 +62,7 @@ function listRows(op: '=' | '<>', col: Column, values: readonly (number | string
   }
   const set = new Set(numbers)
   const d = col.data
-  const na = col.type === 'float' ? Number.NaN : NA_INT
+  const na = isFloat64(col) ? Number.NaN : NA_INT
   const read = (r: number) => (d[r] === na ? Number.NaN : d[r])
   return keep(rows, n, op === '=' ? (r) => set.has(read(r)) : (r) => !set.has(read(r)))
 }
@@ -100,7 +101,7 @@ function comparisonRows(op: Cmp, left: Expr, right: Expr, ws: Worksheet, rows: R
   const v = constantOf(right)
   if (v === null) return null
   if (col.type === 'text') return typeof v === 'string' ? textRows(op, col.codes, col.dict, v, rows, ws.rows) : null
-  return typeof v === 'number' ? scanCompare(op, col.data, col.type !== 'float', v, rows, ws.rows) : null
+  return typeof v === 'number' ? scanCompare(op, col.data, !isFloat64(col), v, rows, ws.rows) : null
 }
 
 /** `between(column; a; b)` of a numeric column and two numbers, or null. */
@@ -112,7 +113,7 @@ function betweenRows(e: Expr, ws: Worksheet, rows: Rows): Int32Array | null {
   const hi = constantOf(b)
   const col = ws.column(x.name)?.data()
   if (typeof lo !== 'number' || typeof hi !== 'number' || !col || col.type === 'text') return null
-  return scanRange(col.data, col.type !== 'float', lo, hi, rows, ws.rows)
+  return scanRange(col.data, !isFloat64(col), lo, hi, rows, ws.rows)
 }
 
 /**
@@ -134,7 +135,7 @@ function generic(e: Expr, ws: Worksheet, rows: Rows): Int32Array {
 /** The candidates where `e`, evaluated on every row of `ws`, is true. */
 function truthyRows(e: Expr, ws: Worksheet, rows: Rows): Int32Array {
   const v = evalExpr(e, ws)
-  if (!('kind' in v) && v.type !== 'text') return scanTruthy(v.data, v.type !== 'float', rows, ws.rows)
+  if (!('kind' in v) && v.type !== 'text') return scanTruthy(v.data, !isFloat64(v), rows, ws.rows)
   // Scalars, and text (which toMask refuses with a message).
   const mask = toMask(v, ws.rows)
   return keep(rows, ws.rows, (r) => mask[r] === 1)

@@ -14,7 +14,8 @@ export type { TableColumnInput, TableInput }
 function toColumn(c: TableColumnInput): Column {
   switch (c.spec.type) {
     case 'float':
-      return { type: 'float', data: new Float64Array(c.buffer) }
+    case 'bigint':
+      return { type: c.spec.type, data: new Float64Array(c.buffer) }
     case 'text':
       return { type: 'text', codes: new Int32Array(c.buffer), dict: dictionaryOf(c) }
     default:

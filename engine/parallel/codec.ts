@@ -9,6 +9,7 @@ import type { ResultColumn, ResultSet } from '../../shared/protocol.js'
 import { columnMeta, type ColumnType } from '../../shared/table.js'
 import { withUsedEntriesOnly } from '../columns/index.js'
 import type { Column } from '../columns/types.js'
+import { isFloat64 } from '../columns/index.js'
 
 export interface NamedColumn {
   readonly name: string
@@ -21,7 +22,7 @@ export function toResultColumn(c: Column): ResultColumn {
     const t = c.dict.length > 2 * c.codes.length ? withUsedEntriesOnly(c) : c
     return { kind: 'coded', codes: t.codes, dict: t.dict }
   }
-  return c.type === 'float' ? { kind: 'float', data: c.data } : { kind: 'int', data: c.data }
+  return isFloat64(c) ? { kind: 'float', data: c.data } : { kind: 'int', data: c.data }
 }
 
 export function fromResultColumn(c: ResultColumn, type: ColumnType): Column {

@@ -14,6 +14,7 @@ import { prefixWorksheet, tablesOf } from './part.js'
 import { partitions, partitionValues, valueColumn } from './partition-phase.js'
 import { batchEnd, summarises, type ParallelPlan } from './plan.js'
 import { emptyTables, storedPosition, withoutBaseRows } from './range-worksheet.js'
+import { bytesPerValue } from '../columns/types.js'
 
 /**
  * One shared buffer per computed column of the answer (text as codes), for the parts to write
@@ -21,7 +22,7 @@ import { emptyTables, storedPosition, withoutBaseRows } from './range-worksheet.
  */
 function outputBuffers(plan: ParallelPlan, task: RunTask, groupValues: readonly ResultSet[], rows: number): (SharedArrayBuffer | null)[] {
   const shape = withoutBaseRows(prefixWorksheet(plan, emptyTables(tablesOf(task)), { start: 0, end: 0 }, plan.prefix.length, groupValues))
-  return shape.cols.filter((c) => c.visible).map((c) => (storedPosition(c) !== null ? null : new SharedArrayBuffer(rows * (c.type === 'float' ? 8 : 4))))
+  return shape.cols.filter((c) => c.visible).map((c) => (storedPosition(c) !== null ? null : new SharedArrayBuffer(rows * bytesPerValue(c.type))))
 }
 
 export type PhaseRun = Generator<RunTask[], ResultSet, ResultSet[]>

@@ -11,7 +11,7 @@
 import type { ResultSet } from '../../shared/protocol.js'
 import type { ColumnType } from '../../shared/table.js'
 import { firstRowOfGroups, gather, groupBy, unifyTextColumns } from '../columns/index.js'
-import { NA_INT, type Column, type TextColumn } from '../columns/types.js'
+import { isFloat64Type, NA_INT, type Column, type TextColumn } from '../columns/types.js'
 import { accumulationOf } from '../summaries/index.js'
 import { asTypeOf, type PartValue, type StatePart } from '../summaries/parts.js'
 import { keyName, partName } from './aggregate.js'
@@ -27,14 +27,14 @@ export function onOneDictionary(cols: readonly Column[]): Column[] {
 export function concatColumns(cols: readonly Column[], type: ColumnType): Column {
   const same = onOneDictionary(cols)
   const arrays = same.map((c) => (c.type === 'text' ? c.codes : c.data))
-  const out = type === 'float' ? new Float64Array(arrays.reduce((n, a) => n + a.length, 0)) : new Int32Array(arrays.reduce((n, a) => n + a.length, 0))
+  const out = isFloat64Type(type) ? new Float64Array(arrays.reduce((n, a) => n + a.length, 0)) : new Int32Array(arrays.reduce((n, a) => n + a.length, 0))
   let at = 0
   for (const a of arrays) {
     out.set(a, at)
     at += a.length
   }
   if (type === 'text') return { type, codes: out as Int32Array, dict: (same[0] as TextColumn | undefined)?.dict ?? [''] }
-  return type === 'float' ? { type, data: out as Float64Array } : { type, data: out as Int32Array }
+  return isFloat64Type(type) ? { type, data: out as Float64Array } : { type, data: out as Int32Array }
 }
 
 /**
@@ -153,8 +153,8 @@ function textExtremeOf(parts: readonly Part[], cols: readonly TextColumn[], coun
 function edgeOf(parts: readonly Part[], j: number, name: string, count: number, last: boolean): Column {
   const cols = onOneDictionary(parts.map((p) => column(p, partName(j, name))!))
   const type: ColumnType = cols[0]?.type ?? 'float'
-  const na = type === 'text' ? 0 : type === 'float' ? Number.NaN : NA_INT
-  const values = type === 'float' ? new Float64Array(count).fill(na) : new Int32Array(count).fill(na)
+  const na = type === 'text' ? 0 : isFloat64Type(type) ? Number.NaN : NA_INT
+  const values = isFloat64Type(type) ? new Float64Array(count).fill(na) : new Int32Array(count).fill(na)
   const seen = new Uint8Array(count)
   parts.forEach((p, i) => {
     const d = numbers(cols[i])
@@ -165,7 +165,7 @@ function edgeOf(parts: readonly Part[], j: number, name: string, count: number, 
     }
   })
   if (type === 'text') return { type, codes: values as Int32Array, dict: (cols[0] as TextColumn).dict }
-  return type === 'float' ? { type, data: values as Float64Array } : { type, data: values as Int32Array }
+  return isFloat64Type(type) ? { type, data: values as Float64Array } : { type, data: values as Int32Array }
 }
 
 /** One part of summary j over every range, as one value per merged group. */

@@ -6,7 +6,7 @@
 import type { ResultSet, RunTask } from '../../shared/protocol.js'
 import type { ColumnType } from '../../shared/table.js'
 import type { CheckedOp } from '../check/index.js'
-import type { Column, TextColumn } from '../columns/types.js'
+import { isFloat64Type, type Column, type TextColumn } from '../columns/types.js'
 import { declined, valueName } from './aggregate.js'
 import { encodeColumns, fromResultColumn } from './codec.js'
 import { sameStrings } from './finish.js'
@@ -60,6 +60,6 @@ export function partitionValues(column: ValueColumn, answers: readonly ResultSet
     const dicts = answers.map((a) => (fromResultColumn(a.columns[0], 'text') as TextColumn).dict)
     if (!dicts.every((d) => sameStrings(d, dicts[0]))) throw declined('a g_ function makes text on a dictionary of each partition')
     values = { type, codes: new Int32Array(buffer, 0, rows), dict: dicts[0] }
-  } else values = type === 'float' ? { type, data: new Float64Array(buffer, 0, rows) } : { type, data: new Int32Array(buffer, 0, rows) }
+  } else values = isFloat64Type(type) ? { type, data: new Float64Array(buffer, 0, rows) } : { type, data: new Int32Array(buffer, 0, rows) }
   return encodeColumns([{ name: valueName(0), column: values }], rows)
 }

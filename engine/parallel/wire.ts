@@ -11,6 +11,7 @@ import type { CodedResultSet, ResultColumn, ResultSet } from '../../shared/proto
 import { columnMeta } from '../../shared/table.js'
 import type { Column } from '../columns/types.js'
 import type { Worksheet, WsColumn } from '../interpret/worksheet.js'
+import { isFloat64, isFloat64Type } from '../columns/index.js'
 
 function meta(c: WsColumn) {
   return columnMeta({
@@ -61,12 +62,12 @@ export function toCodedResultSet(
     }
     if (stored[i] !== null || written[i]) {
       dicts.push(null)
-      if (written[i]) writeInto(output!.buffers[i]!, output!.at, d as Column & { type: 'int' | 'date' | 'float' }, rows)
-      return c.type === 'float' ? { kind: 'float', data: new Float64Array(0) } : { kind: 'int', data: new Int32Array(0) }
+      if (written[i]) writeInto(output!.buffers[i]!, output!.at, d as Column & { type: 'int' | 'bigint' | 'date' | 'float' }, rows)
+      return isFloat64Type(c.type) ? { kind: 'float', data: new Float64Array(0) } : { kind: 'int', data: new Int32Array(0) }
     }
     dicts.push(null)
-    const n = d as Column & { type: 'int' | 'date' | 'float' }
-    return n.type === 'float' ? { kind: 'float', data: cut(n.data, rows) } : { kind: 'int', data: cut(n.data, rows) }
+    const n = d as Column & { type: 'int' | 'bigint' | 'date' | 'float' }
+    return isFloat64(n) ? { kind: 'float', data: cut(n.data, rows) } : { kind: 'int', data: cut(n.data, rows) }
   })
   const base = { cols: visible.map(meta), columns, rowCount: rows, dicts, ...(storedOf !== undefined ? { stored, written } : {}) }
   return ws.rows > maxRows ? { ...base, totalRows: ws.rows } : base
@@ -79,9 +80,9 @@ export interface Output {
   readonly at: number
 }
 
-function writeInto(buffer: SharedArrayBuffer, at: number, c: Column & { type: 'int' | 'date' | 'float' }, rows: number): void {
+function writeInto(buffer: SharedArrayBuffer, at: number, c: Column & { type: 'int' | 'bigint' | 'date' | 'float' }, rows: number): void {
   const src = c.data.length > rows ? c.data.subarray(0, rows) : c.data
-  if (c.type === 'float') new Float64Array(buffer).set(src, at)
+  if (isFloat64(c)) new Float64Array(buffer).set(src, at)
   else new Int32Array(buffer).set(src, at)
 }
 

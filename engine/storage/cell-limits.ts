@@ -8,6 +8,7 @@ import { AppError } from '../../shared/errors.js'
 import type { ColumnSpec } from '../../shared/table.js'
 import type { ColumnValues } from './types.js'
 import { isEncodedText, type EncodedText } from '../../shared/csv/encoded-text.js'
+import { bytesPerValue } from '../../shared/table.js'
 
 export interface CellLimits {
   /** MAX_CELL_BYTES: UTF-8 bytes of one text value. */
@@ -38,7 +39,7 @@ export function checkCellLimits(columns: readonly ColumnSpec[], data: readonly (
   const cells: ((r: number) => string)[] = []
   columns.forEach((c, i) => {
     if (c.type === 'text') text.push(i)
-    else fixedBytes += c.type === 'float' ? 8 : 4
+    else fixedBytes += bytesPerValue(c.type)
     cells.push(c.type === 'text' ? textAt(data[i] as readonly string[] | EncodedText) : () => '')
   })
   if (text.length === 0) return

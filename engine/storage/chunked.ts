@@ -54,7 +54,7 @@ export interface ChunkColumnState {
 
 export const emptyColumnState = (type: ColumnType | null): ChunkColumnState => ({ type, bytes: 0, dictCount: 0, dictBytes: 0 })
 
-const WIDTH: Record<ColumnType, number> = { int: 4, date: 4, text: 4, float: 8 }
+const WIDTH: Record<ColumnType, number> = { int: 4, bigint: 8, date: 4, text: 4, float: 8 }
 
 export async function createUploadDir(dataDir: string, id: string): Promise<string> {
   const dir = uploadDir(dataDir, id)
@@ -120,7 +120,7 @@ async function appendAt(file: string, length: number, bytes: Uint8Array): Promis
 
 /** N/A values of a type, as the column file stores them. */
 export function naValues(type: ColumnType, n: number): Int32Array | Float64Array {
-  if (type === 'float') return new Float64Array(n).fill(NaN)
+  if (type === 'float' || type === 'bigint') return new Float64Array(n).fill(NaN)
   return type === 'text' ? new Int32Array(n) : new Int32Array(n).fill(NA_INT)
 }
 
@@ -178,7 +178,9 @@ export function appendNa(dir: string, uploadId: string, index: number, state: Ch
 }
 
 /** Rewrites an int column's file as floats (a later chunk had fractions). */
-export async function widenToFloat(dir: string, index: number, state: ChunkColumnState): Promise<ChunkColumnState> {
+export async function widenToFloat(dir: string, index: number, state: ChunkColumnState, to: 'float' | 'bigint' = 'float'): Promise<ChunkColumnState> {
+  // A big integer column is already float64 on disk: only its type changes.
+  if (state.type === 'bigint' || state.type === 'float') return { ...state, type: to }
   const file = join(dir, columnFile(index))
   const ints = await readRange(file, 0, state.bytes)
   const src = new Int32Array(ints.buffer, ints.byteOffset, ints.byteLength / 4)
@@ -188,7 +190,7 @@ export async function widenToFloat(dir: string, index: number, state: ChunkColum
   await rm(tmp, { force: true })
   await writeFileDurably(tmp, bytesOf(out))
   await rename(tmp, file)
-  return { ...state, type: 'float', bytes: out.byteLength }
+  return { ...state, type: to, bytes: out.byteLength }
 }
 
 const dictJsonl = (index: number): string => `c${index}.dict.jsonl`

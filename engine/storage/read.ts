@@ -13,6 +13,7 @@ import { COLUMN_NAME, COLUMN_TYPES } from '../../shared/table.js'
 import { columnFile, dictFile, META_FILE, SQLITE_FILE, versionDir } from './layout.js'
 import type { LoadedColumn } from './types.js'
 import { shareDictionary } from '../columns/shared-dictionary.js'
+import { isFloat64Type } from '../columns/index.js'
 
 const damaged = (file: string, why: string, cause?: unknown): AppError =>
   new AppError('INTERNAL', `Table file ${file} is missing or damaged: ${why}`, { file }, { cause })
@@ -73,7 +74,7 @@ export async function readFileShared(path: string): Promise<SharedArrayBuffer> {
   }
 }
 
-const BYTES: Record<ColumnType, number> = { int: 4, date: 4, text: 4, float: 8 }
+const BYTES: Record<ColumnType, number> = { int: 4, bigint: 8, date: 4, text: 4, float: 8 }
 
 /** Load column `index` of a version into shared memory, with its dictionary if it is text. */
 export async function loadColumn(dataDir: string, meta: TableMeta, index: number): Promise<LoadedColumn> {
@@ -112,9 +113,9 @@ async function readDict(file: string): Promise<string[]> {
   return dict as string[]
 }
 
-/** A typed-array view over a loaded column: Float64Array for float, Int32Array otherwise. */
+/** A typed-array view over a loaded column: Float64Array for float and bigint, Int32Array otherwise. */
 export function columnView(col: LoadedColumn): Int32Array | Float64Array {
-  return col.type === 'float' ? new Float64Array(col.buffer) : new Int32Array(col.buffer)
+  return isFloat64Type(col.type) ? new Float64Array(col.buffer) : new Int32Array(col.buffer)
 }
 
 const SQLITE_MAGIC = 'SQLite format 3\0'

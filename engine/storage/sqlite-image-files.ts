@@ -14,7 +14,7 @@ import { columnFile, dictFile, versionDir } from './layout.js'
 import { SQLITE_TABLE, sqliteColumnDefs } from './sqlite-image.js'
 import { sqlJs } from './sqljs.js'
 
-const WIDTH: Record<ColumnType, number> = { int: 4, date: 4, text: 4, float: 8 }
+const WIDTH: Record<ColumnType, number> = { int: 4, bigint: 8, date: 4, text: 4, float: 8 }
 
 // The same batching as sqlite-image.ts: about 500 bound values per INSERT execution.
 const VALUES_PER_INSERT = 500
@@ -86,7 +86,7 @@ async function readSlice(fh: FileHandle, type: ColumnType, r0: number, n: number
     if (bytesRead === 0) throw new Error(`column file ended at row ${r0 + done / width} of a slice of ${n}`)
     done += bytesRead
   }
-  return type === 'float' ? new Float64Array(buf) : new Int32Array(buf)
+  return type === 'float' || type === 'bigint' ? new Float64Array(buf) : new Int32Array(buf)
 }
 
 /** Rows [k, k + n) of a slice into `params` at c, c + stride, …; N/A becomes NULL. */
@@ -105,7 +105,7 @@ function fill(
       const code = values[k + j]
       params[p] = code === 0 ? null : dict![code]
     }
-  } else if (type === 'float') {
+  } else if (type === 'float' || type === 'bigint') {
     for (let j = 0, p = c; j < n; j++, p += stride) {
       const x = values[k + j]
       params[p] = Number.isNaN(x) ? null : x

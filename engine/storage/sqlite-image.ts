@@ -13,7 +13,7 @@ import type { ColumnValues } from './types.js'
 /** Name of the one table in every SQLite image. */
 export const SQLITE_TABLE = 'data'
 
-const DECLARED: Record<ColumnType, string> = { int: 'INTEGER', date: 'INTEGER', float: 'REAL', text: 'TEXT' }
+const DECLARED: Record<ColumnType, string> = { int: 'INTEGER', bigint: 'INTEGER', date: 'INTEGER', float: 'REAL', text: 'TEXT' }
 
 /** The image's column definitions, `"name" TYPE, …`: what SQLite sees of a table's columns. */
 export const sqliteColumnDefs = (columns: readonly ColumnSpec[]): string => columns.map((c) => `${quoteIdent(c.name)} ${DECLARED[c.type]}`).join(', ')
@@ -86,7 +86,7 @@ function fillColumn(params: SqlValue[], type: ColumnType, values: ColumnValues, 
       const s = v[r0 + k]
       params[p] = s === '' ? null : s
     }
-  } else if (type === 'float') {
+  } else if (type === 'float' || type === 'bigint') {
     const v = values as Float64Array
     for (let k = 0, p = c; k < batch; k++, p += stride) {
       const x = v[r0 + k]

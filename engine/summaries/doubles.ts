@@ -5,6 +5,7 @@
  * text N/A, as NaN): codes order like the strings.
  */
 import { NA_INT, type Column } from '../columns/types.js'
+import { isFloat64 } from '../columns/index.js'
 
 /** A column as the worksheet sees it: `source` read through `index` (-1: no row, N/A), or in place. */
 export interface SourceView {
@@ -32,13 +33,13 @@ export class DoubleRuns implements RowRuns {
 
   constructor(private readonly view: SourceView) {
     const { source, index } = view
-    this.array = source.type === 'float' && index === null ? source.data : new Float64Array(RUN_ROWS)
+    this.array = isFloat64(source) && index === null ? source.data : new Float64Array(RUN_ROWS)
   }
 
   /** Makes rows start … start+len-1 (len ≤ RUN_ROWS) readable in `array`; returns the offset of row `start`. */
   load(start: number, len: number): number {
     const { source, index } = this.view
-    if (source.type === 'float') {
+    if (isFloat64(source)) {
       if (index === null) return start
       floatsThrough(source.data, index, start, len, this.array)
     } else {

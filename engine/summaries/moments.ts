@@ -4,7 +4,7 @@ import { accumulating } from './accumulated.js'
 import { floatsOf, intsOf, PRODUCTS, SQUARES, SUM, VALID, WEIGHTS } from './parts.js'
 import type { SummaryDef } from './types.js'
 
-const NUMERIC = ['int', 'float', 'date'] as const
+const NUMERIC = ['int', 'bigint', 'float', 'date'] as const
 
 const float = (data: Float64Array): Column => ({ type: 'float', data })
 

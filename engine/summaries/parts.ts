@@ -13,6 +13,7 @@
  *   from zero, so that any split of the rows adds the same numbers in the same order.
  */
 import { NA_INT, type Column } from '../columns/types.js'
+import { isFloat64 } from '../columns/index.js'
 
 export interface FoldPart {
   readonly kind: 'fold'
@@ -143,7 +144,7 @@ export type PartValue = Int32Array | Float64Array | Column
  * read as doubles, and codes order like the strings).
  */
 export function asTypeOf(like: Column, x: Float64Array): Column {
-  if (like.type === 'float') return { type: 'float', data: x }
+  if (isFloat64(like)) return { type: like.type, data: x }
   const na = like.type === 'text' ? 0 : NA_INT
   const ints = new Int32Array(x.length)
   for (let i = 0; i < x.length; i++) ints[i] = x[i] !== x[i] ? na : x[i]

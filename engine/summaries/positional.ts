@@ -26,7 +26,7 @@ export const POSITIONAL: readonly SummaryDef[] = [
     name: 'median',
     needsSource: true,
     needsWeight: false,
-    types: ['int', 'float', 'date'],
+    types: ['int', 'bigint', 'float', 'date'],
     result: () => 'float',
     kernel: median,
     doc: 'median: middle non-N/A value (mean of the two middle ones)',

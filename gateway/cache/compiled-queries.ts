@@ -9,8 +9,12 @@
  * - an SQL text passes or fails the read-only guard, and names the same tables, every time.
  * Which version a table name means is never cached: callers resolve names through the catalog on
  * every request. Failures are not cached (they are cheap to repeat and carry the caller's text).
+ * A checked entry may be replaced by one with more int operators widened (engine/expr/widening.ts):
+ * whether an int overflows is a function of the text and the versions too, so that entry is
+ * learned once and stays true for its key.
  */
 import { checkMacro, compileSql, guardSql, parseMacro, type CheckedOps, type Compiled, type CompiledSql, type ParsedQuery } from '../../engine/index.js'
+import { markWide } from '../../engine/expr/widening.js'
 import type { ColumnSpec } from '../../shared/table.js'
 import { ClockCache } from './clock-cache.js'
 
@@ -56,7 +60,7 @@ class KeyedCache<V> {
 
 export class CompiledQueries {
   readonly #parsed: KeyedCache<ParsedRun>
-  readonly #checked: KeyedCache<CheckedOps>
+  readonly #checked: KeyedCache<CheckedRun>
   readonly #sqlTables: KeyedCache<readonly string[]>
   readonly #sqlCompiled: KeyedCache<CompiledSqlRun>
 
@@ -87,11 +91,30 @@ export class CompiledQueries {
    * checkMacro throws. `tables` must hold every table the query names.
    */
   checkRun(xml: string, vars: Readonly<Record<string, string>>, tables: readonly CheckedTable[]): CheckedOps {
-    const key = `${runKey(xml, vars)}\n${JSON.stringify(tables.map((t) => [t.path, t.version]))}`
+    return this.#checkedRun(xml, vars, tables).ops
+  }
+
+  /**
+   * Checks the query again with one more int operator wide (`opKey`, from a run that overflowed
+   * on it), and keeps that as the entry for these versions. False when it was already wide, so a
+   * caller never retries forever.
+   */
+  widenRun(xml: string, vars: Readonly<Record<string, string>>, tables: readonly CheckedTable[], opKey: string): boolean {
+    const before = this.#checkedRun(xml, vars, tables)
+    if (before.wide.has(opKey)) return false
+    const wide = new Set([...before.wide, opKey])
+    const { ops } = this.parseRun(xml, vars)
+    const checked = checkMacro(markWide(ops, wide), new Map(tables.map((t) => [t.path, t.columns])))
+    this.#checked.set(checkedKey(xml, vars, tables), { ops: checked, wide })
+    return true
+  }
+
+  #checkedRun(xml: string, vars: Readonly<Record<string, string>>, tables: readonly CheckedTable[]): CheckedRun {
+    const key = checkedKey(xml, vars, tables)
     const hit = this.#checked.get(key)
     if (hit) return hit
     const { ops } = this.parseRun(xml, vars)
-    const checked = checkMacro(ops, new Map(tables.map((t) => [t.path, t.columns])))
+    const checked = { ops: checkMacro(ops, new Map(tables.map((t) => [t.path, t.columns]))), wide: new Set<string>() }
     this.#checked.set(key, checked)
     return checked
   }
@@ -132,6 +155,15 @@ function checkedRun(c: CompiledSql, tables: readonly CheckedTable[]): CompiledSq
     return { reason: `the plan does not check: ${e instanceof Error ? e.message : String(e)}` }
   }
 }
+
+/** A query checked against table versions, and the int operators it computes wide. */
+interface CheckedRun {
+  readonly ops: CheckedOps
+  readonly wide: ReadonlySet<string>
+}
+
+const checkedKey = (xml: string, vars: Readonly<Record<string, string>>, tables: readonly CheckedTable[]): string =>
+  `${runKey(xml, vars)}\n${JSON.stringify(tables.map((t) => [t.path, t.version]))}`
 
 /** Text and variables, unambiguously (JSON quotes both). */
 const runKey = (xml: string, vars: Readonly<Record<string, string>>): string => JSON.stringify([xml, vars])

@@ -57,6 +57,7 @@ import { tableView } from './common.js'
 import { defineTransaction } from './define.js'
 import { checkedTableFields, inHomeFolder, TABLE_FIELDS, TARGET_PATH, UPLOAD_MODE } from './new-table.js'
 import type { DbmContext, Transaction } from './registry.js'
+import { isFloat64Type } from '../../engine/columns/index.js'
 
 type Mode = 'noreplace' | 'replace' | 'append'
 
@@ -466,8 +467,8 @@ async function appendColumnChunk(
   if (col.type === null) {
     col = { ...col, type: values.type }
     if (state.rows > 0) col = { ...col, ...(await appendNa(dir, state.id, i, col, state.rows)) }
-  } else if (col.type === 'int' && values.type === 'float') {
-    col = { ...col, ...(await widenToFloat(dir, i, col)) }
+  } else if (col.type !== values.type && (col.type === 'int' || col.type === 'bigint') && isFloat64Type(values.type)) {
+    col = { ...col, ...(await widenToFloat(dir, i, col, values.type)) }
   }
   return { ...col, ...(await appendColumn(dir, state.id, i, col, values.values)) }
 }
@@ -481,8 +482,10 @@ function reconcile(state: UploadState, col: ColumnState, spec: ColumnSpec, value
   const allNa = isAllNa(spec.type, values)
   if (allNa && (col.type === null || spec.type !== col.type)) return null
   if (col.type === null || col.type === spec.type) return { type: spec.type, values }
-  if (col.type === 'int' && spec.type === 'float') return { type: 'float', values }
-  if (col.type === 'float' && spec.type === 'int') return { type: 'float', values: Float64Array.from(values as Int32Array, (x) => (x === NA_INT ? NaN : x)) }
+  // Numbers widen: int to bigint to float, the column's file rewritten (or relabelled) once.
+  if ((col.type === 'int' && isFloat64Type(spec.type)) || (col.type === 'bigint' && spec.type === 'float')) return { type: spec.type, values }
+  if (col.type === 'float' && spec.type === 'bigint') return { type: 'float', values }
+  if (isFloat64Type(col.type) && spec.type === 'int') return { type: col.type, values: Float64Array.from(values as Int32Array, (x) => (x === NA_INT ? NaN : x)) }
   if (col.type === 'date' && spec.type === 'int' && (values as Int32Array).every((x) => x === NA_INT || isYmd(x))) return { type: 'date', values }
   throw new AppError(
     'INVALID_PARAMETER',
@@ -493,7 +496,7 @@ function reconcile(state: UploadState, col: ColumnState, spec: ColumnSpec, value
 
 function isAllNa(type: ColumnType, values: ChunkValues): boolean {
   if (type === 'text') return (values as EncodedText).values.length === 0
-  if (type === 'float') return (values as Float64Array).every((x) => Number.isNaN(x))
+  if (isFloat64Type(type)) return (values as Float64Array).every((x) => Number.isNaN(x))
   return (values as Int32Array).every((x) => x === NA_INT)
 }
 

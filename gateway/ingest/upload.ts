@@ -9,7 +9,7 @@ import { AppError } from '../../shared/errors.js'
 import { COLUMN_NAME, COLUMN_TYPES, NA_INT, type ColumnSpec, type ColumnType } from '../../shared/table.js'
 import type { ColumnValues, TableInput } from '../../engine/index.js'
 import { readCsv } from '../../shared/csv/read.js'
-import { columnTypeOf, DATE, dashedDate, FLOAT, INT, INT_MAX, NA, plainDate, textKind, TYPE_WORDS, type Kind } from '../../shared/csv/infer.js'
+import { BIG, columnTypeOf, DATE, dashedDate, FLOAT, INT, INT_MAX, KINDS, NA, plainDate, textKind, TYPE_WORDS, wholeKind, type Kind } from '../../shared/csv/infer.js'
 import { typeTextColumn } from '../../shared/csv/cells.js'
 import { isYmd } from '../../shared/ymd.js'
 
@@ -313,14 +313,14 @@ function fromCsv(text: string): RawTable {
 /** A JSON value's kind (shared/csv/infer.ts's for strings); null when it is no kind of table value (object, boolean…). */
 function kindOf(v: unknown): Kind | null {
   if (v === null || v === undefined) return NA
-  if (typeof v === 'number') return Number.isInteger(v) && Math.abs(v) <= INT_MAX ? INT : Number.isFinite(v) ? FLOAT : null
+  if (typeof v === 'number') return Number.isInteger(v) ? (Math.abs(v) <= INT_MAX ? INT : wholeKind(v)) : Number.isFinite(v) ? FLOAT : null
   if (typeof v !== 'string') return null
   return textKind(v.trim())
 }
 
 /** The type a column's values suggest; a column with no values at all is text. */
 function inferType(name: string, cells: readonly unknown[], raw: RawTable): ColumnType {
-  const seen = [false, false, false, false, false]
+  const seen = new Array<boolean>(KINDS).fill(false)
   cells.forEach((v, r) => {
     const k = kindOf(v)
     if (k === null) throw wrongType(name, null, v, raw, r)
@@ -342,9 +342,13 @@ const CONVERT: Record<ColumnType, (v: unknown) => number | string | undefined> =
     const k = kindOf(v)
     return k === NA ? NA_INT : k === INT ? Number(typeof v === 'string' ? v.trim() : v) : undefined
   },
+  bigint(v) {
+    const k = kindOf(v)
+    return k === NA ? NaN : k === INT || k === BIG ? Number(typeof v === 'string' ? v.trim() : v) : undefined
+  },
   float(v) {
     const k = kindOf(v)
-    return k === NA ? NaN : k === INT || k === FLOAT ? Number(typeof v === 'string' ? v.trim() : v) : undefined
+    return k === NA ? NaN : k === INT || k === FLOAT || k === BIG ? Number(typeof v === 'string' ? v.trim() : v) : undefined
   },
   date(v) {
     const k = kindOf(v)
@@ -361,7 +365,7 @@ const CONVERT: Record<ColumnType, (v: unknown) => number | string | undefined> =
 
 function convertColumn(name: string, type: ColumnType, cells: readonly unknown[], raw: RawTable): ColumnValues {
   const convert = CONVERT[type]
-  const out = type === 'text' ? new Array<string>(cells.length) : type === 'float' ? new Float64Array(cells.length) : new Int32Array(cells.length)
+  const out = type === 'text' ? new Array<string>(cells.length) : type === 'float' || type === 'bigint' ? new Float64Array(cells.length) : new Int32Array(cells.length)
   for (let r = 0; r < cells.length; r++) {
     const x = convert(cells[r])
     if (x === undefined) throw wrongType(name, type, cells[r], raw, r)

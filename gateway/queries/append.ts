@@ -8,6 +8,7 @@ import { AppError } from '../../shared/errors.js'
 import type { ColumnSpec } from '../../shared/table.js'
 import type { ColumnValues, LoadedColumn, TableInput } from '../../engine/index.js'
 import type { TableCache } from '../table-cache.js'
+import { isFloat64Type } from '../../engine/columns/index.js'
 
 /** The values of every column of a stored version, in the writer's shapes. */
 export async function readVersionValues(tables: TableCache, version: string): Promise<TableInput> {
@@ -17,7 +18,7 @@ export async function readVersionValues(tables: TableCache, version: string): Pr
 }
 
 function valuesOf(col: LoadedColumn): ColumnValues {
-  if (col.type === 'float') return new Float64Array(col.buffer)
+  if (isFloat64Type(col.type)) return new Float64Array(col.buffer)
   const ints = new Int32Array(col.buffer)
   if (col.type !== 'text') return ints
   const dict = col.dict!

@@ -5,6 +5,7 @@
  * columns in shared memory. The session (or instance) keeps the recipe (query + versions); the
  * query service (service.ts) runs it.
  */
+import { wideningOf } from '../../engine/expr/widening.js'
 import type { RunTask, TableInput } from '../../shared/protocol.js'
 import type { CheckedTable } from '../cache/compiled-queries.js'
 import { readableTable } from '../catalog/tables.js'
@@ -78,6 +79,15 @@ export async function runTask(deps: RecipeServices, recipe: RunRecipe, progress?
     ...(recipe.truncate ? { truncate: true } : {}),
     ...(progress ? { progress: progress.buffer } : {}),
   }
+}
+
+/**
+ * After a run failed on an int overflow (engine/expr/widening.ts): whether the recipe's query is
+ * now checked with that operator wide, so that running it again can succeed.
+ */
+export async function widenRecipe(deps: RecipeServices, recipe: RunRecipe, err: unknown): Promise<boolean> {
+  const key = wideningOf(err)
+  return key !== null && deps.caches.queries.widenRun(recipe.xml, recipe.vars, await schemasOf(deps, recipe), key)
 }
 
 async function schemasOf(deps: RecipeServices, recipe: RunRecipe): Promise<CheckedTable[]> {

@@ -11,7 +11,7 @@ import type { ResultSet } from '../../shared/protocol.js'
 import type { QueryServices } from './services.js'
 import { runOnPool } from './pool.js'
 import type { RunControl } from './run-control.js'
-import { runTask, type RunRecipe } from './run.js'
+import { runTask, widenRecipe, type RunRecipe } from './run.js'
 import { runSql, type SqlRecipe } from './sql.js'
 
 /** What is kept of a query between requests, and what its result is a pure function of. */
@@ -26,9 +26,23 @@ export function runRecipe(deps: QueryServices, recipe: Recipe, control: RunContr
   return deps.results.memo.getOrLoad(deps.results.key(recipe), async () => {
     switch (recipe.kind) {
       case 'run':
-        return runOnPool(deps, await runTask(deps, recipe, control.progress), control)
+        return runWidening(deps, recipe, control)
       case 'sql':
         return runSql(deps, recipe, control)
     }
   })
+}
+
+/**
+ * Runs a macro query; when an int operator overflows, runs it again with that operator computing
+ * in big integers (engine/expr/widening.ts), once per operator at most.
+ */
+async function runWidening(deps: QueryServices, recipe: RunRecipe, control: RunControl): Promise<ResultSet> {
+  for (;;) {
+    try {
+      return await runOnPool(deps, await runTask(deps, recipe, control.progress), control)
+    } catch (err) {
+      if (!(await widenRecipe(deps, recipe, err))) throw err
+    }
+  }
 }

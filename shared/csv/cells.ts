@@ -9,7 +9,7 @@
 import { NA_INT, type ColumnType } from '../table.js'
 import type { EncodedText } from './encoded-text.js'
 import { isYmd } from '../ymd.js'
-import { columnTypeOf, dashedDate, DATE, FLOAT, INT, isSpace, NA, plainDate, TEXT, textKind, trimmed, type WrongValue } from './infer.js'
+import { BIG, columnTypeOf, dashedDate, DATE, FLOAT, INT, isSpace, KINDS, NA, plainDate, TEXT, textKind, trimmed, type WrongValue } from './infer.js'
 
 /** A typed column: Int32Array for int and date, Float64Array for float, strings for text. */
 export type ColumnValues = Int32Array | Float64Array | readonly string[]
@@ -133,7 +133,7 @@ export class CellColumn {
     const t = trimmed(v)
     const k = textKind(t)
     this.kinds[r] = k
-    this.nums[r] = k === INT || k === FLOAT ? Number(t) : k === DATE ? dashedDate(t) : 0
+    this.nums[r] = k === INT || k === FLOAT || k === BIG ? Number(t) : k === DATE ? dashedDate(t) : 0
   }
 
   /**
@@ -246,7 +246,7 @@ export function typeCells<T = EncodedText>(
 ): { type: ColumnType; values: Int32Array | Float64Array | T } {
   if (declared === 'text') return { type: 'text', values: asText(col) }
   const { kinds, nums, length: n } = col
-  const seen = [false, false, false, false, false]
+  const seen = new Array<boolean>(KINDS).fill(false)
   for (let r = 0; r < n; r++) seen[kinds[r]] = true
   const plain = (r: number): boolean => plainDate(trimmed(col.text(r)))
   const everyIntIsDate = (): boolean => {
@@ -255,12 +255,12 @@ export function typeCells<T = EncodedText>(
   }
   const type = declared ?? columnTypeOf(seen, everyIntIsDate)
   if (type === 'text') return { type, values: asText(col) }
-  if (type === 'float') {
+  if (type === 'float' || type === 'bigint') {
     const out = new Float64Array(n)
     for (let r = 0; r < n; r++) {
       const k = kinds[r]
       if (k === NA) out[r] = NaN
-      else if (k === INT || k === FLOAT) out[r] = nums[r]
+      else if (k === INT || k === BIG || (k === FLOAT && type === 'float')) out[r] = nums[r]
       else throw wrong(r, type)
     }
     return { type, values: out }

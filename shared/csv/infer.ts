@@ -15,7 +15,11 @@ export const INT = 1
 export const FLOAT = 2
 export const DATE = 3
 export const TEXT = 4
-export type Kind = typeof NA | typeof INT | typeof FLOAT | typeof DATE | typeof TEXT
+/** A whole number past the 32-bit range, within ±2^53: a big integer (`j`). */
+export const BIG = 5
+export type Kind = typeof NA | typeof INT | typeof FLOAT | typeof DATE | typeof TEXT | typeof BIG
+/** How many kinds there are: the length of a column's `seen` flags. */
+export const KINDS = 6
 
 export const INT_MAX = 2147483647
 const FLOAT_TEXT = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/
@@ -23,6 +27,7 @@ const FLOAT_TEXT = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/
 /** What each type takes, for messages. */
 export const TYPE_WORDS: Readonly<Record<ColumnType, string>> = {
   int: `a whole number between -${INT_MAX} and ${INT_MAX}`,
+  bigint: 'a whole number between -9007199254740991 and 9007199254740991',
   float: 'a number',
   date: 'a date as YYYY-MM-DD or yyyymmdd',
   text: 'text or a number',
@@ -63,7 +68,7 @@ export function dashedDate(t: string): number {
 /** Whether a (trimmed) text is a date written yyyymmdd. */
 export const plainDate = (t: string): boolean => t.length === 8 && /^\d{8}$/.test(t) && isYmd(Number(t))
 
-/** The kind of a trimmed text. A whole number beyond 32 bits is a float. */
+/** The kind of a trimmed text. A whole number beyond 32 bits is a big integer, beyond 2^53 a float. */
 export function textKind(t: string): Kind {
   if (t === '') return NA
   let k = 0
@@ -75,20 +80,23 @@ export function textKind(t: string): Kind {
     if (d < 0 || d > 9) break
     digits++
   }
-  if (k === t.length && digits > 0) return digits <= 9 || Math.abs(Number(t)) <= INT_MAX ? INT : FLOAT
+  if (k === t.length && digits > 0) return digits <= 9 || Math.abs(Number(t)) <= INT_MAX ? INT : wholeKind(Number(t))
   if (FLOAT_TEXT.test(t)) return FLOAT
   return dashedDate(t) !== -1 ? DATE : TEXT
 }
 
+/** The kind of a whole number past the 32-bit range: a big integer while it is exact, else a float. */
+export const wholeKind = (v: number): Kind => (Number.isSafeInteger(v) ? BIG : FLOAT)
+
 /**
  * The type a column's kinds suggest: text when any cell is text or none has a value; int or
- * float for numbers; date for dates, also mixed with whole numbers when every one of them is a
+ * bigint (whole numbers, some past 32 bits) or float for numbers; date for dates, also mixed with whole numbers when every one of them is a
  * yyyymmdd date (`numbersAreDates`, asked only then).
  */
 export function columnTypeOf(seen: readonly boolean[], numbersAreDates: () => boolean): ColumnType {
-  if (seen[TEXT] || !(seen[INT] || seen[FLOAT] || seen[DATE])) return 'text'
-  if (!seen[DATE]) return seen[FLOAT] ? 'float' : 'int'
-  if (seen[FLOAT] || (seen[INT] && !numbersAreDates())) return 'text'
+  if (seen[TEXT] || !(seen[INT] || seen[FLOAT] || seen[DATE] || seen[BIG])) return 'text'
+  if (!seen[DATE]) return seen[FLOAT] ? 'float' : seen[BIG] ? 'bigint' : 'int'
+  if (seen[FLOAT] || seen[BIG] || (seen[INT] && !numbersAreDates())) return 'text'
   return 'date'
 }
 

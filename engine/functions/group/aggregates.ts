@@ -9,7 +9,7 @@ import { callError } from '../args.js'
 import { floatResult, intResult, type Groups } from './context.js'
 import { groupCounts, groupExtremes, groupSums } from './per-group.js'
 
-function numeric(x: Column, fn: string): Column & { type: 'int' | 'date' | 'float' } {
+function numeric(x: Column, fn: string): Column & { type: 'int' | 'bigint' | 'date' | 'float' } {
   if (x.type === 'text') throw callError(`${fn} needs a number, got text for X.`)
   return x
 }

@@ -19,7 +19,7 @@ const G: ArgSpec = { kind: 'group', name: 'G', optional: true }
 const S: ArgSpec = { kind: 'select', name: 'S', optional: true }
 const O: ArgSpec = { kind: 'order', name: 'O', optional: true }
 const X: ArgSpec = { kind: 'value', name: 'X' }
-const XNUM: ArgSpec = { kind: 'value', name: 'X', types: ['int', 'float', 'date'] }
+const XNUM: ArgSpec = { kind: 'value', name: 'X', types: ['int', 'bigint', 'float', 'date'] }
 
 type Result = 'int' | 'float' | 'text' | 'x'
 type Body = (gr: Groups, args: readonly KernelArg[], ctx: KernelContext) => Column
@@ -85,7 +85,7 @@ export const GROUP_FUNCTIONS: readonly FunctionDef[] = [
   groupFn('g_pct', [G, S, XNUM], 'float', (gr, a, c) => gPct(gr, x(a, 2, c, 'g_pct')), 'g_pct(G;S;X): X as a fraction of the group sum of X.', true),
   groupFn(
     'g_wavg',
-    [G, S, XNUM, { kind: 'value', name: 'W', types: ['int', 'float', 'date'] }],
+    [G, S, XNUM, { kind: 'value', name: 'W', types: ['int', 'bigint', 'float', 'date'] }],
     'float',
     (gr, a, c) => gWavg(gr, x(a, 2, c, 'g_wavg'), xColumn(a, 3, c.rows, 'g_wavg', 'W')),
     'g_wavg(G;S;X;W): average of X weighted by W in the group.',

@@ -4,12 +4,13 @@
  * (and gives N/A to the rows that took no part).
  */
 import { NA_INT, type Column } from '../../columns/types.js'
+import { isFloat64 } from '../../columns/index.js'
 
 /** Sum and count of the non-N/A values of each group. */
 export function groupSums(gid: Int32Array, count: number, x: Column, rows: number): { sum: Float64Array; n: Int32Array } {
   const sum = new Float64Array(count)
   const n = new Int32Array(count)
-  if (x.type === 'float') {
+  if (isFloat64(x)) {
     const d = x.data
     for (let r = 0; r < rows; r++) {
       const g = gid[r]
@@ -45,7 +46,7 @@ export function groupCounts(gid: Int32Array, count: number, rows: number): Int32
 
 /** Smallest or largest non-N/A value of each group, as a column of X's type (N/A if none). */
 export function groupExtremes(gid: Int32Array, count: number, x: Column, rows: number, isMax: boolean): Column {
-  if (x.type === 'float') {
+  if (isFloat64(x)) {
     const best = new Float64Array(count).fill(NaN)
     const d = x.data
     for (let r = 0; r < rows; r++) {
@@ -55,7 +56,7 @@ export function groupExtremes(gid: Int32Array, count: number, x: Column, rows: n
       const b = best[g]
       if (b !== b || (isMax ? v > b : v < b)) best[g] = v
     }
-    return { type: 'float', data: best }
+    return { type: x.type, data: best }
   }
   const na = x.type === 'text' ? 0 : NA_INT // text: codes order like strings, '' (0) is N/A
   const d = x.type === 'text' ? x.codes : x.data

@@ -8,6 +8,7 @@ import { toFloat } from '../../columns/index.js'
 import { NA_INT, type Column } from '../../columns/types.js'
 import { callError } from '../args.js'
 import { floatResult, intResult, rowAt, type Groups } from './context.js'
+import { isFloat64 } from '../../columns/index.js'
 
 /** g_cumcnt(G;S;O): 1, 2, 3… within the group in O order. */
 export function gCumcnt(gr: Groups): Column {
@@ -28,7 +29,7 @@ export function gCumsum(gr: Groups, x: Column): Column {
   const { gid, order, rows } = gr
   const sum = new Float64Array(gr.count)
   const out = new Float64Array(rows)
-  if (x.type === 'float') {
+  if (isFloat64(x)) {
     const d = x.data
     for (let k = 0; k < rows; k++) {
       const r = rowAt(order, k)
@@ -53,7 +54,7 @@ export function gCumsum(gr: Groups, x: Column): Column {
 /** g_cummax / g_cummin (G;S;O;X): running extreme of X's type; N/A before the first value. */
 export function gCumExtreme(gr: Groups, x: Column, isMax: boolean): Column {
   const { gid, order, rows } = gr
-  if (x.type === 'float') {
+  if (isFloat64(x)) {
     const best = new Float64Array(gr.count).fill(NaN)
     const d = x.data
     const out = new Float64Array(rows)
@@ -69,7 +70,7 @@ export function gCumExtreme(gr: Groups, x: Column, isMax: boolean): Column {
       if (v === v && (b !== b || (isMax ? v > b : v < b))) best[g] = v
       out[r] = best[g]
     }
-    return floatResult(out)
+    return { type: x.type, data: out }
   }
   const na = x.type === 'text' ? 0 : NA_INT
   const d = x.type === 'text' ? x.codes : x.data

@@ -9,6 +9,7 @@ import { NA_INT, type Column } from '../../columns/types.js'
 import type { Groups } from './context.js'
 import { groupLayout } from './positional.js'
 import { MAX_TEXT_LENGTH, TextBudget } from '../text-limits.js'
+import { isFloat64 } from '../../columns/index.js'
 
 /** g_splice(G;S;O;X;D;N) over prepared groups; `limit` null = every value. */
 export function gSplice(gr: Groups, x: Column, delimiter: string, limit: number | null): Column {
@@ -36,5 +37,5 @@ export function gSplice(gr: Groups, x: Column, delimiter: string, limit: number 
 function display(x: Column, r: number): string {
   if (x.type === 'text') return x.dict[x.codes[r]]
   const v = x.data[r]
-  return v !== v || (x.type !== 'float' && v === NA_INT) ? '' : String(v)
+  return v !== v || (!isFloat64(x) && v === NA_INT) ? '' : String(v)
 }

@@ -11,6 +11,7 @@ import { sqlDeclined } from '../../functions/sql.js'
 import { NA_INT, type Column } from '../../columns/types.js'
 import { checkError } from '../../check/errors.js'
 import type { Worksheet, WsColumn } from '../worksheet.js'
+import { isFloat64 } from '../../columns/index.js'
 
 /** Text keys from two dictionaries become codes of the foreign dictionary (-2: absent there). */
 function alignKeys(mine: Column, theirs: Column): [Column, Column] {
@@ -23,12 +24,12 @@ function alignKeys(mine: Column, theirs: Column): [Column, Column] {
       { type: 'int', data: theirs.codes },
     ]
   }
-  if (mine.type === 'float' || theirs.type === 'float') return [toFloat(mine), toFloat(theirs)]
+  if (isFloat64(mine) || isFloat64(theirs)) return [toFloat(mine), toFloat(theirs)]
   return [mine, theirs]
 }
 
 function toFloat(c: Column): Column {
-  if (c.type === 'float' || c.type === 'text') return c
+  if (isFloat64(c) || c.type === 'text') return c
   return { type: 'float', data: Float64Array.from(c.data, (v) => (v === -2147483648 ? Number.NaN : v)) }
 }
 
@@ -112,7 +113,7 @@ function sqlJoinCheck(op: Op & { kind: 'Link' }, pairs: readonly [Column, Column
 function keysPresent(keys: readonly Column[], rows: number): { mask: Uint8Array; count: number } {
   const mask = new Uint8Array(rows).fill(1)
   for (const k of keys) {
-    if (k.type === 'float') for (let i = 0; i < rows; i++) mask[i] &= +(k.data[i] === k.data[i])
+    if (isFloat64(k)) for (let i = 0; i < rows; i++) mask[i] &= +(k.data[i] === k.data[i])
     else if (k.type === 'text') for (let i = 0; i < rows; i++) mask[i] &= +(k.codes[i] !== 0)
     else for (let i = 0; i < rows; i++) mask[i] &= +(k.data[i] !== NA_INT)
   }

@@ -3,9 +3,10 @@
  * matched by name; a column the foreign side lacks is N/A there, and one only the foreign side
  * has comes after the current ones, N/A on the current rows. Text dictionaries are merged.
  */
-import { columnLength, gather, mergeDicts, toFloat } from '../../columns/index.js'
+import { columnLength, gather, mergeDicts, toBigint, toFloat } from '../../columns/index.js'
 import { NA_INT, type Column, type ColumnType, type IntColumn, type TextColumn } from '../../columns/types.js'
 import { deferredColumn, newColumn, Worksheet, type WsColumn } from '../worksheet.js'
+import { isFloat64, widerNumber } from '../../columns/index.js'
 
 /**
  * Text rows of both sides under the union of their dictionaries: one pass over each side's codes
@@ -29,15 +30,15 @@ function concatText(a: TextColumn, b: TextColumn | null, bRows: number): TextCol
 function concat(a: Column, b: Column | null, bRows: number): Column {
   if (a.type === 'text') return concatText(a, b?.type === 'text' ? b : null, bRows)
   const n = a.data.length
-  if (a.type === 'float' || b?.type === 'float') {
+  if (isFloat64(a) || (b !== null && isFloat64(b))) {
     const out = new Float64Array(n + bRows).fill(Number.NaN)
     const put = (c: Column, at: number) => {
       if (c.type === 'text') return
-      for (let i = 0; i < c.data.length; i++) out[at + i] = c.type === 'float' ? c.data[i] : c.data[i] === NA_INT ? Number.NaN : c.data[i]
+      for (let i = 0; i < c.data.length; i++) out[at + i] = isFloat64(c) ? c.data[i] : c.data[i] === NA_INT ? Number.NaN : c.data[i]
     }
     put(a, 0)
     if (b) put(b, n)
-    return { type: 'float', data: out }
+    return { type: b !== null && b.type !== 'text' ? widerNumber(a.type, b.type) : a.type, data: out } as Column
   }
   const out = new Int32Array(n + bRows).fill(NA_INT)
   out.set(a.data, 0)
@@ -74,7 +75,7 @@ function gatherConcat(a: Column, b: Column | null, index: Int32Array): Column {
 export function runMerge(ws: Worksheet, foreign: Worksheet): Worksheet {
   const cols = ws.cols.map((c) => {
     const other = foreign.column(c.name)
-    const type = c.type !== 'text' && other?.type === 'float' ? 'float' : c.type
+    const type = c.type !== 'text' && other && other.type !== 'text' ? widerNumber(c.type, other.type) : c.type
     if (foreign.rows === 0) return type === c.type ? c : newColumn(c.name, asType(c.data(), type), c.info, c.visible)
     if (ws.rows === 0) return foreignOnly(c, other, type, foreign.rows)
     const make = (): Column => concat(c.data(), other?.data() ?? null, foreign.rows)
@@ -120,11 +121,12 @@ function foreignOnly(c: WsColumn, other: WsColumn | undefined, type: ColumnType,
 function asType(col: Column, type: ColumnType): Column {
   if (col.type === type || col.type === 'text' || type === 'text') return col
   if (type === 'float') return toFloat(col)
+  if (type === 'bigint') return toBigint(col as IntColumn)
   return { type, data: (col as IntColumn).data }
 }
 
 function naColumn(type: ColumnType, rows: number): Column {
   if (type === 'text') return { type, codes: new Int32Array(rows), dict: [''] }
-  if (type === 'float') return { type, data: new Float64Array(rows).fill(Number.NaN) }
+  if (type === 'float' || type === 'bigint') return { type, data: new Float64Array(rows).fill(Number.NaN) }
   return { type, data: new Int32Array(rows).fill(NA_INT) }
 }

@@ -18,6 +18,7 @@ import { newColumn, Worksheet, type WsColumn } from '../worksheet.js'
 import { groupOrder } from './group-order.js'
 import { infoPatch } from './simple.js'
 import { groupStates } from './tabu-groups.js'
+import { isFloat64 } from '../../columns/index.js'
 
 /** A tabulation's groups before ordering: one row per group in every column. */
 export interface Tabulated {
@@ -150,7 +151,7 @@ export function tabulationWorksheet(op: Op & { kind: 'Tabu' }, ws: Worksheet, t:
 
 /** Marks cells of empty (row, column) combinations N/A. */
 function blankEmpty(col: Column, counts: Int32Array): Column {
-  if (col.type === 'float') return { type: 'float', data: col.data.map((v, i) => (counts[i] === 0 ? Number.NaN : v)) }
+  if (isFloat64(col)) return { type: col.type, data: col.data.map((v, i) => (counts[i] === 0 ? Number.NaN : v)) }
   if (col.type === 'text') return { ...col, codes: col.codes.map((v, i) => (counts[i] === 0 ? 0 : v)) }
   return { type: col.type, data: col.data.map((v, i) => (counts[i] === 0 ? NA_INT : v)) }
 }
