@@ -12,7 +12,7 @@ export type Names = readonly string[] | string
 export interface ColumnDecl {
   readonly name: string
   /** Ours, or the letters !cols reports (i is a date when the format says type:date). */
-  readonly type?: 'int' | 'float' | 'text' | 'date' | 'i' | 'j' | 'f' | 'a'
+  readonly type?: 'int' | 'bigint' | 'float' | 'text' | 'date' | 'i' | 'j' | 'f' | 'a'
   readonly label?: string
   readonly format?: string
   readonly desc?: string

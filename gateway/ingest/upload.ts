@@ -128,15 +128,15 @@ const MAX_WIDTH = 1000
 /**
  * The 1010data type letters `!cols` and get_table_cols report, read back as our types, so that
  * metadata read from the service can be sent back unchanged: i is an integer, or a date when its
- * format says `type:date` (dates are yyyymmdd integers there); j, a big integer, is an integer
- * (values beyond 32 bits are refused like any out-of-range integer); f a float; a text.
+ * format says `type:date` (dates are yyyymmdd integers there); j a big integer (exact to ±2^53);
+ * f a float; a text.
  */
 function typeOfLetter(letter: string, format: string | undefined): ColumnType | undefined {
   switch (letter) {
     case 'i':
       return format !== undefined && /(^|;)\s*type\s*:\s*date\s*(;|$)/i.test(format) ? 'date' : 'int'
     case 'j':
-      return 'int'
+      return 'bigint'
     case 'f':
       return 'float'
     case 'a':

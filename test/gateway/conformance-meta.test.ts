@@ -113,7 +113,7 @@ forEachStore('conformance: metadata and dbm (issue 17)', (svc) => {
       expect(await cols(admin)).to.deep.equal(meta)
     })
 
-    it('reads i, j, f and a as int, int, float and text', async () => {
+    it('reads i, j, f and a as int, bigint, float and text', async () => {
       const r = await dbmOk<{ cols: { name: string; type: string }[] }>(svc(), admin, 'upload_table', {
         path: 'cm_letters',
         cols: [
@@ -122,10 +122,10 @@ forEachStore('conformance: metadata and dbm (issue 17)', (svc) => {
           { name: 'c', type: 'f' },
           { name: 'd', type: 'a' },
         ],
-        data: { a: [1], b: [2], c: [1.5], d: [7] },
+        data: { a: [1], b: [9007199254740991], c: [1.5], d: [7] },
       })
-      expect(r.cols.map((c) => c.type)).to.deep.equal(['int', 'int', 'float', 'text'])
-      expect((await run(admin, '<base table="uploads.admin.cm_letters"/>')).body).to.deep.equal({ a: [1], b: [2], c: [1.5], d: ['7'] })
+      expect(r.cols.map((c) => c.type)).to.deep.equal(['int', 'bigint', 'float', 'text'])
+      expect((await run(admin, '<base table="uploads.admin.cm_letters"/>')).body).to.deep.equal({ a: [1], b: [9007199254740991], c: [1.5], d: ['7'] })
     })
 
     it('still refuses a type that is neither ours nor a letter, naming both kinds', async () => {

@@ -1,0 +1,98 @@
+/**
+ * Integers that never lie (issue 21, item 1), through api/run: whole-number literals past 32 bits
+ * are big integers (`j`); int + - * whose results leave the 32-bit range run again with that
+ * operator computing in big integers, so `date*1000000+time` keys come out exact; past ±2^53 a
+ * query is refused, never answered with a rounded or wrapped number. Big-integer columns come in
+ * through uploads (CSV and JSON) and savetable, and report `j` in `!cols`.
+ */
+import { expect } from 'chai'
+import { forEachStore } from '../helpers/suites.js'
+import { dbmOk } from '../helpers/dbm.js'
+
+forEachStore('big integers through api/run', (svc) => {
+  let cookie: string
+  before(async () => {
+    cookie = await svc().login()
+  })
+  const run = (xml: string, path = '/v1/api/run:json') => svc().http.post(path).set('Cookie', cookie).send({ xml })
+  const cols = async (): Promise<{ name: string[]; type: string[] }> => (await svc().http.post('/v1/api/run/!cols:json').set('Cookie', cookie)).body
+
+  it('reads the literals the issue names exactly, as big integers', async () => {
+    const res = await run('<table cols="a">1</table><willbe name="x" value="3000000000"/><willbe name="y" value="4294967297"/><willbe name="z" value="2147483648"/>')
+    expect(res.status, res.text).to.equal(200)
+    expect(res.body).to.deep.equal({ a: [1], x: [3000000000], y: [4294967297], z: [2147483648] })
+    expect((await cols()).type).to.deep.equal(['i', 'j', 'j', 'j'])
+  })
+
+  it('widens int arithmetic that leaves 32 bits instead of failing or giving N/A', async () => {
+    const xml = `<table cols="d,t">20240131,93000;20231231,235959</table>
+      <willbe name="key" value="d*1000000+t"/><willbe name="twice" value="d+d"/><willbe name="small" value="t+1"/>
+      <willbe name="k" value="20240131*1000"/>`
+    const res = await run(xml)
+    expect(res.status, res.text).to.equal(200)
+    expect(res.body.key).to.deep.equal([20240131093000, 20231231235959])
+    expect(res.body.twice).to.deep.equal([40480262, 40462462])
+    expect(res.body.k).to.deep.equal([20240131000, 20240131000])
+    const meta = await cols()
+    // Only the operators that overflowed (and what depends on them) are big integers.
+    expect(Object.fromEntries(meta.name.map((n, i) => [n, meta.type[i]]))).to.deep.equal({ d: 'i', t: 'i', key: 'j', twice: 'i', small: 'i', k: 'j' })
+    // Run twice: the second run starts wide and answers the same.
+    expect((await run(xml)).body).to.deep.equal(res.body)
+  })
+
+  it('widens on a stored table big enough to pass 2^31 in a sum of columns, and groups by the key', async () => {
+    const xml = `<base table="pub.demo.retail.item"/><willbe name="big" value="trans*10000000+sku"/>
+      <tabu breaks=""><tcol source="big" fun="max" name="m"/><tcol source="trans" fun="max" name="t"/></tabu>`
+    const res = await run(xml)
+    expect(res.status, res.text).to.equal(200)
+    expect(res.body.m[0]).to.be.greaterThan(2147483647)
+    expect(Number.isInteger(res.body.m[0])).to.equal(true)
+    expect(Math.floor(res.body.m[0] / 10000000)).to.equal(res.body.t[0])
+  })
+
+  it('refuses a result past 2^53 with a message that says what to write instead', async () => {
+    const res = await run('<table cols="a">1</table><willbe name="x" value="9007199254740991+a"/>')
+    expect(res.status).to.equal(400)
+    expect(res.text).to.match(/Big integer overflow: 9007199254740991 \+ 1 .*write one side as a decimal/)
+    const lit = await run('<table cols="a">1</table><willbe name="x" value="9007199254740993"/>')
+    expect(lit.status).to.equal(400)
+    expect(lit.text).to.match(/too large/)
+  })
+
+  it('uploads CSV and JSON with integers past 32 bits as big integers, exactly', async () => {
+    const csv = await dbmOk<{ cols: { name: string; type: string }[] }>(svc(), cookie, 'upload_table', {
+      path: 'bigint_csv',
+      csv: 'id,n\n9007199254740991,1\n-4294967297,2\n,3\n',
+    })
+    expect(csv.cols.map((c) => c.type)).to.deep.equal(['bigint', 'int'])
+    const back = await run('<base table="uploads.admin.bigint_csv"/><sort col="id"/>')
+    expect(back.body.id).to.deep.equal([null, -4294967297, 9007199254740991])
+    expect((await cols()).type).to.deep.equal(['j', 'i'])
+    const json = await dbmOk<{ cols: { name: string; type: string }[] }>(svc(), cookie, 'upload_table', { path: 'bigint_json', data: { id: [3000000000, 1, null] } })
+    expect(json.cols.map((c) => c.type)).to.deep.equal(['bigint'])
+    const sum = await run('<base table="uploads.admin.bigint_json"/><willbe name="next" value="id+1"/><sel value="id>2147483647"/>')
+    expect(sum.body).to.deep.equal({ id: [3000000000], next: [3000000001] })
+  })
+
+  it('saves a big-integer result with savetable and reads it back the same', async () => {
+    const xml = '<table cols="a">1;2</table><willbe name="x" value="a*4000000000"/>'
+    const saved = await svc().http.post('/v1/api/run:json').set('Cookie', cookie).send({ xml, savetable: 'uploads.admin.bigint_saved' })
+    expect(saved.status, saved.text).to.equal(200)
+    const back = await run('<base table="uploads.admin.bigint_saved"/>')
+    expect(back.body).to.deep.equal({ a: [1, 2], x: [4000000000, 8000000000] })
+    expect((await cols()).type).to.deep.equal(['i', 'j'])
+  })
+
+  it('answers SQL over a big-integer column exactly', async () => {
+    const res = await svc().http.post('/v1/api/sql:json').set('Cookie', cookie).send({ sql: 'select id, id + 1 as next from uploads.admin.bigint_csv where id is not null order by id' })
+    expect(res.status, res.text).to.equal(200)
+    expect(res.body).to.deep.equal({ id: [-4294967297, 9007199254740991], next: [-4294967296, 9007199254740992] })
+  })
+
+  it('shows big integers whole in the text view', async () => {
+    const res = await run('<table cols="a">1</table><willbe name="x" value="3000000000"/>', '/v1/api/run:text')
+    expect(res.status, res.text).to.equal(200)
+    expect(res.text).to.match(/3,?000,?000,?000/)
+    expect(res.text).not.to.match(/3000000000\.0|3,000,000,000\.00/)
+  })
+})
