@@ -97,9 +97,9 @@ const VALUES: readonly ValueCase[] = [
   { text: '1,234,567', type: 'num', value: 1234567, int: true },
   { text: '007', type: 'num', value: 7, int: true },
   { text: '2147483647', type: 'num', value: 2147483647, int: true },
-  // Past the 32-bit range a whole number is read as a decimal, exact up to 2^53, not wrapped.
-  { text: '2147483648', type: 'num', value: 2147483648, int: false },
-  { text: '9007199254740991', type: 'num', value: 9007199254740991, int: false },
+  // Past the 32-bit range a whole number is a big integer literal (int, typed bigint), exact up to 2^53, not wrapped.
+  { text: '2147483648', type: 'num', value: 2147483648, int: true },
+  { text: '9007199254740991', type: 'num', value: 9007199254740991, int: true },
   { text: '123456789.123456789', type: 'num', value: Number('123456789.123456789'), int: false },
   { text: '3/15/03', type: 'date', value: 20030315 },
   { text: '12/31/2014', type: 'date', value: 20141231 },

@@ -5,7 +5,7 @@
  */
 import { expect } from 'chai'
 import { readCsvColumns } from '../../shared/csv/read.js'
-import { dashedDate, DATE, FLOAT, INT, textKind, trimmed } from '../../shared/csv/infer.js'
+import { BIG, dashedDate, DATE, FLOAT, INT, textKind, trimmed } from '../../shared/csv/infer.js'
 import { Rng } from '../../engine/columns/random.js'
 
 const PIECES = ['', '0', '7', '12', '999999999', '1000000000', '2147483647', '2147483648', '00012', '-', '+', '.', 'e', 'E', '5', '-0', '3.', '.5']
@@ -32,7 +32,7 @@ describe('CellColumn (readCsvColumns)', () => {
       const t = trimmed(col.text(r))
       const kind = textKind(t)
       expect(col.kinds[r], JSON.stringify(t)).to.equal(kind)
-      const want = kind === INT || kind === FLOAT ? Number(t) : kind === DATE ? dashedDate(t) : 0
+      const want = kind === INT || kind === FLOAT || kind === BIG ? Number(t) : kind === DATE ? dashedDate(t) : 0
       expect(Object.is(col.nums[r], want), `${JSON.stringify(t)}: ${col.nums[r]} where ${want}`).to.equal(true)
     }
   })
