@@ -29,7 +29,7 @@ export function fromResultColumn(c: ResultColumn, type: ColumnType): Column {
   // encodeColumns never writes text as strings; anything else is a bug upstream.
   if (c.kind === 'text') throw new Error('parallel codec: a partial column arrived with text as strings')
   if (c.kind === 'coded') return { type: 'text', codes: c.codes, dict: c.dict }
-  if (c.kind === 'float') return { type: 'float', data: c.data }
+  if (c.kind === 'float') return { type: type === 'bigint' ? 'bigint' : 'float', data: c.data }
   return { type: type === 'date' ? 'date' : 'int', data: c.data }
 }
 

@@ -115,11 +115,11 @@ function extremeOf(parts: readonly Part[], j: number, name: string, count: numbe
     const at = partName(j, name)
     const col = column(p, at)!
     const type = col.type
-    like = type === 'float' ? like : { type: type === 'date' ? 'date' : 'int', data: new Int32Array(0) }
+    like = type === 'float' ? like : type === 'bigint' ? { type, data: best } : { type: type === 'date' ? 'date' : 'int', data: new Int32Array(0) }
     const d = numbers(col)
     for (let g = 0; g < d.length; g++) {
       const raw = d[g]
-      const v = type === 'float' ? raw : raw === NA_INT ? Number.NaN : raw
+      const v = isFloat64Type(type) ? raw : raw === NA_INT ? Number.NaN : raw
       if (v !== v) continue
       const to = p.map[g]
       const b = best[to]

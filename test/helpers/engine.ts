@@ -41,7 +41,7 @@ export function makeTable(path: string, cols: readonly ColDef[]): TableInput {
         const enc = encodeText(c.values.map((v) => (v === null ? '' : String(v))))
         return { spec, buffer: shared(enc.codes), dict: shareDictionary(enc.dict) }
       }
-      if (c.type === 'float') return { spec, buffer: shared(Float64Array.from(c.values, (v) => (v === null ? Number.NaN : Number(v)))) }
+      if (c.type === 'float' || c.type === 'bigint') return { spec, buffer: shared(Float64Array.from(c.values, (v) => (v === null ? Number.NaN : Number(v)))) }
       return { spec, buffer: shared(Int32Array.from(c.values, (v) => (v === null ? NA_INT : Number(v)))) }
     }),
   }

@@ -1,0 +1,139 @@
+/**
+ * Big integers (`j`, issue 21 item 1) in the engine: a bigint column (float64, whole values,
+ * exact to ±2^53) through arithmetic, comparisons, sorting, selection, tabulation, links and
+ * merges with int columns, and g_ functions, checked against plain JavaScript numbers and split
+ * over parts; an int operator that overflows names itself, and once marked wide
+ * (expr/widening.ts) computes exactly in big integers and is typed so.
+ */
+import { expect } from 'chai'
+import { markWide, wideningOf } from '../../engine/expr/widening.js'
+import { execute } from '../../engine/parallel/execute.js'
+import { checkMacro, parseMacro } from '../../engine/index.js'
+import { Rng } from '../../engine/columns/random.js'
+import { AppError } from '../../shared/errors.js'
+import { columnsOf, makeTable, runXml, type Cell } from '../helpers/engine.js'
+import { checkedOps, expectIdentical, interpreted, split, taskOf } from './parallel-harness.js'
+
+const BIG = 2 ** 40
+
+function bigTable(rows: number, seed: number) {
+  const rng = new Rng(seed)
+  const k: Cell[] = []
+  const x: Cell[] = []
+  const i: Cell[] = []
+  for (let r = 0; r < rows; r++) {
+    k.push(rng.int(0, 4) === 0 ? null : BIG + rng.int(0, 19))
+    x.push(rng.int(0, 6) === 0 ? null : (rng.int(0, 1) === 0 ? -1 : 1) * (BIG * 3 + rng.int(0, 999)))
+    i.push(rng.int(0, 999))
+  }
+  return makeTable('t.big', [
+    { name: 'k', type: 'bigint', values: k },
+    { name: 'x', type: 'bigint', values: x },
+    { name: 'i', type: 'int', values: i },
+  ])
+}
+
+const typesOf = (r: { cols: readonly { name: string; type: string }[] }) => Object.fromEntries(r.cols.map((c) => [c.name, c.type]))
+
+describe('big integers in the engine', () => {
+  const t = bigTable(4000, 2101)
+  const cols = columnsOf(runXml('<base table="t.big"/>', [t]))
+
+  it('computes + - * with ints exactly and keeps the type j', () => {
+    const r = runXml(
+      '<base table="t.big"/><willbe name="s" value="x+i"/><willbe name="d" value="i-x"/><willbe name="p" value="k*3"/><willbe name="n" value="-x"/>',
+      [t],
+    )
+    const got = columnsOf(r)
+    expect(got.s).to.deep.equal(cols.x.map((v, r) => (v === null ? null : (v as number) + (cols.i[r] as number))))
+    expect(got.d).to.deep.equal(cols.x.map((v, r) => (v === null ? null : (cols.i[r] as number) - (v as number))))
+    expect(got.p).to.deep.equal(cols.k.map((v) => (v === null ? null : (v as number) * 3)))
+    expect(got.n).to.deep.equal(cols.x.map((v) => (v === null ? null : -(v as number))))
+    expect(typesOf(r)).to.include({ s: 'j', d: 'j', p: 'j', n: 'j' })
+  })
+
+  it('selects, sorts, tabulates by a big-integer key and summarises it like JavaScript numbers', () => {
+    const sel = columnsOf(runXml(`<base table="t.big"/><sel value="k>${BIG + 9}"/><sort col="x" dir="down"/>`, [t]))
+    const kept = cols.k.map((v, r) => r).filter((r) => cols.k[r] !== null && (cols.k[r] as number) > BIG + 9)
+    expect(sel.x).to.deep.equal(kept.map((r) => cols.x[r]).sort((a, b) => (a === null ? 1 : b === null ? -1 : (b as number) - (a as number))))
+    const tab = runXml(
+      '<base table="t.big"/><tabu breaks="k"><break col="k" sort="up"/><tcol source="x" fun="max" name="m"/><tcol fun="cnt" name="n"/><tcol source="x" fun="first" name="f"/></tabu>',
+      [t],
+    )
+    expect(typesOf(tab)).to.include({ k: 'j', m: 'j', n: 'i', f: 'j' })
+    const byKey = new Map<Cell, Cell[]>()
+    cols.k.forEach((k, r) => byKey.set(k, [...(byKey.get(k) ?? []), cols.x[r]]))
+    const keys = [...byKey.keys()].sort((a, b) => (a === null ? -1 : b === null ? 1 : (a as number) - (b as number)))
+    const got = columnsOf(tab)
+    expect(got.k).to.deep.equal(keys)
+    expect(got.n).to.deep.equal(keys.map((k) => byKey.get(k)!.length))
+    expect(got.m).to.deep.equal(
+      keys.map((k) => byKey.get(k)!.reduce<Cell>((m, v) => (v === null ? m : m === null || (v as number) > (m as number) ? v : m), null)),
+    )
+    expect(got.f).to.deep.equal(keys.map((k) => byKey.get(k)![0]))
+  })
+
+  it('links an int key to a big-integer key and merges int with big integers into j', () => {
+    const dim = makeTable('t.dim', [
+      { name: 'k', type: 'int', values: [1, 2, 3] },
+      { name: 'name', type: 'text', values: ['one', 'two', 'three'] },
+    ])
+    const facts = makeTable('t.facts', [{ name: 'k', type: 'bigint', values: [3, 3000000000, null, 1] }])
+    const linked = columnsOf(runXml('<base table="t.facts"/><link table2="t.dim" col="k" col2="k" cols="name"/>', [facts, dim]))
+    expect(linked.name).to.deep.equal(['three', null, null, 'one'].map((v) => v ?? ''))
+    const merged = runXml('<base table="t.dim"/><merge table2="t.facts"/>', [facts, dim])
+    expect(columnsOf(merged).k).to.deep.equal([1, 2, 3, 3, 3000000000, null, 1])
+    expect(typesOf(merged).k).to.equal('j')
+  })
+
+  it('runs g_ functions over big integers', () => {
+    const r = runXml(
+      '<base table="t.big"/><willbe name="mx" value="g_max(k;;x)"/><willbe name="sh" value="g_rshift(;;;x;1)"/><willbe name="cm" value="g_cummax(k;;;x)"/>',
+      [t],
+    )
+    expect(typesOf(r)).to.include({ mx: 'j', sh: 'j', cm: 'j' })
+    const got = columnsOf(r)
+    expect(got.sh).to.deep.equal([...cols.x.slice(1), null])
+  })
+
+  it('gives the same answer split in parts as in one piece', () => {
+    const xml =
+      '<base table="t.big"/><willbe name="s" value="x+i*1000"/><sel value="s>0"/><tabu breaks="k"><tcol source="s" fun="sum" name="sum"/><tcol source="s" fun="min" name="lo"/></tabu>'
+    const ops = checkedOps(xml, [t])
+    const whole = interpreted(ops, [t])
+    for (const parts of [2, 3]) {
+      const got = split(taskOf(ops, [t]), parts, 512)
+      if (got) expectIdentical(got.result, whole, `${parts} parts`)
+    }
+  })
+
+  it('names the int operator that overflows, and computes it exactly once it is marked wide', () => {
+    const ints = makeTable('t.ints', [
+      { name: 'd', type: 'int', values: [20240131, 20231231, null] },
+      { name: 'h', type: 'int', values: [93000, 235959, 1] },
+    ])
+    const xml = '<base table="t.ints"/><willbe name="key" value="d*1000000+h"/><willbe name="small" value="h+1"/>'
+    const { ops } = parseMacro(xml, {})
+    const schemas = new Map([['t.ints', ints.columns.map((c) => c.spec)]])
+    let first: unknown
+    try {
+      execute(taskOf(checkMacro(ops, schemas), [ints]))
+    } catch (e) {
+      first = e
+    }
+    expect(first).to.be.instanceOf(AppError)
+    const key = wideningOf(first)
+    expect(key).to.be.a('string')
+    // The multiplication overflows first; once it is wide, the addition sees a big integer.
+    const wide = checkMacro(markWide(ops, new Set([key!])), schemas)
+    const r = execute(taskOf(wide, [ints]))
+    expect(columnsOf(r).key).to.deep.equal([20240131093000, 20231231235959, null])
+    expect(typesOf(r)).to.include({ key: 'j', small: 'i' })
+  })
+
+  it('refuses, rather than rounds, a big-integer result past 2^53', () => {
+    expect(() => runXml('<table cols="a">1</table><willbe name="x" value="9007199254740991+a"/>')).to.throw(/Big integer overflow/)
+    expect(() => runXml('<table cols="a">4503599627370496</table><willbe name="x" value="a*2"/>')).to.throw(/Big integer overflow/)
+    expect(columnsOf(runXml('<table cols="a">4503599627370495</table><willbe name="x" value="a*2"/>')).x).to.deep.equal([9007199254740990])
+  })
+})
