@@ -153,7 +153,8 @@ export class Checker {
     const source = t.source ? typed(t.source, s, t.loc, '<tcol source>') : null
     const weight = t.weight ? typed(t.weight, s, t.loc, '<tcol weight>') : null
     if (source && def.types && !def.types.includes(source.type)) throw checkError(t.loc, `<tcol fun="${t.fun}"> needs a numeric source, got ${source.type}.`)
-    if (weight && !(def.weightTypes ?? ['int', 'bigint', 'float', 'date']).includes(weight.type)) throw checkError(t.loc, `<tcol fun="${t.fun}"> needs a numeric weight.`)
+    if (weight && !(def.weightTypes ?? ['int', 'bigint', 'float', 'date']).includes(weight.type))
+      throw checkError(t.loc, `<tcol fun="${t.fun}"> needs a numeric weight.`)
     // Word for word what the interpreter said when it met the list, before the checker looked for it.
     if (source?.list || weight?.list) throw checkError(undefined, 'A list of values cannot be a column.')
     return { tcol: { ...t, source: source?.expr ?? null, weight: weight?.expr ?? null }, type: def.result(source?.type ?? null) }

@@ -116,7 +116,15 @@ export function typeExpr(e: Expr, schema: Schema): Typed {
     case 'List': {
       const types = new Set(e.items.map((i) => typeExpr(i, schema).type))
       if (types.has('text') && types.size > 1) throw checkError(e.loc, 'A list cannot mix text and numbers.')
-      const type = types.has('text') ? 'text' : types.has('float') ? 'float' : types.has('bigint') ? 'bigint' : types.has('date') && types.size === 1 ? 'date' : 'int'
+      const type = types.has('text')
+        ? 'text'
+        : types.has('float')
+          ? 'float'
+          : types.has('bigint')
+            ? 'bigint'
+            : types.has('date') && types.size === 1
+              ? 'date'
+              : 'int'
       return { expr: e, type, list: true }
     }
     case 'Col': {

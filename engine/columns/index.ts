@@ -1,7 +1,19 @@
 /** Public API of the column layer: constructors, dictionary helpers and the shared kernels. */
 export type { Column, ColumnType, FloatColumn, GroupIndex, IntColumn, Scalar, ScalarList, TextColumn, Value } from './types.js'
 export { NA_FLOAT, NA_INT, BIGINT_MAX, columnLength, isFloat64, isFloat64Type, isNumericType, widerNumber } from './types.js'
-export { columnFromValues, compareStrings, dateColumn, floatColumn, intColumn, naColumn, scalarToColumn, textColumnFromStrings, toFloat, toBigint, bigintColumn } from './make.js'
+export {
+  columnFromValues,
+  compareStrings,
+  dateColumn,
+  floatColumn,
+  intColumn,
+  naColumn,
+  scalarToColumn,
+  textColumnFromStrings,
+  toFloat,
+  toBigint,
+  bigintColumn,
+} from './make.js'
 export { columnValues, isNA, valueAt } from './access.js'
 export {
   intFromDictMap,

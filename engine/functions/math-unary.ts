@@ -23,7 +23,8 @@ function signOf(d: Float64Array, n: number): Column {
 
 /** Applies `name` to a numeric column. */
 export function mathUnary(name: UnaryName, col: IntColumn | FloatColumn, n: number): Column {
-  if (col.type === 'bigint' && WHOLE_TO_WHOLE.has(name)) return name === 'sign' ? signOf(col.data, n) : { type: 'bigint', data: (floatUnary(name, col.data, n) as FloatColumn).data }
+  if (col.type === 'bigint' && WHOLE_TO_WHOLE.has(name))
+    return name === 'sign' ? signOf(col.data, n) : { type: 'bigint', data: (floatUnary(name, col.data, n) as FloatColumn).data }
   if (isFloat64(col)) return floatUnary(name, col.data, n)
   const d = col.data
   switch (name) {

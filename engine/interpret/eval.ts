@@ -177,7 +177,15 @@ export function evalExpr(e: Expr, ws: Worksheet): Value {
     case 'List': {
       const items = e.items.map((i) => evalExpr(i, ws)) as { kind: 'scalar'; type: string; value: number | string }[]
       const text = items.some((i) => i.type === 'text')
-      const type = text ? 'text' : items.some((i) => i.type === 'float') ? 'float' : items.some((i) => i.type === 'bigint') ? 'bigint' : items.every((i) => i.type === 'date') ? 'date' : 'int'
+      const type = text
+        ? 'text'
+        : items.some((i) => i.type === 'float')
+          ? 'float'
+          : items.some((i) => i.type === 'bigint')
+            ? 'bigint'
+            : items.every((i) => i.type === 'date')
+              ? 'date'
+              : 'int'
       return { kind: 'list', type, values: items.map((i) => i.value) } as Value
     }
     case 'Col':

@@ -485,7 +485,8 @@ function reconcile(state: UploadState, col: ColumnState, spec: ColumnSpec, value
   // Numbers widen: int to bigint to float, the column's file rewritten (or relabelled) once.
   if ((col.type === 'int' && isFloat64Type(spec.type)) || (col.type === 'bigint' && spec.type === 'float')) return { type: spec.type, values }
   if (col.type === 'float' && spec.type === 'bigint') return { type: 'float', values }
-  if (isFloat64Type(col.type) && spec.type === 'int') return { type: col.type, values: Float64Array.from(values as Int32Array, (x) => (x === NA_INT ? NaN : x)) }
+  if (isFloat64Type(col.type) && spec.type === 'int')
+    return { type: col.type, values: Float64Array.from(values as Int32Array, (x) => (x === NA_INT ? NaN : x)) }
   if (col.type === 'date' && spec.type === 'int' && (values as Int32Array).every((x) => x === NA_INT || isYmd(x))) return { type: 'date', values }
   throw new AppError(
     'INVALID_PARAMETER',

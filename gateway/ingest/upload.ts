@@ -9,7 +9,22 @@ import { AppError } from '../../shared/errors.js'
 import { COLUMN_NAME, COLUMN_TYPES, NA_INT, type ColumnSpec, type ColumnType } from '../../shared/table.js'
 import type { ColumnValues, TableInput } from '../../engine/index.js'
 import { readCsv } from '../../shared/csv/read.js'
-import { BIG, columnTypeOf, DATE, dashedDate, FLOAT, INT, INT_MAX, KINDS, NA, plainDate, textKind, TYPE_WORDS, wholeKind, type Kind } from '../../shared/csv/infer.js'
+import {
+  BIG,
+  columnTypeOf,
+  DATE,
+  dashedDate,
+  FLOAT,
+  INT,
+  INT_MAX,
+  KINDS,
+  NA,
+  plainDate,
+  textKind,
+  TYPE_WORDS,
+  wholeKind,
+  type Kind,
+} from '../../shared/csv/infer.js'
 import { typeTextColumn } from '../../shared/csv/cells.js'
 import { isYmd } from '../../shared/ymd.js'
 
@@ -365,7 +380,8 @@ const CONVERT: Record<ColumnType, (v: unknown) => number | string | undefined> =
 
 function convertColumn(name: string, type: ColumnType, cells: readonly unknown[], raw: RawTable): ColumnValues {
   const convert = CONVERT[type]
-  const out = type === 'text' ? new Array<string>(cells.length) : type === 'float' || type === 'bigint' ? new Float64Array(cells.length) : new Int32Array(cells.length)
+  const out =
+    type === 'text' ? new Array<string>(cells.length) : type === 'float' || type === 'bigint' ? new Float64Array(cells.length) : new Int32Array(cells.length)
   for (let r = 0; r < cells.length; r++) {
     const x = convert(cells[r])
     if (x === undefined) throw wrongType(name, type, cells[r], raw, r)

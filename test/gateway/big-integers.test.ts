@@ -18,7 +18,9 @@ forEachStore('big integers through api/run', (svc) => {
   const cols = async (): Promise<{ name: string[]; type: string[] }> => (await svc().http.post('/v1/api/run/!cols:json').set('Cookie', cookie)).body
 
   it('reads the literals the issue names exactly, as big integers', async () => {
-    const res = await run('<table cols="a">1</table><willbe name="x" value="3000000000"/><willbe name="y" value="4294967297"/><willbe name="z" value="2147483648"/>')
+    const res = await run(
+      '<table cols="a">1</table><willbe name="x" value="3000000000"/><willbe name="y" value="4294967297"/><willbe name="z" value="2147483648"/>',
+    )
     expect(res.status, res.text).to.equal(200)
     expect(res.body).to.deep.equal({ a: [1], x: [3000000000], y: [4294967297], z: [2147483648] })
     expect((await cols()).type).to.deep.equal(['i', 'j', 'j', 'j'])
@@ -68,7 +70,10 @@ forEachStore('big integers through api/run', (svc) => {
     const back = await run('<base table="uploads.admin.bigint_csv"/><sort col="id"/>')
     expect(back.body.id).to.deep.equal([null, -4294967297, 9007199254740991])
     expect((await cols()).type).to.deep.equal(['j', 'i'])
-    const json = await dbmOk<{ cols: { name: string; type: string }[] }>(svc(), cookie, 'upload_table', { path: 'bigint_json', data: { id: [3000000000, 1, null] } })
+    const json = await dbmOk<{ cols: { name: string; type: string }[] }>(svc(), cookie, 'upload_table', {
+      path: 'bigint_json',
+      data: { id: [3000000000, 1, null] },
+    })
     expect(json.cols.map((c) => c.type)).to.deep.equal(['bigint'])
     const sum = await run('<base table="uploads.admin.bigint_json"/><willbe name="next" value="id+1"/><sel value="id>2147483647"/>')
     expect(sum.body).to.deep.equal({ id: [3000000000], next: [3000000001] })
@@ -84,7 +89,10 @@ forEachStore('big integers through api/run', (svc) => {
   })
 
   it('answers SQL over a big-integer column exactly', async () => {
-    const res = await svc().http.post('/v1/api/sql:json').set('Cookie', cookie).send({ sql: 'select id, id + 1 as next from uploads.admin.bigint_csv where id is not null order by id' })
+    const res = await svc()
+      .http.post('/v1/api/sql:json')
+      .set('Cookie', cookie)
+      .send({ sql: 'select id, id + 1 as next from uploads.admin.bigint_csv where id is not null order by id' })
     expect(res.status, res.text).to.equal(200)
     expect(res.body).to.deep.equal({ id: [-4294967297, 9007199254740991], next: [-4294967296, 9007199254740992] })
   })
