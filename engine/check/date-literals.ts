@@ -5,7 +5,7 @@
  */
 import type { Expr } from '../ast.js'
 
-/** m/d/yy, m/d/yyyy, yyyy-mm-dd or yyyymmdd → yyyymmdd, or null when not a valid date. */
+/** m/d/yy, m/d/yyyy, yyyy-mm-dd, yyyy/m/d or yyyymmdd → yyyymmdd, or null when not a valid date. */
 export function parseDateText(text: string): number | null {
   const t = text.trim()
   let y: number, m: number, d: number
@@ -15,7 +15,7 @@ export function parseDateText(text: string): number | null {
     d = Number(match[2])
     y = Number(match[3])
     if (match[3].length === 2) y += y < 50 ? 2000 : 1900
-  } else if ((match = /^(\d{4})-(\d{2})-(\d{2})$/.exec(t) ?? /^(\d{4})(\d{2})(\d{2})$/.exec(t))) {
+  } else if ((match = /^(\d{4})-(\d{2})-(\d{2})$/.exec(t) ?? /^(\d{4})\/(\d{1,2})\/(\d{1,2})$/.exec(t) ?? /^(\d{4})(\d{2})(\d{2})$/.exec(t))) {
     y = Number(match[1])
     m = Number(match[2])
     d = Number(match[3])
@@ -33,6 +33,10 @@ export function asDateLiteral(e: Expr): Expr {
     const v = parseDateText(e.value)
     return v === null ? e : { kind: 'Date', value: v, loc: e.loc }
   }
-  if (e.kind === 'List') return { ...e, items: e.items.map(asDateLiteral) }
+  if (e.kind === 'List') {
+    // All or nothing: a list half dates, half text must still meet the text-versus-number error.
+    const items = e.items.map(asDateLiteral)
+    return items.every((i) => i.kind !== 'Str') ? { ...e, items } : e
+  }
   return e
 }
