@@ -129,6 +129,10 @@ const SPLIT: readonly (readonly [string, string])[] = [
     'a decomposable g_ after an ordered one',
     '<sel value="d>0"/><willbe name="c" value="g_cumsum(k;;d;x)"/><willbe name="s" value="g_sum(k;;c)"/><sel value="s>c"/>',
   ],
+  [
+    'time shifts by day and by plain period (on partitions by group)',
+    '<willbe name="p" value="g_tshift(k;y>0;d;\'D\';x;-1)"/><willbe name="q" value="g_tshift(t;;j;;y;2)"/><willbe name="w" value="g_tshift(k t;;d;\'D\';t;j-15)"/>',
+  ],
   ['a rank by a float with -0 and N/A', '<willbe name="r" value="g_rank(x;;;y)"/><willbe name="u" value="g_ucnt(x;;t)"/>'],
   ['a merge', '<merge table2="t.more"/>'],
   ['a merge of itself', '<merge table2="t.main"/>'],
