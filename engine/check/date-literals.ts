@@ -4,6 +4,10 @@
  * standing beside a date-typed operand, is turned into a Date literal before type checking.
  */
 import type { Expr } from '../ast.js'
+import { exprError } from './errors.js'
+
+/** Text written as a date with separators, valid or not: '2/30/2014' is a typo, not text. */
+const DATE_SHAPED = /^\s*(\d{1,2}\/\d{1,2}\/\d{2,4}|\d{4}[-/]\d{1,2}[-/]\d{1,2})\s*$/
 
 /** m/d/yy, m/d/yyyy, yyyy-mm-dd, yyyy/m/d or yyyymmdd → yyyymmdd, or null when not a valid date. */
 export function parseDateText(text: string): number | null {
@@ -27,10 +31,14 @@ export function parseDateText(text: string): number | null {
   return y * 10000 + m * 100 + d
 }
 
-/** Replaces Str literals (alone or in lists) that read as dates with Date literals. */
+/**
+ * Replaces Str literals (alone or in lists) that read as dates with Date literals. One written
+ * as a date that is none ('2/30/2014') is an error naming it, not a text compared with a number.
+ */
 export function asDateLiteral(e: Expr): Expr {
   if (e.kind === 'Str') {
     const v = parseDateText(e.value)
+    if (v === null && DATE_SHAPED.test(e.value)) throw exprError(e.loc, `'${e.value}' is not a valid date (write m/d/yyyy, yyyy-mm-dd or yyyy/m/d)`)
     return v === null ? e : { kind: 'Date', value: v, loc: e.loc }
   }
   if (e.kind === 'List') {

@@ -76,3 +76,10 @@ describe('yyyy/mm/dd written in an expression', () => {
     expect(() => kept('n=2014/1/123')).to.throw(/Malformed date '2014\/1\/123'/)
   })
 })
+
+describe('a quoted date that is no date', () => {
+  it('is an error naming it, beside a date or an int', () => {
+    expect(() => kept("d='2/30/2014'")).to.throw(/'2\/30\/2014' is not a valid date/)
+    expect(() => kept("between(n;'1/1/2014';'2014-13-01')")).to.throw(/'2014-13-01' is not a valid date/)
+  })
+})

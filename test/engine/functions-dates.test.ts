@@ -4,7 +4,8 @@
  * int date (computed or inline) and on constants, with N/A passing through.
  */
 import { expect } from 'chai'
-import { columnsOf, makeTable, runXml } from '../helpers/engine.js'
+import { Rng, randomDateColumn, randomIntColumn } from '../../engine/columns/random.js'
+import { columnsOf, makeTable, runXml, tableOfColumns } from '../helpers/engine.js'
 
 const T = makeTable('t.dt', [
   { name: 'd', type: 'date', values: [20240131, 20240229, 20230115, 20241231, null] },
@@ -95,5 +96,37 @@ describe('times of day and date+time values', () => {
     expect(() => col('hour(d)')).to.throw(/hour needs a time/)
     expect(() => col('dtdate(d)')).to.throw(/dtdate needs a date\+time/)
     expect(() => one("datetime(20240101;'12:00')")).to.throw(/datetime/)
+  })
+})
+
+describe('date arithmetic against a JavaScript Date reference', () => {
+  const ymd = (t: Date): number => t.getUTCFullYear() * 10000 + (t.getUTCMonth() + 1) * 100 + t.getUTCDate()
+  const utc = (v: number): Date => new Date(Date.UTC(Math.floor(v / 10000), (Math.floor(v / 100) % 100) - 1, v % 100))
+  /** The reference rule: same day in the target month, or that month's last day. */
+  const addMonths = (v: number, k: number): number => {
+    const d = utc(v)
+    const first = new Date(Date.UTC(d.getUTCFullYear(), d.getUTCMonth() + k, 1))
+    const last = new Date(Date.UTC(first.getUTCFullYear(), first.getUTCMonth() + 1, 0)).getUTCDate()
+    return ymd(new Date(Date.UTC(first.getUTCFullYear(), first.getUTCMonth(), Math.min(d.getUTCDate(), last))))
+  }
+
+  it('agrees on thousands of random dates, month counts and N/A, row by row and through a value table', () => {
+    const rng = new Rng(2114)
+    const n = 3000
+    const t = tableOfColumns('t.r', { d: randomDateColumn(rng, n, 1890, 2110, { na: 0.1 }), k: randomIntColumn(rng, n, -40, 40, { na: 0.1 }) })
+    const r = columnsOf(
+      runXml(
+        '<base table="t.r"/><willbe name="m" value="addmonths(d;k)"/><willbe name="c" value="addmonths(d;-13)"/><willbe name="y" value="addyears(d;k)"/><willbe name="doy" value="dayofyear(d)"/><willbe name="me" value="monthend(d)"/><willbe name="back" value="numdate(daynum(d))"/>',
+        [t],
+      ),
+    )
+    const d = r.d as (number | null)[]
+    const k = r.k as (number | null)[]
+    expect(r.m).to.deep.equal(d.map((v, i) => (v === null || k[i] === null ? null : addMonths(v, k[i]!))))
+    expect(r.c).to.deep.equal(d.map((v) => (v === null ? null : addMonths(v, -13))))
+    expect(r.y).to.deep.equal(d.map((v, i) => (v === null || k[i] === null ? null : addMonths(v, 12 * k[i]!))))
+    expect(r.doy).to.deep.equal(d.map((v) => (v === null ? null : Math.round((utc(v).getTime() - Date.UTC(Math.floor(v / 10000), 0, 1)) / 86400000) + 1)))
+    expect(r.me).to.deep.equal(d.map((v) => (v === null ? null : ymd(new Date(Date.UTC(Math.floor(v / 10000), Math.floor(v / 100) % 100, 0))))))
+    expect(r.back).to.deep.equal(d)
   })
 })
