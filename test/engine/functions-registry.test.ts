@@ -42,7 +42,7 @@ function sampleArgs(def: FunctionDef, rows: number, rng: Rng): { args: KernelArg
       const type = spec.types?.[0] ?? 'int'
       const value: Value = spec.constant
         ? type === 'text'
-          ? { kind: 'scalar', type: 'text', value: ',' }
+          ? { kind: 'scalar', type: 'text', value: spec.name === 'TS' ? 'D' : ',' }
           : { kind: 'scalar', type: 'int', value: 2 }
         : columnFromValues(type, sampleValue(rng, type, rows))
       args.push({ kind: 'value', value })
