@@ -130,3 +130,33 @@ describe('date arithmetic against a JavaScript Date reference', () => {
     expect(r.back).to.deep.equal(d)
   })
 })
+
+// The example values of docs.1010data.com, Reference Manual, "Dates and time": the date 11/5/2017
+// is 20171105, the month 11/2017 is 201711, the quarter 4Q2017 is 20174, the time 12:46:18 is 124618.
+describe("the forms of the Reference Manual's 'Dates and time' page", () => {
+  it('reads 11/5/2017 written as a literal, quoted, or year first with slashes, as 20171105', () => {
+    const r = columnsOf(
+      runXml(
+        `<table cols="n">20171105;20171106</table><willbe name="a" value="n=11/5/2017"/><willbe name="b" value="n='11/5/2017'"/><willbe name="c" value="n=2017/11/05"/>`,
+      ),
+    )
+    expect(r.a).to.deep.equal([1, 0])
+    expect(r.b).to.deep.equal([1, 0])
+    expect(r.c).to.deep.equal([1, 0])
+  })
+
+  it('takes 12:46:18 (124618) apart into 12, 46 and 18', () => {
+    expect([one('hour(12:46:18)'), one('minute(12:46:18)'), one('second(12:46:18)')]).to.deep.equal([12, 46, 18])
+    expect([one('hour(124618)'), one('minute(124618)'), one('second(124618)')]).to.deep.equal([12, 46, 18])
+  })
+
+  it('shifts the month 201711 and the quarter 20174 by one period into the next year', () => {
+    const r = columnsOf(
+      runXml(
+        `<table cols="m,q,v">201711,20174,1;201712,20181,2;201801,20182,3</table><willbe name="pm" value="g_tshift(;;m;'M';v;-1)"/><willbe name="pq" value="g_tshift(;;q;'Q';v;-1)"/>`,
+      ),
+    )
+    expect(r.pm).to.deep.equal([null, 1, 2])
+    expect(r.pq).to.deep.equal([null, 1, 2])
+  })
+})
