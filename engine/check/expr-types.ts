@@ -73,9 +73,14 @@ function typeArgument(schema: Schema, def: FunctionDef, spec: ArgSpec, arg: Expr
   return typed
 }
 
-/** Quoted dates become dates when another value argument is a date. */
-function coerceDates(args: readonly (Typed | null)[]): (Typed | null)[] {
-  if (!args.some((a) => a?.type === 'date' && !a.list)) return [...args]
+/**
+ * Quoted dates become dates when another value argument is a date, or, for a comparison, any
+ * whole number (a computed year(d)*10000+101, an int column of an inline table): 1010data keeps
+ * dates as plain yyyymmdd ints, so the stored type cannot be what decides.
+ */
+function coerceDates(def: FunctionDef, args: readonly (Typed | null)[]): (Typed | null)[] {
+  const datesHere = (t: ColumnType): boolean => t === 'date' || (def.comparesValues === true && t === 'int')
+  if (!args.some((a) => a !== null && !a.list && datesHere(a.type))) return [...args]
   return args.map((a) => {
     if (a === null || a.type !== 'text') return a
     const expr = asDateLiteral(a.expr)
@@ -93,7 +98,10 @@ function typeCall(
   const call = { kind: 'Call', name, args, loc: e.loc } as const
   if (!def) throw checkError(e.loc, `Unknown function "${name}".`, { function: name })
   checkArity(def, call)
-  const typed = coerceDates(args.map((a, i) => typeArgument(schema, def, argSpec(def, i)!, a, call)))
+  const typed = coerceDates(
+    def,
+    args.map((a, i) => typeArgument(schema, def, argSpec(def, i)!, a, call)),
+  )
   return { def, call, types: typed.map((t) => t?.type ?? null), args: args.map((a, i) => typed[i]?.expr ?? a) }
 }
 

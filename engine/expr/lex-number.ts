@@ -3,8 +3,9 @@
  * date literals (m/d/yy, m/d/yyyy) and time literals (h:mm, h:mm:ss).
  *
  * A date is recognised only when a digit run of 1–2 digits is followed, without spaces, by
- * `/`, 1–2 digits, `/` and at least two digits; anything shorter (`6/2/3`, `100/5/20`) stays a
- * division. Once a text has that shape it must be a valid date or it is an error, so a typo in a
+ * `/`, 1–2 digits, `/` and at least two digits, or is the year-first `yyyy/m/d` (`2014/01/15`,
+ * the yyyymmdd form written with slashes, which 1010data reads as a date, never as 2014÷1÷15);
+ * anything else (`6/2/3`, `100/5/20`) stays a division. Once a text has that shape it must be a valid date or it is an error, so a typo in a
  * date never turns silently into arithmetic. Any digits followed by `:` must form a valid time.
  */
 import type { Loc } from '../ast.js'
@@ -16,6 +17,7 @@ import type { Source } from './source.js'
 import type { Token } from './token.js'
 
 const DATE_SHAPE = /(\d{1,2})\/(\d{1,2})\/(\d{2,})/y
+const YEAR_FIRST_SHAPE = /(\d{4})\/(\d{1,2})\/(\d+)/y
 const TIME_SHAPE = /(\d+):(\d*)(?::(\d*))?/y
 const LITERAL_RUN = /(?:[A-Za-z0-9_.:/]|,(?=\d))*/y
 
@@ -27,6 +29,8 @@ const LITERAL_RUN = /(?:[A-Za-z0-9_.:/]|,(?=\d))*/y
 export function lexNumeric(src: Source, at: PositionText, allowGroups: boolean): Token {
   const date = src.char() === '.' ? null : matchAt(DATE_SHAPE, src)
   if (date) return lexDate(src, at, date)
+  const yearFirst = src.char() === '.' ? null : matchAt(YEAR_FIRST_SHAPE, src)
+  if (yearFirst) return lexYearFirstDate(src, at, yearFirst)
   const time = src.char() === '.' ? null : matchAt(TIME_SHAPE, src)
   if (time) return lexTime(src, at, time)
   return lexNumber(src, at, allowGroups)
@@ -48,6 +52,19 @@ function lexDate(src: Source, at: PositionText, m: RegExpExecArray): Token {
   }
   const value = dateValue(Number(m[1]), Number(m[2]), yearText)
   if (typeof value !== 'number') throw exprError(`Invalid date '${m[0]}' at ${at(loc)}: ${value.error}`, loc, m[0])
+  return { type: 'date', value, text: m[0], loc }
+}
+
+function lexYearFirstDate(src: Source, at: PositionText, m: RegExpExecArray): Token {
+  const loc = src.loc
+  const start = src.pos
+  src.advance(m[0].length)
+  if (m[3].length > 2 || endsBadly(src)) {
+    const found = badRun(src, start)
+    throw exprError(`Malformed date '${found}' at ${at(loc)}: write yyyy/m/d, m/d/yyyy or yyyymmdd (to divide, put spaces around '/')`, loc, found)
+  }
+  const value = dateValue(Number(m[2]), Number(m[3]), m[1])
+  if (typeof value !== 'number') throw exprError(`Invalid date '${m[0]}' at ${at(loc)}: ${value.error} (to divide, put spaces around '/')`, loc, m[0])
   return { type: 'date', value, text: m[0], loc }
 }
 

@@ -1,7 +1,8 @@
 /**
  * Day numbers for yyyymmdd dates (days since 1970-01-01), by H. Hinnant's civil-calendar
- * algorithms: pure integer arithmetic, proleptic Gregorian, valid far beyond any real data.
- * Out-of-range months or days give nonsense without an error, as 1010data's date functions do.
+ * algorithms: pure integer arithmetic, proleptic Gregorian, valid far beyond any real data;
+ * and the month arithmetic built on them. Out-of-range months or days give nonsense without an
+ * error, as 1010data's date functions do.
  */
 
 /** Days since 1970-01-01 of the date y-m-d. */
@@ -33,4 +34,33 @@ export function ymdToDays(ymd: number): number {
   const y = Math.floor(ymd / 10000)
   const m = Math.floor(ymd / 100) - y * 100
   return daysFromCivil(y, m, ymd - Math.floor(ymd / 100) * 100)
+}
+
+/** yyyymmdd of the last day of the month of a yyyymmdd value. */
+export function monthEndOf(ymd: number): number {
+  const ym = Math.floor(ymd / 100)
+  const y = Math.floor(ym / 100)
+  const m = ym - y * 100
+  return civilFromDays(daysFromCivil(y, m + 1, 1) - 1)
+}
+
+/**
+ * The date `months` months after a yyyymmdd value (before, for negative `months`), with the day
+ * clamped to the end of a shorter month: 1/31 plus one month is 2/28 (2/29 in a leap year).
+ */
+export function addMonthsTo(ymd: number, months: number): number {
+  const ym = Math.floor(ymd / 100)
+  const d = ymd - ym * 100
+  const y = Math.floor(ym / 100)
+  const index = y * 12 + (ym - y * 100 - 1) + months
+  const ty = Math.floor(index / 12)
+  const tm = index - ty * 12 + 1
+  const last = monthEndOf(ty * 10000 + tm * 100 + 1)
+  return Math.min(ty * 10000 + tm * 100 + d, last)
+}
+
+/** Day of the year of a yyyymmdd value: 1 for January 1st, up to 366. */
+export function dayOfYearOf(ymd: number): number {
+  const y = Math.floor(ymd / 10000)
+  return ymdToDays(ymd) - daysFromCivil(y, 1, 1) + 1
 }

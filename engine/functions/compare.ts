@@ -81,6 +81,7 @@ function comparison(op: CmpOp, doc: string): FunctionDef {
     result: ([x, y]) => compareResult(op, x, y),
     kernel: (args, ctx) => compare(op, requiredValue(args, 0, op, 'X'), requiredValue(args, 1, op, 'Y'), ctx.rows),
     doc,
+    comparesValues: true,
   }
 }
 

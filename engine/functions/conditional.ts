@@ -117,5 +117,6 @@ export const CONDITIONAL: readonly FunctionDef[] = [
     kernel: (args, ctx) =>
       between(requiredValue(args, 0, 'between', 'X'), requiredValue(args, 1, 'between', 'A'), requiredValue(args, 2, 'between', 'B'), ctx.rows),
     doc: 'between(X;A;B): 1 if A <= X <= B (inclusive), else 0; 0 when any is N/A.',
+    comparesValues: true,
   },
 ]

@@ -62,4 +62,10 @@ export interface FunctionDef {
   readonly kernel: (args: readonly KernelArg[], ctx: KernelContext) => Column
   /** One line for `list_functions` and error messages. */
   readonly doc: string
+  /**
+   * The function compares its value arguments with each other (`=`, `<`, between…), so a quoted
+   * date such as '1/1/2014' beside any whole-number operand, not only a date column, is read as
+   * the yyyymmdd it names: dates are plain ints, computed or stored.
+   */
+  readonly comparesValues?: boolean
 }

@@ -137,6 +137,9 @@ function shift(rows: number[], r: number, step: number): number | null {
   return t >= 0 && t < rows.length ? rows[t] : null
 }
 
+/** Time periods of g_tshift's T: repeating 0…4, N/A on every ninth row. */
+const periods = (n: number): V[] => Array.from({ length: n }, (_, r) => (r % 9 === 4 ? null : (r * 7) % 5))
+
 const display = (v: V): string => (v === null ? '' : String(v))
 
 interface Spec {
@@ -276,6 +279,19 @@ const SPECS: Record<string, Spec> = {
     ref: (c) => perRow(c, (rows, r) => (shift(rows, r, -1) === null ? null : c.x[shift(rows, r, -1)!])),
   },
   g_rshifti: { xTypes: ['int'], extra: () => [n2(2)], ref: (c) => perRow(c, (rows, r) => shift(rows, r, 2)) },
+  g_tshift: {
+    xTypes: ANY,
+    // T a plain period (TS omitted) with ties and N/A; X from the first row in worksheet order whose T is one less.
+    extra: (c) => [val(columnFromValues('int', periods(c.n))), { kind: 'omitted' }, xArg(c), n2(-1)],
+    ref: (c) => {
+      const t = periods(c.n)
+      return perRow(c, (rows, r) => {
+        if (t[r] === null) return null
+        const q = rows.filter((k) => t[k] === (t[r] as number) - 1).sort((a, b) => a - b)[0]
+        return q === undefined ? null : c.x[q]
+      })
+    },
+  },
   g_splice: {
     xTypes: ANY,
     extra: (c) => [xArg(c), val({ kind: 'scalar', type: 'text', value: '|' }), n2(3)],
@@ -327,7 +343,7 @@ describe('engine/functions: group functions', () => {
             const c = makeCase(rng, n, xType)
             const out = runCase(name, c)
             const declared = FUNCTIONS[name].args.map((a) =>
-              a.kind === 'value' ? (a.name === 'X' ? xType : a.name === 'D' ? 'text' : a.name === 'W' ? 'float' : 'int') : null,
+              a.kind === 'value' ? (a.name === 'X' ? xType : a.name === 'D' || a.name === 'TS' ? 'text' : a.name === 'W' ? 'float' : 'int') : null,
             )
             expect(out.type, `${name} type`).to.equal(FUNCTIONS[name].result(declared))
             expectValues(

@@ -42,7 +42,7 @@ function sampleArgs(def: FunctionDef, rows: number, rng: Rng): { args: KernelArg
       const type = spec.types?.[0] ?? 'int'
       const value: Value = spec.constant
         ? type === 'text'
-          ? { kind: 'scalar', type: 'text', value: ',' }
+          ? { kind: 'scalar', type: 'text', value: spec.name === 'TS' ? 'D' : ',' }
           : { kind: 'scalar', type: 'int', value: 2 }
         : columnFromValues(type, sampleValue(rng, type, rows))
       args.push({ kind: 'value', value })
@@ -124,6 +124,20 @@ describe('engine/functions: registry', () => {
       'quarter',
       'weekday',
       'dayofwk',
+      'dayofyear',
+      'monthend',
+      'dateadd',
+      'addmonths',
+      'addyears',
+      'datediff',
+      'daynum',
+      'numdate',
+      'hour',
+      'minute',
+      'second',
+      'datetime',
+      'dtdate',
+      'dttime',
       'g_sum',
       'g_cnt',
       'g_cumcnt',
@@ -148,6 +162,7 @@ describe('engine/functions: registry', () => {
       'g_cumrunlen',
       'g_rshift',
       'g_rshifti',
+      'g_tshift',
       'g_splice',
       'g_cummax',
       'g_cummin',

@@ -129,6 +129,14 @@ const SPLIT: readonly (readonly [string, string])[] = [
     'a decomposable g_ after an ordered one',
     '<sel value="d>0"/><willbe name="c" value="g_cumsum(k;;d;x)"/><willbe name="s" value="g_sum(k;;c)"/><sel value="s>c"/>',
   ],
+  [
+    'date arithmetic, quoted dates against a computed date, times and date+time parts',
+    '<willbe name="m" value="addmonths(d;y)"/><willbe name="m0" value="m+0"/><sel value="m0>=\'2020/06/01\'"/><willbe name="dt" value="datetime(d;j*1000)+x/7"/><willbe name="h" value="hour(dt)"/><willbe name="back" value="numdate(daynum(dtdate(dt))-1)"/><tabu breaks="h"><tcol source="back" fun="max"/><tcol source="m" fun="min"/><tcol fun="cnt"/></tabu>',
+  ],
+  [
+    'time shifts by day and by plain period (on partitions by group)',
+    '<willbe name="p" value="g_tshift(k;y>0;d;\'D\';x;-1)"/><willbe name="q" value="g_tshift(t;;j;;y;2)"/><willbe name="w" value="g_tshift(k t;;d;\'D\';t;j-15)"/>',
+  ],
   ['a rank by a float with -0 and N/A', '<willbe name="r" value="g_rank(x;;;y)"/><willbe name="u" value="g_ucnt(x;;t)"/>'],
   ['a merge', '<merge table2="t.more"/>'],
   ['a merge of itself', '<merge table2="t.main"/>'],

@@ -12,6 +12,7 @@ import { gEnd, gEndFlag, gNth, gNum, gRshift, gRshifti } from './positional.js'
 import { gRank } from './rank.js'
 import { gCumavg, gCumcnt, gCumExtreme, gCumrunlen, gCumsum } from './running.js'
 import { gSplice } from './splice.js'
+import { gTshift, timeKind } from './tshift.js'
 import { gMedian, gUcnt, gVariance } from './spread.js'
 import { gAvg, gCnt, gExtreme, gPct, gSum, gWavg } from './aggregates.js'
 
@@ -50,7 +51,7 @@ function groupFn(name: string, args: ArgSpec[], result: Result, body: Body, doc:
 
 /** Type checks of the extra value arguments (W, N, D). */
 function argCheck(fn: string, a: ArgSpec, t: ColumnType | null): { error: string } | null {
-  if (a.name === 'D') return needText(fn, 'D', t)
+  if (a.name === 'D' || a.name === 'TS') return needText(fn, a.name, t)
   if (a.name === 'N' && t === 'float') return { error: `${fn} needs a whole number for N, got a decimal` }
   return needNumber(fn, a.name, t)
 }
@@ -175,6 +176,30 @@ export const GROUP_FUNCTIONS: readonly FunctionDef[] = [
     'int',
     (gr, a, c) => gRshifti(gr, stepArg(requiredValue(a, 3, 'g_rshifti', 'N'), c.rows, 'g_rshifti')),
     'g_rshifti(G;S;O;N): zero-based worksheet row number of the row N rows later in the group.',
+  ),
+  groupFn(
+    'g_tshift',
+    [
+      G,
+      S,
+      { kind: 'value', name: 'T', types: ['int', 'date', 'float'] },
+      { kind: 'value', name: 'TS', types: ['text'], optional: true, constant: true },
+      X,
+      { kind: 'value', name: 'N', types: ['int'] },
+    ],
+    'x',
+    (gr, a, c) => {
+      const ts = valueArg(a, 3)
+      const kind = timeKind(ts === null ? null : constantText(ts, 'g_tshift', 'TS'))
+      return gTshift(
+        gr,
+        xColumn(a, 2, c.rows, 'g_tshift', 'T'),
+        kind,
+        x(a, 4, c, 'g_tshift'),
+        stepArg(requiredValue(a, 5, 'g_tshift', 'N'), c.rows, 'g_tshift'),
+      )
+    },
+    "g_tshift(G;S;T;TS;X;N): X from the row of the group whose time T is exactly N periods later (earlier for N<0); TS is the kind of T: 'D', 'M', 'Q', 'T', 'TS', 'TSn', or empty for a plain period number.",
   ),
   groupFn(
     'g_splice',
