@@ -1,10 +1,11 @@
 /** `<tabu>` with its `<tcol>` and `<break>` children. */
-import type { BreakSpec, Op, Tcol, XmlElement } from '../ast.js'
+import type { BreakSpec, Op, RollupSpec, Tcol, XmlElement } from '../ast.js'
 import { attr, choiceAttr, metaPatch, nameList, newColumnName, normName, requiredAttr } from './attrs.js'
 import { optionalExpr } from './expr-attr.js'
-import { opError, unsupported } from './op-errors.js'
+import { opError } from './op-errors.js'
+import { buildRollup } from './op-rollup.js'
 
-/** `<tabu>`: breaks, cbreaks, label and its `<tcol>`/`<break>` children; `<rollup>` is refused. */
+/** `<tabu>`: breaks, cbreaks, label and its `<tcol>`/`<break>`/`<rollup>` children. */
 export function buildTabu(el: XmlElement): Op {
   const breaks = nameList(el, 'breaks') ?? []
   const cbreaks = nameList(el, 'cbreaks') ?? []
@@ -13,14 +14,17 @@ export function buildTabu(el: XmlElement): Op {
   // Sets, not list searches: a tabulation of 20,000 breaks must not cost 400 million comparisons.
   const breakNames = new Set([...breaks, ...cbreaks])
   const specified = new Set<string>()
+  let rollup: RollupSpec | undefined
   for (const child of el.children) {
     if (child.kind === 'Text') throw opError(el, 'unexpected text inside <tabu>: expected <tcol> or <break> elements')
     if (child.name === 'tcol') tcols.push(buildTcol(child))
     else if (child.name === 'break') breakSpecs.push(buildBreak(child, breakNames, specified))
-    else if (child.name === 'rollup') throw unsupported(child, '<rollup>')
-    else if (child.name !== 'note') throw opError(child, `<${child.name}> cannot appear inside <tabu>: expected <tcol> or <break>`)
+    else if (child.name === 'rollup') {
+      if (rollup !== undefined) throw opError(child, '<tabu> takes one <rollup>, not two')
+      rollup = buildRollup(child, breaks)
+    } else if (child.name !== 'note') throw opError(child, `<${child.name}> cannot appear inside <tabu>: expected <tcol> or <break>`)
   }
-  return { kind: 'Tabu', breaks, cbreaks, breakSpecs, tcols, label: attr(el, 'label') ?? '', loc: el.loc }
+  return { kind: 'Tabu', breaks, cbreaks, breakSpecs, tcols, label: attr(el, 'label') ?? '', ...(rollup === undefined ? {} : { rollup }), loc: el.loc }
 }
 
 /** A summary column. Whether `fun` exists and needs a source or weight is the checker's call. */
@@ -44,12 +48,14 @@ function buildBreak(el: XmlElement, breakNames: ReadonlySet<string>, specified: 
   specified.add(col)
   const rename = attr(el, 'rename')
   const relabel = attr(el, 'relabel')
+  const placeholder = optionalExpr(el, 'placeholder')
   return {
     col,
     sort: choiceAttr(el, 'sort', ['up', 'down', 'none'] as const, 'up'),
     naorder: choiceAttr(el, 'naorder', ['first', 'last'] as const, 'first'),
     ...(rename === undefined ? {} : { rename: newColumnName(el, 'rename', rename) }),
     ...(relabel === undefined ? {} : { relabel }),
+    ...(placeholder === null ? {} : { placeholder }),
     loc: el.loc,
   }
 }

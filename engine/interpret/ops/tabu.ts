@@ -18,6 +18,7 @@ import { newColumn, Worksheet, type WsColumn } from '../worksheet.js'
 import { groupOrder } from './group-order.js'
 import { infoPatch } from './simple.js'
 import { groupStates } from './tabu-groups.js'
+import { runRollup } from './tabu-rollup.js'
 
 /** A tabulation's groups before ordering: one row per group in every column. */
 export interface Tabulated {
@@ -45,7 +46,7 @@ function firstRows(g: GroupIndex): Int32Array {
   return rows
 }
 
-function groupsOf(names: readonly string[], ws: Worksheet, op: Op): { groups: GroupIndex; values: Column[] } {
+export function groupsOf(names: readonly string[], ws: Worksheet, op: Op): { groups: GroupIndex; values: Column[] } {
   const cols = names.map((n) => {
     const c = ws.column(n)
     if (!c) throw checkError(op.loc, `Unknown column "${n}" in <tabu>.`)
@@ -56,13 +57,13 @@ function groupsOf(names: readonly string[], ws: Worksheet, op: Op): { groups: Gr
   return { groups, values: cols.map((c) => gather(c, first)) }
 }
 
-function summarise(t: Tcol, groups: GroupIndex, ws: Worksheet): Column {
+export function summarise(t: Tcol, groups: GroupIndex, ws: Worksheet): Column {
   const def = lookupSummary(t.fun)
   if (!def) throw checkError(t.loc, `Unknown summary fun="${t.fun}".`)
   return def.kernel({ groups, source: t.source ? evalColumn(t.source, ws) : null, weight: t.weight ? evalColumn(t.weight, ws) : null })
 }
 
-function breakColumns(op: Op & { kind: 'Tabu' }, ws: Worksheet, values: readonly Column[]): WsColumn[] {
+export function breakColumns(op: Op & { kind: 'Tabu' }, ws: Worksheet, values: readonly Column[]): WsColumn[] {
   return op.breaks.map((b, i) => {
     const spec = op.breakSpecs.find((s) => s.col === b)
     const src = ws.column(b)!
@@ -70,10 +71,10 @@ function breakColumns(op: Op & { kind: 'Tabu' }, ws: Worksheet, values: readonly
   })
 }
 
-const tcolColumn = (t: Tcol, name: string, data: Column, label?: string): WsColumn =>
+export const tcolColumn = (t: Tcol, name: string, data: Column, label?: string): WsColumn =>
   newColumn(name, data, { ...infoPatch(t.meta), ...(label !== undefined && !t.meta.label ? { label } : {}) })
 
-function reorder(cols: WsColumn[], order: Int32Array | null, rows: number): Worksheet {
+export function reorder(cols: WsColumn[], order: Int32Array | null, rows: number): Worksheet {
   const ws = new Worksheet(rows, cols)
   return order ? ws.selectRows(order) : ws
 }
@@ -134,6 +135,7 @@ function keyOrder(spec: BreakSpec, naFirst: boolean, n: number): Int32Array | nu
 
 /** @param slots false forces the general group-by (tests compare the two) */
 export function runTabu(op: Op & { kind: 'Tabu' }, ws: Worksheet, slots = true): Worksheet {
+  if (op.rollup) return runRollup(op, op.rollup, ws)
   if (op.cbreaks.length > 0) return runCrossTab(op, ws)
   return tabulationWorksheet(op, ws, accumulatedTabu(op, ws, slots) ?? generalTabu(op, ws))
 }
