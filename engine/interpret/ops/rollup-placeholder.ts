@@ -33,9 +33,11 @@ export function placeholderValue(spec: BreakSpec & { placeholder: Expr }, type: 
     return e.value
   }
   const n = numberOf(e)
-  if (n === null || (type === 'int' && !n.int)) throw wrong()
-  // The int N/A is -2^31 itself: a placeholder there would read back as N/A.
-  if (type === 'int' && (n.value < INT_MIN || n.value > INT_MAX || n.value === NA_INT))
+  if (n === null) throw wrong()
+  // The int N/A is -2^31 itself: a placeholder there would read back as N/A. (A whole number past
+  // 32 bits is read as a decimal, so the range is asked before the kind of literal.)
+  if (type === 'int' && Number.isInteger(n.value) && (n.value < INT_MIN || n.value > INT_MAX || n.value === NA_INT))
     throw checkError(spec.loc, `<break col="${spec.col}" placeholder="${n.value}"> is outside the int range (-2147483647 to 2147483647).`)
+  if (type === 'int' && !n.int) throw wrong()
   return n.value
 }
