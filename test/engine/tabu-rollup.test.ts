@@ -139,12 +139,29 @@ describe('<tabu> with <rollup>', () => {
         { name: 'team', type: 'text', values: ['NYA', 'NYA', 'NYN', 'BOS'] },
         { name: 'lastname', type: 'text', values: ['Ruth', 'Gehrig', 'Seaver', 'Ruth'] },
       ])
-      const xml = `<base table="batting"/><tabu label="Tabulation on Batting" breaks="lg,team,lastname"><rollup ind="level"/><tcol source="lg" fun="cnt" label="Count"/></tabu><sort col="level" dir="down"/>`
+      const xml = `<base table="batting"/><tabu label="Tabulation on Batting" breaks="lg,team,lastname"><rollup ind="level"/><tcol source="lg" fun="cnt" label="Count"/></tabu><sort col="level" dir="down"/><willbe name="is_rolledup" value="rolledup(level;1)"/>`
       const r = run(xml, [batting])
       // bit 1: lastname rolled up; bit 2: team; bit 4: lg. hier: 7 (grand total), 3 (per lg), 1 (per team), 0.
       expect(r.level).to.deep.equal([7, 3, 3, 1, 1, 1, 0, 0, 0, 0])
       expect(r.t0.slice(0, 3)).to.deep.equal([4, 3, 1])
       expect(r.lastname.slice(0, 6)).to.deep.equal(['', '', '', '', '', ''])
+      // rolledup(level;1): 1 where lastname, the innermost break, is rolled up.
+      expect(r.is_rolledup).to.deep.equal([1, 1, 1, 1, 1, 1, 0, 0, 0, 0])
+    })
+
+    it('rolledup(X;I) reads bit I-1 of the ind column: I=2 is team, I=3 is lg', () => {
+      const r = run(
+        tabu('store,dept', `${SORTED}<rollup type="cube" ind="lvl"/>`) +
+          '<willbe name="dept_up" value="rolledup(lvl;1)"/><willbe name="store_up" value="rolledup(lvl;2)"/>',
+      )
+      expect(r.lvl).to.deep.equal([3, 2, 2, 1, 0, 0, 1, 0])
+      expect(r.dept_up).to.deep.equal([1, 0, 0, 1, 0, 0, 1, 0])
+      expect(r.store_up).to.deep.equal([1, 1, 1, 0, 0, 0, 0, 0])
+    })
+
+    it('refuses rolledup() with I outside 1 to 30 or X not an int column', () => {
+      refused(tabu('store', '<rollup ind="lvl"/>') + '<willbe name="u" value="rolledup(lvl;0)"/>', /I counts breaks from the last one, 1 to 30; got 0/)
+      refused(tabu('store', '<rollup ind="lvl"/>') + '<willbe name="u" value="rolledup(store;1)"/>', /rolledup\(\): the argument X must be int, got text/)
     })
   })
 
