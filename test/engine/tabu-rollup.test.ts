@@ -213,6 +213,9 @@ describe('<tabu> with <rollup>', () => {
       ['max', 'w'],
       ['stdev', 'v'],
       ['first', 'c'],
+      ['var', 'v'],
+      ['cntnna', 'v'],
+      ['last', 'c'],
     ]
     const tcols = TCOLS.map(([fun, src], i) => `<tcol fun="${fun}"${src ? ` source="${src}"` : ''} name="m${i}"/>`).join('')
     const BREAKS = ['a', 'b', 'c']

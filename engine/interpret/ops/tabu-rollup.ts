@@ -16,7 +16,7 @@ import type { Column, GroupIndex } from '../../columns/types.js'
 import { Worksheet, newColumn } from '../worksheet.js'
 import { groupOrder } from './group-order.js'
 import { placeholderValue } from './rollup-placeholder.js'
-import { breakColumns, groupsOf, reorder, summarise, tcolColumn } from './tabu.js'
+import { breakColumns, groupsOf, reorder, summaryOver, tcolColumn } from './tabu.js'
 
 type TabuOp = Op & { kind: 'Tabu' }
 
@@ -43,7 +43,8 @@ interface BreakRanks {
 export function runRollup(op: TabuOp, rollup: RollupSpec, ws: Worksheet): Worksheet {
   const fine: Fine = groupsOf(op.breaks, ws, op)
   const ranks = op.breaks.map((b, i) => breakRanks(b, fine.values[i], fine.groups.count, op.breakSpecs))
-  const levels = rollup.sets.map((kept) => levelOf(new Set(kept), fine, ws, op))
+  const summaries = op.tcols.map((t) => summaryOver(t, ws))
+  const levels = rollup.sets.map((kept) => levelOf(new Set(kept), fine, ws, op.breaks.length, summaries))
   const total = levels.reduce((n, l) => n + l.count, 0)
   const keys: Int32Array[] = []
   const values = op.breaks.map((b, i) => {
@@ -64,7 +65,7 @@ export function runRollup(op: TabuOp, rollup: RollupSpec, ws: Worksheet): Worksh
     const shown = gather(fine.values[i], at)
     return spec?.placeholder ? withPlaceholder(shown, rolled, placeholderValue({ ...spec, placeholder: spec.placeholder }, shown.type)) : shown
   })
-  const summaries = op.tcols.map((tc, k) =>
+  const tcols = op.tcols.map((tc, k) =>
     tcolColumn(
       tc,
       tc.name ?? `t${k}`,
@@ -79,7 +80,7 @@ export function runRollup(op: TabuOp, rollup: RollupSpec, ws: Worksheet): Worksh
     keys.map((data) => ({ col: { type: 'int', data }, desc: false })),
     total,
   )
-  return reorder([...breakColumns(op, ws, values), ...summaries, ...ind], order, total)
+  return reorder([...breakColumns(op, ws, values), ...tcols, ...ind], order, total)
 }
 
 /**
@@ -99,10 +100,10 @@ function breakRanks(name: string, values: Column, fineCount: number, specs: read
 }
 
 /** A level's groups over the worksheet's rows, made from the fine groups (a group-by of their keys). */
-function levelOf(kept: ReadonlySet<number>, fine: Fine, ws: Worksheet, op: TabuOp): Level {
+function levelOf(kept: ReadonlySet<number>, fine: Fine, ws: Worksheet, breaks: number, summaries: readonly ((groups: GroupIndex) => Column)[]): Level {
   let groups: GroupIndex
   let rep: Int32Array
-  if (kept.size === op.breaks.length) {
+  if (kept.size === breaks) {
     groups = fine.groups
     rep = Int32Array.from({ length: fine.groups.count }, (_, f) => f)
   } else if (kept.size === 0) {
@@ -119,7 +120,7 @@ function levelOf(kept: ReadonlySet<number>, fine: Fine, ws: Worksheet, op: TabuO
     groups = { ids, count: ofFine.count }
     rep = firstRowOfGroups(ofFine)
   }
-  return { kept, count: groups.count, rep, summaries: op.tcols.map((t) => summarise(t, groups, ws)) }
+  return { kept, count: groups.count, rep, summaries: summaries.map((summary) => summary(groups)) }
 }
 
 /** The `ind` column: bit I-1 set where the I-th break from the last is rolled up (rolledup(X;I)). */

@@ -57,11 +57,16 @@ export function groupsOf(names: readonly string[], ws: Worksheet, op: Op): { gro
   return { groups, values: cols.map((c) => gather(c, first)) }
 }
 
-export function summarise(t: Tcol, groups: GroupIndex, ws: Worksheet): Column {
+/** A tcol's summary over any grouping of `ws`'s rows, its source and weight evaluated once. */
+export function summaryOver(t: Tcol, ws: Worksheet): (groups: GroupIndex) => Column {
   const def = lookupSummary(t.fun)
   if (!def) throw checkError(t.loc, `Unknown summary fun="${t.fun}".`)
-  return def.kernel({ groups, source: t.source ? evalColumn(t.source, ws) : null, weight: t.weight ? evalColumn(t.weight, ws) : null })
+  const source = t.source ? evalColumn(t.source, ws) : null
+  const weight = t.weight ? evalColumn(t.weight, ws) : null
+  return (groups) => def.kernel({ groups, source, weight })
 }
+
+const summarise = (t: Tcol, groups: GroupIndex, ws: Worksheet): Column => summaryOver(t, ws)(groups)
 
 export function breakColumns(op: Op & { kind: 'Tabu' }, ws: Worksheet, values: readonly Column[]): WsColumn[] {
   return op.breaks.map((b, i) => {
