@@ -46,25 +46,16 @@ export function runRollup(op: TabuOp, rollup: RollupSpec, ws: Worksheet): Worksh
   const summaries = op.tcols.map((t) => summaryOver(t, ws))
   const levels = rollup.sets.map((kept) => levelOf(new Set(kept), fine, ws, op.breaks.length, summaries))
   const total = levels.reduce((n, l) => n + l.count, 0)
-  const keys: Int32Array[] = []
-  const values = op.breaks.map((b, i) => {
-    const at = new Int32Array(total)
-    const key = new Int32Array(total)
-    const rolled = new Uint8Array(total)
-    let row = 0
-    for (const l of levels) {
-      for (let g = 0; g < l.count; g++, row++) {
-        const kept = l.kept.has(i)
-        at[row] = kept ? l.rep[g] : -1
-        key[row] = kept ? ranks[i].ofFine[l.rep[g]] : ranks[i].rolledUp
-        rolled[row] = kept ? 0 : 1
-      }
-    }
-    keys.push(key)
-    const spec = op.breakSpecs.find((s) => s.col === b)
-    const shown = gather(fine.values[i], at)
-    return spec?.placeholder ? withPlaceholder(shown, rolled, placeholderValue({ ...spec, placeholder: spec.placeholder }, shown.type)) : shown
-  })
+  const columns = op.breaks.map((b, i) =>
+    breakColumn(
+      i,
+      levels,
+      fine.values[i],
+      ranks[i],
+      op.breakSpecs.find((s) => s.col === b),
+    ),
+  )
+  const values = columns.map((c) => c.shown)
   const tcols = op.tcols.map((tc, k) =>
     tcolColumn(
       tc,
@@ -77,10 +68,35 @@ export function runRollup(op: TabuOp, rollup: RollupSpec, ws: Worksheet): Worksh
   )
   const ind = rollup.ind === null ? [] : [newColumn(rollup.ind, { type: 'int', data: indicator(levels, op.breaks.length, total) }, { label: rollup.ind })]
   const order = sortPermutation(
-    keys.map((data) => ({ col: { type: 'int', data }, desc: false })),
+    columns.map((c) => ({ col: { type: 'int', data: c.key }, desc: false })),
     total,
   )
   return reorder([...breakColumns(op, ws, values), ...tcols, ...ind], order, total)
+}
+
+/**
+ * Break `i` on every output row (its placeholder or N/A where a level rolls it up), and the row's
+ * sort key for that break (BreakRanks).
+ */
+function breakColumn(i: number, levels: readonly Level[], values: Column, ranks: BreakRanks, spec: BreakSpec | undefined): { shown: Column; key: Int32Array } {
+  const total = levels.reduce((n, l) => n + l.count, 0)
+  const at = new Int32Array(total).fill(-1)
+  const key = new Int32Array(total).fill(ranks.rolledUp)
+  const rolled = new Uint8Array(total).fill(1)
+  let row = 0
+  for (const l of levels) {
+    if (l.kept.has(i)) {
+      for (let g = 0; g < l.count; g++) {
+        at[row + g] = l.rep[g]
+        key[row + g] = ranks.ofFine[l.rep[g]]
+        rolled[row + g] = 0
+      }
+    }
+    row += l.count
+  }
+  const shown = gather(values, at)
+  if (!spec?.placeholder) return { shown, key }
+  return { shown: withPlaceholder(shown, rolled, placeholderValue({ ...spec, placeholder: spec.placeholder }, shown.type)), key }
 }
 
 /**
