@@ -90,6 +90,8 @@ describe('<tabu> with <rollup>', () => {
         s: [150, 60, 90, 90, 60],
       })
       expect(run(tabu('store,dept', `${SORTED}<rollup sets="store dept"/>`))).to.deep.equal(run(tabu('store,dept', SORTED)))
+      // Breaks outside cols are kept on every level of sets too.
+      expect(run(tabu('store,dept', `${SORTED}<rollup cols="dept" sets="dept;"/>`))).to.deep.equal(run(tabu('store,dept', `${SORTED}<rollup cols="dept"/>`)))
     })
   })
 
