@@ -15,10 +15,12 @@ export function buildTabu(el: XmlElement): Op {
   const breakNames = new Set([...breaks, ...cbreaks])
   const specified = new Set<string>()
   let rollup: RollupSpec | undefined
+  // A placeholder means something only to a rollup: without one it stays unread, as before.
+  const rolls = el.children.some((c) => c.kind !== 'Text' && c.name === 'rollup')
   for (const child of el.children) {
     if (child.kind === 'Text') throw opError(el, 'unexpected text inside <tabu>: expected <tcol> or <break> elements')
     if (child.name === 'tcol') tcols.push(buildTcol(child))
-    else if (child.name === 'break') breakSpecs.push(buildBreak(child, breakNames, specified))
+    else if (child.name === 'break') breakSpecs.push(buildBreak(child, breakNames, specified, rolls))
     else if (child.name === 'rollup') {
       if (rollup !== undefined) throw opError(child, '<tabu> takes one <rollup>, not two')
       rollup = buildRollup(child, breaks)
@@ -41,14 +43,14 @@ function buildTcol(el: XmlElement): Tcol {
 }
 
 /** How one break column is sorted and renamed; it must be one of the tabulation's breaks. */
-function buildBreak(el: XmlElement, breakNames: ReadonlySet<string>, specified: Set<string>): BreakSpec {
+function buildBreak(el: XmlElement, breakNames: ReadonlySet<string>, specified: Set<string>, rolls: boolean): BreakSpec {
   const col = normName(requiredAttr(el, 'col'))
   if (!breakNames.has(col)) throw opError(el, `<break col="${col}"> is not one of the tabulation's breaks or cbreaks`)
   if (specified.has(col)) throw opError(el, `<break col="${col}"> is given twice`)
   specified.add(col)
   const rename = attr(el, 'rename')
   const relabel = attr(el, 'relabel')
-  const placeholder = optionalExpr(el, 'placeholder')
+  const placeholder = rolls ? optionalExpr(el, 'placeholder') : null
   return {
     col,
     sort: choiceAttr(el, 'sort', ['up', 'down', 'none'] as const, 'up'),

@@ -118,6 +118,10 @@ describe('<tabu> with <rollup>', () => {
       expect(r).to.deep.equal({ k: ['ALL', '', 'a'], s: [7.5, 2, 5.5], lvl: [1, 0, 0] })
     })
 
+    it('is left unread without a rollup, as before rollups existed', () => {
+      expect(run(tabu('store', `<break col="store" sort="up" placeholder="ALL("/>`))).to.deep.equal({ store: ['east', 'west'], s: [90, 60] })
+    })
+
     it('keeps a float and a date break their type', () => {
       const t = makeTable('t', [
         { name: 'f', type: 'float', values: [0.5, 0.5, 1.5] },
