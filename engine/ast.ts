@@ -90,6 +90,19 @@ export interface BreakSpec {
   readonly naorder: 'first' | 'last'
   readonly rename?: string
   readonly relabel?: string
+  /** `placeholder`: the literal shown instead of N/A where a rollup rolls this break up. */
+  readonly placeholder?: Expr
+  readonly loc: Loc
+}
+
+/**
+ * `<rollup>` inside `<tabu>`, resolved to its grouping sets: each set lists the positions (in
+ * `breaks`) of the break columns kept; the others are rolled up on that set's rows.
+ */
+export interface RollupSpec {
+  readonly sets: readonly (readonly number[])[]
+  /** `ind`: the name of an int column whose bit I-1 says the I-th break from the last is rolled up. */
+  readonly ind: string | null
   readonly loc: Loc
 }
 
@@ -129,6 +142,8 @@ export type Op =
       readonly breakSpecs: readonly BreakSpec[]
       readonly tcols: readonly Tcol[]
       readonly label: string
+      /** Subtotal rows (`<rollup>`); absent: a plain tabulation. */
+      readonly rollup?: RollupSpec
       readonly loc: Loc
     }
   | {

@@ -9,6 +9,7 @@ import { COLUMN_NAME } from '../../shared/table.js'
 import { lookupSummary, SUMMARY_NAMES } from '../summaries/index.js'
 import { inlineColumnType } from '../interpret/inline-table.js'
 import { matchesPattern } from '../interpret/patterns.js'
+import { placeholderValue } from '../interpret/ops/rollup-placeholder.js'
 import { checkError, inExpression } from './errors.js'
 import { typeExpr, type Typed } from './expr-types.js'
 import type { Loc } from '../ast.js'
@@ -178,11 +179,25 @@ export class Checker {
     })
     const names = new Set(breakCols.map((c) => c.name))
     const valueCols = op.cbreaks.length > 0 ? [] : tcols.map((t, i) => ({ name: t.tcol.name ?? `t${i}`, type: t.type, visible: true }))
+    if (op.rollup?.ind) valueCols.push({ name: op.rollup.ind, type: 'int', visible: true })
     for (const c of valueCols) {
-      if (names.has(c.name)) throw checkError(op.loc, `Two columns of the tabulation would be named "${c.name}"; give the <tcol> another name.`)
+      if (names.has(c.name))
+        throw checkError(op.loc, `Two columns of the tabulation would be named "${c.name}"; give the <tcol> (or the <rollup ind>) another name.`)
       names.add(c.name)
     }
+    if (op.rollup) this.rollup(op, s)
     return { schema: Schema.of([...breakCols, ...valueCols], op.cbreaks.length > 0), op: { ...op, tcols: tcols.map((t) => t.tcol) } }
+  }
+
+  /** A rollup adds rows to a plain tabulation: its placeholders must fit their break columns. */
+  private rollup(op: Op & { kind: 'Tabu' }, s: Schema): void {
+    this.charge(op.rollup!.sets.length * (op.breaks.length + op.tcols.length), op)
+    if (op.cbreaks.length > 0)
+      throw checkError(op.rollup!.loc, '<rollup> in a cross-tabulation (cbreaks) is not supported: roll up a tabulation with breaks only.')
+    for (const spec of op.breakSpecs) {
+      const type = findCol(s, spec.col)?.type
+      if (spec.placeholder && type && op.breaks.includes(spec.col)) placeholderValue({ ...spec, placeholder: spec.placeholder }, type)
+    }
   }
 
   private link(op: Op & { kind: 'Link' }, s: Schema): Checked {

@@ -9,6 +9,7 @@ import { DATES } from './date.js'
 import { GROUP_FUNCTIONS } from './group/defs.js'
 import { LOGIC } from './logic.js'
 import { MATH } from './math.js'
+import { ROLLUP } from './rollup.js'
 import { ROW } from './row.js'
 import { SQL_KERNELS } from './sql.js'
 import { SQL_TEXT_KERNELS } from './sql-text.js'
@@ -26,6 +27,7 @@ const FAMILIES: readonly (readonly FunctionDef[])[] = [
   CONDITIONAL,
   TEXT,
   DATES,
+  ROLLUP,
   GROUP_FUNCTIONS,
   SQL_KERNELS,
   SQL_WINDOW_KERNELS,
@@ -50,7 +52,18 @@ function assemble(): Readonly<Record<string, FunctionDef>> {
  * rows (interpret/select-through-index.ts). Opt-in: a family added later is not, until named
  * here. ROW (`i_`) reads row positions and GROUP_FUNCTIONS read other rows of their group.
  */
-const ROW_WISE_FAMILIES: readonly (readonly FunctionDef[])[] = [ARITHMETIC, COMPARISONS, LOGIC, MATH, CONDITIONAL, TEXT, DATES, SQL_KERNELS, SQL_TEXT_KERNELS]
+const ROW_WISE_FAMILIES: readonly (readonly FunctionDef[])[] = [
+  ARITHMETIC,
+  COMPARISONS,
+  LOGIC,
+  MATH,
+  CONDITIONAL,
+  TEXT,
+  DATES,
+  ROLLUP,
+  SQL_KERNELS,
+  SQL_TEXT_KERNELS,
+]
 const ROW_WISE: ReadonlySet<string> = new Set(ROW_WISE_FAMILIES.flatMap((family) => family.map((def) => def.name)))
 
 /** Every function and operator by name (operators by their symbol; `neg` and `not` for - and ~). */

@@ -165,7 +165,8 @@ function partitionStep(op: Op & { kind: 'Willbe' }, before: readonly CheckedOp[]
 }
 
 function tabuAggs(op: Op & { kind: 'Tabu' }): AggSpec[] | null {
-  if (op.cbreaks.length > 0) return null
+  // A rollup's levels each group the rows anew: it runs whole, on one worker.
+  if (op.cbreaks.length > 0 || op.rollup) return null
   const aggs: AggSpec[] = []
   for (const t of op.tcols) {
     const a = tabuAgg(t)

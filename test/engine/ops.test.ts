@@ -388,7 +388,12 @@ const REFUSED: readonly { name: string; xml: string; code?: string; line: number
     line: 1,
     parts: ['<break naorder> must be first or last'],
   },
-  { name: 'rollup', xml: '<tabu breaks="a">\n<rollup type="hier"/></tabu>', line: 2, parts: ['<rollup> is not supported'] },
+  {
+    name: 'rollup of an unknown type',
+    xml: '<tabu breaks="a">\n<rollup type="tree"/></tabu>',
+    line: 2,
+    parts: ["<rollup type> must be hier or cube, not 'tree'"],
+  },
   { name: 'an unknown element in tabu', xml: '<tabu><sel value="a"/></tabu>', line: 1, parts: ['<sel> cannot appear inside <tabu>'] },
   { name: 'link without table2', xml: '<link col="a"/>', line: 1, parts: ['<link> needs a table2 attribute'] },
   { name: 'link without col', xml: '<link table2="t"/>', line: 1, parts: ['<link> needs a col attribute'] },

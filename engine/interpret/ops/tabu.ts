@@ -19,6 +19,7 @@ import { groupOrder } from './group-order.js'
 import { infoPatch } from './simple.js'
 import { groupStates } from './tabu-groups.js'
 import { isFloat64 } from '../../columns/index.js'
+import { runRollup } from './tabu-rollup.js'
 
 /** A tabulation's groups before ordering: one row per group in every column. */
 export interface Tabulated {
@@ -46,7 +47,7 @@ function firstRows(g: GroupIndex): Int32Array {
   return rows
 }
 
-function groupsOf(names: readonly string[], ws: Worksheet, op: Op): { groups: GroupIndex; values: Column[] } {
+export function groupsOf(names: readonly string[], ws: Worksheet, op: Op): { groups: GroupIndex; values: Column[] } {
   const cols = names.map((n) => {
     const c = ws.column(n)
     if (!c) throw checkError(op.loc, `Unknown column "${n}" in <tabu>.`)
@@ -57,13 +58,18 @@ function groupsOf(names: readonly string[], ws: Worksheet, op: Op): { groups: Gr
   return { groups, values: cols.map((c) => gather(c, first)) }
 }
 
-function summarise(t: Tcol, groups: GroupIndex, ws: Worksheet): Column {
+/** A tcol's summary over any grouping of `ws`'s rows, its source and weight evaluated once. */
+export function summaryOver(t: Tcol, ws: Worksheet): (groups: GroupIndex) => Column {
   const def = lookupSummary(t.fun)
   if (!def) throw checkError(t.loc, `Unknown summary fun="${t.fun}".`)
-  return def.kernel({ groups, source: t.source ? evalColumn(t.source, ws) : null, weight: t.weight ? evalColumn(t.weight, ws) : null })
+  const source = t.source ? evalColumn(t.source, ws) : null
+  const weight = t.weight ? evalColumn(t.weight, ws) : null
+  return (groups) => def.kernel({ groups, source, weight })
 }
 
-function breakColumns(op: Op & { kind: 'Tabu' }, ws: Worksheet, values: readonly Column[]): WsColumn[] {
+const summarise = (t: Tcol, groups: GroupIndex, ws: Worksheet): Column => summaryOver(t, ws)(groups)
+
+export function breakColumns(op: Op & { kind: 'Tabu' }, ws: Worksheet, values: readonly Column[]): WsColumn[] {
   return op.breaks.map((b, i) => {
     const spec = op.breakSpecs.find((s) => s.col === b)
     const src = ws.column(b)!
@@ -71,10 +77,10 @@ function breakColumns(op: Op & { kind: 'Tabu' }, ws: Worksheet, values: readonly
   })
 }
 
-const tcolColumn = (t: Tcol, name: string, data: Column, label?: string): WsColumn =>
+export const tcolColumn = (t: Tcol, name: string, data: Column, label?: string): WsColumn =>
   newColumn(name, data, { ...infoPatch(t.meta), ...(label !== undefined && !t.meta.label ? { label } : {}) })
 
-function reorder(cols: WsColumn[], order: Int32Array | null, rows: number): Worksheet {
+export function reorder(cols: WsColumn[], order: Int32Array | null, rows: number): Worksheet {
   const ws = new Worksheet(rows, cols)
   return order ? ws.selectRows(order) : ws
 }
@@ -135,6 +141,7 @@ function keyOrder(spec: BreakSpec, naFirst: boolean, n: number): Int32Array | nu
 
 /** @param slots false forces the general group-by (tests compare the two) */
 export function runTabu(op: Op & { kind: 'Tabu' }, ws: Worksheet, slots = true): Worksheet {
+  if (op.rollup) return runRollup(op, op.rollup, ws)
   if (op.cbreaks.length > 0) return runCrossTab(op, ws)
   return tabulationWorksheet(op, ws, accumulatedTabu(op, ws, slots) ?? generalTabu(op, ws))
 }
