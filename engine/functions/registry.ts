@@ -14,6 +14,8 @@ import { SQL_KERNELS } from './sql.js'
 import { SQL_TEXT_KERNELS } from './sql-text.js'
 import { SQL_WINDOW_KERNELS } from './sql-window.js'
 import { TEXT } from './text.js'
+import { TEXT_BUILDING } from './text-build.js'
+import { CONVERSIONS } from './convert.js'
 import type { FunctionDef } from './types.js'
 
 /** SQL_KERNELS, SQL_TEXT_KERNELS and SQL_WINDOW_KERNELS hold the `$` functions that only compiled SQL can name (functions/sql*.ts). */
@@ -25,6 +27,8 @@ const FAMILIES: readonly (readonly FunctionDef[])[] = [
   MATH,
   CONDITIONAL,
   TEXT,
+  TEXT_BUILDING,
+  CONVERSIONS,
   DATES,
   GROUP_FUNCTIONS,
   SQL_KERNELS,
@@ -50,7 +54,19 @@ function assemble(): Readonly<Record<string, FunctionDef>> {
  * rows (interpret/select-through-index.ts). Opt-in: a family added later is not, until named
  * here. ROW (`i_`) reads row positions and GROUP_FUNCTIONS read other rows of their group.
  */
-const ROW_WISE_FAMILIES: readonly (readonly FunctionDef[])[] = [ARITHMETIC, COMPARISONS, LOGIC, MATH, CONDITIONAL, TEXT, DATES, SQL_KERNELS, SQL_TEXT_KERNELS]
+const ROW_WISE_FAMILIES: readonly (readonly FunctionDef[])[] = [
+  ARITHMETIC,
+  COMPARISONS,
+  LOGIC,
+  MATH,
+  CONDITIONAL,
+  TEXT,
+  TEXT_BUILDING,
+  CONVERSIONS,
+  DATES,
+  SQL_KERNELS,
+  SQL_TEXT_KERNELS,
+]
 const ROW_WISE: ReadonlySet<string> = new Set(ROW_WISE_FAMILIES.flatMap((family) => family.map((def) => def.name)))
 
 /** Every function and operator by name (operators by their symbol; `neg` and `not` for - and ~). */

@@ -1,0 +1,60 @@
+/**
+ * Text functions that build text from parts: splice (through its kernel `$splice`, see
+ * text-splice.ts) and strpick. The names and argument orders are those of the 1010data MACRO()
+ * page (splice) and of the Cookbook's date recipes (strpick).
+ */
+import type { Column, Value } from '../columns/types.js'
+import { asColumn, callError, constantNumber, constantText, isColumn, onConstants, requiredValue, valueArg } from './args.js'
+import { pickPiece } from './text-pieces.js'
+import { spliceRows } from './text-splice.js'
+import { checkTextWidth } from './text-limits.js'
+import { onText } from './text.js'
+import type { FunctionDef } from './types.js'
+import { firstError, needNumber, needText } from './typing.js'
+
+function spliceKernel(values: readonly Value[], delimiter: string, rows: number): Column {
+  if (values.every((v) => !isColumn(v))) return onConstants(values, rows, (cols, n) => spliceRows(cols, delimiter, n))
+  return spliceRows(
+    values.map((v) => asColumn(v, rows, 'splice', 'L')),
+    delimiter,
+    rows,
+  )
+}
+
+export const TEXT_BUILDING: readonly FunctionDef[] = [
+  {
+    // Written splice(L;D); the checker spreads the list L after D (check/call-rewrites.ts).
+    name: '$splice',
+    args: [
+      { kind: 'value', name: 'D', types: ['text'], constant: true, optional: true },
+      { kind: 'value', name: 'L' },
+    ],
+    repeatFrom: 1,
+    minArgs: 2,
+    result: ([d]) => needText('splice', 'D', d) ?? 'text',
+    kernel: (args, ctx) => {
+      const d = valueArg(args, 0)
+      const values = args.slice(1).map((_, i) => requiredValue(args, i + 1, 'splice', 'L'))
+      return spliceKernel(values, d === null ? '' : constantText(d, 'splice', 'D'), ctx.rows)
+    },
+    doc: 'splice(L;D): the values of the list L (columns or expressions side by side: name state) joined with the text D; N/A when any is N/A.',
+  },
+  {
+    name: 'strpick',
+    args: [
+      { kind: 'value', name: 'X', types: ['text'] },
+      { kind: 'value', name: 'D', types: ['text'], constant: true },
+      { kind: 'value', name: 'N', types: ['int'], constant: true },
+    ],
+    result: ([x, d, n]) => firstError(needText('strpick', 'X', x), needText('strpick', 'D', d), needNumber('strpick', 'N', n)) ?? 'text',
+    kernel: (args, ctx) => {
+      const delimiter = constantText(requiredValue(args, 1, 'strpick', 'D'), 'strpick', 'D')
+      const n = constantNumber(requiredValue(args, 2, 'strpick', 'N'), 'strpick', 'N')
+      if (delimiter === '') throw callError("strpick(): the delimiter D is empty; give the text that separates the pieces, such as '/'.")
+      if (n === null || !(n >= 1)) throw callError(`strpick(): N is ${n ?? 'N/A'}, but pieces count from 1; give N = 1 for the first piece.`)
+      checkTextWidth('strpick', 'N', n)
+      return onText(requiredValue(args, 0, 'strpick', 'X'), ctx.rows, 'strpick', (c) => pickPiece(c, delimiter, n))
+    },
+    doc: "strpick(X;D;N): the Nth piece (from 1) of text X cut at each D: strpick('01/04/2015';'/';3) is '2015'; N/A when there is no such piece.",
+  },
+]
