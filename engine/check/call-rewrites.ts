@@ -6,12 +6,15 @@
  * - t_f(…) → g_f(…) with G, S and O omitted: 1010data's t_ functions are the g_ functions over
  *   the table's own grouping, with no selection; our tables carry no grouping of their own, so
  *   that is one group (the reference's recommendation), in worksheet order.
+ * - r_mapstring(C;S;X;D) → $mapjoin(D;S1;X1;…), one S and X per column (row-map.ts).
  * - r_mappkg / r_mapjson are refused by name: they build packages, which this engine has not.
  */
 import type { Expr } from '../ast.js'
 import { lookupFunction } from '../functions/index.js'
 import type { FunctionDef } from '../functions/types.js'
 import { exprError as checkError } from './errors.js'
+import { rowMapCall } from './row-map.js'
+import type { Schema } from './schema.js'
 
 type Call = Expr & { kind: 'Call' }
 
@@ -54,9 +57,10 @@ function tCall(e: Call, g: FunctionDef): Call {
 }
 
 /** The call to type in place of `e` (`e` itself when it is not rewritten). */
-export function rewriteCall(e: Call): Call {
+export function rewriteCall(e: Call, schema: Schema): Call {
   if (Object.hasOwn(UNSUPPORTED, e.name)) throw checkError(e.loc, UNSUPPORTED[e.name], { function: e.name })
   if (e.name === 'splice') return spliceCall(e)
+  if (e.name === 'r_mapstring') return rowMapCall(e, schema)
   if (e.name.startsWith('t_') && !lookupFunction(e.name)) {
     const g = lookupFunction(`g_${e.name.slice(2)}`)
     if (g && g.repeatFrom === undefined && g.args.some((a) => a.kind === 'group')) return tCall(e, g)

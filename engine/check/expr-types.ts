@@ -139,7 +139,7 @@ export function typeExpr(e: Expr, schema: Schema): Typed {
     case 'Var':
       throw checkError(e.loc, `@${e.name} is a block variable: write {@${e.name}} to substitute its value.`)
     case 'Call': {
-      const rewritten = rewriteCall(e)
+      const rewritten = rewriteCall(e, schema)
       if (rewritten !== e) return typeExpr(rewritten, schema)
       const t = typeCall(schema, e.name, e.args, e)
       return { expr: { ...e, args: t.args }, type: resultOf(t.def, t.types, e, `${e.name}()`), list: false }

@@ -7,6 +7,7 @@ import type { Column, Value } from '../columns/types.js'
 import { asColumn, callError, constantNumber, constantText, isColumn, onConstants, requiredValue, valueArg } from './args.js'
 import { pickPiece } from './text-pieces.js'
 import { spliceRows } from './text-splice.js'
+import { mapJoin } from './text-mapjoin.js'
 import { checkTextWidth } from './text-limits.js'
 import { onText } from './text.js'
 import type { FunctionDef } from './types.js'
@@ -56,5 +57,28 @@ export const TEXT_BUILDING: readonly FunctionDef[] = [
       return onText(requiredValue(args, 0, 'strpick', 'X'), ctx.rows, 'strpick', (c) => pickPiece(c, delimiter, n))
     },
     doc: "strpick(X;D;N): the Nth piece (from 1) of text X cut at each D: strpick('01/04/2015';'/';3) is '2015'; N/A when there is no such piece.",
+  },
+  {
+    // Written r_mapstring(C;S;X;D); the checker makes one S and X per column (check/row-map.ts).
+    name: '$mapjoin',
+    args: [
+      { kind: 'value', name: 'D', types: ['text'], optional: true },
+      { kind: 'value', name: 'S', types: ['int', 'float', 'date'] },
+      { kind: 'value', name: 'X' },
+    ],
+    repeatFrom: 1,
+    minArgs: 1,
+    result: ([d]) => needText('r_mapstring', 'D', d) ?? 'text',
+    kernel: (args, ctx) => {
+      const d = valueArg(args, 0)
+      const pairs: [Column, Column][] = []
+      for (let k = 1; k + 1 < args.length; k += 2)
+        pairs.push([
+          asColumn(requiredValue(args, k, 'r_mapstring', 'S'), ctx.rows, 'r_mapstring', 'S'),
+          asColumn(requiredValue(args, k + 1, 'r_mapstring', 'X'), ctx.rows, 'r_mapstring', 'X'),
+        ])
+      return mapJoin(d === null ? null : asColumn(d, ctx.rows, 'r_mapstring', 'D'), pairs, ctx.rows)
+    },
+    doc: "r_mapstring(C;S;X;D): per row, X of each column of C (names, a pattern 'd*', or all) whose S holds, joined with D; rcv_, rcn_, rct_ are the column's value, name and type ('a', 'i', 'f').",
   },
 ]

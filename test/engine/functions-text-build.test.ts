@@ -1,6 +1,6 @@
 /**
- * splice, strpick, strextract, width, int of text, todate, the t_ functions and the refused r_
- * functions, through whole queries (parse → check → interpret), and the same answers on the
+ * splice, strpick, strextract, width, int of text, todate, the t_ functions, r_mapstring and the
+ * refused r_ functions, through whole queries (parse → check → interpret), and the same answers on the
  * parallel path. Expected values of the 1010data examples are written from the documentation:
  * the MACRO() page (splice), the Cookbook's "Transforming dates from text to integers" recipes
  * and the todate(X;Y) page.
@@ -177,6 +177,46 @@ describe('the t_ functions', () => {
   })
 })
 
+describe('r_mapstring(C;S;X;D)', () => {
+  const PRODUCTS = [
+    makeTable('prod', [
+      { name: 'dept', type: 'int', values: [1, 2, null] },
+      { name: 'deptdesc', type: 'text', values: ['Food', 'Toys', 'Misc'] },
+      { name: 'descr', type: 'text', values: ['apple', null, 'pen'] },
+      { name: 'a', type: 'int', values: [5, 6, 7] },
+      { name: 'b', type: 'int', values: [50, 2, null] },
+    ]),
+  ]
+  const mapped = (value: string): Cell[] => column(`<base table="prod"/><willbe name="m" value="${value}"/>`, 'm', PRODUCTS)
+
+  it("maps the columns a pattern matches, kept by rct_ and transformed by X (the docs' 'd*';rct_='a';strupcase(rcv_))", () => {
+    expect(mapped("r_mapstring('d*';rct_='a';strupcase(rcv_);',')")).to.deep.equal(['FOOD,APPLE', 'TOYS,', 'MISC,PEN'])
+  })
+
+  it('keeps per row the columns whose S holds, X defaulting to the value and D to no delimiter', () => {
+    expect(mapped("r_mapstring(a b;rcv_>5;;'+')")).to.deep.equal(['50', '6', '7'])
+    expect(mapped('r_mapstring(a,b;;;)')).to.deep.equal(['550', '62', '7'])
+    expect(mapped("r_mapstring(a b;rcn_<>'a';rcv_*2;'/')")).to.deep.equal(['100', '4', ''])
+  })
+
+  it('reads rcn_ and rcv_ side by side, takes D from a column, and gives empty text when no column is kept', () => {
+    expect(mapped("r_mapstring(a b;;splice(rcn_ rcv_;'=');' ')")).to.deep.equal(['a=5 b=50', 'a=6 b=2', 'a=7 '])
+    expect(mapped('r_mapstring(a b;;;deptdesc)')).to.deep.equal(['5Food50', '6Toys2', '7Misc'])
+    expect(mapped("r_mapstring('zz*';;;',')")).to.deep.equal(['', '', ''])
+    expect(mapped("r_mapstring(a b;rct_='a';;',')")).to.deep.equal(['', '', ''])
+  })
+
+  it('works in a selection', () => {
+    expect(column(`<base table="prod"/><sel value="r_mapstring(a b;rcv_>5;;'+')='6'"/>`, 'a', PRODUCTS)).to.deep.equal([6])
+  })
+
+  it('refuses unknown columns, a C that names no columns and too many arguments', () => {
+    expect(errorOf(`<base table="prod"/><willbe name="m" value="r_mapstring(a nope;;;)"/>`, PRODUCTS).message).to.contain('Unknown column "nope"')
+    expect(errorOf(`<base table="prod"/><willbe name="m" value="r_mapstring(a+1;;;)"/>`, PRODUCTS).message).to.contain('C must name columns')
+    expect(errorOf(`<base table="prod"/><willbe name="m" value="r_mapstring(a;;;;1)"/>`, PRODUCTS).message).to.contain('takes 4 arguments')
+  })
+})
+
 describe('r_mappkg and r_mapjson', () => {
   it('are refused by name, pointing to r_mapstring', () => {
     for (const fn of ['r_mappkg(;;)', "r_mapjson('d*';rct_='a';strupcase(rcv_);)"]) {
@@ -197,6 +237,7 @@ describe('text building on the parallel path', () => {
     `<base table="big"/><willbe name="s" value="splice(w k;'#')"/><sel value="k>3"/>`,
     `<base table="big"/><willbe name="d" value="todate(w)"/><willbe name="y" value="int(strpick(w;'/';3))"/><sel value="d>19990000"/>`,
     `<base table="big"/><willbe name="c" value="t_cumsum(k)"/><willbe name="r" value="t_rshift(w;-2)"/>`,
+    `<base table="big"/><willbe name="m" value="r_mapstring(;rct_='i';rcv_+1;',')"/><sel value="r_mapstring(k w;;;'')<>''"/>`,
   ]
   for (const xml of queries) {
     it(`gives the interpreter's answer in parts: ${xml.slice(22, 90)}`, () => {
