@@ -59,8 +59,12 @@ function parseArg(p: ExprParser, callee: NameToken): Expr | null {
  * recipes); the checker accepts such a list there and refuses it anywhere else.
  */
 function parseSideBySide(p: ExprParser, first: Expr): Expr {
-  const items = [first]
-  while (startsOperand(p.ts.peek())) items.push(p.expr(BP.none))
+  // Constants side by side already form a list (`'x' 'y'`): its items join this one's.
+  const items: Expr[] = []
+  for (let item = first; ; item = p.expr(BP.none)) {
+    items.push(...(item.kind === 'List' ? item.items : [item]))
+    if (!startsOperand(p.ts.peek())) break
+  }
   return p.node({ kind: 'List', items, loc: first.loc }, items)
 }
 

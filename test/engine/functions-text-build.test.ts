@@ -49,6 +49,8 @@ describe('splice(L;D)', () => {
   it('joins constants and expressions written side by side', () => {
     const xml = onPeople(`<willbe name="s" value="splice('id' strupcase(name) n+1;'-')"/>`)
     expect(column(xml, 's')).to.deep.equal(['id-ANN-2', 'id-BOB-3', '', ''])
+    const mixed = onPeople(`<willbe name="s" value="splice(name 'x' 'y' n;'')"/>`)
+    expect(column(mixed, 's')).to.deep.equal(['Annxy1', 'Bobxy2', '', ''])
   })
 
   it('refuses a wrong number of arguments and a missing L, naming the form', () => {

@@ -61,6 +61,23 @@ describe('api/run: text building and conversion', () => {
     expect(top.body.sales).to.have.length(3)
   })
 
+  it("r_mapstring joins each store's text columns, kept by rct_ and transformed by X", async () => {
+    const res = await run(`${STORES}<willbe name="m" value="r_mapstring(city state region;rct_='a';strupcase(rcv_);'/')"/><colord cols="city,state,region,m"/>`)
+    expect(res.status, res.text).to.equal(200)
+    res.body.m.forEach((m: string, i: number) => expect(m).to.equal([res.body.city[i], res.body.state[i], res.body.region[i]].join('/').toUpperCase()))
+    const all = await run(`${STORES}<colord cols="store,sqft"/>`)
+    const big = all.body.store.filter((_: number, i: number) => all.body.sqft[i] > 20000)
+    expect(big.length).to.be.greaterThan(0).and.lessThan(all.body.store.length)
+    const sel = await run(`${STORES}<sel value="r_mapstring(sqft store;rcv_>20000;;',')&lt;&gt;''"/><colord cols="store"/>`)
+    expect(sel.body.store).to.deep.equal(big)
+  })
+
+  it('splice and strpick work in block-level {…} expressions', async () => {
+    const res = await run(`${STORES}<willbe name="y" value="{splice(strpick('01/04/2015';'/';3) '0104';'')}"/><colord cols="y"/>`)
+    expect(res.status, res.text).to.equal(200)
+    expect(res.body.y[0]).to.equal(20150104)
+  })
+
   const refused: [string, string, RegExp][] = [
     ['r_mappkg', '<willbe name="p" value="r_mappkg(;;)"/>', /packages are not supported/],
     ['expressions side by side outside splice', '<willbe name="p" value="abs(sqft+1 sqft)"/>', /Only constants can stand side by side/],
