@@ -8,6 +8,7 @@ import { asColumn, callError, constantNumber, constantText, isColumn, onConstant
 import { pickPiece } from './text-pieces.js'
 import { spliceRows } from './text-splice.js'
 import { mapJoin } from './text-mapjoin.js'
+import { strfollow } from './text-follow.js'
 import { checkTextWidth } from './text-limits.js'
 import { onText } from './text.js'
 import type { FunctionDef } from './types.js'
@@ -80,5 +81,28 @@ export const TEXT_BUILDING: readonly FunctionDef[] = [
       return mapJoin(d === null ? null : asColumn(d, ctx.rows, 'r_mapstring', 'D'), pairs, ctx.rows)
     },
     doc: "r_mapstring(C;S;X;D): per row, X of each column of C (names, a pattern 'd*', or all) whose S holds, joined with D; rcv_, rcn_, rct_ are the column's value, name and type ('a', 'i', 'f').",
+  },
+  {
+    name: 'strfollow',
+    args: [
+      { kind: 'value', name: 'X', types: ['text'] },
+      { kind: 'value', name: 'Y', types: ['text'] },
+      { kind: 'value', name: 'B', types: ['int', 'float'] },
+    ],
+    result: ([x, y, b]) => firstError(needText('strfollow', 'X', x), needText('strfollow', 'Y', y), needNumber('strfollow', 'B', b)) ?? 'int',
+    kernel: (args, ctx) => {
+      const values = [0, 1, 2].map((i) => requiredValue(args, i, 'strfollow', 'XYB'[i]))
+      const run = (cols: Column[], n: number): Column => {
+        const [x, y, b] = cols
+        if (x.type !== 'text' || y.type !== 'text') throw callError('strfollow needs text for X and Y.')
+        return { type: 'int', data: strfollow(x, y, b, n) }
+      }
+      if (values.every((v) => !isColumn(v))) return onConstants(values, ctx.rows, run)
+      return run(
+        values.map((v, i) => asColumn(v, ctx.rows, 'strfollow', 'XYB'[i])),
+        ctx.rows,
+      )
+    },
+    doc: 'strfollow(X;Y;B): the position of the first character where texts X and Y differ, 0 when equal; case ignored when B is 0; 0 when both are N/A, 1 when one is.',
   },
 ]

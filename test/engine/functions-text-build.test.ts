@@ -179,6 +179,20 @@ describe('the t_ functions', () => {
   })
 })
 
+describe('strfollow(X;Y;B)', () => {
+  it("gives the documented Sample Usage results (the strfollow page's table)", () => {
+    const xml =
+      '<table cols="value,string2,caseflag">apple,application,1;apple,app,1;apple,Apple,0;Apple,apple,1;Apple,,1;,,1</table>' +
+      '<willbe name="f" value="strfollow(value;string2;caseflag)"/>'
+    expect(column(xml, 'f', [])).to.deep.equal([5, 4, 0, 1, 1, 0])
+  })
+
+  it('counts code points and takes constants', () => {
+    expect(column(onPeople(`<willbe name="fo" value="strfollow('a😀b';'a😀c';1)"/>`), 'fo')).to.deep.equal([3, 3, 3, 3])
+    expect(column(onPeople(`<willbe name="fo" value="strfollow(name;'ANN';0)"/>`), 'fo')).to.deep.equal([0, 1, 1, 1])
+  })
+})
+
 describe('r_mapstring(C;S;X;D)', () => {
   const PRODUCTS = [
     makeTable('prod', [

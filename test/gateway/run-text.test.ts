@@ -72,6 +72,14 @@ describe('api/run: text building and conversion', () => {
     expect(sel.body.store).to.deep.equal(big)
   })
 
+  it('strfollow gives the first differing position, in <willbe> and <sel>', async () => {
+    const res = await run(`${STORES}<willbe name="f" value="strfollow(state;'NY';1)"/><colord cols="state,f"/>`)
+    expect(res.status, res.text).to.equal(200)
+    res.body.f.forEach((f: number, i: number) => expect(f).to.equal(res.body.state[i] === 'NY' ? 0 : res.body.state[i][0] === 'N' ? 2 : 1))
+    const ny = await run(`${STORES}<sel value="strfollow(state;'ny';0)=0"/><colord cols="state"/>`)
+    expect(ny.body.state).to.deep.equal(res.body.state.filter((s: string) => s === 'NY'))
+  })
+
   it('splice and strpick work in block-level {…} expressions', async () => {
     const res = await run(`${STORES}<willbe name="y" value="{splice(strpick('01/04/2015';'/';3) '0104';'')}"/><colord cols="y"/>`)
     expect(res.status, res.text).to.equal(200)
