@@ -1,7 +1,8 @@
 /**
- * Text functions that build text from parts: splice (through its kernel `$splice`, see
- * text-splice.ts) and strpick. The names and argument orders are those of the 1010data MACRO()
- * page (splice) and of the Cookbook's date recipes (strpick).
+ * Text functions that build or compare text from parts: splice and r_mapstring (through their
+ * kernels `$splice` and `$mapjoin`, which the checker writes: check/call-rewrites.ts), strpick
+ * and strfollow. Names and argument orders are 1010data's: the MACRO() page (splice), the
+ * Cookbook's date recipes (strpick), the r_mapstring and strfollow pages.
  */
 import type { Column, Value } from '../columns/types.js'
 import { asColumn, callError, constantNumber, constantText, isColumn, onConstants, requiredValue, valueArg } from './args.js'
@@ -9,7 +10,6 @@ import { pickPiece } from './text-pieces.js'
 import { spliceRows } from './text-splice.js'
 import { mapJoin } from './text-mapjoin.js'
 import { strfollow } from './text-follow.js'
-import { checkTextWidth } from './text-limits.js'
 import { onText } from './text.js'
 import type { FunctionDef } from './types.js'
 import { firstError, needNumber, needText } from './typing.js'
@@ -54,7 +54,6 @@ export const TEXT_BUILDING: readonly FunctionDef[] = [
       const n = constantNumber(requiredValue(args, 2, 'strpick', 'N'), 'strpick', 'N')
       if (delimiter === '') throw callError("strpick(): the delimiter D is empty; give the text that separates the pieces, such as '/'.")
       if (n === null || !(n >= 1)) throw callError(`strpick(): N is ${n ?? 'N/A'}, but pieces count from 1; give N = 1 for the first piece.`)
-      checkTextWidth('strpick', 'N', n)
       return onText(requiredValue(args, 0, 'strpick', 'X'), ctx.rows, 'strpick', (c) => pickPiece(c, delimiter, n))
     },
     doc: "strpick(X;D;N): the Nth piece (from 1) of text X cut at each D: strpick('01/04/2015';'/';3) is '2015'; N/A when there is no such piece.",
