@@ -52,7 +52,7 @@ export type Expr =
   | { readonly kind: 'Date'; readonly value: number; readonly loc: Loc }
   /** A time literal such as 13:45, as hhmmss. */
   | { readonly kind: 'Time'; readonly value: number; readonly loc: Loc }
-  /** Juxtaposed constants: `'NY' 'CA'`, `1 2 3`. Items are Num, Str, Date or Time (or Neg of Num). */
+  /** Side by side: `'NY' 'CA'`, `1 2 3`. Items are constants (Num, Str, Date, Time, Neg of Num), except in a call's argument, where any expressions may stand side by side (the L of splice(L;D)); the checker refuses that anywhere else. */
   | { readonly kind: 'List'; readonly items: readonly Expr[]; readonly loc: Loc }
   /** A column reference; `name` is lower-cased. */
   | { readonly kind: 'Col'; readonly name: string; readonly loc: Loc }

@@ -6,6 +6,7 @@ import type { Expr } from '../ast.js'
 import { ScalarError } from './errors.js'
 import { bool, formatNumber, isTrue, num, str, toText } from './scalar-value.js'
 import type { Atom, Scalar } from './scalar-value.js'
+import { spliceScalar, strextractScalar, strpickScalar, widthScalar } from './scalar-text.js'
 
 type Evaluate = (e: Expr) => Scalar
 
@@ -57,6 +58,13 @@ const FUNCTIONS: Readonly<Record<string, BlockFunction>> = {
   strdowncase: eager(1, ([x]) => str(toText(x, 'strdowncase').toLowerCase())),
   strlen: eager(1, ([x]) => num(toText(x, 'strlen').length)),
   len: eager(1, ([x]) => num(x.kind === 'list' ? x.items.length : 1)),
+  width: eager(1, ([x]) => widthScalar(x)),
+  splice: eager(2, ([l, d]) => spliceScalar(l, d)),
+  strpick: eager(3, ([x, d, n]) => strpickScalar(x, d, n)),
+  strextract: {
+    arity: { ok: (n) => n === 2 || n === 3, says: '2 or 3 arguments (strextract(X;S;L))' },
+    run: (args, evaluate) => strextractScalar(evaluate(args[0]), evaluate(args[1]), args[2] === undefined ? undefined : evaluate(args[2])),
+  },
   if: {
     arity: { ok: (n) => n >= 3 && n % 2 === 1, says: 'an odd number of arguments, at least 3 (if(c1;v1;c2;v2;…;otherwise))' },
     run: (args, evaluate) => {

@@ -8,6 +8,7 @@ import { literalType, type Expr } from '../ast.js'
 import type { ColumnType } from '../../shared/table.js'
 import { lookupFunction } from '../functions/index.js'
 import type { ArgSpec, FunctionDef } from '../functions/types.js'
+import { rewriteCall } from './call-rewrites.js'
 import { asDateLiteral } from './date-literals.js'
 import { exprError as checkError } from './errors.js'
 import { findCol, type Schema } from './schema.js'
@@ -122,6 +123,12 @@ export function typeExpr(e: Expr, schema: Schema): Typed {
     case 'Time':
       return { expr: e, type: 'int', list: false }
     case 'List': {
+      const notConstant = e.items.find((i) => !isConstant(i))
+      if (notConstant)
+        throw checkError(
+          notConstant.loc,
+          "Only constants can stand side by side as a list (such as 'NY' 'CA'), except in the L of splice(L;D); put an operator or a ';' between these values.",
+        )
       const types = new Set(e.items.map((i) => typeExpr(i, schema).type))
       if (types.has('text') && types.size > 1) throw checkError(e.loc, 'A list cannot mix text and numbers.')
       const type = types.has('text')
@@ -148,6 +155,8 @@ export function typeExpr(e: Expr, schema: Schema): Typed {
     case 'Var':
       throw checkError(e.loc, `@${e.name} is a block variable: write {@${e.name}} to substitute its value.`)
     case 'Call': {
+      const rewritten = rewriteCall(e, schema)
+      if (rewritten !== e) return typeExpr(rewritten, schema)
       const t = typeCall(schema, e.name, e.args, e)
       return { expr: { ...e, args: t.args }, type: resultOf(t.def, t.types, e, `${e.name}()`), list: false }
     }

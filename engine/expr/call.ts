@@ -2,13 +2,14 @@
  * Function calls: `name(arg;arg;…)`. Arguments are split by `;` only; an empty argument is an
  * omitted one (`null`), so `g_sum(g;;x)` has three arguments and `f(;)` two, while `i_()` has
  * none. An argument that is two or more names separated by spaces or commas is a column list
- * (the G and O arguments of group functions); which functions accept one is the checker's
- * business, since only it knows the argument kinds.
+ * (the G and O arguments of group functions), and expressions side by side are a list (the L of
+ * splice); which functions accept these is the checker's business, since only it knows the
+ * argument kinds.
  */
 import type { Expr } from '../ast.js'
 import { failAfterOperand } from './messages.js'
 import { BP } from './precedence.js'
-import { describeToken, isOp } from './token.js'
+import { describeToken, isOp, startsOperand } from './token.js'
 import type { Token } from './token.js'
 import type { ExprParser } from './pratt.js'
 import { MAX_ARGS } from './limits.js'
@@ -48,7 +49,23 @@ function parseArg(p: ExprParser, callee: NameToken): Expr | null {
   if (t.type === 'eof') p.ts.fail(`Expected an argument or ')' to close ${opened(p, callee)}, found end of expression at ${p.ts.at(t.loc)}`, t)
   const after = p.ts.peek(1)
   if (t.type === 'ident' && (after.type === 'ident' || isOp(after, ','))) return parseColumnList(p, callee)
-  return p.expr(BP.none)
+  const first = p.expr(BP.none)
+  return startsOperand(p.ts.peek()) ? parseSideBySide(p, first) : first
+}
+
+/**
+ * Expressions side by side in one argument, `strpick(d;'/';3) strpick(d;'/';1)`: a List whose
+ * items need not be constants. 1010data writes the L of splice(L;D) so (the Cookbook's date
+ * recipes); the checker accepts such a list there and refuses it anywhere else.
+ */
+function parseSideBySide(p: ExprParser, first: Expr): Expr {
+  // Constants side by side already form a list (`'x' 'y'`): its items join this one's.
+  const items: Expr[] = []
+  for (let item = first; ; item = p.expr(BP.none)) {
+    items.push(...(item.kind === 'List' ? item.items : [item]))
+    if (!startsOperand(p.ts.peek())) break
+  }
+  return p.node({ kind: 'List', items, loc: first.loc }, items)
 }
 
 /** `state city`, `a,b`, `a, b c`: names only, and nothing else in the argument. */

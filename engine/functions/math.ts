@@ -9,6 +9,8 @@ import { arithmetic } from './arith.js'
 import { asColumn, callError, constantNumber, isColumn, isScalar, onConstants, requiredValue, valueArg } from './args.js'
 import { extremeFloat, extremeInt, modFloat, modInt, roundFloat, roundInt } from './math-binary.js'
 import { mathUnary, type UnaryName } from './math-unary.js'
+import { textToInt } from './text-to-number.js'
+import { onText } from './text.js'
 import type { FunctionDef } from './types.js'
 import { firstError, needNumber, numericCommon, type TypeResult } from './typing.js'
 import { isFloat64, isFloat64Type } from '../columns/index.js'
@@ -34,6 +36,23 @@ function unary(name: string, op: UnaryName, intResult: 'keep' | 'int' | 'float',
     },
     doc,
   }
+}
+
+/**
+ * int(X): X truncated toward zero. X may also be text, read as a decimal number (N/A when it is
+ * none): the 1010data Cookbook turns dates built as text into yyyymmdd integers with it.
+ */
+const intDef: FunctionDef = {
+  name: 'int',
+  args: [{ kind: 'value', name: 'X', types: [...NUMERIC, 'text'] }],
+  result: () => 'int',
+  kernel: (args, ctx) => {
+    const v = requiredValue(args, 0, 'int', 'X')
+    if (v.type === 'text') return onText(v, ctx.rows, 'int', (c) => ({ type: 'int', data: textToInt(c) }))
+    if (!isColumn(v)) return onConstants([v], ctx.rows, (c, n) => mathUnary('int', numericColumn(c[0], n, 'int'), n))
+    return mathUnary('int', numericColumn(v, ctx.rows, 'int'), ctx.rows)
+  },
+  doc: "int(X): X truncated toward zero, as an integer (N/A beyond the integer range); a text X is read as a number first (int('20150104'), N/A when it is not one).",
 }
 
 const bothInt = (x: ColumnType | null, y: ColumnType | null): boolean => x !== 'float' && y !== 'float'
@@ -114,7 +133,7 @@ export const MATH: readonly FunctionDef[] = [
   unary('ceil', 'ceil', 'keep', 'ceil(X): smallest whole number >= X (ints unchanged).'),
   unary('ceiling', 'ceil', 'keep', 'ceiling(X): same as ceil(X).'),
   unary('floor', 'floor', 'keep', 'floor(X): largest whole number <= X (ints unchanged).'),
-  unary('int', 'int', 'int', 'int(X): X truncated toward zero, as an integer (N/A beyond the integer range).'),
+  intDef,
   unary('sign', 'sign', 'int', 'sign(X): -1, 0 or 1.'),
   unary('sqrt', 'sqrt', 'float', 'sqrt(X): square root; N/A for negative X.'),
   unary('exp', 'exp', 'float', 'exp(X): e to the power X; N/A on overflow.'),

@@ -15,6 +15,8 @@ import { SQL_KERNELS } from './sql.js'
 import { SQL_TEXT_KERNELS } from './sql-text.js'
 import { SQL_WINDOW_KERNELS } from './sql-window.js'
 import { TEXT } from './text.js'
+import { TEXT_BUILDING } from './text-build.js'
+import { CONVERSIONS } from './convert.js'
 import type { FunctionDef } from './types.js'
 
 /** SQL_KERNELS, SQL_TEXT_KERNELS and SQL_WINDOW_KERNELS hold the `$` functions that only compiled SQL can name (functions/sql*.ts). */
@@ -26,6 +28,8 @@ const FAMILIES: readonly (readonly FunctionDef[])[] = [
   MATH,
   CONDITIONAL,
   TEXT,
+  TEXT_BUILDING,
+  CONVERSIONS,
   DATES,
   ROLLUP,
   GROUP_FUNCTIONS,
@@ -59,6 +63,8 @@ const ROW_WISE_FAMILIES: readonly (readonly FunctionDef[])[] = [
   MATH,
   CONDITIONAL,
   TEXT,
+  TEXT_BUILDING,
+  CONVERSIONS,
   DATES,
   ROLLUP,
   SQL_KERNELS,

@@ -10,7 +10,7 @@ import type { FunctionDef } from './types.js'
 import { firstError, needNumber, needText } from './typing.js'
 
 /** Runs `f` on X as a text column (a constant X on one row, then repeated). */
-function onText(x: Value, rows: number, fn: string, f: (col: TextColumn) => Column): Column {
+export function onText(x: Value, rows: number, fn: string, f: (col: TextColumn) => Column): Column {
   if (!isColumn(x)) return onConstants([x], rows, (c) => onText(c[0], 1, fn, f))
   if (x.type !== 'text') throw callError(`${fn} needs text, got a number for X.`)
   return f(x)
@@ -55,6 +55,35 @@ function padder(name: 'padleft' | 'padright', doc: string): FunctionDef {
   }
 }
 
+function lengthDef(name: string, doc: string): FunctionDef {
+  return {
+    name,
+    args: [{ kind: 'value', name: 'X', types: ['text'] }],
+    result: ([x]) => needText(name, 'X', x) ?? 'int',
+    kernel: (args, ctx) => onText(requiredValue(args, 0, name, 'X'), ctx.rows, name, textLength),
+    doc,
+  }
+}
+
+function substringDef(name: string, doc: string): FunctionDef {
+  return {
+    name,
+    args: [
+      { kind: 'value', name: 'X', types: ['text'] },
+      { kind: 'value', name: 'S', types: ['int'], constant: true },
+      { kind: 'value', name: 'L', types: ['int'], constant: true, optional: true },
+    ],
+    result: ([x, s, l]) => firstError(needText(name, 'X', x), needNumber(name, 'S', s), needNumber(name, 'L', l)) ?? 'text',
+    kernel: (args, ctx) => {
+      const start = constantNumber(requiredValue(args, 1, name, 'S'), name, 'S') ?? 1
+      const lenArg = valueArg(args, 2)
+      const len = lenArg === null ? null : (constantNumber(lenArg, name, 'L') ?? 0)
+      return onText(requiredValue(args, 0, name, 'X'), ctx.rows, name, (c) => substring(c, start, len))
+    },
+    doc,
+  }
+}
+
 export const TEXT: readonly FunctionDef[] = [
   matcher('contains', 'contains', false, 'contains(X;Y): 1 if text X contains Y (Y may be a list: any member), else 0.'),
   matcher('contains_ci', 'contains', true, 'contains_ci(X;Y): contains, ignoring case.'),
@@ -65,29 +94,12 @@ export const TEXT: readonly FunctionDef[] = [
   mapper('strupcase', 'strupcase(X): X in upper case.'),
   mapper('strdowncase', 'strdowncase(X): X in lower case.'),
   mapper('strtrim', 'strtrim(X): X without leading and trailing white space.'),
-  {
-    name: 'strlen',
-    args: [{ kind: 'value', name: 'X', types: ['text'] }],
-    result: ([x]) => needText('strlen', 'X', x) ?? 'int',
-    kernel: (args, ctx) => onText(requiredValue(args, 0, 'strlen', 'X'), ctx.rows, 'strlen', textLength),
-    doc: 'strlen(X): the number of characters of X; N/A for N/A.',
-  },
-  {
-    name: 'substr',
-    args: [
-      { kind: 'value', name: 'X', types: ['text'] },
-      { kind: 'value', name: 'S', types: ['int'], constant: true },
-      { kind: 'value', name: 'L', types: ['int'], constant: true, optional: true },
-    ],
-    result: ([x, s, l]) => firstError(needText('substr', 'X', x), needNumber('substr', 'S', s), needNumber('substr', 'L', l)) ?? 'text',
-    kernel: (args, ctx) => {
-      const start = constantNumber(requiredValue(args, 1, 'substr', 'S'), 'substr', 'S') ?? 1
-      const lenArg = valueArg(args, 2)
-      const len = lenArg === null ? null : (constantNumber(lenArg, 'substr', 'L') ?? 0)
-      return onText(requiredValue(args, 0, 'substr', 'X'), ctx.rows, 'substr', (c) => substring(c, start, len))
-    },
-    doc: 'substr(X;S;L): L characters of X from the 1-based position S (to the end when L is omitted).',
-  },
+  lengthDef('strlen', 'strlen(X): the number of characters of X; N/A for N/A.'),
+  // width is the name the 1010data Cookbook's date recipes use: width(strpick(d;'/';1))=1.
+  lengthDef('width', 'width(X): the number of characters of text X (as strlen); N/A for N/A.'),
+  substringDef('substr', 'substr(X;S;L): L characters of X from the 1-based position S (to the end when L is omitted).'),
+  // strextract is the name the 1010data Cookbook's date recipes use: strextract(d;5;4).
+  substringDef('strextract', 'strextract(X;S;L): L characters of text X from the 1-based position S (to the end when L is omitted); as substr.'),
   padder('padright', 'padright(X;N): X left-aligned in N characters: its first N characters, space-padded on the right.'),
   padder('padleft', 'padleft(X;N): X right-aligned in N characters: its last N characters, space-padded on the left.'),
 ]
