@@ -92,6 +92,16 @@ describe('display formats in the views (through a gateway)', () => {
     expect(text.text).to.include(mmddyy)
   })
 
+  it('keeps a stated width cutting and a default one not, once the result is saved as a table', async () => {
+    const long = 'a value longer than sixteen characters'
+    const xml = `<table cols="s,t">${long},${long}</table><col name="t" format="type:char;width:5"/>`
+    const saved = await post('/v1/api/run:json', { xml, savetable: 'uploads.admin.display_kept', replace: '1' })
+    expect(saved.status, saved.text).to.equal(200)
+    const text = await get('/v1/api/uploads.admin.display_kept:text')
+    expect(text.status, text.text).to.equal(200)
+    expect(text.text.split('\n')[2]).to.equal(`${long}  a v >`)
+  })
+
   it('does not cut a value at a width the column only has by default', async () => {
     const long = 'a value longer than sixteen characters'
     const res = await post('/v1/api/run:text', { xml: `<table cols="s">${long}</table>` })
