@@ -1,5 +1,6 @@
 import { expect } from 'chai'
 import { displayFormatter, displaySpec, type DisplayColumn } from '../../gateway/format/display/index.js'
+import { decimalRounded, fixedDecimals, groupThousands } from '../../gateway/format/display/numbers.js'
 
 /** The display text of one value in a column of `kind` with `format` (and a cut width). */
 function show(kind: string, format: string, value: unknown, cutAt: number | null = null): string {
@@ -80,6 +81,25 @@ describe('display formats (gateway/format/display)', () => {
       expect(show('float', 'dec:3', 2)).to.equal('2.000')
       expect(show('float', 'dec:15', 0.1)).to.equal('0.100000000000000')
       expect(show('float', 'dec:99', 0.5)).to.equal('0.' + '5'.padEnd(15, '0')) // clamped to 15
+    })
+
+    it('rounds with toFixed only where that agrees with rounding the decimal (random values, every dec)', () => {
+      let seed = 21
+      const random = () => ((seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648) * 2 - 1
+      for (let i = 0; i < 20000; i++) {
+        const magnitude = 10 ** Math.floor(random() * 12)
+        const value = i % 3 === 0 ? Math.round(random() * 1e6) / 1000 + 0.0005 : random() * magnitude
+        const dec = i % 16
+        expect(fixedDecimals(value, dec), `${value} at dec ${dec}`).to.equal(decimalRounded(value, dec))
+      }
+    })
+
+    it('groups thousands the same as the textbook regex', () => {
+      for (const text of ['0', '-1', '999', '1000', '-1000', '12345.678', '-123456', '1234567890123', '100000.5', '1e+21', '-0.5']) {
+        const m = /^(-?)(\d+)(\.\d*)?$/.exec(text)
+        const want = m === null ? text : m[1] + m[2].replace(/\B(?=(\d{3})+(?!\d))/g, ',') + (m[3] ?? '')
+        expect(groupThousands(text), text).to.equal(want)
+      }
     })
 
     it('shows zero and values rounding to zero without a sign', () => {

@@ -15,7 +15,9 @@ function length(text: string): number {
 
 /** `count` characters of fill made by repeating `fill` (a fill may be a sequence). */
 function fillOf(fill: string, count: number): string {
-  return Array.from(fill.repeat(Math.ceil(count / length(fill)))).slice(0, count).join('')
+  return Array.from(fill.repeat(Math.ceil(count / length(fill))))
+    .slice(0, count)
+    .join('')
 }
 
 /**
@@ -39,7 +41,9 @@ export function pad(text: string, fill: string, size: number, place: PadPlace = 
  */
 export function cut(text: string, width: number): string {
   if (length(text) <= width) return text
-  return Array.from(text)
-    .slice(0, Math.max(0, width - 2))
-    .join('') + ' >'
+  return (
+    Array.from(text)
+      .slice(0, Math.max(0, width - 2))
+      .join('') + ' >'
+  )
 }

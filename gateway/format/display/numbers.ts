@@ -10,14 +10,23 @@ const DEFAULT_DECIMALS = 6
 
 /** "-0.00" reads as a bug to people; show zero without a sign. */
 export function unsignZero(text: string): string {
-  return /^-0(\.0*)?$/.test(text) ? text.slice(1) : text
+  // charCodeAt first: this runs once per shown number, and most are not negative.
+  return text.charCodeAt(0) === 45 && /^-0(\.0*)?$/.test(text) ? text.slice(1) : text
 }
 
 /** Thousands separators in the whole part of a plain decimal ("-1234.5" → "-1,234.5"). */
 export function groupThousands(text: string): string {
-  const m = /^(-?)(\d+)(\.\d*)?$/.exec(text)
-  if (m === null) return text // an exponent: leave it readable as it is
-  return m[1] + m[2].replace(/\B(?=(\d{3})+(?!\d))/g, ',') + (m[3] ?? '')
+  if (/e/i.test(text)) return text // an exponent: leave it readable as it is
+  const start = text.charCodeAt(0) === 45 ? 1 : 0
+  const point = text.indexOf('.')
+  const end = point < 0 ? text.length : point
+  if (end - start <= 3) return text
+  // A loop, not a lookahead regex: this runs once per shown number.
+  let out = text.slice(0, start)
+  const first = start + ((end - start) % 3 || 3)
+  out += text.slice(start, first)
+  for (let i = first; i < end; i += 3) out += ',' + text.slice(i, i + 3)
+  return out + text.slice(end)
 }
 
 /** Whole-number digits (with an optional minus) and `dec` zeros after a point, as 1010data does. */
@@ -33,12 +42,31 @@ function incrementDigits(digits: string): string {
   return digits.slice(0, i) + String(Number(digits[i]) + 1) + '0'.repeat(digits.length - i - 1)
 }
 
+/** Powers of ten up to the largest `dec`. */
+const POW10 = Array.from({ length: 16 }, (_, i) => 10 ** i)
+
 /**
- * `value` with exactly `dec` decimals, rounded half away from zero on its shortest decimal form
- * (String(value)). Magnitudes JavaScript writes with an exponent (below 1e-6 or from 1e21) use
- * toFixed, whose binary rounding is then as good as any.
+ * `value` with exactly `dec` decimals, rounded half away from zero on its shortest decimal form.
+ * toFixed rounds the binary value instead, which differs only near a tie (1.005 is stored just
+ * below it) or when the digits shown pass a double's precision (noise digits); both are sent to
+ * the exact decimal rounding, and the common case keeps toFixed's speed.
  */
 export function fixedDecimals(value: number, dec: number): string {
+  const scaled = Math.abs(value) * POW10[dec]
+  if (scaled < 1e14) {
+    // Up to 14 digits shown: the binary value is within 0.01 of a last-digit unit of the decimal.
+    const fraction = scaled - Math.floor(scaled)
+    if (Math.abs(fraction - 0.5) > 0.05) return unsignZero(value.toFixed(dec))
+  }
+  return decimalRounded(value, dec)
+}
+
+/**
+ * Rounding on String(value), the shortest decimal that reads back as the value. Magnitudes
+ * JavaScript writes with an exponent (below 1e-6 or from 1e21) use toFixed, whose binary
+ * rounding is then as good as any.
+ */
+export function decimalRounded(value: number, dec: number): string {
   const text = String(Math.abs(value))
   if (text.includes('e')) return unsignZero(value.toFixed(dec))
   const [whole, fraction = ''] = text.split('.')
