@@ -158,6 +158,10 @@ describe('display formats (gateway/format/display)', () => {
       expect(show('text', 'type:char;width:6;padwith:.', 'ab')).to.equal('....ab')
     })
 
+    it('pads numbers under a display type it does not know, as under no type', () => {
+      expect(show('int', 'type:sci;width:5;padwith:0', 42)).to.equal('00042')
+    })
+
     it('pads to padto instead of the width, on the right when negative', () => {
       expect(show('int', 'type:num;width:10;padto:4;padwith:*', 7)).to.equal('***7')
       expect(show('int', 'type:num;width:10;padto:-4;padwith:*', 7)).to.equal('7***')

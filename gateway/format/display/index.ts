@@ -1,7 +1,7 @@
 /**
  * The display text of a cell: one pure function of the value, its column's kind and its format
  * string, used by every place a person reads values (the `:text` and `:html` views, and the
- * workbench, which asks for `values=formatted`), so they all agree. JSON stays raw unless a
+ * workbench, which asks for `values_=formatted`), so they all agree. JSON stays raw unless a
  * client asks for the same text.
  *
  * What the format's `type` does (anything else is shown as if no type were given):
@@ -11,7 +11,8 @@
  * - date (mm/dd/yy), date4y (mm/dd/yyyy), hms12, hms24, hm12, hm24 for yyyymmdd and hhmmss
  *   integers; a value that is no such date or time is shown as the plain number.
  * Then `dec` fixes the decimals (an integer gets a point and that many zeros), `padwith` and
- * `padto` fill the text out, and a `cutAt` width cuts it (width−2 characters and " >").
+ * `padto` fill numbers (not dates and times) and plain or `char` text out, and a `cutAt` width
+ * cuts it all (width−2 characters and " >").
  * N/A (null, NaN, infinities) shows as empty, whatever the format.
  */
 import { CLOCK_TYPES } from './clock.js'
@@ -38,10 +39,7 @@ export interface DisplayColumn {
 const FLOAT_KINDS = new Set(['float', 'f'])
 const DATE_KINDS = new Set(['date'])
 
-/** Display types whose numbers padwith and padto fill out (1010data: not dates and times). */
-const PADDED_NUMBER_TYPES = new Set(['', 'num', 'commas', 'nocommas', 'pct', 'currency', 'char'])
-
-/** Display types whose text padwith and padto fill out. */
+/** Display types whose text padwith and padto fill out (numbers: every type but dates and times). */
 const PADDED_TEXT_TYPES = new Set(['', 'char'])
 
 /** A number as the pieces display needs: exact digits for a whole number, else the float. */
@@ -119,7 +117,8 @@ export function displayFormatter(column: DisplayColumn): (value: unknown) => str
   const kind = column.kind.toLowerCase()
   const cutAt = column.cutAt ?? null
   const clock = clockOf(spec, kind)
-  const padNumbers = PADDED_NUMBER_TYPES.has(spec.type)
+  // 1010data pads numbers of every numeric type but never dates and times, valid or not.
+  const padNumbers = clock === undefined
   const padText = PADDED_TEXT_TYPES.has(spec.type)
   const showNumber = (value: number | bigint): string => {
     if (clock !== undefined && typeof value === 'number' && Number.isInteger(value)) {
