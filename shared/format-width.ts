@@ -28,3 +28,14 @@ export function withFormatWidth(format: string, width: number): string {
   kept.splice(typeAt + 1, 0, `width:${width}`)
   return kept.join(';')
 }
+
+/**
+ * `format` without its `width:` part: what to store for a column whose width was only a default,
+ * so that saving it does not turn that default into a stated width (which cuts shown values).
+ */
+export function withoutFormatWidth(format: string): string {
+  return format
+    .split(';')
+    .filter((p) => p.trim() !== '' && !/^\s*width\s*:/i.test(p))
+    .join(';')
+}

@@ -63,6 +63,12 @@ export interface ColumnMeta {
   readonly format: string
   /** Our logical type, which tells renderers that an integer column holds dates. */
   readonly logical: ColumnType
+  /**
+   * The width shown values are cut at (width−2 characters and " >"): set only when the column's
+   * own format states its width. Widths we fill in by default (16 for text) would otherwise cut
+   * every longer name and path in listings and text answers.
+   */
+  readonly cutAt?: number
 }
 
 const TYPE_LETTER: Record<ColumnType, ColumnMeta['type']> = { int: 'i', bigint: 'j', float: 'f', text: 'a', date: 'i' }
@@ -75,6 +81,9 @@ const DEFAULT_FORMAT: Record<ColumnType, string> = {
   date: 'type:date;width:10',
 }
 
+/** The widest width 1010data accepts in a format. */
+const MAX_CUT_WIDTH = 100
+
 /**
  * Fill in label, width and format defaults for a stored column. The width and the format's
  * `width:` agree (format-width.ts): a width written in a given format wins, since the format is
@@ -82,7 +91,8 @@ const DEFAULT_FORMAT: Record<ColumnType, string> = {
  * default. The type's default format only supplies the kind (`type:char`), never the width.
  */
 export function columnMeta(spec: ColumnSpec): ColumnMeta {
-  const width = (spec.format ? formatWidth(spec.format) : null) ?? spec.width ?? DEFAULT_WIDTH[spec.type]
+  const statedWidth = spec.format ? formatWidth(spec.format) : null
+  const width = statedWidth ?? spec.width ?? DEFAULT_WIDTH[spec.type]
   return {
     name: spec.name,
     label: spec.label ?? spec.name,
@@ -92,6 +102,8 @@ export function columnMeta(spec: ColumnSpec): ColumnMeta {
     width,
     format: withFormatWidth(spec.format || DEFAULT_FORMAT[spec.type], width),
     logical: spec.type,
+    // 1010data's widths run from 1 to 100; a width outside them cuts nothing.
+    ...(statedWidth !== null && statedWidth >= 1 && statedWidth <= MAX_CUT_WIDTH && { cutAt: statedWidth }),
   }
 }
 

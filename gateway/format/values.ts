@@ -1,16 +1,13 @@
 /**
  * Cell values: how one stored cell becomes a JSON value and how it is shown to a person. The
- * physical column kind decides the JSON value; the column metadata (logical type, format string)
- * only affects display.
+ * physical column kind decides the JSON value; the column metadata (logical type, format string,
+ * cut width) only affects display.
  */
 import type { ResultColumn } from '../../shared/protocol.js'
 import type { ColumnMeta } from '../../shared/table.js'
 import { NA_INT } from '../../shared/table.js'
 import { isTextColumn, perCode, textReader } from '../../shared/result-text.js'
-import { displayDate, displayFloat, formatDecimals } from '../ui/client/display-rules.js'
-
-// The display rules are shared with the workbench; format/index.ts offers parseFormat from here.
-export { parseFormat } from '../ui/client/display-rules.js'
+import { displayFormatter, showsTextAsIs, type DisplayColumn } from './display/index.js'
 
 /** Reads one cell of a column as a string; built once per column so the row loop stays flat. */
 export type CellReader = (row: number) => string
@@ -73,15 +70,22 @@ export function isNumeric(column: ResultColumn): boolean {
   return !isTextColumn(column)
 }
 
+/** What the display rules need to know of a result column (display/index.ts DisplayColumn). */
+export function displayColumnOf(meta: ColumnMeta, column: ResultColumn): DisplayColumn {
+  return { kind: meta.logical === 'date' ? 'date' : column.kind, format: meta.format, cutAt: meta.cutAt }
+}
+
 /**
- * A reader giving each cell's display text for text and HTML output: N/A as '', dates as
- * YYYY-MM-DD, floats per the column's `dec`. The text is not escaped for any output format.
+ * A reader giving each cell's display text for text and HTML output (and formatted JSON): the
+ * column's format applied by display/index.ts, N/A as ''. The text is not escaped for any output
+ * format.
  */
 export function displayCellReader(meta: ColumnMeta, column: ResultColumn): CellReader {
+  const display = displayColumnOf(meta, column)
   switch (column.kind) {
     case 'int': {
       const data = column.data
-      const show = meta.logical === 'date' ? displayDate : String
+      const show = displayFormatter(display)
       return (row) => {
         const v = data[row]
         return v === NA_INT ? '' : show(v)
@@ -89,14 +93,22 @@ export function displayCellReader(meta: ColumnMeta, column: ResultColumn): CellR
     }
     case 'float': {
       const data = column.data
-      const dec = formatDecimals(meta.format)
-      return (row) => {
-        const v = data[row]
-        return Number.isFinite(v) ? displayFloat(v, dec) : ''
-      }
+      const show = displayFormatter(display)
+      return (row) => show(data[row])
     }
     case 'text':
-    case 'coded':
-      return textReader(column)
+      if (showsTextAsIs(display)) return textReader(column)
+      return textDisplayReader(column.data, displayFormatter(display))
+    case 'coded': {
+      if (showsTextAsIs(display)) return textReader(column)
+      // Each distinct string is formatted once, however many rows hold it.
+      const codes = column.codes
+      const show = perCode(column.dict, displayFormatter(display))
+      return (row) => show(codes[row])
+    }
   }
+}
+
+function textDisplayReader(data: readonly string[], show: (value: unknown) => string): CellReader {
+  return (row) => show(data[row])
 }

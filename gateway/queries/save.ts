@@ -8,6 +8,7 @@
  * random pause, and after ATTEMPTS tries gives up with 409 `conflict` saying what changed. A
  * version that the catalog does not end up pointing at is removed at once.
  */
+import { withoutFormatWidth } from '../../shared/format-width.js'
 import { checkFieldLength } from '../../shared/name-limits.js'
 import { AppError } from '../../shared/errors.js'
 import type { ResultSet } from '../../shared/protocol.js'
@@ -151,7 +152,8 @@ function specsOf(result: ResultSet): ColumnSpec[] {
     type: c.logical,
     label: c.label,
     desc: c.desc || undefined,
-    format: c.format,
+    // A width the format did not state stays a plain width, not one that cuts values once saved.
+    format: c.cutAt === undefined ? withoutFormatWidth(c.format) || undefined : c.format,
     width: c.width,
     fixed: c.fixed === 1,
   }))

@@ -12,6 +12,8 @@ import type { Deps } from '../deps.js'
 import type { ParsedPath } from '../path.js'
 import { tableData } from '../queries/table-data.js'
 import { sendRows } from '../respond.js'
+import { requestParams } from '../params.js'
+import { resultForValues, VALUES_PARAM, valuesMode } from '../format/index.js'
 import { authState } from '../session.js'
 import { pageInfo, serveFolder } from './ls.js'
 import { requestedRange, serveReadMethod } from './widget.js'
@@ -50,7 +52,9 @@ async function serveTable(ctx: Context, deps: Deps, table: TableRecord, method: 
   const kept = tableData(deps.tables, table)
   // The bare URL is `!data` with the path as its title: both take range_ and to_.
   if (method === undefined) {
-    return sendRows(ctx, { cols: kept.cols, read: (from, to) => kept.rows(from, to) }, cappedRange(ctx, deps, table), route.format, pageInfo(ctx, table.path))
+    const values = valuesMode(requestParams(ctx)[VALUES_PARAM])
+    const read = async (from: number, to: number) => resultForValues(await kept.rows(from, to), route.format, values)
+    return sendRows(ctx, { cols: kept.cols, read }, cappedRange(ctx, deps, table), route.format, pageInfo(ctx, table.path))
   }
   if (method === 'data') cappedRange(ctx, deps, table)
   return serveReadMethod(ctx, route, method, kept, 'run')

@@ -9,7 +9,7 @@ import { AppError } from '../../shared/errors.js'
 import type { ResultSet } from '../../shared/protocol.js'
 import type { Principal } from '../catalog/principal.js'
 import type { Deps } from '../deps.js'
-import { renderResult, renderTruncatable, type Rendered } from '../format/index.js'
+import { renderResult, renderTruncatable, resultForValues, VALUES_PARAM, valuesMode, type Rendered } from '../format/index.js'
 import type { ParsedPath } from '../path.js'
 import { checkQuerySize, flagParam, requestParams, stringParam, timeoutParam, type Params } from '../params.js'
 import { send } from '../respond.js'
@@ -94,6 +94,8 @@ export function queryHandler<R extends Recipe>(deps: Deps, ep: QueryEndpoint<R>,
     }
     checkQuerySize(ep.param, text, deps.config.maxQueryBytes)
     const opts: RecipeOptions = { truncate: flagParam(params, 'truncate_') }
+    // Read before the query runs, so a misspelt mode costs no query.
+    const values = valuesMode(params[VALUES_PARAM])
     const timeout = timeoutParam(params, deps.config.queryTimeoutMs)
     ep.check?.(params, opts)
     const slot = await slotOf(ctx, deps, ep.app)
@@ -119,9 +121,10 @@ export function queryHandler<R extends Recipe>(deps: Deps, ep: QueryEndpoint<R>,
         const page = { title: ep.app, links: dataLinks(route, slot.path) }
         return send(ctx, opts.truncate ? renderTruncatable(result, route.format, truncation, page) : renderResult(result, route.format, { page }))
       }
-      // The answer is a function of the result (its key), the format and truncate_ alone.
-      const render = (): Rendered => (opts.truncate ? renderTruncatable(result, route.format, truncation) : renderResult(result, route.format))
-      send(ctx, deps.results.rendered.answer(answerKey(key, 'answer', route.format, opts.truncate === true), render))
+      // The answer is a function of the result (its key), the format, truncate_ and values_ alone.
+      const shown = resultForValues(result, route.format, values)
+      const render = (): Rendered => (opts.truncate ? renderTruncatable(shown, route.format, truncation) : renderResult(shown, route.format))
+      send(ctx, deps.results.rendered.answer(answerKey(key, 'answer', route.format, opts.truncate === true, values), render))
     } catch (err) {
       // A committed save is never reported as a failure (saved-answer.ts).
       if (saved === undefined) throw err

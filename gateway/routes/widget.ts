@@ -5,7 +5,7 @@
 import type { Context } from 'koa'
 import { AppError } from '../../shared/errors.js'
 import { answerKey, type RenderedAnswers } from '../query/rendered-answers.js'
-import { colsTable, HEAD_ROWS, renderHead, renderResult, renderValue, STREAM_THRESHOLD } from '../format/index.js'
+import { colsTable, HEAD_ROWS, renderHead, renderResult, renderValue, resultForValues, STREAM_THRESHOLD, VALUES_PARAM, valuesMode } from '../format/index.js'
 import type { ReadableResult } from '../query/readable-result.js'
 import type { ParsedPath } from '../path.js'
 import { requestParams, rowParam } from '../params.js'
@@ -47,16 +47,19 @@ export async function serveReadMethod(ctx: Context, route: ParsedPath, method: s
       return send(ctx, renderValue(source.rowCount, route.format, page))
     case 'data': {
       const range = requestedRange(ctx, app, source.rowCount)
+      const values = valuesMode(requestParams(ctx)[VALUES_PARAM])
+      const read = async (from: number, to: number) => resultForValues(await source.rows(from, to), route.format, values)
       if (memo !== undefined && route.format !== 'html' && range.to - range.from <= STREAM_THRESHOLD) {
-        const key = answerKey(memo.resultKey, 'data', route.format, range.from, range.to)
+        const key = answerKey(memo.resultKey, 'data', route.format, range.from, range.to, values)
         const hit = memo.answers.get(key)
-        return send(ctx, hit ?? memo.answers.remember(key, renderResult(await source.rows(range.from, range.to), route.format)))
+        return send(ctx, hit ?? memo.answers.remember(key, renderResult(await read(range.from, range.to), route.format)))
       }
       // Large ranges stream in pieces: a result copied to the Store is read a chunk at a time.
-      return sendRows(ctx, { cols: source.cols, read: (from, to) => source.rows(from, to) }, range, route.format, page)
+      return sendRows(ctx, { cols: source.cols, read }, range, route.format, page)
     }
     case 'head': {
-      const first = await source.rows(0, HEAD_ROWS)
+      const values = valuesMode(requestParams(ctx)[VALUES_PARAM])
+      const first = resultForValues(await source.rows(0, HEAD_ROWS), route.format, values)
       // renderHead shows the total row count and the rows it is given (all of `first`).
       return send(ctx, renderHead({ ...first, rowCount: source.rowCount }, app, route.format, first.rowCount))
     }

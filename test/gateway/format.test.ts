@@ -187,15 +187,15 @@ describe('renderResult()', () => {
       )
     })
 
-    it('renders an aligned text table with numbers right-aligned, dates as YYYY-MM-DD and N/A blank', () => {
+    it('renders an aligned text table with numbers right-aligned, dates as type:date shows them (mm/dd/yy) and N/A blank', () => {
       const r = renderResult(mixed(), 'text')
       expect(r.type).to.equal('text/plain; charset=utf-8')
       expect(r.body).to.equal(
-        'id  name          price         day\n' +
-          '--  ----------  -------  ----------\n' +
-          ' 1  apple          1.50  2024-01-31\n' +
+        'id  name          price       day\n' +
+          '--  ----------  -------  --------\n' +
+          ' 1  apple          1.50  01/31/24\n' +
           '22\n' +
-          '-3  kiwi fruit  1234.57  2023-11-05\n',
+          '-3  kiwi fruit  1234.57  11/05/23\n',
       )
     })
 
@@ -217,7 +217,7 @@ describe('renderResult()', () => {
       expect(html).to.include('<a href="api/run/!data:text">text</a>')
       expect(html).to.include('<a href="api/run/!data:json">json</a>')
       expect(html).to.include('<tr><td class="n">22</td><td></td><td class="n"></td><td class="n"></td></tr>')
-      expect(html).to.include('<td class="n">2024-01-31</td>')
+      expect(html).to.include('<td class="n">01/31/24</td>')
       expect(html).to.not.match(/<script|<style|\bsrc=|https?:/)
       expect(html.endsWith('</html>\n')).to.equal(true)
     })
@@ -234,7 +234,7 @@ describe('renderResult()', () => {
 
     it('sizes text columns from the selected rows only', () => {
       const body = renderResult(mixed(), 'text', { range: { from: 0, to: 1 } }).body
-      expect(body).to.equal('id  name   price         day\n--  -----  -----  ----------\n 1  apple   1.50  2024-01-31\n')
+      expect(body).to.equal('id  name   price       day\n--  -----  -----  --------\n 1  apple   1.50  01/31/24\n')
     })
 
     it('renders an empty range as empty arrays and a header-only table', () => {

@@ -278,8 +278,8 @@ forEachStore('object URLs', (svc) => {
       expect(keyed.body[0]).to.have.keys('store', 'city', 'state', 'region', 'sqft', 'opened')
       const text = await get(`/v1/api/${STORES}:text`)
       expect(text.text.split('\n')[0]).to.match(/^\s*store\s+city\s+state\s+region\s+sqft\s+opened$/)
-      // Dates show as YYYY-MM-DD to people.
-      expect(text.text.split('\n')[2]).to.match(/\d{4}-\d{2}-\d{2}\s*$/)
+      // Dates show to people as their type:date format does: mm/dd/yy.
+      expect(text.text.split('\n')[2]).to.match(/\d{2}\/\d{2}\/\d{2}\s*$/)
       const html = await get(`/v1/api/${STORES}`)
       expect(html.type).to.equal('text/html')
       expect(html.text).to.contain(`<title>${STORES}</title>`).and.to.contain(`href="/v1/api/${STORES}:json.keyed"`)

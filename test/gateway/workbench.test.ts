@@ -268,7 +268,6 @@ forEachStore('workbench pages', (svc) => {
       'nav.js',
       'result-view.js',
       'cells.js',
-      'display-rules.js',
       'api.js',
     ]
 
@@ -363,14 +362,12 @@ describe('workbench display rules (compiled client code)', () => {
     format: string
   }
   let cells: {
-    cellFormatter(c: Column): (v: unknown) => string
+    cellText(v: unknown): string
     columnsOf(cols: Record<string, unknown[]>): Column[]
     isNumericColumn(c: Column, values: unknown[]): boolean
-    groupThousands(text: string): string
   }
   let rowInfo: (from: number, to: number, total: number) => string
   let elapsedText: (ms: number) => string
-  const show = (type: Column['type'], format: string, value: unknown) => cells.cellFormatter({ name: 'c', label: 'c', type, format })(value)
 
   before(async () => {
     cells = await import(new URL('../../ui/cells.js', import.meta.url).href)
@@ -378,32 +375,11 @@ describe('workbench display rules (compiled client code)', () => {
     ;({ elapsedText } = await import(new URL('../../ui/progress.js', import.meta.url).href))
   })
 
-  it('shows currency with a sign, separators and two decimals unless dec says otherwise', () => {
-    expect(show('f', 'type:currency;dec:2', 1234567.891)).to.equal('$1,234,567.89')
-    expect(show('f', 'type:currency', -3.2)).to.equal('-$3.20')
-    expect(show('f', 'type:currency;dec:0', 999.5)).to.equal('$1,000')
-    expect(show('f', 'type:currency;dec:2', -0.001)).to.equal('$0.00')
-    expect(show('i', 'type:currency', 12)).to.equal('$12.00')
-  })
-
-  it('shows pct as a percentage, commas with separators, dec as fixed decimals', () => {
-    expect(show('f', 'type:pct;dec:1', 0.1234)).to.equal('12.3%')
-    expect(show('f', 'type:pct', 0.07)).to.equal('7%')
-    expect(show('i', 'type:commas', 1234567)).to.equal('1,234,567')
-    expect(show('f', 'type:num;width:12;dec:2', 3.14159)).to.equal('3.14')
-    expect(show('f', 'type:num;dec:2', 2)).to.equal('2.00')
-    expect(show('i', 'type:nocommas', 1234567)).to.equal('1234567')
-    expect(show('i', 'type:num;dec:2', 1234567)).to.equal('1234567')
-  })
-
-  it('shows dates as dates, N/A as empty, text as it is', () => {
-    expect(show('i', 'type:date;width:10', 20240131)).to.equal('2024-01-31')
-    expect(show('i', 'type:date', 20241399)).to.equal('20241399')
-    expect(show('i', 'type:date', null)).to.equal('')
-    expect(show('f', '', null)).to.equal('')
-    expect(show('a', 'type:char', EVIL)).to.equal(EVIL)
-    expect(show(null, '', 2.5)).to.equal('2.5')
-    expect(show(null, '', 7)).to.equal('7')
+  it('shows the text the server formatted as it is, and N/A as empty', () => {
+    expect(cells.cellText('$1,234.50')).to.equal('$1,234.50')
+    expect(cells.cellText(EVIL)).to.equal(EVIL)
+    expect(cells.cellText(null)).to.equal('')
+    expect(cells.cellText(7)).to.equal('7')
   })
 
   it('reads !cols, and right-aligns numbers (sql: by the values)', () => {
@@ -414,7 +390,10 @@ describe('workbench display rules (compiled client code)', () => {
     ])
     expect(cells.columnsOf({ name: ['x'], label: ['X'], width: [3] })[0]).to.deep.equal({ name: 'x', label: 'X', type: null, format: '' })
     expect(cells.isNumericColumn({ name: 'x', label: 'x', type: null, format: '' }, [1, null, 2])).to.equal(true)
-    expect(cells.isNumericColumn({ name: 'x', label: 'x', type: null, format: '' }, ['1', 2])).to.equal(false)
+    expect(cells.isNumericColumn({ name: 'x', label: 'x', type: null, format: '' }, ['x', 2])).to.equal(false)
+    // Formatted pages (values_=formatted) bring numbers as their text, N/A as ''.
+    expect(cells.isNumericColumn({ name: 'x', label: 'x', type: null, format: '' }, ['1', '', '-2.5', '1e-7'])).to.equal(true)
+    expect(cells.isNumericColumn({ name: 'x', label: 'x', type: null, format: '' }, ['1', '12 >'])).to.equal(false)
     expect(cells.isNumericColumn({ name: 'x', label: 'x', type: 'a', format: '' }, [1])).to.equal(false)
   })
 

@@ -1,11 +1,9 @@
 /**
- * How a cell is shown: the server's display rules (display-rules.ts, the very file the server
- * runs: N/A as empty, dates as YYYY-MM-DD, floats with the format's `dec` or up to six decimals)
- * plus the display kinds of the format string that a person reading a table expects to see
- * applied: `currency` ($1,234.50), `pct` (×100 and %), `commas` (thousands separators). Pure
- * functions: no DOM, so the server's tests can load the compiled file and check them.
+ * How a cell is shown. The workbench formats nothing itself: it reads pages with
+ * `values_=formatted`, so the server's display rules (gateway/format/display/), the very code
+ * behind the `:text` and `:html` views, give every cell's text and all three show the same
+ * thing. Pure functions: no DOM, so the server's tests can load the compiled file and check them.
  */
-import { decimalsOf, displayDate, displayFloat, parseFormat, unsignZero } from './display-rules.js'
 
 /** The 1010data type letters of `!cols`: i integer, j big integer, f float, a text. */
 export type TypeLetter = 'i' | 'j' | 'f' | 'a'
@@ -38,44 +36,24 @@ export function columnsOf(cols: ColsDictionary): ColumnInfo[] {
   })
 }
 
-/** Thousands separators in the whole part of a plain decimal number ("-1234.5" → "-1,234.5"). */
-export function groupThousands(text: string): string {
-  const m = /^(-?)(\d+)(\.\d*)?$/.exec(text)
-  if (m === null) return text // an exponent or anything unexpected: leave it readable as it is
-  return m[1] + m[2].replace(/\B(?=(\d{3})+(?!\d))/g, ',') + (m[3] ?? '')
-}
+/** A number as the server shows one with no display type: 12, -3.5, 1e-7. */
+const NUMBER_TEXT = /^-?\d+(\.\d+)?(e[+-]?\d+)?$/i
 
-/** Whether the column holds numbers: by its type, or (sql) by the values it shows. */
+/**
+ * Whether the column holds numbers: by its type, or (sql, which reports none) by its values,
+ * numbers or the text of numbers, with N/A (null, or '' once formatted) not counting either way.
+ */
 export function isNumericColumn(column: ColumnInfo, values: readonly unknown[]): boolean {
   if (column.type !== null) return column.type !== 'a'
   let numbers = 0
   for (const v of values) {
-    if (typeof v === 'number') numbers++
-    else if (v !== null) return false
+    if (typeof v === 'number' || (typeof v === 'string' && NUMBER_TEXT.test(v))) numbers++
+    else if (v !== null && v !== '') return false
   }
   return numbers > 0
 }
 
-/** A reader giving the display text of the column's cells (JSON values of `!data:json.rows`). */
-export function cellFormatter(column: ColumnInfo): (value: unknown) => string {
-  const format = parseFormat(column.format)
-  const kind = (format.get('type') ?? '').toLowerCase()
-  const dec = decimalsOf(format)
-  const integer = column.type === 'i' || column.type === 'j'
-  const plain = (v: number): string => (integer ? String(v) : displayFloat(v, dec))
-  let show: (v: number) => string
-  if (integer && kind.startsWith('date')) show = displayDate
-  else if (kind === 'currency') {
-    show = (v) => {
-      const text = groupThousands(unsignZero(Math.abs(v).toFixed(dec ?? 2)))
-      return (v < 0 && /[1-9]/.test(text) ? '-$' : '$') + text
-    }
-  } else if (kind === 'pct') show = (v) => groupThousands(displayFloat(v * 100, dec)) + '%'
-  else if (kind === 'commas') show = (v) => groupThousands(plain(v))
-  else show = plain
-  return (value) => {
-    if (value === null || value === undefined) return '' // N/A
-    if (typeof value === 'number') return Number.isFinite(value) ? show(value) : ''
-    return String(value)
-  }
+/** The text of a cell the server sent: formatted text as it is, N/A (null) as empty. */
+export function cellText(value: unknown): string {
+  return value === null || value === undefined ? '' : String(value)
 }

@@ -1,10 +1,10 @@
 /**
  * The result table with paging: reads a kept result through the index widget (`!rows`, `!cols`,
- * `!data:json.rows` with a row range), PAGE_SIZE rows at a time, shows them with the column
- * formats applied, and points the format links at the same rows.
+ * `!data:json.rows` with a row range and `values_=formatted`), PAGE_SIZE rows at a time, shows
+ * them as the server formats them, and points the format links at the same rows.
  */
 import { getJson } from './api.js'
-import { cellFormatter, columnsOf, isNumericColumn, type ColsDictionary, type ColumnInfo } from './cells.js'
+import { cellText, columnsOf, isNumericColumn, type ColsDictionary, type ColumnInfo } from './cells.js'
 import { byId, make } from './dom.js'
 
 export const PAGE_SIZE = 50
@@ -40,7 +40,7 @@ export function rowInfo(from: number, to: number, total: number): string {
   return `rows ${n(from + 1)}\u2013${n(to)} of ${n(total)}`
 }
 
-/** Fills a table: labels in the head (line breaks kept, the name as tooltip), cells as text. */
+/** Fills a table: labels in the head (line breaks kept, the name as tooltip), cells as sent. */
 export function fillTable(table: HTMLTableElement, columns: readonly ColumnInfo[], rows: readonly (readonly unknown[])[]): void {
   const numeric = columns.map((col, c) =>
     isNumericColumn(
@@ -48,7 +48,6 @@ export function fillTable(table: HTMLTableElement, columns: readonly ColumnInfo[
       rows.map((r) => r[c]),
     ),
   )
-  const show = columns.map(cellFormatter)
   const headRow = make('tr')
   columns.forEach((col, c) => {
     const th = make('th')
@@ -64,7 +63,7 @@ export function fillTable(table: HTMLTableElement, columns: readonly ColumnInfo[
   const body = document.createDocumentFragment()
   for (const row of rows) {
     const tr = make('tr')
-    columns.forEach((_, c) => tr.append(make('td', show[c](row[c]), numeric[c] ? 'n' : undefined)))
+    columns.forEach((_, c) => tr.append(make('td', cellText(row[c]), numeric[c] ? 'n' : undefined)))
     body.append(tr)
   }
   table.tHead!.replaceChildren(headRow)
@@ -146,7 +145,8 @@ export class ResultView {
     const range = `${encodeURIComponent(source.from)}=${from}&${encodeURIComponent(source.to)}=${to}`
     this.busy = true
     try {
-      const page = await getJson<{ rows: unknown[][] }>(`${source.base}/!data:json.rows?${range}`)
+      // Cells come as the server shows them (its display formats), the links give raw JSON.
+      const page = await getJson<{ rows: unknown[][] }>(`${source.base}/!data:json.rows?${range}&values_=formatted`)
       if (generation !== this.generation) return
       this.offset = offset
       fillTable(this.els.table, this.columns, page.rows)
