@@ -1,0 +1,49 @@
+/**
+ * The macro-language elements of issue 21 item 5 through api/run on a real gateway: block loops,
+ * <quote>, and the elements refused with a reason.
+ */
+import { expect } from 'chai'
+import { startTestService, type TestService } from '../helpers/service.js'
+
+describe('api/run: block loops and other elements', function () {
+  this.timeout(30_000)
+  let svc: TestService
+  let cookie: string
+  const run = (xml: string) => svc.http.post('/v1/api/run:json').set('Cookie', cookie).send({ xml })
+
+  before(async () => {
+    svc = await startTestService('memory')
+    cookie = await svc.login()
+  })
+  after(() => svc.close())
+
+  it('<foreach> and <for> add one column per iteration', async () => {
+    const xml = `<table cols="a">1;2</table>
+      <foreach c="x,y" tally_="k"><willbe name="{@c}" value="a*{@k}"/></foreach>
+      <for i="1" to_="2"><willbe name="p{@i}" value="a+{@i}"/></for>`
+    const res = await run(xml)
+    expect(res.status, res.text).to.equal(200)
+    expect(res.body).to.deep.equal({ a: [1, 2], x: [1, 2], y: [2, 4], p1: [2, 3], p2: [3, 4] })
+  })
+
+  it('<quote> pastes a variable holding table rows into an inline table', async () => {
+    const res = await run('<let rows="1,2;3,4"><quote t="{@rows}"><table cols="a,b">{@t}</table></quote></let>')
+    expect(res.status, res.text).to.equal(200)
+    expect(res.body).to.deep.equal({ a: [1, 3], b: [2, 4] })
+  })
+
+  it('a <for> that would run too long is a 400 naming the limit', async () => {
+    const res = await run('<table cols="a">1</table><for i="1" to_="1e9"><willbe name="c{@i}" value="1"/></for>')
+    expect(res.status).to.equal(400)
+    expect(res.body.error).to.include('a loop may run at most')
+  })
+
+  it('<import> and <loop> are 400s that say why', async () => {
+    const imp = await run('<import path="pub.lib"/><table cols="a">1</table>')
+    expect(imp.status).to.equal(400)
+    expect(imp.body.error).to.include('library store')
+    const loop = await run('<loop with_="x"/>')
+    expect(loop.status).to.equal(400)
+    expect(loop.body.error).to.include('platform actions')
+  })
+})
