@@ -95,6 +95,13 @@ export interface Tcol {
   readonly loc: Loc
 }
 
+/** One row of a `<cols>` table: which column, and what to change (absent fields unchanged). */
+export interface ColsEntry {
+  readonly name: string | null
+  readonly ord: number | null
+  readonly meta: MetaPatch
+}
+
 export type LinkType = 'exact' | 'select' | 'include' | 'exclude' | 'asof'
 
 export type Op =
@@ -145,6 +152,12 @@ export type Op =
        */
       readonly sqlJoin?: boolean
     }
+  /**
+   * `<cols>`: metadata for several columns at once, one entry per row of its inline table. An
+   * entry names its column (unknown names are skipped) or gives its 1-based position `ord`;
+   * with both, the named column also moves to position `ord`.
+   */
+  | { readonly kind: 'Cols'; readonly entries: readonly ColsEntry[]; readonly loc: Loc }
   /** `<merge table2=…/>`: the rows of table2 (after its ops) appended, columns matched by name. */
   | { readonly kind: 'Merge'; readonly table2: string; readonly ops: readonly Op[]; readonly loc: Loc }
 

@@ -9,6 +9,7 @@ import { COLUMN_NAME } from '../../shared/table.js'
 import { lookupSummary, SUMMARY_NAMES } from '../summaries/index.js'
 import { inlineColumnType } from '../interpret/inline-table.js'
 import { matchesPattern } from '../interpret/patterns.js'
+import { resolveCols } from '../interpret/ops/cols.js'
 import { checkError, inExpression } from './errors.js'
 import { typeExpr, type Typed } from './expr-types.js'
 import type { Loc } from '../ast.js'
@@ -113,6 +114,8 @@ export class Checker {
       case 'ColMeta':
         requireCol(s, op.name, op)
         return { schema: s, op }
+      case 'Cols':
+        return { schema: this.cols(op, s), op }
       case 'Sort':
         this.charge(op.keys.length, op)
         for (const k of op.keys) requireCol(s, k.col, op)
@@ -124,6 +127,19 @@ export class Checker {
       case 'Merge':
         return this.merge(op, s)
     }
+  }
+
+  /** The schema after `<cols>`: columns moved by its entries; with columns still open, the interpreter resolves them. */
+  private cols(op: Op & { kind: 'Cols' }, s: Schema): Schema {
+    this.charge(s.length + op.entries.length, op)
+    if (s.open) return s
+    const { order } = resolveCols(
+      op,
+      s.cols.map((c) => c.name),
+    )
+    if (!order) return s
+    const byName = new Map(s.cols.map((c) => [c.name, c]))
+    return Schema.of(order.map((name) => byName.get(name) as SchemaCol))
   }
 
   private colord(op: Op & { kind: 'Colord' }, s: Schema): Schema {

@@ -12,6 +12,7 @@ import { firstRowsKept } from './first-rows.js'
 import { inlineColumn } from './inline-table.js'
 import { runLink } from './ops/link.js'
 import { runMerge } from './ops/merge.js'
+import { runCols } from './ops/cols.js'
 import { runColMeta, runColord, runSel, runSort, runWillbe } from './ops/simple.js'
 import { runTabu } from './ops/tabu.js'
 import { tableWorksheet, type TableInput } from './tables.js'
@@ -46,6 +47,8 @@ export function step(op: CheckedOp, ws: Worksheet, tables: Tables, next?: Checke
       return runColord(op, ws)
     case 'ColMeta':
       return runColMeta(op, ws)
+    case 'Cols':
+      return runCols(op, ws)
     case 'Sort':
       return runSort(op, ws, firstRowsKept(next) ?? undefined)
     case 'Tabu':

@@ -120,6 +120,7 @@ const ROLES: { readonly [K in OpKind]: (op: Extract<Op, { kind: K }>) => Role } 
   Willbe: (op) => (rowWiseExpr(op.value) ? 'keep' : 'group'),
   Colord: () => 'keep',
   ColMeta: () => 'keep',
+  Cols: () => 'keep',
   Link: (op) => (op.type === 'exact' || op.type === 'asof' ? 'keep' : 'filter'),
   Sort: () => 'whole',
   Tabu: () => 'tabu',

@@ -335,7 +335,7 @@ const REFUSED: readonly { name: string; xml: string; code?: string; line: number
   { name: 'an unknown operation named like an Object method', xml: '<constructor/>', line: 1, parts: ['unknown operation <constructor>'] },
   { name: '<tcol> outside <tabu>', xml: '<tcol fun="cnt"/>', line: 1, parts: ['<tcol> is only allowed inside <tabu>'] },
   { name: '<and> outside <sel>', xml: '<and value="a"/>', line: 1, parts: ['<and> is only allowed inside <sel>'] },
-  { name: '<cols>', xml: '<cols table2="t"/>', line: 1, parts: ['<cols> is not supported'] },
+  { name: '<cols table2>', xml: '<cols table2="t"/>', line: 1, parts: ['<cols table2> is not supported', 'inline <table>'] },
   { name: '<dynamic> as an operation', xml: '<dynamic/>', line: 1, parts: ['<dynamic> belongs to a dynamic instance'] },
   { name: 'base without table', xml: '\n<base/>', line: 2, parts: ['Line 2: <base> needs a table attribute'] },
   { name: 'base with an empty table', xml: '<base table=" "/>', line: 1, parts: ['<base> needs a table attribute'] },

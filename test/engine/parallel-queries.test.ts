@@ -70,6 +70,7 @@ const SPLIT: readonly (readonly [string, string])[] = [
   ['link exclude', '<link table2="t.look" col="j" col2="j" type="exclude"/>'],
   ['link with its own operations', '<link table2="t.look" col="j" col2="j" cols="w"><sel value="w>20"/></link>'],
   ['colord and col', '<colord cols="x,t" hide="k"/><col name="x" label="Ex"/>'],
+  ['cols moving and relabelling columns, then sel', '<cols><table cols="name,ord,label">t,1,Tee;x,,Ex;nope,,Gone</table></cols><sel value="x>0"/>'],
   ['g_sum', '<willbe name="gs" value="g_sum(k;;x)"/>'],
   ['g_cnt with two group columns and S', '<willbe name="gc" value="g_cnt(k t;y>0)"/>'],
   ['g_avg of one group', '<willbe name="ga" value="g_avg(;;x)"/>'],

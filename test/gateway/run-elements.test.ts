@@ -38,6 +38,16 @@ describe('api/run: block loops and other elements', function () {
     expect(res.body.error).to.include('a loop may run at most')
   })
 
+  it('<cols> relabels and moves columns from an inline table', async () => {
+    const xml = `<table cols="a,b,c">1,2,3</table><cols><table cols="name,ord,label">c,1,Sea;a,,Ay</table></cols>`
+    const res = await svc.http.post('/v1/api/run:json.rows').set('Cookie', cookie).send({ xml })
+    expect(res.status, res.text).to.equal(200)
+    expect(res.body.cols).to.deep.equal(['c', 'a', 'b'])
+    expect(res.body.rows).to.deep.equal([[3, 1, 2]])
+    const cols = await svc.http.post('/v1/api/run/!cols:json').set('Cookie', cookie)
+    expect(cols.body.label).to.deep.equal(['Sea', 'Ay', 'b'])
+  })
+
   it('<import> and <loop> are 400s that say why', async () => {
     const imp = await run('<import path="pub.lib"/><table cols="a">1</table>')
     expect(imp.status).to.equal(400)
