@@ -102,7 +102,7 @@ export interface ColsEntry {
   readonly meta: MetaPatch
 }
 
-export type LinkType = 'exact' | 'select' | 'include' | 'exclude' | 'asof'
+export type LinkType = 'exact' | 'select' | 'include' | 'exclude' | 'asof' | 'expand'
 
 export type Op =
   | { readonly kind: 'Base'; readonly table: string; readonly loc: Loc }

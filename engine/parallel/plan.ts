@@ -121,7 +121,8 @@ const ROLES: { readonly [K in OpKind]: (op: Extract<Op, { kind: K }>) => Role } 
   Colord: () => 'keep',
   ColMeta: () => 'keep',
   Cols: () => 'keep',
-  Link: (op) => (op.type === 'exact' || op.type === 'asof' ? 'keep' : 'filter'),
+  // An expanding link repeats rows: the query runs whole rather than reason about row counts per part.
+  Link: (op) => (op.type === 'expand' ? 'whole' : op.type === 'exact' || op.type === 'asof' ? 'keep' : 'filter'),
   Sort: () => 'whole',
   Tabu: () => 'tabu',
   Merge: () => 'merge',

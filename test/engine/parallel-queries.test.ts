@@ -157,6 +157,7 @@ const WHOLE: readonly (readonly [string, string])[] = [
   ['an ordered g_ after a link', `${LINK}<willbe name="c" value="g_cumsum(k;;;w)"/>`],
   ['an ordered g_ after a decomposable one', '<willbe name="s" value="g_sum(k;;x)"/><willbe name="c" value="g_cumsum(k;;;s)"/>'],
   ['row numbers', '<willbe name="i" value="i_()"/>'],
+  ['a link that expands rows', '<link table2="t.look" col="j" col2="j" cols="name,w" type="expand"/><sel value="x>0"/>'],
   ['g_ inside an expression', '<willbe name="g" value="g_sum(k;;x)+1"/>'],
   ['tabu with ucnt', '<tabu breaks="k"><tcol source="x" fun="ucnt"/></tabu>'],
   ['cross-tabulation', '<tabu breaks="k" cbreaks="t"><tcol fun="cnt"/></tabu>'],

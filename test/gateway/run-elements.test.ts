@@ -48,6 +48,26 @@ describe('api/run: block loops and other elements', function () {
     expect(cols.body.label).to.deep.equal(['Sea', 'Ay', 'b'])
   })
 
+  it('<link type="expand"> repeats each row once per matching product; a row with no match stays once', async () => {
+    const xml = `<table cols="dept">1;99</table>
+      <link table2="pub.demo.retail.products" col="dept" col2="dept" cols="sku" type="expand"/>
+      <tabu breaks="dept"><break col="dept" sort="up"/><tcol fun="cnt" name="n"/></tabu>`
+    const res = await run(xml)
+    expect(res.status, res.text).to.equal(200)
+    const sql = await svc.http.post('/v1/api/sql:json').set('Cookie', cookie).send({ sql: 'select count(*) n from pub.demo.retail.products where dept = 1' })
+    expect(sql.body.n[0]).to.be.greaterThan(1)
+    expect(res.body).to.deep.equal({ dept: [1, 99], n: [sql.body.n[0], 1] })
+  })
+
+  it('<link type="side"> and <link shift> other than 0 are 400s that say what is missing', async () => {
+    const side = await run('<table cols="dept">1</table><link table2="pub.demo.retail.products" col="dept" type="side"/>')
+    expect(side.status).to.equal(400)
+    expect(side.body.error).to.include('without saying how rows are paired')
+    const shift = await run('<table cols="dept">1</table><link table2="pub.demo.retail.products" col="dept" shift="1"/>')
+    expect(shift.status).to.equal(400)
+    expect(shift.body.error).to.include('only shift="0"')
+  })
+
   it('<import> and <loop> are 400s that say why', async () => {
     const imp = await run('<import path="pub.lib"/><table cols="a">1</table>')
     expect(imp.status).to.equal(400)
