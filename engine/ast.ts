@@ -4,6 +4,7 @@
  * are separate stages that read them. Plain data also means an operation list can be sent to a
  * worker thread as it is.
  */
+import type { ColumnType } from '../shared/table.js'
 
 /** 1-based line and column in the query text (for expressions: of the attribute value's text). */
 export interface Loc {
@@ -111,6 +112,10 @@ export type Op =
       readonly kind: 'Table'
       readonly cols: readonly string[]
       readonly rows: readonly (readonly string[])[]
+      /** Declared column types (`format="xml"`); without them types are inferred from the cells. */
+      readonly types?: readonly ColumnType[]
+      /** Declared column metadata (`format="xml"`), by column. */
+      readonly meta?: readonly MetaPatch[]
       readonly depth: number | null
       readonly title: string
       readonly loc: Loc

@@ -100,7 +100,10 @@ export class Checker {
         return { schema: this.tableSchema(op.table, op), op }
       case 'Table':
         this.charge(op.cols.length, op)
-        return { op, schema: Schema.of(op.cols.map((name, c) => ({ name, visible: true, type: inlineColumnType(op.rows.map((r) => r[c] ?? '')) }))) }
+        return {
+          op,
+          schema: Schema.of(op.cols.map((name, c) => ({ name, visible: true, type: op.types?.[c] ?? inlineColumnType(op.rows.map((r) => r[c] ?? '')) }))),
+        }
       case 'Sel':
         return { schema: s, op: { ...op, cond: numericCondition(op.cond, s, op) } }
       case 'Willbe': {

@@ -346,7 +346,7 @@ const REFUSED: readonly { name: string; xml: string; code?: string; line: number
   { name: 'table with text after a quoted cell', xml: `<table cols="a">'a'b</table>`, line: 1, parts: ["unexpected 'b' after the quoted value 'a'"] },
   { name: 'table with depth and data', xml: '<table depth="2">1</table>', line: 1, parts: ['cannot be combined with cols or data'] },
   { name: 'table with a negative depth', xml: '<table depth="-1"/>', line: 1, parts: ['<table depth> must be a whole number'] },
-  { name: 'table with format="xml"', xml: '<table format="xml"/>', line: 1, parts: ['<table format="xml"> is not supported'] },
+  { name: 'table with format="xml" and no <cols>', xml: '<table format="xml"/>', line: 1, parts: ['<table format="xml"> needs a <cols> element'] },
   { name: 'table with an unknown format', xml: '<table format="json"/>', line: 1, parts: ['<table format> must be csv or empty or xml'] },
   { name: 'table with an element inside', xml: '<table cols="a"><sel value="a"/></table>', line: 1, parts: ['<sel> cannot appear inside <table>'] },
   { name: 'sel without value or children', xml: '<sel/>', line: 1, parts: ['<sel> needs a value attribute'] },

@@ -68,6 +68,17 @@ describe('api/run: block loops and other elements', function () {
     expect(shift.body.error).to.include('only shift="0"')
   })
 
+  it('<table format="xml"> reads a Table Tree with its declared types and headings', async () => {
+    const xml = `<table format="xml"><cols><th name="zip" type="a">Zip code</th><th name="n" type="i">N</th></cols>
+      <data><tr><td>01234</td><td>5</td></tr></data></table>`
+    const res = await run(xml)
+    expect(res.status, res.text).to.equal(200)
+    expect(res.body).to.deep.equal({ zip: ['01234'], n: [5] })
+    const cols = await svc.http.post('/v1/api/run/!cols:json').set('Cookie', cookie)
+    expect(cols.body.label).to.deep.equal(['Zip code', 'N'])
+    expect(cols.body.type).to.deep.equal(['a', 'i'])
+  })
+
   it('<import> and <loop> are 400s that say why', async () => {
     const imp = await run('<import path="pub.lib"/><table cols="a">1</table>')
     expect(imp.status).to.equal(400)
