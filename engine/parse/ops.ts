@@ -45,6 +45,8 @@ const NOT_OPERATIONS: Readonly<Record<string, string>> = {
   widget: 'belongs to a dynamic instance and is not a data operation',
   layout: 'belongs to a dynamic instance and is not a data operation',
   do: 'belongs to a dynamic instance and is not a data operation',
+  directory:
+    'is not supported: it lists a folder of the catalogue as a worksheet, and queries here read only tables; list a folder with the get_names_in_dir transaction of api/dbm ({"cmd": ["get_names_in_dir", {"path": "pub.demo"}]})',
 }
 
 const SUPPORTED = Object.keys(BUILDERS).join(', ')

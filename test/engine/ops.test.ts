@@ -335,6 +335,7 @@ const REFUSED: readonly { name: string; xml: string; code?: string; line: number
   { name: 'an unknown operation named like an Object method', xml: '<constructor/>', line: 1, parts: ['unknown operation <constructor>'] },
   { name: '<tcol> outside <tabu>', xml: '<tcol fun="cnt"/>', line: 1, parts: ['<tcol> is only allowed inside <tabu>'] },
   { name: '<and> outside <sel>', xml: '<and value="a"/>', line: 1, parts: ['<and> is only allowed inside <sel>'] },
+  { name: '<directory>', xml: '<directory folder="pub.demo"/>', line: 1, parts: ['<directory> is not supported', 'get_names_in_dir', 'api/dbm'] },
   { name: '<cols table2>', xml: '<cols table2="t"/>', line: 1, parts: ['<cols table2> is not supported', 'inline <table>'] },
   { name: '<dynamic> as an operation', xml: '<dynamic/>', line: 1, parts: ['<dynamic> belongs to a dynamic instance'] },
   { name: 'base without table', xml: '\n<base/>', line: 2, parts: ['Line 2: <base> needs a table attribute'] },

@@ -79,12 +79,15 @@ describe('api/run: block loops and other elements', function () {
     expect(cols.body.type).to.deep.equal(['a', 'i'])
   })
 
-  it('<import> and <loop> are 400s that say why', async () => {
+  it('<import>, <loop> and <directory> are 400s that say why', async () => {
     const imp = await run('<import path="pub.lib"/><table cols="a">1</table>')
     expect(imp.status).to.equal(400)
     expect(imp.body.error).to.include('library store')
     const loop = await run('<loop with_="x"/>')
     expect(loop.status).to.equal(400)
     expect(loop.body.error).to.include('platform actions')
+    const dir = await run('<directory folder="pub.demo"/>')
+    expect(dir.status).to.equal(400)
+    expect(dir.body.error).to.include('get_names_in_dir')
   })
 })
