@@ -4,6 +4,7 @@
  * are separate stages that read them. Plain data also means an operation list can be sent to a
  * worker thread as it is.
  */
+import type { ColumnType } from '../shared/table.js'
 
 /** 1-based line and column in the query text (for expressions: of the attribute value's text). */
 export interface Loc {
@@ -116,7 +117,14 @@ export interface Tcol {
   readonly loc: Loc
 }
 
-export type LinkType = 'exact' | 'select' | 'include' | 'exclude' | 'asof'
+/** One row of a `<cols>` table: which column, and what to change (absent fields unchanged). */
+export interface ColsEntry {
+  readonly name: string | null
+  readonly ord: number | null
+  readonly meta: MetaPatch
+}
+
+export type LinkType = 'exact' | 'select' | 'include' | 'exclude' | 'asof' | 'expand'
 
 export type Op =
   | { readonly kind: 'Base'; readonly table: string; readonly loc: Loc }
@@ -125,6 +133,10 @@ export type Op =
       readonly kind: 'Table'
       readonly cols: readonly string[]
       readonly rows: readonly (readonly string[])[]
+      /** Declared column types (`format="xml"`); without them types are inferred from the cells. */
+      readonly types?: readonly ColumnType[]
+      /** Declared column metadata (`format="xml"`), by column. */
+      readonly meta?: readonly MetaPatch[]
       readonly depth: number | null
       readonly title: string
       readonly loc: Loc
@@ -168,6 +180,12 @@ export type Op =
        */
       readonly sqlJoin?: boolean
     }
+  /**
+   * `<cols>`: metadata for several columns at once, one entry per row of its inline table. An
+   * entry names its column (unknown names are skipped) or gives its 1-based position `ord`;
+   * with both, the named column also moves to position `ord`.
+   */
+  | { readonly kind: 'Cols'; readonly entries: readonly ColsEntry[]; readonly loc: Loc }
   /** `<merge table2=…/>`: the rows of table2 (after its ops) appended, columns matched by name. */
   | { readonly kind: 'Merge'; readonly table2: string; readonly ops: readonly Op[]; readonly loc: Loc }
 

@@ -11,6 +11,7 @@ import { checkVariableName } from './names.js'
 import { isNumericText, isTrue } from './scalar-value.js'
 import type { Scope } from './scope.js'
 import { evaluateBlockExpr, relocate } from './substitute.js'
+import { expandFor, expandForeach } from './loops.js'
 import { attrWhere } from './walker.js'
 import type { Frame, MacroHandler, Walker } from './walker.js'
 
@@ -80,11 +81,28 @@ function textContent(nodes: readonly XmlNode[], variable: string, scope: Scope, 
       w.spend(piece.length, where)
       text += piece
     } else if (node.name === 'if') text += textContent(chooseBranch(node, scope, frame, w), variable, scope, frame, w)
+    else if (Object.hasOwn(TEXT_LOOPS, node.name)) text += loopText(node, variable, scope, frame, w)
     else if (node.name !== 'note') {
-      throw blockError(node.loc, `<${node.name}> cannot appear inside <set><${variable}>: only text and <if> can`, frame.trail)
+      throw blockError(node.loc, `<${node.name}> cannot appear inside <set><${variable}>: only text, <if>, <foreach> and <for> can`, frame.trail)
     }
     if (text.length > BLOCK_LIMITS.maxValueLength)
       throw blockError(node.loc, `variable ${variable} would hold more than ${BLOCK_LIMITS.maxValueLength} characters`, frame.trail)
+  }
+  return text
+}
+
+/** Loops that may build a variable's text, as in `<set><v><foreach x="a,b">{@x};</foreach></v></set>`. */
+const TEXT_LOOPS: Readonly<Record<string, MacroHandler>> = { foreach: expandForeach, for: expandFor }
+
+/** The text a loop inside `<set><variable>` produces; the loop may hold only text and <if>s. */
+function loopText(loop: XmlElement, variable: string, scope: Scope, frame: Frame, w: Walker): string {
+  const produced: XmlNode[] = []
+  TEXT_LOOPS[loop.name](loop, scope, frame, produced, w)
+  let text = ''
+  for (const node of produced) {
+    if (node.kind !== 'Text')
+      throw blockError(node.loc, `<${node.name}> cannot appear inside <set><${variable}>: only text, <if>, <foreach> and <for> can`, frame.trail)
+    text += node.text
   }
   return text
 }

@@ -87,7 +87,7 @@ class Expander implements Walker {
     }
     const handler = Object.hasOwn(MACROS, node.name) ? MACROS[node.name] : undefined
     if (handler) return handler(node, scope, frame, out, this)
-    if (REFUSED.has(node.name)) throw blockError(node.loc, `<${node.name}> is not supported`, frame.trail)
+    if (Object.hasOwn(REFUSED, node.name)) throw blockError(node.loc, `<${node.name}> ${REFUSED[node.name]}`, frame.trail)
     if (PASS_THROUGH.has(node.name)) {
       const size = subtreeSize(node)
       this.count(node, frame, size.elements)

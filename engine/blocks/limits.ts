@@ -9,6 +9,8 @@ export const BLOCK_LIMITS = {
   maxElements: 100_000,
   /** Nodes the expander may visit, so expansions that produce nothing still terminate quickly. */
   maxSteps: 500_000,
+  /** Iterations one `<for>` or `<foreach>` may run (each also counts as a step). */
+  maxLoopIterations: 100_000,
   /** Braces nested inside one another (`{f('{@a}')}` is two); substitution recurses once per level. */
   maxBraceDepth: 100,
   /** Longest text a substitution or a variable may hold. */

@@ -7,6 +7,8 @@ import { checkVariableName } from './names.js'
 import { Scope } from './scope.js'
 import { expandBlockInPlace, expandBlocklet, expandCall, registerBlock } from './calls.js'
 import { expandIf, expandSet } from './conditionals.js'
+import { expandFor, expandForeach } from './loops.js'
+import { expandQuote } from './quote.js'
 import { attrWhere } from './walker.js'
 import type { MacroHandler } from './walker.js'
 
@@ -53,6 +55,9 @@ export const MACROS: Readonly<Record<string, MacroHandler>> = {
   call: expandCall('call'),
   set: expandSet,
   if: expandIf,
+  foreach: expandForeach,
+  for: expandFor,
+  quote: expandQuote,
   then: misplaced('<if>'),
   else: misplaced('<if>'),
 }
@@ -60,5 +65,9 @@ export const MACROS: Readonly<Record<string, MacroHandler>> = {
 /** Handled later by the dynamic-instance layer: kept exactly as written, content included. */
 export const PASS_THROUGH: ReadonlySet<string> = new Set(['dynamic', 'widget', 'do', 'layout'])
 
-/** Block-control elements this engine does not implement. */
-export const REFUSED: ReadonlySet<string> = new Set(['import', 'quote', 'for', 'loop'])
+/** Block-control elements that need parts of 1010data this service does not have, and why. */
+export const REFUSED: Readonly<Record<string, string>> = {
+  import:
+    "is not supported: it loads a library saved in 1010data's own library store, which this service does not have; put the <library> with its <block> definitions in the query itself",
+  loop: 'is not supported: it runs 1010data platform actions (saving tables, combining tabs) between queries, which one api/run query cannot do; use <foreach> or <for> to repeat operations inside a query',
+}

@@ -10,6 +10,7 @@ import { lookupSummary, SUMMARY_NAMES } from '../summaries/index.js'
 import { inlineColumnType } from '../interpret/inline-table.js'
 import { matchesPattern } from '../interpret/patterns.js'
 import { placeholderValue } from '../interpret/ops/rollup-placeholder.js'
+import { resolveCols } from '../interpret/ops/cols.js'
 import { checkError, inExpression } from './errors.js'
 import { typeExpr, type Typed } from './expr-types.js'
 import type { Loc } from '../ast.js'
@@ -100,7 +101,10 @@ export class Checker {
         return { schema: this.tableSchema(op.table, op), op }
       case 'Table':
         this.charge(op.cols.length, op)
-        return { op, schema: Schema.of(op.cols.map((name, c) => ({ name, visible: true, type: inlineColumnType(op.rows.map((r) => r[c] ?? '')) }))) }
+        return {
+          op,
+          schema: Schema.of(op.cols.map((name, c) => ({ name, visible: true, type: op.types?.[c] ?? inlineColumnType(op.rows.map((r) => r[c] ?? '')) }))),
+        }
       case 'Sel':
         return { schema: s, op: { ...op, cond: numericCondition(op.cond, s, op) } }
       case 'Willbe': {
@@ -114,6 +118,8 @@ export class Checker {
       case 'ColMeta':
         requireCol(s, op.name, op)
         return { schema: s, op }
+      case 'Cols':
+        return { schema: this.cols(op, s), op }
       case 'Sort':
         this.charge(op.keys.length, op)
         for (const k of op.keys) requireCol(s, k.col, op)
@@ -125,6 +131,19 @@ export class Checker {
       case 'Merge':
         return this.merge(op, s)
     }
+  }
+
+  /** The schema after `<cols>`: columns moved by its entries; with columns still open, the interpreter resolves them. */
+  private cols(op: Op & { kind: 'Cols' }, s: Schema): Schema {
+    this.charge(s.length + op.entries.length, op)
+    if (s.open) return s
+    const { order } = resolveCols(
+      op,
+      s.cols.map((c) => c.name),
+    )
+    if (!order) return s
+    const byName = new Map(s.cols.map((c) => [c.name, c]))
+    return Schema.of(order.map((name) => byName.get(name) as SchemaCol))
   }
 
   private colord(op: Op & { kind: 'Colord' }, s: Schema): Schema {

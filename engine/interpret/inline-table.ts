@@ -23,8 +23,9 @@ export function inlineColumnType(cells: readonly string[]): ColumnType {
   return type
 }
 
-export function inlineColumn(cells: readonly string[]): Column {
-  const type = inlineColumnType(cells)
+/** @param declared the column's type when the table declares it (cells already checked against it) */
+export function inlineColumn(cells: readonly string[], declared?: ColumnType): Column {
+  const type = declared ?? inlineColumnType(cells)
   if (type === 'text') return textColumnFromStrings(cells.map((c) => c.trim()))
   if (type === 'int') return { type: 'int', data: Int32Array.from(cells, (c) => (c.trim() === '' ? NA_INT : Number(c))) }
   return { type: type === 'bigint' ? 'bigint' : 'float', data: Float64Array.from(cells, (c) => (c.trim() === '' ? Number.NaN : Number(c))) }

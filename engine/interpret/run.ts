@@ -12,7 +12,8 @@ import { firstRowsKept } from './first-rows.js'
 import { inlineColumn } from './inline-table.js'
 import { runLink } from './ops/link.js'
 import { runMerge } from './ops/merge.js'
-import { runColMeta, runColord, runSel, runSort, runWillbe } from './ops/simple.js'
+import { runCols } from './ops/cols.js'
+import { infoPatch, runColMeta, runColord, runSel, runSort, runWillbe } from './ops/simple.js'
 import { runTabu } from './ops/tabu.js'
 import { tableWorksheet, type TableInput } from './tables.js'
 import { newColumn, Worksheet } from './worksheet.js'
@@ -23,7 +24,16 @@ const EMPTY = new Worksheet(0, [])
 
 function inlineTable(op: Op & { kind: 'Table' }): Worksheet {
   if (op.depth !== null) return new Worksheet(op.depth, [], op.title)
-  const cols = op.cols.map((name, c) => newColumn(name, inlineColumn(op.rows.map((r) => r[c] ?? ''))))
+  const cols = op.cols.map((name, c) =>
+    newColumn(
+      name,
+      inlineColumn(
+        op.rows.map((r) => r[c] ?? ''),
+        op.types?.[c],
+      ),
+      infoPatch(op.meta?.[c] ?? {}),
+    ),
+  )
   return new Worksheet(op.rows.length, cols, op.title)
 }
 
@@ -46,6 +56,8 @@ export function step(op: CheckedOp, ws: Worksheet, tables: Tables, next?: Checke
       return runColord(op, ws)
     case 'ColMeta':
       return runColMeta(op, ws)
+    case 'Cols':
+      return runCols(op, ws)
     case 'Sort':
       return runSort(op, ws, firstRowsKept(next) ?? undefined)
     case 'Tabu':

@@ -120,7 +120,9 @@ const ROLES: { readonly [K in OpKind]: (op: Extract<Op, { kind: K }>) => Role } 
   Willbe: (op) => (rowWiseExpr(op.value) ? 'keep' : 'group'),
   Colord: () => 'keep',
   ColMeta: () => 'keep',
-  Link: (op) => (op.type === 'exact' || op.type === 'asof' ? 'keep' : 'filter'),
+  Cols: () => 'keep',
+  // An expanding link repeats rows: the query runs whole rather than reason about row counts per part.
+  Link: (op) => (op.type === 'expand' ? 'whole' : op.type === 'exact' || op.type === 'asof' ? 'keep' : 'filter'),
   Sort: () => 'whole',
   Tabu: () => 'tabu',
   Merge: () => 'merge',

@@ -4,15 +4,23 @@
  */
 import type { LinkType, Op, XmlElement } from '../ast.js'
 import { attr, boolAttr, nameList, normName, requiredAttr } from './attrs.js'
-import { opError, unsupported } from './op-errors.js'
+import { opError } from './op-errors.js'
 
 /** Builds the operations of a nested pipeline. */
 export type NestedOps = (elements: readonly XmlElement[]) => Op[]
 
-const LINK_TYPES: readonly LinkType[] = ['exact', 'select', 'include', 'exclude', 'asof']
-const REFUSED_TYPES = ['side', 'expand']
+const LINK_TYPES: readonly LinkType[] = ['exact', 'select', 'include', 'exclude', 'asof', 'expand']
 
-/** `<link>`: col2 defaults to col, type to exact; side/expand and shift≠0 are refused. */
+/**
+ * Parts of <link> whose meaning 1010data's documentation names but never states: refused with
+ * what is missing rather than guessed, since a wrong guess would give wrong rows without a word.
+ */
+const SIDE_REFUSED =
+  '<link type="side"> is not supported: 1010data\'s documentation lists the type without saying how rows are paired; link on key columns (or on a row number made with <willbe name="r" value="i_()"/> on both sides)'
+const SHIFT_REFUSED = (shift: string): string =>
+  `<link shift="${shift}"> is not supported: 1010data's documentation does not say which rows a shift pairs (only shift="0", the plain match, is accepted); to pair a row with a neighbour of its match, link on a key computed with <willbe> (such as i_() plus or minus the shift)`
+
+/** `<link>`: col2 defaults to col, type to exact; side and shift≠0 are refused. */
 export function buildLink(el: XmlElement, nested: NestedOps): Op {
   const table2 = normName(requiredAttr(el, 'table2'))
   const col = nameList(el, 'col') ?? []
@@ -21,7 +29,7 @@ export function buildLink(el: XmlElement, nested: NestedOps): Op {
   if (col2.length !== col.length)
     throw opError(el, `<link> pairs col (${col.length} column${col.length === 1 ? '' : 's'}) with col2 (${col2.length}): give as many of each`)
   const shift = attr(el, 'shift')?.trim()
-  if (shift !== undefined && shift !== '0') throw unsupported(el, `<link shift="${shift}">`)
+  if (shift !== undefined && !/^[+-]?0+$/.test(shift)) throw opError(el, SHIFT_REFUSED(shift), { attribute: 'shift' })
   const suffix = normName(attr(el, 'suffix') ?? '')
   if (!/^[a-z0-9_]*$/.test(suffix)) throw opError(el, `<link suffix="${suffix}"> may only hold letters, digits and '_'`, { attribute: 'suffix' })
   return {
@@ -52,7 +60,7 @@ export function buildMerge(el: XmlElement, nested: NestedOps): Op | null {
 function linkType(el: XmlElement): LinkType {
   const type = attr(el, 'type')?.trim().toLowerCase() ?? 'exact'
   if ((LINK_TYPES as readonly string[]).includes(type)) return type as LinkType
-  if (REFUSED_TYPES.includes(type)) throw unsupported(el, `<link type="${type}">`)
+  if (type === 'side') throw opError(el, SIDE_REFUSED, { attribute: 'type' })
   throw opError(el, `<link type> must be ${LINK_TYPES.join(', ')}, not '${type}'`, { attribute: 'type' })
 }
 

@@ -6,11 +6,19 @@
 import type { Expr, Op, XmlElement } from '../ast.js'
 import { attr } from './attrs.js'
 import { requiredExpr } from './expr-attr.js'
-import { opError, unsupported } from './op-errors.js'
+import { opError } from './op-errors.js'
 
-/** `<sel>`; `expand` and `sample` change its meaning and are refused. */
+/**
+ * 1010data's glossary says `expand` and `sample` make a selection something other than a 0/1
+ * filter, but no page we could read says what they do instead: refused rather than guessed.
+ */
+const UNDOCUMENTED = (a: string): string =>
+  `<sel ${a}> is not supported: 1010data's documentation says ${a} changes what a selection does but not how, so this service refuses it rather than guess; ` +
+  (a === 'expand' ? 'to repeat each row once per matching row of another table, use <link type="expand">' : 'to take every n-th row, select with mod(i_();n)=1')
+
+/** `<sel>`; `expand` and `sample` are refused (UNDOCUMENTED). */
 export function buildSel(el: XmlElement): Op {
-  for (const a of ['expand', 'sample']) if (attr(el, a) !== undefined) throw unsupported(el, `<sel ${a}>`)
+  for (const a of ['expand', 'sample']) if (attr(el, a) !== undefined) throw opError(el, UNDOCUMENTED(a), { attribute: a })
   return { kind: 'Sel', cond: condition(el), loc: el.loc }
 }
 

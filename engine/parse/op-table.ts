@@ -5,16 +5,21 @@
  */
 import type { Op, XmlElement } from '../ast.js'
 import { attr, choiceAttr, countAttr, nameList } from './attrs.js'
-import { opError, unsupported } from './op-errors.js'
+import { opError } from './op-errors.js'
+import { readTableTree } from './op-table-xml.js'
 
-/** `<table>`: csv content, or `depth` rows with no columns; `format="xml"` is refused. */
+/** `<table>`: csv content, a Table Tree (`format="xml"`, op-table-xml.ts), or `depth` rows with no columns. */
 export function buildTable(el: XmlElement): Op {
   const format = choiceAttr(el, 'format', ['csv', 'empty', 'xml'] as const, 'csv')
-  if (format === 'xml') throw unsupported(el, '<table format="xml">')
+  const title = attr(el, 'title') ?? ''
+  if (format === 'xml') {
+    if (attr(el, 'depth') !== undefined || attr(el, 'cols') !== undefined)
+      throw opError(el, '<table format="xml"> declares its columns in its <cols>: drop depth and cols')
+    return { kind: 'Table', ...readTableTree(el), depth: null, title, loc: el.loc }
+  }
   const content = tableContent(el)
   const cols = nameList(el, 'cols') ?? []
   const depth = countAttr(el, 'depth') ?? null
-  const title = attr(el, 'title') ?? ''
   if (depth !== null) {
     if (cols.length > 0 || content.trim() !== '') throw opError(el, '<table depth> makes rows without columns: it cannot be combined with cols or data')
     return { kind: 'Table', cols: [], rows: [], depth, title, loc: el.loc }

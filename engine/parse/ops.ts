@@ -8,6 +8,7 @@ import { buildBase, buildCol, buildColord, buildSort, buildWillbe } from './op-b
 import { buildLink, buildMerge } from './op-link.js'
 import type { NestedOps } from './op-link.js'
 import { opError } from './op-errors.js'
+import { buildCols } from './op-cols.js'
 import { buildSel } from './op-sel.js'
 import { buildTable } from './op-table.js'
 import { buildTabu } from './op-tabu.js'
@@ -21,6 +22,7 @@ const BUILDERS: Readonly<Record<string, Builder>> = {
   willbe: buildWillbe,
   colord: buildColord,
   col: buildCol,
+  cols: buildCols,
   sort: buildSort,
   tabu: buildTabu,
   link: buildLink,
@@ -39,11 +41,12 @@ const CHILD_ONLY: Readonly<Record<string, string>> = {
 
 /** Elements that are valid in the language but not data operations this engine runs. */
 const NOT_OPERATIONS: Readonly<Record<string, string>> = {
-  cols: 'is not supported',
   dynamic: 'belongs to a dynamic instance and is not a data operation',
   widget: 'belongs to a dynamic instance and is not a data operation',
   layout: 'belongs to a dynamic instance and is not a data operation',
   do: 'belongs to a dynamic instance and is not a data operation',
+  directory:
+    'is not supported: it lists a folder of the catalogue as a worksheet, and queries here read only tables; list a folder with the get_names_in_dir transaction of api/dbm ({"cmd": ["get_names_in_dir", {"path": "pub.demo"}]})',
 }
 
 const SUPPORTED = Object.keys(BUILDERS).join(', ')

@@ -3,7 +3,8 @@
  * the link's own operations) whose keys are equal, N/A matching N/A; `asof` matches the last key
  * by order instead (columns/asof-lookup.ts) and keeps every row, as the plain link does. The plain link keeps every
  * row and pads unmatched ones with N/A; select keeps matched rows; include and exclude keep the
- * matched or unmatched rows and add no columns.
+ * matched or unmatched rows and add no columns; expand repeats a row once per match
+ * (link-expand.ts).
  */
 import type { Op } from '../../ast.js'
 import { asofLookup, firstIndexLookup, groupBy, lookupCode } from '../../columns/index.js'
@@ -12,6 +13,7 @@ import { NA_INT, type Column } from '../../columns/types.js'
 import { checkError } from '../../check/errors.js'
 import type { Worksheet, WsColumn } from '../worksheet.js'
 import { isFloat64 } from '../../columns/index.js'
+import { expandMatches } from './link-expand.js'
 
 /** Text keys from two dictionaries become codes of the foreign dictionary (-2: absent there). */
 function alignKeys(mine: Column, theirs: Column): [Column, Column] {
@@ -66,6 +68,16 @@ export function runLink(op: Op & { kind: 'Link' }, ws: Worksheet, foreign: Works
   if (op.type === 'include' || op.type === 'exclude') return ws.selectRows(rowsWhere(match, op.type === 'include'))
   let base = ws
   let index = match
+  if (op.type === 'expand') {
+    const expanded = expandMatches(
+      match,
+      pairs.map((p) => p[1]),
+      foreign.rows,
+      op.loc,
+    )
+    base = ws.selectRows(expanded.rows)
+    index = expanded.index
+  }
   // An inner join where every row found its match (a foreign key into a dimension, the usual
   // case) keeps the worksheet as it is.
   if (op.type === 'select' && !everyRowMatched(match)) {
