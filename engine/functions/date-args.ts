@@ -16,4 +16,6 @@ export function dateInts(v: Value, rows: number, fn: string): Int32Array {
 
 /** The checker's version: an error result unless `t` can hold yyyymmdd dates. */
 export const needDate = (fn: string, name: string, t: ColumnType | null): { error: string } | null =>
-  t === 'text' || t === 'float' || t === 'bigint' ? { error: `${fn} needs a date, got ${t === 'text' ? 'text' : t === 'float' ? 'a decimal' : 'a big integer'} for ${name}` } : null
+  t === 'text' || t === 'float' || t === 'bigint'
+    ? { error: `${fn} needs a date, got ${t === 'text' ? 'text' : t === 'float' ? 'a decimal' : 'a big integer'} for ${name}` }
+    : null

@@ -66,7 +66,11 @@ function headingMeta(th: XmlElement): MetaPatch {
 function checkCell(cell: string, type: ColumnType, name: string, row: number, table: XmlElement): void {
   if (cell === '' || type === 'text') return
   const ok =
-    type === 'int' ? INT.test(cell) && Math.abs(Number(cell)) <= 2147483647 : type === 'bigint' ? INT.test(cell) && Number.isSafeInteger(Number(cell)) : NUM.test(cell)
+    type === 'int'
+      ? INT.test(cell) && Math.abs(Number(cell)) <= 2147483647
+      : type === 'bigint'
+        ? INT.test(cell) && Number.isSafeInteger(Number(cell))
+        : NUM.test(cell)
   const wanted = type === 'int' ? 'an integer (type i, 32-bit)' : type === 'bigint' ? 'an integer within ±2^53 (type j)' : 'a number (type f)'
   if (!ok) throw opError(table, `row ${row} of <table format="xml">: '${cell}' in column ${name} is not ${wanted}`)
 }

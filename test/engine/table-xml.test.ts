@@ -71,7 +71,11 @@ describe('<table format="xml">', () => {
 
   const ERRORS: readonly [string, string, string][] = [
     ['no <cols>', '<table format="xml"><data/></table>', 'needs a <cols> element'],
-    ['a <th> without a type', '<table format="xml"><cols><th name="a"/></cols></table>', `<th name="a"> needs type i (integer), j (big integer), f (float) or a (text)`],
+    [
+      'a <th> without a type',
+      '<table format="xml"><cols><th name="a"/></cols></table>',
+      `<th name="a"> needs type i (integer), j (big integer), f (float) or a (text)`,
+    ],
     [
       'a cell that is not of the declared type',
       '<table format="xml"><cols><th name="a" type="i"/></cols><data><tr><td>1.5</td></tr></data></table>',
