@@ -5,6 +5,7 @@
  * a worker, merge-task.ts).
  */
 import { AppError } from '../../shared/errors.js'
+import { isFloat64Type } from '../../shared/table.js'
 import type { CodedResultSet, PlainColumn, ResultColumn, ResultSet, RunTask, TableInput } from '../../shared/protocol.js'
 import type { RowRange } from './blocks.js'
 import { groupOrder } from '../interpret/ops/group-order.js'
@@ -20,7 +21,7 @@ import { dictionaryOf } from '../columns/shared-dictionary.js'
 /** Column `k` of the base table over base rows start … start+rows-1, viewed in place (text as its codes). */
 function storedColumn(table: TableInput, k: number, start: number, rows: number): ResultColumn {
   const c = table.columns[k]
-  if (c.spec.type === 'float') return { kind: 'float', data: new Float64Array(c.buffer, start * 8, rows) }
+  if (isFloat64Type(c.spec.type)) return { kind: 'float', data: new Float64Array(c.buffer, start * 8, rows) }
   const codes = new Int32Array(c.buffer, start * 4, rows)
   return c.spec.type === 'text' ? { kind: 'coded', codes, dict: dictionaryOf(c) } : { kind: 'int', data: codes }
 }
@@ -199,7 +200,7 @@ export function concatResults(sets: readonly ResultSet[], o: ConcatOptions): Res
     const out = o.output?.[c]
     if (out != null && sets.every((s) => (s as CodedResultSet).written?.[c] === true)) {
       if (col.logical === 'text') return writtenText(sets as readonly CodedResultSet[], c, new Int32Array(out), placed, rows)
-      const data = col.logical === 'float' ? new Float64Array(out) : new Int32Array(out)
+      const data = isFloat64Type(col.logical) ? new Float64Array(out) : new Int32Array(out)
       closeGaps(data, placed)
       return data instanceof Float64Array ? { kind: 'float', data: answerRows(data, rows) } : { kind: 'int', data: answerRows(data, rows) }
     }

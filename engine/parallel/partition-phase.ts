@@ -6,7 +6,7 @@
 import type { ResultSet, RunTask } from '../../shared/protocol.js'
 import type { ColumnType } from '../../shared/table.js'
 import type { CheckedOp } from '../check/index.js'
-import { isFloat64Type, type Column, type TextColumn } from '../columns/types.js'
+import { bytesPerValue, isFloat64Type, type Column, type TextColumn } from '../columns/types.js'
 import { declined, valueName } from './aggregate.js'
 import { encodeColumns, fromResultColumn } from './codec.js'
 import { sameStrings } from './finish.js'
@@ -28,7 +28,7 @@ export function valueColumn(plan: ParallelPlan, task: RunTask, groupValues: read
   // The prefix over no rows, up to the willbe: its type without doing any of the work.
   const shape = prefixWorksheet(plan, emptyTables(tablesOf(task)), { start: 0, end: 0 }, step.at + 1, groupValues)
   const type = shape.column(name)!.type
-  return { buffer: new SharedArrayBuffer(rows * (type === 'float' ? 8 : 4)), type, rows }
+  return { buffer: new SharedArrayBuffer(rows * bytesPerValue(type)), type, rows }
 }
 
 /** The tasks of partition step `k`: one per partition, each writing its rows' values into the shared column. */

@@ -1,7 +1,8 @@
 /**
  * Turns rows stepped out of sql.js into the column-major ResultSet. SQLite values carry no
  * column type, so each column's kind is decided from its values: all integers that fit in
- * 32 bits → int, other numbers → float, anything textual → text. NULL becomes the N/A of the kind.
+ * 32 bits → int, all integers within ±2^53 → bigint, other numbers → float, anything textual →
+ * text. NULL becomes the N/A of the kind.
  */
 import { AppError } from '../../shared/errors.js'
 import type { ResultColumn, ResultSet } from '../../shared/protocol.js'
@@ -11,14 +12,16 @@ type SqlValue = number | string | Uint8Array | null
 
 function kindOf(values: readonly SqlValue[]): ColumnType {
   let sawFloat = false
+  let sawBig = false
   let sawNumber = false
   for (const v of values) {
     if (v === null) continue
     if (typeof v !== 'number') return 'text'
     sawNumber = true
-    if (!Number.isInteger(v) || v > 2147483647 || v <= NA_INT) sawFloat = true
+    if (!Number.isSafeInteger(v)) sawFloat = true
+    else if (v > 2147483647 || v <= NA_INT) sawBig = true
   }
-  return sawFloat ? 'float' : sawNumber ? 'int' : 'text'
+  return sawFloat ? 'float' : sawBig ? 'bigint' : sawNumber ? 'int' : 'text'
 }
 
 function toText(v: SqlValue): string {
@@ -29,7 +32,7 @@ function toText(v: SqlValue): string {
 
 function toColumn(kind: ColumnType, values: readonly SqlValue[]): ResultColumn {
   if (kind === 'int') return { kind: 'int', data: Int32Array.from(values, (v) => (v === null ? NA_INT : (v as number))) }
-  if (kind === 'float') return { kind: 'float', data: Float64Array.from(values, (v) => (v === null ? Number.NaN : (v as number))) }
+  if (kind === 'float' || kind === 'bigint') return { kind: 'float', data: Float64Array.from(values, (v) => (v === null ? Number.NaN : (v as number))) }
   return { kind: 'text', data: values.map(toText) }
 }
 

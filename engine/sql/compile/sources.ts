@@ -31,6 +31,8 @@ export interface PlanTable {
 
 /** A stored column's value: dates are SQLite integers the engine's arithmetic would treat as dates. */
 export function storedColumn(name: string, spec: ColumnSpec): Val {
+  // The compiled plans reason about 32-bit int bounds; SQLite's 64-bit integers answer exactly.
+  if (spec.type === 'bigint') throw outside(`the column ${spec.name} holds big integers, which SQLite computes exactly`)
   const t: SqlType = spec.type === 'float' ? 'real' : spec.type === 'text' ? 'text' : 'int'
   const v: Val = { e: colRef(name), t, intCarried: t === 'int', bound: t === 'int' ? INT32 : t === 'real' ? Infinity : 0 }
   return spec.type === 'date' ? { ...v, date: true } : v
