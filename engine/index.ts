@@ -97,3 +97,6 @@ export {
 
 /** The retail demo tables the gateway seeds an empty store with (gateway/seed.ts). */
 export { makeRetailDemo } from './demo/index.js'
+
+/** Int operators that widen to big integers after an overflow (expr/widening.ts): the gateway marks and retries. */
+export { markWide, wideningOf } from './expr/widening.js'

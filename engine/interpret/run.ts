@@ -15,6 +15,7 @@ import { runMerge } from './ops/merge.js'
 import { runCols } from './ops/cols.js'
 import { infoPatch, runColMeta, runColord, runSel, runSort, runWillbe } from './ops/simple.js'
 import { runTabu } from './ops/tabu.js'
+import { runRollup } from './ops/tabu-rollup.js'
 import { tableWorksheet, type TableInput } from './tables.js'
 import { newColumn, Worksheet } from './worksheet.js'
 
@@ -61,7 +62,7 @@ export function step(op: CheckedOp, ws: Worksheet, tables: Tables, next?: Checke
     case 'Sort':
       return runSort(op, ws, firstRowsKept(next) ?? undefined)
     case 'Tabu':
-      return runTabu(op, ws)
+      return op.rollup ? runRollup(op, op.rollup, ws) : runTabu(op, ws)
     case 'Link':
       return runLink(op, ws, runOps(op.ops, tables, tableWorksheet(tables, op.table2, op.loc)))
     case 'Merge':

@@ -14,7 +14,7 @@
  * learned once and stays true for its key.
  */
 import { checkMacro, compileSql, guardSql, parseMacro, type CheckedOps, type Compiled, type CompiledSql, type ParsedQuery } from '../../engine/index.js'
-import { markWide } from '../../engine/expr/widening.js'
+import { markWide } from '../../engine/index.js'
 import type { ColumnSpec } from '../../shared/table.js'
 import { ClockCache } from './clock-cache.js'
 

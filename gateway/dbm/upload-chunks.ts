@@ -41,7 +41,7 @@ import {
 } from '../../engine/index.js'
 import { AppError } from '../../shared/errors.js'
 import type { Store } from '../../shared/store/types.js'
-import { isValidPath, NA_INT, type ColumnSpec, type ColumnType } from '../../shared/table.js'
+import { isFloat64Type, isValidPath, NA_INT, type ColumnSpec, type ColumnType } from '../../shared/table.js'
 import { commitTable, lostCommitRace } from '../catalog/tables.js'
 import { inTurn, keptChanging, raceBackoff } from '../catalog/races.js'
 import { isOutcomeUnknown } from '../catalog/txn.js'
@@ -57,7 +57,6 @@ import { tableView } from './common.js'
 import { defineTransaction } from './define.js'
 import { checkedTableFields, inHomeFolder, TABLE_FIELDS, TARGET_PATH, UPLOAD_MODE } from './new-table.js'
 import type { DbmContext, Transaction } from './registry.js'
-import { isFloat64Type } from '../../engine/columns/index.js'
 
 type Mode = 'noreplace' | 'replace' | 'append'
 

@@ -8,7 +8,7 @@ import { AppError } from '../../shared/errors.js'
 import type { ColumnSpec } from '../../shared/table.js'
 import type { ColumnValues, LoadedColumn, TableInput } from '../../engine/index.js'
 import type { TableCache } from '../table-cache.js'
-import { isFloat64Type } from '../../engine/columns/index.js'
+import { isFloat64Type } from '../../shared/table.js'
 
 /** The values of every column of a stored version, in the writer's shapes. */
 export async function readVersionValues(tables: TableCache, version: string): Promise<TableInput> {

@@ -5,7 +5,7 @@
  * columns in shared memory. The session (or instance) keeps the recipe (query + versions); the
  * query service (service.ts) runs it.
  */
-import { wideningOf } from '../../engine/expr/widening.js'
+import { wideningOf } from '../../engine/index.js'
 import type { RunTask, TableInput } from '../../shared/protocol.js'
 import type { CheckedTable } from '../cache/compiled-queries.js'
 import { readableTable } from '../catalog/tables.js'

@@ -19,7 +19,6 @@ import { groupOrder } from './group-order.js'
 import { infoPatch } from './simple.js'
 import { groupStates } from './tabu-groups.js'
 import { isFloat64 } from '../../columns/index.js'
-import { runRollup } from './tabu-rollup.js'
 
 /** A tabulation's groups before ordering: one row per group in every column. */
 export interface Tabulated {
@@ -139,9 +138,11 @@ function keyOrder(spec: BreakSpec, naFirst: boolean, n: number): Int32Array | nu
   return out
 }
 
-/** @param slots false forces the general group-by (tests compare the two) */
+/**
+ * A tabulation without a rollup (run.ts sends those to tabu-rollup.ts, which builds on this file).
+ * @param slots false forces the general group-by (tests compare the two)
+ */
 export function runTabu(op: Op & { kind: 'Tabu' }, ws: Worksheet, slots = true): Worksheet {
-  if (op.rollup) return runRollup(op, op.rollup, ws)
   if (op.cbreaks.length > 0) return runCrossTab(op, ws)
   return tabulationWorksheet(op, ws, accumulatedTabu(op, ws, slots) ?? generalTabu(op, ws))
 }
