@@ -18,7 +18,7 @@ export interface TreeTable {
 }
 
 const TYPES: Readonly<Record<string, ColumnType>> = { i: 'int', j: 'bigint', f: 'float', a: 'text' }
-const INT = /^[+-]?\d{1,10}$/
+const INT = /^[+-]?\d{1,16}$/
 const NUM = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/
 
 export function readTableTree(table: XmlElement): TreeTable {

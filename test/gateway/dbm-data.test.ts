@@ -415,7 +415,7 @@ forEachStore('dbm data transactions', (svc) => {
           what: 'a cols entry with an unknown type',
           params: { path: 'uploads.bob.e1', cols: [{ name: 'a', type: 'number' }], data: [] },
           code: 'invalid_parameter',
-          msg: /has the type "number"; use one of int, float, text, date/,
+          msg: /has the type "number"; use one of int, bigint, float, text, date/,
         },
         {
           what: 'data naming a column cols does not declare',
