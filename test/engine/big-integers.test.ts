@@ -103,7 +103,8 @@ describe('big integers in the engine', () => {
     const whole = interpreted(ops, [t])
     for (const parts of [2, 3]) {
       const got = split(taskOf(ops, [t]), parts, 512)
-      if (got) expectIdentical(got.result, whole, `${parts} parts`)
+      expect(got, `${parts} parts`).to.not.equal(null)
+      expectIdentical(got!.result, whole, `${parts} parts`)
     }
   })
 
@@ -129,6 +130,27 @@ describe('big integers in the engine', () => {
     const r = execute(taskOf(wide, [ints]))
     expect(columnsOf(r).key).to.deep.equal([20240131093000, 20231231235959, null])
     expect(typesOf(r)).to.include({ key: 'j', small: 'i' })
+  })
+
+  it('gives the same answer for a widened operator split in parts as in one piece', () => {
+    const xml = '<base table="t.big"/><willbe name="w" value="i*3000000"/><willbe name="y" value="w+i"/><sel value="y>1000000000"/>'
+    const { ops } = parseMacro(xml, {})
+    const schemas = new Map([['t.big', t.columns.map((c) => c.spec)]])
+    let key: string | null = null
+    try {
+      execute(taskOf(checkMacro(ops, schemas), [t]))
+    } catch (e) {
+      key = wideningOf(e)
+    }
+    expect(key).to.be.a('string')
+    const wide = checkMacro(markWide(ops, new Set([key!])), schemas)
+    const whole = interpreted(wide, [t])
+    expect(typesOf(whole)).to.include({ w: 'j', y: 'j' })
+    for (const parts of [2, 3]) {
+      const got = split(taskOf(wide, [t]), parts, 512)
+      expect(got, `${parts} parts`).to.not.equal(null)
+      expectIdentical(got!.result, whole, `${parts} parts`)
+    }
   })
 
   it('refuses, rather than rounds, a big-integer result past 2^53', () => {
