@@ -2,7 +2,8 @@
  * The columnar engine's answer to compiled SQL in the shape sql.js gives its own (result-builder.ts):
  * SQLite's values carry no column type, so a column's kind follows from its values. Integers
  * that fit in 32 bits are int (an SQL integer computed through doubles, or a real column whose
- * values are all whole, as sql.js hands them over as plain numbers), other numbers float, a
+ * values are all whole, as sql.js hands them over as plain numbers), whole numbers within ±2^53
+ * bigint, other numbers float, a
  * column of nothing but NULL (or of no rows) text. Dates are SQLite integers.
  */
 import type { ResultColumn, ResultSet } from '../../../shared/protocol.js'
@@ -17,13 +18,15 @@ function kindOf(col: ResultColumn, rows: number): ColumnType {
     return 'text'
   }
   let any = false
+  let big = false
   for (let r = 0; r < rows; r++) {
     const v = col.data[r]
     if (v !== v) continue
     any = true
-    if (!Number.isInteger(v) || v > 2147483647 || v <= NA_INT) return 'float'
+    if (!Number.isSafeInteger(v)) return 'float'
+    if (v > 2147483647 || v <= NA_INT) big = true
   }
-  return any ? 'int' : 'text'
+  return !any ? 'text' : big ? 'bigint' : 'int'
 }
 
 function asKind(col: ResultColumn, kind: ColumnType, rows: number): ResultColumn {
