@@ -23,7 +23,7 @@ export default defineConfig(
     },
   },
   {
-    // The one plain-JavaScript file, gateway/ui/copy-assets.mjs (and this one), run under Node.
+    // The one plain-JavaScript file, gateway/ui/build.mjs (and this one), run under Node.
     files: ['**/*.js', '**/*.mjs'],
     languageOptions: { globals: { process: 'readonly', console: 'readonly', URL: 'readonly' } },
   },

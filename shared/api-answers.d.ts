@@ -3,9 +3,8 @@
  * and the workbench read them, all three from these declarations. Field names are the wire's
  * (snake_case where the API has it).
  *
- * Declarations only (.d.ts), on purpose: the workbench's build (gateway/ui/tsconfig.json) emits
- * its folder flat into dist/ui/, so its rootDir is gateway/ui/client and a .ts from shared/ would
- * be a source outside it (TS6059). A declaration file is exempt, emits nothing, and cannot grow
+ * Declarations only (.d.ts), on purpose: the workbench bundles what it imports (gateway/ui/build.mjs),
+ * and a declaration file brings types and nothing else, so it cannot grow
  * code the browser would then fail to load. Because `skipLibCheck` skips .d.ts files, a test
  * (test/shared/api-answers.test.ts) type-checks this one on its own.
  */

@@ -298,7 +298,7 @@ forEachStore('workbench pages', (svc) => {
       for (const path of [
         '/ui/nope.js',
         '/ui/cells.ts',
-        '/ui/copy-assets.mjs',
+        '/ui/build.mjs',
         '/ui/tsconfig.json',
         '/ui/',
         '/ui/x/nav.js',
