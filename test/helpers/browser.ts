@@ -158,3 +158,18 @@ function fileName(title: string): string {
       .slice(0, 150) || 'test'
   )
 }
+
+/** Where pages are photographed on purpose (each workbench page once per run), apart from failures. */
+export const SCREENSHOTS = join(ARTIFACTS, 'screenshots')
+
+/**
+ * A full-page picture of what the page shows now, as test/artifacts/screenshots/<name>.png, named
+ * in the test output so a reviewer can open it. The pictures in docs/ are copies of these.
+ */
+export async function screenshot(page: Page, name: string): Promise<string> {
+  await mkdir(SCREENSHOTS, { recursive: true })
+  const file = join(SCREENSHOTS, `${name}.png`)
+  await page.screenshot({ path: file, fullPage: true })
+  console.log(`      screenshot: ${file}`)
+  return file
+}
