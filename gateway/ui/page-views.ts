@@ -19,6 +19,7 @@ import type { ParsedPath } from '../path.js'
 import { formatLinks, send } from '../respond.js'
 import { BUILTIN_NAMES } from '../routes/objects.js'
 import { authState, requireSession, type SessionServices } from '../session.js'
+import { adminPage, adminView, type AdminView } from './admin-pages.js'
 import { folderPage } from './folder-page.js'
 import { dynamicPage, fixedQueryPage, type IndexKind } from './instance-page.js'
 import { newPage } from './new-page.js'
@@ -30,10 +31,16 @@ export type PageView =
   | { readonly kind: 'instance'; readonly tag: string }
   /** `known`: the path names a folder for sure (api/ls…); otherwise it may be a table or nothing. */
   | { readonly kind: 'folder'; readonly path: string; readonly known: boolean }
+  /** The administration pages under api/dbm/ (users, groups, sharing, upload). */
+  | { readonly kind: 'admin'; readonly view: AdminView }
 
 /** The page a canonical path shows, or null when it is not a page (a method, dbm, api itself). */
 export function pageView(segments: readonly string[]): PageView | null {
   const [first, second] = segments
+  if (first === 'dbm') {
+    const view = adminView(segments)
+    return view === null ? null : { kind: 'admin', view }
+  }
   if (segments.length === 1) {
     if (first === 'run' || first === 'sql') return { kind: 'query', app: first }
     if (first === 'new') return { kind: 'new' }
@@ -115,6 +122,8 @@ async function render(ctx: Context, services: PageServices, route: ParsedPath, v
       return instancePage(ctx, services.instances, route, view.tag, params)
     case 'folder':
       return folder(ctx, services.store, route, view.path, view.known)
+    case 'admin':
+      return adminPage(ctx, services.store, route.version, view.view)
   }
 }
 
@@ -128,6 +137,7 @@ function mayBePage(view: PageView, params: Params): boolean {
     case 'instance':
       return true
     case 'folder':
+    case 'admin':
       return quiet(params)
   }
 }
