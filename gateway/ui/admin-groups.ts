@@ -13,7 +13,7 @@ import { workbenchPage } from './shell.js'
 export function groupsPage(caller: Caller): Rendered {
   const content = html`${adminTabs(caller.version, 'groups', caller.manageUsers)}${errorBox()}<p id="status" class="status" role="status"></p>
 <section aria-labelledby="groups-title">
-<h2 id="groups-title">Groups</h2>
+<h2 id="groups-title">Groups you own, belong to or manage</h2>
 <p class="hint">A group's name can stand wherever a user id can in who may read a folder or table.</p>
 <div id="groups" class="groups"></div>
 <p id="no-groups" class="hint" hidden>You own, belong to or manage no group yet.</p>
