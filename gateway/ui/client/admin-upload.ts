@@ -9,7 +9,8 @@ import { dbm, dbmWithCsv } from './admin-dbm.js'
 import { ApiError } from './api.js'
 import { apiHref, byId, make } from './dom.js'
 import { ErrorBox } from './messages.js'
-import { FORMATS, formatOf, type UploadChunk } from './upload-formats.js'
+import type { UploadChunk } from './upload-chunk.js'
+import { FORMATS, formatOf } from './upload-formats.js'
 
 interface TableAnswer {
   readonly path: string

@@ -8,7 +8,7 @@
 import { lineBreaks } from '../../../shared/csv/grammar.js'
 import { readCsv } from '../../../shared/csv/read.js'
 import { recordEnd, recordText } from '../../../shared/csv/records.js'
-import type { UploadChunk } from './upload-formats.js'
+import type { UploadChunk } from './upload-chunk.js'
 
 const BOM = /^\uFEFF/
 /** Enough of the file to find its header line in. */

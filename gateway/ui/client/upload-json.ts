@@ -4,7 +4,7 @@
  * takes with named columns. JSON cannot be cut before it is parsed, so the file is read whole in
  * the browser; the rows are then sent a chunk at a time like a CSV file's.
  */
-import type { UploadChunk } from './upload-formats.js'
+import type { UploadChunk } from './upload-chunk.js'
 
 type Rows =
   | { readonly kind: 'rows'; readonly rows: readonly Record<string, unknown>[] }
