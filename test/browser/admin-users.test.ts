@@ -155,4 +155,44 @@ describe('browser: administration, users', function () {
       await bench().dbm('set_password', { uid: 'gina', new_password: 'gina-secret-1' })
     })
   })
+
+  describe('as a company user manager (user_admin)', function () {
+    const browser = useBrowser()
+    let session = ''
+
+    before(async function () {
+      await bench().dbm('add_company', { company: 'acme', name: 'Acme' })
+      await addUser(bench(), 'ivan', 'ivan-secret-1', { company: 'acme' })
+      await addUser(bench(), 'hank', 'hank-secret-1', { roles: ['user_admin'] })
+      await addUser(bench(), 'ivy', 'ivy-secret-1')
+    })
+
+    beforeEach(async function () {
+      session = await logInAs(bench(), 'hank', 'hank-secret-1')
+      await useSession(bench(), browser.context, session)
+    })
+
+    browser.it('sees the users of their company, may change only those with no more rights, and grants only their own roles', async (page) => {
+      await openWorkbench(page, `${bench().api}/dbm/users`)
+      await row(page, 'ivy').locator('button.deactivate').waitFor()
+      const theirs = await dbmAs<{ uid: string[] }>(bench(), session, 'list_users', {})
+      expect((await listedUids(page)).sort()).to.deep.equal([...theirs.value!.uid].sort())
+      expect(await listedUids(page))
+        .to.include('admin')
+        .and.not.include('ivan')
+      // The administrator holds capabilities hank lacks: no action offered, and the API refuses the forged one.
+      expect(await row(page, 'admin').locator('button').count(), 'buttons on the admin row').to.equal(0)
+      const forged = await dbmAs(bench(), session, 'deactivate_user', { uid: 'admin' })
+      expect(forged.rc).to.equal(1)
+      expect(forged.code).to.equal('forbidden')
+      expect((await dbmAs(bench(), session, 'add_user', { uid: 'x_acme', first: 'X', last: 'Y', email: 'x@example.com', company: 'acme' })).rc).to.equal(1)
+      const offered = await page.locator('#new-roles input[name="role"]').evaluateAll((inputs) => inputs.map((i) => (i as unknown as { value: string }).value))
+      expect(offered).to.deep.equal(['user_admin'])
+      expect(await page.locator('#new-company').getAttribute('readonly')).to.not.equal(null)
+
+      await row(page, 'ivy').locator('button.deactivate').click()
+      await row(page, 'ivy').locator('button.activate').waitFor()
+      expect(await loginStatus(bench(), 'ivy', 'ivy-secret-1')).to.equal(401)
+    })
+  })
 })

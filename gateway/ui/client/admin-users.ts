@@ -72,6 +72,30 @@ ownForm.addEventListener('submit', (ev) => {
 // ---------------------------------------------------------------------------------------------
 // user managers
 
+/** What the pages need to tell whom the caller may change: each role's capabilities, each company's administrators. */
+interface Directory {
+  readonly roleCaps: ReadonlyMap<string, readonly string[]>
+  readonly companyAdmins: ReadonlyMap<string, readonly string[]>
+}
+
+let directory: Directory = { roleCaps: new Map(), companyAdmins: new Map() }
+
+/** What a company's administrators hold within it (catalog/principal.ts). */
+const COMPANY_ADMIN_CAPS = ['manage_users', 'manage_groups', 'manage_company']
+
+/**
+ * canManageUser of the service (catalog/people.ts): administrators change anyone; a user manager
+ * changes users of their company who hold no capability the manager lacks, so that nobody can,
+ * say, reset an administrator's password. The API checks it again on every call.
+ */
+function mayChange(u: UserView): boolean {
+  if (caller.admin) return true
+  if (u.company !== caller.company) return false
+  const caps = u.roles.flatMap((r) => directory.roleCaps.get(r) ?? [])
+  if (directory.companyAdmins.get(u.company)?.includes(u.uid)) caps.push(...COMPANY_ADMIN_CAPS)
+  return caps.every((c) => caller.caps.has(c))
+}
+
 function userRow(u: UserView): HTMLTableRowElement {
   const tr = make('tr')
   tr.dataset.uid = u.uid
@@ -79,6 +103,10 @@ function userRow(u: UserView): HTMLTableRowElement {
   tr.append(uid, make('td', fullName(u)), make('td', u.email), make('td', u.company), make('td', u.roles.join(', ')))
   tr.append(make('td', u.active ? 'active' : 'deactivated', u.active ? 'state-on' : 'state-off'))
   const actions = make('td', undefined, 'row-actions')
+  tr.append(actions)
+  // Your own password is changed above, with the old one.
+  if (u.uid === caller.uid) actions.append(make('span', 'you', 'hint'))
+  if (u.uid === caller.uid || !mayChange(u)) return tr
   const reset = make('button', 'Reset password')
   reset.type = 'button'
   reset.className = 'reset'
@@ -88,8 +116,7 @@ function userRow(u: UserView): HTMLTableRowElement {
     byId<HTMLInputElement>('reset-password').focus()
   })
   actions.append(reset)
-  // Nobody deactivates themselves (the API refuses it, so the page does not offer it).
-  if (u.uid !== caller.uid) {
+  {
     const toggle = make('button', u.active ? 'Deactivate' : 'Activate')
     toggle.type = 'button'
     toggle.className = u.active ? 'deactivate' : 'activate'
@@ -103,7 +130,6 @@ function userRow(u: UserView): HTMLTableRowElement {
     )
     actions.append(' ', toggle)
   }
-  tr.append(actions)
   return tr
 }
 
@@ -114,30 +140,42 @@ async function showUsers(): Promise<void> {
 }
 
 /** The roles this user may hand out: those whose every capability they hold (admins: all). */
-async function showRoles(): Promise<void> {
-  const table = await dbm<Record<'role' | 'title' | 'capabilities', unknown[]>>('list_roles', {})
+function showRoles(roles: readonly { role: string; capabilities: string[] }[]): void {
   const box = byId('new-roles')
-  for (const r of rowsOf(table, ['role', 'title', 'capabilities'] as const)) {
-    const caps = r.capabilities as string[]
-    if (!caller.admin && !caps.every((c) => caller.caps.has(c))) continue
+  for (const r of roles) {
+    if (!caller.admin && !r.capabilities.every((c) => caller.caps.has(c))) continue
     const label = make('label')
     const input = make('input')
     input.type = 'checkbox'
     input.name = 'role'
-    input.value = String(r.role)
-    label.append(input, ` ${String(r.role)}`, make('span', ` (${caps.join(', ') || 'no capabilities'})`, 'hint'))
+    input.value = r.role
+    label.append(input, ` ${r.role}`, make('span', ` (${r.capabilities.join(', ') || 'no capabilities'})`, 'hint'))
     box.append(label)
   }
 }
 
 /** Administrators may add users to any company; the select lists them all. */
-async function showCompanies(): Promise<void> {
+function showCompanies(companies: readonly string[]): void {
   const select = document.querySelector<HTMLSelectElement>('select#new-company')
   if (select === null) return
-  const table = await dbm<Record<'company', unknown[]>>('list_companies', {})
-  for (const c of table.company.map(String)) {
-    if (c !== caller.company) select.append(new Option(c, c))
+  for (const c of companies) if (c !== caller.company) select.append(new Option(c, c))
+}
+
+/** Roles and companies (list_roles, list_companies: every user may read them), then the users. */
+async function showManaged(): Promise<void> {
+  const [roleTable, companyTable] = await Promise.all([
+    dbm<Record<'role' | 'capabilities', unknown[]>>('list_roles', {}),
+    dbm<Record<'company' | 'admins', unknown[]>>('list_companies', {}),
+  ])
+  const roles = rowsOf(roleTable, ['role', 'capabilities'] as const).map((r) => ({ role: String(r.role), capabilities: r.capabilities as string[] }))
+  const companies = rowsOf(companyTable, ['company', 'admins'] as const).map((c) => ({ company: String(c.company), admins: c.admins as string[] }))
+  directory = {
+    roleCaps: new Map(roles.map((r) => [r.role, r.capabilities])),
+    companyAdmins: new Map(companies.map((c) => [c.company, c.admins])),
   }
+  showRoles(roles)
+  showCompanies(companies.map((c) => c.company))
+  await showUsers()
 }
 
 function setUpManager(): void {
@@ -184,7 +222,7 @@ async function start(): Promise<void> {
   const loads = [showAccount()]
   if (caller.manageUsers) {
     setUpManager()
-    loads.push(showUsers(), showRoles(), showCompanies())
+    loads.push(showManaged())
   }
   await Promise.all(loads)
 }
