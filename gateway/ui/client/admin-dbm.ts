@@ -41,10 +41,19 @@ export function dbm<T>(name: string, params: Readonly<Record<string, unknown>>, 
   return post<T>(endpoint, 'application/json', JSON.stringify({ cmd: [name, params] }), signal)
 }
 
-/** Runs one transaction whose rows are a CSV body (upload_chunk); its parameters go in the query string. */
-export function dbmWithCsv<T>(name: string, params: Readonly<Record<string, unknown>>, csv: string, signal?: AbortSignal): Promise<T> {
+/**
+ * Runs one transaction whose rows are the request's body (upload_chunk's CSV, `text/csv`), with
+ * its parameters in the query string.
+ */
+export function dbmWithBody<T>(name: string, params: Readonly<Record<string, unknown>>, body: RequestBody, signal?: AbortSignal): Promise<T> {
   const url = `${endpoint}?cmd=${encodeURIComponent(JSON.stringify([name, params]))}`
-  return post<T>(url, 'text/csv; charset=utf-8', csv, signal)
+  return post<T>(url, body.type, body.bytes, signal)
+}
+
+/** A request body and its Content-Type. */
+export interface RequestBody {
+  readonly type: string
+  readonly bytes: string | Blob
 }
 
 /** A column-major dbm list ({col: [values]}) as one object per row. */

@@ -5,7 +5,7 @@
  * ever saved. A refusal shows the API's message, with the file's line for a CSV chunk's line.
  */
 import './nav.js'
-import { dbm, dbmWithCsv } from './admin-dbm.js'
+import { dbm, dbmWithBody } from './admin-dbm.js'
 import { ApiError } from './api.js'
 import { apiHref, byId, make } from './dom.js'
 import { ErrorBox } from './messages.js'
@@ -144,8 +144,8 @@ async function upload(file: File, controller: AbortController): Promise<TableAns
       const params = { upload: begun.upload, seq }
       try {
         const answer =
-          chunk.csv !== undefined
-            ? await dbmWithCsv<{ rows: number }>('upload_chunk', params, chunk.csv, signal)
+          chunk.body !== undefined
+            ? await dbmWithBody<{ rows: number }>('upload_chunk', params, chunk.body, signal)
             : await dbm<{ rows: number }>('upload_chunk', { ...params, data: chunk.data }, signal)
         rows = answer.rows
       } catch (err) {

@@ -1,7 +1,12 @@
 /** What the upload page's file readers (upload-formats.ts) hand it: one upload_chunk request each. */
-/** One upload_chunk request: CSV text with its header line (sent as the body), or JSON rows (`data`). */
+import type { RequestBody } from './admin-dbm.js'
+
+/**
+ * One upload_chunk request: rows the service reads from the request's body (CSV text with its
+ * header line), or JSON rows sent as its `data` parameter.
+ */
 export interface UploadChunk {
-  readonly csv?: string
+  readonly body?: RequestBody
   readonly data?: unknown
   /** The fraction of the file read once this chunk is sent (0–1): what the progress bar shows. */
   readonly done: number

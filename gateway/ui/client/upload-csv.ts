@@ -11,6 +11,7 @@ import { recordEnd, recordText } from '../../../shared/csv/records.js'
 import type { UploadChunk } from './upload-chunk.js'
 
 const BOM = /^\uFEFF/
+const CSV_TYPE = 'text/csv; charset=utf-8'
 /** Enough of the file to find its header line in. */
 const HEADER_BYTES = 1 << 20
 
@@ -79,7 +80,7 @@ export async function* csvChunks(file: Blob, chunkBytes: number): AsyncGenerator
     line += lineBreaks(records)
     text = text.slice(at)
     // Empty lines are no rows (the service's reader skips them too): nothing to send.
-    if (records.trim() !== '') yield { csv: `${header}\n${records}`, done: offset / Math.max(1, file.size), firstLine }
+    if (records.trim() !== '') yield { body: { type: CSV_TYPE, bytes: `${header}\n${records}` }, done: offset / Math.max(1, file.size), firstLine }
     if (final) return
   }
 }
