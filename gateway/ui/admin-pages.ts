@@ -46,7 +46,8 @@ async function objectKind(store: Store, p: Principal, path: string): Promise<'di
 }
 
 export async function adminPage(ctx: Context, store: Store, version: string, view: AdminView): Promise<Rendered> {
-  const caller = callerOf(version, authState(ctx).user)
+  const { user } = authState(ctx)
+  const caller = callerOf(version, user)
   switch (view.page) {
     case 'users':
       return usersPage(caller)
@@ -55,6 +56,6 @@ export async function adminPage(ctx: Context, store: Store, version: string, vie
     case 'upload':
       return uploadPage(caller, view.folder === '' ? `uploads.${caller.uid}` : view.folder)
     case 'sharing':
-      return sharingPage(caller, view.path, await objectKind(store, authState(ctx).user, view.path))
+      return sharingPage(caller, view.path, await objectKind(store, user, view.path))
   }
 }

@@ -40,6 +40,15 @@ describe('browser: administration, users', function () {
       await eventually(async () => expect(await textOf(page, '#my-account')).to.contain('admin'))
     })
 
+    it('leaves api/dbm itself to the API: GET is still refused, and the pages are HTML only', async function () {
+      expect((await bench().fetch('dbm')).status, 'GET api/dbm').to.equal(405)
+      const page = await bench().fetch('dbm/users')
+      expect(page.status).to.equal(200)
+      expect(page.headers.get('content-type')).to.match(/^text\/html/)
+      expect((await bench().fetch('dbm/users:json')).status, 'api/dbm/users:json').to.not.equal(200)
+      expect((await bench().fetch('dbm/nothing')).status, 'another name under api/dbm').to.not.equal(200)
+    })
+
     browser.it('adds a user with a password, who then exists and can log in', async (page) => {
       await openWorkbench(page, `${bench().api}/dbm/users`)
       await page.locator('#new-roles input[value="folder_creator"]').waitFor()
