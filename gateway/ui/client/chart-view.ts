@@ -24,6 +24,7 @@ import {
   ScatterController,
   Tooltip,
 } from 'chart.js'
+import { displayFormatter } from '../../format/display/index.js'
 import { getJsonAnswer } from './api.js'
 import type { ColumnInfo } from './cells.js'
 import { make } from './dom.js'
@@ -33,6 +34,9 @@ import { readWhole } from './whole-result.js'
 Chart.register(BarController, BarElement, LineController, LineElement, PointElement, ScatterController, CategoryScale, LinearScale, Tooltip, Legend)
 
 export const CHART_MAX_ROWS = 1000
+
+/** The workbench's accent colour (workbench.css --accent); a canvas cannot read CSS variables by itself. */
+const COLORS = { backgroundColor: 'rgba(31, 95, 191, 0.75)', borderColor: '#1f5fbf' }
 
 export type ChartKind = 'bar' | 'line' | 'scatter'
 
@@ -53,9 +57,22 @@ export function chartData(
 ): ChartData<ChartKind, (number | null | { x: number; y: number })[], string> {
   if (kind === 'scatter') {
     const points = rows.map((r) => ({ x: chartNumber(r[x]), y: chartNumber(r[y]) })).filter((p): p is { x: number; y: number } => p.x !== null && p.y !== null)
-    return { datasets: [{ label: yLabel, data: points }] }
+    return { datasets: [{ label: yLabel, data: points, ...COLORS }] }
   }
-  return { labels: [...labels], datasets: [{ label: yLabel, data: rows.map((r) => chartNumber(r[y])) }] }
+  return { labels: [...labels], datasets: [{ label: yLabel, data: rows.map((r) => chartNumber(r[y])), ...COLORS }] }
+}
+
+/**
+ * The chart's caption, for everyone (a canvas says nothing to a screen reader): how many points
+ * it plots and the range of y, shown through y's column format as the table shows it.
+ */
+export function chartSummary(values: readonly (number | null)[], column: ColumnInfo, yLabel: string, xLabel: string): string {
+  const numbers = values.filter((v): v is number => v !== null)
+  if (numbers.length === 0) return `No numbers to plot in ${yLabel}.`
+  const show = displayFormatter({ kind: column.type ?? 'f', format: column.format, cutAt: null })
+  const min = numbers.reduce((a, b) => (b < a ? b : a))
+  const max = numbers.reduce((a, b) => (b > a ? b : a))
+  return `${numbers.length} ${numbers.length === 1 ? 'point' : 'points'} of ${yLabel} by ${xLabel}; ${yLabel} from ${show(min)} to ${show(max)}.`
 }
 
 interface Controls {
@@ -65,6 +82,7 @@ interface Controls {
   readonly x: HTMLSelectElement
   readonly y: HTMLSelectElement
   readonly canvas: HTMLCanvasElement
+  readonly summary: HTMLElement
 }
 
 function select(id: string, label: string): [HTMLLabelElement, HTMLSelectElement] {
@@ -120,9 +138,12 @@ export class ChartView {
     canvas.id = 'chart'
     canvas.setAttribute('role', 'img')
     wrap.append(canvas)
-    box.append(controls, wrap)
+    const summary = make('p', '', 'chart-summary')
+    summary.id = 'chart-summary'
+    canvas.setAttribute('aria-describedby', 'chart-summary')
+    box.append(controls, wrap, summary)
     after.after(box)
-    this.els = { box, toggle, kind, x, y, canvas }
+    this.els = { box, toggle, kind, x, y, canvas, summary }
     toggle.addEventListener('click', () => this.setOpen(box.hidden))
     for (const sel of [kind, x, y]) sel.addEventListener('change', () => this.draw())
   }
@@ -197,9 +218,12 @@ export class ChartView {
       const xLabel = shown.columns[x].label.replace(/\s+/g, ' ')
       this.chart?.destroy()
       this.els.canvas.setAttribute('aria-label', `${kind} chart of ${yLabel} by ${xLabel}, ${shown.total} rows`)
+      const data = chartData(kind, whole.rows, names, x, y, yLabel)
+      const plotted = data.datasets[0].data.map((p) => (p === null ? null : typeof p === 'number' ? p : p.y))
+      this.els.summary.textContent = chartSummary(plotted, shown.columns[y], yLabel, xLabel)
       this.chart = new Chart(this.els.canvas, {
         type: kind,
-        data: chartData(kind, whole.rows, names, x, y, yLabel),
+        data,
         options: {
           animation: false,
           maintainAspectRatio: false,

@@ -6,7 +6,7 @@
  *   stable sort; N/A is the smallest value), which works after a `<macro>`/`<query>` wrapper too;
  * - SQL: `select * from (<query>\n) order by <position> [desc]`. By position, not name: SQL
  *   results may hold two columns of one name, and a position needs no quoting. The newline ends a
- *   `--` comment the query may end with; trailing semicolons are dropped (one statement only).
+ *   `--` comment the query may end with; a final semicolon (and comments after it) is dropped.
  * The server sorts raw values, so the order is that of the numbers, dates and texts themselves,
  * whatever their display format shows. Pure functions and one DOM decorator, no state.
  */
@@ -30,11 +30,26 @@ export function nextSort(current: SortOrder | null, index: number, name: string)
 
 const xmlAttr = (text: string): string => text.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;')
 
+/** Comments and whitespace after a statement's last semicolon (one statement: nothing else may follow). */
+const FINAL_SEMICOLON = /;(?:\s|--[^\n]*(?:\n|$)|\/\*[\s\S]*?\*\/)*$/
+
+/**
+ * The SQL statement without its final semicolon (and the comments after it), which a subquery
+ * cannot hold. Left as it is when the semicolon would be inside a string (an odd number of quotes
+ * before it): the server then reports the query as the user wrote it.
+ */
+export function withoutFinalSemicolon(text: string): string {
+  const m = FINAL_SEMICOLON.exec(text)
+  if (m === null) return text.trimEnd()
+  const before = text.slice(0, m.index)
+  return (before.split("'").length - 1) % 2 === 0 ? before.trimEnd() : text.trimEnd()
+}
+
 /** The query `text` of language `app` with `order` added (text as it is when order is null). */
 export function sortedQuery(app: 'sql' | 'run', text: string, order: SortOrder | null): string {
   if (order === null) return text
   if (app === 'run') return `${text.trimEnd()}\n<sort col="${xmlAttr(order.name)}" dir="${order.dir}"/>`
-  const inner = text.trimEnd().replace(/[;\s]+$/, '')
+  const inner = withoutFinalSemicolon(text)
   return `select * from (\n${inner}\n) order by ${order.index + 1}${order.dir === 'down' ? ' desc' : ''}`
 }
 

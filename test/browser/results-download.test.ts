@@ -1,0 +1,43 @@
+/**
+ * The "Download as" menu: links to the whole current result (not the page shown) in CSV,
+ * Parquet, Arrow and JSON, read from the kept result's `!data` with the full row range.
+ */
+import { expect } from 'chai'
+import { screenshot, useBrowser } from '../helpers/browser.js'
+import { expectRowInfo, linkTarget, openWorkbench, pageInstance, rowInfoText, runQuery } from './pages.js'
+import { useWorkbench } from './workbench.js'
+
+const ROWS = 3000
+const ITEMS = '<base table="pub.demo.retail.item"/>\n<colord cols="trans,store,sales"/>'
+
+describe('browser: downloading the whole result', function () {
+  const bench = useWorkbench()
+  const browser = useBrowser((context) => bench().logIn(context))
+
+  browser.it('links CSV, Parquet, Arrow and JSON to the whole kept result, and the JSON is all of it', async (page) => {
+    await openWorkbench(page, `${bench().api}/run`)
+    await runQuery(page, ITEMS)
+    await expectRowInfo(page, rowInfoText(1, 50, ROWS))
+    await page.locator('button#next').click()
+    await expectRowInfo(page, rowInfoText(51, 100, ROWS))
+    const tag = await pageInstance(page)
+
+    await page.locator('details#download summary').click()
+    await page.locator('a#download-json').waitFor({ state: 'visible' })
+    await screenshot(page, 'result-download-menu')
+    for (const format of ['csv', 'parquet', 'arrow', 'json']) {
+      const url = new URL(await linkTarget(page, `a#download-${format}`))
+      // The whole result whatever page is shown: rows 0 to the row count.
+      expect(url.pathname + url.search, format).to.equal(`/v1/api/${tag}/!data:${format}?range_=0&to_=${ROWS}`)
+      expect(await page.locator(`a#download-${format}`).getAttribute('download')).to.equal(`instance-${tag}.${format}`)
+    }
+
+    // The JSON file is what the API answers for the whole result: every row, raw values.
+    const res = await page.request.get(await linkTarget(page, 'a#download-json'))
+    expect(res.status()).to.equal(200)
+    const file = (await res.json()) as Record<string, unknown[]>
+    const api = await bench().json<Record<string, unknown[]>>(`${tag}/!data:json`)
+    expect(file.trans).to.have.length(ROWS)
+    expect(file).to.deep.equal(api)
+  })
+})
