@@ -44,7 +44,8 @@ describe('browser: stopped and truncated results', function () {
     await offer.click()
     await expectRowInfo(page, rowInfoText(1, 50, LIMIT))
     await expectIdleWithoutError(page)
-    expect(await textOf(page, '#notice')).to.equal(`Truncated: showing the first 2,000 of 3,000 rows; the rest is over the service's result limit.`)
+    const n = (x: number) => x.toLocaleString('en-US')
+    expect(await textOf(page, '#notice')).to.equal(`Truncated: showing the first ${n(LIMIT)} of ${n(ROWS)} rows; the rest is over the service's result limit.`)
     expect(await page.locator('#notice').getAttribute('data-kind')).to.equal('truncated')
     // The instance keeps the cut result, as the API says.
     const tag = await pageInstance(page)
