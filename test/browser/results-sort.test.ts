@@ -74,6 +74,17 @@ describe('browser: sorting a result by a column header', function () {
     const reversed = await whole(page, 'range_', 'to_')
     expect(reversed.rows.map((r) => r[salesAt])).to.deep.equal([...expected].reverse())
     expect(await header(page, 'trans').getAttribute('aria-sort')).to.equal('none')
+    // Keyboard focus is back on the header that was clicked.
+    await eventually(async () =>
+      expect(
+        await page.evaluate(
+          () =>
+            (globalThis as unknown as { document: { activeElement: { closest(s: string): { title: string } | null } | null } }).document.activeElement?.closest(
+              'th',
+            )?.title,
+        ),
+      ).to.equal('sales'),
+    )
     // The editor still holds the query as typed: the order is the view's, not the text's.
     expect(await page.locator('textarea#query').inputValue()).to.equal(ITEMS)
   })

@@ -48,8 +48,10 @@ export class QueryRunner {
   private readonly progress: QueryProgress
   private readonly view: ResultView
   private readonly extras: ResultExtras
-  /** The last run that produced the result shown (or was asked for); header clicks re-run its text. */
+  /** The run that produced the result shown; header clicks re-run its text. */
   private last: Run | null = null
+  /** The run whose result is being read now (its order marks the headers drawn meanwhile). */
+  private loading: Run | null = null
 
   constructor(private readonly opts: RunnerOptions) {
     this.notice = byId('notice')
@@ -61,7 +63,7 @@ export class QueryRunner {
     this.extras = new ResultExtras((err) => this.report(err))
     this.view = new ResultView((err) => this.report(err), {
       decorateHead: sortableHead(
-        () => this.last?.order ?? null,
+        () => (this.loading ?? this.last)?.order ?? null,
         (index, name) => this.sortBy(index, name),
       ),
       onShown: (shown) => this.extras.shownResult(shown),
@@ -71,7 +73,7 @@ export class QueryRunner {
 
   /** Runs `text` as the user wrote it (no order, no truncation). */
   run(text: string): void {
-    void this.execute({ text, order: null, truncate: false })
+    void this.execute({ text, order: null, truncate: false }, false)
   }
 
   get running(): boolean {
@@ -80,24 +82,28 @@ export class QueryRunner {
 
   private sortBy(index: number, name: string): void {
     if (this.last === null || this.running) return
-    void this.execute({ ...this.last, order: nextSort(this.last.order, index, name) })
+    // The table stays while the sorted result is computed (a failed or stopped run leaves the
+    // kept result as it was), and focus returns to the header clicked.
+    void this.execute({ ...this.last, order: nextSort(this.last.order, index, name) }, true).then(() =>
+      document.querySelector<HTMLButtonElement>(`#result thead th:nth-child(${index + 1}) button.sort`)?.focus(),
+    )
   }
 
   private source(base: string): ResultSource {
     return { base, from: this.opts.from, to: this.opts.to }
   }
 
-  private async execute(run: Run): Promise<void> {
+  /** Runs `run`; `keepView`: the result shown stays until the new one replaces it. */
+  private async execute(run: Run, keepView: boolean): Promise<void> {
     if (this.progress.running) return
     this.errors.clear()
     this.clearNotice()
-    this.view.hide()
+    if (!keepView) this.view.hide()
     this.opts.runButton.disabled = true
     this.progress.start()
     try {
       const base = await this.instance.endpoint()
       const body: Record<string, string> = { [this.opts.param]: sortedQuery(this.opts.app, run.text, run.order) }
-      this.last = run
       this.extras.breaks = tabulationBreaks(this.opts.app, run.text)
       let headers: Headers
       let cut: ReturnType<typeof truncationOf> = null
@@ -108,20 +114,23 @@ export class QueryRunner {
       } else {
         headers = await postAndDrop(`${base}:json`, body)
       }
+      this.loading = run
       await this.view.load(this.source(base), headers.get(RESULT_ID_HEADER))
+      this.last = run
       this.progress.finish('done')
       if (cut?.truncated)
         this.showNotice(`Truncated: showing the first ${n(cut.rows)} of ${n(cut.totalRows)} rows; the rest is over the service's result limit.`, 'truncated')
     } catch (err) {
       this.progress.finish(outcomeOf(err))
-      this.report(err)
+      this.report(err, run)
     } finally {
+      this.loading = null
       this.opts.runButton.disabled = false
     }
   }
 
   /** Shows what went wrong where it belongs: a stop as a notice, a result too large with its offer, the rest as errors. */
-  private report(err: unknown): void {
+  private report(err: unknown, run?: Run): void {
     const gone = this.instance.explain(err)
     if (gone !== null) {
       this.errors.show(gone)
@@ -132,14 +141,14 @@ export class QueryRunner {
       return
     }
     this.errors.show(err)
-    if (err instanceof ApiError && err.code === 'result_too_large' && this.last !== null && !this.last.truncate) this.offerTruncated(this.last)
+    if (err instanceof ApiError && err.code === 'result_too_large' && run !== undefined && !run.truncate) this.offerTruncated(run)
   }
 
   private offerTruncated(run: Run): void {
     const button = make('button', 'Show the first rows (truncated)')
     button.type = 'button'
     button.id = 'run-truncated'
-    button.addEventListener('click', () => void this.execute({ ...run, truncate: true }))
+    button.addEventListener('click', () => void this.execute({ ...run, truncate: true }, false))
     const p = make('p', 'The result is over the service’s limit. ', 'offer')
     p.append(button)
     this.notice.replaceChildren(p)
