@@ -17,12 +17,13 @@ export function progressPanel(): Markup {
 }
 
 /**
- * Where a failed query's message goes (empty otherwise), and before it the neutral notice of a
- * stopped or truncated query or an offer to truncate (client/query-runner.ts).
+ * Where a failed query's message goes (empty otherwise), and after it the neutral notice of a
+ * stopped or truncated query, or the offer to truncate a result over the limit
+ * (client/query-runner.ts).
  */
 export function errorBox(): Markup {
-  return html`<div id="notice" class="notice" role="status" hidden></div>
-<div id="error" class="error" role="alert"></div>\n`
+  return html`<div id="error" class="error" role="alert"></div>
+<div id="notice" class="notice" role="status" hidden></div>\n`
 }
 
 /** The result table with its pager and the links to the same rows in the other formats. */
