@@ -120,7 +120,7 @@ describe('tabula/client, packed and installed as a package', function () {
   })
 
   it("type-checks a consumer of tabula/client with skipLibCheck off, with Node's types or the browser's", async function () {
-    this.timeout(120_000)
+    this.timeout(300_000)
     await writeFile(join(consumer, 'good.ts'), GOOD_CONSUMER)
     for (const types of ['node', 'dom']) {
       const result = await typeCheck(consumer, 'good.ts', types as 'node' | 'dom')
@@ -129,7 +129,7 @@ describe('tabula/client, packed and installed as a package', function () {
   })
 
   it('reports the type errors of a consumer that misuses the types the package declares', async function () {
-    this.timeout(120_000)
+    this.timeout(300_000)
     await writeFile(join(consumer, 'bad.ts'), BAD_CONSUMER)
     const result = await typeCheck(consumer, 'bad.ts', 'node')
     expect(result.ok).to.equal(false)
