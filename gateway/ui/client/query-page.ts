@@ -5,7 +5,8 @@
  */
 import './nav.js'
 import { postAndDrop } from './api.js'
-import { byId, pageData, required, submitOnCtrlEnter } from './dom.js'
+import { byId, pageData, required } from './dom.js'
+import { setUpEditorPage } from './editor-page.js'
 import { ErrorBox } from './messages.js'
 import { outcomeOf, QueryProgress } from './progress.js'
 import { ResultView, type ResultSource } from './result-view.js'
@@ -16,34 +17,22 @@ const errors = new ErrorBox()
 const view = new ResultView((err) => errors.show(err))
 const progress = new QueryProgress(source.base, (err) => errors.show(err))
 
-/** Remembers the editor's text per endpoint, so a reload or a visit later finds the query again. */
-function keepText(box: HTMLTextAreaElement): void {
-  const key = `tabula:query:${source.base}`
-  try {
-    const kept = window.localStorage.getItem(key)
-    if (kept !== null && box.value === box.defaultValue) box.value = kept
-    box.addEventListener('input', () => window.localStorage.setItem(key, box.value))
-  } catch {
-    // Storage may be off (private windows, policies): the editor works the same without it.
-  }
-}
-
 function editor(): void {
   const form = byId<HTMLFormElement>('query-form')
   const box = byId<HTMLTextAreaElement>('query')
   const run = byId<HTMLButtonElement>('run')
   const param = required(data, 'param')
-  keepText(box)
-  submitOnCtrlEnter(box, form)
+  const page = setUpEditorPage(form, box, data)
   form.addEventListener('submit', (ev) => {
     ev.preventDefault()
     if (progress.running) return
-    const text = box.value
+    const text = page.text()
     if (text.trim() === '') {
       errors.show('Type a query first.')
-      box.focus()
+      page.focus()
       return
     }
+    page.ran(text)
     errors.clear()
     view.hide()
     run.disabled = true
