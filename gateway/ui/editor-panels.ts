@@ -25,7 +25,7 @@ export function historyPanel(): Markup {
 `
 }
 
-/** What the editor's keys do; the editor points at it with aria-describedby. */
+/** What the editor's keys do; the editor also takes this text as its accessible description. */
 export function editorKeys(): Markup {
   return html`<span id="editor-keys" class="hint"><kbd>Ctrl</kbd>+<kbd>Enter</kbd> runs the query, <kbd>Ctrl</kbd>+<kbd>Space</kbd> completes a name, <kbd>Tab</kbd> indents; <kbd>Esc</kbd> then <kbd>Tab</kbd> leaves the editor.</span>`
 }

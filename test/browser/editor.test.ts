@@ -70,6 +70,41 @@ describe('browser: query editor', function () {
     await screenshot(page, 'editor-sql')
   })
 
+  browser.it('keeps the plain form without script: the textarea posts the query and the server answers its result', async (page) => {
+    const context = await page.context().browser()!.newContext({ javaScriptEnabled: false })
+    try {
+      await bench().logIn(context)
+      const tab = await context.newPage()
+      await tab.goto(`${bench().api}/sql`)
+      const box = tab.locator('textarea#query')
+      expect(await box.isVisible(), 'the textarea').to.equal(true)
+      expect(await tab.locator('#editor').count(), 'no editor').to.equal(0)
+      expect(await tab.locator('#sidebar').isHidden(), 'the sidebar needs script').to.equal(true)
+      await box.fill('select count(*) as n from pub.demo.retail.stores')
+      await Promise.all([tab.waitForURL(/\/api\/sql$/), tab.locator('button#run').click()])
+      expect(await tab.locator('table').first().innerText()).to.match(/\bn\b[\s\S]*\b100\b/)
+    } finally {
+      await context.close()
+    }
+  })
+
+  browser.it('gives an sql instance the same editor, describing its keys to screen readers, and runs against the instance', async (page) => {
+    const tag = (await bench().json<{ tag: number }>('new/sql:json', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '{}' })).tag
+    await openWorkbench(page, `${bench().api}/${tag}`)
+    const content = page.locator('#editor .cm-content')
+    expect(await content.getAttribute('aria-label')).to.equal('SQL query')
+    const description = await content.evaluate((el) => {
+      const id = (el as unknown as { getAttribute(n: string): string }).getAttribute('aria-describedby')
+      return (el as unknown as { getRootNode(): { getElementById(id: string): { textContent: string } | null } }).getRootNode().getElementById(id)?.textContent
+    })
+    expect(description).to.match(/Esc.*then.*Tab.*leaves the editor/)
+    await runQuery(page, 'select 4 as four')
+    await expectRowInfo(page, rowInfoText(1, 1, 1))
+    expect(await bench().json<{ four: number[] }>(`${tag}/!data:json`)).to.deep.equal({ four: [4] })
+    expect(new URL(page.url()).pathname).to.equal(`/v1/api/${tag}`)
+    expect(new URL(page.url()).searchParams.get('sql')).to.equal('select 4 as four')
+  })
+
   browser.it('highlights the macro language as XML and runs it with Ctrl+Enter', async (page) => {
     await openWorkbench(page, `${bench().api}/run`)
     await setEditorText(page, '<base table="pub.demo.retail.stores"/>\n<sel value="store<10"/>')

@@ -64,6 +64,7 @@ export function setUpEditorPage(form: HTMLFormElement, box: HTMLTextAreaElement,
     onRun: () => form.requestSubmit(),
     completions: [tablePaths(catalog, language), columnNames(catalog, language), functionNames(functions, language)],
     onChange: (text) => kept.write(text),
+    help: document.getElementById('editor-keys')?.textContent ?? undefined,
   })
   byId('sidebar').hidden = false
   new Sidebar(byId('sidebar-tree'), catalog, (name) => editor.insert(name)).show().catch(() => undefined)

@@ -31,6 +31,8 @@ export interface QueryEditorOptions {
   readonly completions?: readonly CompletionSource[]
   /** Called after every change of the text. */
   readonly onChange?: (text: string) => void
+  /** What the keys do, read to screen-reader users as the editor's description. */
+  readonly help?: string
 }
 
 /** How long Escape leaves Tab to move focus out of the editor instead of indenting (ms). */
@@ -66,6 +68,12 @@ export class QueryEditor {
     textarea.after(this.host)
     const root = this.host.attachShadow({ mode: 'open' })
     const label = textarea.labels?.[0]?.textContent ?? 'Query'
+    // aria-describedby cannot point out of a shadow root: the keys' help is copied into it.
+    const help = document.createElement('div')
+    help.id = 'editor-help'
+    help.hidden = true
+    help.textContent = opts.help ?? ''
+    root.append(help)
     this.view = new EditorView({
       parent: root,
       state: EditorState.create({
@@ -95,7 +103,7 @@ export class QueryEditor {
           keymap.of([indentWithTab]),
           languageOf(opts.language, opts.completions ?? []),
           THEME,
-          EditorView.contentAttributes.of({ 'aria-label': label, 'aria-describedby': 'editor-keys' }),
+          EditorView.contentAttributes.of({ 'aria-label': label, 'aria-describedby': 'editor-help' }),
           EditorView.updateListener.of((update) => {
             if (!update.docChanged) return
             textarea.value = update.state.doc.toString()
