@@ -49,6 +49,15 @@ describe('browser: query editor', function () {
   const browser = useBrowser((context) => bench().logIn(context))
 
   browser.it('replaces the textarea with an editor that highlights SQL, under the strict policy with no <style> element', async (page) => {
+    // Every violation of the page's policy, as the browser reports it to the page.
+    await page.addInitScript(() => {
+      const g = globalThis as unknown as {
+        violations: string[]
+        document: { addEventListener(t: string, f: (e: { violatedDirective: string }) => void, c: boolean): void }
+      }
+      g.violations = []
+      g.document.addEventListener('securitypolicyviolation', (e) => g.violations.push(e.violatedDirective), true)
+    })
     await openWorkbench(page, `${bench().api}/sql`)
     await page.locator('#editor .cm-editor').waitFor()
     expect(await page.locator('textarea#query').isHidden(), 'the textarea is the no-script fallback').to.equal(true)
@@ -67,6 +76,13 @@ describe('browser: query editor', function () {
       .locator('#editor .cm-scroller')
       .evaluate((el) => (globalThis as unknown as { getComputedStyle(e: unknown): { fontFamily: string } }).getComputedStyle(el).fontFamily)
     expect(font).to.match(/monospace/)
+    // Typing, completing and the sidebar styled nothing against the policy.
+    await page.keyboard.type(' where st')
+    await page.keyboard.press('Control+Space')
+    await completions(page)
+    await page.locator('#sidebar-tree li.folder[data-path="pub"] > button.toggle').click()
+    await page.locator('#sidebar-tree li.folder[data-path="pub.demo"]').waitFor()
+    expect(await page.evaluate(() => (globalThis as unknown as { violations: string[] }).violations)).to.deep.equal([])
     await screenshot(page, 'editor-sql')
   })
 
