@@ -37,7 +37,7 @@ function topNav(version: string, uid: string, active: NavItem | undefined): Mark
   const links = NAV.map((n) => html`<a id="nav-${n.id}" href="${apiHref(version, n.id)}"${active === n.id ? html` aria-current="page"` : ''}>${n.label}</a>`)
   return html`<header class="top">
 <nav id="topnav" aria-label="Workbench">
-<span class="brand">tabula</span>
+<a id="nav-home" class="brand" href="${apiHref(version, '')}">tabula</a>
 ${links}
 <span class="spacer"></span>
 <span class="who">Logged in as <span id="whoami">${uid}</span></span>
