@@ -23,9 +23,12 @@ import { adminPage, adminView, type AdminView } from './admin-pages.js'
 import { folderPage } from './folder-page.js'
 import { dynamicPage, fixedQueryPage, type IndexKind } from './instance-page.js'
 import { newPage } from './new-page.js'
+import { landingPage } from './landing-page.js'
+import { linkedQueryText } from './query-link.js'
 import { queryPage, type QueryApp } from './query-page.js'
 
 export type PageView =
+  | { readonly kind: 'landing' }
   | { readonly kind: 'query'; readonly app: QueryApp }
   | { readonly kind: 'new' }
   | { readonly kind: 'instance'; readonly tag: string }
@@ -34,9 +37,10 @@ export type PageView =
   /** The administration pages under api/dbm/ (users, groups, sharing, upload). */
   | { readonly kind: 'admin'; readonly view: AdminView }
 
-/** The page a canonical path shows, or null when it is not a page (a method, dbm, api itself). */
+/** The page a canonical path shows, or null when it is not a page (a method, dbm, api/index). */
 export function pageView(segments: readonly string[]): PageView | null {
   const [first, second] = segments
+  if (segments.length === 0) return { kind: 'landing' }
   if (first === 'dbm') {
     const view = adminView(segments)
     return view === null ? null : { kind: 'admin', view }
@@ -82,11 +86,12 @@ async function instancePage(ctx: Context, instances: Instances, route: ParsedPat
   const { session } = authState(ctx)
   const uid = session.uid
   const inst = await instances.get(session.sid, tag)
-  if (!quiet(params, inst.kind === 'sql' || inst.kind === 'run' ? QUERY_PARAM[inst.kind] : undefined)) return null
+  const text = inst.kind === 'sql' || inst.kind === 'run' ? linkedQueryText(ctx.method, params, QUERY_PARAM[inst.kind]) : undefined
+  if (text === undefined && !quiet(params, inst.kind === 'sql' || inst.kind === 'run' ? QUERY_PARAM[inst.kind] : undefined)) return null
   switch (inst.kind) {
     case 'sql':
     case 'run':
-      return queryPage({ version: route.version, uid, app: inst.kind, path: String(inst.tag), title: `Instance ${inst.tag} (${inst.kind})` })
+      return queryPage({ version: route.version, uid, app: inst.kind, path: String(inst.tag), title: `Instance ${inst.tag} (${inst.kind})`, text })
     case 'query':
       return fixedQueryPage({ version: route.version, uid, tag: inst.tag, xml: inst.xml })
     case 'dynamic':
@@ -107,6 +112,8 @@ async function folder(ctx: Context, store: Store, route: ParsedPath, path: strin
 async function render(ctx: Context, services: PageServices, route: ParsedPath, view: PageView, params: Params): Promise<Rendered | null> {
   const uid = authState(ctx).session.uid
   switch (view.kind) {
+    case 'landing':
+      return landingPage({ version: route.version, uid, instances: await services.instances.ofSession(authState(ctx).session.sid) })
     case 'query':
       return queryPage({
         version: route.version,
@@ -115,6 +122,7 @@ async function render(ctx: Context, services: PageServices, route: ParsedPath, v
         path: view.app,
         title: view.app === 'run' ? 'Macro query' : 'SQL query',
         active: view.app,
+        text: linkedQueryText(ctx.method, params, QUERY_PARAM[view.app]),
       })
     case 'new':
       return newPage({ version: route.version, uid })
@@ -128,10 +136,12 @@ async function render(ctx: Context, services: PageServices, route: ParsedPath, v
 }
 
 /** Whether a request may be a page view before the session is looked at (which instance kinds need). */
-function mayBePage(view: PageView, params: Params): boolean {
+function mayBePage(view: PageView, params: Params, method: string): boolean {
   switch (view.kind) {
+    case 'landing':
+      return quiet(params)
     case 'query':
-      return quiet(params, QUERY_PARAM[view.app])
+      return quiet(params, QUERY_PARAM[view.app]) || linkedQueryText(method, params, QUERY_PARAM[view.app]) !== undefined
     case 'new':
       return quiet(params, QUERY_PARAM.new)
     case 'instance':
@@ -155,7 +165,7 @@ export function workbenchPages(services: PageServices) {
     const view = pageView(route.segments)
     if (view === null) return next()
     const params = requestParams(ctx)
-    if (!mayBePage(view, params)) return next()
+    if (!mayBePage(view, params, ctx.method)) return next()
     // Without a session this throws no_session, which errors.ts answers with the login page.
     await authenticate(ctx, async () => {
       const page = await render(ctx, services, route, view, params)

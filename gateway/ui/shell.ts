@@ -43,7 +43,7 @@ function topNav(version: string, uid: string, active: NavItem | undefined): Mark
   )
   return html`<header class="top">
 <nav id="topnav" aria-label="Workbench">
-<span class="brand">tabula</span>
+<a id="nav-home" class="brand" href="${apiHref(version, '')}">tabula</a>
 ${links}
 <span class="spacer"></span>
 <span class="who">Logged in as <span id="whoami">${uid}</span></span>
