@@ -11,7 +11,7 @@ import { runTransaction } from '../dbm/index.js'
 import type { DbmContext, ParamValues } from '../dbm/registry.js'
 import type { Deps } from '../deps.js'
 import { STATUS, wireCode } from '../errors.js'
-import { renderValue } from '../format/index.js'
+import { refuseExchangeFormat, renderValue } from '../format/index.js'
 import type { ParsedPath } from '../path.js'
 import { requestParams } from '../params.js'
 import { send } from '../respond.js'
@@ -76,6 +76,8 @@ export function dbmHandler(deps: Deps) {
   return async function dbm(ctx: Context): Promise<void> {
     const route = ctx.state.route as ParsedPath
     const { session, user, record } = authState(ctx)
+    // Before the transaction runs: a format its reply cannot take must leave everything as it was.
+    refuseExchangeFormat(route.format, 'a dbm reply')
     const body: unknown = (ctx.request as { body?: unknown }).body
     // A CSV body (upload_chunk's rows as they are): the command comes in the query string.
     const reply = isCsvBody(body)
