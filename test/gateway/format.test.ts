@@ -5,7 +5,6 @@ import { NA_INT, columnMeta } from '../../shared/table.js'
 import type { Format, Rendered } from '../../gateway/format/index.js'
 import { dataOf } from '../helpers/columns.js'
 import {
-  FORMATS,
   TEXT_FORMATS,
   HEAD_ROWS,
   STREAM_THRESHOLD,
