@@ -12,6 +12,7 @@
 import type { ResultColumn } from '../../../shared/protocol.js'
 import type { ColumnMeta } from '../../../shared/table.js'
 import { isYmd } from '../../../shared/ymd.js'
+export { daysToYmd, ymdToDays } from '../../../shared/ymd.js'
 import { displaySpec } from '../display/index.js'
 
 export type ExportKind = 'int32' | 'int64' | 'float64' | 'utf8' | 'date'
@@ -28,30 +29,6 @@ export function exportKind(meta: ColumnMeta, column: ResultColumn): ExportKind {
     case 'coded':
       return 'utf8'
   }
-}
-
-const DAY_MS = 86_400_000
-
-/**
- * Days since 1970-01-01 of a yyyymmdd date, or null when the integer is no calendar date (such a
- * value in a date column is written as N/A: the formats have no way to hold it as a date).
- */
-export function ymdToDays(ymd: number): number | null {
-  if (!isYmd(ymd)) return null
-  const y = Math.floor(ymd / 10000)
-  const date = new Date(0)
-  // setUTCFullYear, not Date.UTC: Date.UTC reads years 0–99 as 1900–1999.
-  date.setUTCFullYear(y, (Math.floor(ymd / 100) % 100) - 1, ymd % 100)
-  return Math.round(date.getTime() / DAY_MS)
-}
-
-/** The yyyymmdd of a day count since 1970-01-01, or null outside years 1–9999. */
-export function daysToYmd(days: number): number | null {
-  if (!Number.isFinite(days)) return null
-  const date = new Date(Math.round(days) * DAY_MS)
-  const y = date.getUTCFullYear()
-  if (!(y >= 1 && y <= 9999)) return null
-  return y * 10000 + (date.getUTCMonth() + 1) * 100 + date.getUTCDate()
 }
 
 /** A yyyymmdd date as ISO text (YYYY-MM-DD), or '' when it is no calendar date. */
