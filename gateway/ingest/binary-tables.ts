@@ -5,7 +5,7 @@
  *
  * Types are kept: 8, 16 and 32-bit signed integers (and 8, 16-bit unsigned) → int; unsigned
  * 32-bit and any 64-bit integer → bigint (`j`), whose values must lie within ±(2^53 − 1), the
- * range it holds exactly; floats (and decimals, read as doubles) → float; UTF-8 text → text;
+ * range it holds exactly; floats (and Parquet decimals, read as doubles) → float; UTF-8 text → text;
  * dates (Parquet DATE, Arrow Date32/Date64) → date, as yyyymmdd; booleans → int 0/1. Nulls are
  * N/A. Anything else (timestamps, times, binary, nested lists and structs…) is refused naming
  * the column, its type and what to do, rather than stored as something it is not.
@@ -162,7 +162,6 @@ function arrowColumnType(t: DataType): ColumnType | string {
       return bitWidth < 32 || (bitWidth === 32 && isSigned) ? 'int' : 'bigint'
     }
     case Type.Float:
-    case Type.Decimal:
       return 'float'
     case Type.Utf8:
     case Type.LargeUtf8:

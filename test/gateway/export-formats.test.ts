@@ -210,6 +210,26 @@ forEachStore(
       })
     })
 
+    describe('other tables', () => {
+      it('a listing, !cols and !head answer CSV too', async () => {
+        const ls = await svc().http.get('/v1/api/ls/uploads.admin:csv').set('Cookie', admin)
+        expect(ls.status).to.equal(200)
+        expect(ls.text.split('\r\n')[0]).to.match(/^path,name,title,type,owner/)
+        expect(ls.text).to.contain('uploads.admin.mix,mix,')
+        await svc().http.post('/v1/api/run:json').set('Cookie', admin).send({ xml: XML }).expect(200)
+        const cols = await svc().http.get('/v1/api/run/!cols:csv').set('Cookie', admin)
+        expect(
+          cols.text
+            .split('\r\n')
+            .slice(1, 3)
+            .map((l) => l.split(',')[0]),
+        ).to.deep.equal(['id', 'big'])
+        const head = await svc().http.get('/v1/api/run/!head:csv').set('Cookie', admin)
+        expect(head.text.split('\r\n')[0]).to.equal('id,big,price,name,day')
+        expect(head.text.split('\r\n').length).to.equal(1 + 8 + 1) // a broken line in row 3
+      })
+    })
+
     describe('answers that are not tables', () => {
       it('refuses :csv for a dbm transaction before it runs, with what to ask for instead', async () => {
         const res = await svc()
