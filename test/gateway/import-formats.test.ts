@@ -146,6 +146,18 @@ forEachStore(
       expect(await run('<base table="uploads.admin.chunked_parquet"/>')).to.deep.equal({ i, b, d })
     })
 
+    it('reads every row group of a Parquet file, in order', async () => {
+      const file = duck.file('groups.parquet')
+      await duck.conn.run(`copy (select range::INTEGER i, range % 7 = 0 seven from range(10000)) to ${sqlString(file)} (format parquet, row_group_size 2048)`)
+      const groups = await duck.query(`select count(distinct row_group_id) n from parquet_metadata(${sqlString(file)})`)
+      expect(Number(groups.rows[0].n)).to.be.greaterThan(1)
+      const res = await withBody(['upload_table', { path: 'uploads.admin.groups' }], 'application/vnd.apache.parquet', await readFile(file))
+      expect(res.body.rc, res.body.msg).to.equal(0)
+      const back = await run('<base table="uploads.admin.groups"/>')
+      expect(back.i).to.deep.equal(Array.from({ length: 10000 }, (_, k) => k))
+      expect(back.seven).to.deep.equal(Array.from({ length: 10000 }, (_, k) => (k % 7 === 0 ? 1 : 0)))
+    })
+
     it('types a chunked CSV upload of ISO dates as dates (the CLI upload)', async () => {
       const { upload } = await dbmOk<{ upload: string }>(svc(), admin, 'upload_begin', { path: 'uploads.admin.chunked_dates' })
       await dbmOk(svc(), admin, 'upload_chunk', { upload, seq: 1, csv: 'day,n\n2024-01-01,1\n2024-02-29,2\n' })
