@@ -171,7 +171,7 @@ type RunContext = Parameters<Command['run']>[0]
  * their buffers, each chunk written as a stream of its own (schema first), so every chunk reads
  * alone on the service.
  */
-async function* arrowChunks(bytes: Uint8Array, maxBytes: number): AsyncGenerator<Uint8Array> {
+export async function* arrowChunks(bytes: Uint8Array, maxBytes: number): AsyncGenerator<Uint8Array> {
   const reader = RecordBatchReader.from(bytes)
   let batches: RecordBatch[] = []
   let size = 0
