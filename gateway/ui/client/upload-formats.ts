@@ -5,6 +5,7 @@
  */
 import { csvChunks, csvColumns } from './upload-csv.js'
 import { jsonChunks, jsonColumns } from './upload-json.js'
+import { ARROW_STREAM_TYPE, PARQUET_TYPE, typedFileColumns, wholeFile } from './upload-binary.js'
 import type { UploadChunk } from './upload-chunk.js'
 
 export interface FileFormat {
@@ -18,6 +19,8 @@ export interface FileFormat {
 export const FORMATS: readonly FileFormat[] = [
   { ext: 'csv', label: 'CSV (first line names the columns)', columns: csvColumns, chunks: csvChunks },
   { ext: 'json', label: 'JSON (row objects or columns)', columns: jsonColumns, chunks: jsonChunks },
+  { ext: 'parquet', label: 'Parquet (its own column types, sent whole)', columns: typedFileColumns, chunks: wholeFile(PARQUET_TYPE) },
+  { ext: 'arrow', label: 'Arrow IPC stream (its own column types, sent whole)', columns: typedFileColumns, chunks: wholeFile(ARROW_STREAM_TYPE) },
 ]
 
 export function formatOf(fileName: string): FileFormat | null {
