@@ -15,6 +15,8 @@ export interface ParsedPath {
   /** Path segments after `api`, decoded, with `!m` and `@index/m` both as `index`, `m`. */
   readonly segments: readonly string[]
   readonly format: Format
+  /** Whether the path named its format (`:html`) rather than taking HTML by default. */
+  readonly suffixed: boolean
 }
 
 const SUFFIXES = ':json, :json.rows, :json.keyed, :text, :html, :csv, :arrow or :parquet'
@@ -28,15 +30,15 @@ function decodeSegment(raw: string): string {
 }
 
 /** Splits the format suffix off the last segment: everything after its first ':'. */
-function splitSuffix(last: string): { name: string; format: Format } {
+function splitSuffix(last: string): { name: string; format: Format; suffixed: boolean } {
   const colon = last.indexOf(':')
-  if (colon < 0) return { name: last, format: 'html' }
+  if (colon < 0) return { name: last, format: 'html', suffixed: false }
   const suffix = last.slice(colon + 1)
   const format = formatFromSuffix(suffix)
   if (format === null) {
     throw new AppError('INVALID_PARAMETER', `Unknown format suffix ":${suffix}"; use ${SUFFIXES}.`, { suffix })
   }
-  return { name: last.slice(0, colon), format }
+  return { name: last.slice(0, colon), format, suffixed: true }
 }
 
 function canonicalSegments(raw: readonly string[]): string[] {
@@ -65,9 +67,9 @@ export function parseApiPath(path: string, versions: readonly string[]): ParsedP
     })
   }
   const rest = parts.slice(1).map(decodeSegment)
-  const { name, format } = splitSuffix(rest[rest.length - 1])
+  const { name, format, suffixed } = splitSuffix(rest[rest.length - 1])
   rest[rest.length - 1] = name
   // A trailing empty segment (`7/` or `7/:json`) addresses the same thing as `7`.
   while (rest.length > 1 && rest[rest.length - 1] === '') rest.pop()
-  return { version, segments: canonicalSegments(rest.slice(1)), format }
+  return { version, segments: canonicalSegments(rest.slice(1)), format, suffixed }
 }

@@ -86,7 +86,7 @@ async function instancePage(ctx: Context, instances: Instances, route: ParsedPat
   const { session } = authState(ctx)
   const uid = session.uid
   const inst = await instances.get(session.sid, tag)
-  const text = inst.kind === 'sql' || inst.kind === 'run' ? linkedQueryText(ctx.method, params, QUERY_PARAM[inst.kind]) : undefined
+  const text = inst.kind === 'sql' || inst.kind === 'run' ? linkedQueryText(route, ctx.method, params, QUERY_PARAM[inst.kind]) : undefined
   if (text === undefined && !quiet(params, inst.kind === 'sql' || inst.kind === 'run' ? QUERY_PARAM[inst.kind] : undefined)) return null
   switch (inst.kind) {
     case 'sql':
@@ -122,7 +122,7 @@ async function render(ctx: Context, services: PageServices, route: ParsedPath, v
         path: view.app,
         title: view.app === 'run' ? 'Macro query' : 'SQL query',
         active: view.app,
-        text: linkedQueryText(ctx.method, params, QUERY_PARAM[view.app]),
+        text: linkedQueryText(route, ctx.method, params, QUERY_PARAM[view.app]),
       })
     case 'new':
       return newPage({ version: route.version, uid })
@@ -136,12 +136,12 @@ async function render(ctx: Context, services: PageServices, route: ParsedPath, v
 }
 
 /** Whether a request may be a page view before the session is looked at (which instance kinds need). */
-function mayBePage(view: PageView, params: Params, method: string): boolean {
+function mayBePage(route: ParsedPath, view: PageView, params: Params, method: string): boolean {
   switch (view.kind) {
     case 'landing':
       return quiet(params)
     case 'query':
-      return quiet(params, QUERY_PARAM[view.app]) || linkedQueryText(method, params, QUERY_PARAM[view.app]) !== undefined
+      return quiet(params, QUERY_PARAM[view.app]) || linkedQueryText(route, method, params, QUERY_PARAM[view.app]) !== undefined
     case 'new':
       return quiet(params, QUERY_PARAM.new)
     case 'instance':
@@ -165,7 +165,7 @@ export function workbenchPages(services: PageServices) {
     const view = pageView(route.segments)
     if (view === null) return next()
     const params = requestParams(ctx)
-    if (!mayBePage(view, params, ctx.method)) return next()
+    if (!mayBePage(route, view, params, ctx.method)) return next()
     // Without a session this throws no_session, which errors.ts answers with the login page.
     await authenticate(ctx, async () => {
       const page = await render(ctx, services, route, view, params)

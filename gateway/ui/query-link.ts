@@ -3,16 +3,18 @@
  * `api/{tag}?sql=…`): the address the page writes when it runs a query, for bookmarks and for
  * sharing. A GET of such a link is the editor page with the text filled in, and runs nothing on
  * the server; the page runs it only when the link also says `run=1` (client/query-url.ts).
- * POST with the query still runs it, as the form without script does.
+ * POST with the query still runs it, as the form without script does, and so does a GET that
+ * names its format (`api/sql:html?sql=…` is the query's result as HTML, as the API specifies).
  */
 import type { Params } from '../params.js'
+import type { ParsedPath } from '../path.js'
 
 /** Parameters a link may carry beside the query. */
 const LINK_PARAMS = new Set(['run'])
 
 /** The query text of a link to an editor page, or undefined when the request is not one. */
-export function linkedQueryText(method: string, params: Params, param: string): string | undefined {
-  if (method !== 'GET' && method !== 'HEAD') return undefined
+export function linkedQueryText(route: ParsedPath, method: string, params: Params, param: string): string | undefined {
+  if (route.suffixed || (method !== 'GET' && method !== 'HEAD')) return undefined
   const text = params[param]
   if (typeof text !== 'string') return undefined
   // Anything else (savetable, a timeout…) is a request to the endpoint itself, which it answers.

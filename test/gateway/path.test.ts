@@ -28,10 +28,11 @@ describe('parseApiPath()', () => {
     ['/v1/api/7/pub.demo:json.rows', ['7', 'pub.demo'], 'json.rows'],
     ['/v1/api/index:json', ['index'], 'json'],
     ['/v1/api/@index:json', ['index'], 'json'],
+    ['/v1/api/sql:html', ['sql'], 'html'],
   ]
   for (const [path, segments, format] of cases) {
     it(`reads ${path} as [${segments.join(', ')}] in ${format}`, () => {
-      expect(parseApiPath(path, V)).to.deep.equal({ version: path.split('/')[1], segments, format })
+      expect(parseApiPath(path, V)).to.deep.equal({ version: path.split('/')[1], segments, format, suffixed: /:[^/]*$/.test(path) })
     })
   }
 

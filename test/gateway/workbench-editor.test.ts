@@ -84,7 +84,12 @@ forEachStore(
         expect(inst.text).to.include(`action="/v1/api/${tag}"`)
       })
 
-      it('leaves any other parameter, and a POST, to the endpoint, which runs the query', async () => {
+      it('leaves any other parameter, a named :html format and a POST to the endpoint, which runs the query', async () => {
+        const named = await get(`/v1/api/sql:html?sql=${encodeURIComponent('select 4 as four')}`)
+        expect(named.status).to.equal(200)
+        expect(named.text).to.not.include('data-mode="editor"')
+        expect(named.text).to.include('<table>')
+        expect((await get('/v1/api/sql/!cols:json')).body.name).to.deep.equal(['four'])
         const res = await get(`/v1/api/sql?sql=${encodeURIComponent('select 5 as five')}&timeout_=60000`)
         expect(res.status).to.equal(200)
         expect(res.text).to.not.include('data-mode="editor"')
