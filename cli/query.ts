@@ -1,0 +1,110 @@
+/**
+ * Running one query from the CLI (the sql and run commands, and each statement of the shell):
+ * the progress line while it runs, Ctrl-C that stops it on the service, and its result written
+ * in the chosen format to stdout or to `-o FILE`.
+ *
+ * Ctrl-C first asks the service to stop the query (`!stop`, answered by whichever gateway runs
+ * it) and only then drops the request, so the message can say whether the query was stopped; a
+ * second Ctrl-C leaves at once (main.ts).
+ */
+import { writeFile } from 'node:fs/promises'
+import type { Client, RowsResult } from '../client/index.js'
+import { UsageError, type OptionSpecs } from './args.js'
+import { Interrupted, type CommandContext } from './context.js'
+import { formatRows, type OutputFormat } from './output.js'
+import { elapsedText, QueryProgress } from './query-progress.js'
+
+export type Language = 'sql' | 'run'
+
+export interface Query {
+  readonly lang: Language
+  readonly text: string
+  readonly savetable?: string
+  readonly replace?: boolean
+  readonly title?: string
+}
+
+/** Options of the commands that run queries. */
+export const QUERY_OPTIONS: OptionSpecs = {
+  values: {
+    type: 'string',
+    arg: 'raw|formatted',
+    help: "formatted: values as the columns' display formats show them (the default of table); raw: as stored (the default of json, jsonl, csv).",
+  },
+  quiet: { type: 'boolean', short: 'q', help: 'No progress line or row count on stderr.' },
+}
+
+/** Whether values come as the display formats show them: always for tables, else when asked. */
+export function formattedValues(option: string | boolean | undefined, format: OutputFormat): boolean {
+  if (option === undefined) return format === 'table'
+  if (option === 'formatted' || option === 'raw') return option === 'formatted'
+  throw new UsageError(`--values takes raw or formatted (got ${JSON.stringify(option)}).`)
+}
+
+/** How long to wait for `!stop` before giving up on it and dropping the request anyway. */
+const STOP_WAIT_MS = 5000
+
+async function stopOnService(client: Client, lang: Language): Promise<string> {
+  try {
+    const stopped = await client.results(lang).stop({ signal: AbortSignal.timeout(STOP_WAIT_MS) })
+    return stopped ? 'Interrupted: the query was stopped on the service.' : 'Interrupted: the query had already ended on the service.'
+  } catch (err) {
+    return `Interrupted. The service could not be asked to stop the query (${(err as Error).message}); it stops when it sees the connection close.`
+  }
+}
+
+export interface QueryRun {
+  readonly result: RowsResult
+  readonly elapsedMs: number
+}
+
+/**
+ * Runs `q` and answers its rows. `signal` (Ctrl-C) stops it on the service and throws
+ * Interrupted with what became of the query.
+ */
+export async function runQuery(ctx: CommandContext, client: Client, q: Query, format: OutputFormat, signal: AbortSignal = ctx.signal): Promise<QueryRun> {
+  if (signal.aborted) throw new Interrupted('Interrupted.')
+  const formatted = formattedValues(ctx.options.values, format)
+  const request = new AbortController()
+  let stopping: Promise<string> | undefined
+  const onAbort = (): void => {
+    stopping = stopOnService(client, q.lang).finally(() => request.abort())
+  }
+  signal.addEventListener('abort', onAbort, { once: true })
+  const quiet = ctx.options.quiet === true
+  const progress = new QueryProgress(quiet ? { isTTY: false, write: () => true } : ctx.stderr, () => client.results(q.lang).status({ signal: request.signal }))
+  try {
+    const options = {
+      format: 'json.rows' as const,
+      signal: request.signal,
+      savetable: q.savetable,
+      replace: q.replace,
+      title: q.title,
+      params: formatted ? { values_: 'formatted' } : undefined,
+    }
+    const result = await (q.lang === 'sql' ? client.sql(q.text, options) : client.run(q.text, options))
+    // A query that ended just as Ctrl-C came is still reported as interrupted: the user asked to stop.
+    if (stopping) throw new Interrupted(await stopping)
+    return { result, elapsedMs: progress.end() }
+  } catch (err) {
+    if (stopping) throw new Interrupted(await stopping)
+    throw err
+  } finally {
+    progress.end()
+    signal.removeEventListener('abort', onAbort)
+  }
+}
+
+/** The rows in `format`, to -o FILE or stdout; on a terminal, the row count and time on stderr. */
+export async function emitRows(ctx: CommandContext, run: QueryRun, format: OutputFormat): Promise<void> {
+  const text = formatRows(run.result, format)
+  const file = ctx.options.output as string | undefined
+  if (file !== undefined) await writeFile(file, text)
+  else ctx.print(text)
+  if (ctx.stderr.isTTY && ctx.options.quiet !== true) {
+    const n = run.result.rows.length
+    ctx.stderr.write(
+      `${n.toLocaleString('en-US')} row${n === 1 ? '' : 's'} in ${elapsedText(run.elapsedMs)}${file !== undefined ? `, written to ${file}` : ''}\n`,
+    )
+  }
+}
