@@ -15,7 +15,7 @@ import { UsageError } from '../args.js'
 import { Interrupted, type Command, type CommandContext } from '../context.js'
 import { formatRows, OUTPUT_FORMATS, type OutputFormat } from '../output.js'
 import { emitRows, formattedValues, QUERY_OPTIONS, runQuery } from '../query.js'
-import { cachedCatalog, makeCompleter, type Catalog } from './completion.js'
+import { cachedCatalog, makeCompleter, type Catalog, type StatementContext } from './completion.js'
 import { foldStatement, historyFile, loadHistory, saveHistory } from './history.js'
 import { languageOf, StatementReader } from './statements.js'
 
@@ -71,6 +71,8 @@ class Shell {
   private typed: string[] = []
   private running: AbortController | null = null
   private failures = 0
+  /** The last write of the history file, awaited before the shell ends. */
+  private saving: Promise<void> = Promise.resolve()
 
   constructor(
     private readonly ctx: CommandContext,
@@ -83,9 +85,9 @@ class Shell {
     this.values = ctx.options.values as string | undefined
   }
 
-  /** The statement begun on earlier lines (completion reads the tables it names). */
-  pendingText(): string {
-    return this.reader.text
+  /** The statement around the cursor, for completion: its earlier lines and the whole current line. */
+  around(): StatementContext {
+    return { pending: this.reader.pending, text: this.reader.text + this.rl.line }
   }
 
   get failed(): boolean {
@@ -143,7 +145,18 @@ class Shell {
   private remember(lines: readonly string[], statement: string): void {
     if (!this.history) return
     foldStatement(this.history, lines, statement)
-    saveHistory(this.historyPath, this.history).catch((err: unknown) => this.ctx.stderr.write(`Could not save the history: ${(err as Error).message}\n`))
+    const history = this.history
+    // One write at a time, in order, so the file always ends as the last state.
+    this.saving = this.saving
+      .then(() => saveHistory(this.historyPath, history))
+      .catch((err: unknown) => {
+        this.ctx.stderr.write(`Could not save the history: ${(err as Error).message}\n`)
+      })
+  }
+
+  /** Waits for the history to be written. */
+  settle(): Promise<void> {
+    return this.saving
   }
 
   private async statement(text: string): Promise<void> {
@@ -243,7 +256,7 @@ export const SHELL: Command = {
         ? (line: string, callback: (err: null, result: [string[], string]) => void) => {
             makeCompleter(
               catalog,
-              () => reader.current?.pendingText() ?? '',
+              () => reader.current?.around() ?? { pending: false, text: '' },
             )(line).then(
               (r) => callback(null, r),
               () => callback(null, [[], line]),
@@ -270,6 +283,7 @@ export const SHELL: Command = {
     }
     if (!quit && !ctx.signal.aborted) await shell.end()
     rl.close()
+    await shell.settle()
     if (interactive) ctx.stderr.write('\n')
     if (ctx.signal.aborted) throw new Interrupted('Interrupted.')
     if (!interactive && shell.failed) throw new ShellFailed()

@@ -73,16 +73,24 @@ async function pathCandidates(catalog: Catalog, token: string): Promise<string[]
   return entries.filter((e) => startsWithFold(e.name, prefix)).map((e) => (e.table ? e.path : `${e.path}.`))
 }
 
+/** The statement around the cursor: whether earlier lines began it, and its whole text so far. */
+export interface StatementContext {
+  readonly pending: boolean
+  /** The earlier lines and the whole current line, the part after the cursor too (it may name the table). */
+  readonly text: string
+}
+
 /**
- * The completer readline calls with the line up to the cursor; `pending` is the text of the
- * statement's earlier lines. Answers the candidates and the word they replace.
+ * The completer readline calls with the line up to the cursor; `statement` tells what else was
+ * typed. Answers the candidates and the word they replace.
  */
-export function makeCompleter(catalog: Catalog, pending: () => string): (line: string) => Promise<[string[], string]> {
+export function makeCompleter(catalog: Catalog, statement: () => StatementContext): (line: string) => Promise<[string[], string]> {
   return async (line) => {
-    const before = pending()
+    const { pending, text: whole } = statement()
+    const text = whole === '' ? line : whole
     const token = /[A-Za-z0-9_.]*$/.exec(line)?.[0] ?? ''
     const finish = (words: readonly string[]): [string[], string] => [[...new Set(words)].sort(), token]
-    if (before.trim() === '' && line.trimStart().startsWith('.')) {
+    if (!pending && line.trimStart().startsWith('.')) {
       const m = /^\s*(\.\w*)(\s+)?/.exec(line)
       if (m && !m[2]) {
         const cmd = m[1]
@@ -92,7 +100,6 @@ export function makeCompleter(catalog: Catalog, pending: () => string): (line: s
       return [[], token]
     }
     if (token.includes('.')) return finish(await pathCandidates(catalog, token))
-    const text = before + line
     if (languageOf(text) === 'run') {
       const head = line.slice(0, line.length - token.length)
       if (/<\/?$/.test(head)) return finish(XML_ELEMENTS.filter((w) => startsWithFold(w, token)))
