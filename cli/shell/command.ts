@@ -41,16 +41,16 @@ Ctrl-C stops the running query (or clears the statement being typed).
 `
 
 /** The service's listing and columns, for completion. */
-function serviceCatalog(ctx: CommandContext): Catalog {
+export function serviceCatalog(withClient: CommandContext['withClient']): Catalog {
   const timeout = () => AbortSignal.timeout(3000)
   return {
     async list(folder) {
-      const r = await ctx.withClient((c) => c.ls(folder, { format: 'json.rows', signal: timeout() }))
+      const r = await withClient((c) => c.ls(folder, { format: 'json.rows', signal: timeout() }))
       const at = (name: string) => r.cols.indexOf(name)
       return r.rows.map((row) => ({ name: String(row[at('name')]), path: String(row[at('path')]), table: row[at('type')] === 'table' }))
     },
     async columns(table) {
-      const cols = (await ctx.withClient((c) => c.table(table).cols({ format: 'json', signal: timeout() }))) as ColumnMajor
+      const cols = (await withClient((c) => c.table(table).cols({ format: 'json', signal: timeout() }))) as ColumnMajor
       return (cols.name ?? []).map(String)
     },
   }
@@ -247,7 +247,7 @@ export const SHELL: Command = {
     const historyPath = historyFile(ctx.env)
     const history = interactive ? await loadHistory(historyPath) : null
     const reader: { current: Shell | null } = { current: null }
-    const catalog = cachedCatalog(serviceCatalog(ctx))
+    const catalog = cachedCatalog(serviceCatalog(ctx.withClient))
     const rl = createInterface({
       input,
       output: interactive ? ctx.stdout : undefined,
