@@ -1,14 +1,19 @@
 # Multi-stage build: compile TypeScript with the dev dependencies, ship only runtime ones.
+#
+# The build stage compiles only what the image runs: the service (tsconfig.server.json: gateway/,
+# engine/, shared/) and the workbench (gateway/ui, type-checked by tsconfig.ui.json and bundled by
+# esbuild). Tests, benchmarks, the client library and the CLI are not in the image, so they are
+# neither copied nor compiled here. test/packaging/docker-context.test.ts assembles this stage's
+# context from these COPY lines and runs its RUN lines, so a missing folder fails `npm test`.
 FROM node:20-bookworm-slim AS build
 WORKDIR /app
 COPY package.json package-lock.json ./
 RUN npm ci --no-audit --no-fund
-COPY tsconfig.json ./
-COPY gateway ./gateway
-COPY engine ./engine
+COPY tsconfig.json tsconfig.server.json tsconfig.ui.json ./
 COPY shared ./shared
-COPY test ./test
-RUN npm run build
+COPY engine ./engine
+COPY gateway ./gateway
+RUN npm run build:server
 
 FROM node:20-bookworm-slim
 ENV NODE_ENV=production HOST=0.0.0.0 PORT=8080 DATA_DIR=/data

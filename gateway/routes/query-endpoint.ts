@@ -43,6 +43,15 @@ export interface RecipeSlot {
 
 export type RecipeSlotOf = (ctx: Context, deps: Deps, app: AppKind) => Promise<RecipeSlot>
 
+/**
+ * Names the result an answer comes from (the start of its recipe key), on query answers and on
+ * the read methods of a kept result, so a reader paging through a result can tell when what the
+ * slot holds is no longer the result it started on (the workbench warns rather than mix rows).
+ */
+function setResultId(ctx: Context, key: string): void {
+  ctx.set('X-Result-Id', key.slice(0, 16))
+}
+
 /** The session holds the last recipe of each built-in endpoint. */
 export const sessionRecipeSlot: RecipeSlotOf = async (ctx, deps, app) => {
   const { session } = authState(ctx)
@@ -114,6 +123,7 @@ export function queryHandler<R extends Recipe>(deps: Deps, ep: QueryEndpoint<R>,
     const truncation = truncationOf(result)
     // Every query answer says whether it was cut, whatever its format (false without truncate_=1).
     ctx.set('X-Truncated', String(truncation.truncated))
+    setResultId(ctx, key)
     // An SQL answer says which engine computed it (api/sql: the columnar engine or sql.js).
     if (result.engine !== undefined) ctx.set('X-Tabula-Engine', result.engine)
     try {
@@ -161,6 +171,7 @@ async function answerFromRecipe<R extends Recipe>(
 ): Promise<void> {
   const recipe = JSON.parse(raw) as R
   const key = deps.results.key(recipe)
+  setResultId(ctx, key)
   const readable = await deps.results.readable(key, () => runForRequest(ctx, deps, slot.stopKey, (control) => runRecipe(deps, recipe, control)))
   await serveReadMethod(ctx, ctx.state.route as ParsedPath, method, readable, ep.app, { answers: deps.results.rendered, resultKey: key })
 }

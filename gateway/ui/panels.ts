@@ -16,9 +16,14 @@ export function progressPanel(): Markup {
 `
 }
 
-/** Where a failed or stopped query's message goes; empty otherwise. */
+/**
+ * Where a failed query's message goes (empty otherwise), and after it the neutral notice of a
+ * stopped or truncated query, or the offer to truncate a result over the limit
+ * (client/query-runner.ts).
+ */
 export function errorBox(): Markup {
-  return html`<div id="error" class="error" role="alert"></div>\n`
+  return html`<div id="error" class="error" role="alert"></div>
+<div id="notice" class="notice" role="status" hidden></div>\n`
 }
 
 /** The result table with its pager and the links to the same rows in the other formats. */
@@ -35,6 +40,13 @@ export function resultPanel(): Markup {
 <a id="link-json">json</a>
 <a id="link-json-rows">json.rows</a>
 <a id="link-json-keyed">json.keyed</a></span>
+<details id="download" class="download"><summary>Download as</summary>
+<ul class="menu" aria-label="The whole result as">
+<li><a id="download-csv">CSV</a></li>
+<li><a id="download-parquet">Parquet</a></li>
+<li><a id="download-arrow">Arrow</a></li>
+<li><a id="download-json">JSON</a></li>
+</ul></details>
 </div>
 <div class="table-wrap" tabindex="0" aria-label="Result rows">
 <table id="result"><thead></thead><tbody></tbody></table>

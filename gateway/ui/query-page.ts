@@ -56,7 +56,8 @@ ${progressPanel()}${errorBox()}${resultPanel()}`
     title: opts.title,
     active: opts.active,
     script: 'query-page.js',
-    data: { mode: 'editor', base, param: app.param, from: app.from, to: app.to },
+    // instance "page": api/run and api/sql, whose page runs in an instance of its own (client/page-instance.ts).
+    data: { mode: 'editor', base, param: app.param, from: app.from, to: app.to, app: opts.app, instance: opts.path === opts.app ? 'page' : 'self' },
     content,
   })
 }

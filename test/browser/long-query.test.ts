@@ -5,7 +5,7 @@
 import { expect } from 'chai'
 import type { Page } from 'playwright-core'
 import { useBrowser } from '../helpers/browser.js'
-import { eventually, openWorkbench, runQuery, textOf } from './pages.js'
+import { eventually, openWorkbench, polledInstance, runQuery, textOf } from './pages.js'
 import { useWorkbench } from './workbench.js'
 
 /** Eight full sorts of ten million rows: seconds of work in steps, long enough to watch and stop. */
@@ -59,7 +59,9 @@ describe('browser: a long query', function () {
       expect(last).to.be.greaterThan(0).and.below(1)
 
       // The API agrees that the query runs and how far it is.
-      const status = await bench().json<Status>('run/!status:json')
+      // The page runs in an instance of its own, whose !status it polls.
+      const tag = await polledInstance(page)
+      const status = await bench().json<Status>(`${tag}/!status:json`)
       expect(status.running).to.equal(true)
       expect(status.unit).to.equal('ops')
       expect(status.total).to.be.greaterThan(1)
@@ -68,10 +70,10 @@ describe('browser: a long query', function () {
 
       const clicked = Date.now()
       await stop.click()
-      await eventually(async () => expect(await textOf(page, '#error')).to.match(/stopped/i), 15_000)
+      await eventually(async () => expect(await textOf(page, '#notice')).to.match(/stopped/i), 15_000)
       await eventually(async () => expect(await stop.isDisabled(), '#stop disabled after the stop').to.equal(true))
       expect(Date.now() - clicked, 'stopped promptly').to.be.below(15_000)
-      await eventually(async () => expect((await bench().json<Status>('run/!status:json')).running).to.equal(false))
+      await eventually(async () => expect((await bench().json<Status>(`${tag}/!status:json`)).running).to.equal(false))
     },
     90_000,
   )

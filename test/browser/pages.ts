@@ -84,3 +84,40 @@ export async function linkTarget(page: Page, selector: string): Promise<string> 
 export function cellNumber(text: string): number {
   return Number(text.replace(/[,$%\s]/g, ''))
 }
+
+/**
+ * Where the page's result is kept, as a path after api/ (`7`): a query page runs in an instance
+ * of its own, whose tag the format links name. Waits until the links point somewhere.
+ */
+export async function resultPath(page: Page): Promise<string> {
+  return eventually(async () => {
+    const href = (await page.locator('a#link-json').getAttribute('href')) ?? ''
+    const m = /\/api\/([^/]+)\/!data:json\?/.exec(href)
+    expect(m, `a#link-json href ${href}`).to.not.equal(null)
+    return m![1]
+  })
+}
+
+/** The tag of the instance a query page made for itself at its first Run, read from its Stop/status use. */
+export async function pageInstance(page: Page): Promise<string> {
+  const path = await resultPath(page)
+  expect(path, 'the page runs in an instance of its own').to.match(/^\d+$/)
+  return path
+}
+
+/**
+ * The tag of the instance whose `!status` the page polls while its query runs (its own instance:
+ * the page made it with api/new before the query started), from the page's resource timings.
+ */
+export async function polledInstance(page: Page): Promise<string> {
+  return eventually(async () => {
+    const tag = await page.evaluate(() =>
+      (globalThis as unknown as { performance: { getEntriesByType(t: string): { name: string }[] } }).performance
+        .getEntriesByType('resource')
+        .map((e) => /\/api\/(\d+)\/!status:json/.exec(e.name)?.[1])
+        .find((t) => t !== undefined),
+    )
+    expect(tag, 'the page polls the !status of an instance of its own').to.be.a('string')
+    return tag!
+  })
+}

@@ -4,7 +4,20 @@
  */
 import { expect } from 'chai'
 import { useBrowser } from '../helpers/browser.js'
-import { cellNumber, eventually, expectIdleWithoutError, expectRowInfo, linkTarget, openWorkbench, rowInfoText, runQuery, shownTable, textOf } from './pages.js'
+import {
+  cellNumber,
+  eventually,
+  expectIdleWithoutError,
+  expectRowInfo,
+  linkTarget,
+  openWorkbench,
+  pageInstance,
+  polledInstance,
+  rowInfoText,
+  runQuery,
+  shownTable,
+  textOf,
+} from './pages.js'
 import { useWorkbench } from './workbench.js'
 
 /** DEMO_ROWS of the workbench service: 60 pages of 50. */
@@ -20,8 +33,9 @@ describe('browser: query pages', function () {
   const bench = useWorkbench()
   const browser = useBrowser((context) => bench().logIn(context))
 
-  /** The API's rows [from, to) of the session's last run result: what the page must show. */
-  const runRows = (from: number, to: number) => bench().json<Rows>(`run/!data:json.rows?range_=${from}&to_=${to}`)
+  /** The API's rows [from, to) of the result the page shows (in the page's own run instance). */
+  const runRows = async (page: import('playwright-core').Page, from: number, to: number) =>
+    bench().json<Rows>(`${await pageInstance(page)}/!data:json.rows?range_=${from}&to_=${to}`)
   const asText = (rows: Rows['rows']) => rows.map((r) => r.map((v) => (v === null ? '' : String(v))))
 
   browser.it('runs a macro query with the Run button and shows its labels and first 50 rows', async (page) => {
@@ -32,10 +46,11 @@ describe('browser: query pages', function () {
     await expectIdleWithoutError(page)
 
     const shown = await shownTable(page)
-    const cols = await bench().json<Cols>('run/!cols:json')
+    const tag = await pageInstance(page)
+    const cols = await bench().json<Cols>(`${tag}/!cols:json`)
     expect(shown.head).to.deep.equal(cols.label)
     // The cells are the server's own display text of each value (values_=formatted).
-    expect(shown.rows).to.deep.equal(asText((await bench().json<Rows>('run/!data:json.rows?range_=0&to_=50&values_=formatted')).rows))
+    expect(shown.rows).to.deep.equal(asText((await bench().json<Rows>(`${tag}/!data:json.rows?range_=0&to_=50&values_=formatted`)).rows))
     // Numbers right, text left.
     const align = (c: number) =>
       page
@@ -55,7 +70,7 @@ describe('browser: query pages', function () {
     await runQuery(page, '<base table="pub.demo.retail.item"/>\n<colord cols="trans,date,sales"/>')
     await expectRowInfo(page, rowInfoText(1, 50, ROWS))
     const shown = await shownTable(page)
-    const api = (await runRows(0, 50)).rows
+    const api = (await runRows(page, 0, 50)).rows
     for (let r = 0; r < 5; r++) {
       const [, date, sales] = shown.rows[r]
       const [, rawDate, rawSales] = api[r] as [number, number, number]
@@ -74,11 +89,12 @@ describe('browser: query pages', function () {
     await eventually(async () => expect(await textOf(page, '#rowinfo')).to.match(/^rows 1\u201350 of \d+$/))
     await expectIdleWithoutError(page)
     // Stores without a sale in the small demo have no group: the API says how many there are.
-    const total = await bench().json<number>('sql/!rows:json')
+    const tag = await pageInstance(page)
+    const total = await bench().json<number>(`${tag}/!rows:json`)
     expect(await textOf(page, '#rowinfo')).to.equal(rowInfoText(1, 50, total))
     const shown = await shownTable(page)
     expect(shown.head).to.deep.equal(['store', 'n'])
-    const api = await bench().json<Rows>('sql/!data:json.rows?range=0&to=50')
+    const api = await bench().json<Rows>(`${tag}/!data:json.rows?range=0&to=50`)
     expect(shown.rows.map((r) => r.map(cellNumber))).to.deep.equal(api.rows)
     expect(api.rows.reduce((sum, r) => sum + (r[1] as number), 0)).to.be.greaterThan(0)
   })
@@ -102,12 +118,16 @@ describe('browser: query pages', function () {
     const position = await page.locator('progress#progress').evaluate((el) => (el as unknown as { position: number }).position)
     expect(position, 'indeterminate progress').to.equal(-1)
     expect(await textOf(page, '#elapsed')).to.not.equal(clock)
-    expect((await bench().json<{ running: boolean; fraction: null }>('sql/!status:json')).running).to.equal(true)
+    // The page runs in an instance of its own: the API's api/new answered its tag before the query ran.
+    const tag = await polledInstance(page)
+    expect((await bench().json<{ running: boolean; fraction: null }>(`${tag}/!status:json`)).running).to.equal(true)
     await stop.click()
-    await eventually(async () => expect(await textOf(page, '#error')).to.match(/stopped/i))
+    // A stop is shown as a neutral notice, not as an error.
+    await eventually(async () => expect(await textOf(page, '#notice')).to.match(/stopped/i))
+    expect(await textOf(page, '#error')).to.equal('')
     await eventually(async () => expect(await stop.isDisabled()).to.equal(true))
     // The worker was freed, not left counting.
-    await eventually(async () => expect((await bench().json<{ running: boolean }>('sql/!status:json')).running).to.equal(false))
+    await eventually(async () => expect((await bench().json<{ running: boolean }>(`${tag}/!status:json`)).running).to.equal(false))
   })
 
   browser.it('pages through a result with next, last, prev and first', async (page) => {
@@ -117,7 +137,7 @@ describe('browser: query pages', function () {
     const check = async (from: number, to: number) => {
       await expectRowInfo(page, rowInfoText(from + 1, to, ROWS))
       const shown = await shownTable(page)
-      expect(shown.rows, `rows ${from}..${to}`).to.deep.equal(asText((await runRows(from, to)).rows))
+      expect(shown.rows, `rows ${from}..${to}`).to.deep.equal(asText((await runRows(page, from, to)).rows))
     }
     await page.locator('button#next').click()
     await check(50, 100)

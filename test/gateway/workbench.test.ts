@@ -138,6 +138,9 @@ forEachStore('workbench pages', (svc) => {
         expect(html).to.include(`<textarea id="query" name="${param}"`)
         expect(html).to.include(`data-param="${param}"`).and.to.include(`data-from="${from}"`)
         expect(html).to.match(/<button type="button" id="stop" disabled>/)
+        // The result view's parts: the neutral notice, the download menu; the page runs in an instance of its own.
+        expectElements(html, ['div#notice', 'details#download', 'a#download-csv', 'a#download-parquet', 'a#download-arrow', 'a#download-json'])
+        expect(html).to.include(`data-app="${active}"`).and.to.include('data-instance="page"')
       })
     }
 
@@ -185,6 +188,8 @@ forEachStore('workbench pages', (svc) => {
         expectElements(html, [...NAV, ...EDITOR])
         expect(html).to.include(`data-base="/v1/api/${tag}"`).and.to.include(`data-from="${from}"`)
         expect(html).to.include(`action="/v1/api/${tag}"`)
+        // An instance's page runs in that instance, not in one of its own.
+        expect(html).to.include(`data-app="${app}"`).and.to.include('data-instance="self"')
       }
     })
 
@@ -216,7 +221,7 @@ forEachStore('workbench pages', (svc) => {
         for (const table of ['item', 'products', 'stores']) {
           expect(html).to.match(new RegExp(`<li><a class="entry" data-kind="tab" data-path="pub\\.demo\\.retail\\.${table}"[^>]*>${table}</a>`))
         }
-        expect(html.match(/<li>/g)).to.have.length(3)
+        expect(html.match(/<li><a class="entry"/g)).to.have.length(3)
         expect(html).to.include(`href="${path}:json.keyed"`).and.to.include('<title>pub.demo.retail</title>')
         expect(html).to.match(
           /<nav id="crumbs"[^>]*><a href="\/v1\/api\/ls">Folders<\/a>.*<a href="\/v1\/api\/ls\/pub">pub<\/a>.*<span aria-current="page">retail<\/span>/,

@@ -50,6 +50,12 @@ export async function getJson<T>(url: string): Promise<T> {
   return (await (await call(url)).json()) as T
 }
 
+/** JSON with the answer's headers, for the few callers that read one (X-Result-Id). */
+export async function getJsonAnswer<T>(url: string): Promise<{ body: T; headers: Headers }> {
+  const res = await call(url)
+  return { body: (await res.json()) as T, headers: res.headers }
+}
+
 export async function postJson<T>(url: string, body: Readonly<Record<string, unknown>>): Promise<T> {
   return (await (await call(url, body)).json()) as T
 }
@@ -59,9 +65,30 @@ export async function postJson<T>(url: string, body: Readonly<Record<string, unk
  * body (the whole result, possibly millions of rows) is dropped unread. The pages then read the
  * kept result a page at a time through !rows, !cols and !data.
  */
-export async function postAndDrop(url: string, body: Readonly<Record<string, unknown>>): Promise<void> {
+export async function postAndDrop(url: string, body: Readonly<Record<string, unknown>>): Promise<Headers> {
   const res = await call(url, body)
   await res.body?.cancel().catch(() => undefined)
+  return res.headers
+}
+
+/**
+ * Posts and reads only the first `chars` characters of the answer (a `truncate_=1` answer starts
+ * with `{"truncated":…,"total_rows":…,"rows":…`), then drops the rest as postAndDrop does.
+ */
+export async function postAndReadStart(url: string, body: Readonly<Record<string, unknown>>, chars = 200): Promise<{ headers: Headers; start: string }> {
+  const res = await call(url, body)
+  let start = ''
+  const reader = res.body?.getReader()
+  if (reader !== undefined) {
+    const decoder = new TextDecoder()
+    while (start.length < chars) {
+      const { done, value } = await reader.read()
+      if (done) break
+      start += decoder.decode(value, { stream: true })
+    }
+    await reader.cancel().catch(() => undefined)
+  }
+  return { headers: res.headers, start }
 }
 
 /** The message to show for anything a call threw. */

@@ -41,14 +41,19 @@ export class QueryProgress {
   private statusKnown = true
 
   /**
-   * @param base the endpoint whose `!status` and `!stop` apply (`/v1/api/run`, `/v1/api/7`)
+   * @param endpoint the endpoint whose `!status` and `!stop` apply (`/v1/api/run`, `/v1/api/7`),
+   *   or a function naming it when it changes (a page's own instance is made at its first Run)
    * @param onError where a failed `!stop` is reported
    */
   constructor(
-    private readonly base: string,
+    private readonly endpoint: string | (() => string),
     private readonly onError: (err: unknown) => void,
   ) {
     this.stop.addEventListener('click', () => this.requestStop())
+  }
+
+  private get base(): string {
+    return typeof this.endpoint === 'string' ? this.endpoint : this.endpoint()
   }
 
   get running(): boolean {

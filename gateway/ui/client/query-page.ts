@@ -4,17 +4,14 @@
  * result is then read a page at a time (result-view.ts) while progress.ts shows how far it got.
  */
 import './nav.js'
-import { postAndDrop } from './api.js'
 import { byId, pageData, required, submitOnCtrlEnter } from './dom.js'
 import { ErrorBox } from './messages.js'
 import { outcomeOf, QueryProgress } from './progress.js'
+import { QueryRunner } from './query-runner.js'
 import { ResultView, type ResultSource } from './result-view.js'
 
 const data = pageData()
 const source: ResultSource = { base: required(data, 'base'), from: required(data, 'from'), to: required(data, 'to') }
-const errors = new ErrorBox()
-const view = new ResultView((err) => errors.show(err))
-const progress = new QueryProgress(source.base, (err) => errors.show(err))
 
 /** Remembers the editor's text per endpoint, so a reload or a visit later finds the query again. */
 function keepText(box: HTMLTextAreaElement): void {
@@ -35,37 +32,33 @@ function editor(): void {
   const param = required(data, 'param')
   keepText(box)
   submitOnCtrlEnter(box, form)
+  // api/run and api/sql run in an instance of the page's own; an instance's page in that instance.
+  const runner = new QueryRunner({
+    app: data.app === 'run' ? 'run' : 'sql',
+    param,
+    fixedBase: data.instance === 'page' ? null : source.base,
+    from: source.from,
+    to: source.to,
+    runButton: run,
+  })
   form.addEventListener('submit', (ev) => {
     ev.preventDefault()
-    if (progress.running) return
+    if (runner.running) return
     const text = box.value
     if (text.trim() === '') {
-      errors.show('Type a query first.')
+      new ErrorBox().show('Type a query first.')
       box.focus()
       return
     }
-    errors.clear()
-    view.hide()
-    run.disabled = true
-    progress.start()
-    postAndDrop(`${source.base}:json`, { [param]: text })
-      .then(() => view.load(source))
-      .then(
-        () => {
-          run.disabled = false
-          progress.finish('done')
-        },
-        (err: unknown) => {
-          run.disabled = false
-          progress.finish(outcomeOf(err))
-          errors.show(err)
-        },
-      )
+    runner.run(text)
   })
 }
 
 /** A fixed-query instance computes its result when it is first read. */
 function viewer(): void {
+  const errors = new ErrorBox()
+  const view = new ResultView((err) => errors.show(err))
+  const progress = new QueryProgress(source.base, (err) => errors.show(err))
   progress.start()
   view.load(source).then(
     () => progress.finish('done'),

@@ -3,9 +3,11 @@
  * `!data:json.rows` with a row range and `values_=formatted`), PAGE_SIZE rows at a time, shows
  * them as the server formats them, and points the format links at the same rows.
  */
-import { getJson } from './api.js'
+import { getJsonAnswer } from './api.js'
 import { cellText, columnsOf, isNumericColumn, type ColsDictionary, type ColumnInfo } from './cells.js'
 import { byId, make } from './dom.js'
+import { updateDownloads } from './download-menu.js'
+import { RESULT_ID_HEADER, ResultChanged } from './page-instance.js'
 
 export const PAGE_SIZE = 50
 
@@ -40,8 +42,31 @@ export function rowInfo(from: number, to: number, total: number): string {
   return `rows ${n(from + 1)}\u2013${n(to)} of ${n(total)}`
 }
 
+/** Adds to a header cell once it holds its label (sort buttons, result-sort.ts). */
+export type HeadDecorator = (th: HTMLTableCellElement, column: ColumnInfo, index: number) => void
+
+/** What a page of a kept result shows, for the parts that follow it (downloads, charts, totals). */
+export interface ShownResult {
+  readonly source: ResultSource
+  readonly total: number
+  readonly columns: readonly ColumnInfo[]
+  /** Whether each column is shown as numbers (by its type, or by the values of this page). */
+  readonly numeric: readonly boolean[]
+  /** The first page of this result is shown (a new result, not a page turn). */
+  readonly fresh: boolean
+  /** The X-Result-Id every read of this result answers (null where the endpoint names none). */
+  readonly resultId: string | null
+}
+
+export interface ResultViewOptions {
+  readonly decorateHead?: HeadDecorator
+  readonly onShown?: (shown: ShownResult) => void
+  /** Called when the view is hidden or shows a table that is no kept result. */
+  readonly onHidden?: () => void
+}
+
 /** Fills a table: labels in the head (line breaks kept, the name as tooltip), cells as sent. */
-export function fillTable(table: HTMLTableElement, columns: readonly ColumnInfo[], rows: readonly (readonly unknown[])[]): void {
+export function fillTable(table: HTMLTableElement, columns: readonly ColumnInfo[], rows: readonly (readonly unknown[])[], decorate?: HeadDecorator): boolean[] {
   const numeric = columns.map((col, c) =>
     isNumericColumn(
       col,
@@ -58,6 +83,7 @@ export function fillTable(table: HTMLTableElement, columns: readonly ColumnInfo[
       if (i > 0) th.append(make('br'))
       th.append(line)
     })
+    decorate?.(th, col, c)
     headRow.append(th)
   })
   const body = document.createDocumentFragment()
@@ -68,6 +94,7 @@ export function fillTable(table: HTMLTableElement, columns: readonly ColumnInfo[
   }
   table.tHead!.replaceChildren(headRow)
   table.tBodies[0].replaceChildren(body)
+  return numeric
 }
 
 export class ResultView {
@@ -80,8 +107,13 @@ export class ResultView {
   private generation = 0
   /** A page is being read: page buttons wait (they stay enabled so keyboard focus stays on them). */
   private busy = false
+  /** The X-Result-Id of the result being paged; every page read must come from it. */
+  private resultId: string | null = null
 
-  constructor(private readonly onError: (err: unknown) => void) {
+  constructor(
+    private readonly onError: (err: unknown) => void,
+    private readonly options: ResultViewOptions = {},
+  ) {
     const links: Record<string, HTMLAnchorElement> = {}
     for (const id of Object.keys(LINKS)) links[id] = byId<HTMLAnchorElement>(id)
     const button = (id: string) => byId<HTMLButtonElement>(id)
@@ -102,16 +134,25 @@ export class ResultView {
     this.els.last.addEventListener('click', () => this.turn(this.lastOffset()))
   }
 
-  /** Reads a result's size, columns and first page; answers its `!cols` for pages that show them. */
-  async load(source: ResultSource): Promise<ColsDictionary> {
+  /**
+   * Reads a result's size, columns and first page; answers its `!cols` for pages that show them.
+   * `resultId`: the X-Result-Id of the query just run there, when the caller knows it; the
+   * result read must be that one.
+   */
+  async load(source: ResultSource, resultId?: string | null): Promise<ColsDictionary> {
     const generation = ++this.generation
-    const [total, cols] = await Promise.all([getJson<number>(`${source.base}/!rows:json`), getJson<ColsDictionary>(`${source.base}/!cols:json`)])
-    if (generation !== this.generation) return cols
+    const [rows, cols] = await Promise.all([getJsonAnswer<number>(`${source.base}/!rows:json`), getJsonAnswer<ColsDictionary>(`${source.base}/!cols:json`)])
+    if (generation !== this.generation) return cols.body
+    const id = rows.headers.get(RESULT_ID_HEADER)
+    if ((resultId != null && id !== resultId) || id !== cols.headers.get(RESULT_ID_HEADER)) {
+      throw new ResultChanged('Another query ran in this page’s instance while its result was being read; run the query again.')
+    }
     this.source = source
-    this.total = total
-    this.columns = columnsOf(cols)
-    await this.show(0, generation)
-    return cols
+    this.resultId = id
+    this.total = rows.body
+    this.columns = columnsOf(cols.body)
+    await this.show(0, generation, true)
+    return cols.body
   }
 
   /** A small table without paging (the widget status table of a dynamic instance). */
@@ -121,11 +162,13 @@ export class ResultView {
     fillTable(this.els.table, columns, rows)
     for (const el of this.els.pager) el.hidden = true
     this.els.box.hidden = false
+    this.options.onHidden?.()
   }
 
   hide(): void {
     this.generation++
     this.els.box.hidden = true
+    this.options.onHidden?.()
   }
 
   private lastOffset(): number {
@@ -137,7 +180,7 @@ export class ResultView {
     this.show(Math.max(0, Math.min(offset, this.lastOffset())), ++this.generation).catch(this.onError)
   }
 
-  private async show(offset: number, generation: number): Promise<void> {
+  private async show(offset: number, generation: number, fresh = false): Promise<void> {
     const source = this.source
     if (source === null) return
     const from = offset
@@ -146,15 +189,23 @@ export class ResultView {
     this.busy = true
     try {
       // Cells come as the server shows them (its display formats), the links give raw JSON.
-      const page = await getJson<{ rows: unknown[][] }>(`${source.base}/!data:json.rows?${range}&values_=formatted`)
+      const { body: page, headers } = await getJsonAnswer<{ rows: unknown[][] }>(`${source.base}/!data:json.rows?${range}&values_=formatted`)
       if (generation !== this.generation) return
+      // Rows of another result under these headers would be wrong without a sign of it.
+      if (headers.get(RESULT_ID_HEADER) !== this.resultId) {
+        throw new ResultChanged(
+          'The result behind this page changed (another query ran in the same place), so its other pages are not the rows shown here. Run the query again.',
+        )
+      }
       this.offset = offset
-      fillTable(this.els.table, this.columns, page.rows)
+      const numeric = fillTable(this.els.table, this.columns, page.rows, this.options.decorateHead)
       this.els.rowinfo.textContent = rowInfo(from, to, this.total)
       for (const [id, suffix] of Object.entries(LINKS)) this.els.links[id].href = `${source.base}/!data:${suffix}?${range}`
+      if (fresh) updateDownloads(source.base, source.from, source.to, this.total)
       for (const el of this.els.pager) el.hidden = false
       this.els.box.hidden = false
       this.updateButtons()
+      this.options.onShown?.({ source, total: this.total, columns: this.columns, numeric, fresh, resultId: this.resultId })
     } finally {
       if (generation === this.generation) this.busy = false
     }
