@@ -65,7 +65,7 @@ export const GLOBAL_OPTIONS: OptionSpecs = {
   format: {
     type: 'string',
     arg: 'FMT',
-    help: "Output: table, json, jsonl, csv or parquet (default: -o FILE's extension, the profile's, table on a terminal, json otherwise).",
+    help: "Output: table, json, jsonl or csv (default: -o FILE's extension, the profile's, table on a terminal, json otherwise).",
   },
   output: { type: 'string', short: 'o', arg: 'FILE', help: 'Write the output to FILE instead of stdout.' },
   help: { type: 'boolean', short: 'h', help: 'Show this help.' },
@@ -129,7 +129,7 @@ export function makeContext(
     profile,
     uid,
     password: getPassword,
-    format: outputFormat(options.format === 'parquet' ? undefined : options.format, io.stdout.isTTY === true, options.output as string | undefined, p.format),
+    format: outputFormat(options.format, io.stdout.isTTY === true, options.output as string | undefined, p.format),
     async withClient(fn) {
       // One client per command: the shell runs many statements on the session it found first.
       // A failed connection is not kept: the next statement of the shell tries again.

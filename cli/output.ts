@@ -20,8 +20,12 @@ export function formatOfFile(file: string): OutputFormat | null {
   return null
 }
 
+/** Said of Parquet until the service's `:parquet` answer is there to write from. */
+const NO_PARQUET = 'Parquet output is not available yet in this CLI: use --format csv or jsonl (see docs/cli.md).'
+
 /** `--format`, else the output file's extension, else the profile's format, else by where output goes. */
 export function outputFormat(option: string | boolean | undefined, isTty: boolean, file?: string, profileFormat?: string): OutputFormat {
+  if (option === 'parquet' || (option === undefined && file !== undefined && /\.parquet$/i.test(file))) throw new UsageError(NO_PARQUET)
   const chosen = option ?? (file !== undefined ? (formatOfFile(file) ?? undefined) : undefined) ?? profileFormat
   if (chosen === undefined) return isTty && file === undefined ? 'table' : 'json'
   if ((OUTPUT_FORMATS as readonly unknown[]).includes(chosen)) return chosen as OutputFormat

@@ -62,7 +62,7 @@ export const PROFILE: Command = {
     if (action !== 'set') throw new UsageError(`profile takes list, set or remove (got ${JSON.stringify(action)}).`)
     const o = ctx.options
     const format = o.format as string | undefined
-    if (format !== undefined && format !== 'parquet' && !(OUTPUT_FORMATS as readonly string[]).includes(format))
+    if (format !== undefined && !(OUTPUT_FORMATS as readonly string[]).includes(format))
       throw new UsageError(`--format takes ${OUTPUT_FORMATS.join(', ')} (got ${JSON.stringify(format)}).`)
     if (o['save-password'] && o['password-command'] !== undefined) throw new UsageError('Give --save-password or --password-command, not both.')
     const before: Profile = config.profiles[name] ?? {}

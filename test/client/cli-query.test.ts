@@ -142,6 +142,17 @@ describe('client: CLI query input and output formats', function () {
       expect(await readFile(forced, 'utf8')).to.equal('a\n1\n')
     })
 
+    it('refuses Parquet, which it cannot write yet, instead of writing another format under its name', async () => {
+      for (const args of [
+        ['--format', 'parquet'],
+        ['-o', join(dir, 'out.parquet')],
+      ]) {
+        const r = await cli(['sql', 'select 1 a', ...args], env)
+        expect(r.code).to.equal(2)
+        expect(r.stderr).to.contain('Parquet output is not available yet')
+      }
+    })
+
     it('prints the version of its package.json', async () => {
       const pkg = JSON.parse(await readFile(new URL('../../../package.json', import.meta.url), 'utf8')) as { version: string }
       for (const flag of ['--version', '-V']) {
