@@ -80,7 +80,7 @@ const LOGOUT: Command = {
 
 const RUN: Command = {
   name: 'run',
-  usage: 'tabula run [FILE.xml | - | XML] [-f FILE] [--save PATH [--replace]]',
+  usage: 'tabula run [FILE.xml | - | XML] [-f FILE] [-o FILE] [--save PATH [--replace]]',
   summary: 'Run a macro-language query from a file, the argument, or stdin, and print its result.',
   details: [
     'An argument that starts with < is the query itself; - or -f - reads stdin; with no argument, a',
@@ -111,7 +111,7 @@ const RUN: Command = {
 
 const SQL: Command = {
   name: 'sql',
-  usage: 'tabula sql ["SELECT ..." | -] [-f FILE]',
+  usage: 'tabula sql ["SELECT ..." | -] [-f FILE] [-o FILE]',
   summary: 'Run one read-only SQL statement and print its result.',
   details: [
     'Tables are named by dotted path, e.g. select store, count(*) n from pub.demo.retail.item group by store.',

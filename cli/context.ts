@@ -67,7 +67,6 @@ export const GLOBAL_OPTIONS: OptionSpecs = {
     arg: 'FMT',
     help: "Output: table, json, jsonl or csv (default: -o FILE's extension, the profile's, table on a terminal, json otherwise).",
   },
-  output: { type: 'string', short: 'o', arg: 'FILE', help: 'Write the output to FILE instead of stdout.' },
   help: { type: 'boolean', short: 'h', help: 'Show this help.' },
 }
 

@@ -24,8 +24,14 @@ export interface Query {
   readonly title?: string
 }
 
-/** Options of the commands that run queries. */
+/** Options of the commands that run queries (the shell's, but for -o). */
 export const QUERY_OPTIONS: OptionSpecs = {
+  output: {
+    type: 'string',
+    short: 'o',
+    arg: 'FILE',
+    help: "Write the result to FILE instead of stdout (its extension chooses the format when --format doesn't).",
+  },
   values: {
     type: 'string',
     arg: 'raw|formatted',

@@ -240,7 +240,7 @@ export const SHELL: Command = {
     'echo "select 1;" | tabula shell. The exit code is then 1 if any statement failed.',
   ].join('\n'),
   positionals: [0, 0],
-  options: { ...QUERY_OPTIONS },
+  options: { values: QUERY_OPTIONS.values, quiet: QUERY_OPTIONS.quiet },
   async run(ctx) {
     const input = ctx.stdin as NodeJS.ReadStream
     const interactive = input.isTTY === true && ctx.stdout.isTTY === true
