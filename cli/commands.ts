@@ -6,7 +6,7 @@ import { credentialsFile, forgetSession, loadSession, saveSession } from './cred
 import { formatRows, formatValue } from './output.js'
 import { PROFILE } from './profile-command.js'
 import { promptHidden } from './prompt.js'
-import { emitRows, QUERY_OPTIONS, runQuery } from './query.js'
+import { emitRows, QUERY_OPTIONS, refuseBinaryOutput, runQuery } from './query.js'
 import { SHELL } from './shell/command.js'
 import { readAll, readSource, queryText } from './source.js'
 import { DOWNLOAD, UPLOAD } from './transfer.js'
@@ -96,6 +96,7 @@ const RUN: Command = {
     ...QUERY_OPTIONS,
   },
   async run(ctx) {
+    refuseBinaryOutput(ctx)
     const text = await queryText(ctx, 'file-or-xml')
     const query = {
       lang: 'run' as const,
@@ -124,6 +125,7 @@ const SQL: Command = {
     ...QUERY_OPTIONS,
   },
   async run(ctx) {
+    refuseBinaryOutput(ctx)
     const text = await queryText(ctx, 'text')
     const run = await ctx.withClient((client) => runQuery(ctx, client, { lang: 'sql', text }, ctx.format))
     await emitRows(ctx, run, ctx.format)

@@ -128,7 +128,10 @@ export function makeContext(
     profile,
     uid,
     password: getPassword,
-    format: outputFormat(options.format, io.stdout.isTTY === true, options.output as string | undefined, p.format),
+    // Worked out when a command prints: upload and download read --format as their file's format.
+    get format() {
+      return outputFormat(options.format, io.stdout.isTTY === true, options.output as string | undefined, p.format)
+    },
     async withClient(fn) {
       // One client per command: the shell runs many statements on the session it found first.
       // A failed connection is not kept: the next statement of the shell tries again.

@@ -20,13 +20,27 @@ export function formatOfFile(file: string): OutputFormat | null {
   return null
 }
 
-/** Said of Parquet until the service's `:parquet` answer is there to write from. */
-const NO_PARQUET = 'Parquet output is not available yet in this CLI: use --format csv or jsonl (see docs/cli.md).'
+/**
+ * Formats that are files, not text to print: upload and download read them from --format
+ * themselves, and sql and run refuse them (binaryOutput) until they can write them. For printing
+ * anything else, such a --format leaves the default.
+ */
+const FILE_FORMATS = ['parquet', 'arrow']
+
+/** The binary format sql or run is asked to write (--format, else -o FILE's extension), or null. */
+export function binaryOutput(option: string | boolean | undefined, file: string | undefined): string | null {
+  if (typeof option === 'string' && FILE_FORMATS.includes(option)) return option
+  if (option === undefined && file !== undefined) {
+    if (/\.parquet$/i.test(file)) return 'parquet'
+    if (/\.(arrow|arrows|ipc)$/i.test(file)) return 'arrow'
+  }
+  return null
+}
 
 /** `--format`, else the output file's extension, else the profile's format, else by where output goes. */
 export function outputFormat(option: string | boolean | undefined, isTty: boolean, file?: string, profileFormat?: string): OutputFormat {
-  if (option === 'parquet' || (option === undefined && file !== undefined && /\.parquet$/i.test(file))) throw new UsageError(NO_PARQUET)
-  const chosen = option ?? (file !== undefined ? (formatOfFile(file) ?? undefined) : undefined) ?? profileFormat
+  const given = typeof option === 'string' && FILE_FORMATS.includes(option) ? undefined : option
+  const chosen = given ?? (file !== undefined ? (formatOfFile(file) ?? undefined) : undefined) ?? profileFormat
   if (chosen === undefined) return isTty && file === undefined ? 'table' : 'json'
   if ((OUTPUT_FORMATS as readonly unknown[]).includes(chosen)) return chosen as OutputFormat
   throw new UsageError(`--format takes ${OUTPUT_FORMATS.join(', ')} (got ${JSON.stringify(chosen)}).`)

@@ -11,7 +11,7 @@ import { writeFile } from 'node:fs/promises'
 import type { Client, RowsResult } from '../client/index.js'
 import { UsageError, type OptionSpecs } from './args.js'
 import { Interrupted, type CommandContext } from './context.js'
-import { formatRows, type OutputFormat } from './output.js'
+import { binaryOutput, formatRows, type OutputFormat } from './output.js'
 import { elapsedText, QueryProgress } from './query-progress.js'
 
 export type Language = 'sql' | 'run'
@@ -38,6 +38,16 @@ export const QUERY_OPTIONS: OptionSpecs = {
     help: "formatted: values as the columns' display formats show them (the default of table); raw: as stored (the default of json, jsonl, csv).",
   },
   quiet: { type: 'boolean', short: 'q', help: 'No progress line or row count on stderr.' },
+}
+
+/**
+ * Refuses Parquet and Arrow output, which the CLI cannot write yet: better than JSON in a file
+ * called out.parquet. It waits for the service's own `:parquet` answer (docs/cli.md).
+ */
+export function refuseBinaryOutput(ctx: CommandContext): void {
+  const binary = binaryOutput(ctx.options.format, ctx.options.output as string | undefined)
+  if (binary !== null)
+    throw new UsageError(`${binary === 'parquet' ? 'Parquet' : 'Arrow'} output is not available yet in this CLI: use --format csv or jsonl (see docs/cli.md).`)
 }
 
 /** Whether values come as the display formats show them: always for tables, else when asked. */
