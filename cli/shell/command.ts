@@ -114,8 +114,9 @@ class Shell {
     else this.ctx.stderr.write('(.quit or Ctrl-D to leave)\n')
     this.reader.clear()
     this.typed = []
-    // Readline keeps what was typed on the line; Ctrl-C starts afresh.
-    ;(this.rl as unknown as { line: string }).line = ''
+    // Readline keeps what was typed on the line; Ctrl-C starts afresh (Ctrl-E then Ctrl-U: to its end, then all of it).
+    this.rl.write(null, { ctrl: true, name: 'e' })
+    this.rl.write(null, { ctrl: true, name: 'u' })
     this.prompt()
   }
 
