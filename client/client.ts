@@ -26,7 +26,15 @@ export interface RowsResult {
 /** `json.keyed`: one object per row. */
 export type KeyedRows = Record<string, unknown>[]
 
-export type ResultOf<F extends Format> = F extends 'json' ? ColumnMajor : F extends 'json.rows' ? RowsResult : F extends 'json.keyed' ? KeyedRows : string
+export type ResultOf<F extends Format> = F extends 'json'
+  ? ColumnMajor
+  : F extends 'json.rows'
+    ? RowsResult
+    : F extends 'json.keyed'
+      ? KeyedRows
+      : F extends 'arrow' | 'parquet'
+        ? Uint8Array
+        : string
 
 export interface ClientOptions {
   /** The service: `http://host:8080` (then `version` picks the API version), or a full `…/v1/api`. */
@@ -314,11 +322,19 @@ export class Client {
   /**
    * One chunk of an upload as CSV bytes (its header line first), sent as the request body rather
    * than inside JSON: nothing to encode here or to decode on the service. Chunks with `seq` may be
-   * sent before the one before them is answered; the service applies them in order.
+   * sent before the one before them is answered; the service applies them in order. With
+   * `format: 'parquet'` or `'arrow'` the bytes are a whole Parquet file or Arrow stream instead.
    */
-  async uploadChunk(upload: string, seq: number, csv: Uint8Array, opts: RequestOptions = {}): Promise<DbmValue<'upload_chunk'>> {
+  async uploadChunk(
+    upload: string,
+    seq: number,
+    csv: Uint8Array,
+    opts: RequestOptions & { readonly format?: 'csv' | 'parquet' | 'arrow' } = {},
+  ): Promise<DbmValue<'upload_chunk'>> {
     const cmd = JSON.stringify(['upload_chunk', { upload, seq }])
-    const reply = (await this.transport.send({ method: 'POST', path: 'dbm', format: 'json', query: { cmd }, csv, signal: opts.signal })) as DbmReply
+    // A Parquet file or Arrow stream goes as the body too, with its own media type.
+    const rows = opts.format === 'parquet' || opts.format === 'arrow' ? { binary: { format: opts.format, bytes: csv } } : { csv }
+    const reply = (await this.transport.send({ method: 'POST', path: 'dbm', format: 'json', query: { cmd }, ...rows, signal: opts.signal })) as DbmReply
     if (reply.rc !== 0) throw dbmError(reply)
     return reply.value as DbmValue<'upload_chunk'>
   }

@@ -10,7 +10,20 @@
  */
 import { CODE_STATUS, TabulaError } from './errors.js'
 
-export type Format = 'json' | 'json.rows' | 'json.keyed' | 'text'
+export type Format = 'json' | 'json.rows' | 'json.keyed' | 'text' | 'csv' | 'arrow' | 'parquet'
+
+/** The formats answered as bytes (a Uint8Array), and the media type each is sent with. */
+export const BINARY_TYPES = { arrow: 'application/vnd.apache.arrow.stream', parquet: 'application/vnd.apache.parquet' } as const
+
+/** What the Accept header asks for, per format. */
+const ACCEPT: Record<Format, string> = {
+  json: 'application/json',
+  'json.rows': 'application/json',
+  'json.keyed': 'application/json',
+  text: 'text/plain',
+  csv: 'text/csv',
+  ...BINARY_TYPES,
+}
 
 /** The three parts of a session, as `!login` answers them. */
 export interface SessionParts {
@@ -44,6 +57,8 @@ export interface RequestSpec {
   readonly form?: Readonly<Record<string, string>>
   /** CSV bytes as the body instead (upload_chunk's rows, sent as they are). */
   readonly csv?: Uint8Array
+  /** Or Parquet or Arrow bytes as the body (upload rows, sent as they are). */
+  readonly binary?: { readonly format: keyof typeof BINARY_TYPES; readonly bytes: Uint8Array }
   /** True for requests that change nothing: only these are retried. */
   readonly read?: boolean
   readonly signal?: AbortSignal
@@ -93,13 +108,16 @@ export class Transport {
   }
 
   private async once(spec: RequestSpec): Promise<unknown> {
-    const headers: Record<string, string> = { Accept: spec.format === 'text' ? 'text/plain' : 'application/json' }
+    const headers: Record<string, string> = { Accept: ACCEPT[spec.format ?? 'json'] }
     if (this.session) headers.Cookie = `session=${this.session.uid}|${this.session.sid}|${this.session.epw}`
     let body: string | Uint8Array | undefined
     if (spec.method === 'POST') {
       if (spec.csv) {
         headers['Content-Type'] = 'text/csv'
         body = spec.csv
+      } else if (spec.binary) {
+        headers['Content-Type'] = BINARY_TYPES[spec.binary.format]
+        body = spec.binary.bytes
       } else if (spec.form) {
         headers['Content-Type'] = 'application/x-www-form-urlencoded'
         body = new URLSearchParams(spec.form as Record<string, string>).toString()
@@ -114,18 +132,20 @@ export class Transport {
     } catch (err) {
       throw connectionError(err, spec.signal)
     }
-    let text: string
+    let bytes: Uint8Array
     try {
-      text = await res.text()
+      bytes = new Uint8Array(await res.arrayBuffer())
     } catch (err) {
       throw connectionError(err, spec.signal)
     }
-    if (!res.ok) throw errorFromResponse(res, text)
-    if (spec.format === 'text') return text
+    const text = (): string => new TextDecoder().decode(bytes)
+    if (!res.ok) throw errorFromResponse(res, text())
+    if (spec.format === 'arrow' || spec.format === 'parquet') return bytes
+    if (spec.format === 'text' || spec.format === 'csv') return text()
     try {
-      return JSON.parse(text)
+      return JSON.parse(text())
     } catch {
-      throw new TabulaError({ status: res.status, code: 'bad_response', message: `The answer of ${spec.path} is not JSON: ${text.slice(0, 200)}` })
+      throw new TabulaError({ status: res.status, code: 'bad_response', message: `The answer of ${spec.path} is not JSON: ${text().slice(0, 200)}` })
     }
   }
 }

@@ -100,3 +100,8 @@ export { makeRetailDemo } from './demo/index.js'
 
 /** Int operators that widen to big integers after an overflow (expr/widening.ts): the gateway marks and retries. */
 export { markWide, wideningOf } from './expr/widening.js'
+
+// --- Editor vocabulary: the workbench's query editors complete these names (gateway/ui/query-page.ts).
+
+/** The macro language's function names (from the registry) and the SQL functions api/sql answers. */
+export { macroFunctionNames, SQL_FUNCTION_NAMES } from './vocabulary/functions.js'

@@ -12,7 +12,7 @@ import { Stream, pipeline, type Readable } from 'node:stream'
 import zlib from 'node:zlib'
 import type { Config } from '../shared/config.js'
 
-const COMPRESSIBLE = /^(application\/(json|csv|xml)|text\/)/i
+const COMPRESSIBLE = /^(application\/(json|csv|xml|vnd\.apache\.arrow\.stream)|text\/)/i
 
 /**
  * Brotli's default quality (11) is far too slow for a live response; 4 compresses about as well

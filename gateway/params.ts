@@ -5,7 +5,7 @@
  */
 import type { Context } from 'koa'
 import { AppError } from '../shared/errors.js'
-import { isCsvBody } from './routes/request-body.js'
+import { isUploadBody } from './routes/request-body.js'
 
 export type Params = Readonly<Record<string, unknown>>
 
@@ -29,10 +29,10 @@ export function requestParams(ctx: Context): Params {
   const out: Record<string, unknown> = Object.create(null)
   for (const [k, v] of Object.entries(ctx.query)) if (!IGNORED.has(k)) out[k] = lastValue(v)
   const body: unknown = (ctx.request as { body?: unknown }).body
-  if (isCsvBody(body)) {
+  if (isUploadBody(body)) {
     throw new AppError(
       'UNSUPPORTED_MEDIA_TYPE',
-      'A text/csv body is taken only by api/dbm for upload_chunk (cmd in the query string); send other requests as JSON or form fields.',
+      'A text/csv, Parquet or Arrow body is taken only by api/dbm for upload_table and upload_chunk (cmd in the query string); send other requests as JSON or form fields.',
     )
   }
   if (body !== undefined && body !== null && body !== '') {

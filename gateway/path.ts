@@ -17,7 +17,7 @@ export interface ParsedPath {
   readonly format: Format
 }
 
-const SUFFIXES = ':json, :json.rows, :json.keyed, :text or :html'
+const SUFFIXES = ':json, :json.rows, :json.keyed, :text, :html, :csv, :arrow or :parquet'
 
 function decodeSegment(raw: string): string {
   try {

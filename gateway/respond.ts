@@ -58,12 +58,12 @@ export function errorMarker(type: string, requestId: string, code: string, messa
 /** A rendered body as a byte stream that asks for the next chunk only when it is wanted. */
 class RenderedStream extends Readable {
   readonly #ctx: Context
-  readonly #chunks: AsyncIterator<string>
+  readonly #chunks: AsyncIterator<string | Uint8Array>
   /** Whether any chunk has been handed on (after that, the response has begun). */
   #begun = false
   #pulling = false
 
-  constructor(ctx: Context, body: AsyncIterable<string>) {
+  constructor(ctx: Context, body: AsyncIterable<string | Uint8Array>) {
     super()
     this.#ctx = ctx
     this.#chunks = body[Symbol.asyncIterator]()

@@ -107,11 +107,13 @@ async function main(): Promise<void> {
   server.listen(config.port, config.host, () => {
     const addr = server.address()
     const port = typeof addr === 'object' && addr ? addr.port : config.port
-    const base = `${tls ? 'https' : 'http'}://${config.host === '0.0.0.0' ? 'localhost' : config.host}:${port}/${config.apiVersions[0]}/api`
+    const origin = `${tls ? 'https' : 'http'}://${config.host === '0.0.0.0' ? 'localhost' : config.host}:${port}`
+    const base = `${origin}/${config.apiVersions[0]}/api`
     process.stdout.write(
       `tabula is serving ${base} (store: ${deps.store.kind}, workers: ${config.workers}, data: ${config.dataDir})\n` +
         `Log in:  curl -c cookies.txt -d uid=admin -d pw=<password> ${base}/!login:json\n` +
-        `Query:   curl -b cookies.txt -d sql='select store, count(*) n from pub.demo.retail.item group by store' ${base}/sql:json\n`,
+        `Query:   curl -b cookies.txt -d sql='select store, count(*) n from pub.demo.retail.item group by store' ${base}/sql:json\n` +
+        `Workbench: ${origin}/ in a browser (log in as admin; SQL at ${base}/sql, macro queries at ${base}/run)\n`,
     )
   })
   let stopping = false

@@ -10,10 +10,11 @@ import { prepareRun } from '../query/run.js'
 import { runRecipe } from '../query/service.js'
 import { resultRows, saveTable, type SaveMode, type SaveRequest } from '../queries/save.js'
 import { uploadInput } from '../ingest/upload.js'
+import { binaryRowsOf, withFileTypes } from '../ingest/binary-tables.js'
 import type { Store } from '../../shared/store/types.js'
 import { checkPath, tableView } from './common.js'
 import { defineTransaction } from './define.js'
-import { checkedTableFields, inHomeFolder, TABLE_FIELDS, TARGET_PATH, UPLOAD_MODE, type TableFields } from './new-table.js'
+import { BINARY_ROW_PARAMS, checkedTableFields, inHomeFolder, TABLE_FIELDS, TARGET_PATH, UPLOAD_MODE, type TableFields } from './new-table.js'
 import type { DbmContext, Transaction } from './registry.js'
 
 /** What save_table and upload_table both take: where to save, and the catalog fields. */
@@ -69,7 +70,7 @@ const SAVE_TABLE = defineTransaction({
 
 const UPLOAD_TABLE = defineTransaction({
   name: 'upload_table',
-  summary: 'Makes a table from rows sent with the request: JSON data or CSV text.',
+  summary: 'Makes a table from rows sent with the request: JSON data, CSV text, or a Parquet file or Arrow stream.',
   requires: 'write permission in the folder; ownership of the table to replace or append to it',
   params: {
     path: TARGET_PATH,
@@ -83,13 +84,25 @@ const UPLOAD_TABLE = defineTransaction({
       type: 'any',
       doc: 'The rows: column-major {"col": [values]}, or an array of rows (arrays in column order, or objects keyed by column name). null or "" is N/A; dates as YYYY-MM-DD or yyyymmdd.',
     },
-    csv: { type: 'string', doc: 'The rows as CSV text (RFC 4180) whose first line names the columns; instead of data.' },
+    csv: {
+      type: 'any',
+      doc: 'The rows as CSV text (RFC 4180) whose first line names the columns; instead of data. Or send the CSV as the request body (Content-Type: text/csv) with cmd in the query string.',
+    },
+    ...BINARY_ROW_PARAMS,
   },
-  oneOf: [['data', 'csv']],
+  oneOf: [['data', 'csv', 'parquet', 'arrow']],
   async handler(ctx, p) {
     const mode = p.mode ?? 'noreplace'
+    if (p.csv !== undefined && typeof p.csv !== 'string' && !(p.csv instanceof Uint8Array))
+      throw new AppError('INVALID_PARAMETER', 'Transaction "upload_table": the parameter "csv" must be CSV text (a string).', { parameter: 'csv' })
+    // Decoded before anything is checked or written: an unreadable file changes nothing.
+    const binary = await binaryRowsOf(
+      p,
+      (['data', 'csv'] as const).filter((n) => p[n] !== undefined),
+    )
     const req = await saveRequest(ctx.deps.store, ctx.user.uid, p, mode, 'send "mode": "replace" to replace it or "mode": "append" to add rows to it')
-    const upload = { cols: p.cols, data: p.data, csv: p.csv }
+    const csv = p.csv instanceof Uint8Array ? Buffer.from(p.csv).toString('utf8') : (p.csv as string | undefined)
+    const upload = binary ? { cols: withFileTypes(binary, p.cols), data: binary.data } : { cols: p.cols, data: p.data, csv }
     const saved = await saveTable(ctx.deps, ctx.user, req, (appendTo) => uploadInput(upload, appendTo))
     return tableView(saved, { cols: true })
   },

@@ -50,3 +50,19 @@ export async function checkedTableFields(store: Store, p: TableFields): Promise<
     inherit: p.inherit ?? (users ? false : undefined),
   }
 }
+
+/**
+ * Rows as a Parquet file or an Arrow IPC stream (or file): binary, so either the request body
+ * itself (Content-Type application/vnd.apache.parquet or application/vnd.apache.arrow.stream,
+ * cmd in the query string) or base64 text inside JSON or a form. Types come from the file.
+ */
+export const BINARY_ROW_PARAMS = {
+  parquet: {
+    type: 'any',
+    doc: 'The rows as a Parquet file: base64 text, or the request body (Content-Type: application/vnd.apache.parquet) with cmd in the query string. Column types come from the file.',
+  },
+  arrow: {
+    type: 'any',
+    doc: 'The rows as an Arrow IPC stream or file: base64 text, or the request body (Content-Type: application/vnd.apache.arrow.stream) with cmd in the query string. Column types come from the file.',
+  },
+} as const satisfies Readonly<Record<string, ParamSpec>>

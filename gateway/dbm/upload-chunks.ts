@@ -50,12 +50,13 @@ import type { Principal } from '../catalog/principal.js'
 import { canReplace, writableFolder } from '../catalog/write-access.js'
 import { checkSameColumns } from '../queries/append.js'
 import { uploadInput } from '../ingest/upload.js'
+import { binaryRowsOf, withFileTypes, type DecodedUpload } from '../ingest/binary-tables.js'
 import type { ReadChunk } from '../ingest/chunk-read-task.js'
 import { readChunkOffThread } from '../queries/table-writer.js'
 import { encodeText, type EncodedText } from '../../shared/csv/encoded-text.js'
 import { tableView } from './common.js'
 import { defineTransaction } from './define.js'
-import { checkedTableFields, inHomeFolder, TABLE_FIELDS, TARGET_PATH, UPLOAD_MODE } from './new-table.js'
+import { BINARY_ROW_PARAMS, checkedTableFields, inHomeFolder, TABLE_FIELDS, TARGET_PATH, UPLOAD_MODE } from './new-table.js'
 import type { DbmContext, Transaction } from './registry.js'
 
 type Mode = 'noreplace' | 'replace' | 'append'
@@ -311,7 +312,8 @@ const UPLOAD_BEGIN = defineTransaction({
 
 const UPLOAD_CHUNK = defineTransaction({
   name: 'upload_chunk',
-  summary: 'Adds rows to an upload begun with upload_begin: CSV text (with its header line) or JSON data, as for upload_table.',
+  summary:
+    'Adds rows to an upload begun with upload_begin: CSV text (with its header line), JSON data, or a Parquet file or Arrow stream, as for upload_table.',
   requires: 'the user who began the upload',
   params: {
     upload: UPLOAD_PARAM,
@@ -324,15 +326,21 @@ const UPLOAD_CHUNK = defineTransaction({
       doc: 'The rows as CSV text whose first line names the columns (the same line in every chunk). Or send the CSV itself as the request body (Content-Type: text/csv) with cmd in the query string.',
     },
     data: { type: 'any', doc: 'The rows as JSON, in any shape upload_table takes; instead of csv.' },
+    ...BINARY_ROW_PARAMS,
   },
-  oneOf: [['csv', 'data']],
+  oneOf: [['csv', 'data', 'parquet', 'arrow']],
   async handler(ctx, p) {
     const id = p.upload
     const access = accessOf(ctx)
     if (p.csv !== undefined && typeof p.csv !== 'string' && !(p.csv instanceof Uint8Array)) {
       throw new AppError('INVALID_PARAMETER', 'Transaction "upload_chunk": the parameter "csv" must be CSV text (a string).', { parameter: 'csv' })
     }
-    const rows: ChunkRows = { csv: p.csv as string | Uint8Array | undefined, data: p.data }
+    // Decoded once, before the upload's state is read: an unreadable file changes nothing.
+    const binary = await binaryRowsOf(
+      p,
+      (['csv', 'data'] as const).filter((n) => p[n] !== undefined),
+    )
+    const rows: ChunkRows = { csv: p.csv as string | Uint8Array | undefined, data: p.data, binary }
     const seen = await readState(access, id)
     const seq = p.seq
     if (seq !== undefined && seq <= seen.chunks) return { upload: id, rows: seen.rows, chunks: seen.chunks, duplicate: true }
@@ -367,10 +375,11 @@ const UPLOAD_CHUNK = defineTransaction({
   },
 })
 
-/** A chunk's rows as sent: CSV (text, or the request's bytes) or JSON data. */
+/** A chunk's rows as sent: CSV (text, or the request's bytes), JSON data, or a decoded Parquet or Arrow file. */
 interface ChunkRows {
   readonly csv?: string | Uint8Array
   readonly data?: unknown
+  readonly binary?: DecodedUpload | null
 }
 
 type ReadingCols = { name: string; type?: ColumnType }[] | undefined
@@ -394,7 +403,8 @@ async function readRows(ctx: DbmContext, state: UploadState, rows: ChunkRows): P
   const cols = readingCols(state)
   const limits = { maxCellBytes: ctx.deps.config.maxCellBytes, maxRowBytes: ctx.deps.config.maxRowBytes }
   if (rows.csv !== undefined) return { cols, read: await readChunkOffThread({ csv: rows.csv, cols, limits }) }
-  const input = uploadInput({ cols, data: rows.data })
+  // A Parquet or Arrow file types its columns where the upload has not settled them yet.
+  const input = rows.binary ? uploadInput({ cols: withFileTypes(rows.binary, cols), data: rows.binary.data }) : uploadInput({ cols, data: rows.data })
   checkCellLimits(input.columns, input.data, limits)
   const data = input.data.map((values, i) =>
     input.columns[i].type === 'text' ? encodeText(values as readonly string[]) : (values as Int32Array | Float64Array),

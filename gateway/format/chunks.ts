@@ -86,8 +86,17 @@ export function toRendered(type: string, source: ChunkSource, stream: boolean): 
 export async function collectBody(rendered: Rendered): Promise<string> {
   if (typeof rendered.body === 'string') return rendered.body
   let out = ''
-  for await (const chunk of rendered.body) out += chunk
+  for await (const chunk of rendered.body) out += typeof chunk === 'string' ? chunk : Buffer.from(chunk).toString('utf8')
   return out
+}
+
+/** The whole body of a Rendered as bytes (for tests of the binary formats). */
+export async function collectBytes(rendered: Rendered): Promise<Buffer> {
+  if (typeof rendered.body === 'string') return Buffer.from(rendered.body)
+  const parts: Buffer[] = []
+  for await (const chunk of rendered.body)
+    parts.push(typeof chunk === 'string' ? Buffer.from(chunk) : Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength))
+  return Buffer.concat(parts)
 }
 
 /** Clip a range to [0, rowCount]; callers clip already, but reading past a typed array is silent. */

@@ -6,15 +6,15 @@ import { clipRange, shouldStream, toRendered } from './chunks.js'
 import { colsTable } from './cols.js'
 import { PAGE_END, pageStart, paragraph, rowsText, rowCountText } from './html-page.js'
 import { jsonColumns } from './json.js'
-import { tableChunks } from './result.js'
+import { renderResult, tableChunks } from './result.js'
 import { htmlTable } from './html-table.js'
-import type { Format, PageInfo, Rendered, RowRange } from './types.js'
-import { contentType } from './types.js'
+import type { Format, PageInfo, Rendered, RowRange, TextFormat } from './types.js'
+import { contentType, isExchangeFormat } from './types.js'
 
 /** Rows `!head` shows (`!data?range_=0&to_=500`). Documented as subject to change upstream. */
 export const HEAD_ROWS = 500
 
-function* headJson(result: ResultSet, cols: ResultSet, format: Format, range: RowRange): Generator<string> {
+function* headJson(result: ResultSet, cols: ResultSet, format: TextFormat, range: RowRange): Generator<string> {
   yield '{"cols":'
   yield* jsonColumns(cols, clipRange(undefined, cols.rowCount))
   yield `,"rows":${result.rowCount},"data":`
@@ -42,11 +42,12 @@ function* headHtml(result: ResultSet, cols: ResultSet, range: RowRange, page?: P
  * Render `!head` of a result. JSON (any json* format): `{"cols": <!cols column-major>, "rows":
  * <total>, "data": <first rows in the requested JSON shape>}`. Text: the cols table, a blank line,
  * "N rows", a blank line, the data table. HTML: one page with all three (`page` gives its title
- * and links).
+ * and links). CSV, Arrow and Parquet carry one table: the first rows, as `!data` would give them.
  */
 export function renderHead(result: ResultSet, app: 'run' | 'sql', format: Format, limit: number = HEAD_ROWS, page?: PageInfo): Rendered {
-  const cols = colsTable(result.cols, app)
   const range = clipRange({ from: 0, to: limit }, result.rowCount)
+  if (isExchangeFormat(format)) return renderResult(result, format, { range })
+  const cols = colsTable(result.cols, app)
   const source =
     format === 'text'
       ? () => headText(result, cols, range)

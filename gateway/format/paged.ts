@@ -14,6 +14,8 @@ import { htmlTableRows, htmlTableStart, HTML_TABLE_END } from './html-table.js'
 import { PAGE_END, pageStart, paragraph, rowCountText } from './html-page.js'
 import { jsonColumnKey, jsonColumnValues, jsonKeyedBody, jsonRowsBody, jsonRowsStart, JSON_ROWS_END } from './json.js'
 import { checkTextSize, measureRows, textHeader, textLayout, textRows } from './text.js'
+import { csvHeader, csvRows } from './csv.js'
+import { binaryChunks } from './export/index.js'
 import type { Format, PageInfo, Rendered } from './types.js'
 import { contentType } from './types.js'
 
@@ -83,6 +85,11 @@ async function* textTable(rows: PagedRows, first: ResultSet): AsyncGenerator<str
   for await (const piece of pieces(rows)) yield* nonEmpty(textRows(piece, { from: 0, to: piece.rowCount }, layout))
 }
 
+async function* csvTable(rows: PagedRows): AsyncGenerator<string> {
+  yield csvHeader(rows.cols)
+  for await (const piece of pieces(rows)) yield* nonEmpty(csvRows(piece, { from: 0, to: piece.rowCount }))
+}
+
 async function* htmlPage(rows: PagedRows, first: ResultSet, page?: PageInfo): AsyncGenerator<string> {
   yield pageStart(page, 'Result') + paragraph(rowCountText(rows.rowCount)) + htmlTableStart(first)
   for await (const piece of pieces(rows)) yield* nonEmpty(htmlTableRows(piece, { from: 0, to: piece.rowCount }))
@@ -93,7 +100,7 @@ async function* htmlPage(rows: PagedRows, first: ResultSet, page?: PageInfo): As
  * The chunks of a rendering. The first piece is read before anything is produced, so a source
  * that fails at once fails before the response has begun (and gets a proper error status).
  */
-async function* paged(rows: PagedRows, format: Format, page?: PageInfo): AsyncGenerator<string> {
+async function* paged(rows: PagedRows, format: Format, page?: PageInfo): AsyncGenerator<string | Uint8Array> {
   const first = await rows.read(0, Math.min(rows.rowCount, 1))
   switch (format) {
     case 'json':
@@ -106,6 +113,11 @@ async function* paged(rows: PagedRows, format: Format, page?: PageInfo): AsyncGe
       return yield* textTable(rows, first)
     case 'html':
       return yield* htmlPage(rows, first, page)
+    case 'csv':
+      return yield* csvTable(rows)
+    case 'arrow':
+    case 'parquet':
+      return yield* binaryChunks(format, first, pieces(rows))
   }
 }
 

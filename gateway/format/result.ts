@@ -8,7 +8,10 @@ import { htmlTable } from './html-table.js'
 import { PAGE_END, pageStart, paragraph, rowCountText } from './html-page.js'
 import { jsonColumns, jsonKeyed, jsonRows } from './json.js'
 import { textTable } from './text.js'
-import type { Format, PageInfo, Rendered, RowRange } from './types.js'
+import { csvTable } from './csv.js'
+import { binaryChunks, resultPieces } from './export/index.js'
+import { PIECE_ROWS } from './paged.js'
+import type { Format, PageInfo, Rendered, RowRange, TextFormat } from './types.js'
 import { contentType } from './types.js'
 
 export type { PageInfo } from './types.js'
@@ -27,7 +30,7 @@ export interface ResultOptions {
  * The rows of a result as a table-like chunk generator in one format. For HTML this is only the
  * table, not the page, so composite pages (!head) can reuse it.
  */
-export function* tableChunks(result: ResultSet, format: Format, range: RowRange): Generator<string> {
+export function* tableChunks(result: ResultSet, format: TextFormat, range: RowRange): Generator<string> {
   switch (format) {
     case 'json':
       return yield* jsonColumns(result, range)
@@ -39,6 +42,8 @@ export function* tableChunks(result: ResultSet, format: Format, range: RowRange)
       return yield* textTable(result, range)
     case 'html':
       return yield* htmlTable(result, range)
+    case 'csv':
+      return yield* csvTable(result, range)
   }
 }
 
@@ -53,10 +58,13 @@ function* resultPage(result: ResultSet, range: RowRange, opts: ResultOptions): G
 /**
  * Render a result set. The range (default all rows) is clipped to the result. Outputs of more
  * than STREAM_THRESHOLD rows come as an async iterable of chunks, smaller ones as one string;
- * the bytes are the same either way.
+ * the bytes are the same either way. Arrow and Parquet always come as chunks of bytes.
  */
 export function renderResult(result: ResultSet, format: Format, opts: ResultOptions = {}): Rendered {
   const range = clipRange(opts.range, result.rowCount)
+  // Bytes always stream: pieces are encoded one at a time (export/index.ts).
+  if (format === 'arrow' || format === 'parquet')
+    return { type: contentType(format), body: { [Symbol.asyncIterator]: () => binaryChunks(format, result, resultPieces(result, range, PIECE_ROWS)) } }
   const stream = opts.stream ?? shouldStream(range)
   const source = format === 'html' ? () => resultPage(result, range, opts) : () => tableChunks(result, format, range)
   return toRendered(contentType(format), source, stream)

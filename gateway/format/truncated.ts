@@ -11,10 +11,10 @@ import { clipRange, shouldStream, toRendered } from './chunks.js'
 import { escapeHtml } from './escape.js'
 import { htmlTable } from './html-table.js'
 import { PAGE_END, pageStart, paragraph, rowCountText } from './html-page.js'
-import { tableChunks } from './result.js'
+import { renderResult, tableChunks } from './result.js'
 import { textTable } from './text.js'
-import type { Format, PageInfo, Rendered } from './types.js'
-import { contentType } from './types.js'
+import type { Format, PageInfo, Rendered, TextFormat } from './types.js'
+import { contentType, isExchangeFormat } from './types.js'
 
 /** How a result relates to the whole one: whether rows were left out, how many there were and are. */
 export interface TruncationInfo {
@@ -28,7 +28,7 @@ export function truncationText(t: TruncationInfo): string {
   return `truncated: first ${t.rows} of ${t.totalRows} rows`
 }
 
-function* wrappedJson(result: ResultSet, format: Format, t: TruncationInfo): Generator<string> {
+function* wrappedJson(result: ResultSet, format: TextFormat, t: TruncationInfo): Generator<string> {
   yield `{"truncated":${t.truncated},"total_rows":${t.totalRows},"rows":${t.rows},"result":`
   yield* tableChunks(result, format, clipRange(undefined, result.rowCount))
   yield '}'
@@ -51,6 +51,8 @@ function* page(result: ResultSet, t: TruncationInfo, info?: PageInfo): Generator
 
 /** Renders a result for a request that passed truncate_=1. */
 export function renderTruncatable(result: ResultSet, format: Format, t: TruncationInfo, info?: PageInfo): Rendered {
+  // A table for other tools has no room for a notice: the header X-Truncated says it.
+  if (isExchangeFormat(format)) return renderResult(result, format)
   const source = format === 'text' ? () => text(result, t) : format === 'html' ? () => page(result, t, info) : () => wrappedJson(result, format, t)
   return toRendered(contentType(format), source, shouldStream({ from: 0, to: result.rowCount }))
 }

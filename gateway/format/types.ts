@@ -4,10 +4,24 @@
  */
 
 /** Output formats, named after the URL suffix that selects them (`:json`, `:text`, …). */
-export type Format = 'json' | 'json.rows' | 'json.keyed' | 'text' | 'html'
+export type Format = 'json' | 'json.rows' | 'json.keyed' | 'text' | 'html' | 'csv' | 'arrow' | 'parquet'
 
 /** Every format, in a stable order (for validation and for tests). */
-export const FORMATS: readonly Format[] = ['json', 'json.rows', 'json.keyed', 'text', 'html']
+export const FORMATS: readonly Format[] = ['json', 'json.rows', 'json.keyed', 'text', 'html', 'csv', 'arrow', 'parquet']
+
+/** The formats whose bodies are text (all but Arrow and Parquet). */
+export const TEXT_FORMATS: readonly TextFormat[] = ['json', 'json.rows', 'json.keyed', 'text', 'html', 'csv']
+
+/**
+ * The exchange formats: a result's rows and nothing else (no page, no wrapper), for other tools
+ * to read. Arrow and Parquet bodies are bytes.
+ */
+export type ExchangeFormat = 'csv' | 'arrow' | 'parquet'
+
+export const isExchangeFormat = (format: Format): format is ExchangeFormat => format === 'csv' || format === 'arrow' || format === 'parquet'
+
+/** The formats with a text body: every other renderer takes one of these. */
+export type TextFormat = Exclude<Format, 'arrow' | 'parquet'>
 
 /**
  * A rendered response. `body` is one string for small outputs and an async iterable of chunks
@@ -15,7 +29,8 @@ export const FORMATS: readonly Format[] = ['json', 'json.rows', 'json.keyed', 't
  */
 export interface Rendered {
   readonly type: string
-  readonly body: string | AsyncIterable<string>
+  /** Text, or chunks of text or (Arrow, Parquet) bytes. */
+  readonly body: string | AsyncIterable<string | Uint8Array>
 }
 
 /** A half-open row range [from, to), numbered from 0 (the `range_`/`to_` parameters). */
@@ -43,6 +58,12 @@ export function contentType(format: Format): string {
       return 'text/plain; charset=utf-8'
     case 'html':
       return 'text/html; charset=utf-8'
+    case 'csv':
+      return 'text/csv; charset=utf-8'
+    case 'arrow':
+      return 'application/vnd.apache.arrow.stream'
+    case 'parquet':
+      return 'application/vnd.apache.parquet'
     default:
       return 'application/json; charset=utf-8'
   }

@@ -4,8 +4,23 @@
  */
 import { escapeHtml } from './escape.js'
 import { PAGE_END, pageStart } from './html-page.js'
+import { AppError } from '../../shared/errors.js'
 import type { Format, PageInfo, Rendered } from './types.js'
-import { contentType } from './types.js'
+import { contentType, isExchangeFormat } from './types.js'
+
+/**
+ * Refuses CSV, Arrow and Parquet for an answer that is not a table (a row count, a dbm reply,
+ * widget changes): they hold rows of columns and nothing else. Routes with side effects call it
+ * before acting, so a refused format changes nothing.
+ */
+export function refuseExchangeFormat(format: Format, what: string): void {
+  if (!isExchangeFormat(format)) return
+  throw new AppError(
+    'INVALID_PARAMETER',
+    `The format :${format} holds a table of rows, and ${what} is not one; ask for it as :json, :json.rows, :json.keyed, :text or :html.`,
+    { suffix: format },
+  )
+}
 
 /** JSON.stringify gives undefined for undefined (and functions); a body must be JSON. */
 function json(value: unknown, indent?: number): string {
@@ -47,6 +62,7 @@ function valueHtml(value: unknown): string {
  * html → a page with a definition list for a flat object, `<pre>` otherwise.
  */
 export function renderValue(value: unknown, format: Format, page?: PageInfo): Rendered {
+  refuseExchangeFormat(format, 'this answer')
   const type = contentType(format)
   switch (format) {
     case 'text':

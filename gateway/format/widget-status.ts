@@ -11,7 +11,8 @@ import { escapeHtml } from './escape.js'
 import { PAGE_END, pageStart } from './html-page.js'
 import { htmlTable } from './html-table.js'
 import { tableChunks } from './result.js'
-import type { Format, PageInfo, Rendered } from './types.js'
+import { refuseExchangeFormat } from './value.js'
+import type { Format, PageInfo, Rendered, TextFormat } from './types.js'
 import { contentType } from './types.js'
 
 /** The widget status table, column-major (engine/dynamic's StatusTable). */
@@ -76,6 +77,7 @@ export function renderWidgetStatus(
   page?: PageInfo,
   errors?: ActionErrors,
 ): Rendered {
+  refuseExchangeFormat(format, 'a widget status with its changes')
   const table = statusResult(status)
   const range = { from: 0, to: table.rowCount }
   const type = contentType(format)
@@ -98,7 +100,7 @@ export function renderWidgetStatus(
         type,
         body:
           '{"widgets":' +
-          joinChunks(() => tableChunks(table, format, range)) +
+          joinChunks(() => tableChunks(table, format as TextFormat, range)) +
           ',"changes":' +
           JSON.stringify(changes) +
           (errors ? ',"errors":' + JSON.stringify(errors) : '') +

@@ -102,6 +102,16 @@ export class Instances {
     }
   }
 
+  /** The session's live instances, by tag; reading them restarts no timer (the landing page lists them). */
+  async ofSession(sid: string): Promise<InstanceRecord[]> {
+    const tags = (await this.store.smembers(K.ofSession(sid))).map(Number).sort((a, b) => a - b)
+    const raws = await Promise.all(tags.map((t) => this.store.get(K.record(t))))
+    return raws.flatMap((raw) => {
+      const record = raw === null ? null : (JSON.parse(raw) as InstanceRecord)
+      return record !== null && record.sid === sid ? [record] : []
+    })
+  }
+
   /** Drops every instance of a session (logout, kill=yes). */
   async endSession(sid: string): Promise<void> {
     const tags = (await this.store.smembers(K.ofSession(sid))).map(Number)

@@ -11,13 +11,13 @@ import { runTransaction } from '../dbm/index.js'
 import type { DbmContext, ParamValues } from '../dbm/registry.js'
 import type { Deps } from '../deps.js'
 import { STATUS, wireCode } from '../errors.js'
-import { renderValue } from '../format/index.js'
+import { refuseExchangeFormat, renderValue } from '../format/index.js'
 import type { ParsedPath } from '../path.js'
 import { requestParams } from '../params.js'
 import { send } from '../respond.js'
 import { authState } from '../session.js'
 import { clientGoneSignal } from './abort.js'
-import { isCsvBody } from './request-body.js'
+import { isUploadBody, type UploadBody } from './request-body.js'
 
 const SHAPE = 'send cmd as a JSON array of two items: the transaction name and an object of parameters, such as {"cmd": ["get_names_in_dir", {"path": "pub"}]}'
 
@@ -46,12 +46,12 @@ export function parseCommand(cmd: unknown): { name: string; params: ParamValues 
 
 /**
  * Runs a command and turns a transaction failure into an rc 1 reply; service failures throw.
- * `csvBody`: the request's body when it was CSV (`Content-Type: text/csv`), upload_chunk's rows.
+ * `upload`: the request's body when it was upload rows (`Content-Type: text/csv`, Parquet or Arrow).
  */
-export async function dbmReply(ctx: DbmContext, cmd: unknown, csvBody?: Buffer): Promise<DbmReply> {
+export async function dbmReply(ctx: DbmContext, cmd: unknown, upload?: UploadBody): Promise<DbmReply> {
   try {
     const { name, params } = parseCommand(cmd)
-    const value = await runTransaction(ctx, name, csvBody === undefined ? params : withCsvBody(name, params, csvBody))
+    const value = await runTransaction(ctx, name, upload === undefined ? params : withUploadBody(name, params, upload))
     return { rc: 0, value: value ?? null }
   } catch (err) {
     if (err instanceof AppError && STATUS[err.code] < 500) return { rc: 1, msg: err.message, code: wireCode(err.code) }
@@ -59,27 +59,39 @@ export async function dbmReply(ctx: DbmContext, cmd: unknown, csvBody?: Buffer):
   }
 }
 
-/** upload_chunk's parameters with the CSV body as its csv; any other transaction refuses a CSV body. */
-function withCsvBody(name: string, params: ParamValues, csv: Buffer): ParamValues {
-  if (name !== 'upload_chunk') {
-    throw new AppError('UNSUPPORTED_MEDIA_TYPE', `Transaction "${name}" takes no CSV body; only upload_chunk does. Send its parameters as JSON.`)
+/** The parameters that carry upload rows; a body of rows leaves them all out of cmd. */
+const ROW_PARAMS = ['data', 'csv', 'parquet', 'arrow']
+
+/**
+ * upload_table's or upload_chunk's parameters with the body as the rows: its bytes as the
+ * parameter named after its format (`csv`, `parquet`, `arrow`). Other transactions refuse a body.
+ */
+function withUploadBody(name: string, params: ParamValues, body: UploadBody): ParamValues {
+  if (name !== 'upload_chunk' && name !== 'upload_table') {
+    throw new AppError(
+      'UNSUPPORTED_MEDIA_TYPE',
+      `Transaction "${name}" takes no ${body.uploadFormat} body; only upload_table and upload_chunk do. Send its parameters as JSON.`,
+    )
   }
-  if (params.csv !== undefined || params.data !== undefined) {
-    throw new AppError('INVALID_PARAMETER', 'upload_chunk with a CSV body takes its rows from the body: leave "csv" and "data" out of cmd.', {
-      parameter: 'csv',
+  const given = ROW_PARAMS.find((p) => params[p] !== undefined)
+  if (given !== undefined) {
+    throw new AppError('INVALID_PARAMETER', `${name} with a ${body.uploadFormat} body takes its rows from the body: leave "${given}" out of cmd.`, {
+      parameter: given,
     })
   }
-  return { ...params, csv }
+  return { ...params, [body.uploadFormat]: body.uploadBytes }
 }
 
 export function dbmHandler(deps: Deps) {
   return async function dbm(ctx: Context): Promise<void> {
     const route = ctx.state.route as ParsedPath
     const { session, user, record } = authState(ctx)
+    // Before the transaction runs: a format its reply cannot take must leave everything as it was.
+    refuseExchangeFormat(route.format, 'a dbm reply')
     const body: unknown = (ctx.request as { body?: unknown }).body
-    // A CSV body (upload_chunk's rows as they are): the command comes in the query string.
-    const reply = isCsvBody(body)
-      ? await dbmReply({ deps, user, record, session, signal: clientGoneSignal(ctx) }, ctx.query.cmd, body.csvBytes)
+    // A body of upload rows (CSV, Parquet, Arrow): the command comes in the query string.
+    const reply = isUploadBody(body)
+      ? await dbmReply({ deps, user, record, session, signal: clientGoneSignal(ctx) }, ctx.query.cmd, body)
       : await dbmReply({ deps, user, record, session, signal: clientGoneSignal(ctx) }, requestParams(ctx).cmd)
     send(ctx, renderValue(reply, route.format, { title: 'dbm', links: [] }))
   }

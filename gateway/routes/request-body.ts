@@ -19,23 +19,41 @@ import { DEFAULTS, type Config } from '../../shared/config.js'
 import { AppError } from '../../shared/errors.js'
 import { withinBodyDeadline } from './body-deadline.js'
 import { bodyLengthMismatch } from '../client-errors.js'
+import { BINARY_MEDIA_TYPES } from '../ingest/binary-tables.js'
 
 const PARSED_METHODS = new Set(['POST', 'PUT', 'PATCH'])
 const PLAIN_JSON = new Set(['application/json', 'application/json; charset=utf-8', 'application/json;charset=utf-8'])
-/** A CSV body: an upload_chunk's rows sent as they are (dbm.ts), kept as bytes. */
+/** A CSV body: upload rows sent as they are (dbm.ts), kept as bytes. */
 const CSV_BODY = /^text\/csv(?:\s*;\s*charset=utf-8)?$/i
 
-/** What ctx.request.body holds for a CSV body: the bytes, for the route to take as it needs. */
-export interface CsvBody {
-  readonly csvBytes: Buffer
+/** The formats of upload rows sent as the body itself. */
+export type UploadBodyFormat = 'csv' | 'parquet' | 'arrow'
+
+/** The upload format of a Content-Type, or null. Parquet and Arrow are bytes: no parameters. */
+function uploadFormatOf(type: string | undefined): UploadBodyFormat | null {
+  if (type === undefined) return null
+  if (CSV_BODY.test(type)) return 'csv'
+  const bare = type.trim().toLowerCase()
+  for (const [format, types] of Object.entries(BINARY_MEDIA_TYPES)) if (types.includes(bare)) return format as UploadBodyFormat
+  return null
 }
 
-export const isCsvBody = (body: unknown): body is CsvBody => typeof body === 'object' && body !== null && (body as CsvBody).csvBytes instanceof Buffer
+/** What ctx.request.body holds for an upload body: the bytes and their format, for the route to take. */
+export interface UploadBody {
+  readonly uploadBytes: Buffer
+  readonly uploadFormat: UploadBodyFormat
+}
+
+export const isUploadBody = (body: unknown): body is UploadBody =>
+  typeof body === 'object' && body !== null && (body as UploadBody).uploadBytes instanceof Buffer
 
 /** An error koa's and this service's error handling read as koa-body's (status, type). */
 function bodyError(status: number, message: string, type: string): Error {
   return Object.assign(new Error(message), { status, statusCode: status, expose: true, type })
 }
+
+/** How messages name each kind of upload body. */
+const UPLOAD_NAMES: Record<UploadBodyFormat, string> = { csv: 'text/csv', parquet: 'Parquet', arrow: 'Arrow' }
 
 /** The declared length when the body is plain JSON this reader takes, else null. */
 function plainJsonLength(ctx: Context, limit: number): number | null {
@@ -51,23 +69,23 @@ function plainJsonLength(ctx: Context, limit: number): number | null {
 }
 
 /**
- * The Content-Length of a body read whole here (a CSV body), checked against the limit: without
+ * The Content-Length of a body read whole here (upload rows: CSV, Parquet, Arrow), checked against the limit: without
  * one (a chunked or compressed body) or over the limit, the request is refused with what to do.
  */
-function declaredLength(ctx: Context, limit: number): number {
+function declaredLength(ctx: Context, limit: number, what: string): number {
   const headers = ctx.req.headers
   const encoding = headers['content-encoding']
   if ((encoding !== undefined && encoding.toLowerCase() !== 'identity') || headers['transfer-encoding'] !== undefined) {
-    throw new AppError('UNSUPPORTED_MEDIA_TYPE', 'A text/csv body is read as sent: give it a Content-Length, and no Content-Encoding or Transfer-Encoding.')
+    throw new AppError('UNSUPPORTED_MEDIA_TYPE', `A ${what} body is read as sent: give it a Content-Length, and no Content-Encoding or Transfer-Encoding.`)
   }
   const declared = headers['content-length']
   if (declared === undefined || !/^\d{1,15}$/.test(declared))
-    throw new AppError('INVALID_PARAMETER', 'A text/csv body needs a Content-Length header giving its bytes.')
+    throw new AppError('INVALID_PARAMETER', `A ${what} body needs a Content-Length header giving its bytes.`)
   const length = Number(declared)
   if (length > limit) {
     throw new AppError(
       'BODY_TOO_LARGE',
-      `The CSV body has ${length} bytes, more than the ${limit} bytes a request may have (MAX_BODY_BYTES); send smaller chunks.`,
+      `The ${what} body has ${length} bytes, more than the ${limit} bytes a request may have (MAX_BODY_BYTES); send smaller chunks.`,
       {
         limit,
       },
@@ -175,14 +193,15 @@ export function requestBodies(config: Pick<Config, 'maxBodyBytes'> & Partial<Pic
       if (bodyLengthMismatch(ctx.req)) throw bodyError(400, 'request size did not match content length', 'request.size.invalid')
       return next()
     }
-    if (CSV_BODY.test(ctx.req.headers['content-type'] ?? '')) {
-      const csvLength = declaredLength(ctx, config.maxBodyBytes)
+    const uploadFormat = uploadFormatOf(ctx.req.headers['content-type'])
+    if (uploadFormat !== null) {
+      const uploadLength = declaredLength(ctx, config.maxBodyBytes, UPLOAD_NAMES[uploadFormat])
       return withinBodyDeadline(
         ctx,
         bodyTimeoutMs,
         (proceed) =>
-          readExactly(ctx.req, csvLength).then((bytes) => {
-            ;(ctx.request as { body?: unknown }).body = { csvBytes: bytes } satisfies CsvBody
+          readExactly(ctx.req, uploadLength).then((bytes) => {
+            ;(ctx.request as { body?: unknown }).body = { uploadBytes: bytes, uploadFormat } satisfies UploadBody
             return proceed()
           }),
         checked,

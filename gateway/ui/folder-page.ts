@@ -54,13 +54,20 @@ export function folderPage(opts: FolderPageOptions): Rendered {
       ? html`<ul id="entries" class="entries"></ul>\n<p class="hint">This folder is empty, or holds nothing you may read.</p>\n`
       : html`<ul id="entries" class="entries">\n${opts.entries.map((row) => entry(opts.version, row))}</ul>\n`
   const formats = opts.links.map((l) => html` <a href="${l.href}">${l.label}</a>`)
+  // The administration pages for this folder (admin-sharing.ts, admin-upload.ts); they say what the user may do there.
+  const actions =
+    opts.path === ''
+      ? ''
+      : html`<p class="formats"><a id="folder-sharing" href="${apiHref(opts.version, `dbm/sharing/${encodeURIComponent(opts.path)}`)}">Sharing</a> <a id="folder-upload" href="${apiHref(opts.version, `dbm/upload/${encodeURIComponent(opts.path)}`)}">Upload a table here</a></p>
+`
   const content = html`${crumbs(opts.version, opts.path)}<p class="formats">This listing as${formats}</p>
-<div class="browser">
+${actions}<div class="browser">
 <div class="entries-pane">
 ${list}</div>
 <section id="table-view" class="table-view" aria-labelledby="table-title" hidden>
 <h2 id="table-title"></h2>
 <p id="table-desc" class="hint"></p>
+<p class="formats"><a id="table-sharing" data-base="${apiHref(opts.version, 'dbm/sharing/')}">Sharing</a></p>
 <h3>Columns</h3>
 <div class="table-wrap"><table id="cols"><thead></thead><tbody></tbody></table></div>
 <h3>Rows</h3>

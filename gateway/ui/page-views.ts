@@ -19,21 +19,32 @@ import type { ParsedPath } from '../path.js'
 import { formatLinks, send } from '../respond.js'
 import { BUILTIN_NAMES } from '../routes/objects.js'
 import { authState, requireSession, type SessionServices } from '../session.js'
+import { adminPage, adminView, type AdminView } from './admin-pages.js'
 import { folderPage } from './folder-page.js'
 import { dynamicPage, fixedQueryPage, type IndexKind } from './instance-page.js'
 import { newPage } from './new-page.js'
+import { landingPage } from './landing-page.js'
+import { linkedQueryText } from './query-link.js'
 import { queryPage, type QueryApp } from './query-page.js'
 
 export type PageView =
+  | { readonly kind: 'landing' }
   | { readonly kind: 'query'; readonly app: QueryApp }
   | { readonly kind: 'new' }
   | { readonly kind: 'instance'; readonly tag: string }
   /** `known`: the path names a folder for sure (api/ls…); otherwise it may be a table or nothing. */
   | { readonly kind: 'folder'; readonly path: string; readonly known: boolean }
+  /** The administration pages under api/dbm/ (users, groups, sharing, upload). */
+  | { readonly kind: 'admin'; readonly view: AdminView }
 
-/** The page a canonical path shows, or null when it is not a page (a method, dbm, api itself). */
+/** The page a canonical path shows, or null when it is not a page (a method, dbm, api/index). */
 export function pageView(segments: readonly string[]): PageView | null {
   const [first, second] = segments
+  if (segments.length === 0) return { kind: 'landing' }
+  if (first === 'dbm') {
+    const view = adminView(segments)
+    return view === null ? null : { kind: 'admin', view }
+  }
   if (segments.length === 1) {
     if (first === 'run' || first === 'sql') return { kind: 'query', app: first }
     if (first === 'new') return { kind: 'new' }
@@ -75,11 +86,12 @@ async function instancePage(ctx: Context, instances: Instances, route: ParsedPat
   const { session } = authState(ctx)
   const uid = session.uid
   const inst = await instances.get(session.sid, tag)
-  if (!quiet(params, inst.kind === 'sql' || inst.kind === 'run' ? QUERY_PARAM[inst.kind] : undefined)) return null
+  const text = inst.kind === 'sql' || inst.kind === 'run' ? linkedQueryText(ctx.method, params, QUERY_PARAM[inst.kind]) : undefined
+  if (text === undefined && !quiet(params, inst.kind === 'sql' || inst.kind === 'run' ? QUERY_PARAM[inst.kind] : undefined)) return null
   switch (inst.kind) {
     case 'sql':
     case 'run':
-      return queryPage({ version: route.version, uid, app: inst.kind, path: String(inst.tag), title: `Instance ${inst.tag} (${inst.kind})` })
+      return queryPage({ version: route.version, uid, app: inst.kind, path: String(inst.tag), title: `Instance ${inst.tag} (${inst.kind})`, text })
     case 'query':
       return fixedQueryPage({ version: route.version, uid, tag: inst.tag, xml: inst.xml })
     case 'dynamic':
@@ -100,6 +112,8 @@ async function folder(ctx: Context, store: Store, route: ParsedPath, path: strin
 async function render(ctx: Context, services: PageServices, route: ParsedPath, view: PageView, params: Params): Promise<Rendered | null> {
   const uid = authState(ctx).session.uid
   switch (view.kind) {
+    case 'landing':
+      return landingPage({ version: route.version, uid, instances: await services.instances.ofSession(authState(ctx).session.sid) })
     case 'query':
       return queryPage({
         version: route.version,
@@ -108,6 +122,7 @@ async function render(ctx: Context, services: PageServices, route: ParsedPath, v
         path: view.app,
         title: view.app === 'run' ? 'Macro query' : 'SQL query',
         active: view.app,
+        text: linkedQueryText(ctx.method, params, QUERY_PARAM[view.app]),
       })
     case 'new':
       return newPage({ version: route.version, uid })
@@ -115,19 +130,24 @@ async function render(ctx: Context, services: PageServices, route: ParsedPath, v
       return instancePage(ctx, services.instances, route, view.tag, params)
     case 'folder':
       return folder(ctx, services.store, route, view.path, view.known)
+    case 'admin':
+      return adminPage(ctx, services.store, route.version, view.view)
   }
 }
 
 /** Whether a request may be a page view before the session is looked at (which instance kinds need). */
-function mayBePage(view: PageView, params: Params): boolean {
+function mayBePage(view: PageView, params: Params, method: string): boolean {
   switch (view.kind) {
+    case 'landing':
+      return quiet(params)
     case 'query':
-      return quiet(params, QUERY_PARAM[view.app])
+      return quiet(params, QUERY_PARAM[view.app]) || linkedQueryText(method, params, QUERY_PARAM[view.app]) !== undefined
     case 'new':
       return quiet(params, QUERY_PARAM.new)
     case 'instance':
       return true
     case 'folder':
+    case 'admin':
       return quiet(params)
   }
 }
@@ -145,7 +165,7 @@ export function workbenchPages(services: PageServices) {
     const view = pageView(route.segments)
     if (view === null) return next()
     const params = requestParams(ctx)
-    if (!mayBePage(view, params)) return next()
+    if (!mayBePage(view, params, ctx.method)) return next()
     // Without a session this throws no_session, which errors.ts answers with the login page.
     await authenticate(ctx, async () => {
       const page = await render(ctx, services, route, view, params)

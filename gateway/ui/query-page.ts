@@ -4,6 +4,7 @@
  * Without script the form still posts the query and the server answers its HTML result.
  */
 import type { Rendered } from '../format/index.js'
+import { editorKeys, functionList, historyPanel, sidebarPanel } from './editor-panels.js'
 import { html } from './markup.js'
 import { errorBox, progressPanel, resultPanel } from './panels.js'
 import { apiHref, workbenchPage, type NavItem } from './shell.js'
@@ -40,15 +41,19 @@ export interface QueryPageOptions {
 export function queryPage(opts: QueryPageOptions): Rendered {
   const app = APP[opts.app]
   const base = apiHref(opts.version, opts.path)
-  const content = html`<form id="query-form" class="editor" method="post" action="${base}">
+  const content = html`<div class="workspace">
+${sidebarPanel()}<div class="workspace-main">
+<form id="query-form" class="editor" method="post" action="${base}">
 <label for="query">${app.label}</label>
 <textarea id="query" name="${app.param}" rows="12" spellcheck="false" autocomplete="off" autocapitalize="off">
 ${opts.text ?? app.example}</textarea>
 <div class="actions">
 <button type="submit" id="run">Run</button>
-<span class="hint"><kbd>Ctrl</kbd>+<kbd>Enter</kbd> in the editor runs the query too.</span>
+${editorKeys()}
 </div>
 </form>
+${historyPanel()}</div>
+</div>
 ${progressPanel()}${errorBox()}${resultPanel()}`
   return workbenchPage({
     version: opts.version,
@@ -57,7 +62,16 @@ ${progressPanel()}${errorBox()}${resultPanel()}`
     active: opts.active,
     script: 'query-page.js',
     // instance "page": api/run and api/sql, whose page runs in an instance of its own (client/page-instance.ts).
-    data: { mode: 'editor', base, param: app.param, from: app.from, to: app.to, app: opts.app, instance: opts.path === opts.app ? 'page' : 'self' },
+    data: {
+      mode: 'editor',
+      base,
+      param: app.param,
+      from: app.from,
+      to: app.to,
+      app: opts.app,
+      instance: opts.path === opts.app ? 'page' : 'self',
+      functions: functionList(app.param === 'sql' ? 'sql' : 'xml'),
+    },
     content,
   })
 }

@@ -6,13 +6,17 @@
 import type { Rendered } from '../format/index.js'
 import { dataAttributes, html, type Markup } from './markup.js'
 
-export type NavItem = 'run' | 'sql' | 'new' | 'ls'
+export type NavItem = 'run' | 'sql' | 'new' | 'ls' | 'upload' | 'admin'
 
-const NAV: readonly { readonly id: NavItem; readonly label: string }[] = [
+const NAV: readonly { readonly id: NavItem; readonly label: string; readonly path?: string }[] = [
   { id: 'run', label: 'Macro query' },
   { id: 'sql', label: 'SQL' },
   { id: 'new', label: 'New instance' },
   { id: 'ls', label: 'Folders' },
+  // Every user may upload (into uploads.<uid> at least), keep groups and change their password:
+  // the administration pages show each user only what the API lets them do (admin-pages.ts).
+  { id: 'upload', label: 'Upload', path: 'dbm/upload' },
+  { id: 'admin', label: 'Admin', path: 'dbm/users' },
 ]
 
 export interface ShellOptions {
@@ -34,10 +38,12 @@ export interface ShellOptions {
 export const apiHref = (version: string, path: string): string => `/${encodeURIComponent(version)}/api${path === '' ? '' : '/' + path}`
 
 function topNav(version: string, uid: string, active: NavItem | undefined): Markup {
-  const links = NAV.map((n) => html`<a id="nav-${n.id}" href="${apiHref(version, n.id)}"${active === n.id ? html` aria-current="page"` : ''}>${n.label}</a>`)
+  const links = NAV.map(
+    (n) => html`<a id="nav-${n.id}" href="${apiHref(version, n.path ?? n.id)}"${active === n.id ? html` aria-current="page"` : ''}>${n.label}</a>`,
+  )
   return html`<header class="top">
 <nav id="topnav" aria-label="Workbench">
-<span class="brand">tabula</span>
+<a id="nav-home" class="brand" href="${apiHref(version, '')}">tabula</a>
 ${links}
 <span class="spacer"></span>
 <span class="who">Logged in as <span id="whoami">${uid}</span></span>

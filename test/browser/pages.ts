@@ -60,10 +60,26 @@ export async function expectRowInfo(page: Page, expected: string, timeoutMs?: nu
   await eventually(async () => expect(await textOf(page, '#rowinfo')).to.equal(expected), timeoutMs)
 }
 
-/** Types a query into #query and runs it with the Run button, or with Ctrl+Enter in the editor. */
+/**
+ * Replaces the editor's text as a person pasting it would: focus the editor, select all, insert
+ * the text (an input event, so no key binding such as auto-indent changes it). The page keeps the
+ * hidden textarea#query equal to the editor, which is how the text is checked.
+ */
+export async function setEditorText(page: Page, query: string): Promise<void> {
+  const content = page.locator('#editor .cm-content')
+  await content.click()
+  await page.keyboard.press('Control+A')
+  await page.keyboard.press('Delete')
+  await page.keyboard.insertText(query)
+  await eventually(async () => expect(await page.locator('textarea#query').inputValue()).to.equal(query))
+}
+
+/** Types a query into the editor and runs it with the Run button, or with Ctrl+Enter in the editor. */
 export async function runQuery(page: Page, query: string, how: 'button' | 'keys' = 'button'): Promise<void> {
-  await page.locator('textarea#query').fill(query)
-  if (how === 'keys') await page.locator('textarea#query').press('Control+Enter')
+  await setEditorText(page, query)
+  // The completion list may be open after typing: close it so Run is not hidden beneath it.
+  await page.keyboard.press('Escape')
+  if (how === 'keys') await page.keyboard.press('Control+Enter')
   else await page.locator('button#run').click()
 }
 

@@ -43,10 +43,6 @@ describe('browser: downloading the whole result', function () {
     expect(file).to.deep.equal(api)
   })
 
-  /**
-   * The binary and CSV formats come with the `:csv`, `:arrow` and `:parquet` renderings (branch
-   * `formats`); until the service answers them the test is skipped and says why.
-   */
   browser.it('the CSV, Arrow and Parquet files hold every row of the result', async (page) => {
     await openWorkbench(page, `${bench().api}/run`)
     await runQuery(page, ITEMS)
@@ -58,12 +54,7 @@ describe('browser: downloading the whole result', function () {
       return { status: res.status(), body: await res.body() }
     }
     const csv = await fetchLink('csv')
-    if (csv.status !== 200) {
-      // A service without the formats refuses the suffix as unknown; nothing more to read then.
-      expect(csv.status, csv.body.toString('utf8')).to.be.oneOf([400, 404])
-      console.log(`      (the service answers !data:csv with HTTP ${csv.status}: the csv, arrow and parquet formats are not built in yet)`)
-      return
-    }
+    expect(csv.status, csv.body.toString('utf8')).to.equal(200)
     const lines = csv.body.toString('utf8').trimEnd().split(/\r?\n/)
     expect(lines).to.have.length(ROWS + 1)
     expect(lines.slice(1).map((l) => Number(l.split(',')[0]))).to.deep.equal(trans)

@@ -93,15 +93,15 @@ describe('client: upload chunks as CSV bodies, sent together', function () {
 
     const both = await postCsv(g, cookie, ['upload_chunk', { upload, seq: 2, csv: 'a,b\n3,w\n' }], 'a,b\n3,w\n')
     expect(both.json.rc).to.equal(1)
-    expect(String(both.json.msg)).to.match(/leave "csv" and "data" out of cmd/)
+    expect(String(both.json.msg)).to.match(/with a csv body takes its rows from the body: leave "csv" out of cmd/)
 
     const other = await postCsv(g, cookie, ['get_names_in_dir', { path: 'uploads' }], 'a\n1\n')
     expect(other.json.rc).to.equal(1)
-    expect(String(other.json.msg)).to.match(/takes no CSV body; only upload_chunk does/)
+    expect(String(other.json.msg)).to.match(/takes no csv body; only upload_table and upload_chunk do/)
 
     const sqlBody = await fetch(`${g.api}/sql:json`, { method: 'POST', headers: { 'Content-Type': 'text/csv', Cookie: cookie }, body: 'a\n1\n' })
     expect(sqlBody.status).to.equal(415)
-    expect(((await sqlBody.json()) as { error: string }).error).to.match(/only by api\/dbm for upload_chunk/)
+    expect(((await sqlBody.json()) as { error: string }).error).to.match(/only by api\/dbm for upload_table and upload_chunk/)
 
     // Bytes that are not UTF-8 (Latin-1's é) are refused, not stored as U+FFFD.
     const latin1 = await admin.uploadChunk(upload, 2, Uint8Array.from([...bytes('a,b\n3,caf'), 0xe9, ...bytes('\n')])).then(

@@ -63,9 +63,32 @@ describe('client: CLI upload, query, download', function () {
     expect(got[0]).to.deep.equal(sent[0])
     for (let i = 1; i < sent.length; i++) {
       const [id, name, price, day, note] = sent[i]
-      // Numbers come back as numbers (0.50 → 0.5) and dates as yyyymmdd.
-      const expected = [id, name, String(Number(price)), day.replace(/-/g, ''), note]
+      // Numbers come back as numbers (0.50 → 0.5), dates as they were sent (YYYY-MM-DD).
+      const expected = [id, name, String(Number(price)), day, note]
       expect(got[i], `row ${i}`).to.deep.equal(expected)
+    }
+  })
+
+  it('uploads its own download again with the same types, as CSV, Parquet and Arrow', async () => {
+    for (const ext of ['csv', 'parquet', 'arrow']) {
+      const file = join(dir, `back.${ext}`)
+      const down = await cli(['download', 'uploads.admin.sample', file], env)
+      expect(down.code, down.stderr).to.equal(0)
+      const up = await cli(['upload', file, `again_${ext}`, '--chunk-mb', '0.05'], env)
+      expect(up.code, up.stderr).to.equal(0)
+      expect(JSON.parse(up.stdout), ext).to.deep.equal({
+        path: `uploads.admin.again_${ext}`,
+        rows: ROWS,
+        cols: 'id:int,name:text,price:float,day:date,note:text',
+      })
+      const same = await cli(
+        [
+          'sql',
+          `select count(*) n from uploads.admin.sample a join uploads.admin.again_${ext} b on a.id = b.id and coalesce(a.day, 0) = coalesce(b.day, 0) and coalesce(a.note, '') = coalesce(b.note, '') and coalesce(a.price, -1) = coalesce(b.price, -1) and a.name = b.name`,
+        ],
+        env,
+      )
+      expect(JSON.parse(same.stdout), ext).to.deep.equal([{ n: ROWS }])
     }
   })
 

@@ -3,6 +3,7 @@
  * as TabulaError carrying the API's status, code and message.
  */
 import { expect } from 'chai'
+import { tableFromIPC } from 'apache-arrow'
 import { Client, type RowsResult } from '../../client/index.js'
 import { ADMIN_PASSWORD, adminClient, failure, startGateway, type Gateway } from './helpers.js'
 
@@ -18,6 +19,20 @@ describe('client: library against the API', function () {
   })
   after(async () => {
     await g?.close()
+  })
+
+  it('asks for CSV (text), Arrow and Parquet (bytes) with the format option', async () => {
+    const rows = (await c.sql(Q, { format: 'json.rows' })).rows
+    expect(await c.sql(Q, { format: 'csv' })).to.equal('store,n\r\n' + rows.map((r) => `${r.join(',')}\r\n`).join(''))
+    const arrow = await c.results('sql').data({ format: 'arrow' })
+    expect(arrow).to.be.instanceOf(Uint8Array)
+    const t = tableFromIPC(arrow)
+    expect(t.schema.fields.map((f) => f.name)).to.deep.equal(['store', 'n'])
+    expect(t.numRows).to.equal(3)
+    const parquet = await c.results('sql').data({ format: 'parquet' })
+    // A Parquet file starts and ends with the magic bytes PAR1.
+    expect(Buffer.from(parquet.subarray(0, 4)).toString()).to.equal('PAR1')
+    expect(Buffer.from(parquet.subarray(parquet.length - 4)).toString()).to.equal('PAR1')
   })
 
   it('logs in from the root URL and the version, building the cookie from uid|sid|epw', async () => {

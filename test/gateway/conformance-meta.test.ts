@@ -198,7 +198,7 @@ forEachStore('conformance: metadata and dbm (issue 17)', (svc) => {
       expect(checked).to.be.greaterThan(40)
       const at = (name: string) => cat.name.indexOf(name)
       expect(cat.params[at('get_names_in_dir')].find((p) => p.name === 'path')).to.include({ required: true })
-      expect(cat.one_of[at('upload_table')]).to.deep.equal([['data', 'csv']])
+      expect(cat.one_of[at('upload_table')]).to.deep.equal([['data', 'csv', 'parquet', 'arrow']])
     })
   })
 })

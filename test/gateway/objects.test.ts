@@ -146,9 +146,13 @@ forEachStore('object URLs', (svc) => {
       expect((await get('/v1/api:json.rows')).body.cols).to.deep.equal(['name', 'title'])
       expect((await get('/v1/api:json.keyed')).body[8]).to.include({ name: 'ls' })
       expect((await get('/v1/api:text')).text.split('\n')[0]).to.match(/^\s*name\s+title/)
-      const html = await get('/v1/api')
+      // In HTML the list is api/index; api itself is the workbench's landing page, which links to the JSON.
+      const html = await get('/v1/api/index')
       expect(html.type).to.equal('text/html')
-      expect(html.text).to.contain('<title>tabula API</title>').and.to.contain('href="/v1/api:json"')
+      expect(html.text).to.contain('<title>tabula API</title>').and.to.contain('href="/v1/api/index:json"')
+      expect((await get('/v1/api')).text)
+        .to.contain('<title>tabula workbench</title>')
+        .and.to.contain('href="/v1/api:json"')
     })
   })
 

@@ -42,6 +42,12 @@ describe('gateway/server.js as a process', function () {
     expect(res.status).to.equal(200)
     const body = (await res.json()) as { n: number[] }
     expect(body.n.reduce((a, b) => a + b, 0)).to.equal(2000)
+    // The start message names the workbench: its address answers a browser with the landing page.
+    const origin = new URL(r.base).origin
+    expect(r.stdout).to.contain(`Workbench: ${origin}/ in a browser`)
+    const landing = await fetch(`${origin}/`, { headers: { cookie } })
+    expect(landing.status).to.equal(200)
+    expect(await landing.text()).to.contain('<title>tabula workbench</title>')
     expect(await stop(r)).to.equal(0)
     adminPassword = pw!
   })

@@ -206,7 +206,8 @@ describe('streamed result bodies', () => {
       this.timeout(60_000)
       const server = await serve(() => synthetic(3 * PIECE_ROWS))
       try {
-        for (const format of FORMATS) {
+        // Parquet is compressed already (snappy) and goes as it is.
+        for (const format of FORMATS.filter((f) => f !== 'parquet')) {
           const plain = await get(`${server.url}/${format}`)
           const gz = await get(`${server.url}/${format}`, { 'accept-encoding': 'gzip' })
           expect(plain.headers['content-encoding']).to.equal(undefined)

@@ -291,7 +291,7 @@ forEachStore('workbench pages', (svc) => {
     })
 
     it('serves every script and stylesheet the pages refer to', async () => {
-      const pages = await Promise.all(['/v1/api/run', '/v1/api/new', '/v1/api/ls'].map((p) => get(p)))
+      const pages = await Promise.all(['/v1/api', '/v1/api/run', '/v1/api/new', '/v1/api/ls'].map((p) => get(p)))
       const login = await get('/v1/api/run', null)
       const refs = new Set<string>()
       for (const page of [...pages, login]) for (const m of page.text.matchAll(/(?:src|href)="(\/ui\/[^"]+)"/g)) refs.add(m[1])

@@ -16,7 +16,7 @@ export class ApiError extends Error {
 }
 
 /** The API's `{"error", "code"}` body, or the bare status when the answer is not that. */
-async function failure(res: Response): Promise<ApiError> {
+export async function failure(res: Response): Promise<ApiError> {
   try {
     const body: unknown = await res.json()
     // Checked, not trusted: a proxy's JSON need not be the API's ErrorBody.

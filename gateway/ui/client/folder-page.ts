@@ -14,6 +14,7 @@ const section = byId('table-view')
 const title = byId('table-title')
 const desc = byId('table-desc')
 const colsTable = byId<HTMLTableElement>('cols')
+const sharing = byId<HTMLAnchorElement>('table-sharing')
 const errors = new ErrorBox()
 /** Counts picks, so the columns of a table picked earlier never replace those of a later one. */
 let picks = 0
@@ -44,6 +45,7 @@ function open(entry: HTMLAnchorElement): void {
   for (const other of document.querySelectorAll('#entries a.entry[aria-current]')) other.removeAttribute('aria-current')
   entry.setAttribute('aria-current', 'true')
   title.textContent = path
+  sharing.href = `${sharing.dataset.base ?? ''}${encodeURIComponent(path)}`
   desc.textContent = entry.dataset.title ?? ''
   errors.clear()
   colsTable.tHead!.replaceChildren()

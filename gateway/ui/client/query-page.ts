@@ -4,7 +4,8 @@
  * result is then read a page at a time (result-view.ts) while progress.ts shows how far it got.
  */
 import './nav.js'
-import { byId, pageData, required, submitOnCtrlEnter } from './dom.js'
+import { byId, pageData, required } from './dom.js'
+import { setUpEditorPage } from './editor-page.js'
 import { ErrorBox } from './messages.js'
 import { outcomeOf, QueryProgress } from './progress.js'
 import { QueryRunner } from './query-runner.js'
@@ -13,25 +14,12 @@ import { ResultView, type ResultSource } from './result-view.js'
 const data = pageData()
 const source: ResultSource = { base: required(data, 'base'), from: required(data, 'from'), to: required(data, 'to') }
 
-/** Remembers the editor's text per endpoint, so a reload or a visit later finds the query again. */
-function keepText(box: HTMLTextAreaElement): void {
-  const key = `tabula:query:${source.base}`
-  try {
-    const kept = window.localStorage.getItem(key)
-    if (kept !== null && box.value === box.defaultValue) box.value = kept
-    box.addEventListener('input', () => window.localStorage.setItem(key, box.value))
-  } catch {
-    // Storage may be off (private windows, policies): the editor works the same without it.
-  }
-}
-
 function editor(): void {
   const form = byId<HTMLFormElement>('query-form')
   const box = byId<HTMLTextAreaElement>('query')
   const run = byId<HTMLButtonElement>('run')
   const param = required(data, 'param')
-  keepText(box)
-  submitOnCtrlEnter(box, form)
+  const page = setUpEditorPage(form, box, data)
   // api/run and api/sql run in an instance of the page's own; an instance's page in that instance.
   const runner = new QueryRunner({
     app: data.app === 'run' ? 'run' : 'sql',
@@ -44,12 +32,13 @@ function editor(): void {
   form.addEventListener('submit', (ev) => {
     ev.preventDefault()
     if (runner.running) return
-    const text = box.value
+    const text = page.text()
     if (text.trim() === '') {
       new ErrorBox().show('Type a query first.')
-      box.focus()
+      page.focus()
       return
     }
+    page.ran(text)
     runner.run(text)
   })
 }
