@@ -3,10 +3,10 @@ import { Client, type ResultHandle, type RowsResult } from '../client/index.js'
 import { UsageError } from './args.js'
 import type { Command, CommandContext } from './context.js'
 import { credentialsFile, forgetSession, loadSession, saveSession } from './credentials.js'
-import { formatRows, formatValue } from './output.js'
+import { binaryOutput, formatRows, formatValue } from './output.js'
 import { PROFILE } from './profile-command.js'
 import { promptHidden } from './prompt.js'
-import { emitRows, QUERY_OPTIONS, refuseBinaryOutput, runQuery } from './query.js'
+import { emitRows, QUERY_OPTIONS, runQuery, runQueryToBinary } from './query.js'
 import { SHELL } from './shell/command.js'
 import { readAll, readSource, queryText } from './source.js'
 import { DOWNLOAD, UPLOAD } from './transfer.js'
@@ -96,7 +96,7 @@ const RUN: Command = {
     ...QUERY_OPTIONS,
   },
   async run(ctx) {
-    refuseBinaryOutput(ctx)
+    const binary = binaryOutput(ctx.options.format, ctx.options.output as string | undefined)
     const text = await queryText(ctx, 'file-or-xml')
     const query = {
       lang: 'run' as const,
@@ -105,6 +105,7 @@ const RUN: Command = {
       replace: ctx.options.replace === true ? true : undefined,
       title: ctx.options.title as string | undefined,
     }
+    if (binary !== null) return ctx.withClient((client) => runQueryToBinary(ctx, client, query, binary))
     const run = await ctx.withClient((client) => runQuery(ctx, client, query, ctx.format))
     await emitRows(ctx, run, ctx.format)
   },
@@ -125,8 +126,9 @@ const SQL: Command = {
     ...QUERY_OPTIONS,
   },
   async run(ctx) {
-    refuseBinaryOutput(ctx)
+    const binary = binaryOutput(ctx.options.format, ctx.options.output as string | undefined)
     const text = await queryText(ctx, 'text')
+    if (binary !== null) return ctx.withClient((client) => runQueryToBinary(ctx, client, { lang: 'sql', text }, binary))
     const run = await ctx.withClient((client) => runQuery(ctx, client, { lang: 'sql', text }, ctx.format))
     await emitRows(ctx, run, ctx.format)
   },

@@ -65,7 +65,7 @@ export const GLOBAL_OPTIONS: OptionSpecs = {
   format: {
     type: 'string',
     arg: 'FMT',
-    help: "Output: table, json, jsonl or csv (default: -o FILE's extension, the profile's, table on a terminal, json otherwise).",
+    help: "Output: table, json, jsonl, csv; parquet or arrow for sql and run (default: -o FILE's extension, the profile's, table on a terminal, json otherwise).",
   },
   help: { type: 'boolean', short: 'h', help: 'Show this help.' },
 }

@@ -2,8 +2,8 @@
  * How the CLI prints what it gets: an aligned table (for people at a terminal), JSON (for
  * programs: a list of row objects for results), JSON lines (one row object a line, for streams
  * of rows) or CSV (RFC 4180). The default is a table when stdout is a terminal and JSON
- * otherwise, so a pipe into `jq` needs no flag. Parquet (results only, to a file) is written
- * from the service's own `:parquet` answer (query.ts), not here.
+ * otherwise, so a pipe into `jq` needs no flag. Parquet and Arrow (results only) are the
+ * service's own `:parquet` and `:arrow` answers, written as they come (query.ts), not here.
  */
 import type { RowsResult } from '../client/index.js'
 import { UsageError } from './args.js'
@@ -21,15 +21,16 @@ export function formatOfFile(file: string): OutputFormat | null {
 }
 
 /**
- * Formats that are files, not text to print: upload and download read them from --format
- * themselves, and sql and run refuse them (binaryOutput) until they can write them. For printing
- * anything else, such a --format leaves the default.
+ * Formats that are files, not text to print: sql and run write the service's own (query.ts),
+ * upload and download read them from --format themselves. For printing anything else, such a
+ * --format leaves the default.
  */
 const FILE_FORMATS = ['parquet', 'arrow']
+export type BinaryFormat = 'parquet' | 'arrow'
 
 /** The binary format sql or run is asked to write (--format, else -o FILE's extension), or null. */
-export function binaryOutput(option: string | boolean | undefined, file: string | undefined): string | null {
-  if (typeof option === 'string' && FILE_FORMATS.includes(option)) return option
+export function binaryOutput(option: string | boolean | undefined, file: string | undefined): BinaryFormat | null {
+  if (typeof option === 'string' && FILE_FORMATS.includes(option)) return option as BinaryFormat
   if (option === undefined && file !== undefined) {
     if (/\.parquet$/i.test(file)) return 'parquet'
     if (/\.(arrow|arrows|ipc)$/i.test(file)) return 'arrow'

@@ -1,7 +1,8 @@
 /**
  * Running one query from the CLI (the sql and run commands, and each statement of the shell):
  * the progress line while it runs, Ctrl-C that stops it on the service, and its result written
- * in the chosen format to stdout or to `-o FILE`.
+ * in the chosen format to stdout or to `-o FILE`: text formats from the rows, Parquet and Arrow
+ * as the service writes them.
  *
  * Ctrl-C first asks the service to stop the query (`!stop`, answered by whichever gateway runs
  * it) and only then drops the request, so the message can say whether the query was stopped; a
@@ -11,7 +12,7 @@ import { writeFile } from 'node:fs/promises'
 import type { Client, RowsResult } from '../client/index.js'
 import { UsageError, type OptionSpecs } from './args.js'
 import { Interrupted, type CommandContext } from './context.js'
-import { binaryOutput, formatRows, type OutputFormat } from './output.js'
+import { formatRows, type BinaryFormat, type OutputFormat } from './output.js'
 import { elapsedText, QueryProgress } from './query-progress.js'
 
 export type Language = 'sql' | 'run'
@@ -40,16 +41,6 @@ export const QUERY_OPTIONS: OptionSpecs = {
   quiet: { type: 'boolean', short: 'q', help: 'No progress line or row count on stderr.' },
 }
 
-/**
- * Refuses Parquet and Arrow output, which the CLI cannot write yet: better than JSON in a file
- * called out.parquet. It waits for the service's own `:parquet` answer (docs/cli.md).
- */
-export function refuseBinaryOutput(ctx: CommandContext): void {
-  const binary = binaryOutput(ctx.options.format, ctx.options.output as string | undefined)
-  if (binary !== null)
-    throw new UsageError(`${binary === 'parquet' ? 'Parquet' : 'Arrow'} output is not available yet in this CLI: use --format csv or jsonl (see docs/cli.md).`)
-}
-
 /** Whether values come as the display formats show them: always for tables, else when asked. */
 export function formattedValues(option: string | boolean | undefined, format: OutputFormat): boolean {
   if (option === undefined) return format === 'table'
@@ -75,33 +66,30 @@ export interface QueryRun {
 }
 
 /**
- * Runs `q` and answers its rows. `signal` (Ctrl-C) stops it on the service and throws
- * Interrupted with what became of the query.
+ * Sends a query with `send` while the progress line runs; `signal` (Ctrl-C) stops it on the
+ * service and throws Interrupted with what became of the query.
  */
-export async function runQuery(ctx: CommandContext, client: Client, q: Query, format: OutputFormat, signal: AbortSignal = ctx.signal): Promise<QueryRun> {
+async function stoppable<T>(
+  ctx: CommandContext,
+  client: Client,
+  lang: Language,
+  signal: AbortSignal,
+  send: (signal: AbortSignal) => Promise<T>,
+): Promise<{ value: T; elapsedMs: number }> {
   if (signal.aborted) throw new Interrupted('Interrupted.')
-  const formatted = formattedValues(ctx.options.values, format)
   const request = new AbortController()
   let stopping: Promise<string> | undefined
   const onAbort = (): void => {
-    stopping = stopOnService(client, q.lang).finally(() => request.abort())
+    stopping = stopOnService(client, lang).finally(() => request.abort())
   }
   signal.addEventListener('abort', onAbort, { once: true })
   const quiet = ctx.options.quiet === true
-  const progress = new QueryProgress(quiet ? { isTTY: false, write: () => true } : ctx.stderr, () => client.results(q.lang).status({ signal: request.signal }))
+  const progress = new QueryProgress(quiet ? { isTTY: false, write: () => true } : ctx.stderr, () => client.results(lang).status({ signal: request.signal }))
   try {
-    const options = {
-      format: 'json.rows' as const,
-      signal: request.signal,
-      savetable: q.savetable,
-      replace: q.replace,
-      title: q.title,
-      params: formatted ? { values_: 'formatted' } : undefined,
-    }
-    const result = await (q.lang === 'sql' ? client.sql(q.text, options) : client.run(q.text, options))
+    const value = await send(request.signal)
     // A query that ended just as Ctrl-C came is still reported as interrupted: the user asked to stop.
     if (stopping) throw new Interrupted(await stopping)
-    return { result, elapsedMs: progress.end() }
+    return { value, elapsedMs: progress.end() }
   } catch (err) {
     if (stopping) throw new Interrupted(await stopping)
     throw err
@@ -110,6 +98,45 @@ export async function runQuery(ctx: CommandContext, client: Client, q: Query, fo
     signal.removeEventListener('abort', onAbort)
   }
 }
+
+/** What a query sends besides its text and format. */
+function queryOptions(q: Query, signal: AbortSignal) {
+  return { signal, savetable: q.savetable, replace: q.replace, title: q.title }
+}
+
+/** Runs `q` and answers its rows (as the display formats show them for a table, or when asked). */
+export async function runQuery(ctx: CommandContext, client: Client, q: Query, format: OutputFormat, signal: AbortSignal = ctx.signal): Promise<QueryRun> {
+  const formatted = formattedValues(ctx.options.values, format)
+  const { value, elapsedMs } = await stoppable(ctx, client, q.lang, signal, (s) => {
+    const options = { ...queryOptions(q, s), format: 'json.rows' as const, params: formatted ? { values_: 'formatted' } : undefined }
+    return q.lang === 'sql' ? client.sql(q.text, options) : client.run(q.text, options)
+  })
+  return { result: value, elapsedMs }
+}
+
+/**
+ * Runs `q` and writes the service's own Parquet file or Arrow stream of its result (`:parquet`,
+ * `:arrow`: column types kept, values as stored) to -o FILE, or to stdout when that is not a
+ * terminal. Nothing is converted here.
+ */
+export async function runQueryToBinary(ctx: CommandContext, client: Client, q: Query, format: BinaryFormat, signal: AbortSignal = ctx.signal): Promise<void> {
+  const file = ctx.options.output as string | undefined
+  if (file === undefined && ctx.stdout.isTTY) throw new UsageError(`${BINARY_NAMES[format]} is binary: write it to a file with -o FILE, or pipe it.`)
+  if (ctx.options.values === 'formatted')
+    throw new UsageError(`--values formatted is for text output; ${BINARY_NAMES[format]} keeps the stored values and their types.`)
+  const { value: bytes, elapsedMs } = await stoppable(ctx, client, q.lang, signal, (s) => {
+    const options = { ...queryOptions(q, s), format }
+    return q.lang === 'sql' ? client.sql(q.text, options) : client.run(q.text, options)
+  })
+  if (file !== undefined) await writeFile(file, bytes)
+  else await new Promise<void>((resolve, reject) => ctx.stdout.write(bytes, (err) => (err ? reject(err) : resolve())))
+  if (ctx.stderr.isTTY && ctx.options.quiet !== true)
+    ctx.stderr.write(
+      `${bytes.length.toLocaleString('en-US')} bytes of ${BINARY_NAMES[format]} in ${elapsedText(elapsedMs)}${file !== undefined ? `, written to ${file}` : ''}\n`,
+    )
+}
+
+const BINARY_NAMES: Record<BinaryFormat, string> = { parquet: 'Parquet', arrow: 'an Arrow stream' }
 
 /** The rows in `format`, to -o FILE or stdout; on a terminal, the row count and time on stderr. */
 export async function emitRows(ctx: CommandContext, run: QueryRun, format: OutputFormat): Promise<void> {

@@ -8,6 +8,8 @@ import { expect } from 'chai'
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { tableFromIPC } from 'apache-arrow'
+import { parquetReadObjects } from 'hyparquet'
 import type { Client } from '../../client/index.js'
 import { csvRows } from '../helpers/csv-rows.js'
 import { ADMIN_PASSWORD, adminClient, cli, startGateway, type Gateway } from './helpers.js'
@@ -142,15 +144,35 @@ describe('client: CLI query input and output formats', function () {
       expect(await readFile(forced, 'utf8')).to.equal('a\n1\n')
     })
 
-    it('refuses Parquet, which it cannot write yet, instead of writing another format under its name', async () => {
-      for (const args of [
-        ['--format', 'parquet'],
-        ['-o', join(dir, 'out.parquet')],
-      ]) {
-        const r = await cli(['sql', 'select 1 a', ...args], env)
-        expect(r.code).to.equal(2)
-        expect(r.stderr).to.contain('Parquet output is not available yet')
-      }
+    it("writes the service's Parquet and Arrow to -o FILE (by extension or --format), or to a pipe", async () => {
+      const raw = await client.sql(SUMS, { format: 'json.rows' })
+      const expected = raw.rows.map(([store, total]) => ({ store, total }))
+      const parquet = join(dir, 'sums.parquet')
+      const r = await cli(['sql', SUMS, '-o', parquet], env)
+      expect(r.code, r.stderr).to.equal(0)
+      expect(r.stdout).to.equal('')
+      const bytes = await readFile(parquet)
+      const rows = await parquetReadObjects({ file: bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) })
+      expect(rows.map((row) => ({ store: Number(row.store), total: row.total }))).to.deep.equal(expected)
+      // A macro query, --format naming it whatever the file is called.
+      const items = join(dir, 'items.bin')
+      expect((await cli(['run', ITEMS, '--format', 'parquet', '-o', items], env)).code).to.equal(0)
+      const itemBytes = await readFile(items)
+      const itemRows = await parquetReadObjects({ file: itemBytes.buffer.slice(itemBytes.byteOffset, itemBytes.byteOffset + itemBytes.byteLength) })
+      expect(itemRows).to.have.length((await client.run(ITEMS, { format: 'json.rows' })).rows.length)
+      // Arrow to a pipe: the bytes as they are (spawnCli's stdout is text, so read the file form too).
+      const arrow = join(dir, 'sums.arrow')
+      expect((await cli(['sql', SUMS, '-o', arrow], env)).code).to.equal(0)
+      const table = tableFromIPC(await readFile(arrow))
+      expect(table.numRows).to.equal(raw.rows.length)
+      expect(table.schema.fields.map((f) => f.name)).to.deep.equal(['store', 'total'])
+      const piped = await cli(['sql', SUMS, '--format', 'parquet'], env)
+      expect(piped.code, piped.stderr).to.equal(0)
+      expect(piped.stdout.startsWith('PAR1')).to.equal(true)
+      // Display formats are text: they do not go into a typed file.
+      const formatted = await cli(['sql', SUMS, '-o', parquet, '--values', 'formatted'], env)
+      expect(formatted.code).to.equal(2)
+      expect(formatted.stderr).to.contain('--values formatted is for text output')
     })
 
     it('prints the version of its package.json', async () => {
