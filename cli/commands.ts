@@ -1,60 +1,19 @@
 /** The CLI's commands other than upload and download (transfer.ts). */
-import { readFile } from 'node:fs/promises'
 import { Client, type ResultHandle, type RowsResult } from '../client/index.js'
 import { UsageError } from './args.js'
 import type { Command, CommandContext } from './context.js'
 import { credentialsFile, forgetSession, loadSession, saveSession } from './credentials.js'
-import { formatRows, formatValue } from './output.js'
+import { binaryOutput, formatRows, formatValue } from './output.js'
+import { PROFILE } from './profile-command.js'
+import { promptHidden } from './prompt.js'
+import { emitRows, QUERY_OPTIONS, runQuery, runQueryToBinary } from './query.js'
+import { SHELL } from './shell/command.js'
+import { readAll, readSource, queryText } from './source.js'
 import { DOWNLOAD, UPLOAD } from './transfer.js'
-
-/** All of stdin as text. */
-async function readAll(stream: NodeJS.ReadableStream): Promise<string> {
-  const parts: Buffer[] = []
-  for await (const p of stream as AsyncIterable<Buffer | string>) parts.push(typeof p === 'string' ? Buffer.from(p) : p)
-  return Buffer.concat(parts).toString('utf8')
-}
 
 /** Text given on the command line, or read from stdin for '-'. */
 async function inlineOrStdin(ctx: CommandContext, arg: string): Promise<string> {
   return arg === '-' ? readAll(ctx.stdin) : arg
-}
-
-/** A query from a file, or from stdin for '-'. */
-async function readSource(ctx: CommandContext, file: string): Promise<string> {
-  if (file === '-') return readAll(ctx.stdin)
-  try {
-    return await readFile(file, 'utf8')
-  } catch {
-    throw new UsageError(`Cannot read ${file}.`)
-  }
-}
-
-/** Reads a password from the terminal without echoing it. */
-function promptHidden(ctx: CommandContext, prompt: string): Promise<string> {
-  const stdin = ctx.stdin as NodeJS.ReadStream
-  return new Promise((resolve, reject) => {
-    ctx.stderr.write(prompt)
-    let text = ''
-    stdin.setRawMode(true)
-    stdin.resume()
-    const done = (err: Error | null) => {
-      stdin.setRawMode(false)
-      stdin.pause()
-      stdin.off('data', onData)
-      ctx.stderr.write('\n')
-      if (err) reject(err)
-      else resolve(text)
-    }
-    const onData = (d: Buffer) => {
-      for (const ch of d.toString('utf8')) {
-        if (ch === '\r' || ch === '\n') return done(null)
-        if (ch === '\u0003') return done(Object.assign(new Error('Interrupted.'), { name: 'AbortError' }))
-        if (ch === '\u007f' || ch === '\b') text = text.slice(0, -1)
-        else text += ch
-      }
-    }
-    stdin.on('data', onData)
-  })
 }
 
 const LOGIN: Command = {
@@ -63,10 +22,11 @@ const LOGIN: Command = {
   summary: 'Log in and keep the session for the next commands.',
   details: [
     'The password comes from $TABULA_PASSWORD, from stdin with --password-stdin, or is asked for on',
-    'the terminal. Only the session (uid, sid, epw) and the URL are saved, in',
-    '$TABULA_CONFIG_DIR/credentials.json (default ~/.config/tabula/credentials.json), mode 0600;',
-    'never the password. Without a saved session, commands log in by themselves when',
-    'TABULA_UID and TABULA_PASSWORD are set.',
+    "the terminal (or from the profile's passwordCommand or stored password). Only the session",
+    '(uid, sid, epw) and the URL are saved, in $TABULA_CONFIG_DIR/credentials.json (default',
+    '~/.config/tabula/credentials.json; credentials.PROFILE.json with a profile), mode 0600; never',
+    'the password. Without a saved session, commands log in by themselves when TABULA_UID and',
+    'TABULA_PASSWORD (or the profile) give a user and a password.',
   ].join('\n'),
   positionals: [0, 0],
   options: {
@@ -75,23 +35,26 @@ const LOGIN: Command = {
     kill: { type: 'string', arg: 'K', help: 'possess (default: join your live session), yes (end it and start anew) or no.' },
   },
   async run(ctx) {
-    const saved = await loadSession(ctx.env)
-    const url = (ctx.options.url as string | undefined) ?? ctx.env.TABULA_URL ?? saved?.url
-    if (!url) throw new UsageError('No service URL: give --url URL or set TABULA_URL.')
-    const version = (ctx.options['api-version'] as string | undefined) ?? ctx.env.TABULA_API_VERSION ?? (saved?.url === url ? saved.version : 'v1')
+    const saved = await loadSession(ctx.env, ctx.profile.name)
+    const p = ctx.profile.profile
+    const url = (ctx.options.url as string | undefined) ?? ctx.env.TABULA_URL ?? p.url ?? saved?.url
+    if (!url) throw new UsageError('No service URL: give --url URL, set TABULA_URL, or use a profile that has one.')
+    const version =
+      (ctx.options['api-version'] as string | undefined) ?? ctx.env.TABULA_API_VERSION ?? p.apiVersion ?? (saved?.url === url ? saved.version : 'v1')
     const client = new Client({ baseUrl: url, version })
-    const uid = (ctx.options.user as string | undefined) ?? ctx.env.TABULA_UID
-    if (!uid) throw new UsageError('No user id: give --user UID or set TABULA_UID.')
+    const uid = ctx.uid
+    if (!uid) throw new UsageError('No user id: give --user UID, set TABULA_UID, or use a profile that has one.')
     let pw: string
+    const known = ctx.options['password-stdin'] ? null : await ctx.password()
     if (ctx.options['password-stdin']) pw = (await readAll(ctx.stdin)).split(/\r?\n/)[0]
-    else if (ctx.env.TABULA_PASSWORD) pw = ctx.env.TABULA_PASSWORD
+    else if (known !== null) pw = known
     else if ((ctx.stdin as NodeJS.ReadStream).isTTY) pw = await promptHidden(ctx, `Password for ${uid}: `)
     else throw new UsageError('No password: set TABULA_PASSWORD, pipe it with --password-stdin, or run on a terminal to be asked.')
     const kill = ctx.options.kill as 'possess' | 'yes' | 'no' | undefined
     if (kill !== undefined && !['possess', 'yes', 'no'].includes(kill)) throw new UsageError(`--kill takes possess, yes or no (got ${JSON.stringify(kill)}).`)
     const session = await client.login(uid, pw, { kill, signal: ctx.signal })
-    const file = await saveSession({ url, version, ...session, saved: new Date().toISOString() }, ctx.env)
-    ctx.stderr.write(`Logged in to ${url} as ${session.uid}; session saved in ${file}.\n`)
+    const file = await saveSession({ url, version, ...session, saved: new Date().toISOString() }, ctx.env, ctx.profile.name)
+    ctx.stderr.write(`Logged in to ${url} as ${session.uid}${ctx.profile.name === null ? '' : ` (profile ${ctx.profile.name})`}; session saved in ${file}.\n`)
   },
 }
 
@@ -102,7 +65,7 @@ const LOGOUT: Command = {
   positionals: [0, 0],
   options: {},
   async run(ctx) {
-    const saved = await loadSession(ctx.env)
+    const saved = await loadSession(ctx.env, ctx.profile.name)
     if (saved)
       await ctx
         .withClient((client) => client.logout({ signal: ctx.signal }))
@@ -110,47 +73,64 @@ const LOGOUT: Command = {
           // A session the service already ended is still forgotten here.
           if ((err as { code?: string }).code !== 'no_session') throw err
         })
-    await forgetSession(ctx.env)
-    ctx.stderr.write(saved ? 'Logged out.\n' : `No saved session (${credentialsFile(ctx.env)}).\n`)
+    await forgetSession(ctx.env, ctx.profile.name)
+    ctx.stderr.write(saved ? 'Logged out.\n' : `No saved session (${credentialsFile(ctx.env, ctx.profile.name)}).\n`)
   },
 }
 
 const RUN: Command = {
   name: 'run',
-  usage: 'tabula run FILE.xml|- [--save PATH [--replace]]',
-  summary: 'Run a macro-language query from a file (or stdin) and print its result.',
-  positionals: [1, 1],
+  usage: 'tabula run [FILE.xml | - | XML] [-f FILE] [-o FILE] [--save PATH [--replace]]',
+  summary: 'Run a macro-language query from a file, the argument, or stdin, and print its result.',
+  details: [
+    'An argument that starts with < is the query itself; - or -f - reads stdin; with no argument, a',
+    'piped stdin is read. On a terminal, the time and progress show on stderr while it runs; Ctrl-C',
+    'stops the query on the service.',
+  ].join('\n'),
+  positionals: [0, 1],
   options: {
+    file: { type: 'string', short: 'f', arg: 'FILE', help: 'Read the query from FILE (- for stdin).' },
     save: { type: 'string', arg: 'PATH', help: 'Also save the result as a table (savetable).' },
     replace: { type: 'boolean', help: 'With --save: replace an existing table.' },
     title: { type: 'string', arg: 'TEXT', help: "With --save: the table's title." },
+    ...QUERY_OPTIONS,
   },
   async run(ctx) {
-    const xml = await readSource(ctx, ctx.positionals[0])
-    const result = await ctx.withClient((client) =>
-      client.run(xml, {
-        format: 'json.rows',
-        signal: ctx.signal,
-        savetable: ctx.options.save as string | undefined,
-        replace: ctx.options.replace === true ? true : undefined,
-        title: ctx.options.title as string | undefined,
-      }),
-    )
-    ctx.print(formatRows(result, ctx.format))
+    const binary = binaryOutput(ctx.options.format, ctx.options.output as string | undefined)
+    const text = await queryText(ctx, 'file-or-xml')
+    const query = {
+      lang: 'run' as const,
+      text,
+      savetable: ctx.options.save as string | undefined,
+      replace: ctx.options.replace === true ? true : undefined,
+      title: ctx.options.title as string | undefined,
+    }
+    if (binary !== null) return ctx.withClient((client) => runQueryToBinary(ctx, client, query, binary))
+    const run = await ctx.withClient((client) => runQuery(ctx, client, query, ctx.format))
+    await emitRows(ctx, run, ctx.format)
   },
 }
 
 const SQL: Command = {
   name: 'sql',
-  usage: 'tabula sql "SELECT ..."|-',
+  usage: 'tabula sql ["SELECT ..." | -] [-f FILE] [-o FILE]',
   summary: 'Run one read-only SQL statement and print its result.',
-  details: 'Tables are named by dotted path, e.g. select store, count(*) n from pub.demo.retail.item group by store.',
-  positionals: [1, 1],
-  options: {},
+  details: [
+    'Tables are named by dotted path, e.g. select store, count(*) n from pub.demo.retail.item group by store.',
+    'The statement is the argument, the file of -f FILE, or stdin (- , -f -, or a pipe with no argument).',
+    'On a terminal, the time and progress show on stderr while it runs; Ctrl-C stops the query on the service.',
+  ].join('\n'),
+  positionals: [0, 1],
+  options: {
+    file: { type: 'string', short: 'f', arg: 'FILE', help: 'Read the statement from FILE (- for stdin).' },
+    ...QUERY_OPTIONS,
+  },
   async run(ctx) {
-    const text = await inlineOrStdin(ctx, ctx.positionals[0])
-    const result = await ctx.withClient((client) => client.sql(text, { format: 'json.rows', signal: ctx.signal }))
-    ctx.print(formatRows(result, ctx.format))
+    const binary = binaryOutput(ctx.options.format, ctx.options.output as string | undefined)
+    const text = await queryText(ctx, 'text')
+    if (binary !== null) return ctx.withClient((client) => runQueryToBinary(ctx, client, { lang: 'sql', text }, binary))
+    const run = await ctx.withClient((client) => runQuery(ctx, client, { lang: 'sql', text }, ctx.format))
+    await emitRows(ctx, run, ctx.format)
   },
 }
 
@@ -243,4 +223,4 @@ const STATUS: Command = {
   },
 }
 
-export const COMMANDS: readonly Command[] = [LOGIN, LOGOUT, RUN, SQL, LS, UPLOAD, DOWNLOAD, DBM, NEW, STOP, STATUS]
+export const COMMANDS: readonly Command[] = [LOGIN, LOGOUT, SHELL, RUN, SQL, LS, UPLOAD, DOWNLOAD, DBM, NEW, STOP, STATUS, PROFILE]

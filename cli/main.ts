@@ -10,10 +10,14 @@
  *   4    the service could not be reached, or failed (5xx)
  *   130  interrupted (Ctrl-C); a running query or upload is stopped on the service
  */
+import { realpathSync } from 'node:fs'
+import { fileURLToPath } from 'node:url'
 import { TabulaError } from '../client/index.js'
 import { describeOptions, parseArgs, UsageError } from './args.js'
 import { COMMANDS } from './commands.js'
-import { GLOBAL_OPTIONS, makeContext, NotLoggedIn, type Command, type Io } from './context.js'
+import { GLOBAL_OPTIONS, Interrupted, loadContext, NotLoggedIn, type Command, type Io } from './context.js'
+import { ShellFailed } from './shell/command.js'
+import { version } from './version.js'
 
 export const EXIT = { OK: 0, API: 1, USAGE: 2, SESSION: 3, SERVICE: 4, INTERRUPTED: 130 } as const
 
@@ -23,7 +27,7 @@ const EXIT_CODES_HELP = `Exit codes: 0 ok, 1 API error (4xx), 2 usage error, 3 n
 function mainHelp(): string {
   const width = Math.max(...COMMANDS.map((c) => c.name.length))
   return [
-    'Usage: tabula COMMAND [ARGS] [OPTIONS]',
+    'Usage: tabula COMMAND [ARGS] [OPTIONS]      tabula shell: an interactive shell      tabula --version',
     '',
     'Commands:',
     ...COMMANDS.map((c) => `  ${c.name.padEnd(width)}  ${c.summary}`),
@@ -31,7 +35,8 @@ function mainHelp(): string {
     'Options of every command:',
     describeOptions(GLOBAL_OPTIONS),
     '',
-    'Environment: TABULA_URL, TABULA_UID, TABULA_PASSWORD, TABULA_API_VERSION, TABULA_CONFIG_DIR.',
+    'Environment: TABULA_URL, TABULA_UID, TABULA_PASSWORD, TABULA_API_VERSION, TABULA_PROFILE, TABULA_CONFIG,',
+    'TABULA_CONFIG_DIR. Settings come from the command line, then the environment, then the profile.',
     EXIT_CODES_HELP,
     'Run "tabula COMMAND --help" for a command\'s own help.',
     '',
@@ -57,8 +62,10 @@ function commandHelp(c: Command): string {
 
 /** The exit code for an error, and the message to print. */
 export function classify(err: unknown, signal: AbortSignal): { code: number; message: string } {
+  if (err instanceof Interrupted) return { code: EXIT.INTERRUPTED, message: err.message }
   if (signal.aborted) return { code: EXIT.INTERRUPTED, message: 'Interrupted.' }
   if (err instanceof UsageError) return { code: EXIT.USAGE, message: `${err.message}\nRun "tabula help" for usage.` }
+  if (err instanceof ShellFailed) return { code: EXIT.API, message: err.message }
   if (err instanceof NotLoggedIn) return { code: EXIT.SESSION, message: err.message }
   if (err instanceof TabulaError) {
     const id = err.requestId ? ` (request ${err.requestId})` : ''
@@ -73,6 +80,10 @@ export function classify(err: unknown, signal: AbortSignal): { code: number; mes
 
 export async function main(argv: readonly string[], io: Io, signal: AbortSignal): Promise<number> {
   const [name, ...rest] = argv
+  if (name === '--version' || name === '-V' || name === 'version') {
+    io.stdout.write(`tabula ${await version()}\n`)
+    return EXIT.OK
+  }
   if (name === undefined || name === 'help' || name === '--help' || name === '-h') {
     const which = name === 'help' ? COMMANDS.find((c) => c.name === rest[0]) : undefined
     if (name === 'help' && rest[0] !== undefined && !which) {
@@ -97,7 +108,7 @@ export async function main(argv: readonly string[], io: Io, signal: AbortSignal)
     if (positionals.length < min || positionals.length > max) {
       throw new UsageError(`${positionals.length < min ? 'Missing arguments' : 'Too many arguments'}. Usage: ${command.usage}`)
     }
-    await command.run(makeContext(io, options, positionals, signal))
+    await command.run(await loadContext(io, options, positionals, signal))
     return EXIT.OK
   } catch (err) {
     const { code, message } = classify(err, signal)
@@ -106,15 +117,32 @@ export async function main(argv: readonly string[], io: Io, signal: AbortSignal)
   }
 }
 
+/**
+ * Whether node was started on this file: directly, or through the link npm makes for the bin
+ * (`node_modules/.bin/tabula`, `<prefix>/bin/tabula`), whatever that link is called.
+ */
+function isEntryPoint(): boolean {
+  const invoked = process.argv[1]
+  if (!invoked) return false
+  try {
+    return realpathSync(invoked) === realpathSync(fileURLToPath(import.meta.url))
+  } catch {
+    return false
+  }
+}
+
 // Run when executed (not when a test imports this module).
-const invoked = process.argv[1] ?? ''
-if (/(?:^|[\\/])(main\.js|tabula)$/.test(invoked)) {
+if (isEntryPoint()) {
   const controller = new AbortController()
   let interrupts = 0
   process.on('SIGINT', () => {
     // The first Ctrl-C stops the request (the service then stops its query or the upload is
     // aborted); a second one leaves at once.
-    if (++interrupts > 1) process.exit(EXIT.INTERRUPTED)
+    if (++interrupts > 1) {
+      process.stderr.write('\nInterrupted again: leaving without waiting for the service.\n')
+      process.exit(EXIT.INTERRUPTED)
+    }
+    if (process.stderr.isTTY) process.stderr.write('\nStopping… (Ctrl-C again to leave at once)\n')
     controller.abort()
   })
   main(process.argv.slice(2), { stdout: process.stdout, stderr: process.stderr, stdin: process.stdin, env: process.env }, controller.signal).then(
