@@ -6,6 +6,7 @@
 import type { DbmReply } from '../../../shared/api-answers.js'
 import { ApiError, failure } from './api.js'
 import { byId, pageData, required } from './dom.js'
+import type { ErrorBox } from './messages.js'
 
 const data = pageData()
 
@@ -70,4 +71,21 @@ export function namesOf(text: string): string[] {
 /** The #status line: what the last action did. Cleared with the error box at the next action. */
 export function showStatus(text: string): void {
   byId('status').textContent = text
+}
+
+/**
+ * Runs a page's action: the error box and the status line cleared first, the control that
+ * started it disabled meanwhile (no double submit), and a failure shown with the API's message.
+ */
+export async function act(errors: ErrorBox, control: HTMLButtonElement | HTMLInputElement, work: () => Promise<void>): Promise<void> {
+  errors.clear()
+  showStatus('')
+  control.disabled = true
+  try {
+    await work()
+  } catch (err) {
+    errors.show(err)
+  } finally {
+    control.disabled = false
+  }
 }

@@ -5,7 +5,7 @@
  * again after each change.
  */
 import './nav.js'
-import { caller, dbm, namesOf, rowsOf, showStatus } from './admin-dbm.js'
+import { act as runAction, caller, dbm, namesOf, rowsOf, showStatus } from './admin-dbm.js'
 import { byId, make } from './dom.js'
 import { ErrorBox } from './messages.js'
 
@@ -21,19 +21,7 @@ interface GroupView {
 }
 
 const errors = new ErrorBox()
-
-async function act(button: HTMLButtonElement, work: () => Promise<void>): Promise<void> {
-  errors.clear()
-  showStatus('')
-  button.disabled = true
-  try {
-    await work()
-  } catch (err) {
-    errors.show(err)
-  } finally {
-    button.disabled = false
-  }
-}
+const act = (control: HTMLButtonElement | HTMLInputElement, work: () => Promise<void>): Promise<void> => runAction(errors, control, work)
 
 /** canManageGroup of the service (catalog/people.ts): the owner, the company's group managers, admins. */
 const mayChange = (g: GroupView): boolean => g.owner === caller.uid || caller.admin || (caller.manageGroups && g.company === caller.company)

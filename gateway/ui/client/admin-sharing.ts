@@ -5,7 +5,7 @@
  * typing are the groups and (for user managers) the users this user may see.
  */
 import './nav.js'
-import { caller, dbm, namesOf, rowsOf, showStatus } from './admin-dbm.js'
+import { act as runAction, caller, dbm, namesOf, rowsOf, showStatus } from './admin-dbm.js'
 import { byId, make, pageData, required } from './dom.js'
 import { ErrorBox } from './messages.js'
 
@@ -19,20 +19,8 @@ interface Permissions {
 
 const path = required(pageData(), 'path')
 const errors = new ErrorBox()
+const act = (control: HTMLButtonElement | HTMLInputElement, work: () => Promise<void>): Promise<void> => runAction(errors, control, work)
 const inherit = byId<HTMLInputElement>('inherit')
-
-async function act(control: HTMLButtonElement | HTMLInputElement, work: () => Promise<void>): Promise<void> {
-  errors.clear()
-  showStatus('')
-  control.disabled = true
-  try {
-    await work()
-  } catch (err) {
-    errors.show(err)
-  } finally {
-    control.disabled = false
-  }
-}
 
 const readerName = (name: string): string => (name === '*' ? '* (every user)' : name)
 

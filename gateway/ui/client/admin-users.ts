@@ -5,7 +5,7 @@
  * shows what the service now holds.
  */
 import './nav.js'
-import { caller, dbm, rowsOf, showStatus } from './admin-dbm.js'
+import { act as runAction, caller, dbm, rowsOf, showStatus } from './admin-dbm.js'
 import { byId, make } from './dom.js'
 import { ErrorBox } from './messages.js'
 
@@ -24,20 +24,7 @@ interface UserView {
 const USER_KEYS = ['uid', 'first', 'middle', 'last', 'email', 'company', 'roles', 'active'] as const
 
 const errors = new ErrorBox()
-
-/** Runs an action with the error box cleared first and the button disabled meanwhile. */
-async function act(button: HTMLButtonElement, work: () => Promise<void>): Promise<void> {
-  errors.clear()
-  showStatus('')
-  button.disabled = true
-  try {
-    await work()
-  } catch (err) {
-    errors.show(err)
-  } finally {
-    button.disabled = false
-  }
-}
+const act = (control: HTMLButtonElement | HTMLInputElement, work: () => Promise<void>): Promise<void> => runAction(errors, control, work)
 
 const fullName = (u: UserView): string => [u.first, u.middle, u.last].filter((s) => s !== '').join(' ')
 
