@@ -92,9 +92,13 @@ export interface DbmParams {
     cols?: readonly ColumnDecl[]
     data?: unknown
     csv?: string
+    /** A Parquet file, base64 (or send it as the body: client.uploadChunk with a format). */
+    parquet?: string
+    /** An Arrow IPC stream or file, base64. */
+    arrow?: string
   } & NewTableFields
   readonly upload_begin: { path: string; mode?: UploadMode; cols?: readonly ColumnDecl[] } & NewTableFields
-  readonly upload_chunk: { upload: string; seq?: number; csv?: string; data?: unknown }
+  readonly upload_chunk: { upload: string; seq?: number; csv?: string; data?: unknown; parquet?: string; arrow?: string }
   readonly upload_commit: { upload: string }
   readonly upload_abort: { upload: string }
   readonly get_user: { uid?: string }

@@ -12,7 +12,7 @@ import type { AddressInfo } from 'node:net'
 import { expect } from 'chai'
 import type { Page } from 'playwright-core'
 import { useBrowser } from '../helpers/browser.js'
-import { eventually, textOf } from '../browser/pages.js'
+import { eventually, runQuery, textOf } from '../browser/pages.js'
 import { useWorkbench } from '../browser/workbench.js'
 
 const VICTIM = { uid: 'vic', pw: 'vic-secret-1' }
@@ -265,8 +265,7 @@ describe('security: cross-site requests in Chromium', function () {
     expect(await textOf(page, '#error')).to.equal('')
 
     await page.goto(`${api()}/run`)
-    await page.locator('textarea#query').fill('<table cols="n">5</table>')
-    await page.locator('button#run').click()
+    await runQuery(page, '<table cols="n">5</table>')
     await page.locator('table#result tbody tr').first().waitFor()
     expect(await textOf(page, '#error')).to.equal('')
 
