@@ -24,7 +24,7 @@ import { folderPage } from './folder-page.js'
 import { dynamicPage, fixedQueryPage, type IndexKind } from './instance-page.js'
 import { newPage } from './new-page.js'
 import { landingPage } from './landing-page.js'
-import { linkedQueryText } from './query-link.js'
+import { linkedQueryText, runsOnOpen } from './query-link.js'
 import { queryPage, type QueryApp } from './query-page.js'
 
 export type PageView =
@@ -91,7 +91,15 @@ async function instancePage(ctx: Context, instances: Instances, route: ParsedPat
   switch (inst.kind) {
     case 'sql':
     case 'run':
-      return queryPage({ version: route.version, uid, app: inst.kind, path: String(inst.tag), title: `Instance ${inst.tag} (${inst.kind})`, text })
+      return queryPage({
+        version: route.version,
+        uid,
+        app: inst.kind,
+        path: String(inst.tag),
+        title: `Instance ${inst.tag} (${inst.kind})`,
+        text,
+        runOnOpen: text !== undefined && runsOnOpen(ctx, params),
+      })
     case 'query':
       return fixedQueryPage({ version: route.version, uid, tag: inst.tag, xml: inst.xml })
     case 'dynamic':
@@ -114,7 +122,8 @@ async function render(ctx: Context, services: PageServices, route: ParsedPath, v
   switch (view.kind) {
     case 'landing':
       return landingPage({ version: route.version, uid, instances: await services.instances.ofSession(authState(ctx).session.sid) })
-    case 'query':
+    case 'query': {
+      const text = linkedQueryText(route, ctx.method, params, QUERY_PARAM[view.app])
       return queryPage({
         version: route.version,
         uid,
@@ -122,8 +131,10 @@ async function render(ctx: Context, services: PageServices, route: ParsedPath, v
         path: view.app,
         title: view.app === 'run' ? 'Macro query' : 'SQL query',
         active: view.app,
-        text: linkedQueryText(route, ctx.method, params, QUERY_PARAM[view.app]),
+        text,
+        runOnOpen: text !== undefined && runsOnOpen(ctx, params),
       })
+    }
     case 'new':
       return newPage({ version: route.version, uid })
     case 'instance':

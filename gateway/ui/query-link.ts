@@ -7,7 +7,9 @@
  * names its format (`api/sql:html?sql=…` is the query's result as HTML, as the API specifies).
  */
 import type { Params } from '../params.js'
+import type { Context } from 'koa'
 import type { ParsedPath } from '../path.js'
+import { crossSiteReason } from '../security/browser-origin.js'
 
 /** Parameters a link may carry beside the query. */
 const LINK_PARAMS = new Set(['run'])
@@ -20,4 +22,17 @@ export function linkedQueryText(route: ParsedPath, method: string, params: Param
   // Anything else (savetable, a timeout…) is a request to the endpoint itself, which it answers.
   for (const name of Object.keys(params)) if (name !== param && !LINK_PARAMS.has(name)) return undefined
   return text
+}
+
+/** No origin is trusted to make the page run a query by itself, not even one in ALLOWED_ORIGINS. */
+const NO_ORIGINS: ReadonlySet<string> = new Set()
+
+/**
+ * Whether the editor page runs its linked query as it opens: the link says `run=1` and the
+ * browser did not come from another site. A page elsewhere can still link here with `run=1`; the
+ * editor then opens with the query filled in and waits for the user, so another site cannot make
+ * a logged-in browser spend its session's instances and query time.
+ */
+export function runsOnOpen(ctx: Context, params: Params): boolean {
+  return params.run === '1' && crossSiteReason(ctx, NO_ORIGINS) === null
 }

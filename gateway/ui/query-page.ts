@@ -35,6 +35,8 @@ export interface QueryPageOptions {
   readonly title: string
   /** Text for the editor; the app's example when absent. */
   readonly text?: string
+  /** Run the text as the page opens (a `run=1` link followed from this service, not another site). */
+  readonly runOnOpen?: boolean
   readonly active?: NavItem
 }
 
@@ -71,6 +73,7 @@ ${progressPanel()}${errorBox()}${resultPanel()}`
       app: opts.app,
       instance: opts.path === opts.app ? 'page' : 'self',
       functions: functionList(app.param === 'sql' ? 'sql' : 'xml'),
+      ...(opts.runOnOpen === true ? { autorun: '1' } : {}),
     },
     content,
   })

@@ -75,6 +75,22 @@ forEachStore(
         expect((await get('/v1/api/sql/!cols:json')).body.name).to.deep.equal(['before'])
       })
 
+      it('runs a run=1 link as the page opens only when the browser did not come from another site', async () => {
+        const link = `/v1/api/sql?sql=${encodeURIComponent('select 8 as eight')}&run=1`
+        const own = await get(link).set('Sec-Fetch-Site', 'same-origin')
+        expect(own.text).to.include('data-autorun="1"')
+        expect((await get(link).set('Sec-Fetch-Site', 'none')).text, 'typed or bookmarked').to.include('data-autorun="1"')
+        for (const site of ['cross-site', 'same-site']) {
+          const res = await get(link).set('Sec-Fetch-Site', site)
+          expect(res.status).to.equal(200)
+          expect(res.text, site).to.include('select 8 as eight</textarea>')
+          expect(res.text, site).to.not.include('data-autorun')
+        }
+        const referred = await get(link).set('Referer', 'https://elsewhere.example/page')
+        expect(referred.text, 'from a page of another site (Referer)').to.not.include('data-autorun')
+        expect((await get(`/v1/api/sql?sql=${encodeURIComponent('select 8 as eight')}`)).text, 'without run=1').to.not.include('data-autorun')
+      })
+
       it('fills the macro editor with ?xml=, and an sql or run instance with its query', async () => {
         const run = await get(`/v1/api/run?xml=${encodeURIComponent('<base table="pub.demo.retail.stores"/>')}`)
         expect(run.text).to.include('&lt;base table=&quot;pub.demo.retail.stores&quot;/&gt;</textarea>')

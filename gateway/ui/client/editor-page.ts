@@ -43,7 +43,8 @@ function keptText(base: string): { read(): string | null; write(text: string): v
 /**
  * Replaces the page's textarea with the editor and sets up what goes with it. The text it starts
  * with: the query of the address (which the server wrote into the page), else the text kept for
- * this endpoint, else the page's example. With `run=1` in the address the form is submitted once.
+ * this endpoint, else the page's example. The form is submitted once as the page opens when the
+ * server says so (`data-autorun`: a `run=1` link not followed from another site).
  */
 export function setUpEditorPage(form: HTMLFormElement, box: HTMLTextAreaElement, data: DOMStringMap): EditorPage {
   const param = required(data, 'param')
@@ -76,7 +77,7 @@ export function setUpEditorPage(form: HTMLFormElement, box: HTMLTextAreaElement,
       editor.focus()
     })
   refreshHistory()
-  if (linked.run) queueMicrotask(() => form.requestSubmit())
+  if (data.autorun === '1') queueMicrotask(() => form.requestSubmit())
   return {
     text: () => editor.text,
     focus: () => editor.focus(),

@@ -23,8 +23,7 @@ export function showQueryInUrl(param: string, query: string): void {
   window.history.replaceState(null, '', url)
 }
 
-/** What the page's address asks: the query it carries (if any) and whether to run it. */
-export function linkedQuery(param: string): { readonly query: string | null; readonly run: boolean } {
-  const params = new URLSearchParams(window.location.search)
-  return { query: params.get(param), run: params.get('run') === '1' }
+/** The query the page's address carries, if any (whether to run it is the server's call: data-autorun). */
+export function linkedQuery(param: string): { readonly query: string | null } {
+  return { query: new URLSearchParams(window.location.search).get(param) }
 }
