@@ -9,7 +9,7 @@ import { createServer, type IncomingMessage, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import type { Client } from '../../client/index.js'
 import { scriptBinary, Terminal } from './cli-terminal.js'
-import { ADMIN_PASSWORD, adminClient, cli, configDir, spawnCli, startGateway, type Gateway } from './helpers.js'
+import { cli, configDir, spawnCli, useLoggedInCli } from './helpers.js'
 
 const ENDLESS = 'with recursive c(x) as (select 1 union all select x + 1 from c) select count(*) n from c'
 
@@ -24,56 +24,41 @@ describe('client: CLI progress and Ctrl-C', function () {
   this.timeout(60_000)
 
   describe('against a gateway', () => {
-    let g: Gateway
-    let cfg: { dir: string; remove(): Promise<void> }
-    let env: Record<string, string>
-    let client: Client
-    before(async () => {
-      g = await startGateway({ QUERY_TIMEOUT_MS: '120000' })
-      cfg = await configDir()
-      env = { TABULA_CONFIG_DIR: cfg.dir }
-      const r = await cli(['login', '--url', g.url, '--user', 'admin'], { ...env, TABULA_PASSWORD: ADMIN_PASSWORD })
-      expect(r.code, r.stderr).to.equal(0)
-      client = await adminClient(g)
-    })
-    after(async () => {
-      await g?.close()
-      await cfg?.remove()
-    })
+    const session = useLoggedInCli({ QUERY_TIMEOUT_MS: '120000' })
 
     it('writes no progress and no row count when stderr is not a terminal', async () => {
-      const r = await cli(['sql', 'select count(*) n from pub.demo.retail.item', '--format', 'table'], env)
+      const r = await cli(['sql', 'select count(*) n from pub.demo.retail.item', '--format', 'table'], session.env)
       expect(r.code, r.stderr).to.equal(0)
       expect(r.stderr).to.equal('')
     })
 
     it('on Ctrl-C, stops the query with !stop and says so (exit 130)', async () => {
-      const { child, result } = spawnCli(['sql', ENDLESS], env)
-      await waitUntilRunning(client)
+      const { child, result } = spawnCli(['sql', ENDLESS], session.env)
+      await waitUntilRunning(session.client)
       child.kill('SIGINT')
       const r = await result
       expect(r.code).to.equal(130)
       expect(r.stderr).to.contain('Interrupted: the query was stopped on the service.')
-      expect((await client.results('sql').status()).running).to.equal(false)
+      expect((await session.client.results('sql').status()).running).to.equal(false)
     })
 
     it('shows the elapsed time and status on a terminal, then the row count; Ctrl-C there stops the query', async function () {
       const script = scriptBinary()
       if (!script) this.skip()
-      const quick = new Terminal(script!, ['run', '<base table="pub.demo.retail.stores"/><sel value="store<6"/>'], env)
+      const quick = new Terminal(script!, ['run', '<base table="pub.demo.retail.stores"/><sel value="store<6"/>'], session.env)
       await quick.waitFor(/5 rows in \d+\.\d s/)
       expect(await quick.exit()).to.equal(0)
 
-      const t = new Terminal(script!, ['sql', ENDLESS], env)
+      const t = new Terminal(script!, ['sql', ENDLESS], session.env)
       let at = await t.waitFor(/running \d+\.\d s/)
-      await waitUntilRunning(client)
+      await waitUntilRunning(session.client)
       // The status part comes from !status: the engine the gateway chose.
       at = await t.waitFor(/running \d+\.\d s · sqlite/, at)
       t.type('\x03')
       at = await t.waitFor('Stopping', at)
       await t.waitFor('Interrupted: the query was stopped on the service.', at)
       expect(await t.exit()).to.equal(130)
-      expect((await client.results('sql').status()).running).to.equal(false)
+      expect((await session.client.results('sql').status()).running).to.equal(false)
     })
   })
 

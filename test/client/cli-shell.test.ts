@@ -6,33 +6,17 @@
 import { expect } from 'chai'
 import { readFile, stat, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
-import type { Client } from '../../client/index.js'
 import { serviceCatalog } from '../../cli/shell/command.js'
 import { cachedCatalog, makeCompleter } from '../../cli/shell/completion.js'
 import { HISTORY_SIZE } from '../../cli/shell/history.js'
 import { plain, scriptBinary, Terminal } from './cli-terminal.js'
-import { ADMIN_PASSWORD, adminClient, cli, configDir, startGateway, type Gateway } from './helpers.js'
+import { cli, configDir, useLoggedInCli } from './helpers.js'
 
 const ENDLESS = 'with recursive c(x) as (select 1 union all select x + 1 from c) select count(*) n from c;'
 
 describe('client: CLI shell', function () {
   this.timeout(60_000)
-  let g: Gateway
-  let cfg: { dir: string; remove(): Promise<void> }
-  let env: Record<string, string>
-  let client: Client
-  before(async () => {
-    g = await startGateway({ QUERY_TIMEOUT_MS: '120000' })
-    cfg = await configDir()
-    env = { TABULA_CONFIG_DIR: cfg.dir }
-    const r = await cli(['login', '--url', g.url, '--user', 'admin'], { ...env, TABULA_PASSWORD: ADMIN_PASSWORD })
-    expect(r.code, r.stderr).to.equal(0)
-    client = await adminClient(g)
-  })
-  after(async () => {
-    await g?.close()
-    await cfg?.remove()
-  })
+  const session = useLoggedInCli({ QUERY_TIMEOUT_MS: '120000' })
 
   describe('from a pipe', () => {
     it('runs SQL over several lines, several statements a line, macro queries and a last statement without ";"', async () => {
@@ -45,7 +29,7 @@ describe('client: CLI shell', function () {
         '<base table="pub.demo.retail.stores"/><sel value="store=8"/><colord cols="store"/>;',
         'select 4 d',
       ].join('\n')
-      const r = await cli(['shell'], env, input)
+      const r = await cli(['shell'], session.env, input)
       expect(r.code, r.stderr).to.equal(0)
       const answers = r.stdout
         .trim()
@@ -77,13 +61,13 @@ describe('client: CLI shell', function () {
         '.quit',
         'select 99 never;',
       ].join('\n')
-      const r = await cli(['shell'], env, input)
+      const r = await cli(['shell'], session.env, input)
       expect(r.code).to.equal(1)
       expect(r.stdout).to.contain('t,v\n"x,y",2.5\n')
       expect(r.stderr).to.contain('no such column: nope')
       expect(r.stderr).to.contain('Unknown command .frobnicate')
       // Formatted values are the service's display text.
-      const shown = await client.sql('select 1234567.891 big', { format: 'json.rows', params: { values_: 'formatted' } })
+      const shown = await session.client.sql('select 1234567.891 big', { format: 'json.rows', params: { values_: 'formatted' } })
       expect(r.stdout).to.contain(`{"big":${JSON.stringify(shown.rows[0][0])}}`)
       expect(r.stdout).to.contain('{"name":"region","label":"Region","type":"a","format":"type:char;width:16"}')
       expect(r.stdout).to.contain('.cols TABLE')
@@ -94,7 +78,7 @@ describe('client: CLI shell', function () {
 
   describe('completion (the completer called directly, on the service listing)', () => {
     const complete = (line: string, pendingText = '', pending = false) => {
-      const catalog = cachedCatalog(serviceCatalog((fn) => fn(client)))
+      const catalog = cachedCatalog(serviceCatalog((fn) => fn(session.client)))
       return makeCompleter(catalog, () => ({ pending, text: pendingText + line }))(line)
     }
 
@@ -112,7 +96,7 @@ describe('client: CLI shell', function () {
 
     it('completes the columns of the tables the statement names, keywords and functions', async () => {
       // The table comes after the cursor: the whole line is read.
-      const catalog = cachedCatalog(serviceCatalog((fn) => fn(client)))
+      const catalog = cachedCatalog(serviceCatalog((fn) => fn(session.client)))
       const line = 'select sa'
       const [words] = await makeCompleter(catalog, () => ({ pending: false, text: 'select sa from pub.demo.retail.item' }))(line)
       expect(words).to.deep.equal(['sales'])
@@ -141,7 +125,7 @@ describe('client: CLI shell', function () {
 
     it('prompts, completes with Tab, shows formatted values, and keeps the history between runs', async () => {
       const hist = await configDir()
-      const tenv = { ...env, TABULA_HISTORY: join(hist.dir, 'history') }
+      const tenv = { ...session.env, TABULA_HISTORY: join(hist.dir, 'history') }
       try {
         const t = new Terminal(script!, ['shell'], tenv)
         let at = await t.waitFor('tabula> ')
@@ -153,7 +137,7 @@ describe('client: CLI shell', function () {
         at = await t.waitFor(/2 rows in [\d.]+ s/, at)
         // The table shows the service's formatted numbers, never a raw double.
         const [raw] = (
-          await client.sql('select store, sum(sales) total from pub.demo.retail.item group by store order by store limit 1', { format: 'json.rows' })
+          await session.client.sql('select store, sum(sales) total from pub.demo.retail.item group by store order by store limit 1', { format: 'json.rows' })
         ).rows
         const shown = plain(t.output)
         expect(shown).to.match(new RegExp(`\\s1\\s+${(raw[1] as number).toFixed(2).replace('.', '\\.')}\\b`))
@@ -188,7 +172,7 @@ describe('client: CLI shell', function () {
       const file = join(hist.dir, 'history')
       try {
         await writeFile(file, Array.from({ length: HISTORY_SIZE + 200 }, (_, i) => `select ${i};`).join('\n') + '\n')
-        const t = new Terminal(script!, ['shell'], { ...env, TABULA_HISTORY: file })
+        const t = new Terminal(script!, ['shell'], { ...session.env, TABULA_HISTORY: file })
         const at = await t.waitFor('tabula> ')
         t.type('select 4242 n;\n')
         await t.waitFor(/1 row in/, at)
@@ -204,19 +188,19 @@ describe('client: CLI shell', function () {
     })
 
     it('shows progress while a query runs; Ctrl-C stops it on the service and comes back to the prompt', async () => {
-      const t = new Terminal(script!, ['shell'], env)
+      const t = new Terminal(script!, ['shell'], session.env)
       let at = await t.waitFor('tabula> ')
       t.type(`${ENDLESS}\n`)
       at = await t.waitFor(/running \d+\.\d s/, at)
       // The service reports it running before it is stopped.
-      for (let i = 0; !(await client.results('sql').status()).running; i++) {
+      for (let i = 0; !(await session.client.results('sql').status()).running; i++) {
         if (i > 100) expect.fail('the query never showed as running')
         await new Promise((r) => setTimeout(r, 100))
       }
       t.type('\x03')
       at = await t.waitFor('Interrupted: the query was stopped on the service.', at)
       await t.waitFor('tabula> ', at)
-      expect((await client.results('sql').status()).running).to.equal(false)
+      expect((await session.client.results('sql').status()).running).to.equal(false)
       // Ctrl-C on a statement being typed drops it; the shell is still there.
       t.type('select 1,')
       await t.waitFor('select 1,', at)

@@ -99,3 +99,33 @@ export async function failure(p: Promise<unknown>): Promise<TabulaError> {
   expect(e, 'expected a TabulaError').to.be.instanceOf(TabulaError)
   return e as TabulaError
 }
+
+/** A gateway process, a config folder whose CLI session is the admin's, and an API client of the admin. */
+export interface LoggedInCli {
+  /** The environment that points the CLI at that config folder. */
+  readonly env: Record<string, string>
+  readonly client: Client
+}
+
+/**
+ * Starts a gateway (with `gatewayEnv`) before the suite, logs the CLI in as the admin in a config
+ * folder of its own, and removes both after. The object's fields are set once `before` has run.
+ */
+export function useLoggedInCli(gatewayEnv: Record<string, string> = {}): LoggedInCli {
+  let g: Gateway | undefined
+  let cfg: { dir: string; remove(): Promise<void> } | undefined
+  const live = { env: {} as Record<string, string>, client: undefined as unknown as Client }
+  before(async () => {
+    g = await startGateway(gatewayEnv)
+    cfg = await configDir()
+    live.env = { TABULA_CONFIG_DIR: cfg.dir }
+    const r = await cli(['login', '--url', g.url, '--user', 'admin'], { ...live.env, TABULA_PASSWORD: ADMIN_PASSWORD })
+    expect(r.code, r.stderr).to.equal(0)
+    live.client = await adminClient(g)
+  })
+  after(async () => {
+    await g?.close()
+    await cfg?.remove()
+  })
+  return live
+}
