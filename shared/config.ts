@@ -4,13 +4,14 @@
  */
 import { availableParallelism } from 'node:os'
 import { resolve } from 'node:path'
+import { redisTargetFromEnv, type RedisTarget } from './store/index.js'
 
 export interface Config {
   readonly port: number
   readonly host: string
   readonly apiVersions: readonly string[]
-  /** Unset: the embedded in-memory store. */
-  readonly redisUrl: string | null
+  /** Which Redis (REDIS_URL, REDIS_CLUSTER_NODES or REDIS_SENTINELS); null: the embedded in-memory store. */
+  readonly redis: RedisTarget | null
   /** Prepended to every Redis key, so several installations can share one Redis. */
   readonly redisKeyPrefix: string
   readonly dataDir: string
@@ -144,6 +145,11 @@ export const CONFIG_VARIABLES = [
   'HOST',
   'API_VERSIONS',
   'REDIS_URL',
+  'REDIS_CLUSTER_NODES',
+  'REDIS_SENTINELS',
+  'REDIS_SENTINEL_NAME',
+  'REDIS_PASSWORD',
+  'REDIS_SENTINEL_PASSWORD',
   'DATA_DIR',
   'WORKERS',
   'TLS_CERT',
@@ -285,7 +291,7 @@ export function loadConfig(env: Env): Config {
     port: intVar(env, 'PORT', DEFAULTS.PORT, 0, 65535),
     host: optional(env, 'HOST') ?? DEFAULTS.HOST,
     apiVersions: Object.freeze(apiVersions),
-    redisUrl: optional(env, 'REDIS_URL'),
+    redis: redisTargetFromEnv(env),
     redisKeyPrefix,
     dataDir: resolve(optional(env, 'DATA_DIR') ?? DEFAULTS.DATA_DIR),
     workers: intVar(env, 'WORKERS', String(cores), 1, 256),

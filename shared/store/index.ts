@@ -5,23 +5,25 @@
 import { createMemoryStore } from './memory.js'
 import { createRedisStore } from './redis.js'
 import type { Store } from './types.js'
+import type { RedisTarget } from './redis-target.js'
 
 export { createMemoryStore } from './memory.js'
 export { createRedisStore } from './redis.js'
 export { DURABLE_PREFIXES, EVICTABLE_PREFIXES, isDurableKey, isEvictableKey } from './types.js'
+export { describeRedisTarget, redisTargetFromEnv, type RedisTarget } from './redis-target.js'
 export type { MessageHandler, SetOptions, Store, WatchToken, WriteOp } from './types.js'
 
 /**
- * Redis when a URL is configured (several gateways share state), otherwise the embedded store
+ * Redis when one is configured (several gateways share state), otherwise the embedded store
  * persisting durable keys under dataDir. Does no I/O: call connect() on the result.
  */
 export function createStore(cfg: {
-  readonly redisUrl: string | null
+  readonly redis: RedisTarget | null
   readonly redisKeyPrefix?: string
   readonly dataDir: string
   readonly memoryCacheBytes?: number
 }): Store {
-  return cfg.redisUrl
-    ? createRedisStore(cfg.redisUrl, { keyPrefix: cfg.redisKeyPrefix ?? '' })
+  return cfg.redis
+    ? createRedisStore(cfg.redis, { keyPrefix: cfg.redisKeyPrefix ?? '' })
     : createMemoryStore({ dataDir: cfg.dataDir, cacheBytes: cfg.memoryCacheBytes })
 }

@@ -11,6 +11,7 @@ import { Redis, ReplyError } from 'ioredis'
 import type { RedisOptions } from 'ioredis'
 import { AppError } from '../errors.js'
 import type { MessageHandler, SetOptions, Store, WatchToken, WriteOp } from './types.js'
+import type { RedisTarget } from './redis-target.js'
 
 /** Upper bound for connecting and for any single command: long enough for a busy server, short enough for a request. */
 const TIMEOUT_MS = 5000
@@ -26,6 +27,24 @@ const CLIENT_OPTIONS: RedisOptions = {
   commandTimeout: TIMEOUT_MS,
   // Reconnect in the background after a drop, quickly at first, then every 2 s.
   retryStrategy: (attempt: number) => Math.min(attempt * 100, 2000),
+}
+
+/** The main connection for a target; the subscriber connection is duplicated from it. */
+function newClient(target: RedisTarget): Redis {
+  switch (target.kind) {
+    case 'single':
+      return new Redis(target.url, CLIENT_OPTIONS)
+    case 'sentinel':
+      return new Redis({
+        ...CLIENT_OPTIONS,
+        sentinels: target.sentinels.map(({ host, port }) => ({ host, port })),
+        name: target.name,
+        password: target.password ?? undefined,
+        sentinelPassword: target.sentinelPassword ?? undefined,
+      })
+    case 'cluster':
+      throw new Error('REDIS_CLUSTER_NODES: Redis Cluster support is not built yet.')
+  }
 }
 
 /**
@@ -70,10 +89,10 @@ type Command = readonly [name: string, key: string, args: readonly (string | num
  * `keyPrefix` is prepended to every key and channel (and stripped from keys()), so several
  * deployments or parallel test runs can share one Redis without seeing each other.
  */
-export function createRedisStore(url: string, opts: { keyPrefix?: string } = {}): Store {
+export function createRedisStore(target: RedisTarget | string, opts: { keyPrefix?: string } = {}): Store {
   const prefix = opts.keyPrefix ?? ''
   const k = (key: string): string => prefix + key
-  const client = new Redis(url, CLIENT_OPTIONS)
+  const client = newClient(typeof target === 'string' ? { kind: 'single', url: target } : target)
   // Without a listener ioredis prints every failed reconnect; the failures reach callers as UNAVAILABLE instead.
   client.on('error', () => undefined)
   const subscriber = new Subscriber(client, prefix)

@@ -117,7 +117,7 @@ describe('cache charges: each bounded cache holds at most its budget of real mem
 
   it('kept results in the embedded store, past MEMORY_STORE_CACHE_MB', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'tabula-charges-'))
-    const store = createStore({ redisUrl: null, dataDir: dir, memoryCacheBytes: BUDGET })
+    const store = createStore({ redis: null, dataDir: dir, memoryCacheBytes: BUDGET })
     await store.connect()
     try {
       const kept = new ResultStore(store, { ttl: 3600 })

@@ -6,7 +6,7 @@ describe('loadConfig()', () => {
     const c = loadConfig({})
     expect(c.port).to.equal(Number(DEFAULTS.PORT))
     expect(c.apiVersions).to.deep.equal(['v1', 'prime-latest'])
-    expect(c.redisUrl).to.equal(null)
+    expect(c.redis).to.equal(null)
     expect(c.demoData).to.equal(true)
     expect(c.workers).to.be.at.least(1)
     expect(Object.isFrozen(c)).to.equal(true)
@@ -18,7 +18,7 @@ describe('loadConfig()', () => {
     expect(c.port).to.equal(9000)
     expect(c.demoData).to.equal(false)
     expect(c.tableCacheBytes).to.equal(64 * 1024 * 1024)
-    expect(c.redisUrl).to.equal('redis://x:1')
+    expect(c.redis).to.deep.equal({ kind: 'single', url: 'redis://x:1' })
   })
 
   it('reads the Redis key prefix and the proxy switch, off and empty by default', () => {
@@ -26,7 +26,37 @@ describe('loadConfig()', () => {
     expect(loadConfig({ REDIS_KEY_PREFIX: 'tabula:prod:', TRUST_PROXY: '1' })).to.include({ redisKeyPrefix: 'tabula:prod:', trustProxy: true })
   })
 
+  it('reads a Redis Cluster by some of its nodes and a Sentinel-managed master by name', () => {
+    expect(loadConfig({ REDIS_CLUSTER_NODES: 'r1:7000, r2:7001,[::1]:7002', REDIS_PASSWORD: 'pw' }).redis).to.deep.equal({
+      kind: 'cluster',
+      nodes: [
+        { host: 'r1', port: 7000 },
+        { host: 'r2', port: 7001 },
+        { host: '::1', port: 7002 },
+      ],
+      password: 'pw',
+    })
+    expect(loadConfig({ REDIS_SENTINELS: 's1:26379,s2:26379', REDIS_SENTINEL_NAME: 'tabula' }).redis).to.deep.equal({
+      kind: 'sentinel',
+      sentinels: [
+        { host: 's1', port: 26379 },
+        { host: 's2', port: 26379 },
+      ],
+      name: 'tabula',
+      password: null,
+      sentinelPassword: null,
+    })
+  })
+
   const bad: [Record<string, string>, RegExp][] = [
+    [{ REDIS_URL: 'redis://a:1', REDIS_CLUSTER_NODES: 'b:2' }, /only one of REDIS_URL, REDIS_CLUSTER_NODES and REDIS_SENTINELS/],
+    [{ REDIS_URL: 'localhost:6379' }, /REDIS_URL must start with redis:\/\//],
+    [{ REDIS_CLUSTER_NODES: 'r1:7000,r2' }, /REDIS_CLUSTER_NODES takes host:port entries .*"r2"/],
+    [{ REDIS_CLUSTER_NODES: 'r1:70000' }, /REDIS_CLUSTER_NODES/],
+    [{ REDIS_SENTINELS: 's1:26379' }, /REDIS_SENTINELS needs REDIS_SENTINEL_NAME/],
+    [{ REDIS_SENTINEL_NAME: 'tabula' }, /REDIS_SENTINEL_NAME needs REDIS_SENTINELS/],
+    [{ REDIS_URL: 'redis://a:1', REDIS_PASSWORD: 'pw' }, /put the password in REDIS_URL/],
+    [{ REDIS_PASSWORD: 'pw' }, /REDIS_PASSWORD is set but/],
     [{ PORT: 'http' }, /PORT must be a whole number/],
     [{ PORT: '70000' }, /PORT/],
     [{ WORKERS: '0' }, /WORKERS/],

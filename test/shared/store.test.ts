@@ -318,8 +318,8 @@ describe('store', () => {
 
   describe('createStore', () => {
     it('picks the memory store without a Redis URL and Redis with one, doing no I/O', async () => {
-      const memory = createStore({ redisUrl: null, dataDir: join(tmpdir(), 'tabula-never-created') })
-      const redis = createStore({ redisUrl: `redis://127.0.0.1:${await closedPort()}`, dataDir: 'unused' })
+      const memory = createStore({ redis: null, dataDir: join(tmpdir(), 'tabula-never-created') })
+      const redis = createStore({ redis: { kind: 'single', url: `redis://127.0.0.1:${await closedPort()}` }, dataDir: 'unused' })
       expect(memory.kind).to.equal('memory')
       expect(redis.kind).to.equal('redis')
       await memory.close()
