@@ -49,13 +49,20 @@ export function redisTargetFromEnv(env: Env): RedisTarget | null {
   if (sentinelName && !sentinels) throw new Error('config: REDIS_SENTINEL_NAME needs REDIS_SENTINELS (the Sentinels to ask for that master)')
   if (url) {
     if (!/^(rediss?:\/\/|\/)/.test(url)) throw new Error(`config: REDIS_URL must start with redis://, rediss:// or / (a socket path) (got "${url}")`)
-    if (password) throw new Error('config: REDIS_PASSWORD is for REDIS_CLUSTER_NODES and REDIS_SENTINELS; put the password in REDIS_URL (redis://:password@host:port)')
+    if (password)
+      throw new Error('config: REDIS_PASSWORD is for REDIS_CLUSTER_NODES and REDIS_SENTINELS; put the password in REDIS_URL (redis://:password@host:port)')
     return { kind: 'single', url }
   }
   if (clusterNodes) return { kind: 'cluster', nodes: parseHostPorts('REDIS_CLUSTER_NODES', clusterNodes), password }
   if (sentinels) {
     if (!sentinelName) throw new Error('config: REDIS_SENTINELS needs REDIS_SENTINEL_NAME, the master name the Sentinels monitor')
-    return { kind: 'sentinel', sentinels: parseHostPorts('REDIS_SENTINELS', sentinels), name: sentinelName, password, sentinelPassword: value(env, 'REDIS_SENTINEL_PASSWORD') }
+    return {
+      kind: 'sentinel',
+      sentinels: parseHostPorts('REDIS_SENTINELS', sentinels),
+      name: sentinelName,
+      password,
+      sentinelPassword: value(env, 'REDIS_SENTINEL_PASSWORD'),
+    }
   }
   if (password) throw new Error('config: REDIS_PASSWORD is set but neither REDIS_CLUSTER_NODES nor REDIS_SENTINELS is')
   return null
