@@ -173,6 +173,28 @@ function formFieldLimit(maxFields: number) {
   }
 }
 
+/** The body types koa-body reads (its default JSON types, and forms). */
+const READ_TYPES = ['json', '+json', 'application/csp-report', 'urlencoded']
+
+/**
+ * A body that carries something in a type nothing reads (text/plain, multipart, XML, none at
+ * all) would be dropped without a word and the request would fail later as if a parameter were
+ * missing: refuse it here, saying which types are read. An empty body has no type to check.
+ */
+function refuseUnreadBody(ctx: Context): void {
+  const { 'content-length': length, 'transfer-encoding': chunked } = ctx.req.headers
+  const carries = chunked !== undefined || (length !== undefined && length.trim() !== '0')
+  if (!carries || ctx.request.is(READ_TYPES) !== false) return
+  const type = ctx.req.headers['content-type']
+  throw new AppError(
+    'UNSUPPORTED_MEDIA_TYPE',
+    `${type === undefined ? 'The request body has no Content-Type' : `The request body's Content-Type "${type.slice(0, 100)}" is not one the service reads`}: ` +
+      'send parameters as application/json or application/x-www-form-urlencoded (or in the query string); ' +
+      'api/dbm uploads also take text/csv, Parquet and Arrow bodies.',
+    { contentType: type ?? null },
+  )
+}
+
 export function requestBodies(config: Pick<Config, 'maxBodyBytes'> & Partial<Pick<Config, 'bodyTimeoutMs' | 'maxFormFields'>>) {
   const bodyTimeoutMs = config.bodyTimeoutMs ?? Number(DEFAULTS.BODY_TIMEOUT_MS)
   const general = koaBody({
@@ -207,6 +229,7 @@ export function requestBodies(config: Pick<Config, 'maxBodyBytes'> & Partial<Pic
         checked,
       )
     }
+    refuseUnreadBody(ctx)
     const length = plainJsonLength(ctx, config.maxBodyBytes)
     if (length === null) return withinBodyDeadline(ctx, bodyTimeoutMs, (proceed) => general(ctx, proceed), checked)
     return withinBodyDeadline(

@@ -8,6 +8,8 @@ import type { AddressInfo } from 'node:net'
 import Koa, { type Context, type Next } from 'koa'
 import { koaBody } from 'koa-body'
 import { requestBodies } from '../../gateway/routes/request-body.js'
+import { STATUS } from '../../gateway/errors.js'
+import { AppError } from '../../shared/errors.js'
 
 const LIMIT = 1024
 
@@ -20,7 +22,8 @@ function echoApp(bodies: (ctx: Context, next: Next) => Promise<unknown>): Koa {
       await next()
     } catch (err) {
       const e = err as { status?: number; message: string }
-      ctx.status = e.status ?? 500
+      // The service's own refusals carry a code, mapped to a status as the gateway maps it.
+      ctx.status = e.status ?? (err instanceof AppError ? STATUS[err.code] : 500)
       ctx.body = { error: e.message }
     }
   })
@@ -105,6 +108,31 @@ describe('the plain-JSON body reader', () => {
       expect(a).to.deep.equal(b)
     })
   }
+
+  // koa-body drops these bodies without a word, and the request then fails as if a parameter
+  // were missing: this reader refuses them with 415, naming the types it reads.
+  const unread: [string, Record<string, string>, Buffer[]][] = [
+    ['text/plain', ...json('sql=select 1', 'text/plain')],
+    ['multipart form data', ...json('--x\r\nContent-Disposition: form-data; name="sql"\r\n\r\nselect 1\r\n--x--\r\n', 'multipart/form-data; boundary=x')],
+    ['XML', ...json('<base table="pub.demo"/>', 'application/xml')],
+    ['no Content-Type at all', { 'content-length': '12' }, [Buffer.from('sql=select 1')]],
+    ['a chunked body of no type', { 'transfer-encoding': 'chunked' }, [Buffer.from('sql=select 1')]],
+  ]
+  for (const [name, headers, parts] of unread) {
+    it(`refuses a body of ${name} with 415 and the types it reads, where koa-body ignores it`, async () => {
+      const [a, b] = await Promise.all([send(ours.port, 'POST', headers, parts), send(reference.port, 'POST', headers, parts)])
+      expect(b).to.deep.equal({ status: 200, body: JSON.stringify({ kind: 'undefined', body: '(none)' }) })
+      expect(a.status).to.equal(415)
+      expect(JSON.parse(a.body).error).to.match(/Content-Type.*send parameters as application\/json or application\/x-www-form-urlencoded/)
+    })
+  }
+
+  it('takes an empty body of any type or none, as a body that says nothing', async () => {
+    for (const headers of [{ 'content-length': '0' }, { 'content-type': 'text/plain', 'content-length': '0' }] as Record<string, string>[]) {
+      const a = await send(ours.port, 'POST', headers, [])
+      expect(a.status, JSON.stringify(headers)).to.equal(200)
+    }
+  })
 
   it('leaves the body of a GET alone, as koa-body does', async () => {
     const [headers, parts] = json('{"a":1}')
