@@ -103,11 +103,21 @@ export interface DbmParams {
   readonly upload_abort: { upload: string }
   readonly get_user: { uid?: string }
   readonly list_users: { company?: string; find?: string }
-  readonly add_user: { uid: string; first: string; last: string; email: string; middle?: string; company?: string; password?: string; roles?: Names }
+  readonly add_user: {
+    uid: string
+    first: string
+    last: string
+    email: string
+    middle?: string
+    company?: string
+    password?: string
+    password_expires?: string
+    roles?: Names
+  }
   readonly set_user: { uid: string; first?: string; middle?: string; last?: string; email?: string; company?: string }
   readonly deactivate_user: { uid: string }
   readonly activate_user: { uid: string }
-  readonly set_password: { uid?: string; old_password?: string; new_password: string }
+  readonly set_password: { uid?: string; old_password?: string; new_password: string; password_expires?: string }
   readonly add_group: { group: string; prefix?: 'uid' | 'company'; owner?: string; users?: Names; title?: string; description?: string }
   readonly get_group: { group: string }
   readonly list_groups: { owner?: string }

@@ -58,6 +58,11 @@ export interface UserRecord {
   readonly roles: readonly string[]
   readonly created: string
   readonly updated: string
+  /**
+   * The day (YYYY-MM-DD, UTC) from which the password no longer logs in (credentials_expired);
+   * absent: it does not expire. Any change of the password clears it unless one is given anew.
+   */
+  readonly passwordExpires?: string
   /** Set by releases before roles existed: the same as holding the `admin` role. */
   readonly admin?: boolean
 }

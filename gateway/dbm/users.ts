@@ -8,6 +8,7 @@ import { AppError } from '../../shared/errors.js'
 import type { Store, WriteOp } from '../../shared/store/types.js'
 import { hashPassword, generatePassword, verifyPassword } from '../auth/password.js'
 import { checkPasswordRules } from '../auth/password-rules.js'
+import { parsePasswordExpiry } from '../auth/password-expiry.js'
 import {
   adminGuardKeys,
   canManageUser,
@@ -31,7 +32,9 @@ import { requireGrantable } from './people-checks.js'
 import { defineTransaction } from './define.js'
 import type { DbmContext, Transaction } from './registry.js'
 
-const USER_COLUMNS = ['uid', 'first', 'middle', 'last', 'email', 'company', 'roles', 'active', 'created', 'updated'] as const
+const PASSWORD_EXPIRES_DOC = 'The last day the password logs in, as YYYY-MM-DD (UTC); from the next day login answers credentials_expired.'
+
+const USER_COLUMNS = ['uid', 'first', 'middle', 'last', 'email', 'company', 'roles', 'active', 'password_expires', 'created', 'updated'] as const
 
 /** A user as dbm shows it: never the password hash; `groups` are the direct memberships. */
 export function userView(u: UserRecord, groups: readonly GroupRecord[]): Record<string, unknown> {
@@ -44,6 +47,7 @@ export function userView(u: UserRecord, groups: readonly GroupRecord[]): Record<
     company: u.company,
     roles: u.roles,
     active: u.active,
+    password_expires: u.passwordExpires ?? null,
     created: u.created,
     updated: u.updated,
     groups: groups
@@ -183,6 +187,7 @@ const ADD_USER = defineTransaction({
     middle: { type: 'string', doc: 'Middle initial.' },
     company: { type: 'name', doc: 'The company; yours when left out.' },
     password: { type: 'string', doc: 'The first password (6 to 128 printable characters); generated when left out.' },
+    password_expires: { type: 'string', doc: PASSWORD_EXPIRES_DOC },
     roles: { type: 'names', doc: 'Roles to grant; you may grant only roles whose capabilities you hold.' },
   },
   handler: async (ctx, params) => {
@@ -208,6 +213,7 @@ const ADD_USER = defineTransaction({
     checkEmail(email)
     const given = params.password
     if (given !== undefined) checkPasswordRules(given, 'password')
+    const expires = parsePasswordExpiry(params.password_expires ?? '', 'password_expires')
     const roles = params.roles ?? []
     await grantableRoles(store, p, roles, company)
     const password = given ?? generatePassword(12)
@@ -224,6 +230,7 @@ const ADD_USER = defineTransaction({
       roles,
       created: now,
       updated: now,
+      ...(expires === null ? {} : { passwordExpires: expires }),
     }
     // Not createUser: the uid must also be free of groups, the company must have room, and the
     // roles must still exist, all checked in the batch that creates the user. The new user starts
@@ -338,6 +345,7 @@ const SET_PASSWORD = defineTransaction({
     uid: { type: 'name', doc: 'The user; you when left out.' },
     old_password: { type: 'string', doc: 'Your current password (required when changing your own).' },
     new_password: { type: 'string', required: true, doc: 'The new password: 6 to 128 printable characters.' },
+    password_expires: { type: 'string', doc: `${PASSWORD_EXPIRES_DOC} A new password without it does not expire. Only for another user's password.` },
   },
   handler: async (ctx, params) => {
     const { store } = ctx.deps
@@ -348,6 +356,12 @@ const SET_PASSWORD = defineTransaction({
       throw new AppError('MISSING_PARAMETER', 'Changing your own password needs "old_password", your current password.', { parameter: 'old_password' })
     }
     if (!own) await manageableUser(ctx, uid, 'reset the password of')
+    if (own && params.password_expires !== undefined) {
+      throw new AppError('FORBIDDEN', 'Only an administrator sets when a password expires ("password_expires"); leave it out to change your own password.', {
+        parameter: 'password_expires',
+      })
+    }
+    const expires = parsePasswordExpiry(params.password_expires ?? '', 'password_expires')
     const newPassword = params.new_password
     checkPasswordRules(newPassword)
     const passwordHash = await hashPassword(newPassword)
@@ -361,7 +375,9 @@ const SET_PASSWORD = defineTransaction({
             parameter: 'old_password',
           })
         }
-        const next: UserRecord = { ...current, passwordHash, updated: new Date().toISOString() }
+        // A new password starts a new life: the old one's expiry goes with it.
+        const { passwordExpires: _old, ...rest } = current
+        const next: UserRecord = { ...rest, passwordHash, updated: new Date().toISOString(), ...(expires === null ? {} : { passwordExpires: expires }) }
         return { ops: [{ op: 'set', key: KEYS.user(uid), value: JSON.stringify(next) }], result: next }
       },
     )

@@ -5,6 +5,7 @@
  * address (auth/throttle.ts). The password is never echoed: no message, detail or log line
  * carries it.
  */
+import { credentialsExpired, passwordExpired } from '../auth/password-expiry.js'
 import type { Context } from 'koa'
 import type { AuthCheckAnswer, LoginAnswer, LogoutAnswer } from '../../shared/api-answers.js'
 import { AppError } from '../../shared/errors.js'
@@ -92,6 +93,7 @@ export function loginHandler(deps: Deps) {
       throw new AppError('BAD_CREDENTIALS', 'Invalid user id or password.')
     }
     await throttle.succeeded(uid, address)
+    if (passwordExpired(user)) throw credentialsExpired(user)
     if (kill === 'auth') return sendJson(ctx, { uid: user.uid })
     const creds = await deps.sessions.login(user.uid, kill as KillMode)
     ctx.set('Set-Cookie', `${COOKIE_NAME}=${formatSessionCookie(creds)}; ${cookieAttributes(ctx)}`)

@@ -80,7 +80,7 @@ forEachStore('dbm users', (svc) => {
       await dbmOk(svc(), ann, 'add_group', { group: 'ann_team', users: ['ann'] })
       const view = await dbmOk<View>(svc(), ann, 'get_user')
       expect(view).to.include({ uid: 'ann', first: 'ann', last: 'Test', email: 'ann@example.com', company: 'main', active: true })
-      expect(view).to.have.keys('uid', 'first', 'middle', 'last', 'email', 'company', 'roles', 'active', 'created', 'updated', 'groups')
+      expect(view).to.have.keys('uid', 'first', 'middle', 'last', 'email', 'company', 'roles', 'active', 'password_expires', 'created', 'updated', 'groups')
       expect(view.groups).to.deep.equal(['ann_team'])
     })
 
@@ -107,7 +107,7 @@ forEachStore('dbm users', (svc) => {
       await userCookie(svc(), 'lu_one', { company: 'lu' })
       await userCookie(svc(), 'lu_two', { company: 'lu' })
       const all = await dbmOk<Table>(svc(), admin, 'list_users')
-      expect(all).to.have.keys('uid', 'first', 'middle', 'last', 'email', 'company', 'roles', 'active', 'created', 'updated')
+      expect(all).to.have.keys('uid', 'first', 'middle', 'last', 'email', 'company', 'roles', 'active', 'password_expires', 'created', 'updated')
       expect(all.uid).to.include.members(['admin', 'lu_one', 'lu_two'])
       expect((await dbmOk<Table>(svc(), admin, 'list_users', { company: 'lu' })).uid).to.deep.equal(['lu_one', 'lu_two'])
       expect((await dbmOk<Table>(svc(), admin, 'list_users', { find: 'LU_T' })).uid).to.deep.equal(['lu_two'])
