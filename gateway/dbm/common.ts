@@ -157,3 +157,11 @@ export async function checkPrincipalNames(store: Store, names: readonly string[]
     })
   }
 }
+
+/**
+ * Inheritance of a new folder or table: as given, else off when a reader list is given (the list
+ * is then exactly who reads, besides owner and administrators), else the default (on). make_dir
+ * and upload_table share it so that the same parameters mean the same thing.
+ */
+export const inheritanceOf = (users: readonly string[] | undefined, inherit: boolean | undefined): boolean | undefined =>
+  inherit ?? (users !== undefined ? false : undefined)

@@ -11,7 +11,7 @@ import { parentPath, type DirRecord } from '../catalog/records.js'
 import { dropSubtreeOps, subtreeTxn } from '../catalog/subtree.js'
 import { createDir, noSuchDirectory } from '../catalog/tables.js'
 import { getUser } from '../catalog/users.js'
-import { checkPath, checkPrincipalNames, columnMajor, dirView, pick, requireDir, requireOwner, requireWritableDir } from './common.js'
+import { checkPath, checkPrincipalNames, columnMajor, dirView, inheritanceOf, pick, requireDir, requireOwner, requireWritableDir } from './common.js'
 import { DESCRIPTION_PARAMS, editOwned, plainChanges, stillOwned } from './edits.js'
 import { defineTransaction } from './define.js'
 import type { Transaction } from './registry.js'
@@ -140,7 +140,7 @@ const makeDir = defineTransaction({
   params: {
     path: { ...PATH, doc: 'The new folder, as a dotted path such as "pub.sales".' },
     ...INFO,
-    inherit: { ...INFO.inherit, doc: `${INFO.inherit.doc} Default true.` },
+    inherit: { ...INFO.inherit, doc: `${INFO.inherit.doc} Default true, or false when users are given (they are then exactly who reads).` },
   },
   handler: async (ctx, p) => {
     const path = checkPath(p.path, 'directory')
@@ -150,7 +150,7 @@ const makeDir = defineTransaction({
     await checkPrincipalNames(ctx.deps.store, uploaders ?? [], 'uploaders')
     const { dir } = await createDir(
       ctx.deps.store,
-      { path, owner: ctx.user.uid, title: p.title, sdesc: p.sdesc, ldesc: p.ldesc, users, uploaders, inherit: p.inherit },
+      { path, owner: ctx.user.uid, title: p.title, sdesc: p.sdesc, ldesc: p.ldesc, users, uploaders, inherit: inheritanceOf(users, p.inherit) },
       { mustNotExist: true },
     )
     return dirView(dir)

@@ -4,7 +4,7 @@
  * the catalog fields as they are saved.
  */
 import type { Store } from '../../shared/store/types.js'
-import { checkPrincipalNames } from './common.js'
+import { checkPrincipalNames, inheritanceOf } from './common.js'
 import type { ParamSpec, ParamsOf } from './schema.js'
 
 /** Where the table goes (each transaction checks the path in its own words). */
@@ -46,8 +46,7 @@ export async function checkedTableFields(store: Store, p: TableFields): Promise<
     sdesc: p.sdesc,
     ldesc: p.ldesc,
     users,
-    // An explicit reader list means nothing if the table inherits its folder's readers.
-    inherit: p.inherit ?? (users ? false : undefined),
+    inherit: inheritanceOf(users, p.inherit),
   }
 }
 

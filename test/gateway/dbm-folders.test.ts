@@ -125,7 +125,8 @@ forEachStore('dbm folder transactions', (svc) => {
   describe('make_dir', () => {
     it('creates a folder owned by the caller, listed in its parent', async () => {
       const made = await dbmOk<Record<string, unknown>>(svc(), bob, 'make_dir', { path: 'al.bobs', title: 'Bob here', sdesc: 'short', users: ['alice'] })
-      expect(made).to.include({ path: 'al.bobs', owner: 'bob', title: 'Bob here', sdesc: 'short', inherit: 1 })
+      // Given readers are exactly who reads: inheritance off (make-dir-readers.test.ts).
+      expect(made).to.include({ path: 'al.bobs', owner: 'bob', title: 'Bob here', sdesc: 'short', inherit: 0 })
       expect((await dbmOk<Record<string, unknown>>(svc(), bob, 'get_dir_info', { path: 'al.bobs' })).owner).to.equal('bob')
       const [, names] = await dbmOk<[string[], string[]]>(svc(), alice, 'get_names_in_dir', { path: 'al' })
       expect(names).to.include('al.bobs')
