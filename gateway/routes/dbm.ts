@@ -1,8 +1,9 @@
 /**
  * `api/dbm`: one administrative transaction per request, `{"cmd": [name, {params}]}`, answered
  * `{"rc": 0, "value": …}` or `{"rc": 1, "msg": …, "code": …}`. A transaction that fails answers
- * HTTP 200 with rc 1, so macro-language callers (`<do action_="dbm">`) see the message; only a
- * missing session (403) and failures of the service itself (5xx) are HTTP errors.
+ * HTTP 200 with rc 1, so macro-language callers (`<do action_="dbm">`) see the message. HTTP
+ * errors are what stops the request before a transaction runs (session, origin, method, body,
+ * format: docs/errors.md lists them) and failures of the service itself (5xx).
  */
 import type { Context } from 'koa'
 import type { DbmReply } from '../../shared/api-answers.js'
