@@ -1,0 +1,150 @@
+/**
+ * The Redis store on a real Sentinel deployment (test/helpers/redis-sentinel.ts: a master, two
+ * replicas, three Sentinels): it finds the master through the Sentinels, follows a promotion by
+ * itself after the master is SIGKILLed (main and subscriber connections), answers UNAVAILABLE with
+ * Retry-After in between, and acknowledges a durable write only once a replica confirmed it.
+ */
+import { expect } from 'chai'
+import { Redis } from 'ioredis'
+import { AppError } from '../../shared/errors.js'
+import { createRedisStore, redisTargetFromEnv } from '../../shared/store/index.js'
+import type { Store } from '../../shared/store/types.js'
+import { findRedisServer } from '../helpers/redis-server.js'
+import { startSentinelSetup, type SentinelSetup } from '../helpers/redis-sentinel.js'
+
+const pause = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms))
+
+/** Reads a key straight from one server (a replica, say), bypassing Sentinel. */
+async function readFrom(port: number, key: string): Promise<string | null> {
+  const client = new Redis({ host: '127.0.0.1', port, lazyConnect: true, retryStrategy: () => null })
+  client.on('error', () => undefined)
+  try {
+    await client.connect()
+    return await client.get(key)
+  } finally {
+    client.disconnect()
+  }
+}
+
+describe('Redis store through Sentinel (real master, replicas and three Sentinels)', function () {
+  this.timeout(90_000)
+  let setup: SentinelSetup
+  const opened: Store[] = []
+
+  const open = async (replicas: number, timeoutMs = 1000): Promise<Store> => {
+    const store = createRedisStore(redisTargetFromEnv(setup.env)!, { keyPrefix: 'st:', replicaAck: { replicas, timeoutMs } })
+    opened.push(store)
+    await store.connect()
+    return store
+  }
+
+  before(async function () {
+    if (!findRedisServer()) {
+      if (process.env.CI === 'true') throw new Error('CI=true but redis-server is not installed: the Sentinel tests must run.')
+      console.log('    (redis-server not installed: skipping the Sentinel store tests)')
+      return this.skip()
+    }
+    setup = await startSentinelSetup({ replicas: 2 })
+  })
+  after(async () => {
+    await Promise.all(opened.map((s) => s.close()))
+    await setup?.stop()
+  })
+
+  it('acknowledges a durable write once a replica has it, and every replica gets it', async () => {
+    const store = await open(2)
+    await store.set('cat:probe', 'v1')
+    // WAIT 2 returned: both replicas have it, so a direct read from each sees it now.
+    for (const server of setup.servers.slice(1)) expect(await readFrom(server.port, 'st:cat:probe'), `replica ${server.port}`).to.equal('v1')
+    expect(await store.batch([{ op: 'hset', key: 'cat:h', fields: { a: '1' } }])).to.equal(true)
+    expect(await store.incr('seq:probe')).to.equal(1)
+  })
+
+  it('answers UNAVAILABLE with Retry-After when fewer replicas than asked confirm, and keeps other writes fast', async () => {
+    const store = await open(3, 300) // only two replicas exist
+    const started = Date.now()
+    const err = await store.set('cat:three', 'x').then(
+      () => null,
+      (e: unknown) => e,
+    )
+    expect(err).to.be.instanceOf(AppError)
+    expect((err as AppError).code).to.equal('UNAVAILABLE')
+    expect((err as AppError).detail.retryAfterSeconds).to.be.a('number')
+    expect((err as AppError).message).to.match(/2 of 3 replica/)
+    expect(Date.now() - started).to.be.within(250, 3000)
+    // Not durable: no WAIT, resolves at once.
+    const t0 = Date.now()
+    await store.set('sess:x', 'y', { ttl: 60 })
+    expect(Date.now() - t0).to.be.below(200)
+  })
+
+  it('follows a promotion after SIGKILL of the master, with only UNAVAILABLE in between, and keeps its subscription', async () => {
+    const store = await open(1)
+    const listener = await open(1)
+    const received: string[] = []
+    await listener.subscribe('news', (m) => received.push(m))
+    await store.publish('news', 'before')
+    await waitUntil(() => received.includes('before'), 3000)
+
+    const acknowledged: string[] = []
+    const failures: unknown[] = []
+    const oldMaster = await setup.masterPort()
+    let writing = true
+    const writer = (async () => {
+      for (let i = 0; writing; i++) {
+        const started = Date.now()
+        try {
+          await store.set(`cat:w${i}`, String(i))
+          acknowledged.push(`cat:w${i}`)
+        } catch (err) {
+          failures.push(err)
+          expect(Date.now() - started, 'a write failed within the bound').to.be.below(6000)
+          await pause(50)
+        }
+      }
+    })()
+    await pause(300)
+    await setup.servers.find((s) => s.port === oldMaster)!.crash()
+    const killedAt = Date.now()
+    const newMaster = await setup.waitForNewMaster(oldMaster, 30_000)
+    // The store reaches the new master by itself: a write succeeds within a bounded time.
+    let recovered = 0
+    await waitUntil(async () => {
+      const ok = await store.set('cat:after', 'yes').then(
+        () => true,
+        () => false,
+      )
+      if (ok) recovered = Date.now() - killedAt
+      return ok
+    }, 20_000)
+    writing = false
+    await writer
+    console.log(
+      `      master ${oldMaster} killed; ${newMaster} promoted; writes again after ${recovered} ms; ${acknowledged.length} acknowledged, ${failures.length} refused`,
+    )
+
+    for (const err of failures) {
+      expect(err, String(err)).to.be.instanceOf(AppError)
+      expect((err as AppError).code).to.equal('UNAVAILABLE')
+      expect((err as AppError).detail.retryAfterSeconds).to.be.a('number')
+    }
+    expect(acknowledged.length).to.be.greaterThan(0)
+    // Every acknowledged write is on the new master.
+    const values = await store.mget(acknowledged)
+    expect(acknowledged.filter((_, i) => values[i] === null)).to.deep.equal([])
+    // The subscriber connection followed as well and resubscribed.
+    await waitUntil(async () => {
+      await store.publish('news', 'after')
+      return received.includes('after')
+    }, 15_000)
+  })
+})
+
+async function waitUntil(ready: () => boolean | Promise<boolean>, limitMs: number): Promise<void> {
+  const deadline = Date.now() + limitMs
+  while (Date.now() < deadline) {
+    if (await ready()) return
+    await pause(100)
+  }
+  throw new Error(`not within ${limitMs} ms`)
+}
