@@ -74,9 +74,11 @@ export function withReplicaAck(store: Store, client: Redis, ack: ReplicaAck, tra
   let closes = 0
   client.on('close', () => closes++)
 
-  async function confirmed<T>(durable: boolean, write: () => Promise<T>): Promise<T> {
+  /** `changed` says from the reply whether anything was written (a refused conditional batch was not). */
+  async function confirmed<T>(durable: boolean, write: () => Promise<T>, changed: (result: T) => boolean = () => true): Promise<T> {
     if (!durable) return write()
     const result = await write()
+    if (!changed(result)) return result
     // Read in the same microtask run as the write's reply: no socket event can come in between.
     const connection = closes
     let acked: unknown
@@ -92,20 +94,23 @@ export function withReplicaAck(store: Store, client: Redis, ack: ReplicaAck, tra
     return result
   }
 
+  const wrote = (result: boolean): boolean => result
+  const counted = (result: number): boolean => result > 0
   const anyDurable = (keys: readonly string[]): boolean => keys.some(isDurableKey)
   const batchIsDurable = (ops: readonly WriteOp[]): boolean => ops.some((op) => isDurableKey(op.key))
 
   return {
     ...store,
-    set: (key, value, opts) => confirmed(isDurableKey(key), () => store.set(key, value, opts)),
-    del: (...keys) => confirmed(anyDurable(keys), () => store.del(...keys)),
-    expire: (key, ttl) => confirmed(isDurableKey(key), () => store.expire(key, ttl)),
+    set: (key, value, opts) => confirmed(isDurableKey(key), () => store.set(key, value, opts), wrote),
+    del: (...keys) => confirmed(anyDurable(keys), () => store.del(...keys), counted),
+    expire: (key, ttl) => confirmed(isDurableKey(key), () => store.expire(key, ttl), wrote),
     incr: (key) => confirmed(isDurableKey(key), () => store.incr(key)),
     hset: (key, fields) => confirmed(isDurableKey(key), () => store.hset(key, fields)),
-    hdel: (key, ...fields) => confirmed(isDurableKey(key), () => store.hdel(key, ...fields)),
-    sadd: (key, ...members) => confirmed(isDurableKey(key), () => store.sadd(key, ...members)),
-    srem: (key, ...members) => confirmed(isDurableKey(key), () => store.srem(key, ...members)),
-    batch: (ops, ifUnchanged) => confirmed(batchIsDurable(ops), () => store.batch(ops, ifUnchanged)),
+    hdel: (key, ...fields) => confirmed(isDurableKey(key), () => store.hdel(key, ...fields), counted),
+    sadd: (key, ...members) => confirmed(isDurableKey(key), () => store.sadd(key, ...members), counted),
+    srem: (key, ...members) => confirmed(isDurableKey(key), () => store.srem(key, ...members), counted),
+    // A conditional batch that found its keys changed wrote nothing; the caller retries it.
+    batch: (ops, ifUnchanged) => confirmed(batchIsDurable(ops), () => store.batch(ops, ifUnchanged), wrote),
   }
 }
 

@@ -42,8 +42,9 @@ function newClient(target: RedisTarget): Redis {
         name: target.name,
         password: target.password ?? undefined,
         sentinelPassword: target.sentinelPassword ?? undefined,
-        // Follow a promotion at once (+switch-master from the Sentinels), and drop a connection to a demoted master.
-        failoverDetector: true,
+        // A master that was demoted but still answers says READONLY: reconnect through the Sentinels.
+        // (Not ioredis's failoverDetector: its +switch-master handler can land while the client is
+        // asking the Sentinels for the master, which makes ioredis give up connecting for good.)
         reconnectOnError: (err) => err.message.startsWith('READONLY'),
       })
     case 'cluster':
