@@ -13,6 +13,7 @@ import { AppError } from '../errors.js'
 import type { MessageHandler, SetOptions, Store, WatchToken, WriteOp } from './types.js'
 import type { RedisTarget } from './redis-target.js'
 import { withReplicaAck, type ReplicaAck } from './redis-durability.js'
+import { sentinelClient } from './redis-sentinel.js'
 
 /** Upper bound for connecting and for any single command: long enough for a busy server, short enough for a request. */
 const TIMEOUT_MS = 5000
@@ -36,17 +37,7 @@ function newClient(target: RedisTarget): Redis {
     case 'single':
       return new Redis(target.url, CLIENT_OPTIONS)
     case 'sentinel':
-      return new Redis({
-        ...CLIENT_OPTIONS,
-        sentinels: target.sentinels.map(({ host, port }) => ({ host, port })),
-        name: target.name,
-        password: target.password ?? undefined,
-        sentinelPassword: target.sentinelPassword ?? undefined,
-        // A master that was demoted but still answers says READONLY: reconnect through the Sentinels.
-        // (Not ioredis's failoverDetector: its +switch-master handler can land while the client is
-        // asking the Sentinels for the master, which makes ioredis give up connecting for good.)
-        reconnectOnError: (err) => err.message.startsWith('READONLY'),
-      })
+      return sentinelClient(target, CLIENT_OPTIONS)
     case 'cluster':
       throw new Error('REDIS_CLUSTER_NODES: Redis Cluster support is not built yet.')
   }

@@ -51,6 +51,25 @@ describe('Redis store through Sentinel (real master, replicas and three Sentinel
     await setup?.stop()
   })
 
+  it('fails to connect with UNAVAILABLE, soon, when the Sentinels cannot name the master', async () => {
+    const targets = [
+      redisTargetFromEnv({ REDIS_SENTINELS: '127.0.0.1:1', REDIS_SENTINEL_NAME: 'tabula' })!, // nothing listens there
+      redisTargetFromEnv({ ...setup.env, REDIS_SENTINEL_NAME: 'not-monitored' })!,
+    ]
+    for (const target of targets) {
+      const store = createRedisStore(target)
+      const started = Date.now()
+      const err = await store.connect().then(
+        () => null,
+        (e: unknown) => e,
+      )
+      await store.close()
+      expect(err, JSON.stringify(target)).to.be.instanceOf(AppError)
+      expect((err as AppError).code).to.equal('UNAVAILABLE')
+      expect(Date.now() - started).to.be.below(5000)
+    }
+  })
+
   it('acknowledges a durable write once a replica has it, and every replica gets it', async () => {
     const store = await open(2)
     await store.set('cat:probe', 'v1')
