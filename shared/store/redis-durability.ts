@@ -117,7 +117,7 @@ export function withReplicaAck(store: Store, client: Redis, ack: ReplicaAck, tra
 function notConfirmed(why: string): AppError {
   return new AppError(
     'UNAVAILABLE',
-    `The change reached the Redis master but no replica confirmed it (${why}), so it is not acknowledged: it may or may not be there; check before repeating it.`,
+    `The change reached the Redis master but not enough replicas confirmed it (${why}), so it is not acknowledged: it may or may not be there; check before repeating it.`,
     { retryAfterSeconds: RETRY_AFTER_SECONDS },
   )
 }
