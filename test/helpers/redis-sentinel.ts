@@ -29,6 +29,9 @@ export interface RedisProcess {
   readonly role: 'redis' | 'sentinel'
   /** SIGKILL: the process dies as in a crash or power loss. */
   crash(): Promise<void>
+  /** SIGSTOP / SIGCONT: the process stops answering (and reading its sockets) until resumed. */
+  freeze(): void
+  thaw(): void
   /** SIGTERM (SIGKILL after a grace period) and wait for the exit. Safe to call twice. */
   stop(): Promise<void>
   readonly alive: () => boolean
@@ -163,7 +166,12 @@ async function spawnRedis(binary: string, args: readonly string[], port: number,
       if (alive()) child.kill('SIGKILL')
       await exited
     },
-    stop: () => terminate(child, exited),
+    freeze: () => void (alive() && child.kill('SIGSTOP')),
+    thaw: () => void (alive() && child.kill('SIGCONT')),
+    stop: async () => {
+      if (alive()) child.kill('SIGCONT') // a frozen process cannot act on SIGTERM
+      await terminate(child, exited)
+    },
   }
   try {
     await until(`${role} on port ${port} to answer PING`, STARTUP_TIMEOUT_MS, async () => {

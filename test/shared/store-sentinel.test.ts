@@ -2,7 +2,8 @@
  * The Redis store on a real Sentinel deployment (test/helpers/redis-sentinel.ts: a master, two
  * replicas, three Sentinels): it finds the master through the Sentinels, follows a promotion by
  * itself after the master is SIGKILLed (main and subscriber connections), answers UNAVAILABLE with
- * Retry-After in between, and acknowledges a durable write only once a replica confirmed it.
+ * Retry-After in between, and acknowledges a durable write only once a replica confirmed it. The
+ * last test shows the loss that WAIT prevents, with a replica cut off just before the master dies.
  */
 import { expect } from 'chai'
 import { Redis } from 'ioredis'
@@ -181,7 +182,51 @@ describe('Redis store through Sentinel (real master, replicas and three Sentinel
       return received.includes('after')
     }, 15_000)
   })
+
+  it('without WAIT, loses a write the master acknowledged alone; with WAIT, refuses that write instead', async () => {
+    const plain = await open(0)
+    const careful = await open(1, 300)
+    const master = await setup.masterPort()
+    const replica = setup.servers.find((s) => s.alive() && s.port !== master)!
+    await setup.waitForReplicas(master, 1, 15_000)
+    await careful.set('cat:before', 'confirmed')
+    // Cut the replica off for good before the master dies: frozen, it cannot reconnect, and the
+    // master drops its replication link, so nothing written from now on can reach it.
+    replica.freeze()
+    await command(master, 'CLIENT', 'KILL', 'TYPE', 'replica')
+    await plain.set('cat:lost', 'acknowledged by the master alone')
+    const refused = await careful.set('cat:refused', 'x').then(
+      () => null,
+      (e: unknown) => e,
+    )
+    await setup.servers.find((s) => s.port === master)!.crash()
+    replica.thaw()
+    expect(await setup.waitForNewMaster(master, 30_000)).to.equal(replica.port)
+    expect(refused, 'the write WAIT could not confirm was refused').to.be.instanceOf(AppError)
+    await waitUntil(
+      () =>
+        plain.ping().then(
+          () => true,
+          () => false,
+        ),
+      20_000,
+    )
+    expect(await plain.get('cat:before'), 'confirmed before the cut: kept').to.equal('confirmed')
+    expect(await plain.get('cat:lost'), 'acknowledged without WAIT: gone with the master').to.equal(null)
+  })
 })
+
+/** One command straight to one server. */
+async function command(port: number, ...args: string[]): Promise<unknown> {
+  const client = new Redis({ host: '127.0.0.1', port, lazyConnect: true, retryStrategy: () => null })
+  client.on('error', () => undefined)
+  try {
+    await client.connect()
+    return await client.call(args[0], ...args.slice(1))
+  } finally {
+    client.disconnect()
+  }
+}
 
 async function waitUntil(ready: () => boolean | Promise<boolean>, limitMs: number): Promise<void> {
   const deadline = Date.now() + limitMs
