@@ -23,7 +23,13 @@ import { countStoreCalls, createObserve } from './observe/index.js'
 export async function buildDeps(config: Config, log: Logger, store?: Store): Promise<Deps> {
   const raw =
     store ??
-    createStore({ redis: config.redis, redisKeyPrefix: config.redisKeyPrefix, dataDir: config.dataDir, memoryCacheBytes: config.memoryStoreCacheBytes })
+    createStore({
+      redis: config.redis,
+      redisKeyPrefix: config.redisKeyPrefix,
+      redisReplicaAck: config.redisReplicaAck,
+      dataDir: config.dataDir,
+      memoryCacheBytes: config.memoryStoreCacheBytes,
+    })
   if (!store) await raw.connect()
   const observe = createObserve()
   const s = countStoreCalls(raw, (op) => observe.metrics.storeCall(op))

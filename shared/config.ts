@@ -4,7 +4,7 @@
  */
 import { availableParallelism } from 'node:os'
 import { resolve } from 'node:path'
-import { redisTargetFromEnv, type RedisTarget } from './store/index.js'
+import { redisTargetFromEnv, replicaAckFromEnv, type RedisTarget, type ReplicaAck } from './store/index.js'
 
 export interface Config {
   readonly port: number
@@ -14,6 +14,8 @@ export interface Config {
   readonly redis: RedisTarget | null
   /** Prepended to every Redis key, so several installations can share one Redis. */
   readonly redisKeyPrefix: string
+  /** REDIS_WAIT_REPLICAS / REDIS_WAIT_TIMEOUT_MS: replicas that must have a durable write before it is acknowledged. */
+  readonly redisReplicaAck: ReplicaAck
   readonly dataDir: string
   readonly workers: number
   readonly tlsCert: string | null
@@ -150,6 +152,8 @@ export const CONFIG_VARIABLES = [
   'REDIS_SENTINEL_NAME',
   'REDIS_PASSWORD',
   'REDIS_SENTINEL_PASSWORD',
+  'REDIS_WAIT_REPLICAS',
+  'REDIS_WAIT_TIMEOUT_MS',
   'DATA_DIR',
   'WORKERS',
   'TLS_CERT',
@@ -287,12 +291,14 @@ export function loadConfig(env: Env): Config {
     throw new Error(`config: REDIS_KEY_PREFIX takes up to 64 letters, digits, ':', '.', '_' or '-' (got "${redisKeyPrefix}")`)
   }
   const cores = availableParallelism()
+  const redis = redisTargetFromEnv(env)
   return Object.freeze({
     port: intVar(env, 'PORT', DEFAULTS.PORT, 0, 65535),
     host: optional(env, 'HOST') ?? DEFAULTS.HOST,
     apiVersions: Object.freeze(apiVersions),
-    redis: redisTargetFromEnv(env),
+    redis,
     redisKeyPrefix,
+    redisReplicaAck: replicaAckFromEnv(env, redis),
     dataDir: resolve(optional(env, 'DATA_DIR') ?? DEFAULTS.DATA_DIR),
     workers: intVar(env, 'WORKERS', String(cores), 1, 256),
     tlsCert,

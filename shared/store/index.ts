@@ -6,11 +6,13 @@ import { createMemoryStore } from './memory.js'
 import { createRedisStore } from './redis.js'
 import type { Store } from './types.js'
 import type { RedisTarget } from './redis-target.js'
+import type { ReplicaAck } from './redis-durability.js'
 
 export { createMemoryStore } from './memory.js'
 export { createRedisStore } from './redis.js'
 export { DURABLE_PREFIXES, EVICTABLE_PREFIXES, isDurableKey, isEvictableKey } from './types.js'
 export { describeRedisTarget, redisTargetFromEnv, type RedisTarget } from './redis-target.js'
+export { replicaAckFromEnv, type ReplicaAck } from './redis-durability.js'
 export type { MessageHandler, SetOptions, Store, WatchToken, WriteOp } from './types.js'
 
 /**
@@ -20,10 +22,12 @@ export type { MessageHandler, SetOptions, Store, WatchToken, WriteOp } from './t
 export function createStore(cfg: {
   readonly redis: RedisTarget | null
   readonly redisKeyPrefix?: string
+  /** Replicas that must confirm a durable write (REDIS_WAIT_REPLICAS); none when absent. */
+  readonly redisReplicaAck?: ReplicaAck
   readonly dataDir: string
   readonly memoryCacheBytes?: number
 }): Store {
   return cfg.redis
-    ? createRedisStore(cfg.redis, { keyPrefix: cfg.redisKeyPrefix ?? '' })
+    ? createRedisStore(cfg.redis, { keyPrefix: cfg.redisKeyPrefix ?? '', replicaAck: cfg.redisReplicaAck })
     : createMemoryStore({ dataDir: cfg.dataDir, cacheBytes: cfg.memoryCacheBytes })
 }

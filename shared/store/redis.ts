@@ -12,6 +12,8 @@ import type { RedisOptions } from 'ioredis'
 import { AppError } from '../errors.js'
 import type { MessageHandler, SetOptions, Store, WatchToken, WriteOp } from './types.js'
 import type { RedisTarget } from './redis-target.js'
+import { withReplicaAck, type ReplicaAck } from './redis-durability.js'
+import { sentinelClient } from './redis-sentinel.js'
 
 /** Upper bound for connecting and for any single command: long enough for a busy server, short enough for a request. */
 const TIMEOUT_MS = 5000
@@ -35,13 +37,7 @@ function newClient(target: RedisTarget): Redis {
     case 'single':
       return new Redis(target.url, CLIENT_OPTIONS)
     case 'sentinel':
-      return new Redis({
-        ...CLIENT_OPTIONS,
-        sentinels: target.sentinels.map(({ host, port }) => ({ host, port })),
-        name: target.name,
-        password: target.password ?? undefined,
-        sentinelPassword: target.sentinelPassword ?? undefined,
-      })
+      return sentinelClient(target, CLIENT_OPTIONS)
     case 'cluster':
       throw new Error('REDIS_CLUSTER_NODES: Redis Cluster support is not built yet.')
   }
@@ -79,7 +75,7 @@ return 1
 /** Reply errors that mean "the server cannot serve now" rather than "the caller is wrong". */
 /** Retry-After on a 503 while Redis is unreachable: reconnection attempts back off to 2 s. */
 const UNAVAILABLE_RETRY_SECONDS = 2
-const TRANSIENT_REPLY = /^(LOADING|BUSY|MASTERDOWN|TRYAGAIN|READONLY|MISCONF|OOM)\b/
+const TRANSIENT_REPLY = /^(LOADING|BUSY|MASTERDOWN|TRYAGAIN|READONLY|MISCONF|OOM|NOREPLICAS|UNBLOCKED)\b/
 
 /** One Redis command of a batch: name, unprefixed key, further arguments. */
 type Command = readonly [name: string, key: string, args: readonly (string | number)[]]
@@ -89,7 +85,7 @@ type Command = readonly [name: string, key: string, args: readonly (string | num
  * `keyPrefix` is prepended to every key and channel (and stripped from keys()), so several
  * deployments or parallel test runs can share one Redis without seeing each other.
  */
-export function createRedisStore(target: RedisTarget | string, opts: { keyPrefix?: string } = {}): Store {
+export function createRedisStore(target: RedisTarget | string, opts: { keyPrefix?: string; replicaAck?: ReplicaAck } = {}): Store {
   const prefix = opts.keyPrefix ?? ''
   const k = (key: string): string => prefix + key
   const client = newClient(typeof target === 'string' ? { kind: 'single', url: target } : target)
@@ -109,7 +105,7 @@ export function createRedisStore(target: RedisTarget | string, opts: { keyPrefix
     }
   }
 
-  return {
+  const store: Store = {
     kind: 'redis',
 
     async connect() {
@@ -210,6 +206,8 @@ export function createRedisStore(target: RedisTarget | string, opts: { keyPrefix
     publish: (channel, message) => run(async () => void (await client.publish(k(channel), message))),
     subscribe: (channel, handler) => run(() => subscriber.subscribe(channel, handler)),
   }
+  // Durable writes resolve only once replicas have them (redis-durability.ts).
+  return opts.replicaAck ? withReplicaAck(store, client, opts.replicaAck, translate) : store
 
   async function conditionalBatch(commands: readonly Command[], token: WatchToken): Promise<boolean> {
     if (token.keys.length !== token.values.length) throw new TypeError('Malformed watch token: keys and values differ in length.')
