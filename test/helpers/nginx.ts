@@ -47,7 +47,16 @@ export async function deployedConfFor(port: number): Promise<string> {
   return text.replace(listens[0], `    listen 127.0.0.1:${port};`)
 }
 
-export async function startNginx(gatewayPorts: readonly number[]): Promise<Nginx> {
+export interface NginxOptions {
+  /**
+   * Connections one nginx worker may hold, client and upstream sides together (1024 by default);
+   * a load test of many clients needs more, and the descriptors to match (worker_rlimit_nofile).
+   */
+  readonly workerConnections?: number
+}
+
+export async function startNginx(gatewayPorts: readonly number[], opts: NginxOptions = {}): Promise<Nginx> {
+  const workerConnections = opts.workerConnections ?? 1024
   const bin = findNginx()
   if (!bin) throw new Error('nginx is not installed (apt-get install nginx; .ci/run does it)')
   const dir = await mkdtemp(join(tmpdir(), 'tabula-nginx-'))
@@ -65,7 +74,8 @@ export async function startNginx(gatewayPorts: readonly number[]): Promise<Nginx
       'worker_processes 1;',
       `pid ${temp('nginx.pid')};`,
       `error_log ${temp('error.log')} warn;`,
-      'events { worker_connections 1024; }',
+      `worker_rlimit_nofile ${workerConnections * 2};`,
+      `events { worker_connections ${workerConnections}; }`,
       'http {',
       `  client_body_temp_path ${temp('body')};`,
       `  proxy_temp_path ${temp('proxy')};`,
