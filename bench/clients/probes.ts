@@ -15,6 +15,11 @@ export interface RedisSample {
   readonly commands: number
   /** Per command name (INFO commandstats calls), lower case. */
   readonly calls: Readonly<Record<string, number>>
+  /**
+   * Read events the server handled (INFO stats total_reads_processed): one per batch of bytes a
+   * client sent, so about one per round trip, however many commands a pipeline or MULTI carried.
+   */
+  readonly reads: number
   readonly netInputBytes: number
   readonly netOutputBytes: number
   /** used_cpu_user + used_cpu_sys of the server, in microseconds. */
@@ -54,6 +59,7 @@ export class RedisProbe {
       keys: keys ? Number(keys[1]) : 0,
       commands: num('total_commands_processed'),
       calls,
+      reads: num('total_reads_processed'),
       netInputBytes: num('total_net_input_bytes'),
       netOutputBytes: num('total_net_output_bytes'),
       cpuUs: Math.round((num('used_cpu_user') + num('used_cpu_sys')) * 1e6),
@@ -77,6 +83,7 @@ export function redisDelta(a: RedisSample, b: RedisSample): RedisSample {
     keys: b.keys - a.keys,
     commands: b.commands - a.commands,
     calls,
+    reads: b.reads - a.reads,
     netInputBytes: b.netInputBytes - a.netInputBytes,
     netOutputBytes: b.netOutputBytes - a.netOutputBytes,
     cpuUs: b.cpuUs - a.cpuUs,
