@@ -34,6 +34,9 @@ export function reportText(r: ClientsLoadReport): string {
     `memory per session (session with a kept api/sql result): Redis ${m.redisPerSession.toFixed(0)} bytes, gateways' RSS ${m.gatewayRssPerSession === null ? '-' : m.gatewayRssPerSession.toFixed(0)} bytes (all ${r.gateways} together)`,
     `steady phase, per request: gateways' CPU ${us(r.cpu.gatewayUsPerRequest)} (all processes and workers; ${us(r.cpu.gatewayNetUsPerRequest)} net of their idle ${us(r.cpu.gatewayIdleUsPerSecond)}/s), Redis CPU ${us(r.cpu.redisUsPerRequest)} (${us(r.cpu.redisNetUsPerRequest)} net of idle), load generator CPU ${us(r.cpu.loadGeneratorUsPerRequest)}; Redis commands ${r.cpu.redisCommandsPerRequest.toFixed(2)}, bytes in ${r.cpu.redisBytesInPerRequest.toFixed(0)}, out ${r.cpu.redisBytesOutPerRequest.toFixed(0)}; machine busy ${r.cpu.machineBusy === null ? '-' : (r.cpu.machineBusy * 100).toFixed(0) + ' %'}`,
   ]
+  for (const p of r.reference ? [...r.phases, r.reference] : r.phases) {
+    for (const e of p.errorSamples) lines.push(`error in ${p.name.split(':')[0]}: ${e}`)
+  }
   return lines.join('\n')
 }
 

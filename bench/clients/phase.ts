@@ -41,7 +41,7 @@ export function phaseFigures(name: string, outcomes: readonly Outcome[], seconds
     perSecond: outcomes.length / seconds,
     ...latency(outcomes),
     byKind,
-    errorSamples: [...new Set(outcomes.filter((o) => o.error).map((o) => o.error))].slice(0, 5),
+    errorSamples: [...new Set(outcomes.filter((o) => o.error).map((o) => o.error.replace(/"requestId":"[^"]*"/, '')))].slice(0, 8),
   }
 }
 
