@@ -29,14 +29,15 @@ export function reportText(r: ClientsLoadReport): string {
     '',
     `errors: ${r.errors}; connections held at the end of the steady phase: ${r.connectionsHeld} of ${r.connections} (reconnects: ${r.reconnects}); sessions valid at the end: ${r.sessionsValid} of ${r.sessions}`,
     `logins: ${r.loginsPerSecond.toFixed(0)}/s (32 at a time, light password hashes: bench/clients/users.ts)`,
-    `Redis used_memory: ${mb(m.redisBytes.warm)} warm, ${mb(m.redisBytes.sessions)} after the logins, ${mb(m.redisBytes.primed)} after the prime, ${mb(m.redisBytes.end)} at the end; keys ${m.redisKeys.warm} -> ${m.redisKeys.primed}`,
+    `Redis used_memory: ${mb(m.redisBytes.warm)} warm, ${mb(m.redisBytes.users)} with the users, ${mb(m.redisBytes.sessions)} after the logins, ${mb(m.redisBytes.primed)} after the prime, ${mb(m.redisBytes.end)} at the end; keys ${m.redisKeys.warm} -> ${m.redisKeys.primed}`,
     `gateways' RSS (sum of ${r.gateways}): ${mb(m.gatewayRssBytes.warm)} warm, ${mb(m.gatewayRssBytes.sessions)} after the logins, ${mb(m.gatewayRssBytes.primed)} after the prime, ${mb(m.gatewayRssBytes.end)} at the end`,
-    `memory per session (session with a kept api/sql result): Redis ${m.redisPerSession.toFixed(0)} bytes, gateways' RSS ${m.gatewayRssPerSession === null ? '-' : m.gatewayRssPerSession.toFixed(0)} bytes (all ${r.gateways} together)`,
+    `memory per session (session with a kept api/sql result): Redis ${m.redisPerSession.toFixed(0)} bytes (and ${m.redisPerUser.toFixed(0)} per user record), gateways' RSS ${m.gatewayRssPerSession === null ? '-' : m.gatewayRssPerSession.toFixed(0)} bytes (all ${r.gateways} together)`,
     `steady phase, per request: gateways' CPU ${us(r.cpu.gatewayUsPerRequest)} (all processes and workers; ${us(r.cpu.gatewayNetUsPerRequest)} net of their idle ${us(r.cpu.gatewayIdleUsPerSecond)}/s), Redis CPU ${us(r.cpu.redisUsPerRequest)} (${us(r.cpu.redisNetUsPerRequest)} net of idle), load generator CPU ${us(r.cpu.loadGeneratorUsPerRequest)}; Redis commands ${r.cpu.redisCommandsPerRequest.toFixed(2)}, bytes in ${r.cpu.redisBytesInPerRequest.toFixed(0)}, out ${r.cpu.redisBytesOutPerRequest.toFixed(0)}; machine busy ${r.cpu.machineBusy === null ? '-' : (r.cpu.machineBusy * 100).toFixed(0) + ' %'}`,
   ]
   for (const p of r.reference ? [...r.phases, r.reference] : r.phases) {
     for (const e of p.errorSamples) lines.push(`error in ${p.name.split(':')[0]}: ${e}`)
   }
+  if (r.balancerErrors) lines.push(`nginx error log, first messages:\n${r.balancerErrors}`)
   return lines.join('\n')
 }
 

@@ -7,7 +7,8 @@
  *
  *   1. warm-up   each gateway runs the distinct small queries once (its result memo fills)
  *   2. logins    one `!login` per user through the balancer
- *   3. prime     one api/sql per session, every connection at once (a closed-loop burst)
+ *   3. prime     one api/sql per session, each connection sending its sessions' in turn, the
+ *                connections opening over a ramp (200 a second)
  *   4. steady    the mix (schedule.ts) at `rate` requests/s over every connection for `seconds`
  *   5. check     `!status` of every session: all must answer 200
  *
@@ -42,11 +43,14 @@ export interface ClientsLoadOptions {
 }
 
 export interface MemoryFigures {
-  readonly redisBytes: { readonly warm: number; readonly sessions: number; readonly primed: number; readonly end: number }
+  /** Redis used_memory at each step: `users` is after the user records were written, before any login. */
+  readonly redisBytes: { readonly warm: number; readonly users: number; readonly sessions: number; readonly primed: number; readonly end: number }
   readonly redisKeys: { readonly warm: number; readonly primed: number }
   /** Sum over the gateways; null off Linux. */
   readonly gatewayRssBytes: { readonly warm: number | null; readonly sessions: number | null; readonly primed: number | null; readonly end: number | null }
-  /** (primed - warm) / sessions. */
+  /** (users - warm) / sessions: a user's catalog record, which a session needs but is not. */
+  readonly redisPerUser: number
+  /** (primed - users) / sessions: the session, its kept result, the login's traces. */
   readonly redisPerSession: number
   readonly gatewayRssPerSession: number | null
 }
@@ -70,6 +74,8 @@ export interface CpuFigures {
 
 export interface ClientsLoadReport {
   readonly balancer: string
+  /** The first messages of nginx's error log when a request failed; '' otherwise. */
+  readonly balancerErrors: string
   readonly gateways: number
   readonly connections: number
   readonly sessions: number
@@ -88,6 +94,8 @@ export interface ClientsLoadReport {
 
 const API = '/v1/api'
 const IDLE_SECONDS = 3
+/** How fast the prime opens connections (see there). */
+const RAMP_CONNECTIONS_PER_SECOND = 200
 
 /** Runs `body` once per connection, all at once, and gathers what they return. */
 async function onEvery<T>(conns: readonly Connection[], body: (conn: Connection, c: number) => Promise<T[]>): Promise<T[]> {
@@ -167,6 +175,7 @@ export async function runClientsLoad(opts: ClientsLoadOptions): Promise<ClientsL
 
     // 2. logins
     await seedUsers(cluster.store, opts.sessions)
+    const users = { redis: await probe.sample() }
     const logins = await timed(() => logIn(origin, API, opts.sessions, 32))
     const cookies = logins.value
     const afterLogins = { redis: await probe.sample(), rss: rss() }
@@ -174,14 +183,20 @@ export async function runClientsLoad(opts: ClientsLoadOptions): Promise<ClientsL
 
     // 3. prime: every connection opens, every session gets a kept result.
     for (let c = 0; c < opts.connections; c++) conns.push(new Connection(url.hostname, Number(url.port)))
+    // The connections open over a ramp, as clients arrive, not in one instant: a herd of them
+    // connecting at once measures the balancer's and the gateways' accept queues, not the service.
+    const rampMs = (opts.connections / RAMP_CONNECTIONS_PER_SECOND) * 1000
     const prime = await timed(() =>
       onEvery(conns, async (conn, c) => {
+        await new Promise((r) => setTimeout(r, (c / opts.connections) * rampMs))
         const out: Outcome[] = []
         for (const s of owned(c, opts.connections, opts.sessions)) out.push(await conn.send(primeRequest(API, cookies[s], s)))
         return out
       }),
     )
-    const phases: PhaseFigures[] = [phaseFigures(`prime: 1 api/sql per session, ${opts.connections} at once`, prime.value, prime.seconds)]
+    const phases: PhaseFigures[] = [
+      phaseFigures(`prime: 1 api/sql per session, connections opening over ${(rampMs / 1000).toFixed(0)} s`, prime.value, prime.seconds),
+    ]
     const primed = { redis: await probe.sample(), rss: rss() }
     log(`prime: ${prime.value.length} requests in ${prime.seconds.toFixed(1)} s; Redis ${mb(primed.redis.usedMemory)}, gateways' RSS ${mb(primed.rss)}`)
 
@@ -249,13 +264,21 @@ export async function runClientsLoad(opts: ClientsLoadOptions): Promise<ClientsL
     }
     const perSession = (a: number | null, b: number | null): number | null => (a === null || b === null ? null : (b - a) / opts.sessions)
     const memory: MemoryFigures = {
-      redisBytes: { warm: warm.redis.usedMemory, sessions: afterLogins.redis.usedMemory, primed: primed.redis.usedMemory, end: end.redis.usedMemory },
+      redisBytes: {
+        warm: warm.redis.usedMemory,
+        users: users.redis.usedMemory,
+        sessions: afterLogins.redis.usedMemory,
+        primed: primed.redis.usedMemory,
+        end: end.redis.usedMemory,
+      },
       redisKeys: { warm: warm.redis.keys, primed: primed.redis.keys },
       gatewayRssBytes: { warm: warm.rss, sessions: afterLogins.rss, primed: primed.rss, end: end.rss },
-      redisPerSession: perSession(warm.redis.usedMemory, primed.redis.usedMemory)!,
+      redisPerUser: perSession(warm.redis.usedMemory, users.redis.usedMemory)!,
+      redisPerSession: perSession(users.redis.usedMemory, primed.redis.usedMemory)!,
       gatewayRssPerSession: perSession(warm.rss, primed.rss),
     }
     const sessionsValid = check.value.filter((o) => o.error === '').length
+    const balancerErrors = phases.some((p) => p.errors > 0) && nginx ? (await nginx.errorLogFirst(6)).join('\n') : ''
     await nginx?.close()
     nginx = null
     await cluster.close()
@@ -263,6 +286,7 @@ export async function runClientsLoad(opts: ClientsLoadOptions): Promise<ClientsL
     const reference = opts.reference ? await referenceRun(opts) : null
     return {
       balancer,
+      balancerErrors,
       gateways: gatewayCount,
       connections: opts.connections,
       sessions: opts.sessions,

@@ -25,6 +25,8 @@ export interface Nginx {
   readonly origin: string
   /** `upstream-address status` for every request served so far. */
   accessLog(): Promise<{ upstream: string; status: number }[]>
+  /** The first distinct messages of nginx's error log (why it answered 502, say), timestamps and ids left out. */
+  errorLogFirst(count?: number): Promise<string[]>
   close(): Promise<void>
 }
 
@@ -106,6 +108,12 @@ export async function startNginx(gatewayPorts: readonly number[], opts: NginxOpt
           const [upstream, status] = line.split(' ')
           return { upstream, status: Number(status) }
         })
+    },
+    async errorLogFirst(count = 5) {
+      const text = await readFile(temp('error.log'), 'utf8').catch(() => '')
+      // `2026/11/28 08:28:18 [error] 31270#31270: *3138 message, client: …`: keep the message.
+      const messages = text.split('\n').map((line) => line.replace(/^\S+ \S+ (\[\w+\]) \d+#\d+: (\*\d+ )?/, '$1 ').replace(/, client: .*$/, ''))
+      return [...new Set(messages.filter(Boolean))].slice(0, count)
     },
     async close() {
       if (child.exitCode === null && child.signalCode === null) {
