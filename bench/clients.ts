@@ -37,6 +37,7 @@ export function reportText(r: ClientsLoadReport): string {
   for (const p of r.reference ? [...r.phases, r.reference] : r.phases) {
     for (const e of p.errorSamples) lines.push(`error in ${p.name.split(':')[0]}: ${e}`)
   }
+  lines.push(`Redis commands per steady-phase request: ${r.cpu.redisTopCommands}`)
   if (r.balancerErrors) lines.push(`nginx error log, first messages:\n${r.balancerErrors}`)
   return lines.join('\n')
 }

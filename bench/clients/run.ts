@@ -66,6 +66,8 @@ export interface CpuFigures {
   readonly redisIdleCommandsPerSecond: number
   readonly loadGeneratorUsPerRequest: number
   readonly redisCommandsPerRequest: number
+  /** The most frequent commands, per request: `mget 2.00, expire 1.50, …`. */
+  readonly redisTopCommands: string
   readonly redisBytesInPerRequest: number
   readonly redisBytesOutPerRequest: number
   /** Share of the machine's CPU time busy over the steady phase, 0..1; null off Linux. */
@@ -258,6 +260,12 @@ export async function runClientsLoad(opts: ClientsLoadOptions): Promise<ClientsL
       redisIdleCommandsPerSecond: idle.redisCommandsPerSecond,
       loadGeneratorUsPerRequest: (cpu1.self.user + cpu1.self.system) / n,
       redisCommandsPerRequest: d.commands / n,
+      redisTopCommands: Object.entries(d.calls)
+        .filter(([name]) => name !== 'info')
+        .sort((x, y) => y[1] - x[1])
+        .slice(0, 8)
+        .map(([name, k]) => `${name} ${(k / n).toFixed(2)}`)
+        .join(', '),
       redisBytesInPerRequest: d.netInputBytes / n,
       redisBytesOutPerRequest: d.netOutputBytes / n,
       machineBusy: cpu0.machine && cpu1.machine ? (cpu1.machine.busy - cpu0.machine.busy) / (cpu1.machine.total - cpu0.machine.total) : null,
