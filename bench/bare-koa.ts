@@ -11,6 +11,10 @@ app.use((ctx) => {
   ctx.body = { hello: 'world', n: 1 }
 })
 const server = http.createServer(app.callback())
+// The gateway's keep-alive (gateway/server.ts): a load run's idle connections must stay open on
+// both, not be closed by Node's 5 s default under the reference alone.
+server.keepAliveTimeout = 65_000
+server.headersTimeout = 66_000
 server.listen(0, '127.0.0.1', () => {
   const addr = server.address()
   process.stdout.write(`listening ${typeof addr === 'object' && addr ? addr.port : 0}\n`)

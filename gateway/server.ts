@@ -24,6 +24,16 @@ import { applyHeapGrowth } from './heap-growth.js'
 /** How long an idle keep-alive connection is kept: longer than any balancer in front keeps its own. */
 const KEEP_ALIVE_MS = 65_000
 
+/**
+ * Connections the kernel may hold ready for the gateway to accept (capped by net.core.somaxconn,
+ * 4096 on current Linux). With Node's default of 511, a burst of thousands of clients through the
+ * balancer filled the queue of a busy gateway; the kernel then dropped new connections' SYNs,
+ * nginx's 2 s connect timeout expired, it marked the gateway down (max_fails=1), and once all were
+ * down it answered 502 to everyone (npm run load:clients, 2,000 connections). A queued connection
+ * is complete for the balancer and only waits for the event loop.
+ */
+const LISTEN_BACKLOG = 4096
+
 /** The PEM files of TLS_CERT and TLS_KEY, checked to be a usable pair; null without TLS. */
 function readTlsFiles(config: Config): { cert: Buffer; key: Buffer } | null {
   if (!config.tlsCert || !config.tlsKey) return null
@@ -104,7 +114,7 @@ async function main(): Promise<void> {
   // longer still, or an idle connection would be cut by the headers timer first.
   server.keepAliveTimeout = KEEP_ALIVE_MS
   server.headersTimeout = KEEP_ALIVE_MS + 1000
-  server.listen(config.port, config.host, () => {
+  server.listen({ port: config.port, host: config.host, backlog: LISTEN_BACKLOG }, () => {
     const addr = server.address()
     const port = typeof addr === 'object' && addr ? addr.port : config.port
     const origin = `${tls ? 'https' : 'http'}://${config.host === '0.0.0.0' ? 'localhost' : config.host}:${port}`

@@ -21,6 +21,8 @@ export interface ClusterOptions {
   readonly demoRows?: number
   /** Extra environment for every gateway (limits and the like). */
   readonly env?: Record<string, string>
+  /** A Redis of the caller's own (a load test measuring its memory); the test run's by default. */
+  readonly redisUrl?: string
 }
 
 export interface Cluster {
@@ -48,7 +50,7 @@ export function clusterRedisUrl(): string {
 export async function startCluster(opts: ClusterOptions = {}): Promise<Cluster> {
   const dataDir = await mkdtemp(join(tmpdir(), 'tabula-cluster-'))
   const env: Record<string, string> = {
-    REDIS_URL: clusterRedisUrl(),
+    REDIS_URL: opts.redisUrl ?? clusterRedisUrl(),
     REDIS_KEY_PREFIX: `test:cluster:${randomBytes(6).toString('hex')}:`,
     DATA_DIR: dataDir,
     PORT: '0',

@@ -25,6 +25,8 @@ export interface Nginx {
   readonly origin: string
   /** `upstream-address status` for every request served so far. */
   accessLog(): Promise<{ upstream: string; status: number }[]>
+  /** The first distinct messages of nginx's error log (why it answered 502, say), timestamps and ids left out. */
+  errorLogFirst(count?: number): Promise<string[]>
   close(): Promise<void>
 }
 
@@ -47,7 +49,16 @@ export async function deployedConfFor(port: number): Promise<string> {
   return text.replace(listens[0], `    listen 127.0.0.1:${port};`)
 }
 
-export async function startNginx(gatewayPorts: readonly number[]): Promise<Nginx> {
+export interface NginxOptions {
+  /**
+   * Connections one nginx worker may hold, client and upstream sides together (1024 by default);
+   * a load test of many clients needs more, and the descriptors to match (worker_rlimit_nofile).
+   */
+  readonly workerConnections?: number
+}
+
+export async function startNginx(gatewayPorts: readonly number[], opts: NginxOptions = {}): Promise<Nginx> {
+  const workerConnections = opts.workerConnections ?? 1024
   const bin = findNginx()
   if (!bin) throw new Error('nginx is not installed (apt-get install nginx; .ci/run does it)')
   const dir = await mkdtemp(join(tmpdir(), 'tabula-nginx-'))
@@ -65,7 +76,8 @@ export async function startNginx(gatewayPorts: readonly number[]): Promise<Nginx
       'worker_processes 1;',
       `pid ${temp('nginx.pid')};`,
       `error_log ${temp('error.log')} warn;`,
-      'events { worker_connections 1024; }',
+      `worker_rlimit_nofile ${workerConnections * 2};`,
+      `events { worker_connections ${workerConnections}; }`,
       'http {',
       `  client_body_temp_path ${temp('body')};`,
       `  proxy_temp_path ${temp('proxy')};`,
@@ -96,6 +108,12 @@ export async function startNginx(gatewayPorts: readonly number[]): Promise<Nginx
           const [upstream, status] = line.split(' ')
           return { upstream, status: Number(status) }
         })
+    },
+    async errorLogFirst(count = 5) {
+      const text = await readFile(temp('error.log'), 'utf8').catch(() => '')
+      // `2026/11/28 08:28:18 [error] 31270#31270: *3138 message, client: …`: keep the message.
+      const messages = text.split('\n').map((line) => line.replace(/^\S+ \S+ (\[\w+\]) \d+#\d+: (\*\d+ )?/, '$1 ').replace(/, client: .*$/, ''))
+      return [...new Set(messages.filter(Boolean))].slice(0, count)
     },
     async close() {
       if (child.exitCode === null && child.signalCode === null) {
