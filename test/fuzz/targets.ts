@@ -32,6 +32,7 @@ import {
   sqlTail,
   xmlSoup,
 } from './arbitraries.js'
+import { validApiPath, validPipeline, validSessionCookie, validSql, condition, numericExpression, textExpression } from './valid-inputs.js'
 
 /** A call slower than this counts as a hang (generous: the machine may be busy). */
 export const HANG_MS = 1000
@@ -54,6 +55,11 @@ export interface FuzzTarget<T = unknown> {
   readonly hangMs?: number
   /** The code under test; its return value is ignored. */
   readonly call: (input: T) => unknown
+  /**
+   * A positive control: every input is valid, so every case must return (no error at all, not
+   * even a 4xx). Without such controls a parser that refused everything would pass.
+   */
+  readonly mustAccept?: boolean
 }
 
 /** Keeps each target's input type while listing them together. */
@@ -121,6 +127,12 @@ function parseOrEvaluate([text, asBlock]: [string, boolean]): void {
 
 function readCookies(header: string): void {
   for (const value of sessionCookieValues(header)) parseSessionCookie(value)
+}
+
+/** The session a well-formed header carries: must be found. */
+function readSession(header: string): void {
+  const found = sessionCookieValues(header).map(parseSessionCookie)
+  if (!found.some((c) => c !== null)) throw new Error(`no session found in ${JSON.stringify(header)}`)
 }
 
 const readPath = (path: string): unknown => parseApiPath(path, ['v1', 'prime-latest'])
@@ -247,6 +259,52 @@ export const FUZZ_TARGETS: readonly FuzzTarget[] = [
     seed: 502,
     call: readCookies,
   }),
+  // Positive controls: valid inputs of each kind, every one of which must be accepted.
+  target({
+    name: 'xml: valid pipelines (all accepted)',
+    description: 'parseQuery + checkQuery on well-typed sel, willbe and tabu over a known table',
+    arbitrary: validPipeline,
+    numRuns: 500,
+    seed: 106,
+    mustAccept: true,
+    call: parseAndCheck,
+  }),
+  target({
+    name: 'expr: well-typed expressions (all accepted)',
+    description: 'parseExpr + typeExpr on numeric, text and boolean expressions over known columns',
+    arbitrary: fc.tuple(fc.oneof(numericExpression, textExpression, condition), fc.constant(false)),
+    numRuns: 1000,
+    seed: 204,
+    mustAccept: true,
+    call: parseOrEvaluate,
+  }),
+  target({
+    name: 'sql: read-only selects (all accepted)',
+    description: 'the SQL guard and table-path rewriting on selects, joins, filters and limits',
+    arbitrary: validSql,
+    numRuns: 1000,
+    seed: 304,
+    mustAccept: true,
+    call: guardAndRewrite,
+  }),
+  target({
+    name: 'path: served paths (all accepted)',
+    description: 'parseApiPath on endpoint, instance, widget, table and listing paths with each format',
+    arbitrary: validApiPath,
+    numRuns: 1000,
+    seed: 403,
+    mustAccept: true,
+    call: readPath,
+  }),
+  target({
+    name: 'cookie: well-formed sessions (all found)',
+    description: 'sessionCookieValues + parseSessionCookie find the session among other cookies',
+    arbitrary: validSessionCookie,
+    numRuns: 1000,
+    seed: 503,
+    mustAccept: true,
+    call: readSession,
+  }),
 ]
 
 /** True for the errors a client may cause: an AppError whose status is 4xx. */
@@ -257,11 +315,12 @@ export function isClientError(err: unknown): err is AppError {
 }
 
 /** Runs one case under the contract; throws (for fast-check to report) when it is broken. */
-export function callWithinContract<T>(call: (input: T) => unknown, input: T, hangMs = HANG_MS): void {
+export function callWithinContract<T>(call: (input: T) => unknown, input: T, hangMs = HANG_MS, mustAccept = false): void {
   const started = performance.now()
   try {
     call(input)
   } catch (err) {
+    if (mustAccept) throw new Error(`a valid input was refused: ${String((err as Error)?.message ?? err)}`, { cause: err })
     if (!isClientError(err)) {
       const what = err instanceof AppError ? `AppError ${err.code} (HTTP ${STATUS[err.code]})` : String((err as Error)?.stack ?? err)
       throw new Error(`not a 4xx AppError: ${what}`, { cause: err })
@@ -283,7 +342,7 @@ export interface FuzzReport {
 /** Runs a target's property with its seed and run count; prints nothing. */
 export function runFuzzTarget(t: FuzzTarget): FuzzReport {
   const details = fc.check(
-    fc.property(t.arbitrary, (input) => callWithinContract(t.call, input, t.hangMs)),
+    fc.property(t.arbitrary, (input) => callWithinContract(t.call, input, t.hangMs, t.mustAccept)),
     { seed: t.seed, numRuns: t.numRuns, endOnFailure: false },
   )
   return { name: t.name, casesTried: details.numRuns, failed: details.failed, message: details.failed ? (fc.defaultReportMessage(details) ?? '') : '' }
