@@ -86,9 +86,11 @@ describe('browser: administration, upload', function () {
       expect(info.rows).to.equal(400)
       expect(info.cols.map((c) => `${c.name}:${c.type}`)).to.deep.equal(['id:int', 'region:text', 'amount:float', 'day:date'])
       const data = await bench().json<{ rows: unknown[][] }>('loads.sales_2024/!data:json.rows?range_=398&to_=400')
-      expect(data.rows.map((r) => r.slice(0, 3))).to.deep.equal([
-        [399, 'west', 598.5],
-        [400, 'east', 600],
+      // Every cell, the date too: 2024-01-08 in the file is the date 20240108 (yyyymmdd), not
+      // text and not a day number.
+      expect(data.rows).to.deep.equal([
+        [399, 'west', 598.5, 20240108],
+        [400, 'east', 600, 20240109],
       ])
       await screenshot(page, 'admin-upload')
 
