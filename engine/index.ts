@@ -66,6 +66,8 @@ export { isYmd, type ColumnValues, type TableInput } from './storage/index.js'
 export { cloneTableVersion, removeTableVersion, versionDir, writeTableVersion } from './storage/index.js'
 /** Loading a version's columns into the shared memory the workers read (gateway/table-cache.ts). */
 export { loadColumn, loadSqliteImage, readTableMeta, type LoadedColumn } from './storage/index.js'
+/** Loading a row range of a version and its dictionaries, for tables larger than TABLE_CACHE_MB (docs/large-tables.md). */
+export { loadColumnRows, loadDictionary, segmentStarts } from './storage/index.js'
 /** Whether a version's SQLite image (the sql.js fallback's input) is built yet (gateway/table-cache.ts). */
 export { hasSqliteImage } from './storage/index.js'
 /** Removing what an interrupted write left, at the gateway's start (gateway/server.ts). */

@@ -25,6 +25,7 @@ import { NA_INT, type ColumnSpec, type ColumnType, type TableMeta } from '../../
 import { bytesOf, writeFileDurably } from './durable.js'
 import { columnFile, dictFile, newVersionId, versionDir } from './layout.js'
 import { cleanSpec, publishVersion } from './write.js'
+import { readRowsInto } from './segments.js'
 import type { EncodedText } from '../../shared/csv/encoded-text.js'
 
 /** Folder under DATA_DIR that holds the uploads in progress. */
@@ -300,10 +301,16 @@ export async function writeChunkedVersion(dataDir: string, src: ChunkedSource, b
     for (let i = 0; i < meta.columns.length; i++) {
       const spec = meta.columns[i]
       const state = src.states[i]
-      const baseFile = base ? join(versionDir(dataDir, base.meta.version), columnFile(i)) : null
+      // The base version's rows, from its one file or its row segments (segments.ts).
+      const baseFile: BaseRows | null = base
+        ? (from, to) => {
+            const bytes = Buffer.from(new ArrayBuffer((to - from) * WIDTH[spec.type]))
+            return readRowsInto(dataDir, base.meta, i, from, to, bytes).then(() => bytes)
+          }
+        : null
       const out = join(tmp, columnFile(i))
       if (spec.type !== 'text') {
-        await numericColumn(out, join(src.dir, columnFile(i)), state.bytes, baseFile, baseRows * WIDTH[spec.type])
+        await numericColumn(out, join(src.dir, columnFile(i)), state.bytes, baseFile, baseRows, WIDTH[spec.type])
       } else {
         const baseDict = base ? (JSON.parse(await readFile(join(versionDir(dataDir, base.meta.version), dictFile(i)), 'utf8')) as string[]) : null
         const dict = await textColumn(out, src, i, baseFile, baseRows, baseDict)
@@ -314,8 +321,11 @@ export async function writeChunkedVersion(dataDir: string, src: ChunkedSource, b
   return meta
 }
 
+/** Rows from … to-1 of a column of the base version, as bytes. */
+type BaseRows = (from: number, to: number) => Promise<Buffer>
+
 /** A numeric column: the base version's bytes (when appending), then the upload's. */
-async function numericColumn(out: string, file: string, bytes: number, baseFile: string | null, baseBytes: number): Promise<void> {
+async function numericColumn(out: string, file: string, bytes: number, baseFile: BaseRows | null, baseRows: number, width: number): Promise<void> {
   await cutTo(file, bytes)
   if (baseFile === null) {
     // A reflink where the file system has them, otherwise a plain copy.
@@ -326,12 +336,13 @@ async function numericColumn(out: string, file: string, bytes: number, baseFile:
   const fh = await open(out, 'wx')
   try {
     let pos = 0
-    for (const [f, n] of [
-      [baseFile, baseBytes],
-      [file, bytes],
-    ] as const) {
-      for (let off = 0; off < n; off += SLICE_ROWS * 8) {
-        const slice = await readRange(f, off, Math.min(n, off + SLICE_ROWS * 8))
+    const sources: [(from: number, to: number) => Promise<Buffer>, number][] = [
+      [(a, b) => baseFile(a / width, b / width), baseRows * width],
+      [(a, b) => readRange(file, a, b), bytes],
+    ]
+    for (const [read, n] of sources) {
+      for (let off = 0; off < n; off += SLICE_ROWS * width) {
+        const slice = await read(off, Math.min(n, off + SLICE_ROWS * width))
         await fh.write(slice, 0, slice.length, pos)
         pos += slice.length
       }
@@ -346,7 +357,7 @@ async function numericColumn(out: string, file: string, bytes: number, baseFile:
  * A text column: the codes renumbered into one sorted dictionary (the base version's values and
  * the upload's), as every version needs, so comparing codes compares strings.
  */
-async function textColumn(out: string, src: ChunkedSource, i: number, baseFile: string | null, baseRows: number, baseDict: string[] | null): Promise<string[]> {
+async function textColumn(out: string, src: ChunkedSource, i: number, baseFile: BaseRows | null, baseRows: number, baseDict: string[] | null): Promise<string[]> {
   const state = src.states[i]
   const lines = state.dictBytes === 0 ? [] : (await readRange(join(src.dir, dictJsonl(i)), 0, state.dictBytes)).toString('utf8').split('\n')
   const added = lines.filter((l) => l !== '').map((l) => JSON.parse(l) as string)
@@ -364,13 +375,13 @@ async function textColumn(out: string, src: ChunkedSource, i: number, baseFile: 
   const fh = await open(out, 'wx')
   try {
     let pos = 0
-    const parts: [string, number, Int32Array][] = []
+    const parts: [BaseRows, number, Int32Array][] = []
     if (baseFile && remapBase) parts.push([baseFile, baseRows, remapBase])
-    parts.push([codesFile, src.rows, remapNew])
-    for (const [file, rows, remap] of parts) {
+    parts.push([(a, b) => readRange(codesFile, a * 4, b * 4), src.rows, remapNew])
+    for (const [read, rows, remap] of parts) {
       for (let r0 = 0; r0 < rows; r0 += SLICE_ROWS) {
         const n = Math.min(SLICE_ROWS, rows - r0)
-        const slice = await readRange(file, r0 * 4, (r0 + n) * 4)
+        const slice = await read(r0, r0 + n)
         const codes = new Int32Array(slice.buffer, slice.byteOffset, n)
         for (let r = 0; r < n; r++) codes[r] = remap[codes[r]]
         await fh.write(slice, 0, slice.length, pos)

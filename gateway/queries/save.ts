@@ -58,7 +58,7 @@ export interface SaveServices {
   /** The catalog: folders, the table record, the commit. */
   readonly store: Store
   /** Where versions are written, and the cell and row limits they are written under. */
-  readonly config: Pick<Config, 'dataDir' | 'maxCellBytes' | 'maxRowBytes'>
+  readonly config: Pick<Config, 'dataDir' | 'maxCellBytes' | 'maxRowBytes' | 'tableSegmentRows'>
   /** The version an append reads its old rows from. */
   readonly tables: TableCache
 }
@@ -93,7 +93,7 @@ async function saveAttempts(services: SaveServices, user: Principal, req: SaveRe
     const meta = await writeTableOffThread(services.config.dataDir, input, {
       maxCellBytes: services.config.maxCellBytes,
       maxRowBytes: services.config.maxRowBytes,
-    })
+    }, services.config.tableSegmentRows)
     try {
       const init = { path, owner: user.uid, title: req.title, sdesc: req.sdesc, ldesc: req.ldesc, users: req.users, inherit: req.inherit }
       const opts =
