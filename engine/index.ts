@@ -33,6 +33,8 @@ export { planOf, summarises, withPlan } from './parallel/plan.js'
 export { currentBlockRows } from './parallel/blocks.js'
 /** The phases of a split run, as tasks for the pool; their answers merged. */
 export { parallelRun, partRanges, splitRows } from './parallel/driver.js'
+/** Queries over a table larger than TABLE_CACHE_MB, a window of rows at a time (gateway/query/windowed.ts). */
+export { windowRanges, windowRefusal } from './parallel/windows.js'
 /** A split the data turned down: the gateway then runs the query whole. */
 export { isDeclined } from './parallel/aggregate.js'
 /** A worker's answer, text always as codes, read back into a result set on the gateway (gateway/query/pool.ts). */

@@ -104,18 +104,28 @@ export async function loadDictionary(dataDir: string, meta: TableMeta, index: nu
 }
 
 /**
- * Rows from … to-1 of column `index` in a new SharedArrayBuffer, read from only the files (row
- * segments) that hold them. A text column's codes are checked against `dictSize`, its
- * dictionary's length.
+ * Rows from … to-1 of column `index` in a new SharedArrayBuffer, or at the start of `into` (a
+ * reused one, at least that large), read from only the files (row segments) that hold them. A
+ * text column's codes are checked against `dictSize`, its dictionary's length.
  */
-export async function loadColumnRows(dataDir: string, meta: TableMeta, index: number, from: number, to: number, dictSize?: number): Promise<SharedArrayBuffer> {
+export async function loadColumnRows(
+  dataDir: string,
+  meta: TableMeta,
+  index: number,
+  from: number,
+  to: number,
+  dictSize?: number,
+  into?: SharedArrayBuffer,
+): Promise<SharedArrayBuffer> {
   const spec = specOf(meta, index)
-  const buffer = new SharedArrayBuffer((to - from) * BYTES[spec.type])
-  await readRowsInto(dataDir, meta, index, from, to, new Uint8Array(buffer))
+  const bytes = (to - from) * BYTES[spec.type]
+  const buffer = into ?? new SharedArrayBuffer(bytes)
+  if (buffer.byteLength < bytes) throw new AppError('INTERNAL', `A buffer of ${buffer.byteLength} bytes cannot hold ${bytes}.`)
+  await readRowsInto(dataDir, meta, index, from, to, new Uint8Array(buffer, 0, bytes))
   if (spec.type === 'text') {
     const size = dictSize ?? (await loadDictionary(dataDir, meta, index)).dict.length
     // An out-of-range code would later read as `undefined` far from here; catch it now (one pass).
-    const codes = new Int32Array(buffer)
+    const codes = new Int32Array(buffer, 0, to - from)
     for (let r = 0; r < codes.length; r++) {
       const c = codes[r]
       if (c < 0 || c >= size) throw damaged(fileOf(dataDir, meta, index), `row ${from + r + 1} has code ${c} outside its dictionary of ${size}`)

@@ -87,7 +87,7 @@ async function saveAttempts(services: SaveServices, user: Principal, req: SaveRe
     const existing = parseRecord<TableRecord>(await services.store.get(KEYS.table(path)))
     checkMode(user, path, req, existing)
     const rows = await build(req.mode === 'append' && existing ? existing.columns : null)
-    const input = req.mode === 'append' && existing ? appendRows(path, await readVersionValues(services.tables, existing.version), rows) : rows
+    const input = req.mode === 'append' && existing ? appendRows(path, await readVersionValues(services.tables, existing.version, path), rows) : rows
     if (home) await writableFolder(services.store, user, folder)
     // Encoding and writing a large table takes seconds of CPU: not on the event loop.
     const meta = await writeTableOffThread(services.config.dataDir, input, {
