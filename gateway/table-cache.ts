@@ -51,8 +51,8 @@ export class TableCache {
   /** The reused buffers that windows of tables larger than the budget are read into: one per part at once. */
   readonly windows: WindowPool
 
-  get stats(): { bytes: number; hits: number; misses: number; imagesBuilt: number } {
-    return { bytes: this.lru.size, hits: this.lru.hits, misses: this.lru.misses, imagesBuilt: this.imagesBuilt }
+  get stats(): { bytes: number; hits: number; misses: number; imagesBuilt: number; windowBytes: number } {
+    return { bytes: this.lru.size, hits: this.lru.hits, misses: this.lru.misses, imagesBuilt: this.imagesBuilt, windowBytes: this.windows.bytes }
   }
 
   /** Whether a load of this version's files is under way on this gateway. */

@@ -12,6 +12,10 @@ import type { ResultColumn, ResultSet } from '../shared/protocol.js'
 export class WindowSlot {
   private readonly buffers: SharedArrayBuffer[] = []
 
+  get bytes(): number {
+    return this.buffers.reduce((n, b) => n + b.byteLength, 0)
+  }
+
   /** A buffer of at least `bytes` for column `index`: the one it had, or a larger one in its place. */
   buffer(index: number, bytes: number): SharedArrayBuffer {
     const had = this.buffers[index]
@@ -41,14 +45,20 @@ export class WindowSlot {
 export class WindowPool {
   private readonly free: WindowSlot[] = []
   private readonly waiting: ((slot: WindowSlot) => void)[] = []
+  private readonly all: WindowSlot[] = []
   private made = 0
+
+  /** Bytes of every slot's buffers, in use or free (metric table_window_bytes). */
+  get bytes(): number {
+    return this.all.reduce((n, s) => n + s.bytes, 0)
+  }
 
   constructor(private readonly slots: number) {}
 
   /** A slot, once one is free; `signal` gives up waiting (the query stopped). */
   acquire(signal?: AbortSignal): Promise<WindowSlot> {
     signal?.throwIfAborted()
-    const slot = this.free.pop() ?? (this.made < this.slots ? (this.made++, new WindowSlot()) : undefined)
+    const slot = this.free.pop() ?? (this.made < this.slots ? this.make() : undefined)
     if (slot !== undefined) return Promise.resolve(slot)
     return new Promise((resolve, reject) => {
       const take = (s: WindowSlot) => {
@@ -62,6 +72,13 @@ export class WindowPool {
       signal?.addEventListener('abort', gone, { once: true })
       this.waiting.push(take)
     })
+  }
+
+  private make(): WindowSlot {
+    this.made++
+    const slot = new WindowSlot()
+    this.all.push(slot)
+    return slot
   }
 
   /** Gives a slot back once nothing reads it any more (its task answered or was ended). */
