@@ -28,7 +28,8 @@ export function windowRefusal(task: RunTask, plan: ParallelPlan | null, paths: r
   }
   if (plan.table !== path) return 'it is not the base table of the query'
   if (plan.merge !== null) return 'the query merges tables, which is not run in segments'
-  if (plan.partitionSteps.length > 0) return 'a g_ function of the query needs each group whole (only g_sum, g_cnt, g_avg, g_min, g_max, g_first and g_last run in segments)'
+  if (plan.partitionSteps.length > 0)
+    return 'a g_ function of the query needs each group whole (only g_sum, g_cnt, g_avg, g_min, g_max, g_first and g_last run in segments)'
   return null
 }
 

@@ -357,7 +357,14 @@ async function numericColumn(out: string, file: string, bytes: number, baseFile:
  * A text column: the codes renumbered into one sorted dictionary (the base version's values and
  * the upload's), as every version needs, so comparing codes compares strings.
  */
-async function textColumn(out: string, src: ChunkedSource, i: number, baseFile: BaseRows | null, baseRows: number, baseDict: string[] | null): Promise<string[]> {
+async function textColumn(
+  out: string,
+  src: ChunkedSource,
+  i: number,
+  baseFile: BaseRows | null,
+  baseRows: number,
+  baseDict: string[] | null,
+): Promise<string[]> {
   const state = src.states[i]
   const lines = state.dictBytes === 0 ? [] : (await readRange(join(src.dir, dictJsonl(i)), 0, state.dictBytes)).toString('utf8').split('\n')
   const added = lines.filter((l) => l !== '').map((l) => JSON.parse(l) as string)

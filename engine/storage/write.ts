@@ -28,7 +28,12 @@ export interface TableInput {
  * failure the partial folder is removed. Committing the version to the catalog is the caller's job.
  * A table of more than `segmentRows` rows (TABLE_SEGMENT_ROWS) is stored in row segments (segments.ts).
  */
-export async function writeTableVersion(dataDir: string, input: TableInput, limits?: CellLimits, segmentRows: number = DEFAULT_SEGMENT_ROWS): Promise<TableMeta> {
+export async function writeTableVersion(
+  dataDir: string,
+  input: TableInput,
+  limits?: CellLimits,
+  segmentRows: number = DEFAULT_SEGMENT_ROWS,
+): Promise<TableMeta> {
   const rows = validateTable(input.columns, input.data)
   if (limits) checkCellLimits(input.columns, input.data, limits)
   const version = newVersionId()

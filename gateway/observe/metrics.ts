@@ -28,7 +28,9 @@ export interface MetricSources {
     readonly timeouts?: number
     readonly preemptions?: number
   }
-  readonly tables: { readonly stats: { readonly bytes: number; readonly hits: number; readonly misses: number; readonly imagesBuilt?: number; readonly windowBytes?: number } }
+  readonly tables: {
+    readonly stats: { readonly bytes: number; readonly hits: number; readonly misses: number; readonly imagesBuilt?: number; readonly windowBytes?: number }
+  }
   readonly stops: { readonly stopsDelivered: number }
 }
 

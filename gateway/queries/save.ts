@@ -90,10 +90,15 @@ async function saveAttempts(services: SaveServices, user: Principal, req: SaveRe
     const input = req.mode === 'append' && existing ? appendRows(path, await readVersionValues(services.tables, existing.version, path), rows) : rows
     if (home) await writableFolder(services.store, user, folder)
     // Encoding and writing a large table takes seconds of CPU: not on the event loop.
-    const meta = await writeTableOffThread(services.config.dataDir, input, {
-      maxCellBytes: services.config.maxCellBytes,
-      maxRowBytes: services.config.maxRowBytes,
-    }, services.config.tableSegmentRows)
+    const meta = await writeTableOffThread(
+      services.config.dataDir,
+      input,
+      {
+        maxCellBytes: services.config.maxCellBytes,
+        maxRowBytes: services.config.maxRowBytes,
+      },
+      services.config.tableSegmentRows,
+    )
     try {
       const init = { path, owner: user.uid, title: req.title, sdesc: req.sdesc, ldesc: req.ldesc, users: req.users, inherit: req.inherit }
       const opts =

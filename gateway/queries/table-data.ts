@@ -54,7 +54,9 @@ export function tableData(tables: TableCache, table: TableRecord): ReadableResul
       if (!(await tables.fits(table.version))) {
         const window = await tables.window(table.version, table.path, table.title, f, t)
         const dicts = await tables.dictionaries(table.version)
-        const columns = fileIndexes(table, meta).map((i) => columnRows({ type: meta.columns[i].type, buffer: window.columns[i].buffer, dict: dicts[i] as string[] }, 0, t - f))
+        const columns = fileIndexes(table, meta).map((i) =>
+          columnRows({ type: meta.columns[i].type, buffer: window.columns[i].buffer, dict: dicts[i] as string[] }, 0, t - f),
+        )
         return { cols, rowCount: t - f, columns }
       }
       const loaded = await Promise.all(fileIndexes(table, meta).map((i) => tables.column(table.version, i, table.path)))

@@ -59,7 +59,9 @@ export async function writeTableOffThread(dataDir: string, input: TableInput, li
   const data = input.columns.map((c, i) => (c.type === 'text' ? null : (input.data[i] as Int32Array | Float64Array)))
   let outcome: WriteOutcome
   try {
-    const running = writerPool().run({ dataDir, columns: input.columns, data, limits, segmentRows, port: port2 } satisfies WriteTask, { transferList: [port2] as never })
+    const running = writerPool().run({ dataDir, columns: input.columns, data, limits, segmentRows, port: port2 } satisfies WriteTask, {
+      transferList: [port2] as never,
+    })
     const sent = sendText(port1, input)
     outcome = (await running) as WriteOutcome
     await sent

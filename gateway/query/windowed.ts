@@ -30,7 +30,11 @@ function refused(deps: PoolServices, table: TableInput, why: string): Error {
 export async function runWindowed(deps: PoolServices, task: RunTask, query: QuerySignal, control: RunControl, read: WindowReader): Promise<ResultSet> {
   const big = windowedTables(task)
   const plan = planOf(task)
-  const why = windowRefusal(task, plan, big.map((t) => t.path))
+  const why = windowRefusal(
+    task,
+    plan,
+    big.map((t) => t.path),
+  )
   if (why !== null || plan === null) throw refused(deps, big[0], why ?? 'the query needs all of its rows at once')
   const table = big[0]
   const blockRows = currentBlockRows()

@@ -254,6 +254,8 @@ describe('tables larger than TABLE_CACHE_MB, segment by segment (docs/large-tabl
     const gauge = (name: string) => Number(new RegExp(`^${name} (\\S+)$`, 'm').exec(metrics)?.[1])
     const window = 524_288 * 24
     expect(gauge('table_cache_bytes')).to.be.at.most(BUDGET_MB * 1024 * 1024)
-    expect(gauge('table_window_bytes')).to.be.above(0).and.at.most(2 * window)
+    expect(gauge('table_window_bytes'))
+      .to.be.above(0)
+      .and.at.most(2 * window)
   })
 })
