@@ -25,7 +25,7 @@ import { NA_INT, type ColumnSpec, type ColumnType, type TableMeta } from '../../
 import { bytesOf, writeFileDurably } from './durable.js'
 import { columnFile, dictFile, newVersionId, versionDir } from './layout.js'
 import { cleanSpec, publishVersion } from './write.js'
-import { readRowsInto } from './segments.js'
+import { ColumnOut, DEFAULT_SEGMENT_ROWS, readRowsInto, segmentStartsFor } from './segments.js'
 import type { EncodedText } from '../../shared/csv/encoded-text.js'
 
 /** Folder under DATA_DIR that holds the uploads in progress. */
@@ -289,12 +289,20 @@ const SLICE_ROWS = 1 << 18
  * version and returns its metadata. Memory: one slice of rows per column plus the text
  * dictionaries.
  */
-export async function writeChunkedVersion(dataDir: string, src: ChunkedSource, base: ChunkedBase | null): Promise<TableMeta> {
+export async function writeChunkedVersion(
+  dataDir: string,
+  src: ChunkedSource,
+  base: ChunkedBase | null,
+  segmentRows: number = DEFAULT_SEGMENT_ROWS,
+): Promise<TableMeta> {
   const baseRows = base?.meta.rows ?? 0
+  // More than TABLE_SEGMENT_ROWS rows in all: the version is stored in row segments (segments.ts).
+  const segments = segmentStartsFor(baseRows + src.rows, segmentRows)
   const meta: TableMeta = {
     version: newVersionId(),
     rows: baseRows + src.rows,
     columns: (base ? base.meta.columns : src.columns).map(cleanSpec),
+    ...(segments !== undefined && { segments }),
     createdAt: new Date().toISOString(),
   }
   await publishVersion(dataDir, meta, async (tmp) => {
@@ -308,7 +316,7 @@ export async function writeChunkedVersion(dataDir: string, src: ChunkedSource, b
             return readRowsInto(dataDir, base.meta, i, from, to, bytes).then(() => bytes)
           }
         : null
-      const out = join(tmp, columnFile(i))
+      const out = new ColumnOut(tmp, meta, i)
       if (spec.type !== 'text') {
         await numericColumn(out, join(src.dir, columnFile(i)), state.bytes, baseFile, baseRows, WIDTH[spec.type])
       } else {
@@ -325,31 +333,24 @@ export async function writeChunkedVersion(dataDir: string, src: ChunkedSource, b
 type BaseRows = (from: number, to: number) => Promise<Buffer>
 
 /** A numeric column: the base version's bytes (when appending), then the upload's. */
-async function numericColumn(out: string, file: string, bytes: number, baseFile: BaseRows | null, baseRows: number, width: number): Promise<void> {
+async function numericColumn(out: ColumnOut, file: string, bytes: number, baseFile: BaseRows | null, baseRows: number, width: number): Promise<void> {
   await cutTo(file, bytes)
-  if (baseFile === null) {
+  if (baseFile === null && out.single) {
     // A reflink where the file system has them, otherwise a plain copy.
-    await copyFile(file, out, fsConstants.COPYFILE_FICLONE)
-    await syncFile(out)
+    await copyFile(file, out.single, fsConstants.COPYFILE_FICLONE)
+    await syncFile(out.single)
     return
   }
-  const fh = await open(out, 'wx')
+  let ok = false
   try {
-    let pos = 0
-    const sources: [(from: number, to: number) => Promise<Buffer>, number][] = [
-      [(a, b) => baseFile(a / width, b / width), baseRows * width],
-      [(a, b) => readRange(file, a, b), bytes],
-    ]
+    const sources: [(from: number, to: number) => Promise<Buffer>, number][] = [[(a, b) => readRange(file, a, b), bytes]]
+    if (baseFile !== null) sources.unshift([(a, b) => baseFile(a / width, b / width), baseRows * width])
     for (const [read, n] of sources) {
-      for (let off = 0; off < n; off += SLICE_ROWS * width) {
-        const slice = await read(off, Math.min(n, off + SLICE_ROWS * width))
-        await fh.write(slice, 0, slice.length, pos)
-        pos += slice.length
-      }
+      for (let off = 0; off < n; off += SLICE_ROWS * width) await out.write(await read(off, Math.min(n, off + SLICE_ROWS * width)))
     }
-    await fh.sync()
+    ok = true
   } finally {
-    await fh.close()
+    await out.close(ok)
   }
 }
 
@@ -358,7 +359,7 @@ async function numericColumn(out: string, file: string, bytes: number, baseFile:
  * the upload's), as every version needs, so comparing codes compares strings.
  */
 async function textColumn(
-  out: string,
+  out: ColumnOut,
   src: ChunkedSource,
   i: number,
   baseFile: BaseRows | null,
@@ -379,9 +380,8 @@ async function textColumn(
   const remapBase = baseDict ? Int32Array.from(baseDict, (s) => position.get(s)!) : null
   const codesFile = join(src.dir, columnFile(i))
   await cutTo(codesFile, state.bytes)
-  const fh = await open(out, 'wx')
+  let ok = false
   try {
-    let pos = 0
     const parts: [BaseRows, number, Int32Array][] = []
     if (baseFile && remapBase) parts.push([baseFile, baseRows, remapBase])
     parts.push([(a, b) => readRange(codesFile, a * 4, b * 4), src.rows, remapNew])
@@ -391,13 +391,12 @@ async function textColumn(
         const slice = await read(r0, r0 + n)
         const codes = new Int32Array(slice.buffer, slice.byteOffset, n)
         for (let r = 0; r < n; r++) codes[r] = remap[codes[r]]
-        await fh.write(slice, 0, slice.length, pos)
-        pos += slice.length
+        await out.write(slice)
       }
     }
-    await fh.sync()
+    ok = true
   } finally {
-    await fh.close()
+    await out.close(ok)
   }
   return dict
 }

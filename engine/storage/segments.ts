@@ -90,3 +90,61 @@ async function readPart(file: string, size: number, offset: number, into: Uint8A
     await fh.close()
   }
 }
+
+/**
+ * One column of a version being written a slice at a time (chunked.ts), into its one file or its
+ * segment files: bytes are appended in row order and each segment's file is opened as its first
+ * row arrives. close() fsyncs and closes every file; the caller closes it on failure too.
+ */
+export class ColumnOut {
+  private readonly files: Awaited<ReturnType<typeof open>>[] = []
+  private row = 0
+
+  constructor(
+    private readonly dir: string,
+    private readonly meta: TableMeta,
+    private readonly index: number,
+  ) {}
+
+  /** The path of the column's one file when the version is not segmented (a whole copy may go there). */
+  get single(): string | null {
+    return this.meta.segments === undefined ? join(this.dir, columnFile(this.index)) : null
+  }
+
+  /** Appends whole values (a slice's bytes, a whole number of values). */
+  async write(bytes: Uint8Array): Promise<void> {
+    const width = bytesPerValue(this.meta.columns[this.index].type)
+    const starts = segmentStarts(this.meta)
+    let at = 0
+    while (at < bytes.byteLength) {
+      const k = this.segmentOfRow(starts)
+      const seg = segmentOf(this.meta, this.index, k)
+      if (this.files.length <= k) this.files.push(await open(join(this.dir, seg.file), 'wx'))
+      const n = Math.min((bytes.byteLength - at) / width, seg.end - this.row)
+      const part = bytes.subarray(at, at + n * width)
+      let done = 0
+      while (done < part.byteLength) {
+        const { bytesWritten } = await this.files[k].write(part, done, part.byteLength - done, (this.row - seg.start) * width + done)
+        done += bytesWritten
+      }
+      this.row += n
+      at += n * width
+    }
+  }
+
+  private segmentOfRow(starts: readonly number[]): number {
+    let k = starts.length - 1
+    while (k > 0 && starts[k] > this.row) k--
+    return k
+  }
+
+  /** fsyncs and closes the files; an empty column still gets its one (empty) file. */
+  async close(ok: boolean): Promise<void> {
+    if (ok && this.files.length === 0) this.files.push(await open(join(this.dir, segmentOf(this.meta, this.index, 0).file), 'wx'))
+    try {
+      if (ok) for (const f of this.files) await f.sync()
+    } finally {
+      for (const f of this.files) await f.close()
+    }
+  }
+}

@@ -19,6 +19,8 @@ import {
   writeTableVersion,
 } from '../../engine/storage/index.js'
 import { sqlJs } from '../../engine/storage/sqljs.js'
+import { appendColumn, createUploadDir, emptyColumnState, writeChunkedVersion } from '../../engine/storage/chunked.js'
+import { encodeText as encodeChunk } from '../../shared/csv/encoded-text.js'
 
 const COLUMNS: ColumnSpec[] = [
   { name: 'id', type: 'int' },
@@ -92,6 +94,32 @@ describe('row segments (engine/storage/segments.ts)', () => {
     db.close()
     const ids = Array.from(IDS).filter((x) => x !== NA_INT)
     expect(values[0]).to.deep.equal([ROWS, ids.reduce((a, b) => a + b, 0), GROUPS.filter((g) => g !== '').length])
+  })
+
+  it('an upload committed by chunks is stored in segments too, also when appended to a segmented version', async () => {
+    const base = await write()
+    const id = 'u' + 'ab'.repeat(12)
+    const dir = await createUploadDir(dataDir, id)
+    const n = 1500
+    const ids = Int32Array.from({ length: n }, (_, i) => 100_000 + i)
+    const groups = Array.from({ length: n }, (_, i) => `new${i % 5}`)
+    const states = [
+      await appendColumn(dir, id, 0, emptyColumnState('int'), ids),
+      await appendColumn(dir, id, 1, emptyColumnState('float'), Float64Array.from(ids, (x) => x / 2)),
+      await appendColumn(dir, id, 2, emptyColumnState('text'), encodeChunk(groups)),
+      await appendColumn(dir, id, 3, emptyColumnState('date'), Int32Array.from(ids, () => 20250101)),
+    ]
+    const meta = await writeChunkedVersion(dataDir, { dir, rows: n, columns: COLUMNS, states }, { meta: base }, SEGMENT)
+    expect(meta.rows).to.equal(ROWS + n)
+    expect(meta.segments).to.deep.equal([0, 1024, 2048, 3072, 4096, 5120, 6144])
+    const all = await loadColumn(dataDir, meta, 0)
+    expect(Array.from(columnView(all) as Int32Array)).to.deep.equal([...IDS, ...ids])
+    const text = await loadColumn(dataDir, meta, 2)
+    expect(Array.from(new Int32Array(text.buffer), (c) => text.dict![c])).to.deep.equal([...GROUPS, ...groups])
+    // Not appended: the upload alone, over the segment size.
+    const alone = await writeChunkedVersion(dataDir, { dir, rows: n, columns: COLUMNS, states }, null, SEGMENT)
+    expect(alone.segments).to.deep.equal([0, 1024])
+    expect(Array.from(new Float64Array(await loadColumnRows(dataDir, alone, 1, 1000, 1100)))).to.deep.equal(Array.from(ids.subarray(1000, 1100), (x) => x / 2))
   })
 
   it('reports a damaged segment file as an internal error naming it', async () => {
