@@ -64,12 +64,13 @@ export async function readRowsInto(dataDir: string, meta: TableMeta, index: numb
     const hi = Math.min(to, seg.end)
     // An empty range still checks the one file it falls in.
     if (hi < lo || (hi === lo && from !== to)) continue
-    await readPart(join(dir, seg.file), (seg.end - seg.start) * width, (lo - seg.start) * width, into.subarray((lo - from) * width, (hi - from) * width))
+    const need = `${seg.end - seg.start} rows of ${spec.type}`
+    await readPart(join(dir, seg.file), need, (seg.end - seg.start) * width, (lo - seg.start) * width, into.subarray((lo - from) * width, (hi - from) * width))
   }
 }
 
-/** Bytes at `offset` of `file` into all of `into`; the file must hold exactly `size` bytes. */
-async function readPart(file: string, size: number, offset: number, into: Uint8Array): Promise<void> {
+/** Bytes at `offset` of `file` into all of `into`; the file must hold exactly `size` bytes (`need`, in words). */
+async function readPart(file: string, need: string, size: number, offset: number, into: Uint8Array): Promise<void> {
   let fh
   try {
     fh = await open(file, 'r')
@@ -78,7 +79,7 @@ async function readPart(file: string, size: number, offset: number, into: Uint8A
   }
   try {
     const { size: actual } = await fh.stat()
-    if (actual !== size) throw damaged(file, `${actual} bytes where its rows need ${size}`)
+    if (actual !== size) throw damaged(file, `${actual} bytes where ${need} need ${size}`)
     let done = 0
     while (done < into.byteLength) {
       // One read call moves at most 2 GiB; keep chunks well under that.
