@@ -105,9 +105,21 @@ describe('row segments (engine/storage/segments.ts)', () => {
     const groups = Array.from({ length: n }, (_, i) => `new${i % 5}`)
     const states = [
       await appendColumn(dir, id, 0, emptyColumnState('int'), ids),
-      await appendColumn(dir, id, 1, emptyColumnState('float'), Float64Array.from(ids, (x) => x / 2)),
+      await appendColumn(
+        dir,
+        id,
+        1,
+        emptyColumnState('float'),
+        Float64Array.from(ids, (x) => x / 2),
+      ),
       await appendColumn(dir, id, 2, emptyColumnState('text'), encodeChunk(groups)),
-      await appendColumn(dir, id, 3, emptyColumnState('date'), Int32Array.from(ids, () => 20250101)),
+      await appendColumn(
+        dir,
+        id,
+        3,
+        emptyColumnState('date'),
+        Int32Array.from(ids, () => 20250101),
+      ),
     ]
     const meta = await writeChunkedVersion(dataDir, { dir, rows: n, columns: COLUMNS, states }, { meta: base }, SEGMENT)
     expect(meta.rows).to.equal(ROWS + n)
