@@ -205,6 +205,16 @@ describe('tables larger than TABLE_CACHE_MB, segment by segment (docs/large-tabl
     })
   }
 
+  it('queries at once share the window slots (they wait for one) and answer as alone', async () => {
+    const xmls = [`${QUERIES.tabu}<willbe name="tag" value="1"/>`, `${QUERIES['g_ then tabu']}<willbe name="tag" value="2"/>`, `${BASE}<sel value="store=18"/>`]
+    const small = await Promise.all(xmls.map((xml) => call('small', 'run', { xml })))
+    for (const [i, xml] of xmls.entries()) {
+      const alone = await call('ample', 'run', { xml })
+      expect(small[i].status, JSON.stringify(small[i].body).slice(0, 300)).to.equal(200)
+      expect(comparable(small[i].body)).to.deep.equal(comparable(alone.body))
+    }
+  })
+
   it('rows past MAX_RESULT_ROWS: the same first rows with truncate_=1, the same 413 without', async () => {
     await same('run', { xml: `${BASE}<willbe name="y" value="id*2"/>`, truncate_: 1 })
     const a = await call('small', 'run', { xml: `${BASE}<sel value="id>5"/>` })
