@@ -29,7 +29,7 @@ const MAX_RESULT_ROWS = 100_000
  * flight (two workers; a window of a summing query is a block of 512 Ki rows, 12.6 MB), and the
  * working memory of windows already done that V8 has yet to free: it collects a thread's dead
  * array buffers once some 64 MB more were allocated since its last collection, so each thread
- * (the gateway's and two workers') may hold up to that much garbage (measured: +155 to +175 MB
+ * (the gateway's and two workers') may hold up to that much garbage (measured: +155 to +180 MB
  * at the peak). The gateway's own figures of what it holds of the table, which do not wait for
  * the collector, are checked exactly below.
  */
