@@ -160,7 +160,7 @@ export function tableTooLarge(path: string, bytes: number, budget: number, why: 
     'TABLE_TOO_LARGE',
     `Table ${path} holds ${mb(bytes)} MB, more than the table cache (TABLE_CACHE_MB = ${mb(budget)}), and ${why}; ` +
       'such a table is read a segment at a time only by selections, computed columns, tabulations, decomposable g_ functions and links to smaller tables (docs/large-tables.md). ' +
-      'Select or tabulate first, or raise TABLE_CACHE_MB.',
+      'Tabulate first (what follows a <tabu> runs on its merged groups), or raise TABLE_CACHE_MB.',
     { table: path, bytes, limit: budget, setting: 'TABLE_CACHE_MB' },
   )
 }
