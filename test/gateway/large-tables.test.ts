@@ -215,6 +215,13 @@ describe('tables larger than TABLE_CACHE_MB, segment by segment (docs/large-tabl
     }
   })
 
+  it('a query stopped by its time limit gives its window slots back: the next ones run', async () => {
+    const slow = await call('small', 'run', { xml: `${QUERIES.g_}<willbe name="tag" value="3"/>`, timeout_: 300 })
+    expect(slow.status, JSON.stringify(slow.body).slice(0, 300)).to.equal(504)
+    const next = await Promise.all([4, 5].map((k) => call('small', 'run', { xml: `${QUERIES.tabu}<willbe name="tag" value="${k}"/>` })))
+    expect(next.map((a) => a.status)).to.deep.equal([200, 200])
+  })
+
   it('rows past MAX_RESULT_ROWS: the same first rows with truncate_=1, the same 413 without', async () => {
     await same('run', { xml: `${BASE}<willbe name="y" value="id*2"/>`, truncate_: 1 })
     const a = await call('small', 'run', { xml: `${BASE}<sel value="id>5"/>` })
