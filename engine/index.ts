@@ -33,6 +33,8 @@ export { planOf, summarises, withPlan } from './parallel/plan.js'
 export { currentBlockRows } from './parallel/blocks.js'
 /** The phases of a split run, as tasks for the pool; their answers merged. */
 export { parallelRun, partRanges, splitRows } from './parallel/driver.js'
+/** Queries over a table larger than TABLE_CACHE_MB, a window of rows at a time (gateway/query/windowed.ts). */
+export { windowRanges, windowRefusal } from './parallel/windows.js'
 /** A split the data turned down: the gateway then runs the query whole. */
 export { isDeclined } from './parallel/aggregate.js'
 /** A worker's answer, text always as codes, read back into a result set on the gateway (gateway/query/pool.ts). */
@@ -66,6 +68,8 @@ export { isYmd, type ColumnValues, type TableInput } from './storage/index.js'
 export { cloneTableVersion, removeTableVersion, versionDir, writeTableVersion } from './storage/index.js'
 /** Loading a version's columns into the shared memory the workers read (gateway/table-cache.ts). */
 export { loadColumn, loadSqliteImage, readTableMeta, type LoadedColumn } from './storage/index.js'
+/** Loading a row range of a version and its dictionaries, for tables larger than TABLE_CACHE_MB (docs/large-tables.md). */
+export { loadColumnRows, loadDictionary, segmentStarts } from './storage/index.js'
 /** Whether a version's SQLite image (the sql.js fallback's input) is built yet (gateway/table-cache.ts). */
 export { hasSqliteImage } from './storage/index.js'
 /** Removing what an interrupted write left, at the gateway's start (gateway/server.ts). */

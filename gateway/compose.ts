@@ -37,7 +37,8 @@ export async function buildDeps(config: Config, log: Logger, store?: Store): Pro
   await stops.start()
   const instances = new Instances(s, { ttl: config.sessionTtl, perSession: config.maxInstancesPerSession })
   const runner = new PoolRunner({ workers: config.workers, workerMemoryMb: config.workerMemoryMb, sqlMemoryMb: config.sqlMemoryMb })
-  const tables = new TableCache(config.dataDir, config.tableCacheBytes)
+  // One window slot per part a split query runs at once (docs/large-tables.md).
+  const tables = new TableCache(config.dataDir, config.tableCacheBytes, undefined, config.parallelParts ?? config.workers)
   // A retired version goes as soon as no load reads it (catalog/retired.ts); other gateways
   // sharing DATA_DIR exist only with Redis, and get RETIRED_GRACE_SECONDS for their loads.
   const graceMs = raw.kind === 'memory' ? 0 : config.retiredGraceSeconds * 1000

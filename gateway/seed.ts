@@ -84,7 +84,7 @@ export async function seedDemoData(store: Store, config: Config): Promise<string
     for (const t of makeRetailDemo({ rows: config.demoRows })) {
       if (!(DEMO_TABLES as readonly string[]).includes(t.path)) throw new Error(`seed: ${t.path} is missing from DEMO_TABLES`)
       if ((await store.get(KEYS.table(t.path))) !== null) continue
-      const meta = await writeTableVersion(config.dataDir, { columns: t.columns, data: t.data })
+      const meta = await writeTableVersion(config.dataDir, { columns: t.columns, data: t.data }, undefined, config.tableSegmentRows)
       await commitTable(store, { path: t.path, owner: 'admin', title: t.title }, meta)
       written.push(t.path)
     }

@@ -38,6 +38,8 @@ export interface Config {
   readonly demoRows: number
   /** Budget of the gateway's cache of loaded table columns, in bytes. */
   readonly tableCacheBytes: number
+  /** Rows per row segment of a stored table (docs/large-tables.md). */
+  readonly tableSegmentRows: number
   /** Instances one session may hold at once (api/new answers 429 beyond). */
   readonly maxInstancesPerSession: number
   /** Largest result kept in the Store for other gateways, in bytes (larger ones are recomputed). */
@@ -112,6 +114,7 @@ export const DEFAULTS = {
   DEMO_DATA: '1',
   DEMO_ROWS: '100000',
   TABLE_CACHE_MB: '2048',
+  TABLE_SEGMENT_ROWS: '1048576',
   MAX_INSTANCES_PER_SESSION: '100',
   RESULT_STORE_MB: '64',
   MEMORY_STORE_CACHE_MB: '256',
@@ -166,6 +169,7 @@ export const CONFIG_VARIABLES = [
   'DEMO_DATA',
   'DEMO_ROWS',
   'TABLE_CACHE_MB',
+  'TABLE_SEGMENT_ROWS',
   'MAX_INSTANCES_PER_SESSION',
   'RESULT_STORE_MB',
   'REDIS_KEY_PREFIX',
@@ -312,6 +316,7 @@ export function loadConfig(env: Env): Config {
     demoData: boolVar(env, 'DEMO_DATA'),
     demoRows: intVar(env, 'DEMO_ROWS', DEFAULTS.DEMO_ROWS, 100, 100_000_000),
     tableCacheBytes: intVar(env, 'TABLE_CACHE_MB', DEFAULTS.TABLE_CACHE_MB, 16, 1024 * 1024) * 1024 * 1024,
+    tableSegmentRows: intVar(env, 'TABLE_SEGMENT_ROWS', DEFAULTS.TABLE_SEGMENT_ROWS, 1024, 1 << 30),
     maxInstancesPerSession: intVar(env, 'MAX_INSTANCES_PER_SESSION', DEFAULTS.MAX_INSTANCES_PER_SESSION, 1, 100_000),
     resultStoreBytes: intVar(env, 'RESULT_STORE_MB', DEFAULTS.RESULT_STORE_MB, 1, 1024 * 1024) * 1024 * 1024,
     memoryStoreCacheBytes: intVar(env, 'MEMORY_STORE_CACHE_MB', DEFAULTS.MEMORY_STORE_CACHE_MB, 1, 1024 * 1024) * 1024 * 1024,

@@ -42,6 +42,7 @@ export const ERROR_CODES = {
   RESULT_TOO_LARGE: 'The result has more rows than the service allows.',
   QUERY_TOO_LARGE: 'The query text is longer than the service allows.',
   SQL_OUT_OF_MEMORY: 'The SQL query needed more memory than the service allows (SQL_MEMORY_MB).',
+  TABLE_TOO_LARGE: 'The query needs a whole table larger than the table cache (TABLE_CACHE_MB).',
   CELL_TOO_LARGE: 'A value to save is larger than the service allows (MAX_CELL_BYTES).',
   ROW_TOO_LARGE: 'A row to save is larger than the service allows (MAX_ROW_BYTES).',
   VOLUME_FULL: 'The data volume is full; drop tables or free space.',

@@ -91,6 +91,13 @@ export interface TableInput {
   readonly rows: number
   readonly title: string
   readonly columns: readonly TableColumnInput[]
+  /**
+   * A window of a table larger than TABLE_CACHE_MB (docs/large-tables.md): the buffers hold rows
+   * firstRow … firstRow+n-1 of the table's `rows` only (none, in the copy a merge task carries);
+   * absent, they hold every row. Only a part of a split query (RunPart) reads such a table, and only
+   * over a range inside its window.
+   */
+  readonly firstRow?: number
 }
 
 declare const checkedByEngine: unique symbol

@@ -48,6 +48,12 @@ export interface TableMeta {
    * image is found by its file name alone (engine/storage/layout.ts SQLITE_FILE).
    */
   readonly sqlite?: string
+  /**
+   * Row segments (docs/large-tables.md): the first row of each segment, from 0, rising. Absent:
+   * one segment, a file per column (c<i>.bin); present: a file per column and segment
+   * (c<i>.s<k>.bin), so a query over a table larger than TABLE_CACHE_MB reads a segment at a time.
+   */
+  readonly segments?: readonly number[]
   readonly createdAt: string
 }
 

@@ -72,7 +72,8 @@ export function* parallelRun(plan: ParallelPlan, task: RunTask, ranges: readonly
   if (plan.tail.kind === 'rows') {
     const table = task.tables.find((t) => t.path === plan.table)!
     // Parts write their rows at their ranges' places; a selection's gaps are closed on the gateway.
-    const output = ranges.length > 1 && plan.merge === null ? outputBuffers(plan, task, groupValues, table.rows) : undefined
+    // Not for a table larger than the cache, read in windows: a buffer of its every row is what it must not have.
+    const output = ranges.length > 1 && plan.merge === null && table.firstRow === undefined ? outputBuffers(plan, task, groupValues, table.rows) : undefined
     const first = ranges[0].start
     const tasks = parts('rows').map((t, i) => (output === undefined ? t : { ...t, part: { ...t.part!, output, outputAt: ranges[i].start - first } }))
     return concatResults(yield tasks, { maxRows: task.maxRows, truncate, table, ranges, output })

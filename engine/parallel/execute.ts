@@ -30,6 +30,8 @@ export function execute(task: RunTask): ResultSet {
 function step(task: RunTask, plan: ParallelPlan | null): ResultSet {
   if (task.part !== undefined) return runPart(task, task.part, plan)
   if (task.merge !== undefined) return runMerge(task, task.merge, plan)
+  // A window of a table larger than the cache is read by parts alone (windows.ts); whole, it would read as empty.
+  if (task.tables.some((t) => t.firstRow !== undefined)) throw new Error('execute: a whole query over a table window')
   return (plan !== null && summarises(plan) ? inPlace(task, plan) : null) ?? interpreted(task)
 }
 

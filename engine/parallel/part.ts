@@ -246,7 +246,9 @@ export function runPart(task: RunTask, part: RunPart, plan: ParallelPlan | null)
     if (output !== undefined && ws.rows > part.end - part.start) throw new Error('runPart: a part has more rows than its range')
     // A stored column is viewed by the gateway in the base table over the part's range: after a
     // merge, a part's rows may be of the foreign table instead.
-    const stored = plan.merge === null ? storedPosition : undefined
+    // Nor is it when the part read a window of a table larger than the cache: the gateway does not hold that table.
+    const windowed = task.tables.find((t) => t.path === plan.table)?.firstRow !== undefined
+    const stored = plan.merge === null && !windowed ? storedPosition : undefined
     return toCodedResultSet(withoutBaseRows(ws), task.maxRows, task.truncate === true, stored, output)
   }
   const edges = blockEdges(part.start, part.end, part.blockRows)

@@ -14,6 +14,7 @@ import { runMerge } from '../interpret/ops/merge.js'
 import { step, type Tables } from '../interpret/run.js'
 import { newColumn, Worksheet, type WsColumn } from '../interpret/worksheet.js'
 import { dictionaryOf } from '../columns/shared-dictionary.js'
+import { bytesPerValue } from '../columns/types.js'
 
 /**
  * The same tables with no rows: a prefix run over them gives the worksheet's columns (names,
@@ -56,7 +57,9 @@ export function storedPosition(c: WsColumn): number | null {
  */
 let counting: Int32Array = new Int32Array(0)
 
-function rowNumbers(start: number, end: number): Int32Array {
+function rowNumbers(start: number, end: number, windowed: boolean): Int32Array {
+  // A window of a table larger than the cache: numbers for this range only, not for every row before it.
+  if (windowed) return Int32Array.from({ length: end - start }, (_, i) => start + i)
   if (counting.length < end) {
     // Shared memory: should it ever reach an answer, it is shared with the gateway, never moved away.
     counting = new Int32Array(new SharedArrayBuffer(end * 4))
@@ -69,8 +72,14 @@ function rowNumbers(start: number, end: number): Int32Array {
 export function rangeWorksheet(tables: Tables, path: string, start: number, end: number, withBaseRows: boolean): Worksheet {
   const t: TableInput | undefined = tables.get(path)
   if (!t) throw checkError(undefined, `No such table "${path}".`, { table: path })
+  // A window holds rows firstRow … of the table (TableInput.firstRow); the range must lie in it.
+  const first = t.firstRow ?? 0
+  const held = t.columns.length === 0 ? 0 : t.columns[0].buffer.byteLength / bytesPerValue(t.columns[0].spec.type)
+  if (t.firstRow !== undefined && (start < first || end > first + held)) {
+    throw new Error(`rangeWorksheet: rows ${start}…${end} of ${path} are outside its window ${first}…${first + held}`)
+  }
   const cols = t.columns.map((c, i) => {
-    const data = rangeColumn(c, start, end)
+    const data = rangeColumn(c, start - first, end - first)
     storedAt.set(data, i)
     return newColumn(c.spec.name.toLowerCase(), data, {
       label: c.spec.label,
@@ -80,7 +89,7 @@ export function rangeWorksheet(tables: Tables, path: string, start: number, end:
       fixed: c.spec.fixed,
     })
   })
-  if (withBaseRows) cols.push(newColumn(BASE_ROW, { type: 'int', data: rowNumbers(start, end) }, {}, false))
+  if (withBaseRows) cols.push(newColumn(BASE_ROW, { type: 'int', data: rowNumbers(start, end, t.firstRow !== undefined) }, {}, false))
   return new Worksheet(end - start, cols, t.title)
 }
 

@@ -25,6 +25,7 @@ import { NA_INT, type ColumnSpec, type ColumnType, type TableMeta } from '../../
 import { bytesOf, writeFileDurably } from './durable.js'
 import { columnFile, dictFile, newVersionId, versionDir } from './layout.js'
 import { cleanSpec, publishVersion } from './write.js'
+import { ColumnOut, DEFAULT_SEGMENT_ROWS, readRowsInto, segmentStartsFor } from './segments.js'
 import type { EncodedText } from '../../shared/csv/encoded-text.js'
 
 /** Folder under DATA_DIR that holds the uploads in progress. */
@@ -288,22 +289,36 @@ const SLICE_ROWS = 1 << 18
  * version and returns its metadata. Memory: one slice of rows per column plus the text
  * dictionaries.
  */
-export async function writeChunkedVersion(dataDir: string, src: ChunkedSource, base: ChunkedBase | null): Promise<TableMeta> {
+export async function writeChunkedVersion(
+  dataDir: string,
+  src: ChunkedSource,
+  base: ChunkedBase | null,
+  segmentRows: number = DEFAULT_SEGMENT_ROWS,
+): Promise<TableMeta> {
   const baseRows = base?.meta.rows ?? 0
+  // More than TABLE_SEGMENT_ROWS rows in all: the version is stored in row segments (segments.ts).
+  const segments = segmentStartsFor(baseRows + src.rows, segmentRows)
   const meta: TableMeta = {
     version: newVersionId(),
     rows: baseRows + src.rows,
     columns: (base ? base.meta.columns : src.columns).map(cleanSpec),
+    ...(segments !== undefined && { segments }),
     createdAt: new Date().toISOString(),
   }
   await publishVersion(dataDir, meta, async (tmp) => {
     for (let i = 0; i < meta.columns.length; i++) {
       const spec = meta.columns[i]
       const state = src.states[i]
-      const baseFile = base ? join(versionDir(dataDir, base.meta.version), columnFile(i)) : null
-      const out = join(tmp, columnFile(i))
+      // The base version's rows, from its one file or its row segments (segments.ts).
+      const baseFile: BaseRows | null = base
+        ? (from, to) => {
+            const bytes = Buffer.from(new ArrayBuffer((to - from) * WIDTH[spec.type]))
+            return readRowsInto(dataDir, base.meta, i, from, to, bytes).then(() => bytes)
+          }
+        : null
+      const out = new ColumnOut(tmp, meta, i)
       if (spec.type !== 'text') {
-        await numericColumn(out, join(src.dir, columnFile(i)), state.bytes, baseFile, baseRows * WIDTH[spec.type])
+        await numericColumn(out, join(src.dir, columnFile(i)), state.bytes, baseFile, baseRows, WIDTH[spec.type])
       } else {
         const baseDict = base ? (JSON.parse(await readFile(join(versionDir(dataDir, base.meta.version), dictFile(i)), 'utf8')) as string[]) : null
         const dict = await textColumn(out, src, i, baseFile, baseRows, baseDict)
@@ -314,31 +329,28 @@ export async function writeChunkedVersion(dataDir: string, src: ChunkedSource, b
   return meta
 }
 
+/** Rows from … to-1 of a column of the base version, as bytes. */
+type BaseRows = (from: number, to: number) => Promise<Buffer>
+
 /** A numeric column: the base version's bytes (when appending), then the upload's. */
-async function numericColumn(out: string, file: string, bytes: number, baseFile: string | null, baseBytes: number): Promise<void> {
+async function numericColumn(out: ColumnOut, file: string, bytes: number, baseFile: BaseRows | null, baseRows: number, width: number): Promise<void> {
   await cutTo(file, bytes)
-  if (baseFile === null) {
+  if (baseFile === null && out.single) {
     // A reflink where the file system has them, otherwise a plain copy.
-    await copyFile(file, out, fsConstants.COPYFILE_FICLONE)
-    await syncFile(out)
+    await copyFile(file, out.single, fsConstants.COPYFILE_FICLONE)
+    await syncFile(out.single)
     return
   }
-  const fh = await open(out, 'wx')
+  let ok = false
   try {
-    let pos = 0
-    for (const [f, n] of [
-      [baseFile, baseBytes],
-      [file, bytes],
-    ] as const) {
-      for (let off = 0; off < n; off += SLICE_ROWS * 8) {
-        const slice = await readRange(f, off, Math.min(n, off + SLICE_ROWS * 8))
-        await fh.write(slice, 0, slice.length, pos)
-        pos += slice.length
-      }
+    const sources: [(from: number, to: number) => Promise<Buffer>, number][] = [[(a, b) => readRange(file, a, b), bytes]]
+    if (baseFile !== null) sources.unshift([(a, b) => baseFile(a / width, b / width), baseRows * width])
+    for (const [read, n] of sources) {
+      for (let off = 0; off < n; off += SLICE_ROWS * width) await out.write(await read(off, Math.min(n, off + SLICE_ROWS * width)))
     }
-    await fh.sync()
+    ok = true
   } finally {
-    await fh.close()
+    await out.close(ok)
   }
 }
 
@@ -346,7 +358,14 @@ async function numericColumn(out: string, file: string, bytes: number, baseFile:
  * A text column: the codes renumbered into one sorted dictionary (the base version's values and
  * the upload's), as every version needs, so comparing codes compares strings.
  */
-async function textColumn(out: string, src: ChunkedSource, i: number, baseFile: string | null, baseRows: number, baseDict: string[] | null): Promise<string[]> {
+async function textColumn(
+  out: ColumnOut,
+  src: ChunkedSource,
+  i: number,
+  baseFile: BaseRows | null,
+  baseRows: number,
+  baseDict: string[] | null,
+): Promise<string[]> {
   const state = src.states[i]
   const lines = state.dictBytes === 0 ? [] : (await readRange(join(src.dir, dictJsonl(i)), 0, state.dictBytes)).toString('utf8').split('\n')
   const added = lines.filter((l) => l !== '').map((l) => JSON.parse(l) as string)
@@ -361,25 +380,23 @@ async function textColumn(out: string, src: ChunkedSource, i: number, baseFile: 
   const remapBase = baseDict ? Int32Array.from(baseDict, (s) => position.get(s)!) : null
   const codesFile = join(src.dir, columnFile(i))
   await cutTo(codesFile, state.bytes)
-  const fh = await open(out, 'wx')
+  let ok = false
   try {
-    let pos = 0
-    const parts: [string, number, Int32Array][] = []
+    const parts: [BaseRows, number, Int32Array][] = []
     if (baseFile && remapBase) parts.push([baseFile, baseRows, remapBase])
-    parts.push([codesFile, src.rows, remapNew])
-    for (const [file, rows, remap] of parts) {
+    parts.push([(a, b) => readRange(codesFile, a * 4, b * 4), src.rows, remapNew])
+    for (const [read, rows, remap] of parts) {
       for (let r0 = 0; r0 < rows; r0 += SLICE_ROWS) {
         const n = Math.min(SLICE_ROWS, rows - r0)
-        const slice = await readRange(file, r0 * 4, (r0 + n) * 4)
+        const slice = await read(r0, r0 + n)
         const codes = new Int32Array(slice.buffer, slice.byteOffset, n)
         for (let r = 0; r < n; r++) codes[r] = remap[codes[r]]
-        await fh.write(slice, 0, slice.length, pos)
-        pos += slice.length
+        await out.write(slice)
       }
     }
-    await fh.sync()
+    ok = true
   } finally {
-    await fh.close()
+    await out.close(ok)
   }
   return dict
 }

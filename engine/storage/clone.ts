@@ -66,6 +66,8 @@ export async function cloneTableVersion(dataDir: string, version: string, column
     version: newVersionId(),
     rows: source.rows,
     columns: cloneColumns(source.columns, columns),
+    // The data files are the source's, segment files included: so is their layout.
+    ...(source.segments !== undefined && { segments: source.segments }),
     createdAt: new Date().toISOString(),
   }
   const from = versionDir(dataDir, version)

@@ -8,6 +8,8 @@
  *   v0mabc1234-1a2b3c4d/  one immutable version
  *     meta.json           TableMeta
  *     c0.bin, c1.bin…     little-endian column bytes (Int32 or Float64; text: Int32 codes)
+ *     c0.s0.bin, c0.s1.bin… instead, in a version stored in row segments (meta.json `segments`):
+ *                         the rows of segment k of column 0 (segments.ts)
  *     c2.dict.json        dictionary of a text column (index 0 = '' = N/A)
  *     data.sqlite         SQLite image for api/sql's sql.js fallback, added by the first query
  *                         that needs it (sqlite-image-add.ts); written whole as
@@ -42,6 +44,11 @@ export function versionDir(dataDir: string, version: string): string {
 /** File name of column `index`'s values (text: dictionary codes). */
 export function columnFile(index: number): string {
   return `c${checkIndex(index)}.bin`
+}
+
+/** File name of segment `segment`'s values of column `index`, in a version stored in row segments. */
+export function segmentFile(index: number, segment: number): string {
+  return `c${checkIndex(index)}.s${checkIndex(segment)}.bin`
 }
 
 /** File name of text column `index`'s dictionary. */

@@ -10,13 +10,13 @@ import { join } from 'node:path'
 import { AppError } from '../../shared/errors.js'
 import type { ColumnType, TableMeta } from '../../shared/table.js'
 import { COLUMN_NAME, COLUMN_TYPES } from '../../shared/table.js'
-import { columnFile, dictFile, META_FILE, SQLITE_FILE, versionDir } from './layout.js'
+import { columnFile, dictFile, META_FILE, segmentFile, SQLITE_FILE, versionDir } from './layout.js'
 import type { LoadedColumn } from './types.js'
 import { shareDictionary } from '../columns/shared-dictionary.js'
 import { isFloat64Type } from '../columns/index.js'
-
-const damaged = (file: string, why: string, cause?: unknown): AppError =>
-  new AppError('INTERNAL', `Table file ${file} is missing or damaged: ${why}`, { file }, { cause })
+import { damaged, describe } from './damaged.js'
+import { checkSegments, readRowsInto } from './segments.js'
+import type { SharedDictionary } from '../../shared/protocol.js'
 
 /** Read and check the meta.json of a table version. */
 export async function readTableMeta(dataDir: string, version: string): Promise<TableMeta> {
@@ -48,7 +48,7 @@ function checkMeta(m: unknown, version: string): string | undefined {
     }
     if (!COLUMN_TYPES.includes(col.type as ColumnType)) return `column ${col.name} has a bad type`
   }
-  return undefined
+  return checkSegments(meta.segments, meta.rows as number)
 }
 
 /**
@@ -76,28 +76,62 @@ export async function readFileShared(path: string): Promise<SharedArrayBuffer> {
 
 const BYTES: Record<ColumnType, number> = { int: 4, bigint: 8, date: 4, text: 4, float: 8 }
 
-/** Load column `index` of a version into shared memory, with its dictionary if it is text. */
-export async function loadColumn(dataDir: string, meta: TableMeta, index: number): Promise<LoadedColumn> {
+function specOf(meta: TableMeta, index: number) {
   const spec = meta.columns[index]
   if (!Number.isInteger(index) || spec === undefined) {
     throw new AppError('INTERNAL', `Table version ${meta.version} has no column ${index}.`)
   }
-  const dir = versionDir(dataDir, meta.version)
-  const file = join(dir, columnFile(index))
-  const buffer = await readShared(file)
-  const expected = meta.rows * BYTES[spec.type]
-  if (buffer.byteLength !== expected) {
-    throw damaged(file, `${buffer.byteLength} bytes where ${meta.rows} rows of ${spec.type} need ${expected}`)
+  return spec
+}
+
+/** The file a message about rows of column `index` names: its only file, or its first segment's. */
+const fileOf = (dataDir: string, meta: TableMeta, index: number): string =>
+  join(versionDir(dataDir, meta.version), meta.segments === undefined ? columnFile(index) : segmentFile(index, 0))
+
+/** Load column `index` of a version into shared memory, with its dictionary if it is text. */
+export async function loadColumn(dataDir: string, meta: TableMeta, index: number): Promise<LoadedColumn> {
+  const spec = specOf(meta, index)
+  if (spec.type !== 'text') return { type: spec.type, buffer: await loadColumnRows(dataDir, meta, index, 0, meta.rows) }
+  const { dict, sharedDict } = await loadDictionary(dataDir, meta, index)
+  return { type: spec.type, buffer: await loadColumnRows(dataDir, meta, index, 0, meta.rows, dict.length), dict, sharedDict }
+}
+
+/** A text column's dictionary, as strings and in shared memory. */
+export async function loadDictionary(dataDir: string, meta: TableMeta, index: number): Promise<{ dict: string[]; sharedDict: SharedDictionary }> {
+  if (specOf(meta, index).type !== 'text') throw new AppError('INTERNAL', `Column ${index} of table version ${meta.version} is not text.`)
+  const dict = await readDict(join(versionDir(dataDir, meta.version), dictFile(index)))
+  return { dict, sharedDict: shareDictionary(dict) }
+}
+
+/**
+ * Rows from … to-1 of column `index` in a new SharedArrayBuffer, or at the start of `into` (a
+ * reused one, at least that large), read from only the files (row segments) that hold them. A
+ * text column's codes are checked against `dictSize`, its dictionary's length.
+ */
+export async function loadColumnRows(
+  dataDir: string,
+  meta: TableMeta,
+  index: number,
+  from: number,
+  to: number,
+  dictSize?: number,
+  into?: SharedArrayBuffer,
+): Promise<SharedArrayBuffer> {
+  const spec = specOf(meta, index)
+  const bytes = (to - from) * BYTES[spec.type]
+  const buffer = into ?? new SharedArrayBuffer(bytes)
+  if (buffer.byteLength < bytes) throw new AppError('INTERNAL', `A buffer of ${buffer.byteLength} bytes cannot hold ${bytes}.`)
+  await readRowsInto(dataDir, meta, index, from, to, new Uint8Array(buffer, 0, bytes))
+  if (spec.type === 'text') {
+    const size = dictSize ?? (await loadDictionary(dataDir, meta, index)).dict.length
+    // An out-of-range code would later read as `undefined` far from here; catch it now (one pass).
+    const codes = new Int32Array(buffer, 0, to - from)
+    for (let r = 0; r < codes.length; r++) {
+      const c = codes[r]
+      if (c < 0 || c >= size) throw damaged(fileOf(dataDir, meta, index), `row ${from + r + 1} has code ${c} outside its dictionary of ${size}`)
+    }
   }
-  if (spec.type !== 'text') return { type: spec.type, buffer }
-  const dict = await readDict(join(dir, dictFile(index)))
-  // An out-of-range code would later read as `undefined` far from here; catch it now (one pass).
-  const codes = new Int32Array(buffer)
-  for (let r = 0; r < codes.length; r++) {
-    const c = codes[r]
-    if (c < 0 || c >= dict.length) throw damaged(file, `row ${r + 1} has code ${c} outside its dictionary of ${dict.length}`)
-  }
-  return { type: spec.type, buffer, dict, sharedDict: shareDictionary(dict) }
+  return buffer
 }
 
 async function readDict(file: string): Promise<string[]> {
@@ -135,10 +169,4 @@ async function readShared(file: string): Promise<SharedArrayBuffer> {
   } catch (e) {
     throw damaged(file, describe(e), e)
   }
-}
-
-function describe(e: unknown): string {
-  const err = e as NodeJS.ErrnoException
-  if (err?.code === 'ENOENT') return 'no such file'
-  return err instanceof Error ? err.message : String(e)
 }

@@ -5,12 +5,13 @@
  * exported: that is the image's size, twice, at the end — which is why this runs on the table
  * writer's threads (sqlite-image-task.ts), whose memory goes back when they end.
  */
-import { open, readFile } from 'node:fs/promises'
+import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import type { SqlValue } from 'sql.js'
 import { NA_INT, type ColumnType, type TableMeta } from '../../shared/table.js'
 import { quoteIdent } from '../sql/table-refs.js'
-import { columnFile, dictFile, versionDir } from './layout.js'
+import { dictFile, versionDir } from './layout.js'
+import { readRowsInto } from './segments.js'
 import { SQLITE_TABLE, sqliteColumnDefs } from './sqlite-image.js'
 import { sqlJs } from './sqljs.js'
 
@@ -31,7 +32,6 @@ export async function buildSqliteImageFromFiles(dataDir: string, meta: TableMeta
   )
   const SQL = await sqlJs()
   const db = new SQL.Database()
-  const files = await Promise.all(columns.map((_, i) => open(join(dir, columnFile(i)), 'r')))
   try {
     // The database lives in WebAssembly memory and is exported at the end: a journal would only cost time.
     db.exec('PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF;')
@@ -48,7 +48,7 @@ export async function buildSqliteImageFromFiles(dataDir: string, meta: TableMeta
     try {
       for (let r0 = 0; r0 < rows; r0 += slice) {
         const n = Math.min(slice, rows - r0)
-        const values = await Promise.all(columns.map((c, i) => readSlice(files[i], c.type, r0, n)))
+        const values = await Promise.all(columns.map((c, i) => readSlice(dataDir, meta, i, r0, n)))
         const whole = Math.floor(n / batch) * batch
         for (let k = 0; k < whole; k += batch) {
           for (let c = 0; c < ncols; c++) fill(params, columns[c].type, values[c], dicts[c], c, ncols, k, batch)
@@ -70,22 +70,14 @@ export async function buildSqliteImageFromFiles(dataDir: string, meta: TableMeta
     return db.export()
   } finally {
     db.close()
-    await Promise.all(files.map((f) => f.close()))
   }
 }
 
-type FileHandle = Awaited<ReturnType<typeof open>>
-
-async function readSlice(fh: FileHandle, type: ColumnType, r0: number, n: number): Promise<Int32Array | Float64Array> {
-  const width = WIDTH[type]
-  const buf = new ArrayBuffer(n * width)
-  const view = new Uint8Array(buf)
-  let done = 0
-  while (done < view.length) {
-    const { bytesRead } = await fh.read(view, done, view.length - done, r0 * width + done)
-    if (bytesRead === 0) throw new Error(`column file ended at row ${r0 + done / width} of a slice of ${n}`)
-    done += bytesRead
-  }
+/** Rows r0 … r0+n-1 of column i, from whichever files (row segments) hold them. */
+async function readSlice(dataDir: string, meta: TableMeta, i: number, r0: number, n: number): Promise<Int32Array | Float64Array> {
+  const type = meta.columns[i].type
+  const buf = new ArrayBuffer(n * WIDTH[type])
+  await readRowsInto(dataDir, meta, i, r0, r0 + n, new Uint8Array(buf))
   return type === 'float' || type === 'bigint' ? new Float64Array(buf) : new Int32Array(buf)
 }
 

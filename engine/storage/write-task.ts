@@ -20,6 +20,8 @@ export interface WriteTask {
   /** Numbers as they are; text columns as null, their values come over `port`. */
   readonly data: readonly (Int32Array | Float64Array | null)[]
   readonly limits?: CellLimits
+  /** TABLE_SEGMENT_ROWS: a longer table is stored in row segments (segments.ts). */
+  readonly segmentRows?: number
   readonly port: MessagePort
 }
 
@@ -48,7 +50,7 @@ export default async function writeTask(task: WriteTask): Promise<WriteOutcome> 
   try {
     const text = await receiveText(task.port, task.columns.length)
     const data: ColumnValues[] = task.data.map((d, i) => d ?? text[i])
-    return { ok: true, meta: await writeTableVersion(task.dataDir, { columns: task.columns, data }, task.limits) }
+    return { ok: true, meta: await writeTableVersion(task.dataDir, { columns: task.columns, data }, task.limits, task.segmentRows) }
   } catch (err) {
     const e =
       err instanceof AppError

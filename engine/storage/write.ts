@@ -8,7 +8,8 @@ import { join } from 'node:path'
 import type { ColumnSpec, TableMeta } from '../../shared/table.js'
 import { encodeText } from './dictionary.js'
 import { bytesOf, syncDir, writeFileDurably } from './durable.js'
-import { columnFile, dictFile, META_FILE, newVersionId, tablesDir, TEMP_PREFIX, versionDir } from './layout.js'
+import { columnFile, dictFile, META_FILE, newVersionId, segmentFile, tablesDir, TEMP_PREFIX, versionDir } from './layout.js'
+import { DEFAULT_SEGMENT_ROWS, segmentStartsFor } from './segments.js'
 import type { ColumnValues } from './types.js'
 import { validateTable } from './validate.js'
 import { checkCellLimits, type CellLimits } from './cell-limits.js'
@@ -25,15 +26,23 @@ export interface TableInput {
  * metadata. Throws AppError('INVALID_PARAMETER') naming the column if the input is malformed.
  * Nothing is visible under the version's name until every file is written and fsynced; on any
  * failure the partial folder is removed. Committing the version to the catalog is the caller's job.
+ * A table of more than `segmentRows` rows (TABLE_SEGMENT_ROWS) is stored in row segments (segments.ts).
  */
-export async function writeTableVersion(dataDir: string, input: TableInput, limits?: CellLimits): Promise<TableMeta> {
+export async function writeTableVersion(
+  dataDir: string,
+  input: TableInput,
+  limits?: CellLimits,
+  segmentRows: number = DEFAULT_SEGMENT_ROWS,
+): Promise<TableMeta> {
   const rows = validateTable(input.columns, input.data)
   if (limits) checkCellLimits(input.columns, input.data, limits)
   const version = newVersionId()
+  const segments = segmentStartsFor(rows, segmentRows)
   const meta: TableMeta = {
     version,
     rows,
     columns: input.columns.map(cleanSpec),
+    ...(segments !== undefined && { segments }),
     createdAt: new Date().toISOString(),
   }
   await publishVersion(dataDir, meta, (tmp) => writeFiles(tmp, meta, input.data))
@@ -76,11 +85,21 @@ async function writeFiles(dir: string, meta: TableMeta, data: readonly ColumnVal
     const values = data[i]
     if (meta.columns[i].type === 'text') {
       const { codes, dict } = encodeText(values as readonly string[])
-      await writeFileDurably(join(dir, columnFile(i)), bytesOf(codes))
+      await writeColumn(dir, meta, i, codes)
       await writeFileDurably(join(dir, dictFile(i)), JSON.stringify(dict))
     } else {
-      await writeFileDurably(join(dir, columnFile(i)), bytesOf(values as Int32Array | Float64Array))
+      await writeColumn(dir, meta, i, values as Int32Array | Float64Array)
     }
+  }
+}
+
+/** One column's values: one file, or one per row segment (a text column's segments share its dictionary). */
+async function writeColumn(dir: string, meta: TableMeta, i: number, values: Int32Array | Float64Array): Promise<void> {
+  if (meta.segments === undefined) return writeFileDurably(join(dir, columnFile(i)), bytesOf(values))
+  const starts = meta.segments
+  for (let k = 0; k < starts.length; k++) {
+    const end = k + 1 < starts.length ? starts[k + 1] : meta.rows
+    await writeFileDurably(join(dir, segmentFile(i, k)), bytesOf(values.subarray(starts[k], end)))
   }
 }
 

@@ -570,6 +570,7 @@ async function commitUpload(ctx: DbmContext, state: UploadState): Promise<TableR
       ctx.deps.config.dataDir,
       { dir, rows: state.rows, columns: specs, states },
       base ? { meta: await ctx.deps.tables.meta(base.version) } : null,
+      ctx.deps.config.tableSegmentRows,
     )
     try {
       const init = {

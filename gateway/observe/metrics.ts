@@ -28,7 +28,9 @@ export interface MetricSources {
     readonly timeouts?: number
     readonly preemptions?: number
   }
-  readonly tables: { readonly stats: { readonly bytes: number; readonly hits: number; readonly misses: number; readonly imagesBuilt?: number } }
+  readonly tables: {
+    readonly stats: { readonly bytes: number; readonly hits: number; readonly misses: number; readonly imagesBuilt?: number; readonly windowBytes?: number }
+  }
   readonly stops: { readonly stopsDelivered: number }
 }
 
@@ -142,6 +144,14 @@ export class GatewayMetrics {
       registers: [this.registry],
       collect() {
         this.set(metrics.sources?.tables.stats.bytes ?? 0)
+      },
+    })
+    new Gauge({
+      name: 'table_window_bytes',
+      help: 'Bytes of the reused buffers that queries over tables larger than TABLE_CACHE_MB read their windows into (docs/large-tables.md).',
+      registers: [this.registry],
+      collect() {
+        this.set(metrics.sources?.tables.stats.windowBytes ?? 0)
       },
     })
     collectDefaultMetrics({ register: this.registry })

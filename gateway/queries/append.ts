@@ -11,9 +11,10 @@ import type { TableCache } from '../table-cache.js'
 import { isFloat64Type } from '../../shared/table.js'
 
 /** The values of every column of a stored version, in the writer's shapes. */
-export async function readVersionValues(tables: TableCache, version: string): Promise<TableInput> {
+export async function readVersionValues(tables: TableCache, version: string, path?: string): Promise<TableInput> {
   const meta = await tables.meta(version)
-  const data = await Promise.all(meta.columns.map(async (_, i) => valuesOf(await tables.column(version, i))))
+  // A table larger than TABLE_CACHE_MB is refused here (413): appending rereads every old row.
+  const data = await Promise.all(meta.columns.map(async (_, i) => valuesOf(await tables.column(version, i, path))))
   return { columns: meta.columns, data }
 }
 

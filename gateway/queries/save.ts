@@ -58,7 +58,7 @@ export interface SaveServices {
   /** The catalog: folders, the table record, the commit. */
   readonly store: Store
   /** Where versions are written, and the cell and row limits they are written under. */
-  readonly config: Pick<Config, 'dataDir' | 'maxCellBytes' | 'maxRowBytes'>
+  readonly config: Pick<Config, 'dataDir' | 'maxCellBytes' | 'maxRowBytes' | 'tableSegmentRows'>
   /** The version an append reads its old rows from. */
   readonly tables: TableCache
 }
@@ -87,13 +87,18 @@ async function saveAttempts(services: SaveServices, user: Principal, req: SaveRe
     const existing = parseRecord<TableRecord>(await services.store.get(KEYS.table(path)))
     checkMode(user, path, req, existing)
     const rows = await build(req.mode === 'append' && existing ? existing.columns : null)
-    const input = req.mode === 'append' && existing ? appendRows(path, await readVersionValues(services.tables, existing.version), rows) : rows
+    const input = req.mode === 'append' && existing ? appendRows(path, await readVersionValues(services.tables, existing.version, path), rows) : rows
     if (home) await writableFolder(services.store, user, folder)
     // Encoding and writing a large table takes seconds of CPU: not on the event loop.
-    const meta = await writeTableOffThread(services.config.dataDir, input, {
-      maxCellBytes: services.config.maxCellBytes,
-      maxRowBytes: services.config.maxRowBytes,
-    })
+    const meta = await writeTableOffThread(
+      services.config.dataDir,
+      input,
+      {
+        maxCellBytes: services.config.maxCellBytes,
+        maxRowBytes: services.config.maxRowBytes,
+      },
+      services.config.tableSegmentRows,
+    )
     try {
       const init = { path, owner: user.uid, title: req.title, sdesc: req.sdesc, ldesc: req.ldesc, users: req.users, inherit: req.inherit }
       const opts =

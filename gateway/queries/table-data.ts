@@ -2,7 +2,9 @@
  * A stored table version read as a kept result, so the index widget (`!cols`, `!rows`, `!data`,
  * `!head`) serves a table the way it serves a query result. Nothing is run and nothing is copied
  * whole: the columns come from the table cache (shared memory, loaded once per version), numbers
- * and text codes are handed out as views over it, with the version's dictionary.
+ * and text codes are handed out as views over it, with the version's dictionary. A version larger
+ * than TABLE_CACHE_MB is never loaded whole: a range reads only the row segments that hold it
+ * (docs/large-tables.md).
  */
 import type { ResultColumn, ResultSet } from '../../shared/protocol.js'
 import { columnMeta, type TableMeta } from '../../shared/table.js'
@@ -49,7 +51,15 @@ export function tableData(tables: TableCache, table: TableRecord): ReadableResul
       // Clipped to the files themselves: a view past the end of a buffer would throw.
       const f = Math.max(0, Math.min(from, meta.rows))
       const t = Math.max(f, Math.min(to, meta.rows))
-      const loaded = await Promise.all(fileIndexes(table, meta).map((i) => tables.column(table.version, i)))
+      if (!(await tables.fits(table.version))) {
+        const window = await tables.window(table.version, table.path, table.title, f, t)
+        const dicts = await tables.dictionaries(table.version)
+        const columns = fileIndexes(table, meta).map((i) =>
+          columnRows({ type: meta.columns[i].type, buffer: window.columns[i].buffer, dict: dicts[i] as string[] }, 0, t - f),
+        )
+        return { cols, rowCount: t - f, columns }
+      }
+      const loaded = await Promise.all(fileIndexes(table, meta).map((i) => tables.column(table.version, i, table.path)))
       return { cols, rowCount: t - f, columns: loaded.map((col) => columnRows(col, f, t)) }
     },
   }

@@ -54,12 +54,14 @@ async function sendText(port: MessageChannel['port1'], input: TableInput): Promi
 }
 
 /** writeTableVersion, off the event loop. */
-export async function writeTableOffThread(dataDir: string, input: TableInput, limits: CellLimits): Promise<TableMeta> {
+export async function writeTableOffThread(dataDir: string, input: TableInput, limits: CellLimits, segmentRows?: number): Promise<TableMeta> {
   const { port1, port2 } = new MessageChannel()
   const data = input.columns.map((c, i) => (c.type === 'text' ? null : (input.data[i] as Int32Array | Float64Array)))
   let outcome: WriteOutcome
   try {
-    const running = writerPool().run({ dataDir, columns: input.columns, data, limits, port: port2 } satisfies WriteTask, { transferList: [port2] as never })
+    const running = writerPool().run({ dataDir, columns: input.columns, data, limits, segmentRows, port: port2 } satisfies WriteTask, {
+      transferList: [port2] as never,
+    })
     const sent = sendText(port1, input)
     outcome = (await running) as WriteOutcome
     await sent

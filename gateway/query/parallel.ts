@@ -25,7 +25,7 @@ function partsFor(deps: PoolServices, rows: number): number {
 }
 
 /** Sums the parts' progress cells into the query's, as an average over the parts. */
-function followProgress(target: SharedArrayBuffer | undefined, cells: readonly SharedArrayBuffer[]): () => void {
+export function followProgress(target: SharedArrayBuffer | undefined, cells: readonly SharedArrayBuffer[]): () => void {
   if (target === undefined) return () => undefined
   const out = new Int32Array(target)
   const views = cells.map((c) => new Int32Array(c))

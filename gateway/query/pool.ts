@@ -7,9 +7,11 @@
 import type { EngineTask, ResultSet } from '../../shared/protocol.js'
 import type { PoolServices } from './services.js'
 import { fromWire, withPlan } from '../../engine/index.js'
+import { AppError } from '../../shared/errors.js'
 import { limitResultBytes } from './limits.js'
 import { checkResultShape } from './result-shape.js'
 import { runParallel } from './parallel.js'
+import { runWindowed, windowedTables } from './windowed.js'
 import { QuerySignal } from './query-signal.js'
 import type { RunControl } from './run-control.js'
 
@@ -24,7 +26,11 @@ export async function runOnPool(deps: PoolServices, task: EngineTask, control: R
   try {
     // The query is planned here, once: its parts, its merges or its whole run read the plan from the task.
     const sent = task.kind === 'run' ? withPlan(task) : task
-    const split = sent.kind === 'run' ? await runParallel(deps, sent, query, control) : null
+    // A table larger than TABLE_CACHE_MB came as an empty window: only the windowed run reads it (windowed.ts).
+    const windowed = sent.kind === 'run' && windowedTables(sent).length > 0
+    if (windowed && control.windows === undefined) throw new AppError('INTERNAL', 'A query over a table larger than TABLE_CACHE_MB has no way to read it.')
+    const split =
+      sent.kind !== 'run' ? null : windowed ? await runWindowed(deps, sent, query, control, control.windows!) : await runParallel(deps, sent, query, control)
     answer = split ?? (await deps.runner.run(sent, { signal: query.signal, maxQueue: deps.config.maxQueue, user: control.user }))
   } finally {
     query.dispose()

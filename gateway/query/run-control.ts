@@ -1,6 +1,14 @@
 /** What a request hands down to the run of its query (routes/abort.ts makes it; pool.ts and parallel.ts read it). */
 import type { RequestTimeout } from '../params.js'
 import type { ProgressCell } from '../stop/index.js'
+import type { TableInput } from '../../shared/protocol.js'
+import type { WindowPool, WindowSlot } from '../window-pool.js'
+
+/** Reads rows from … to-1 of a larger-than-cache table into a slot of the pool, as a task's window. */
+export interface WindowReader {
+  readonly pool: WindowPool
+  read(table: TableInput, from: number, to: number, slot: WindowSlot): Promise<TableInput>
+}
 
 export interface RunControl {
   /** Stop the run: `!stop`, the client gone. Joined with the time limit into the query's one signal. */
@@ -11,4 +19,6 @@ export interface RunControl {
   readonly timeout?: RequestTimeout
   /** Whose query it is: the pool serves users in turn (gateway/fair-share.ts); absent = the service's own. */
   readonly user?: string
+  /** Reads windows of rows of a table larger than TABLE_CACHE_MB (windowed.ts); set by the query service. */
+  readonly windows?: WindowReader
 }

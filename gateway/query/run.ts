@@ -55,11 +55,20 @@ export async function tableInput(deps: RecipeServices, t: RunRecipe['tables'][nu
   const meta = await deps.tables.meta(t.version)
   const columns = await Promise.all(
     meta.columns.map(async (spec, i) => {
-      const loaded = await deps.tables.column(t.version, i)
+      const loaded = await deps.tables.column(t.version, i, t.path)
       return { spec, buffer: loaded.buffer, ...(loaded.sharedDict ? { dict: loaded.sharedDict } : {}) }
     }),
   )
   return { path: t.path, version: t.version, rows: meta.rows, title: t.title, columns }
+}
+
+/**
+ * A table larger than TABLE_CACHE_MB as a task carries it: its rows and columns (text with its
+ * dictionary) but no values (TableInput.firstRow). Each part of the query gets its own window of
+ * rows in its place (windowed.ts); a merge task reads the columns' shape alone.
+ */
+function emptyWindow(deps: RecipeServices, t: RunRecipe['tables'][number]): Promise<TableInput> {
+  return deps.tables.window(t.version, t.path, t.title, 0, 0)
 }
 
 /**
@@ -70,7 +79,8 @@ export async function tableInput(deps: RecipeServices, t: RunRecipe['tables'][nu
 export async function runTask(deps: RecipeServices, recipe: RunRecipe, progress?: ProgressCell): Promise<RunTask> {
   // Usually a cache hit: prepareRun checked the same text against the same versions.
   const ops = deps.caches.queries.checkRun(recipe.xml, recipe.vars, await schemasOf(deps, recipe))
-  const tables = await Promise.all(recipe.tables.map((t) => tableInput(deps, t)))
+  // A table larger than TABLE_CACHE_MB goes as an empty window; its rows are read per part (windowed.ts).
+  const tables = await Promise.all(recipe.tables.map(async (t) => ((await deps.tables.fits(t.version)) ? tableInput(deps, t) : emptyWindow(deps, t))))
   return {
     kind: 'run',
     ops,

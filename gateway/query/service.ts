@@ -7,10 +7,11 @@
  * Keeping the result in the Store for other gateways is Results.keep, called by the routes that
  * answer a result (and by Results.readable).
  */
-import type { ResultSet } from '../../shared/protocol.js'
+import type { ResultSet, TableInput } from '../../shared/protocol.js'
 import type { QueryServices } from './services.js'
 import { runOnPool } from './pool.js'
 import type { RunControl } from './run-control.js'
+import type { WindowSlot } from '../window-pool.js'
 import { runTask, widenRecipe, type RunRecipe } from './run.js'
 import { runSql, type SqlRecipe } from './sql.js'
 
@@ -38,9 +39,14 @@ export function runRecipe(deps: QueryServices, recipe: Recipe, control: RunContr
  * in big integers (engine/expr/widening.ts), once per operator at most.
  */
 async function runWidening(deps: QueryServices, recipe: RunRecipe, control: RunControl): Promise<ResultSet> {
+  // A table larger than TABLE_CACHE_MB is read a window at a time, from its row segments (windowed.ts).
+  const windows = {
+    pool: deps.tables.windows,
+    read: (t: TableInput, from: number, to: number, slot: WindowSlot) => deps.tables.window(t.version, t.path, t.title, from, to, slot),
+  }
   for (;;) {
     try {
-      return await runOnPool(deps, await runTask(deps, recipe, control.progress), control)
+      return await runOnPool(deps, await runTask(deps, recipe, control.progress), { ...control, windows })
     } catch (err) {
       if (!(await widenRecipe(deps, recipe, err))) throw err
     }

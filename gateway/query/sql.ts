@@ -97,7 +97,9 @@ async function compiledTask(
 /** The task that computes the recipe's result on a worker: the SQL over the tables' SQLite images. */
 export async function sqlTask(deps: RecipeServices, recipe: SqlRecipe): Promise<SqlTask> {
   const aliases = aliasesOf(recipe)
-  const tables = await Promise.all(recipe.tables.map(async (t, i) => ({ alias: `t${i}`, version: t.version, image: await deps.tables.sqliteImage(t.version) })))
+  const tables = await Promise.all(
+    recipe.tables.map(async (t, i) => ({ alias: `t${i}`, version: t.version, image: await deps.tables.sqliteImage(t.version, t.path) })),
+  )
   return {
     kind: 'sql',
     sql: rewriteTableRefs(recipe.sql, aliases),

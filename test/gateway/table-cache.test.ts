@@ -43,12 +43,37 @@ describe('TableCache', () => {
   })
 
   it('evicts the least recently used files beyond its byte budget', async () => {
+    // Two tables of 800 kB, each within the budget, both not.
+    const [one, two] = [await write(100_000), await write(100_000)]
+    const cache = new TableCache(dir, 1_000_000)
+    const first = await cache.column(one.version, 0)
+    await cache.column(one.version, 1)
+    await cache.column(two.version, 0)
+    expect(cache.stats.bytes).to.be.at.most(1_000_000)
+    const again = await cache.column(one.version, 0)
+    expect(again.buffer).not.to.equal(first.buffer)
+  })
+
+  it('never loads a table larger than its budget whole: 413 naming TABLE_CACHE_MB; windows of rows instead, in reused buffers', async () => {
     const big = await write(100_000)
     const cache = new TableCache(dir, 600_000)
-    const first = await cache.column(big.version, 0)
-    await cache.column(big.version, 1)
-    expect(cache.stats.bytes).to.be.at.most(600_000)
-    const again = await cache.column(big.version, 0)
-    expect(again.buffer).not.to.equal(first.buffer)
+    expect(await cache.fits(big.version)).to.equal(false)
+    const refused = await cache.column(big.version, 0, 'team.big').then(
+      () => null,
+      (e: unknown) => e as Error & { code: string },
+    )
+    expect(refused?.code).to.equal('TABLE_TOO_LARGE')
+    expect(refused?.message).to.contain('team.big').and.contain('TABLE_CACHE_MB')
+    const slot = await cache.windows.acquire()
+    const w = await cache.window(big.version, 'team.big', 'Big', 5000, 6000, slot)
+    expect(w.firstRow).to.equal(5000)
+    expect(new Int32Array(w.columns[0].buffer)[0]).to.equal(5000)
+    const next = await cache.window(big.version, 'team.big', 'Big', 7000, 7500, slot)
+    // The same memory, read over.
+    expect(next.columns[0].buffer).to.equal(w.columns[0].buffer)
+    expect(new Int32Array(next.columns[0].buffer)[0]).to.equal(7000)
+    cache.windows.release(slot)
+    expect(cache.stats.windowBytes).to.equal(1000 * 4 * 2)
+    expect(cache.stats.bytes, 'nothing of the table in the cache but its meta.json and dictionary').to.be.below(2000)
   })
 })

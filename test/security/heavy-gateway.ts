@@ -13,8 +13,8 @@ export interface Gateway {
   close(): Promise<void>
 }
 
-export async function startGateway(env: Record<string, string>): Promise<Gateway> {
-  const running = await start({ HOST: '127.0.0.1', PORT: '0', ADMIN_PASSWORD: PASSWORD, LOG_LEVEL: 'warn', ...env })
+export async function startGateway(env: Record<string, string>, nodeArgs: readonly string[] = []): Promise<Gateway> {
+  const running = await start({ HOST: '127.0.0.1', PORT: '0', ADMIN_PASSWORD: PASSWORD, LOG_LEVEL: 'warn', ...env }, nodeArgs)
   const api = running.base
   return {
     running,
