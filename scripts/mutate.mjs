@@ -1,0 +1,108 @@
+/**
+ * Mutation testing on demand (StrykerJS): `npm run mutate -- <folder> [--tests <glob>,…] [--max-minutes N]`.
+ *
+ * Stryker copies the repository to a sandbox, puts every mutant of the folder's TypeScript into it
+ * at once behind a switch, builds it with tsc, and for each mutant runs the folder's compiled
+ * tests with mocha (stopping at the first failure), reporting which mutants no test noticed. The
+ * tests that matter for a folder are named below; a folder not listed needs --tests.
+ *
+ * The tests run as a command (Stryker's command runner: StrykerJS 10 and its mocha runner need
+ * Node 22 and mocha below 12); the active mutant reaches them in the environment, so worker
+ * threads run it too. Without per-test coverage every mutant runs the folder's tests: pick the
+ * fast unit tests that call the folder directly.
+ *
+ * Writes reports/mutation/<folder>.json and .html, and prints the score (killed and timed-out
+ * mutants over all that some test covered, and over all).
+ */
+import { Stryker } from '@stryker-mutator/core'
+import { mkdirSync, writeFileSync } from 'node:fs'
+
+/** The compiled tests that exercise each folder directly. */
+const TESTS = {
+  'engine/columns': [
+    'dist/test/engine/columns.test.js',
+    'dist/test/engine/key-partitions.test.js',
+    'dist/test/engine/distinct-per-group.test.js',
+    'dist/test/engine/median-per-group.test.js',
+    'dist/test/engine/select-through-index.test.js',
+  ],
+  'engine/functions': ['dist/test/engine/functions-*.test.js', 'dist/test/engine/big-integers.test.js', 'dist/test/engine/group-arguments.test.js'],
+  'gateway/format': ['dist/test/gateway/format.test.js', 'dist/test/gateway/display-format.test.js', 'dist/test/gateway/results-codec.test.js'],
+  'gateway/dbm': ['dist/test/gateway/dbm-params.test.js', 'dist/test/gateway/dbm*.test.js', 'dist/test/gateway/make-dir-readers.test.js'],
+}
+
+function parseArgs(argv) {
+  const [folder, ...rest] = argv
+  if (!folder || folder.startsWith('-')) {
+    throw new Error(`Name a folder: npm run mutate -- <folder> [--tests <glob>,…] [--max-minutes N]; with tests known for ${Object.keys(TESTS).join(', ')}.`)
+  }
+  const options = { folder: folder.replace(/\/+$/, ''), tests: null, maxMinutes: 0 }
+  for (let i = 0; i < rest.length; i += 2) {
+    if (rest[i] === '--tests') options.tests = rest[i + 1].split(',')
+    else if (rest[i] === '--max-minutes') options.maxMinutes = Number(rest[i + 1])
+    else throw new Error(`Unknown option ${rest[i]}.`)
+  }
+  options.tests ??= TESTS[options.folder] ?? null
+  if (!options.tests) throw new Error(`No tests are known for ${options.folder}: give them with --tests dist/test/…/*.test.js.`)
+  return options
+}
+
+const { folder, tests, maxMinutes } = parseArgs(process.argv.slice(2))
+const name = folder.replaceAll('/', '-')
+mkdirSync('reports/mutation', { recursive: true })
+
+const mocha = ['node node_modules/mocha/bin/mocha.js --no-config --no-package --bail --timeout 20000', ...tests].join(' ')
+
+const stryker = new Stryker({
+  testRunner: 'command',
+  commandRunner: { command: mocha },
+  mutate: [`${folder}/**/*.ts`, `!${folder}/**/*.d.ts`],
+  // The sandbox gets sources only; tsc builds them there, mutants included. A mutant can change a
+  // type that other files see (an inferred return type), so type errors are expected: tsc emits
+  // all the same, and a mutant that truly cannot run is caught by the tests.
+  ignorePatterns: ['dist', 'data', 'reports', 'test/artifacts', '.build-*', 'docs', 'bench/results'],
+  buildCommand: 'npx tsc -p tsconfig.json > /dev/null || true',
+  coverageAnalysis: 'off',
+  // Stryker marks mutated files @ts-nocheck: a mutant may not type-check and must still build.
+  disableTypeChecks: `${folder}/**/*.ts`,
+  concurrency: Number(process.env.MUTATE_CONCURRENCY ?? 2),
+  timeoutMS: 10_000,
+  reporters: ['clear-text', 'progress', 'json', 'html'],
+  jsonReporter: { fileName: `reports/mutation/${name}.json` },
+  htmlReporter: { fileName: `reports/mutation/${name}.html` },
+  tempDirName: '.stryker-tmp',
+  cleanTempDir: true,
+})
+
+if (maxMinutes > 0) {
+  // A bounded run for a quick look: Stryker has no limit of its own, so the process ends itself.
+  setTimeout(() => {
+    console.error(`mutate: stopped after ${maxMinutes} minutes (--max-minutes); no score.`)
+    process.exit(2)
+  }, maxMinutes * 60_000).unref()
+}
+
+const results = await stryker.runMutationTest()
+const count = (statuses) => results.filter((r) => statuses.includes(r.status)).length
+const detected = count(['Killed', 'Timeout'])
+const survived = count(['Survived'])
+const uncovered = count(['NoCoverage'])
+const valid = detected + survived + uncovered
+const summary = {
+  folder,
+  date: new Date().toISOString().slice(0, 10),
+  tests,
+  mutants: results.length,
+  killed: count(['Killed']),
+  timedOut: count(['Timeout']),
+  survived,
+  noCoverage: uncovered,
+  errors: count(['CompileError', 'RuntimeError']),
+  score: valid === 0 ? null : Math.round((1000 * detected) / valid) / 10,
+  scoreCovered: detected + survived === 0 ? null : Math.round((1000 * detected) / (detected + survived)) / 10,
+}
+writeFileSync(`reports/mutation/${name}.summary.json`, JSON.stringify(summary, null, 2) + '\n')
+console.log(
+  `mutate ${folder}: ${summary.mutants} mutants, ${detected} detected (${summary.killed} killed, ${summary.timedOut} timed out), ` +
+    `${survived} survived, ${uncovered} not covered; score ${summary.score}% (${summary.scoreCovered}% of covered)`,
+)
