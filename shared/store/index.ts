@@ -10,7 +10,7 @@ import type { RedisTarget } from './redis-target.js'
 export { createMemoryStore } from './memory.js'
 export { createRedisStore } from './redis.js'
 export { DURABLE_PREFIXES, EVICTABLE_PREFIXES, isDurableKey, isEvictableKey } from './types.js'
-export { describeRedisTarget, redisTargetFromEnv, type RedisTarget } from './redis-target.js'
+export { describeRedisTarget, parseHostPorts, redisTargetFromEnv, type RedisTarget } from './redis-target.js'
 export type { MessageHandler, SetOptions, Store, WatchToken, WriteOp } from './types.js'
 
 /**
