@@ -143,13 +143,13 @@ export class SessionManager {
       ]),
       this.store.expire(SESSION_KEYS.userSession(rec.uid), this.ttl),
     ]).then(
-        () => undefined,
-        (err: unknown) => {
-          // Not restarted after all: the next request of the session tries again.
-          this.#touches.forget(rec.sid)
-          throw err
-        },
-      )
+      () => undefined,
+      (err: unknown) => {
+        // Not restarted after all: the next request of the session tries again.
+        this.#touches.forget(rec.sid)
+        throw err
+      },
+    )
     // Awaited by the caller; this only keeps an early failure elsewhere from leaving it unhandled.
     touched.catch(() => undefined)
     return touched

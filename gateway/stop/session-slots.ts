@@ -219,10 +219,6 @@ export function acquireSlot(store: Store, session: SessionOwner, limit: number, 
  * Takes a slot of the session (MAX_QUERIES_PER_SESSION) and of its user (MAX_QUERIES_PER_USER)
  * for a query a request is about to run: what every route that runs a query takes.
  */
-export function acquireQuerySlot(
-  store: Store,
-  session: SessionOwner,
-  limits: { readonly perSession: number; readonly perUser: number },
-): Promise<SlotLease> {
+export function acquireQuerySlot(store: Store, session: SessionOwner, limits: { readonly perSession: number; readonly perUser: number }): Promise<SlotLease> {
   return acquireSlots(store, [sessionCounter(session, limits.perSession), userCounter(session.uid, limits.perUser)])
 }

@@ -57,8 +57,10 @@ export function isSlotMoving(err: unknown): boolean {
 }
 
 /**
- * Runs an atomic write (MULTI or EVAL), trying again while its slot moves. Safe because a
- * TRYAGAIN, ASK, MOVED or EXECABORT answer means Redis applied none of it.
+ * Runs an atomic write (MULTI or EVAL) or a multi-key read or delete, trying again while its slot
+ * moves. Safe because a TRYAGAIN, ASK, MOVED or EXECABORT answer means Redis applied none of it.
+ * (ioredis follows these itself, but within a bound of 16 redirections that a slot moving key by
+ * key can exhaust: its TRYAGAIN retries go to a random node, which redirects again.)
  */
 export async function retryWhileMoving<T>(write: () => Promise<T>): Promise<T> {
   for (let attempt = 1; ; attempt++) {
@@ -111,7 +113,8 @@ export async function mgetBySlot(client: Cluster, names: readonly string[]): Pro
   const values: (string | null)[] = new Array<string | null>(names.length).fill(null)
   await Promise.all(
     bySlot(names).map(async (positions) => {
-      const got = await client.mget(positions.map((i) => names[i]))
+      // While the slot moves, a multi-key read whose keys are split between two masters gets TRYAGAIN.
+      const got = await retryWhileMoving(() => client.mget(positions.map((i) => names[i])))
       positions.forEach((at, j) => (values[at] = got[j]))
     }),
   )
@@ -120,7 +123,7 @@ export async function mgetBySlot(client: Cluster, names: readonly string[]): Pro
 
 /** DEL over any keys: one DEL per slot (atomic within a slot, not across slots); the count of all. */
 export async function delBySlot(client: Cluster, names: readonly string[]): Promise<number> {
-  const counts = await Promise.all(bySlot(names).map((positions) => client.del(positions.map((i) => names[i]))))
+  const counts = await Promise.all(bySlot(names).map((positions) => retryWhileMoving(() => client.del(positions.map((i) => names[i])))))
   return counts.reduce((a, b) => a + b, 0)
 }
 

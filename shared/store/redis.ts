@@ -179,8 +179,7 @@ export function createRedisStore(target: RedisTarget | string, opts: { keyPrefix
         return reply === 'OK'
       })
     },
-    del: (...keys) =>
-      keys.length === 0 ? run(async () => 0) : run(() => (clusterClient ? delBySlot(clusterClient, keys.map(k)) : client.del(keys.map(k)))),
+    del: (...keys) => (keys.length === 0 ? run(async () => 0) : run(() => (clusterClient ? delBySlot(clusterClient, keys.map(k)) : client.del(keys.map(k))))),
     expire: async (key, ttl) => {
       checkTtl(ttl)
       return run(async () => (await client.expire(k(key), ttl)) === 1)
