@@ -7,7 +7,12 @@
 import { redisAvailable, redisClusterAvailable, startTestService, type StoreKind, type TestService } from './service.js'
 import type { Cluster } from './cluster.js'
 
-export const STORE_KINDS: readonly StoreKind[] = ['memory', 'redis', 'redis-cluster', 'cluster']
+const ALL_KINDS: readonly StoreKind[] = ['memory', 'redis', 'redis-cluster', 'cluster']
+
+/** TEST_STORE_KINDS=redis-cluster,memory runs only those kinds (to try one kind quickly); all by default. */
+export const STORE_KINDS: readonly StoreKind[] = process.env.TEST_STORE_KINDS
+  ? ALL_KINDS.filter((kind) => process.env.TEST_STORE_KINDS!.split(',').includes(kind))
+  : ALL_KINDS
 
 const LABELS: Readonly<Record<StoreKind, string>> = {
   memory: 'memory store',
