@@ -13,7 +13,17 @@ import { AppError } from '../errors.js'
 import type { MessageHandler, SetOptions, Store, WatchToken, WriteOp } from './types.js'
 import type { RedisTarget } from './redis-target.js'
 import { clusterName, keyOfClusterName } from './redis-cluster-keys.js'
-import { checkOneSlot, CrossSlotError, delBySlot, mgetBySlot, newClusterClient, publishInOrder, retryWhileMoving, scanEveryMaster } from './redis-cluster.js'
+import {
+  checkOneSlot,
+  CrossSlotError,
+  delBySlot,
+  isSlotMoving,
+  mgetBySlot,
+  newClusterClient,
+  publishInOrder,
+  retryWhileMoving,
+  scanEveryMaster,
+} from './redis-cluster.js'
 
 /** Upper bound for connecting and for any single command: long enough for a busy server, short enough for a request. */
 const TIMEOUT_MS = 5000
@@ -86,10 +96,13 @@ end
 return 1
 `
 
-/** Reply errors that mean "the server cannot serve now" rather than "the caller is wrong". */
 /** Retry-After on a 503 while Redis is unreachable: reconnection attempts back off to 2 s. */
 const UNAVAILABLE_RETRY_SECONDS = 2
-const TRANSIENT_REPLY = /^(LOADING|BUSY|MASTERDOWN|TRYAGAIN|READONLY|MISCONF|OOM)\b/
+/**
+ * Reply errors that mean "the server cannot serve now" rather than "the caller is wrong"; on a
+ * cluster also the redirections and TRYAGAIN of a slot that kept moving beyond the retries.
+ */
+const TRANSIENT_REPLY = /^(LOADING|BUSY|MASTERDOWN|TRYAGAIN|READONLY|MISCONF|OOM|ASK|MOVED|CLUSTERDOWN)\b/
 
 /** One Redis command of a batch: name, unprefixed key, further arguments. */
 type Command = readonly [name: string, key: string, args: readonly (string | number)[]]
@@ -418,7 +431,7 @@ function checkTtl(ttl: number): void {
 function translate(err: unknown): unknown {
   if (err instanceof AppError || err instanceof RangeError || err instanceof TypeError || err instanceof CrossSlotError) return err
   const isReply = err instanceof ReplyError || (err instanceof Error && err.name === 'ReplyError')
-  if (isReply && !TRANSIENT_REPLY.test((err as Error).message)) return err
+  if (isReply && !TRANSIENT_REPLY.test((err as Error).message) && !isSlotMoving(err)) return err
   // Redis is retried every few hundred ms (see retryStrategy), so a client may come back soon.
   return new AppError(
     'UNAVAILABLE',

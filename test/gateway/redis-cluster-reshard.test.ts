@@ -98,7 +98,7 @@ describe('Redis Cluster: moving slots while the gateway serves traffic', functio
       `      slots ${slots.join(', ')} moved (${moved.join(', ')} keys); requests: ${counts.ok} answered, ${counts.unavailable} clean 503, ${failures.length} failed; ${acknowledged.length} folders made`,
     )
     if (unavailable.length > 0) console.log(`      503s: ${unavailable.join('; ')}`)
-    expect(failures).to.deep.equal([])
+    expect(failures, failures.join('\n')).to.deep.equal([])
     for (const [i] of slots.entries()) expect(after[i]).not.to.equal(before[i])
     expect(moved[0], 'catalog keys moved').to.be.above(10)
     expect(acknowledged.length).to.be.above(5)
