@@ -10,7 +10,10 @@ import { expect } from 'chai'
 import { hashSlot } from '../../shared/store/redis-cluster-keys.js'
 import { startRedisCluster, type RedisClusterProcesses } from '../helpers/redis-cluster.js'
 import { findRedisServer } from '../helpers/redis-server.js'
-import { ADMIN_PASSWORD, startTestService, type TestService } from '../helpers/service.js'
+import { createUser } from '../../gateway/catalog/users.js'
+import { startTestService, type TestService } from '../helpers/service.js'
+
+const WALKER_PASSWORD = 'walker-pass-1'
 
 /** How long traffic runs before, between and after the moves. */
 const SETTLE_MS = 400
@@ -41,6 +44,9 @@ describe('Redis Cluster: moving slots while the gateway serves traffic', functio
     const c = cluster!
     const cookie = await s.login()
     const sid = cookie.split('|')[1]
+    // Logins in a loop as another user: each one joins that user's session (kill=possess) and so
+    // pushes out its oldest token, which must not be the one the other loops use.
+    await createUser(s.deps.store, { uid: 'walker', password: WALKER_PASSWORD })
     const post = (path: string, body: object, withCookie = true) => {
       const req = s.http.post(path)
       return (withCookie ? req.set('Cookie', cookie) : req).send(body)
@@ -67,7 +73,7 @@ describe('Redis Cluster: moving slots while the gateway serves traffic', functio
     }
 
     const traffic = Promise.all([
-      loop(async () => void judge('login', await post('/v1/api/!login:json', { uid: 'admin', pw: ADMIN_PASSWORD, kill: 'possess' }, false))),
+      loop(async () => void judge('login', await post('/v1/api/!login:json', { uid: 'walker', pw: WALKER_PASSWORD, kill: 'possess' }, false))),
       loop(async () => void judge('sql', await post('/v1/api/sql:json', { sql: 'select 1 as one' }))),
       loop(async (i) => {
         const path = `moved_${i}`
@@ -80,8 +86,8 @@ describe('Redis Cluster: moving slots while the gateway serves traffic', functio
       }),
     ])
 
-    // The catalog's slot, the busy session's and its user's: where every request above writes.
-    const slots = [hashSlot('{cat}'), hashSlot(`{s:${sid}}`), hashSlot('{u:admin}')]
+    // The catalog's slot, the busy session's, its user's and the logging-in user's: where every request above writes.
+    const slots = [...new Set([hashSlot('{cat}'), hashSlot(`{s:${sid}}`), hashSlot('{u:admin}'), hashSlot('{u:walker}')])]
     const before = await Promise.all(slots.map((slot) => c.ownerOf(slot)))
     const moved: number[] = []
     await sleep(SETTLE_MS)
