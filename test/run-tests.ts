@@ -8,6 +8,9 @@
  * Redis: an existing TEST_REDIS_URL is used as is; otherwise a private redis-server is started when
  * one is installed. Without either the Redis tests are skipped, except on CI (CI=true), where a
  * silently skipped half of the suite would look like a pass, so the run fails instead.
+ *
+ * Redis Cluster: likewise TEST_REDIS_CLUSTER_NODES (host:port,…) is used as is, or a private
+ * cluster of three masters is started next to the private redis-server (test/helpers/redis-cluster.ts).
  */
 import Mocha from 'mocha'
 import { readdir } from 'node:fs/promises'
@@ -15,11 +18,13 @@ import { dirname, join, relative } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { findRedisServer, startRedisServer } from './helpers/redis-server.js'
 import type { RedisServer } from './helpers/redis-server.js'
+import { startRedisCluster, type RedisClusterProcesses } from './helpers/redis-cluster.js'
 
 /** dist/test: this file's own folder once compiled. */
 const TEST_ROOT = dirname(fileURLToPath(import.meta.url))
 
 let redis: RedisServer | null = null
+let redisCluster: RedisClusterProcesses | null = null
 
 async function main(): Promise<number> {
   const filters = process.argv.slice(2)
@@ -53,6 +58,11 @@ async function provideRedis(): Promise<boolean> {
     redis = await startRedisServer()
     process.env.TEST_REDIS_URL = redis.url
     console.log(`Redis tests use a private redis-server at ${redis.url}`)
+    if (!process.env.TEST_REDIS_CLUSTER_NODES) {
+      redisCluster = await startRedisCluster()
+      process.env.TEST_REDIS_CLUSTER_NODES = redisCluster.spec
+      console.log(`Redis Cluster tests use a private cluster of three masters at ${redisCluster.spec}`)
+    }
     return true
   }
   if (process.env.CI === 'true') {
@@ -76,8 +86,10 @@ async function findTestFiles(root: string): Promise<string[]> {
 
 async function stopRedis(): Promise<void> {
   const server = redis
+  const cluster = redisCluster
   redis = null
-  await server?.stop()
+  redisCluster = null
+  await Promise.all([server?.stop(), cluster?.stop()])
 }
 
 /** Stops Redis, then exits: explicit exit so a handle some test leaked cannot keep the run alive. */

@@ -6,6 +6,11 @@
  *   user-sess:{uid}  the user's live sid, same lifetime
  *   sessdata:{sid}   hash of per-session state (last results of api/sql, api/run…), same lifetime
  *
+ * The record and the user's pointer are written side by side, not in one transaction: on a Redis
+ * Cluster they live in different slots (the session's and the user's hash tag,
+ * shared/store/redis-cluster-keys.ts). Nothing needs them together: a pointer to a session that is
+ * gone, or a session the pointer does not name (yet), reads as "no live session" at the next login.
+ *
  * The epw token is random and only its SHA-256 is stored, so a copy of the Store does not let
  * anyone in. sid is a digit string, as clients expect; the epw makes the pair unguessable.
  */
@@ -66,9 +71,9 @@ export class SessionManager {
 
   private async save(rec: SessionRecord): Promise<void> {
     const { presentedEpwHash: _notStored, ...stored } = rec
-    await this.store.batch([
-      { op: 'set', key: SESSION_KEYS.session(rec.sid), value: JSON.stringify(stored), ttl: this.ttl },
-      { op: 'set', key: SESSION_KEYS.userSession(rec.uid), value: rec.sid, ttl: this.ttl },
+    await Promise.all([
+      this.store.set(SESSION_KEYS.session(rec.sid), JSON.stringify(stored), { ttl: this.ttl }),
+      this.store.set(SESSION_KEYS.userSession(rec.uid), rec.sid, { ttl: this.ttl }),
     ])
   }
 
@@ -130,20 +135,21 @@ export class SessionManager {
   /** Restarts the idle timer of the session's keys, unless this gateway did so just now. */
   #touch(rec: SessionRecord): Promise<void> {
     if (!this.#touches.due(rec.sid)) return Promise.resolve()
-    const touched = this.store
-      .batch([
+    // The session's keys together; the user's pointer (another cluster slot) beside them.
+    const touched = Promise.all([
+      this.store.batch([
         { op: 'expire', key: SESSION_KEYS.session(rec.sid), ttl: this.ttl },
-        { op: 'expire', key: SESSION_KEYS.userSession(rec.uid), ttl: this.ttl },
         { op: 'expire', key: SESSION_KEYS.data(rec.sid), ttl: this.ttl },
-      ])
-      .then(
-        () => undefined,
-        (err: unknown) => {
-          // Not restarted after all: the next request of the session tries again.
-          this.#touches.forget(rec.sid)
-          throw err
-        },
-      )
+      ]),
+      this.store.expire(SESSION_KEYS.userSession(rec.uid), this.ttl),
+    ]).then(
+      () => undefined,
+      (err: unknown) => {
+        // Not restarted after all: the next request of the session tries again.
+        this.#touches.forget(rec.sid)
+        throw err
+      },
+    )
     // Awaited by the caller; this only keeps an early failure elsewhere from leaving it unhandled.
     touched.catch(() => undefined)
     return touched

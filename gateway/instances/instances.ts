@@ -38,13 +38,16 @@ export class Instances {
     }
     const tag = await this.store.incr(K.counter)
     const record: InstanceRecord = { tag, sid, uid, kind, xml: xml(tag), created: new Date().toISOString() }
-    const ops: WriteOp[] = [
-      { op: 'set', key: K.record(tag), value: JSON.stringify(record), ttl: this.limits.ttl },
-      { op: 'sadd', key: K.ofSession(sid), members: [String(tag)] },
-      { op: 'expire', key: K.ofSession(sid), ttl: this.limits.ttl },
-    ]
+    const ops: WriteOp[] = [{ op: 'set', key: K.record(tag), value: JSON.stringify(record), ttl: this.limits.ttl }]
     if (Object.keys(vars).length > 0) ops.push({ op: 'hset', key: K.vars(tag), fields: vars }, { op: 'expire', key: K.vars(tag), ttl: this.limits.ttl })
     await this.store.batch(ops)
+    // The session's list is another group (on a Redis Cluster another slot), so it is written
+    // second: a listed tag always has its record, and a record whose listing failed is never
+    // handed out (this request fails) and expires with its TTL.
+    await this.store.batch([
+      { op: 'sadd', key: K.ofSession(sid), members: [String(tag)] },
+      { op: 'expire', key: K.ofSession(sid), ttl: this.limits.ttl },
+    ])
     return record
   }
 
@@ -55,7 +58,10 @@ export class Instances {
     const raw = await this.store.get(K.record(tag))
     const record = raw === null ? null : (JSON.parse(raw) as InstanceRecord)
     if (!record || record.sid !== sid) throw noSuchInstance(tagText)
-    await this.store.batch([K.record(tag), K.vars(tag), K.state(tag), K.ofSession(sid)].map((key) => ({ op: 'expire', key, ttl: this.limits.ttl }) as WriteOp))
+    await Promise.all([
+      this.store.batch([K.record(tag), K.vars(tag), K.state(tag)].map((key) => ({ op: 'expire', key, ttl: this.limits.ttl }) as WriteOp)),
+      this.store.expire(K.ofSession(sid), this.limits.ttl),
+    ])
     return record
   }
 

@@ -1,9 +1,11 @@
 /**
  * MAX_QUERIES_PER_SESSION and MAX_QUERIES_PER_USER: how many queries one session, and one user
  * over all their sessions, may have running at once, counted over every gateway, so the counts
- * live in the Store: `sessq:{sid}` and `userq:{uid}`, each one JSON string
+ * live in the Store: `sessq:{uid}:{sid}` and `userq:{uid}`, each one JSON string
  * `{"<token>": <expires at, ms since the epoch>, …}` with one entry (a slot) per running query.
- * A query takes one slot in each, under the same token, in one compare-and-set.
+ * A query takes one slot in each, under the same token, in one compare-and-set. (The session's key
+ * names the uid too so that on a Redis Cluster both keys share the user's hash tag and one slot,
+ * as a compare-and-set over two keys needs: shared/store/redis-cluster-keys.ts.)
  *
  * Why a user count beside the session's: a user can start a new session (`kill=yes`) while the
  * old one's queries still run, and so run any number of queries; the user's count follows them.
@@ -35,7 +37,13 @@ const MAX_ATTEMPTS = 40
 /** What a refused session is told to wait, in seconds. */
 const RETRY_AFTER_SECONDS = 1
 
-export const slotsKey = (sid: string): string => `sessq:${sid}`
+/** Who runs the query: the session, and the user it belongs to. */
+export interface SessionOwner {
+  readonly sid: string
+  readonly uid: string
+}
+
+export const slotsKey = (session: SessionOwner): string => `sessq:${session.uid}:${session.sid}`
 export const userSlotsKey = (uid: string): string => `userq:${uid}`
 
 /** One count a query takes a slot in: its Store key, its limit and how a refusal names it. */
@@ -49,8 +57,8 @@ export interface SlotCounter {
 const queries = (n: number) => `${n} ${n === 1 ? 'query' : 'queries'}`
 
 /** The session's count (MAX_QUERIES_PER_SESSION). */
-export const sessionCounter = (sid: string, limit: number): SlotCounter => ({
-  key: slotsKey(sid),
+export const sessionCounter = (session: SessionOwner, limit: number): SlotCounter => ({
+  key: slotsKey(session),
   limit,
   refusal: (running) =>
     `This session already has ${queries(running)} running, the limit (MAX_QUERIES_PER_SESSION = ${limit}); wait for one to finish, or stop one with !stop.`,
@@ -203,18 +211,14 @@ export async function acquireSlots(store: Store, counters: readonly SlotCounter[
 }
 
 /** Takes one of the session's `limit` slots (see acquireSlots). */
-export function acquireSlot(store: Store, sid: string, limit: number, ttlSeconds = SLOT_TTL_SECONDS): Promise<SlotLease> {
-  return acquireSlots(store, [sessionCounter(sid, limit)], ttlSeconds)
+export function acquireSlot(store: Store, session: SessionOwner, limit: number, ttlSeconds = SLOT_TTL_SECONDS): Promise<SlotLease> {
+  return acquireSlots(store, [sessionCounter(session, limit)], ttlSeconds)
 }
 
 /**
  * Takes a slot of the session (MAX_QUERIES_PER_SESSION) and of its user (MAX_QUERIES_PER_USER)
  * for a query a request is about to run: what every route that runs a query takes.
  */
-export function acquireQuerySlot(
-  store: Store,
-  session: { readonly sid: string; readonly uid: string },
-  limits: { readonly perSession: number; readonly perUser: number },
-): Promise<SlotLease> {
-  return acquireSlots(store, [sessionCounter(session.sid, limits.perSession), userCounter(session.uid, limits.perUser)])
+export function acquireQuerySlot(store: Store, session: SessionOwner, limits: { readonly perSession: number; readonly perUser: number }): Promise<SlotLease> {
+  return acquireSlots(store, [sessionCounter(session, limits.perSession), userCounter(session.uid, limits.perUser)])
 }

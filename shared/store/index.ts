@@ -11,7 +11,7 @@ import type { ReplicaAck } from './redis-durability.js'
 export { createMemoryStore } from './memory.js'
 export { createRedisStore } from './redis.js'
 export { DURABLE_PREFIXES, EVICTABLE_PREFIXES, isDurableKey, isEvictableKey } from './types.js'
-export { describeRedisTarget, redisTargetFromEnv, type RedisTarget } from './redis-target.js'
+export { describeRedisTarget, parseHostPorts, redisTargetFromEnv, type RedisTarget } from './redis-target.js'
 export { replicaAckFromEnv, type ReplicaAck } from './redis-durability.js'
 export type { MessageHandler, SetOptions, Store, WatchToken, WriteOp } from './types.js'
 

@@ -8,12 +8,24 @@
  * ioredis keeps reconnecting in the background after a drop, so the store recovers by itself.
  */
 import { Redis, ReplyError } from 'ioredis'
-import type { RedisOptions } from 'ioredis'
+import type { Cluster, RedisOptions } from 'ioredis'
 import { AppError } from '../errors.js'
 import type { MessageHandler, SetOptions, Store, WatchToken, WriteOp } from './types.js'
 import type { RedisTarget } from './redis-target.js'
 import { withReplicaAck, type ReplicaAck } from './redis-durability.js'
 import { sentinelClient } from './redis-sentinel.js'
+import { clusterName, keyOfClusterName } from './redis-cluster-keys.js'
+import {
+  checkOneSlot,
+  CrossSlotError,
+  delBySlot,
+  isSlotMoving,
+  mgetBySlot,
+  newClusterClient,
+  publishInOrder,
+  retryWhileMoving,
+  scanEveryMaster,
+} from './redis-cluster.js'
 
 /** Upper bound for connecting and for any single command: long enough for a busy server, short enough for a request. */
 const TIMEOUT_MS = 5000
@@ -31,15 +43,23 @@ const CLIENT_OPTIONS: RedisOptions = {
   retryStrategy: (attempt: number) => Math.min(attempt * 100, 2000),
 }
 
+/** A connection to one server (or the master Sentinel names), or a cluster client: both speak the commands used here. */
+type Client = Redis | Cluster
+
 /** The main connection for a target; the subscriber connection is duplicated from it. */
-function newClient(target: RedisTarget): Redis {
+function newClient(target: RedisTarget): Client {
   switch (target.kind) {
     case 'single':
       return new Redis(target.url, CLIENT_OPTIONS)
     case 'sentinel':
       return sentinelClient(target, CLIENT_OPTIONS)
     case 'cluster':
-      throw new Error('REDIS_CLUSTER_NODES: Redis Cluster support is not built yet.')
+      // Per node: the same bounds as one server; the cluster client does the reconnecting.
+      return newClusterClient(target.nodes, target.password, {
+        connectTimeout: TIMEOUT_MS,
+        commandTimeout: TIMEOUT_MS,
+        maxRetriesPerRequest: 1,
+      })
   }
 }
 
@@ -72,10 +92,13 @@ end
 return 1
 `
 
-/** Reply errors that mean "the server cannot serve now" rather than "the caller is wrong". */
 /** Retry-After on a 503 while Redis is unreachable: reconnection attempts back off to 2 s. */
 const UNAVAILABLE_RETRY_SECONDS = 2
-const TRANSIENT_REPLY = /^(LOADING|BUSY|MASTERDOWN|TRYAGAIN|READONLY|MISCONF|OOM|NOREPLICAS|UNBLOCKED)\b/
+/**
+ * Reply errors that mean "the server cannot serve now" rather than "the caller is wrong"; on a
+ * cluster also the redirections and TRYAGAIN of a slot that kept moving beyond the retries.
+ */
+const TRANSIENT_REPLY = /^(LOADING|BUSY|MASTERDOWN|TRYAGAIN|READONLY|MISCONF|OOM|NOREPLICAS|UNBLOCKED|ASK|MOVED|CLUSTERDOWN)\b/
 
 /** One Redis command of a batch: name, unprefixed key, further arguments. */
 type Command = readonly [name: string, key: string, args: readonly (string | number)[]]
@@ -87,11 +110,26 @@ type Command = readonly [name: string, key: string, args: readonly (string | num
  */
 export function createRedisStore(target: RedisTarget | string, opts: { keyPrefix?: string; replicaAck?: ReplicaAck } = {}): Store {
   const prefix = opts.keyPrefix ?? ''
-  const k = (key: string): string => prefix + key
-  const client = newClient(typeof target === 'string' ? { kind: 'single', url: target } : target)
+  const resolved: RedisTarget = typeof target === 'string' ? { kind: 'single', url: target } : target
+  const cluster = resolved.kind === 'cluster'
+  // A brace in the prefix would be the hash tag of every key: the whole deployment on one slot.
+  if (cluster && /[{}]/.test(prefix)) throw new Error(`REDIS_KEY_PREFIX must not contain { or } on a Redis Cluster (got "${prefix}").`)
+  /** The stored name of a key: on a cluster with the hash tag of its group (redis-cluster-keys.ts). */
+  const k = cluster ? (key: string): string => prefix + clusterName(key) : (key: string): string => prefix + key
+  const keyOf = cluster ? (name: string): string => keyOfClusterName(name.slice(prefix.length)) : (name: string): string => name.slice(prefix.length)
+  const client = newClient(resolved)
+  const clusterClient = cluster ? (client as Cluster) : null
   // Without a listener ioredis prints every failed reconnect; the failures reach callers as UNAVAILABLE instead.
   client.on('error', () => undefined)
   const subscriber = new Subscriber(client, prefix)
+  /** Reads several keys; on a cluster per slot (redis-cluster.ts says what that means for snapshots). */
+  const mgetNames = (names: string[]): Promise<(string | null)[]> => (clusterClient ? mgetBySlot(clusterClient, names) : client.mget(names))
+  /** An atomic write; on a cluster refused across slots, and tried again while its slot moves. */
+  const atomically = <T>(names: readonly string[], write: () => Promise<T>): Promise<T> => {
+    if (!cluster) return write()
+    checkOneSlot(names)
+    return retryWhileMoving(write)
+  }
   let state: 'new' | 'open' | 'closed' = 'new'
 
   /** Runs one round trip, translating connection failures to UNAVAILABLE. */
@@ -133,7 +171,7 @@ export function createRedisStore(target: RedisTarget | string, opts: { keyPrefix
     ping: () => run(async () => void (await client.ping())),
 
     get: (key) => run(() => client.get(k(key))),
-    mget: (keys) => (keys.length === 0 ? run(async () => []) : run(() => client.mget(keys.map(k)))),
+    mget: (keys) => (keys.length === 0 ? run(async () => []) : run(() => mgetNames(keys.map(k)))),
     // Argument checks sit inside async functions so a bad TTL rejects instead of throwing synchronously.
     set: async (key, value, setOpts: SetOptions = {}) => {
       const { ttl, nx } = setOpts
@@ -150,7 +188,7 @@ export function createRedisStore(target: RedisTarget | string, opts: { keyPrefix
         return reply === 'OK'
       })
     },
-    del: (...keys) => (keys.length === 0 ? run(async () => 0) : run(() => client.del(keys.map(k)))),
+    del: (...keys) => (keys.length === 0 ? run(async () => 0) : run(() => (clusterClient ? delBySlot(clusterClient, keys.map(k)) : client.del(keys.map(k))))),
     expire: async (key, ttl) => {
       checkTtl(ttl)
       return run(async () => (await client.expire(k(key), ttl)) === 1)
@@ -170,12 +208,18 @@ export function createRedisStore(target: RedisTarget | string, opts: { keyPrefix
     keys: (prefixOfKeys) =>
       run(async () => {
         // SCAN, never KEYS: KEYS blocks the whole server while it walks every key.
+        if (clusterClient) {
+          // Stored names carry a hash tag before the key: match anything there, then keep what decodes to the prefix.
+          const names = await scanEveryMaster(clusterClient, escapeGlob(prefix) + '*' + escapeGlob(prefixOfKeys) + '*')
+          const found = new Set([...names].filter((name) => name.startsWith(prefix)).map(keyOf))
+          return [...found].filter((key) => key.startsWith(prefixOfKeys)).sort()
+        }
         const pattern = escapeGlob(k(prefixOfKeys)) + '*'
         const found = new Set<string>() // SCAN may return a key more than once
         let cursor = '0'
         do {
-          const [next, page] = await client.scan(cursor, 'MATCH', pattern, 'COUNT', 1000)
-          for (const key of page) found.add(key.slice(prefix.length))
+          const [next, page] = await (client as Redis).scan(cursor, 'MATCH', pattern, 'COUNT', 1000)
+          for (const name of page) found.add(keyOf(name))
           cursor = next
         } while (cursor !== '0')
         return [...found].sort()
@@ -185,29 +229,37 @@ export function createRedisStore(target: RedisTarget | string, opts: { keyPrefix
       const commands = ops.flatMap(toCommands)
       if (ifUnchanged) return run(() => conditionalBatch(commands, ifUnchanged))
       if (commands.length === 0) return run(async () => true)
-      return run(async () => {
-        const multi = client.multi()
-        for (const [name, key, args] of commands) multi.call(name, [k(key), ...args])
-        const replies = await multi.exec()
-        if (!replies) throw new Error('The Redis transaction was aborted.')
-        // Redis does not roll back a transaction; a failed command is a bug (wrong key type), report it.
-        const failed = replies.find(([err]) => err)
-        if (failed) throw failed[0]
-        return true
-      })
+      return run(() =>
+        atomically(
+          commands.map(([, key]) => k(key)),
+          async () => {
+            const multi = client.multi()
+            for (const [name, key, args] of commands) multi.call(name, [k(key), ...args])
+            const replies = await multi.exec()
+            if (!replies) throw new Error('The Redis transaction was aborted.')
+            // Redis does not roll back a transaction; a failed command is a bug (wrong key type), report it.
+            const failed = replies.find(([err]) => err)
+            if (failed) throw failed[0]
+            return true
+          },
+        ),
+      )
     },
 
     watch: (keys) =>
       run(async (): Promise<WatchToken> => ({
         keys: [...keys],
-        values: keys.length === 0 ? [] : await client.mget(keys.map(k)),
+        values: keys.length === 0 ? [] : await mgetNames(keys.map(k)),
       })),
 
-    publish: (channel, message) => run(async () => void (await client.publish(k(channel), message))),
+    publish: (channel, message) =>
+      run(async () => void (clusterClient ? await publishInOrder(clusterClient, prefix + channel, message) : await client.publish(prefix + channel, message))),
     subscribe: (channel, handler) => run(() => subscriber.subscribe(channel, handler)),
   }
-  // Durable writes resolve only once replicas have them (redis-durability.ts).
-  return opts.replicaAck ? withReplicaAck(store, client, opts.replicaAck, translate) : store
+  // Durable writes resolve only once replicas have them (redis-durability.ts). Not on a cluster,
+  // where WAIT would have to reach the master of each key (loadConfig refuses the combination).
+  if (cluster && opts.replicaAck && opts.replicaAck.replicas > 0) throw new Error('REDIS_WAIT_REPLICAS is not supported with REDIS_CLUSTER_NODES; set it to 0.')
+  return opts.replicaAck && !clusterClient ? withReplicaAck(store, client as Redis, opts.replicaAck, translate) : store
 
   async function conditionalBatch(commands: readonly Command[], token: WatchToken): Promise<boolean> {
     if (token.keys.length !== token.values.length) throw new TypeError('Malformed watch token: keys and values differ in length.')
@@ -216,7 +268,7 @@ export function createRedisStore(target: RedisTarget | string, opts: { keyPrefix
     for (const value of token.values) argv.push(value === null ? '0' : '1', value ?? '')
     for (const [name, , args] of commands) argv.push(name, args.length, ...args)
     // EVAL through call() with an array: a big batch must not become a huge spread argument list.
-    const reply = await client.call('EVAL', [CONDITIONAL_BATCH_LUA, keys.length, ...keys, ...argv])
+    const reply = await atomically(keys, () => client.call('EVAL', [CONDITIONAL_BATCH_LUA, keys.length, ...keys, ...argv]))
     return reply === 1
   }
 }
@@ -231,12 +283,12 @@ class Subscriber {
   private readonly channels = new Map<string, Set<{ readonly handler: MessageHandler }>>()
   /** Channels currently subscribed on the server (unprefixed). */
   private readonly onServer = new Set<string>()
-  private connection: Promise<Redis> | null = null
+  private connection: Promise<Client> | null = null
   /** Server (un)subscriptions run one after another so they reach Redis in the order of local changes. */
   private queue: Promise<void> = Promise.resolve()
 
   constructor(
-    private readonly main: Redis,
+    private readonly main: Client,
     private readonly prefix: string,
   ) {}
 
@@ -292,7 +344,7 @@ class Subscriber {
     return step
   }
 
-  private connect(): Promise<Redis> {
+  private connect(): Promise<Client> {
     this.connection ??= (async () => {
       const connection = this.main.duplicate()
       connection.on('error', () => undefined)
@@ -377,9 +429,9 @@ function checkTtl(ttl: number): void {
  * closed", max retries, command timeout) means Redis cannot be reached.
  */
 function translate(err: unknown): unknown {
-  if (err instanceof AppError || err instanceof RangeError || err instanceof TypeError) return err
+  if (err instanceof AppError || err instanceof RangeError || err instanceof TypeError || err instanceof CrossSlotError) return err
   const isReply = err instanceof ReplyError || (err instanceof Error && err.name === 'ReplyError')
-  if (isReply && !TRANSIENT_REPLY.test((err as Error).message)) return err
+  if (isReply && !TRANSIENT_REPLY.test((err as Error).message) && !isSlotMoving(err)) return err
   // Redis is retried every few hundred ms (see retryStrategy), so a client may come back soon.
   return new AppError(
     'UNAVAILABLE',

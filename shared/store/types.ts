@@ -67,10 +67,17 @@ export interface Store {
   ping(): Promise<void>
 
   get(key: string): Promise<string | null>
+  /**
+   * Reads several keys at once. On a Redis Cluster keys of different hash slots are read slot by
+   * slot: what a batch wrote together (one slot) is seen whole, unrelated keys are no snapshot.
+   */
   mget(keys: readonly string[]): Promise<(string | null)[]>
   /** Returns false only when `nx` was given and the key already existed. */
   set(key: string, value: string, opts?: SetOptions): Promise<boolean>
-  /** Deletes the keys; returns how many existed. */
+  /**
+   * Deletes the keys; returns how many existed. On a Redis Cluster keys of different hash slots
+   * are deleted slot by slot, so only keys of one slot disappear at the same instant.
+   */
   del(...keys: string[]): Promise<number>
   /** Sets a key's time to live in whole seconds (> 0); returns false when the key does not exist. */
   expire(key: string, ttl: number): Promise<boolean>
@@ -92,7 +99,9 @@ export interface Store {
   keys(prefix: string): Promise<string[]>
 
   /**
-   * Applies the writes all together; no reader sees half of them.
+   * Applies the writes all together; no reader sees half of them. On a Redis Cluster the keys
+   * (and the watched ones) must share one hash slot (shared/store/redis-cluster-keys.ts); a batch
+   * across slots rejects with an Error naming two of its keys.
    * With `ifUnchanged`, the batch is applied only if none of those keys changed since
    * `watch` read them (optimistic concurrency); returns false when it was not applied.
    * An op on a key of the wrong type rejects with WRONGTYPE; the memory store then undoes the

@@ -26,23 +26,23 @@ for (const kind of ['memory', 'redis'] as const) {
     const pair = twoStoreConnections(kind)
 
     it('grants the limit, refuses one more with TOO_MANY_REQUESTS, and grants again after a release', async () => {
-      const leases = [await acquireSlot(pair()[0], 's1', 2), await acquireSlot(pair()[1], 's1', 2)]
-      const refused = await refusal(acquireSlot(pair()[0], 's1', 2))
+      const leases = [await acquireSlot(pair()[0], { uid: 'u', sid: 's1' }, 2), await acquireSlot(pair()[1], { uid: 'u', sid: 's1' }, 2)]
+      const refused = await refusal(acquireSlot(pair()[0], { uid: 'u', sid: 's1' }, 2))
       expect(refused.code).to.equal('TOO_MANY_REQUESTS')
       expect(refused.message).to.contain('MAX_QUERIES_PER_SESSION = 2')
       expect(refused.detail).to.deep.equal({ limit: 2, retryAfterSeconds: 1 })
       // Another session has its own slots.
-      const other = await acquireSlot(pair()[1], 's2', 2)
+      const other = await acquireSlot(pair()[1], { uid: 'u', sid: 's2' }, 2)
       await leases[0].release()
       await leases[0].release()
-      leases[0] = await acquireSlot(pair()[1], 's1', 2)
+      leases[0] = await acquireSlot(pair()[1], { uid: 'u', sid: 's1' }, 2)
       await Promise.all([...leases, other].map((l) => l.release()))
       expect(await pair()[0].keys('sessq:')).to.deep.equal([])
     })
 
     it('grants exactly the limit to many requests at once on two connections', async () => {
       const attempts = Array.from({ length: 12 }, (_, i) =>
-        acquireSlot(pair()[i % 2], 'busy', 4).then(
+        acquireSlot(pair()[i % 2], { uid: 'u', sid: 'busy' }, 4).then(
           (lease) => lease,
           (err: unknown) => err,
         ),
@@ -56,16 +56,16 @@ for (const kind of ['memory', 'redis'] as const) {
 
     it('gives back a slot whose release the Store missed within seconds of its return, not after the slot TTL', async () => {
       const cut = interruptible(pair()[0])
-      const lease = await acquireSlot(cut.store, 's4', 1)
+      const lease = await acquireSlot(cut.store, { uid: 'u', sid: 's4' }, 1)
       cut.down = true
       await lease.release()
       cut.down = false
       // The release failed: the slot still counts.
-      expect((await refusal(acquireSlot(pair()[1], 's4', 1))).code).to.equal('TOO_MANY_REQUESTS')
+      expect((await refusal(acquireSlot(pair()[1], { uid: 'u', sid: 's4' }, 1))).code).to.equal('TOO_MANY_REQUESTS')
       const deadline = Date.now() + 3000
       let again: SlotLease | null = null
       while (again === null) {
-        again = await acquireSlot(pair()[1], 's4', 1).catch(() => null)
+        again = await acquireSlot(pair()[1], { uid: 'u', sid: 's4' }, 1).catch(() => null)
         if (again === null && Date.now() > deadline) throw new Error('the slot was not given back within 3 s of the Store coming back')
         if (again === null) await sleep(50)
       }
@@ -73,20 +73,20 @@ for (const kind of ['memory', 'redis'] as const) {
     })
 
     it('does not count a slot whose time is up (a gateway that died), and counts one that is not', async () => {
-      await pair()[0].set(slotsKey('s3'), JSON.stringify({ dead: Date.now() - 1 }), { ttl: 30 })
-      const lease = await acquireSlot(pair()[1], 's3', 1)
+      await pair()[0].set(slotsKey({ uid: 'u', sid: 's3' }), JSON.stringify({ dead: Date.now() - 1 }), { ttl: 30 })
+      const lease = await acquireSlot(pair()[1], { uid: 'u', sid: 's3' }, 1)
       await lease.release()
-      await pair()[0].set(slotsKey('s3'), JSON.stringify({ alive: Date.now() + 20_000 }), { ttl: 30 })
-      expect((await refusal(acquireSlot(pair()[1], 's3', 1))).code).to.equal('TOO_MANY_REQUESTS')
+      await pair()[0].set(slotsKey({ uid: 'u', sid: 's3' }), JSON.stringify({ alive: Date.now() + 20_000 }), { ttl: 30 })
+      expect((await refusal(acquireSlot(pair()[1], { uid: 'u', sid: 's3' }, 1))).code).to.equal('TOO_MANY_REQUESTS')
     })
 
     it('keeps the slot of a query that runs longer than the slot TTL', async function () {
       this.timeout(10_000)
-      const lease = await acquireSlot(pair()[0], 's4', 1, 1)
+      const lease = await acquireSlot(pair()[0], { uid: 'u', sid: 's4' }, 1, 1)
       await sleep(1800)
-      expect((await refusal(acquireSlot(pair()[1], 's4', 1, 1))).code).to.equal('TOO_MANY_REQUESTS')
+      expect((await refusal(acquireSlot(pair()[1], { uid: 'u', sid: 's4' }, 1, 1))).code).to.equal('TOO_MANY_REQUESTS')
       await lease.release()
-      await (await acquireSlot(pair()[1], 's4', 1, 1)).release()
+      await (await acquireSlot(pair()[1], { uid: 'u', sid: 's4' }, 1, 1)).release()
     })
   })
 }

@@ -11,7 +11,7 @@ import { createMemoryStore, createRedisStore } from '../../shared/store/index.js
 import type { Store } from '../../shared/store/index.js'
 import { PoolRunner } from '../../gateway/runner.js'
 import { StopRegistry, STOP_CHANNEL } from '../../gateway/stop/index.js'
-import { redisAvailable, type StoreKind } from '../helpers/service.js'
+import { createClusterTestStore, redisAvailable, redisClusterAvailable, type StoreKind } from '../helpers/service.js'
 import { STORE_KINDS } from '../helpers/suites.js'
 import { interruptible } from '../helpers/interruptible-store.js'
 
@@ -28,7 +28,12 @@ interface Gateways {
 
 /** A connected store of the kind; Redis connections opened with the same prefix see the same keys. */
 async function openStore(kind: StoreKind, prefix: string): Promise<Store> {
-  const store = kind === 'redis' ? createRedisStore(process.env.TEST_REDIS_URL!, { keyPrefix: prefix }) : createMemoryStore()
+  const store =
+    kind === 'redis'
+      ? createRedisStore(process.env.TEST_REDIS_URL!, { keyPrefix: prefix })
+      : kind === 'redis-cluster'
+        ? createClusterTestStore(prefix)
+        : createMemoryStore()
   await store.connect()
   return store
 }
@@ -36,7 +41,7 @@ async function openStore(kind: StoreKind, prefix: string): Promise<Store> {
 async function openGateways(kind: StoreKind): Promise<Gateways> {
   const prefix = `test:${randomBytes(6).toString('hex')}:`
   const storeA = await openStore(kind, prefix)
-  const storeB = kind === 'redis' ? await openStore(kind, prefix) : storeA
+  const storeB = kind === 'redis' || kind === 'redis-cluster' ? await openStore(kind, prefix) : storeA
   const a = new StopRegistry(storeA, { gatewayId: 'gw-a' })
   const b = new StopRegistry(storeB, { gatewayId: 'gw-b' })
   await Promise.all([a.start(), b.start()])
@@ -107,6 +112,7 @@ for (const kind of STORE_KINDS) {
     let gw: Gateways
     before(function () {
       if (kind === 'redis' && !redisAvailable()) return this.skip()
+      if (kind === 'redis-cluster' && !redisClusterAvailable()) return this.skip()
     })
     beforeEach(async () => {
       gw = await openGateways(kind)

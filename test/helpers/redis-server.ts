@@ -45,14 +45,14 @@ export function findRedisServer(): string | null {
  * picked was taken in the moment between choosing it and redis binding it. `port` restarts a
  * server on a known port (to test reconnection); it is not retried.
  */
-export async function startRedisServer(opts: { port?: number; aofDir?: string } = {}): Promise<RedisServer> {
+export async function startRedisServer(opts: { port?: number; aofDir?: string; args?: readonly string[] } = {}): Promise<RedisServer> {
   const binary = findRedisServer()
   if (!binary) throw new Error('redis-server is not installed (looked on PATH and at /usr/bin/redis-server).')
-  if (opts.port !== undefined) return startOnce(binary, opts.port, opts.aofDir)
+  if (opts.port !== undefined) return startOnce(binary, opts.port, opts.aofDir, opts.args)
   let lastError: unknown
   for (let attempt = 0; attempt < 3; attempt++) {
     try {
-      return await startOnce(binary, await freePort(), opts.aofDir)
+      return await startOnce(binary, await freePort(), opts.aofDir, opts.args)
     } catch (err) {
       lastError = err
     }
@@ -65,10 +65,10 @@ export async function startRedisServer(opts: { port?: number; aofDir?: string } 
  * production setting of docker-compose.yml is everysec; `always` makes a test after SIGKILL
  * deterministic), and stop() leaves the folder for a restart to read.
  */
-async function startOnce(binary: string, port: number, aofDir?: string): Promise<RedisServer> {
+async function startOnce(binary: string, port: number, aofDir?: string, args: readonly string[] = []): Promise<RedisServer> {
   const dir = aofDir ?? (await mkdtemp(join(tmpdir(), 'tabula-redis-')))
   const persistence = aofDir ? ['--appendonly', 'yes', '--appendfsync', 'always'] : ['--appendonly', 'no']
-  const child = spawn(binary, ['--port', String(port), '--bind', '127.0.0.1', '--save', '', ...persistence, '--dir', dir], {
+  const child = spawn(binary, ['--port', String(port), '--bind', '127.0.0.1', '--save', '', ...persistence, '--dir', dir, ...args], {
     stdio: ['ignore', 'pipe', 'pipe'],
   })
   // Keep the tail of its output for error messages; reading it also stops a full pipe from blocking redis.
@@ -106,7 +106,7 @@ async function startOnce(binary: string, port: number, aofDir?: string): Promise
 }
 
 /** Asks the OS for a free port by listening on port 0, then releases it for redis. */
-function freePort(): Promise<number> {
+export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = createServer()
     server.once('error', reject)

@@ -10,7 +10,7 @@ import { join } from 'node:path'
 import { randomBytes } from 'node:crypto'
 import supertest from 'supertest'
 import { loadConfig } from '../../shared/config.js'
-import { createMemoryStore, createRedisStore } from '../../shared/store/index.js'
+import { createMemoryStore, createRedisStore, parseHostPorts } from '../../shared/store/index.js'
 import type { Store } from '../../shared/store/types.js'
 import { createApp } from '../../gateway/app.js'
 import { buildDeps, closeDeps } from '../../gateway/compose.js'
@@ -21,11 +21,12 @@ import { ensureAdmin, seedDemoData } from '../../gateway/seed.js'
 import { CLUSTER_ADMIN_PASSWORD, startCluster, type Cluster } from './cluster.js'
 
 /**
- * `memory` and `redis`: the service in this process on that store. `cluster`: three gateway
- * processes on one Redis behind a balancer that sends each request of a session to a different
- * gateway than its previous one (test/helpers/cluster.ts).
+ * `memory` and `redis`: the service in this process on that store. `redis-cluster`: the same on
+ * the Redis Cluster of three masters run-tests provides (TEST_REDIS_CLUSTER_NODES). `cluster`:
+ * three gateway processes on one Redis behind a balancer that sends each request of a session to
+ * a different gateway than its previous one (test/helpers/cluster.ts).
  */
-export type StoreKind = 'memory' | 'redis' | 'cluster'
+export type StoreKind = 'memory' | 'redis' | 'redis-cluster' | 'cluster'
 
 export const ADMIN_PASSWORD = 'admin-secret-1'
 export const DEMO_ROWS = 3000
@@ -43,6 +44,19 @@ export interface TestService {
   close(): Promise<void>
 }
 
+/** Whether the Redis Cluster suites can run; under CI a missing cluster is a failure, not a skip. */
+export function redisClusterAvailable(): boolean {
+  if (process.env.TEST_REDIS_CLUSTER_NODES) return true
+  if (process.env.CI === 'true') throw new Error('CI=true but TEST_REDIS_CLUSTER_NODES is not set: the Redis Cluster suites are required in CI.')
+  return false
+}
+
+/** A Store on the test run's Redis Cluster under its own key prefix. */
+export function createClusterTestStore(keyPrefix: string, spec = process.env.TEST_REDIS_CLUSTER_NODES ?? ''): Store {
+  const nodes = parseHostPorts('TEST_REDIS_CLUSTER_NODES', spec)
+  return createRedisStore({ kind: 'cluster', nodes, password: null }, { keyPrefix })
+}
+
 /** Whether Redis-backed suites can run; under CI a missing Redis is a failure, not a skip. */
 export function redisAvailable(): boolean {
   if (process.env.TEST_REDIS_URL) return true
@@ -50,12 +64,18 @@ export function redisAvailable(): boolean {
   return false
 }
 
-export async function startTestService(kind: StoreKind, env: Record<string, string> = {}): Promise<TestService> {
+/** `clusterNodes`: for `redis-cluster`, another cluster than the run's (a test that moves slots has its own). */
+export async function startTestService(kind: StoreKind, env: Record<string, string> = {}, opts: { clusterNodes?: string } = {}): Promise<TestService> {
   if (kind === 'cluster') return startClusterService(env)
   const dataDir = await mkdtemp(join(tmpdir(), 'tabula-api-'))
   const config = loadConfig({ DATA_DIR: dataDir, DEMO_ROWS: String(DEMO_ROWS), WORKERS: '2', ADMIN_PASSWORD, ...env })
   const prefix = `test:${randomBytes(6).toString('hex')}:`
-  const store: Store = kind === 'redis' ? createRedisStore(process.env.TEST_REDIS_URL!, { keyPrefix: prefix }) : createMemoryStore({ dataDir })
+  const store: Store =
+    kind === 'redis'
+      ? createRedisStore(process.env.TEST_REDIS_URL!, { keyPrefix: prefix })
+      : kind === 'redis-cluster'
+        ? createClusterTestStore(prefix, opts.clusterNodes)
+        : createMemoryStore({ dataDir })
   await store.connect()
   const logs: Record<string, unknown>[] = []
   const deps = await buildDeps(config, (line) => logs.push(line), store)
@@ -75,7 +95,7 @@ export async function startTestService(kind: StoreKind, env: Record<string, stri
     async close() {
       await new Promise<void>((resolve) => server.close(() => resolve()))
       server.closeAllConnections()
-      if (kind === 'redis') {
+      if (kind !== 'memory') {
         const keys = await store.keys('')
         if (keys.length > 0) await store.del(...keys)
       }

@@ -1,12 +1,25 @@
 /**
  * Runs a describe block once per service kind: in-process on the memory store, in-process on
- * Redis, and as three gateway processes behind a balancer (see service.ts). Redis and the cluster
- * are skipped only when Redis is not installed, and never on CI.
+ * Redis, in-process on a Redis Cluster of three masters, and as three gateway processes behind a
+ * balancer (see service.ts). The Redis kinds are skipped only when Redis is not installed, and
+ * never on CI.
  */
-import { redisAvailable, startTestService, type StoreKind, type TestService } from './service.js'
+import { redisAvailable, redisClusterAvailable, startTestService, type StoreKind, type TestService } from './service.js'
 import type { Cluster } from './cluster.js'
 
-export const STORE_KINDS: readonly StoreKind[] = ['memory', 'redis', 'cluster']
+const ALL_KINDS: readonly StoreKind[] = ['memory', 'redis', 'redis-cluster', 'cluster']
+
+/** TEST_STORE_KINDS=redis-cluster,memory runs only those kinds (to try one kind quickly); all by default. */
+export const STORE_KINDS: readonly StoreKind[] = process.env.TEST_STORE_KINDS
+  ? ALL_KINDS.filter((kind) => process.env.TEST_STORE_KINDS!.split(',').includes(kind))
+  : ALL_KINDS
+
+const LABELS: Readonly<Record<StoreKind, string>> = {
+  memory: 'memory store',
+  redis: 'redis store',
+  'redis-cluster': 'Redis Cluster store',
+  cluster: 'three gateways behind a balancer',
+}
 
 export interface SuiteOptions {
   /** Kinds to leave out, for suites about one process's internals. */
@@ -21,12 +34,11 @@ export function forEachStore(
 ): void {
   for (const kind of STORE_KINDS) {
     if (opts.skip?.includes(kind)) continue
-    const label = kind === 'cluster' ? 'three gateways behind a balancer' : `${kind} store`
-    describe(`${title} (${label})`, function () {
+    describe(`${title} (${LABELS[kind]})`, function () {
       let svc: TestService | undefined
       before(async function () {
         this.timeout(90_000)
-        if (kind !== 'memory' && !redisAvailable()) {
+        if ((kind !== 'memory' && !redisAvailable()) || (kind === 'redis-cluster' && !redisClusterAvailable())) {
           console.log('    (Redis not installed: skipping the Redis runs of this suite)')
           return this.skip()
         }

@@ -29,6 +29,10 @@ async function rejection(promise: Promise<unknown>): Promise<Error> {
 }
 
 /**
+ * Keys a batch writes together (and those it watches) carry one hash tag, `{…}`, as they must on a
+ * Redis Cluster, where an atomic batch only works within one hash slot; elsewhere braces are plain
+ * characters.
+ *
  * Registers the contract suite. `make` returns a connected store, empty on the first call. Later
  * calls may return another connection to the same data (Redis) or an independent store (memory);
  * the suite finds out which and closes every store it made.
@@ -93,10 +97,10 @@ export function storeContract(label: string, make: () => Promise<Store>): void {
       await store.set('ttl:set', 'v', { ttl: 1 })
       await store.set('ttl:expire', 'v')
       expect(await store.expire('ttl:expire', 1)).to.equal(true)
-      await store.hset('ttl:hash', { f: 'v' })
+      await store.hset('ttl:{b}hash', { f: 'v' })
       await store.batch([
-        { op: 'set', key: 'ttl:batch', value: 'v', ttl: 1 },
-        { op: 'expire', key: 'ttl:hash', ttl: 1 },
+        { op: 'set', key: 'ttl:{b}batch', value: 'v', ttl: 1 },
+        { op: 'expire', key: 'ttl:{b}hash', ttl: 1 },
       ])
       await store.set('ttl:none', 'stays')
       await store.set('ttl:nx', 'v', { ttl: 1, nx: true })
@@ -105,8 +109,8 @@ export function storeContract(label: string, make: () => Promise<Store>): void {
 
       await sleep(1150)
 
-      expect(await store.mget(['ttl:set', 'ttl:expire', 'ttl:batch', 'ttl:nx', 'ttl:none'])).to.deep.equal([null, null, null, null, 'stays'])
-      expect(await store.hgetall('ttl:hash')).to.deep.equal({})
+      expect(await store.mget(['ttl:set', 'ttl:expire', 'ttl:{b}batch', 'ttl:nx', 'ttl:none'])).to.deep.equal([null, null, null, null, 'stays'])
+      expect(await store.hgetall('ttl:{b}hash')).to.deep.equal({})
       expect(await store.ttl('ttl:set')).to.equal(-2)
       expect(await store.keys('ttl:')).to.deep.equal(['ttl:none'])
       // An expired key counts as missing for nx.
@@ -235,25 +239,25 @@ export function storeContract(label: string, make: () => Promise<Store>): void {
     })
 
     it('applies a batch of mixed writes in order', async () => {
-      await store.set('batch:old', 'x')
-      await store.sadd('batch:set', 'a', 'b')
-      await store.hset('batch:hash', { keep: '1', drop: '2' })
+      await store.set('batch:{m}old', 'x')
+      await store.sadd('batch:{m}set', 'a', 'b')
+      await store.hset('batch:{m}hash', { keep: '1', drop: '2' })
       const ops: WriteOp[] = [
-        { op: 'set', key: 'batch:new', value: 'n' },
-        { op: 'del', key: 'batch:old' },
-        { op: 'hset', key: 'batch:hash', fields: { added: '3' } },
-        { op: 'hdel', key: 'batch:hash', fields: ['drop'] },
-        { op: 'sadd', key: 'batch:set', members: ['c'] },
-        { op: 'srem', key: 'batch:set', members: ['a'] },
-        { op: 'expire', key: 'batch:new', ttl: 100 },
-        { op: 'set', key: 'batch:twice', value: 'first' },
-        { op: 'set', key: 'batch:twice', value: 'second' },
+        { op: 'set', key: 'batch:{m}new', value: 'n' },
+        { op: 'del', key: 'batch:{m}old' },
+        { op: 'hset', key: 'batch:{m}hash', fields: { added: '3' } },
+        { op: 'hdel', key: 'batch:{m}hash', fields: ['drop'] },
+        { op: 'sadd', key: 'batch:{m}set', members: ['c'] },
+        { op: 'srem', key: 'batch:{m}set', members: ['a'] },
+        { op: 'expire', key: 'batch:{m}new', ttl: 100 },
+        { op: 'set', key: 'batch:{m}twice', value: 'first' },
+        { op: 'set', key: 'batch:{m}twice', value: 'second' },
       ]
       expect(await store.batch(ops)).to.equal(true)
-      expect(await store.mget(['batch:new', 'batch:old', 'batch:twice'])).to.deep.equal(['n', null, 'second'])
-      expect(await store.hgetall('batch:hash')).to.deep.equal({ keep: '1', added: '3' })
-      expect((await store.smembers('batch:set')).sort()).to.deep.equal(['b', 'c'])
-      expect(await store.ttl('batch:new')).to.be.within(99, 100)
+      expect(await store.mget(['batch:{m}new', 'batch:{m}old', 'batch:{m}twice'])).to.deep.equal(['n', null, 'second'])
+      expect(await store.hgetall('batch:{m}hash')).to.deep.equal({ keep: '1', added: '3' })
+      expect((await store.smembers('batch:{m}set')).sort()).to.deep.equal(['b', 'c'])
+      expect(await store.ttl('batch:{m}new')).to.be.within(99, 100)
       expect(await store.batch([])).to.equal(true)
     })
 
@@ -261,29 +265,29 @@ export function storeContract(label: string, make: () => Promise<Store>): void {
       const fields = Object.fromEntries(Array.from({ length: 1500 }, (_, i) => [`f${i}`, `v${i}`]))
       const members = Array.from({ length: 2500 }, (_, i) => `m${i}`)
       await store.batch([
-        { op: 'hset', key: 'big:hash', fields },
-        { op: 'sadd', key: 'big:set', members },
+        { op: 'hset', key: 'big:{g}hash', fields },
+        { op: 'sadd', key: 'big:{g}set', members },
       ])
-      expect(Object.keys(await store.hgetall('big:hash'))).to.have.length(1500)
-      expect(await store.smembers('big:set')).to.have.length(2500)
-      const token = await store.watch(['big:none'])
-      expect(await store.batch([{ op: 'srem', key: 'big:set', members }], token)).to.equal(true)
-      expect(await store.smembers('big:set')).to.deep.equal([])
+      expect(Object.keys(await store.hgetall('big:{g}hash'))).to.have.length(1500)
+      expect(await store.smembers('big:{g}set')).to.have.length(2500)
+      const token = await store.watch(['big:{g}none'])
+      expect(await store.batch([{ op: 'srem', key: 'big:{g}set', members }], token)).to.equal(true)
+      expect(await store.smembers('big:{g}set')).to.deep.equal([])
     })
 
     it('rejects a batch that uses a key as the wrong type', async () => {
-      await store.set('batch:str', 'v')
+      await store.set('batch:{w}str', 'v')
       const err = await rejection(
         store.batch([
-          { op: 'set', key: 'batch:ok', value: '1' },
-          { op: 'sadd', key: 'batch:str', members: ['m'] },
+          { op: 'set', key: 'batch:{w}ok', value: '1' },
+          { op: 'sadd', key: 'batch:{w}str', members: ['m'] },
         ]),
       )
       expect(err.message).to.match(/^WRONGTYPE/)
     })
 
     it('never lets a reader see part of a batch', async () => {
-      const keys = ['atom:a', 'atom:b', 'atom:c', 'atom:d']
+      const keys = ['atom:{a}a', 'atom:{a}b', 'atom:{a}c', 'atom:{a}d']
       const calls: Promise<unknown>[] = []
       const seen: (string | null)[][] = []
       for (let round = 0; round < 300; round++) {
@@ -297,50 +301,50 @@ export function storeContract(label: string, make: () => Promise<Store>): void {
     })
 
     it('applies a conditional batch when the watched keys are unchanged, missing ones included', async () => {
-      await store.set('cas:a', '1')
-      const token = await store.watch(['cas:a', 'cas:absent'])
+      await store.set('cas:{c}a', '1')
+      const token = await store.watch(['cas:{c}a', 'cas:{c}absent'])
       expect(token.values).to.deep.equal(['1', null])
       const applied = await store.batch(
         [
-          { op: 'set', key: 'cas:a', value: '2' },
-          { op: 'sadd', key: 'cas:log', members: ['1->2'] },
+          { op: 'set', key: 'cas:{c}a', value: '2' },
+          { op: 'sadd', key: 'cas:{c}log', members: ['1->2'] },
         ],
         token,
       )
       expect(applied).to.equal(true)
-      expect(await store.get('cas:a')).to.equal('2')
-      expect(await store.smembers('cas:log')).to.deep.equal(['1->2'])
+      expect(await store.get('cas:{c}a')).to.equal('2')
+      expect(await store.smembers('cas:{c}log')).to.deep.equal(['1->2'])
     })
 
     it('refuses a conditional batch after a concurrent change and applies none of it', async () => {
-      await store.set('cas:b', '1')
-      await store.set('cas:gone', 'x')
-      const changedValue = await store.watch(['cas:b'])
-      const deleted = await store.watch(['cas:gone'])
-      const created = await store.watch(['cas:born'])
-      await peer.set('cas:b', 'other writer')
-      await peer.del('cas:gone')
-      await peer.set('cas:born', 'now')
+      await store.set('cas:{c}b', '1')
+      await store.set('cas:{c}gone', 'x')
+      const changedValue = await store.watch(['cas:{c}b'])
+      const deleted = await store.watch(['cas:{c}gone'])
+      const created = await store.watch(['cas:{c}born'])
+      await peer.set('cas:{c}b', 'other writer')
+      await peer.del('cas:{c}gone')
+      await peer.set('cas:{c}born', 'now')
       for (const token of [changedValue, deleted, created]) {
         expect(
           await store.batch(
             [
-              { op: 'set', key: 'cas:b', value: 'mine' },
-              { op: 'set', key: 'cas:side', value: 'effect' },
+              { op: 'set', key: 'cas:{c}b', value: 'mine' },
+              { op: 'set', key: 'cas:{c}side', value: 'effect' },
             ],
             token,
           ),
         ).to.equal(false)
       }
-      expect(await store.mget(['cas:b', 'cas:side'])).to.deep.equal(['other writer', null])
+      expect(await store.mget(['cas:{c}b', 'cas:{c}side'])).to.deep.equal(['other writer', null])
     })
 
     it('lets exactly one of many racing conditional batches win', async () => {
-      await store.set('cas:race', '0')
-      const tokens = await Promise.all(Array.from({ length: 20 }, () => store.watch(['cas:race'])))
-      const results = await Promise.all(tokens.map((token, i) => store.batch([{ op: 'set', key: 'cas:race', value: `w${i}` }], token)))
+      await store.set('cas:{c}race', '0')
+      const tokens = await Promise.all(Array.from({ length: 20 }, () => store.watch(['cas:{c}race'])))
+      const results = await Promise.all(tokens.map((token, i) => store.batch([{ op: 'set', key: 'cas:{c}race', value: `w${i}` }], token)))
       expect(results.filter(Boolean)).to.have.length(1)
-      expect(await store.get('cas:race')).to.equal(`w${results.indexOf(true)}`)
+      expect(await store.get('cas:{c}race')).to.equal(`w${results.indexOf(true)}`)
     })
 
     it('delivers published messages to every subscriber of the channel, in order', async () => {

@@ -10,15 +10,18 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { AppError } from '../../shared/errors.js'
 import { createMemoryStore, createRedisStore, createStore } from '../../shared/store/index.js'
-import type { Store } from '../../shared/store/index.js'
+import type { RedisTarget, Store } from '../../shared/store/index.js'
+import { parseHostPorts } from '../../shared/store/index.js'
 import { findRedisServer, startRedisServer } from '../helpers/redis-server.js'
 import { storeContract } from './store.contract.js'
 
 const redisUrl = process.env.TEST_REDIS_URL || null
+const clusterNodes = process.env.TEST_REDIS_CLUSTER_NODES || null
+const clusterTarget = (): RedisTarget => ({ kind: 'cluster', nodes: parseHostPorts('TEST_REDIS_CLUSTER_NODES', clusterNodes!), password: null })
 
 /** Temp folders and Redis prefixes made by this file, removed after its last test. */
 const tempDirs: string[] = []
-const redisPrefixes: string[] = []
+const redisPrefixes: { keyPrefix: string; cluster: boolean }[] = []
 
 async function tempDir(): Promise<string> {
   const dir = await mkdtemp(join(tmpdir(), 'tabula-store-test-'))
@@ -61,8 +64,8 @@ describe('store', () => {
   after(async () => {
     for (const dir of tempDirs) await rm(dir, { recursive: true, force: true })
     // Each Redis run used its own prefix; delete exactly those keys, nothing else on the server.
-    for (const keyPrefix of redisPrefixes) {
-      const cleaner = await connected(createRedisStore(redisUrl!, { keyPrefix }))
+    for (const { keyPrefix, cluster } of redisPrefixes) {
+      const cleaner = await connected(createRedisStore(cluster ? clusterTarget() : redisUrl!, { keyPrefix }))
       const keys = await cleaner.keys('')
       for (let i = 0; i < keys.length; i += 500) await cleaner.del(...keys.slice(i, i + 500))
       await cleaner.close()
@@ -75,7 +78,7 @@ describe('store', () => {
     // One prefix per run: the contract's stores share it (several connections to the same data),
     // while other runs against the same server never see these keys.
     const keyPrefix = `tabula-test:${randomUUID()}:`
-    redisPrefixes.push(keyPrefix)
+    redisPrefixes.push({ keyPrefix, cluster: false })
     storeContract('redis store', async () => connected(createRedisStore(redisUrl, { keyPrefix })))
   } else if (process.env.CI === 'true') {
     describe('redis store: the Store contract', () => {
@@ -86,6 +89,18 @@ describe('store', () => {
   } else {
     describe('redis store: the Store contract', () => {
       it.skip('is skipped because TEST_REDIS_URL is not set (install redis-server and run `npm test`)')
+    })
+  }
+
+  if (clusterNodes) {
+    const keyPrefix = `tabula-test:${randomUUID()}:`
+    redisPrefixes.push({ keyPrefix, cluster: true })
+    storeContract('redis cluster store', async () => connected(createRedisStore(clusterTarget(), { keyPrefix })))
+  } else if (redisUrl && process.env.CI === 'true') {
+    describe('redis cluster store: the Store contract', () => {
+      it('runs on CI, so TEST_REDIS_CLUSTER_NODES must be set there', () => {
+        throw new Error('TEST_REDIS_CLUSTER_NODES is not set; on CI the Redis Cluster store must be tested (run through `npm test`, which starts one).')
+      })
     })
   }
 
