@@ -1,5 +1,7 @@
 /**
- * Mutation testing on demand (StrykerJS): `npm run mutate -- <folder> [--tests <glob>,…] [--max-minutes N]`.
+ * Mutation testing on demand (StrykerJS):
+ *   npm run mutate -- <folder> [--files <glob>,…] [--tests <glob>,…] [--max-minutes N]
+ * --files narrows the mutants to some files of the folder (a whole folder can take hours).
  *
  * Stryker copies the repository to a sandbox, puts every mutant of the folder's TypeScript into it
  * at once behind a switch, builds it with tsc, and for each mutant runs the folder's compiled
@@ -36,9 +38,10 @@ function parseArgs(argv) {
   if (!folder || folder.startsWith('-')) {
     throw new Error(`Name a folder: npm run mutate -- <folder> [--tests <glob>,…] [--max-minutes N]; with tests known for ${Object.keys(TESTS).join(', ')}.`)
   }
-  const options = { folder: folder.replace(/\/+$/, ''), tests: null, maxMinutes: 0 }
+  const options = { folder: folder.replace(/\/+$/, ''), files: null, tests: null, maxMinutes: 0 }
   for (let i = 0; i < rest.length; i += 2) {
     if (rest[i] === '--tests') options.tests = rest[i + 1].split(',')
+    else if (rest[i] === '--files') options.files = rest[i + 1].split(',')
     else if (rest[i] === '--max-minutes') options.maxMinutes = Number(rest[i + 1])
     else throw new Error(`Unknown option ${rest[i]}.`)
   }
@@ -47,8 +50,8 @@ function parseArgs(argv) {
   return options
 }
 
-const { folder, tests, maxMinutes } = parseArgs(process.argv.slice(2))
-const name = folder.replaceAll('/', '-')
+const { folder, files, tests, maxMinutes } = parseArgs(process.argv.slice(2))
+const name = [folder, ...(files ?? [])].join('-').replace(/[^A-Za-z0-9.-]+/g, '-')
 mkdirSync('reports/mutation', { recursive: true })
 
 const mocha = ['node node_modules/mocha/bin/mocha.js --no-config --no-package --bail --timeout 20000', ...tests].join(' ')
@@ -56,7 +59,7 @@ const mocha = ['node node_modules/mocha/bin/mocha.js --no-config --no-package --
 const stryker = new Stryker({
   testRunner: 'command',
   commandRunner: { command: mocha },
-  mutate: [`${folder}/**/*.ts`, `!${folder}/**/*.d.ts`],
+  mutate: files ? files.map((f) => `${folder}/${f}`) : [`${folder}/**/*.ts`, `!${folder}/**/*.d.ts`],
   // The sandbox gets sources only; tsc builds them there, mutants included. A mutant can change a
   // type that other files see (an inferred return type), so type errors are expected: tsc emits
   // all the same, and a mutant that truly cannot run is caught by the tests.
@@ -90,6 +93,7 @@ const uncovered = count(['NoCoverage'])
 const valid = detected + survived + uncovered
 const summary = {
   folder,
+  files,
   date: new Date().toISOString().slice(0, 10),
   tests,
   mutants: results.length,
