@@ -6,8 +6,12 @@
  */
 import { spawnSync } from 'node:child_process'
 import { existsSync } from 'node:fs'
+import { createRequire } from 'node:module'
 
-const tsc = spawnSync(process.execPath, ['node_modules/typescript/bin/tsc', '-p', 'tsconfig.json'], { stdio: ['ignore', 'ignore', 'inherit'] })
+// Found the way Node finds packages: the sandbox may have no node_modules of its own.
+const tscPath = createRequire(import.meta.url).resolve('typescript/bin/tsc')
+
+const tsc = spawnSync(process.execPath, [tscPath, '-p', 'tsconfig.json'], { stdio: ['ignore', 'ignore', 'inherit'] })
 if (tsc.error) throw tsc.error
 if (!existsSync('dist/test/run-tests.js')) {
   console.error('mutate-build: tsc emitted nothing')

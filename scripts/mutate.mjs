@@ -18,6 +18,7 @@
  */
 import { Stryker } from '@stryker-mutator/core'
 import { mkdirSync, writeFileSync } from 'node:fs'
+import { setTimeout } from 'node:timers'
 
 /** The compiled tests that exercise each folder directly. */
 const TESTS = {
