@@ -65,28 +65,37 @@ describe('IdleTouches', () => {
   })
 })
 
-/** A memory store that records the batches written through it. */
-async function recordingStore(): Promise<{ store: Store; batches: WriteOp[][] }> {
+/** A memory store that records the batches written through it, and the keys given a TTL alone. */
+async function recordingStore(): Promise<{ store: Store; batches: WriteOp[][]; expired: string[] }> {
   const store = createMemoryStore()
   await store.connect()
   const batches: WriteOp[][] = []
+  const expired: string[] = []
   const batch = store.batch.bind(store)
   store.batch = (ops, token) => {
     batches.push([...ops])
     return batch(ops, token)
   }
-  return { store, batches }
+  const expire = store.expire.bind(store)
+  store.expire = (key, ttl) => {
+    expired.push(key)
+    return expire(key, ttl)
+  }
+  return { store, batches, expired }
 }
 
 describe('SessionManager on the request path', () => {
   it('restarts the idle timer at the first request and then at most once per interval, reading the session every time', async () => {
-    const { store, batches } = await recordingStore()
+    const { store, batches, expired } = await recordingStore()
     try {
       const sessions = new SessionManager(store, 3600, undefined, 60_000)
       const c = await sessions.login('ann', 'possess')
       batches.length = 0
+      expired.length = 0
       for (let i = 0; i < 5; i++) expect(await sessions.authenticate(c)).not.to.equal(null)
-      expect(batches.map((b) => b.map((op) => op.op))).to.deep.equal([['expire', 'expire', 'expire']])
+      // The session's own keys together, the user's pointer (another cluster slot) beside them.
+      expect(batches.map((b) => b.map((op) => op.key))).to.deep.equal([[SESSION_KEYS.session(c.sid), SESSION_KEYS.data(c.sid)]])
+      expect(expired).to.deep.equal([SESSION_KEYS.userSession('ann')])
       await store.del(SESSION_KEYS.session(c.sid))
       expect(await sessions.authenticate(c), 'a session gone from the Store').to.equal(null)
     } finally {
