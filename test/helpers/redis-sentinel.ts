@@ -7,14 +7,12 @@
  * Sentinels run as `redis-sentinel` when that binary exists (Debian's redis-sentinel package, which
  * CI installs), else as `redis-server <conf> --sentinel`: the same program in Sentinel mode.
  */
-import { spawn, type ChildProcess } from 'node:child_process'
-import { accessSync, constants } from 'node:fs'
 import { mkdtemp, rm, writeFile } from 'node:fs/promises'
-import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
-import { delimiter, join } from 'node:path'
+import { join } from 'node:path'
 import { Redis } from 'ioredis'
-import { findRedisServer } from './redis-server.js'
+import { findOnPath, spawnKeepingOutput, terminate } from './child-process.js'
+import { findRedisServer, freePort } from './redis-server.js'
 
 export const MASTER_NAME = 'tabula'
 /** A master unanswered this long is subjectively down; with quorum 2 a failover starts soon after. */
@@ -54,15 +52,8 @@ export interface SentinelSetup {
 }
 
 export function findSentinelBinary(): { readonly binary: string; readonly args: readonly string[] } | null {
-  const dirs = (process.env.PATH ?? '').split(delimiter).filter(Boolean)
-  for (const candidate of [...dirs.map((dir) => join(dir, 'redis-sentinel')), '/usr/bin/redis-sentinel']) {
-    try {
-      accessSync(candidate, constants.X_OK)
-      return { binary: candidate, args: [] }
-    } catch {
-      // not here
-    }
-  }
+  const sentinel = findOnPath('redis-sentinel', '/usr/bin/redis-sentinel')
+  if (sentinel) return { binary: sentinel, args: [] }
   const server = findRedisServer()
   return server ? { binary: server, args: ['--sentinel'] } : null
 }
@@ -142,26 +133,13 @@ export async function startSentinelSetup(opts: { replicas?: number } = {}): Prom
 
 /** Starts one redis-server or Sentinel and resolves once it answers PING. */
 async function spawnRedis(binary: string, args: readonly string[], port: number, role: 'redis' | 'sentinel'): Promise<RedisProcess> {
-  const child = spawn(binary, args, { stdio: ['ignore', 'pipe', 'pipe'] })
-  let output = ''
-  const keep = (chunk: Buffer): void => {
-    output = (output + chunk.toString()).slice(-8000)
-  }
-  child.stdout!.on('data', keep)
-  child.stderr!.on('data', keep)
-  const exited = new Promise<void>((resolve) => {
-    child.once('exit', () => resolve())
-    child.once('error', (err) => {
-      output += `\n${err.message}`
-      if (child.pid === undefined) resolve()
-    })
-  })
-  const alive = (): boolean => child.pid !== undefined && child.exitCode === null && child.signalCode === null
+  const kept = spawnKeepingOutput(binary, args, 8000)
+  const { child, exited, alive } = kept
   const proc: RedisProcess = {
     port,
     role,
     alive,
-    output: () => output,
+    output: kept.output,
     crash: async () => {
       if (alive()) child.kill('SIGKILL')
       await exited
@@ -170,12 +148,12 @@ async function spawnRedis(binary: string, args: readonly string[], port: number,
     thaw: () => void (alive() && child.kill('SIGCONT')),
     stop: async () => {
       if (alive()) child.kill('SIGCONT') // a frozen process cannot act on SIGTERM
-      await terminate(child, exited)
+      await terminate(kept, STOP_TIMEOUT_MS)
     },
   }
   try {
     await until(`${role} on port ${port} to answer PING`, STARTUP_TIMEOUT_MS, async () => {
-      if (!alive()) throw new Fatal(`${role} exited during startup on port ${port}:\n${output}`)
+      if (!alive()) throw new Fatal(`${role} exited during startup on port ${port}:\n${kept.output()}`)
       return (await withClient(port, (c) => c.ping())) === 'PONG'
     })
   } catch (err) {
@@ -183,14 +161,6 @@ async function spawnRedis(binary: string, args: readonly string[], port: number,
     throw err
   }
   return proc
-}
-
-async function terminate(child: ChildProcess, exited: Promise<void>): Promise<void> {
-  if (child.pid === undefined || child.exitCode !== null || child.signalCode !== null) return
-  child.kill('SIGTERM')
-  const timer = setTimeout(() => child.kill('SIGKILL'), STOP_TIMEOUT_MS)
-  await exited
-  clearTimeout(timer)
 }
 
 /** One short-lived connection (no reconnects, no queue) for one question. */
@@ -265,16 +235,4 @@ async function until(what: string, limitMs: number, ready: () => Promise<boolean
     await new Promise((resolve) => setTimeout(resolve, 100))
   }
   throw new Error(`waited ${limitMs} ms for ${what}${last instanceof Error ? ` (last error: ${last.message})` : ''}`)
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer()
-    server.once('error', reject)
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address()
-      const port = typeof address === 'object' && address ? address.port : 0
-      server.close(() => (port ? resolve(port) : reject(new Error('Could not read the port the OS assigned.'))))
-    })
-  })
 }

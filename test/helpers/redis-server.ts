@@ -2,13 +2,11 @@
  * A throwaway redis-server for tests: a free loopback port, no persistence, its own temp folder.
  * Tests never depend on a Redis someone left running, and never touch one that matters.
  */
-import { spawn } from 'node:child_process'
-import type { ChildProcess } from 'node:child_process'
-import { accessSync, constants } from 'node:fs'
 import { mkdtemp, rm } from 'node:fs/promises'
 import { connect, createServer } from 'node:net'
 import { tmpdir } from 'node:os'
-import { delimiter, join } from 'node:path'
+import { join } from 'node:path'
+import { findOnPath, spawnKeepingOutput, terminate } from './child-process.js'
 
 /** How long a fresh server may take to answer PING; it usually takes a few milliseconds. */
 const STARTUP_TIMEOUT_MS = 10_000
@@ -28,16 +26,7 @@ export interface RedisServer {
 
 /** The redis-server binary: the first on PATH, else /usr/bin/redis-server; null when there is none. */
 export function findRedisServer(): string | null {
-  const dirs = (process.env.PATH ?? '').split(delimiter).filter(Boolean)
-  for (const candidate of [...dirs.map((dir) => join(dir, 'redis-server')), '/usr/bin/redis-server']) {
-    try {
-      accessSync(candidate, constants.X_OK)
-      return candidate
-    } catch {
-      // not here; try the next place
-    }
-  }
-  return null
+  return findOnPath('redis-server', '/usr/bin/redis-server')
 }
 
 /**
@@ -68,38 +57,22 @@ export async function startRedisServer(opts: { port?: number; aofDir?: string; a
 async function startOnce(binary: string, port: number, aofDir?: string, args: readonly string[] = []): Promise<RedisServer> {
   const dir = aofDir ?? (await mkdtemp(join(tmpdir(), 'tabula-redis-')))
   const persistence = aofDir ? ['--appendonly', 'yes', '--appendfsync', 'always'] : ['--appendonly', 'no']
-  const child = spawn(binary, ['--port', String(port), '--bind', '127.0.0.1', '--save', '', ...persistence, '--dir', dir, ...args], {
-    stdio: ['ignore', 'pipe', 'pipe'],
-  })
-  // Keep the tail of its output for error messages; reading it also stops a full pipe from blocking redis.
-  let output = ''
-  const keep = (chunk: Buffer): void => {
-    output = (output + chunk.toString()).slice(-4000)
-  }
-  child.stdout!.on('data', keep)
-  child.stderr!.on('data', keep)
-  const exited = new Promise<void>((resolve) => {
-    child.once('exit', () => resolve())
-    child.once('error', (err) => {
-      output += `\n${err.message}`
-      // A process that never started emits no 'exit'.
-      if (child.pid === undefined) resolve()
-    })
-  })
+  const server = spawnKeepingOutput(binary, ['--port', String(port), '--bind', '127.0.0.1', '--save', '', ...persistence, '--dir', dir, ...args], 4000)
+  const { child, exited } = server
 
   const stop = async (): Promise<void> => {
-    await kill(child, exited)
+    await terminate(server, STOP_TIMEOUT_MS)
     if (!aofDir) await rm(dir, { recursive: true, force: true })
   }
 
   try {
-    await waitForPong(port, exited, () => output)
+    await waitForPong(port, exited, server.output)
   } catch (err) {
     await stop()
     throw err
   }
   const crash = async (): Promise<void> => {
-    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL')
+    if (server.alive()) child.kill('SIGKILL')
     await exited
   }
   return { url: `redis://127.0.0.1:${port}`, port, stop, crash }
@@ -147,12 +120,4 @@ function pingOnce(port: number): Promise<boolean> {
       if (reply.includes('\r\n')) done(reply.startsWith('+PONG'))
     })
   })
-}
-
-async function kill(child: ChildProcess, exited: Promise<void>): Promise<void> {
-  if (child.pid === undefined || child.exitCode !== null || child.signalCode !== null) return
-  child.kill('SIGTERM')
-  const timer = setTimeout(() => child.kill('SIGKILL'), STOP_TIMEOUT_MS)
-  await exited
-  clearTimeout(timer)
 }
