@@ -5,7 +5,8 @@
  * figures instead of quietly slowing the load down.
  */
 import type { Connection, Outcome, Request } from './connection.js'
-import { nextGapMs, rng } from './schedule.js'
+import { randomStream } from '../../engine/demo/random.js'
+import { nextGapMs } from './schedule.js'
 
 /**
  * The longest a connection stays quiet: a client with nothing else to do polls within this, as
@@ -33,7 +34,7 @@ export async function openLoop(
   const t0 = performance.now()
   const end = t0 + loop.seconds * 1000
   const each = conns.map(async (conn, c) => {
-    const random = rng(loop.seed * 100_003 + c)
+    const random = randomStream(loop.seed * 100_003 + c)
     const out: Outcome[] = []
     const gap = (): number => Math.min(MAX_GAP_MS, nextGapMs(random, perConnection))
     let due = t0 + gap()

@@ -7,18 +7,6 @@
  */
 import type { Request } from './connection.js'
 
-/** mulberry32: small, fast, good enough to spread requests; seeded for repeatable runs. */
-export function rng(seed: number): () => number {
-  let a = seed >>> 0
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0
-    let t = a
-    t = Math.imul(t ^ (t >>> 15), t | 1)
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
-  }
-}
-
 /** Distinct small queries: each gateway's result memo holds them all after the warm-up. */
 export const DISTINCT_QUERIES = 50
 

@@ -14,6 +14,7 @@ import type { ResultSet } from '../../shared/protocol.js'
 import { createMemoryStore, createRedisStore, type Store } from '../../shared/store/index.js'
 import { columnMeta, NA_INT, type ColumnSpec } from '../../shared/table.js'
 import { ResultStore } from '../../gateway/query/result-store/chunked.js'
+import { randomStream } from '../../engine/demo/random.js'
 
 const ROWS = 1_000_000
 const READS = 200
@@ -22,18 +23,8 @@ const TARGET_MEDIAN_MS = 20
 
 const WORDS = ['north', 'south', 'east', 'west', 'central', 'Zürich', 'São Paulo', '東京', 'retail', 'wholesale', 'online', '']
 
-/** A deterministic pseudo-random sequence (mulberry32), so every run saves the same data. */
-function random(seed: number): () => number {
-  return () => {
-    seed = (seed + 0x6d2b79f5) | 0
-    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed)
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
-  }
-}
-
 function makeResult(rows: number): ResultSet {
-  const next = random(42)
+  const next = randomStream(42)
   const specs: ColumnSpec[] = [
     { name: 'id', type: 'int' },
     { name: 'qty', type: 'int' },
@@ -81,7 +72,7 @@ async function benchStore(label: string, store: Store, result: ResultSet): Promi
     const [outcome, saveMs] = await timed(() => cache.save(key, result))
     if (outcome !== 'saved') throw new Error(`save answered ${outcome}`)
     const meta = (await cache.meta(key))!
-    const next = random(7)
+    const next = randomStream(7)
     const starts = Array.from({ length: READS }, () => Math.floor(next() * (ROWS - RANGE_ROWS)))
     // A few untimed reads first: JIT warm-up and connection set-up are not what is measured.
     for (const from of starts.slice(0, 10)) await cache.readRange(key, from, from + RANGE_ROWS)

@@ -81,3 +81,9 @@ export function subSeed(seed: number, stream: number): number {
   h ^= h >>> 15
   return h >>> 0
 }
+
+/** The bare stream of an Rng: each call gives the next uniform float in [0, 1). */
+export function randomStream(seed: number): () => number {
+  const rng = new Rng(seed)
+  return () => rng.next()
+}

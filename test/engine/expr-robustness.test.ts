@@ -7,6 +7,7 @@ import { expect } from 'chai'
 import type { Expr } from '../../engine/ast.js'
 import { exprColumns, parseExpr, showExpr } from '../../engine/expr/index.js'
 import { AppError } from '../../shared/errors.js'
+import { randomStream } from '../../engine/demo/random.js'
 
 /** Expression-ish pieces, valid and not, glued together at random. */
 const FRAGMENTS = [
@@ -98,18 +99,6 @@ const FRAGMENTS = [
   'a,b',
 ]
 
-/** mulberry32: a tiny seeded generator, enough for reproducible fuzzing. */
-function rng(seed: number): () => number {
-  let s = seed >>> 0
-  return () => {
-    s = (s + 0x6d2b79f5) >>> 0
-    let t = s
-    t = Math.imul(t ^ (t >>> 15), t | 1)
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
-  }
-}
-
 function fragmentText(next: () => number): string {
   const n = 1 + Math.floor(next() * 14)
   let text = ''
@@ -170,7 +159,7 @@ describe('parseExpr() robustness', function () {
   this.timeout(60_000)
 
   it('throws only EXPR_ERROR on 3,000 random strings of expression fragments, with valid trees otherwise', () => {
-    const next = rng(1010)
+    const next = randomStream(1010)
     let parsed = 0
     const started = Date.now()
     for (let i = 0; i < 3000; i++) if (checkOne(fragmentText(next), next() < 0.5)) parsed++
@@ -180,7 +169,7 @@ describe('parseExpr() robustness', function () {
   })
 
   it('throws only EXPR_ERROR on 2,000 strings of random characters', () => {
-    const next = rng(2024)
+    const next = randomStream(2024)
     for (let i = 0; i < 2000; i++) checkOne(charText(next), next() < 0.5)
   })
 

@@ -2,6 +2,7 @@ import { expect } from 'chai'
 import { AppError } from '../../shared/errors.js'
 import type { ErrorCode } from '../../shared/errors.js'
 import { checkReadOnlySql, findTableRefs, rewriteTableRefs, tokenize } from '../../engine/sql/index.js'
+import { randomStream } from '../../engine/demo/random.js'
 
 /** Runs the guard and returns what it threw, or undefined. */
 function guardError(sql: string): unknown {
@@ -236,17 +237,6 @@ describe('checkReadOnlySql()', () => {
   })
 })
 
-/** mulberry32: a small seeded generator, so a failure can be replayed. */
-function seeded(seed: number): () => number {
-  let a = seed >>> 0
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0
-    let t = Math.imul(a ^ (a >>> 15), 1 | a)
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
-  }
-}
-
 const FRAGMENTS = [
   'SELECT ',
   'select',
@@ -324,7 +314,7 @@ function countSchemaTables(sql: string): number {
 }
 
 describe('tokenize(), checkReadOnlySql() and the table refs on random text', () => {
-  const random = seeded(20240501)
+  const random = randomStream(20240501)
   const pick = <T>(xs: readonly T[]): T => xs[Math.floor(random() * xs.length)]
   const inputs: string[] = []
   for (let n = 0; n < 2000; n++) {

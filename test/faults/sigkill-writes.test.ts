@@ -29,7 +29,8 @@ import { children, start, type Running } from '../helpers/processes.js'
 import { findRedisServer, startRedisServer, type RedisServer } from '../helpers/redis-server.js'
 import { checkCatalog, leftovers, type CatalogState } from './catalog-check.js'
 import { Client } from './client.js'
-import { applyOp, describeNamespace, OpPicker, runClient, seededRandom, SOURCE_ROWS, type Entry, type Namespace, type RoundLog } from './workload.js'
+import { randomStream } from '../../engine/demo/random.js'
+import { applyOp, describeNamespace, OpPicker, runClient, SOURCE_ROWS, type Entry, type Namespace, type RoundLog } from './workload.js'
 
 const ADMIN_PASSWORD = 'sigkill-admin-1'
 const CLIENTS = 3
@@ -171,7 +172,7 @@ async function loginAdmin(gateway: Running): Promise<Client> {
  * at least `minRounds`) when `budgetMs` is spent, so a slow machine stays within bounds.
  */
 async function killRounds(backend: Backend, dataDir: string, rounds: number, minRounds: number, budgetMs: number): Promise<Totals> {
-  const random = seededRandom(SEED)
+  const random = randomStream(SEED)
   const env = { DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1', DEMO_ROWS: String(SOURCE_ROWS), WORKERS: '2', ADMIN_PASSWORD, ...backend.env }
   const totals: Totals = { rounds: 0, acknowledged: 0, cutShort: 0, cutShortApplied: 0, orphans: 0, temps: 0 }
   const pickers = Array.from({ length: CLIENTS }, (_, c) => new OpPicker(c, random))

@@ -61,18 +61,6 @@ export function describeNamespace(ns: Namespace): string {
   return `${entries.join(' ')} | users: ${[...ns.users].sort().join(' ')}`
 }
 
-/** mulberry32: a small seeded generator, so a failing run can be repeated with its seed. */
-export function seededRandom(seed: number): () => number {
-  let a = seed >>> 0
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0
-    let t = a
-    t = Math.imul(t ^ (t >>> 15), t | 1)
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
-  }
-}
-
 /** Rows of the demo item table, the source of saved query results. */
 export const SOURCE_ROWS = 300
 

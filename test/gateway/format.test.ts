@@ -4,6 +4,7 @@ import type { ColumnMeta, ColumnSpec } from '../../shared/table.js'
 import { NA_INT, columnMeta } from '../../shared/table.js'
 import type { Format, Rendered } from '../../gateway/format/index.js'
 import { dataOf } from '../helpers/columns.js'
+import { randomStream } from '../../engine/demo/random.js'
 import {
   TEXT_FORMATS,
   HEAD_ROWS,
@@ -59,18 +60,6 @@ async function chunksOf(r: Rendered): Promise<string[]> {
   return out
 }
 
-/** Deterministic PRNG (mulberry32) so a failing random case can be reproduced. */
-function rng(seed: number): () => number {
-  let a = seed >>> 0
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0
-    let t = a
-    t = Math.imul(t ^ (t >>> 15), t | 1)
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
-  }
-}
-
 const HOSTILE = [
   '',
   '"',
@@ -107,7 +96,7 @@ function randomString(next: () => number): string {
 }
 
 function randomResult(seed: number, rowCount: number): ResultSet {
-  const next = rng(seed)
+  const next = randomStream(seed)
   const specs: ColumnSpec[] = [
     { name: 'i', type: 'int' },
     { name: 'f', type: 'float' },
