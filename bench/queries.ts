@@ -77,9 +77,9 @@ export const QUERIES: readonly BenchQuery[] = [
 /**
  * The all-rows queries (willbe, gsum, link, sort) again, asking only for what they compute, so
  * that both sides return answers of the same shape. In the all-rows form our answer reuses the
- * stored columns as they are (views, no copy) while DuckDB copies every column into its result:
- * at 1M rows most of DuckDB's willbe time is that copy. Here neither side copies a column the
- * other does not:
+ * stored columns as they are (no copy) wherever its rows are the table's rows in order (willbe,
+ * gsum, link's item columns), while DuckDB copies every column into its result: at 1M rows most
+ * of DuckDB's willbe time is that copy. Here neither side copies a column the other does not:
  * - `cols`: every row, only the computed (or, for link and sort, the looked-up or sorted)
  *   columns, materialised on both sides;
  * - `sum`: the computed columns reduced to their sums (one row), so nothing is materialised per

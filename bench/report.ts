@@ -110,8 +110,8 @@ export function engineSummary(size: SizeReport): SummaryRow[] {
   for (const row of size.results) {
     const ours = msOf(row.ours)
     const v = verdicts(size, row)
-    // Which ratio is which: the all-rows answer (ours views, DuckDB copies) or an answer of the same shape.
-    const shape = row.of !== null ? ', same shape' : size.results.some((r) => r.of === row.query) ? ', all rows: ours views, DuckDB copies' : ''
+    // Which ratio is which: the all-rows answer (ours mostly uncopied, DuckDB copies) or an answer of the same shape.
+    const shape = row.of !== null ? ', same shape' : size.results.some((r) => r.of === row.query) ? ', all rows (DuckDB copies every column)' : ''
     if (v.duck !== null) {
       const duck = msOf(row.duck1)
       out.push({

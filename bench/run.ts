@@ -10,8 +10,8 @@
  * also prints the tables as Markdown (for docs/benchmarks.md).
  *
  * Two ratios per all-rows query (willbe, gsum, link, sort), printed side by side: the all-rows
- * answer, where ours returns views of the stored columns while DuckDB copies every column into
- * its result, and the same-shape variants (SAME_SHAPE), where both sides return only what the
+ * answer, where ours hands over stored columns uncopied (but for sort and link's looked-up
+ * columns) while DuckDB copies every column into its result, and the same-shape variants (SAME_SHAPE), where both sides return only what the
  * query computes, or its sums. sql.js runs only the original queries.
  */
 import { spawn } from 'node:child_process'
