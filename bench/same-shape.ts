@@ -13,7 +13,8 @@ import type { SameShapeQuery } from './queries.js'
 export function compareWithAllRows(q: SameShapeQuery, variant: Digest, allRows: Digest): string[] {
   const out: string[] = []
   const expectedRows = q.shape === 'cols' ? allRows.rows : 1
-  if (variant.rows !== expectedRows) out.push(`rows ${variant.rows}, expected ${expectedRows} (${q.shape === 'cols' ? 'as many as the all-rows answer' : 'one row of sums'})`)
+  if (variant.rows !== expectedRows)
+    out.push(`rows ${variant.rows}, expected ${expectedRows} (${q.shape === 'cols' ? 'as many as the all-rows answer' : 'one row of sums'})`)
   if (variant.columns.length !== q.parentColumns.length) out.push(`${variant.columns.length} columns, expected ${q.parentColumns.length}`)
   q.parentColumns.forEach((name, i) => {
     const v = variant.columns[i]
@@ -33,7 +34,8 @@ export function compareWithAllRows(q: SameShapeQuery, variant: Digest, allRows: 
   })
   if (q.shape === 'cols') {
     variant.ordered.forEach((s, i) => {
-      if (!close(s, allRows.ordered[i])) out.push(`order key #${i + 1}: weighted sum ${s}, the all-rows answer has ${allRows.ordered[i]} (rows in another order)`)
+      if (!close(s, allRows.ordered[i]))
+        out.push(`order key #${i + 1}: weighted sum ${s}, the all-rows answer has ${allRows.ordered[i]} (rows in another order)`)
     })
   }
   return out

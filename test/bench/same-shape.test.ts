@@ -37,7 +37,14 @@ describe('bench:engine same-shape variants at 20,000 rows', function () {
     db = await DuckDb.open(loaded.api)
     for (const t of [data.item, data.products, data.stores]) await db.load(t)
     duck = new DuckTarget(db, 1, 'DuckDB')
-    for (const name of new Set(SAME_SHAPE.map((q) => q.of))) allRows.set(name, await answer(ours, QUERIES.find((q) => q.name === name)!))
+    for (const name of new Set(SAME_SHAPE.map((q) => q.of)))
+      allRows.set(
+        name,
+        await answer(
+          ours,
+          QUERIES.find((q) => q.name === name)!,
+        ),
+      )
   })
 
   after(() => db?.close())
