@@ -78,7 +78,8 @@ export function digestResult(r: ResultSet, orderKeys: readonly string[] = []): D
   return { rows: r.rowCount, columns, ordered }
 }
 
-function close(a: number, b: number): boolean {
+/** Equal to rounding (sums of the same values added in another order). */
+export function close(a: number, b: number): boolean {
   if (a === b) return true
   return Math.abs(a - b) <= 1e-9 * Math.max(Math.abs(a), Math.abs(b)) + 1e-6
 }

@@ -9,7 +9,7 @@ import type { BenchQuery } from './queries.js'
 import type { Target } from './target.js'
 
 export const MIN_RUNS = 3
-const MAX_RUNS = 7
+export const MAX_RUNS = 7
 /** Keep adding runs (up to MAX_RUNS) while the timed runs so far took less than this. */
 const QUICK_MS = 1500
 /**
@@ -18,8 +18,8 @@ const QUICK_MS = 1500
  * code it runs, which measures the JIT rather than the steady state a server sees. Every target
  * gets the same warm-up.
  */
-const WARMUP_MS = 500
-const MAX_WARMUPS = 50
+export const WARMUP_MS = 500
+export const MAX_WARMUPS = 50
 
 export type Outcome =
   | { readonly kind: 'ok'; readonly ms: number; readonly runs: number; readonly all: readonly number[] }

@@ -4,6 +4,9 @@ import type { SummaryRow } from './summary.js'
 
 export interface Row {
   readonly query: string
+  /** For a same-shape variant: the all-rows query it asks again, and how (queries.ts SAME_SHAPE). */
+  readonly of: string | null
+  readonly shape: 'cols' | 'sum' | null
   readonly ours: Outcome | null
   readonly duck1: Outcome | null
   readonly duckN: Outcome | null
@@ -27,7 +30,7 @@ export const TARGET_ROWS = 10_000_000
 
 export const msOf = (o: Outcome | null): number | null => (o?.kind === 'ok' ? o.ms : null)
 
-function fmtMs(o: Outcome | null): string {
+export function fmtMs(o: Outcome | null): string {
   if (o === null) return 'n/a'
   if (o.kind === 'error') return 'ERROR'
   if (o.kind === 'mismatch') return 'MISMATCH'
@@ -41,8 +44,8 @@ function fmtRate(rows: number, o: Outcome | null): string {
   return r >= 1e9 ? `${(r / 1e9).toFixed(1)}G` : r >= 1e6 ? `${(r / 1e6).toFixed(0)}M` : `${(r / 1e3).toFixed(0)}k`
 }
 
-const ratio = (a: number | null, b: number | null): number | null => (a === null || b === null || b === 0 ? null : a / b)
-const fmtRatio = (x: number | null): string => (x === null ? '-' : x >= 100 ? x.toFixed(0) : x >= 10 ? x.toFixed(1) : x.toFixed(2))
+export const ratio = (a: number | null, b: number | null): number | null => (a === null || b === null || b === 0 ? null : a / b)
+export const fmtRatio = (x: number | null): string => (x === null ? '-' : x >= 100 ? x.toFixed(0) : x >= 10 ? x.toFixed(1) : x.toFixed(2))
 
 export interface Verdicts {
   /** null = not measured at this size. */
@@ -107,11 +110,13 @@ export function engineSummary(size: SizeReport): SummaryRow[] {
   for (const row of size.results) {
     const ours = msOf(row.ours)
     const v = verdicts(size, row)
+    // Which ratio is which: the all-rows answer (ours mostly uncopied, DuckDB copies) or an answer of the same shape.
+    const shape = row.of !== null ? ', same shape' : size.results.some((r) => r.of === row.query) ? ', all rows (DuckDB copies every column)' : ''
     if (v.duck !== null) {
       const duck = msOf(row.duck1)
       out.push({
         group: 'engine',
-        figure: `${row.query} ${size.rows / 1e6}M rows`,
+        figure: `${row.query} ${size.rows / 1e6}M rows${shape}`,
         unit: 'ms',
         ours,
         reference: duck,

@@ -5,8 +5,14 @@
  *
  *   node dist/bench/run.js [--rows 1000000,10000000] [--only filter,sort,memory] [--markdown]
  *
- * --only takes query names (see bench/queries.ts) and `memory`; --markdown also prints the tables
- * as Markdown (for docs/benchmarks.md).
+ * --only takes query names (see bench/queries.ts) and `memory`; an all-rows query's name also
+ * selects its same-shape variants (`willbe` runs willbe, willbe.cols and willbe.sum); --markdown
+ * also prints the tables as Markdown (for docs/benchmarks.md).
+ *
+ * Two ratios per all-rows query (willbe, gsum, link, sort), printed side by side: the all-rows
+ * answer, where ours hands over stored columns uncopied (but for sort and link's looked-up
+ * columns) while DuckDB copies every column into its result, and the same-shape variants (SAME_SHAPE), where both sides return only what the
+ * query computes, or its sums. sql.js runs only the original queries.
  */
 import { spawn } from 'node:child_process'
 import { readFileSync } from 'node:fs'
@@ -16,10 +22,12 @@ import { fileURLToPath } from 'node:url'
 import { makeBenchData, toTableInput } from './data.js'
 import { DuckDb, DuckTarget, loadDuckDb } from './duck.js'
 import type { Digest } from './digest.js'
-import { checkedRun, settle, timedRuns, type Outcome } from './measure.js'
+import { checkedRun, MAX_RUNS, MAX_WARMUPS, MIN_RUNS, settle, timedRuns, WARMUP_MS, type Outcome } from './measure.js'
 import { OursTarget } from './ours.js'
-import { QUERIES, type BenchQuery } from './queries.js'
+import { QUERIES, SAME_SHAPE, type BenchQuery, type SameShapeQuery } from './queries.js'
 import { DUCK_TARGET, engineSummary, markdownTable, SQLJS_TARGET, TARGET_ROWS, textTable, verdicts, type Row, type SizeReport } from './report.js'
+import { compareWithAllRows } from './same-shape.js'
+import { shapeMarkdown, shapeText } from './shape-report.js'
 import { reportSummary } from './summary.js'
 import { SqlJsTarget } from './sqljs.js'
 import type { Target } from './target.js'
@@ -59,7 +67,7 @@ function parseArgs(argv: readonly string[]): Options {
     else throw new Error(`unknown option ${a} (use --rows N,M, --only name,name, --markdown)`)
   }
   if (sizes.some((n) => !Number.isSafeInteger(n) || n < 1)) throw new Error('--rows takes positive whole numbers')
-  const known = new Set([...QUERIES.map((q) => q.name), 'memory'])
+  const known = new Set([...QUERIES.map((q) => q.name), ...SAME_SHAPE.map((q) => q.name), 'memory'])
   for (const o of only ?? []) if (!known.has(o)) throw new Error(`--only: unknown name ${o}; known: ${[...known].join(', ')}`)
   return { sizes, only, markdown }
 }
@@ -148,14 +156,18 @@ async function runSize(rows: number, queries: readonly BenchQuery[], duck: Await
   const duck1 = db ? new DuckTarget(db, 1, 'DuckDB 1t') : null
   const duckN = db ? new DuckTarget(db, duckThreads, `DuckDB ${duckThreads}t`) : null
   const results: Row[] = []
+  /** The reference answer of each query run so far, for the same-shape variants' check. */
+  const references = new Map<string, Digest>()
 
   for (const q of queries) {
+    const variant = 'of' in q ? (q as SameShapeQuery) : null
     // The reference answer: single-threaded DuckDB when available, else ours.
     const order: [keyof Omit<Row, 'query'>, Target | null][] = [
       ['duck1', duck1],
       ['ours', ours],
       ['duckN', duckN],
-      ['sqljs', sqljs],
+      // sql.js answers the original queries only: the variants are about DuckDB's copies.
+      ['sqljs', variant ? null : sqljs],
     ]
     let reference: Digest | null = null
     const outcomes: Partial<Record<keyof Omit<Row, 'query'>, Outcome | null>> = {}
@@ -174,16 +186,41 @@ async function runSize(rows: number, queries: readonly BenchQuery[], duck: Await
       reference ??= first.digest
       passed.push([key, t])
     }
+    const parent = variant ? references.get(variant.of) : undefined
+    let parentNote = ''
+    if (variant && reference) {
+      if (!parent) parentNote = `; not checked against ${variant.of} (not run)`
+      else {
+        const diffs = compareWithAllRows(variant, reference, parent)
+        parentNote = diffs.length === 0 ? `; agrees with the all-rows ${variant.of} answer` : '; DISAGREES with the all-rows answer'
+        if (diffs.length > 0) {
+          // Timing an answer that is not the all-rows query's would compare nothing: every side is marked instead.
+          for (const [key, t] of passed.splice(0)) {
+            outcomes[key] = { kind: 'mismatch', diffs: diffs.map((d) => `against the all-rows ${variant.of} answer: ${d}`) }
+            problems.push({ size: rows, query: q, target: t.label, outcome: outcomes[key]! })
+          }
+        }
+      }
+    }
+    if (reference) references.set(q.name, reference)
     for (const [key, t] of passed) {
       const o = await timedRuns(t, q)
       outcomes[key] = o
       if (o.kind !== 'ok') problems.push({ size: rows, query: q, target: t.label, outcome: o })
     }
-    const row: Row = { query: q.name, ours: outcomes.ours ?? null, duck1: outcomes.duck1 ?? null, duckN: outcomes.duckN ?? null, sqljs: outcomes.sqljs ?? null }
+    const row: Row = {
+      query: q.name,
+      of: variant?.of ?? null,
+      shape: variant?.shape ?? null,
+      ours: outcomes.ours ?? null,
+      duck1: outcomes.duck1 ?? null,
+      duckN: outcomes.duckN ?? null,
+      sqljs: outcomes.sqljs ?? null,
+    }
     results.push(row)
     const runs = (o: Outcome | null | undefined) => (o?.kind === 'ok' ? `${o.all.map((x) => x.toFixed(0)).join('/')}` : o ? o.kind : '-')
     log(
-      `  ${q.name.padEnd(9)} answers agree (${reference ? `${reference.rows.toLocaleString('en-US')} result rows` : 'no reference'}); runs ms: ours ${runs(row.ours)}, DuckDB-1t ${runs(row.duck1)}, DuckDB-${duckThreads}t ${runs(row.duckN)}, sql.js ${runs(row.sqljs)}`,
+      `  ${q.name.padEnd(11)} answers agree (${reference ? `${reference.rows.toLocaleString('en-US')} result rows` : 'no reference'}${parentNote}); runs ms: ours ${runs(row.ours)}, DuckDB-1t ${runs(row.duck1)}, DuckDB-${duckThreads}t ${runs(row.duckN)}, sql.js ${runs(row.sqljs)}`,
     )
   }
   db?.close()
@@ -208,7 +245,9 @@ async function main(): Promise<void> {
     process.stderr.write(`${e instanceof Error ? e.message : String(e)}\n`)
     process.exit(2)
   }
-  const queries = QUERIES.filter((q) => !opts.only || opts.only.has(q.name))
+  const picked = (q: BenchQuery): boolean => !opts.only || opts.only.has(q.name) || ('of' in q && opts.only.has((q as SameShapeQuery).of))
+  // The variants after every original query: each is checked against its all-rows answer.
+  const queries = [...QUERIES, ...SAME_SHAPE].filter(picked)
   const started = performance.now()
   const duck = await loadDuckDb()
   let duckVersion = 'unavailable'
@@ -224,7 +263,9 @@ async function main(): Promise<void> {
     `machine: ${availableParallelism()} cores (${cpu}), ${(totalmem() / 2 ** 30).toFixed(0)} GiB; node ${process.version}; DuckDB ${duckVersion} (@duckdb/node-api ${packageVersion('@duckdb/node-api')}); sql.js ${packageVersion('sql.js')}`,
   )
   log(`load average at start: ${loadAverage()} (other processes on the machine make every figure noisier)`)
-  log(`timing: one checked warm-up run, then the median of ${'3–7'} runs; ours = parse + check + interpret + ResultSet, one thread, in-process`)
+  log(
+    `timing: one checked run, then untimed warm-up runs while they take under ${WARMUP_MS} ms in all (at most ${MAX_WARMUPS}), then the median of ${MIN_RUNS}–${MAX_RUNS} timed runs; ours = parse + check + interpret + ResultSet, one thread, in-process`,
+  )
   if (!('api' in duck)) log(`DuckDB skipped: @duckdb/node-api could not be loaded (${duck.error}); its columns print n/a.`)
 
   const reports: SizeReport[] = []
@@ -236,6 +277,8 @@ async function main(): Promise<void> {
       reportSummary(engineSummary(report))
       log()
       log(textTable(report))
+      const shapes = shapeText(report)
+      if (shapes) log(`\n${shapes}`)
       if (report.sqljsSkipped) log(`sql.js n/a: ${report.sqljsSkipped}.`)
       if (report.duckSkipped) log(`DuckDB n/a: ${report.duckSkipped}.`)
       ;(globalThis as { gc?: () => void }).gc?.()
@@ -282,6 +325,8 @@ async function main(): Promise<void> {
     for (const r of reports) {
       log(`\n${r.rows.toLocaleString('en-US')} rows:\n`)
       log(markdownTable(r))
+      const shapes = shapeMarkdown(r)
+      if (shapes) log(`\n${shapes}`)
     }
   }
   log(`\nload average at end: ${loadAverage()}; total time: ${secs(performance.now() - started)}`)

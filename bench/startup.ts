@@ -4,9 +4,13 @@
  *   data, timed from spawn to the first 200 of /readyz (/healthz where /readyz does not exist);
  *   then a second start on the seeded DATA_DIR (no seeding; informative);
  * - opening a 10M-row table cold from disk: the gateway's TableCache loading the meta and every
- *   column of the bench item table, against plain fs.readFileSync of the same files, each after
- *   dropping the page cache (root only; otherwise both figures are warm-cache and say so).
- *   Target: the open takes at most 1.2× the raw read (no per-value parsing).
+ *   column of the bench item table, against a raw read of the same files with the same
+ *   parallelism, each after dropping the page cache (root only; otherwise both figures are
+ *   warm-cache and say so). The open reads its columns all at once, so its reference reads every
+ *   file at once too (each whole into one buffer, as the cache does); both are also timed one
+ *   file at a time. Target: the open takes at most 1.2× the raw read of the same parallelism
+ *   (no per-value parsing). Until 2026-11-28 the target compared the parallel open with a
+ *   one-file-at-a-time readFileSync.
  *
  *   node --expose-gc --max-old-space-size=8192 dist/bench/startup.js [--rows N] [--demo-rows N]
  *
@@ -16,7 +20,7 @@
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process'
 import { readFileSync, readdirSync, writeFileSync } from 'node:fs'
-import { mkdir, mkdtemp, rm } from 'node:fs/promises'
+import { mkdir, mkdtemp, open, rm } from 'node:fs/promises'
 import { loadavg, tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { performance } from 'node:perf_hooks'
@@ -187,11 +191,35 @@ async function openTable(dataDir: string, version: string, oneByOne = false): Pr
   return columns.reduce((n, c) => n + c.buffer.byteLength, 0)
 }
 
-/** The reference: every file of the version read whole with readFileSync, nothing parsed. */
+/** The one-at-a-time reference: every file of the version read whole with readFileSync, nothing parsed. */
 function readRaw(dir: string): number {
   let bytes = 0
   for (const name of readdirSync(dir)) bytes += readFileSync(join(dir, name)).byteLength
   return bytes
+}
+
+/** One file whole into one buffer, in reads of up to 1 GiB, as the table cache reads a column (engine/storage/read.ts). */
+async function readWhole(path: string): Promise<number> {
+  const fh = await open(path, 'r')
+  try {
+    const { size } = await fh.stat()
+    const buf = Buffer.allocUnsafe(size)
+    let done = 0
+    while (done < size) {
+      const { bytesRead } = await fh.read(buf, done, Math.min(size - done, 1 << 30), done)
+      if (bytesRead === 0) throw new Error(`${path} ended after ${done} of ${size} bytes`)
+      done += bytesRead
+    }
+    return size
+  } finally {
+    await fh.close()
+  }
+}
+
+/** The reference of the open: every file of the version read at once, nothing parsed. */
+async function readRawParallel(dir: string): Promise<number> {
+  const sizes = await Promise.all(readdirSync(dir).map((name) => readWhole(join(dir, name))))
+  return sizes.reduce((a, b) => a + b, 0)
 }
 
 async function timed<T>(fn: () => T | Promise<T>): Promise<[T, number]> {
@@ -204,9 +232,13 @@ interface OpenFigures {
   readonly rows: number
   readonly files: number
   readonly fileBytes: number
+  /** Cold open, columns all at once, and the raw read of every file at once. */
   readonly openMs: number
+  readonly rawParallelMs: number
+  /** Cold raw read, one file after another (readFileSync). */
   readonly rawMs: number
   readonly warmOpenMs: number
+  readonly warmRawParallelMs: number
   readonly warmRawMs: number
   /** Cold open with the columns loaded one after another. */
   readonly sequentialOpenMs: number
@@ -222,6 +254,7 @@ async function measureOpen(rows: number): Promise<OpenFigures> {
     const files = readdirSync(dir)
     let openMs = Infinity
     let rawMs = Infinity
+    let rawParallelMs = Infinity
     let sequentialOpenMs = Infinity
     let cold = true
     for (let round = 0; round < OPEN_ROUNDS; round++) {
@@ -234,18 +267,24 @@ async function measureOpen(rows: number): Promise<OpenFigures> {
       gc()
       cold = dropPageCache() && cold
       rawMs = Math.min(rawMs, (await timed(() => readRaw(dir)))[1])
+      gc()
+      cold = dropPageCache() && cold
+      rawParallelMs = Math.min(rawParallelMs, (await timed(() => readRawParallel(dir)))[1])
     }
     // Warm: the files are in the page cache now; what is left is the work on top of a memcpy.
     let warmOpenMs = Infinity
     let warmRawMs = Infinity
+    let warmRawParallelMs = Infinity
     for (let round = 0; round < OPEN_ROUNDS; round++) {
       gc()
       warmOpenMs = Math.min(warmOpenMs, (await timed(() => openTable(dataDir, version)))[1])
       gc()
       warmRawMs = Math.min(warmRawMs, (await timed(() => readRaw(dir)))[1])
+      gc()
+      warmRawParallelMs = Math.min(warmRawParallelMs, (await timed(() => readRawParallel(dir)))[1])
     }
     const fileBytes = readRaw(dir)
-    return { rows, files: files.length, fileBytes, openMs, rawMs, warmOpenMs, warmRawMs, sequentialOpenMs, cold }
+    return { rows, files: files.length, fileBytes, openMs, rawMs, rawParallelMs, warmOpenMs, warmRawMs, warmRawParallelMs, sequentialOpenMs, cold }
   } finally {
     await rm(dataDir, { recursive: true, force: true })
   }
@@ -254,7 +293,7 @@ async function measureOpen(rows: number): Promise<OpenFigures> {
 // ---------------------------------------------------------------------------------------------
 
 function rowsOf(starts: StartFigures, open: OpenFigures): SummaryRow[] {
-  const ratio = open.openMs / open.rawMs
+  const ratio = open.openMs / open.rawParallelMs
   const cache = open.cold ? 'cold' : 'warm cache'
   return [
     {
@@ -281,11 +320,11 @@ function rowsOf(starts: StartFigures, open: OpenFigures): SummaryRow[] {
     },
     {
       group: 'startup',
-      figure: `open ${(open.rows / 1e6).toFixed(0)}M-row table, ${cache}`,
+      figure: `open ${(open.rows / 1e6).toFixed(0)}M-row table, ${cache}, all columns at once`,
       unit: 'ms',
       ours: open.openMs,
-      reference: open.rawMs,
-      referenceLabel: 'readFileSync of its files',
+      reference: open.rawParallelMs,
+      referenceLabel: 'raw read of its files, all at once',
       ratio,
       target: `<= ${TARGET_RATIO}`,
       ok: ratio <= TARGET_RATIO,
@@ -316,17 +355,20 @@ async function main(): Promise<void> {
   const open = await measureOpen(rows)
   const mib = open.fileBytes / 2 ** 20
   console.log(`\n${rows.toLocaleString('en-US')}-row table: ${open.files} files, ${mib.toFixed(0)} MiB (best of ${OPEN_ROUNDS})`)
-  console.log(`| | TableCache open ms | readFileSync ms | ratio |\n|---|---:|---:|---:|`)
+  // Each open beside the raw read of the same parallelism; the first line is the target's.
+  const line = (what: string, openMs: number, rawMs: number): void =>
+    console.log(`| ${what} | ${openMs.toFixed(0)} | ${rawMs.toFixed(0)} | ${(openMs / rawMs).toFixed(2)} |`)
+  const state = open.cold ? 'cold (page cache dropped)' : 'warm (page cache could not be dropped: not root)'
+  console.log(`| | TableCache open ms | raw read ms | ratio |\n|---|---:|---:|---:|`)
+  line(`${state}, all files at once (target)`, open.openMs, open.rawParallelMs)
+  line(`${state}, one file at a time (raw: readFileSync)`, open.sequentialOpenMs, open.rawMs)
+  line('warm (files in the page cache), all files at once', open.warmOpenMs, open.warmRawParallelMs)
   console.log(
-    `| ${open.cold ? 'cold (page cache dropped)' : 'warm (page cache could not be dropped: not root)'} | ${open.openMs.toFixed(0)} | ${open.rawMs.toFixed(0)} | ${(open.openMs / open.rawMs).toFixed(2)} |`,
+    `(warm, one file at a time, raw readFileSync: ${open.warmRawMs.toFixed(0)} ms; cold, the parallel open against the one-at-a-time raw read, the comparison before 2026-11-28: ${(open.openMs / open.rawMs).toFixed(2)})`,
   )
   console.log(
-    `| ${open.cold ? 'cold' : 'warm'}, columns loaded one by one | ${open.sequentialOpenMs.toFixed(0)} | ${open.rawMs.toFixed(0)} | ${(open.sequentialOpenMs / open.rawMs).toFixed(2)} |`,
+    `cold read speed: ${(mib / (open.rawParallelMs / 1000)).toFixed(0)} MiB/s raw all at once, ${(mib / (open.rawMs / 1000)).toFixed(0)} MiB/s raw one at a time, ${(mib / (open.openMs / 1000)).toFixed(0)} MiB/s through TableCache\n`,
   )
-  console.log(
-    `| warm (files in the page cache) | ${open.warmOpenMs.toFixed(0)} | ${open.warmRawMs.toFixed(0)} | ${(open.warmOpenMs / open.warmRawMs).toFixed(2)} |`,
-  )
-  console.log(`cold read speed: ${(mib / (open.rawMs / 1000)).toFixed(0)} MiB/s raw, ${(mib / (open.openMs / 1000)).toFixed(0)} MiB/s through TableCache\n`)
   const summary = rowsOf(starts, open)
   console.log(summaryText(summary))
   reportSummary(summary)

@@ -17,15 +17,18 @@ export interface Running {
 /** Every server started here, so a failing test never leaves one running. */
 export const children = new Set<ChildProcess>()
 
-/** Starts a gateway process with `env`; `nodeArgs` go to node itself (a profiler's flags, say). */
-export function start(env: Record<string, string>, nodeArgs: readonly string[] = []): Promise<Running> {
+/**
+ * Starts a gateway process with `env`; `nodeArgs` go to node itself (a profiler's flags, say).
+ * `readyMs` bounds the wait for it to serve (a benchmark seeding millions of demo rows needs more).
+ */
+export function start(env: Record<string, string>, nodeArgs: readonly string[] = [], readyMs = 30_000): Promise<Running> {
   const child = spawn(process.execPath, [...nodeArgs, SERVER], { env: childEnv(env), stdio: ['ignore', 'pipe', 'pipe'] })
   children.add(child)
   child.on('exit', () => children.delete(child))
   let stdout = ''
   let stderr = ''
   return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`server did not start:\n${stdout}\n${stderr}`)), 30_000)
+    const timer = setTimeout(() => reject(new Error(`server did not start within ${readyMs} ms:\n${stdout}\n${stderr}`)), readyMs)
     child.stderr!.on('data', (d) => (stderr += d))
     child.stdout!.on('data', (d) => {
       stdout += d
