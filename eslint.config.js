@@ -7,7 +7,8 @@ import tseslint from 'typescript-eslint'
 
 export default defineConfig(
   // .gitignore'd output and scratch directories.
-  { ignores: ['dist/', 'data/', 'test/artifacts/', '.build-*/'] },
+  // .stryker-tmp holds npm run mutate's sandboxes: copies of the tree, mutants included.
+  { ignores: ['dist/', 'data/', 'test/artifacts/', '.build-*/', '.stryker-tmp/', 'reports/'] },
   // An eslint-disable comment that no longer suppresses anything is itself an error.
   { linterOptions: { reportUnusedDisableDirectives: 'error' } },
   js.configs.recommended,
