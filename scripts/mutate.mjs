@@ -35,7 +35,12 @@ const TESTS = {
     'dist/test/engine/select-through-index.test.js',
   ],
   'engine/functions': ['dist/test/engine/functions-*.test.js', 'dist/test/engine/big-integers.test.js', 'dist/test/engine/group-arguments.test.js'],
-  'gateway/format': ['dist/test/gateway/format.test.js', 'dist/test/gateway/display-format.test.js', 'dist/test/gateway/results-codec.test.js'],
+  'gateway/format': [
+    'dist/test/gateway/format.test.js',
+    'dist/test/gateway/format-edges.test.js',
+    'dist/test/gateway/display-format.test.js',
+    'dist/test/gateway/results-codec.test.js',
+  ],
   'gateway/dbm': ['dist/test/gateway/dbm-params.test.js', 'dist/test/gateway/dbm*.test.js', 'dist/test/gateway/make-dir-readers.test.js'],
 }
 
