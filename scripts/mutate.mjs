@@ -33,6 +33,9 @@ const TESTS = {
     'dist/test/engine/distinct-per-group.test.js',
     'dist/test/engine/median-per-group.test.js',
     'dist/test/engine/select-through-index.test.js',
+    'dist/test/engine/asof-lookup.test.js',
+    // The group kernels' key slots (key-slots.ts) are exercised by the tabulations that use them.
+    'dist/test/engine/tabu-fast.test.js',
   ],
   'engine/functions': ['dist/test/engine/functions-*.test.js', 'dist/test/engine/big-integers.test.js', 'dist/test/engine/group-arguments.test.js'],
   'gateway/format': [
