@@ -34,6 +34,7 @@ const TESTS = {
     'dist/test/engine/median-per-group.test.js',
     'dist/test/engine/select-through-index.test.js',
     'dist/test/engine/asof-lookup.test.js',
+    'dist/test/engine/columns-edges.test.js',
     // The group kernels' key slots (key-slots.ts) are exercised by the tabulations that use them.
     'dist/test/engine/tabu-fast.test.js',
   ],
