@@ -1,9 +1,10 @@
 /**
  * Edges of engine/columns that its mutation run (docs/mutation.md) found untested: pairs of group
- * ids too many to pack into one 32-bit key, and the type two number columns widen to.
+ * ids too many to pack into one 32-bit key, the type two number columns widen to, and a lookup on
+ * no key columns.
  */
 import { expect } from 'chai'
-import { widerNumber } from '../../engine/columns/index.js'
+import { firstIndexLookup, widerNumber, type Column } from '../../engine/columns/index.js'
 import { internIdPairs } from '../../engine/columns/pair-ids.js'
 
 describe('column kernels at their edges', () => {
@@ -35,6 +36,20 @@ describe('column kernels at their edges', () => {
       expect(widerNumber('bigint', 'date')).to.equal('bigint')
       expect(widerNumber('date', 'int')).to.equal('date')
       expect(widerNumber('int', 'date')).to.equal('int')
+    })
+  })
+
+  describe('firstIndexLookup', () => {
+    it('on no key columns matches every probe row to the first row, or to none when there are no rows', () => {
+      expect([...firstIndexLookup([], 5, [], 3).match]).to.deep.equal([0, 0, 0])
+      expect(firstIndexLookup([], 5, [], 3).distinct).to.equal(1)
+      expect([...firstIndexLookup([], 0, [], 3).match]).to.deep.equal([-1, -1, -1])
+      expect(firstIndexLookup([], 0, [], 3).distinct).to.equal(0)
+    })
+
+    it('refuses key and probe lists of different lengths', () => {
+      const one: Column[] = [{ type: 'int', data: Int32Array.from([1]) }]
+      expect(() => firstIndexLookup(one, 1, [], 1)).to.throw(/counts differ/)
     })
   })
 })
