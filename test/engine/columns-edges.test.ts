@@ -1,10 +1,10 @@
 /**
  * Edges of engine/columns that its mutation run (docs/mutation.md) found untested: pairs of group
- * ids too many to pack into one 32-bit key, the type two number columns widen to, and a lookup on
- * no key columns.
+ * ids too many to pack into one 32-bit key, the type two number columns widen to, a lookup or a
+ * grouping on no key columns, and the first row of each group.
  */
 import { expect } from 'chai'
-import { firstIndexLookup, widerNumber, type Column } from '../../engine/columns/index.js'
+import { firstIndexLookup, firstRowOfGroups, groupBy, widerNumber, type Column } from '../../engine/columns/index.js'
 import { internIdPairs } from '../../engine/columns/pair-ids.js'
 
 describe('column kernels at their edges', () => {
@@ -50,6 +50,25 @@ describe('column kernels at their edges', () => {
     it('refuses key and probe lists of different lengths', () => {
       const one: Column[] = [{ type: 'int', data: Int32Array.from([1]) }]
       expect(() => firstIndexLookup(one, 1, [], 1)).to.throw(/counts differ/)
+    })
+  })
+
+  describe('groupBy on no key columns', () => {
+    it('puts every row in one group, leaving the rows a mask drops out, and makes no group of none', () => {
+      expect(groupBy([], 3)).to.deep.include({ count: 1 })
+      expect([...groupBy([], 3).ids]).to.deep.equal([0, 0, 0])
+      const masked = groupBy([], 3, Uint8Array.from([1, 0, 1]))
+      expect(masked.count).to.equal(1)
+      expect([...masked.ids]).to.deep.equal([0, -1, 0])
+      expect(groupBy([], 2, Uint8Array.from([0, 0])).count).to.equal(0)
+      expect(groupBy([], 0).count).to.equal(0)
+    })
+  })
+
+  describe('firstRowOfGroups', () => {
+    it('gives each group its first row, skipping rows in no group', () => {
+      const ids = Int32Array.from([-1, 1, 0, 1, 0, -1])
+      expect([...firstRowOfGroups({ ids, count: 2 })]).to.deep.equal([2, 1])
     })
   })
 })
