@@ -35,6 +35,7 @@ const TESTS = {
     'dist/test/engine/select-through-index.test.js',
     'dist/test/engine/asof-lookup.test.js',
     'dist/test/engine/columns-edges.test.js',
+    'dist/test/engine/sort-full-precision.test.js',
     // The group kernels' key slots (key-slots.ts) are exercised by the tabulations that use them.
     'dist/test/engine/tabu-fast.test.js',
   ],
