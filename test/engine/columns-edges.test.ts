@@ -1,11 +1,15 @@
 /**
  * Edges of engine/columns that its mutation run (docs/mutation.md) found untested: pairs of group
  * ids too many to pack into one 32-bit key, the type two number columns widen to, a lookup or a
- * grouping on no key columns, and the first row of each group.
+ * grouping on no key columns, the first row of each group, -0 in a partitioned key, and columns
+ * put one after another.
  */
 import { expect } from 'chai'
 import { firstIndexLookup, firstRowOfGroups, groupBy, widerNumber, type Column } from '../../engine/columns/index.js'
 import { internIdPairs } from '../../engine/columns/pair-ids.js'
+import { rowsOfPartition } from '../../engine/columns/key-partitions.js'
+import { concatColumns } from '../../engine/columns/concat.js'
+import { textColumnFromStrings, columnValues } from '../../engine/columns/index.js'
 
 describe('column kernels at their edges', () => {
   describe('internIdPairs', () => {
@@ -69,6 +73,37 @@ describe('column kernels at their edges', () => {
     it('gives each group its first row, skipping rows in no group', () => {
       const ids = Int32Array.from([-1, 1, 0, 1, 0, -1])
       expect([...firstRowOfGroups({ ids, count: 2 })]).to.deep.equal([2, 1])
+    })
+  })
+
+  describe('rowsOfPartition', () => {
+    it('puts -0 with 0, as the group-by kernel does, for every partition count', () => {
+      const data = Float64Array.from([0, -0, 1.5, -0, 0])
+      for (let count = 2; count <= 64; count++) {
+        const owner = (r: number): number => [...Array(count).keys()].find((p) => rowsOfPartition([{ type: 'float', data }], 5, p, count).includes(r))!
+        expect(owner(1), `${count} partitions`).to.equal(owner(0))
+        expect(owner(3), `${count} partitions`).to.equal(owner(4))
+      }
+    })
+  })
+
+  describe('concatColumns', () => {
+    it('puts text columns of different dictionaries one after another on one dictionary', () => {
+      const a = textColumnFromStrings(['pear', '', 'apple'])
+      const b = textColumnFromStrings(['fig', 'pear'])
+      expect(columnValues(concatColumns([a, b], 'text'))).to.deep.equal(['pear', null, 'apple', 'fig', 'pear'])
+    })
+
+    it('puts numbers one after another and makes an empty text column of no columns', () => {
+      const floats = concatColumns(
+        [
+          { type: 'float', data: Float64Array.from([1.5]) },
+          { type: 'float', data: Float64Array.from([Number.NaN, 2]) },
+        ],
+        'float',
+      )
+      expect(columnValues(floats)).to.deep.equal([1.5, null, 2])
+      expect(concatColumns([], 'text')).to.deep.equal({ type: 'text', codes: new Int32Array(0), dict: [''] })
     })
   })
 })
