@@ -1,7 +1,8 @@
 /**
  * Edges of engine/functions that its mutation run (docs/mutation.md) found untested: integer
- * division by a constant zero or N/A, ints divided with N/A among them, and strfollow on a string
- * that is a prefix of the other.
+ * division by a constant zero or N/A, ints divided with N/A among them, strfollow on a string that
+ * is a prefix of the other, round to a unit that is not positive, and max/min leaving their
+ * arguments as they were.
  */
 import { expect } from 'chai'
 import { columnFromValues, columnValues, NA_INT, type Value } from '../../engine/columns/index.js'
@@ -10,6 +11,7 @@ import { followPosition } from '../../engine/functions/text-follow.js'
 
 const ints = (values: readonly (number | null)[]): Value => columnFromValues('int', values)
 const intConstant = (value: number): Value => ({ kind: 'scalar', type: 'int', value })
+const floats = (values: readonly (number | null)[]): Value => columnFromValues('float', values)
 
 function call(name: string, args: readonly Value[], rows: number): (number | string | null)[] {
   return columnValues(
@@ -42,5 +44,29 @@ describe('function kernels at their edges', () => {
     expect(followPosition('abc', 'abc', false)).to.equal(0)
     expect(followPosition('abc', 'aXc', false)).to.equal(2)
     expect(followPosition('ABc', 'abd', true)).to.equal(3)
+  })
+
+  it('round to a unit of 0, a negative unit or N/A gives N/A', () => {
+    for (const unit of [0, -5, NA_INT]) {
+      expect(call('round', [ints([12, 17]), intConstant(unit)], 2), `unit ${unit}`).to.deep.equal([null, null])
+      expect(call('round', [floats([1.25, 2]), intConstant(unit)], 2), `unit ${unit}`).to.deep.equal([null, null])
+    }
+    expect(call('round', [ints([12, 17]), intConstant(5)], 2)).to.deep.equal([10, 15])
+  })
+
+  it('max and min answer in a new column, leaving the columns they compare unchanged', () => {
+    for (const [fn, make] of [
+      ['max', floats],
+      ['min', floats],
+      ['max', ints],
+      ['min', ints],
+    ] as const) {
+      const a = make([1, 9, null, 4])
+      const b = make([5, 2, 3, null])
+      const before = columnValues(a as never)
+      const out = call(fn, [a, b], 4)
+      expect(out, fn).to.deep.equal(fn === 'max' ? [5, 9, null, null] : [1, 2, null, null])
+      expect(columnValues(a as never), `${fn}'s first argument`).to.deep.equal(before)
+    }
   })
 })
