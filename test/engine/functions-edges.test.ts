@@ -2,12 +2,13 @@
  * Edges of engine/functions that its mutation run (docs/mutation.md) found untested: integer
  * division by a constant zero or N/A, ints divided with N/A among them, strfollow on a string that
  * is a prefix of the other, round to a unit that is not positive, and max/min leaving their
- * arguments as they were.
+ * arguments as they were, and leap days and spaces in dates read from text.
  */
 import { expect } from 'chai'
 import { columnFromValues, columnValues, NA_INT, type Value } from '../../engine/columns/index.js'
 import { FUNCTIONS } from '../../engine/functions/index.js'
 import { followPosition } from '../../engine/functions/text-follow.js'
+import { parseDateText } from '../../engine/functions/text-to-date.js'
 
 const ints = (values: readonly (number | null)[]): Value => columnFromValues('int', values)
 const intConstant = (value: number): Value => ({ kind: 'scalar', type: 'int', value })
@@ -68,5 +69,15 @@ describe('function kernels at their edges', () => {
       expect(out, fn).to.deep.equal(fn === 'max' ? [5, 9, null, null] : [1, 2, null, null])
       expect(columnValues(a as never), `${fn}'s first argument`).to.deep.equal(before)
     }
+  })
+
+  it('reads 29 February only in leap years (every 4th, not every 100th, every 400th) and around spaces', () => {
+    expect(parseDateText('20000229', 'mdy')).to.equal(20000229)
+    expect(parseDateText('20240229', 'mdy')).to.equal(20240229)
+    expect(parseDateText('19000229', 'mdy')).to.equal(null)
+    expect(parseDateText('20230229', 'mdy')).to.equal(null)
+    expect(parseDateText('  20240131 ', 'mdy')).to.equal(20240131)
+    expect(parseDateText('02/29/2000', 'mdy')).to.equal(20000229)
+    expect(parseDateText('29/02/1900', 'dmy')).to.equal(null)
   })
 })
