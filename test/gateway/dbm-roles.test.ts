@@ -53,6 +53,31 @@ forEachStore('dbm roles', (svc) => {
       expect(await managesUsers(svc(), holder)).to.equal(false)
     })
 
+    it('refuses to take the admin capability from, or drop, the role by which the last active administrator is one', async () => {
+      await dbmOk(svc(), admin, 'add_role', { role: 'superuser', capabilities: ['admin'] })
+      const superuser = await userCookie(svc(), 'r_super', { roles: ['superuser'] })
+      // The built-in administrator steps down: r_super, by the role superuser, is the last one.
+      await dbmOk(svc(), admin, 'revoke_role', { uid: 'admin', role: 'admin' })
+      try {
+        await refused(
+          svc(),
+          superuser,
+          'set_role',
+          { role: 'superuser', capabilities: [] },
+          'limit_reached',
+          /take the admin capability from the role "superuser".*no active administrator would be left/,
+        )
+        await refused(svc(), superuser, 'drop_role', { role: 'superuser' }, 'limit_reached', /drop the role "superuser".*no active administrator would be left/)
+      } finally {
+        // Given back whatever happened, so that a failure here does not fail the tests after it.
+        await dbm(svc(), superuser, 'grant_role', { uid: 'admin', role: 'admin' })
+      }
+      // Granting a role already held changes nothing.
+      expect((await dbmOk<View>(svc(), superuser, 'grant_role', { uid: 'admin', role: 'admin' })).roles).to.deep.equal(['admin'])
+      await dbmOk(svc(), admin, 'set_role', { role: 'superuser', capabilities: [] })
+      await dbmOk(svc(), admin, 'drop_role', { role: 'superuser' })
+    })
+
     it('drops a role and takes it from every holder in the same change', async () => {
       await dbmOk(svc(), admin, 'add_role', { role: 'temp', capabilities: ['create_top_folders'] })
       await userCookie(svc(), 'r_temp1', { roles: ['temp', 'folder_creator'] })
