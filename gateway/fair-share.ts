@@ -1,32 +1,73 @@
 /**
- * Fair sharing of one gateway's workers between users (issue 16): the order in which tasks get a
- * worker, and when a worker is taken back from a user who holds more than their share.
+ * Fair sharing of one gateway's workers between users (issues 16 and 36): the order in which
+ * tasks get a worker, and when a worker is taken back from one user for another.
  *
  * Why not first come, first served: one user with a few long queries held every worker, and every
  * other user's query waited behind them until it timed out (504) or the queue was full (429).
  *
- * The policy:
- *  - Each user has a queue of their waiting tasks, served in arrival order. When a worker is free,
- *    the next task is the oldest one of the user who holds the fewest workers now; among equals,
- *    the user served longest ago. So users take turns, and a user with nothing running goes first.
- *  - Tasks cannot be paused, so turns alone would leave a newcomer waiting until one of the busy
- *    user's tasks ends, however long that is. Hence preemption: while a task waits and every
- *    worker is busy, if some user holds at least two workers more than the waiting task's user,
- *    that user's youngest task (least work lost) is stopped, which ends its worker thread (Piscina
- *    starts another), and is put back at the head of its user's queue; it starts again from the
- *    beginning when its user's turn comes. Tasks are pure functions of their input (DESIGN
- *    principle 1), so running one again gives the same answer and loses nothing but time.
- *  - A task is only taken back after it has run for a time slice (SLICE_MS), doubled each time the
- *    same task was taken back before: short tasks just finish, a newcomer waits about one slice
- *    in the usual case, and a long task taken back over and over still gets enough time to end.
+ * The policy ranks users by their recent worker time: the milliseconds their tasks held a worker,
+ * decaying by half every USAGE_HALF_LIFE_MS (running tasks count as they go). A user who ran
+ * little lately ranks before one who ran a lot, whatever either does next.
+ *  - Each user has a queue of their waiting tasks, served in arrival order. A free worker goes to
+ *    the oldest task of the user holding the fewest workers now; among equals, the one with the
+ *    least recent worker time.
+ *  - Tasks cannot be paused, so turns alone would leave a newcomer waiting until one of a busy
+ *    user's tasks ends, however long that is. Hence taking back: while a task waits and every
+ *    worker is busy, the youngest task (least work lost) of the user who holds at least two
+ *    workers more than the waiting user, or at least one more and over SHARE_RATIO times the waiting
+ *    user's recent worker time (plus a slice), is stopped, which ends its worker thread (Piscina starts another), and put back
+ *    at the head of its user's queue; it starts again from the beginning when its user's turn
+ *    comes. Tasks are pure functions of their input (DESIGN principle 1), so running one again
+ *    gives the same answer and loses nothing but time.
+ *  - Both sides wait one slice (SLICE_MS) first: the task taken back has run that long in its
+ *    attempt, and the waiting task has waited that long (another user's short task usually ends
+ *    sooner, and nothing is lost). The slice is fixed: an earlier version doubled it each time the
+ *    same task was taken back, so a newcomer's wait grew without bound the longer a hog ran.
+ *  - A user who lost a worker is benched, and so is every user as busy (over SHARE_RATIO times the
+ *    taker's recent time): they get no more workers than they kept until the other users have
+ *    left the freed worker unused for BENCH_MS, or for BENCH_MAX_MS at most. Without it the
+ *    task taken back restarted the moment the newcomer's small query ended and was taken back
+ *    again at the next one, ending and starting a thread (about 250 ms of CPU) for every small
+ *    query. The bound makes hogs take turns: once it lapses the benched user's time has decayed
+ *    below the others', so the next worker taken back is another's.
  *  - With nobody waiting nothing is taken back: one user alone may use every worker (a split
  *    query's parts run on all of them at once), as before.
  *
+ * So a small query from a user with little recent worker time waits at most about one slice plus
+ * a thread start for a worker however long the hogs have run, and a hog keeps its other workers.
  * It holds no threads itself: `start` hands the task to the pool with the signal to stop it by.
  */
 
-/** How long a task runs at least before its worker may be taken back for another user. */
+/** How long a task runs, and a task waits, before a worker may be taken back for the waiting one. */
 export const SLICE_MS = 250
+/** Recent worker time halves this often. */
+export const USAGE_HALF_LIFE_MS = 60_000
+/**
+ * A user holding one worker more than a waiting user loses one when their recent worker time is
+ * over this many times the waiting user's: a newcomer or a light user gets a worker from a hog,
+ * but two hogs do not take one from each other back and forth (each would lose its work).
+ */
+export const SHARE_RATIO = 2
+/** A benched user stays benched while others used its lost worker within this time... */
+export const BENCH_MS = 1_000
+/** ...but no longer than this after it lost it. */
+export const BENCH_MAX_MS = 30_000
+
+export interface FairShareTimings {
+  readonly sliceMs: number
+  readonly usageHalfLifeMs: number
+  readonly shareRatio: number
+  readonly benchMs: number
+  readonly benchMaxMs: number
+}
+
+export const DEFAULT_TIMINGS: FairShareTimings = {
+  sliceMs: SLICE_MS,
+  usageHalfLifeMs: USAGE_HALF_LIFE_MS,
+  shareRatio: SHARE_RATIO,
+  benchMs: BENCH_MS,
+  benchMaxMs: BENCH_MAX_MS,
+}
 
 /** One task, from its arrival until it settles. */
 interface Turn {
@@ -38,12 +79,23 @@ interface Turn {
   readonly reject: (reason: unknown) => void
   /** Aborts the current attempt while the task holds a worker; null while it waits. */
   attempt: AbortController | null
-  /** When the current attempt started (performance.now()). */
+  /** When the current attempt started, or when the task began to wait (performance.now()). */
   startedAt: number
-  /** Times this task was taken back from its worker. */
-  preemptions: number
   /** On `signal`: drops the task while it waits, stops its attempt while it runs; removed once it settles. */
   onAbort: () => void
+}
+
+/** A user who lost a worker: they may hold at most `keep` workers until `until`. */
+interface Bench {
+  readonly keep: number
+  readonly since: number
+  until: number
+}
+
+/** Worker time that decays: `ms` as of `at`. */
+interface Usage {
+  ms: number
+  at: number
 }
 
 export class FairShare {
@@ -53,18 +105,22 @@ export class FairShare {
   private readonly holding = new Set<Turn>()
   /** Workers each user holds now. */
   private readonly held = new Map<string, number>()
-  /** When each user was last given a worker (a serial number), for turns among equals. */
-  private readonly lastServed = new Map<string, number>()
-  private served = 0
+  /** Each user's finished worker time, decaying; running attempts are added when read. */
+  private readonly usage = new Map<string, Usage>()
+  private readonly benched = new Map<string, Bench>()
   private waitingCount = 0
   private preempted = 0
-  /** Wakes the scheduler when a task that may be taken back reaches its slice. */
+  /** Wakes the scheduler when a slice or a bench ends. */
   private timer: NodeJS.Timeout | null = null
+  private timerAt = Number.POSITIVE_INFINITY
+  private readonly t: FairShareTimings
 
   constructor(
     private readonly workers: number,
-    private readonly sliceMs = SLICE_MS,
-  ) {}
+    timings: Partial<FairShareTimings> = {},
+  ) {
+    this.t = { ...DEFAULT_TIMINGS, ...timings }
+  }
 
   /** Tasks waiting for a worker. */
   get waiting(): number {
@@ -74,6 +130,13 @@ export class FairShare {
   /** Tasks taken back from their worker so far (metrics). */
   get preemptions(): number {
     return this.preempted
+  }
+
+  /** A user's recent worker time in ms, running tasks included (tests, metrics). */
+  recentMs(user: string, now = performance.now()): number {
+    let ms = this.decayed(user, now)
+    for (const t of this.holding) if (t.user === user) ms += now - t.startedAt
+    return ms
   }
 
   /**
@@ -91,15 +154,16 @@ export class FairShare {
         resolve: resolve as (v: unknown) => void,
         reject,
         attempt: null,
-        startedAt: 0,
-        preemptions: 0,
+        startedAt: performance.now(),
         onAbort: () => undefined,
       }
       // One listener for the task's whole life, rather than an AbortSignal.any per attempt: that
       // is far slower and, on a signal shared by many tasks, piles up.
       turn.onAbort = () => {
-        if (this.dequeue(turn)) reject(signal.reason)
-        else turn.attempt?.abort(signal.reason)
+        if (this.dequeue(turn)) {
+          reject(signal.reason)
+          this.schedule()
+        } else turn.attempt?.abort(signal.reason)
       }
       signal.addEventListener('abort', turn.onAbort, { once: true })
       this.enqueue(turn, false)
@@ -130,48 +194,79 @@ export class FairShare {
     return this.held.get(user) ?? 0
   }
 
-  /** The user whose task gets the next free worker: fewest workers held, then served longest ago. */
-  private nextUser(): string | undefined {
+  private decayed(user: string, now: number): number {
+    const u = this.usage.get(user)
+    return u === undefined ? 0 : u.ms * 2 ** (-(now - u.at) / this.t.usageHalfLifeMs)
+  }
+
+  private charge(user: string, ms: number, now: number): void {
+    this.usage.set(user, { ms: this.decayed(user, now) + ms, at: now })
+    // Forget users whose time has decayed to nothing, so the map stays as small as the active set.
+    if (this.usage.size > 4 * this.workers + 64)
+      for (const [u, v] of this.usage) if (v.ms * 2 ** (-(now - v.at) / this.t.usageHalfLifeMs) < 1 && !this.held.has(u)) this.usage.delete(u)
+  }
+
+  /** Whether `user` may take a free worker now: not while benched at the workers they kept. */
+  private mayStart(user: string, now: number): boolean {
+    const bench = this.benched.get(user)
+    if (bench === undefined) return true
+    if (now >= bench.until) {
+      this.benched.delete(user)
+      return true
+    }
+    return this.heldBy(user) < bench.keep
+  }
+
+  /** Of the users with waiting tasks (and allowed to start, with `startable`): fewest workers held, then least recent time. */
+  private bestWaiter(now: number, startable: boolean): string | undefined {
     let best: string | undefined
+    let bestHeld = 0
+    let bestMs = 0
     for (const user of this.queues.keys()) {
-      if (best === undefined) {
+      if (startable && !this.mayStart(user, now)) continue
+      const held = this.heldBy(user)
+      const ms = this.recentMs(user, now)
+      if (best === undefined || held < bestHeld || (held === bestHeld && ms < bestMs)) {
         best = user
-        continue
+        bestHeld = held
+        bestMs = ms
       }
-      const d = this.heldBy(user) - this.heldBy(best)
-      if (d < 0 || (d === 0 && (this.lastServed.get(user) ?? -1) < (this.lastServed.get(best) ?? -1))) best = user
     }
     return best
   }
 
   /** Gives free workers to waiting tasks in turn, then takes a worker back if the share is off. */
   private schedule(): void {
+    this.disarm()
     for (;;) {
+      const now = performance.now()
       while (this.holding.size < this.workers) {
-        const user = this.nextUser()
+        const user = this.bestWaiter(now, true)
         if (user === undefined) {
-          this.disarm()
+          this.wakeForBench()
           return
         }
         const turn = this.queues.get(user)![0]
         this.dequeue(turn)
-        this.begin(turn)
+        this.begin(turn, now)
       }
-      if (!this.takeBack()) return
+      if (!this.takeBack(now)) return
     }
   }
 
-  private begin(turn: Turn): void {
+  private begin(turn: Turn, now: number): void {
     const attempt = new AbortController()
     turn.attempt = attempt
-    turn.startedAt = performance.now()
+    turn.startedAt = now
     this.holding.add(turn)
     this.held.set(turn.user, this.heldBy(turn.user) + 1)
-    this.lastServed.set(turn.user, this.served++)
+    // Another user is using the worker a benched user lost: the bench lasts on.
+    for (const [user, bench] of this.benched)
+      if (user !== turn.user && this.queues.has(user)) bench.until = Math.max(bench.until, Math.min(now + this.t.benchMs, bench.since + this.t.benchMaxMs))
     const settle = (ok: boolean, value: unknown) => {
       // A taken-back attempt's end (the worker was stopped) is not the task's outcome.
       if (turn.attempt !== attempt) return
-      this.release(turn)
+      this.release(turn, performance.now())
       // A signal shared by many tasks (the parts of a split query) must not collect listeners.
       turn.signal.removeEventListener('abort', turn.onAbort)
       if (ok) turn.resolve(value)
@@ -190,57 +285,103 @@ export class FairShare {
     )
   }
 
-  private release(turn: Turn): void {
+  private release(turn: Turn, now: number): void {
     turn.attempt = null
     this.holding.delete(turn)
+    this.charge(turn.user, now - turn.startedAt, now)
     const n = this.heldBy(turn.user) - 1
     if (n > 0) this.held.set(turn.user, n)
     else this.held.delete(turn.user)
-    if (this.held.size === 0 && this.queues.size === 0) this.lastServed.clear()
   }
 
   /**
-   * Every worker is busy and a task waits: takes back the youngest task of the user holding the
-   * most workers, when they hold at least two more than the waiting user and it has had its
-   * slice. Answers whether it took one back; when the task is too young, wakes up at its slice.
+   * Every worker is busy and a task waits: takes back the youngest task of the user who holds at
+   * least two workers more than the waiting user, or one more and over SHARE_RATIO times its recent time,
+   * once that task has run a slice and the waiting task has waited one. Answers whether it took
+   * one back; otherwise wakes up when the slices would be over.
    */
-  private takeBack(): boolean {
-    const waiter = this.nextUser()
+  private takeBack(now: number): boolean {
+    const waiter = this.bestWaiter(now, false)
     if (waiter === undefined) return false
-    let top: string | undefined
-    for (const user of this.held.keys()) if (top === undefined || this.heldBy(user) > this.heldBy(top)) top = user
-    if (top === undefined || this.heldBy(top) < this.heldBy(waiter) + 2) return this.disarm()
+    const waiterHeld = this.heldBy(waiter)
+    const waiterMs = this.recentMs(waiter, now)
+    let victimUser: string | undefined
+    let victimHeld = 0
+    let victimMs = 0
+    for (const [user, held] of this.held) {
+      if (user === waiter) continue
+      const ms = this.recentMs(user, now)
+      const owes = held >= waiterHeld + 2 || (held >= waiterHeld + 1 && ms > this.t.shareRatio * waiterMs + this.t.sliceMs)
+      if (owes && (victimUser === undefined || held > victimHeld || (held === victimHeld && ms > victimMs))) {
+        victimUser = user
+        victimHeld = held
+        victimMs = ms
+      }
+    }
+    if (victimUser === undefined) return false
     let victim: Turn | undefined
-    for (const t of this.holding) if (t.user === top && (victim === undefined || t.startedAt > victim.startedAt)) victim = t
-    if (victim === undefined) return this.disarm()
-    const slice = this.sliceMs * 2 ** Math.min(victim.preemptions, 16)
-    const left = victim.startedAt + slice - performance.now()
-    if (left > 0) {
-      this.arm(left)
+    for (const t of this.holding) if (t.user === victimUser && (victim === undefined || t.startedAt > victim.startedAt)) victim = t
+    const waited = this.queues.get(waiter)![0].startedAt
+    const ready = Math.max(victim!.startedAt, waited) + this.t.sliceMs
+    if (ready > now) {
+      this.wakeAt(ready)
       return false
     }
-    const attempt = victim.attempt!
-    this.release(victim)
-    victim.preemptions++
+    const attempt = victim!.attempt!
+    this.release(victim!, now)
     this.preempted++
-    this.enqueue(victim, true)
+    this.benchBusierThan(waiter, waiterMs, now)
+    // The task runs again later: its wait for that starts now.
+    victim!.startedAt = now
+    this.enqueue(victim!, true)
     attempt.abort(new Error('the worker was taken back for another user'))
     return true
   }
 
-  private arm(ms: number): void {
-    if (this.timer !== null) clearTimeout(this.timer)
-    this.timer = setTimeout(() => {
-      this.timer = null
-      this.schedule()
-    }, Math.ceil(ms))
+  /**
+   * After a worker was taken back for `waiter`: the user who lost it, and every other user with
+   * over SHARE_RATIO times the waiter's recent time, may hold no more workers than they hold now
+   * while others keep using the freed one. Otherwise the freed worker went to another hog's
+   * waiting task as soon as the waiter's small task ended, and the next small task had to take it
+   * back again.
+   */
+  private benchBusierThan(waiter: string, waiterMs: number, now: number): void {
+    const users = new Set([...this.held.keys(), ...this.queues.keys()])
+    for (const user of users) {
+      if (user === waiter || this.recentMs(user, now) <= this.t.shareRatio * waiterMs + this.t.sliceMs) continue
+      const old = this.benched.get(user)
+      // A bench that goes on keeps its start, so that BENCH_MAX_MS bounds it as a whole.
+      const since = old !== undefined && now < old.until ? old.since : now
+      this.benched.set(user, { keep: this.heldBy(user), since, until: Math.min(now + this.t.benchMs, since + this.t.benchMaxMs) })
+    }
+  }
+
+  /** A free worker is kept from benched users: wake when the first bench ends. */
+  private wakeForBench(): void {
+    let first = Number.POSITIVE_INFINITY
+    for (const [user, bench] of this.benched) if (this.queues.has(user)) first = Math.min(first, bench.until)
+    if (first < Number.POSITIVE_INFINITY) this.wakeAt(first)
+  }
+
+  private wakeAt(at: number): void {
+    if (this.timer !== null && this.timerAt <= at) return
+    this.disarm()
+    this.timerAt = at
+    this.timer = setTimeout(
+      () => {
+        this.timer = null
+        this.timerAt = Number.POSITIVE_INFINITY
+        this.schedule()
+      },
+      Math.max(1, Math.ceil(at - performance.now())),
+    )
     // Housekeeping: pending tasks keep the process alive, this timer need not.
     this.timer.unref()
   }
 
-  private disarm(): false {
+  private disarm(): void {
     if (this.timer !== null) clearTimeout(this.timer)
     this.timer = null
-    return false
+    this.timerAt = Number.POSITIVE_INFINITY
   }
 }

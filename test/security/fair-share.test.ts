@@ -18,6 +18,10 @@ const forever = (n: number) => `with recursive c(x) as (select ${n} union all se
 
 /** How long B's small query may take while A keeps every worker busy: FCFS needs A's whole time limit. */
 const PROMPT_MS = 8000
+/** How long the hogs of the issue-36 case run while B and C measure their waits. */
+const HOG_SECONDS = 15
+/** What docs/security.md promises at the defaults: a small query of a light user starts within 1 s. */
+const PROMISED_MS = 1000
 /** A's never-ending queries stop at this time limit (FCFS would make B wait about this long). */
 const A_TIMEOUT_MS = 40_000
 /** B's own time limit: under FCFS B's query runs into it (504). */
@@ -90,6 +94,46 @@ describe('fair sharing: one user cannot starve the others (WORKERS=2, memory sto
       answers.map((r) => r.status),
       answers.map((r) => r.text).join('\n'),
     ).to.deep.equal([409, 409, 409, 409])
+  })
+
+  it('starts the small queries of users B and C within 1 s however long users A and D have hogged both workers (issue 36)', async () => {
+    // Issue 36: the slice a hog got back doubled every time, so 70 s into A's hogging B waited
+    // 32 s; and with two hogs holding one worker each, nothing was ever taken back for B.
+    const hogs = [await userCookie(svc, `fair_h1_${id}`), await userCookie(svc, `fair_h2_${id}`)]
+    const light = [await userCookie(svc, `fair_l1_${id}`), await userCookie(svc, `fair_l2_${id}`)]
+    const hogRuns: Promise<unknown>[] = []
+    const hogPaths: [string, string][] = []
+    for (const cookie of hogs) {
+      const tag = (await post('new/sql:json', {}, cookie)).body.tag as number
+      for (const path of ['sql', String(tag)]) {
+        hogPaths.push([path, cookie])
+        hogRuns.push(post(`${path}:json`, { sql: forever(++serial), timeout_: A_TIMEOUT_MS }, cookie).then((r) => r.status))
+      }
+    }
+    await sleep(1500)
+    const waits: number[] = []
+    const failures: string[] = []
+    const loop = async (cookie: string) => {
+      const end = performance.now() + HOG_SECONDS * 1000
+      while (performance.now() < end) {
+        const n = ++serial
+        const r = await timed('sql:json', { sql: `select ${n} as k, city from pub.demo.retail.stores where store = 7`, timeout_: B_TIMEOUT_MS }, cookie)
+        if (r.status !== 200) failures.push(`${r.status} ${JSON.stringify(r.body)}`)
+        else if ((r.body as { k: number[] }).k[0] !== n) failures.push(JSON.stringify(r.body))
+        waits.push(r.ms)
+        await sleep(200)
+      }
+    }
+    await Promise.all(light.map(loop))
+    const sorted = [...waits].sort((x, y) => x - y)
+    console.log(
+      `      ${waits.length} small queries of B and C while A and D hog: median ${sorted[sorted.length >> 1]} ms, max ${sorted.at(-1)} ms; waits in order ${waits.join(' ')}`,
+    )
+    expect(failures).to.deep.equal([])
+    expect(waits.length).to.be.above(HOG_SECONDS * 2)
+    expect(sorted.at(-1), 'the longest wait of a small query').to.be.below(PROMISED_MS)
+    for (const [path, cookie] of hogPaths) await post(`${path}/!stop:json`, {}, cookie)
+    expect(await Promise.all(hogRuns)).to.deep.equal([409, 409, 409, 409])
   })
 
   it('gives user A the right answers for queries whose worker was taken back for user B', async () => {
