@@ -10,9 +10,12 @@
  *  - a soak (scripts/soak.ts) of `--soak-seconds` on the memory store: requests served, 5xx,
  *    latency, memory, threads and descriptors before and after, problems found;
  *  - a soak of distinct query texts (`--distinct`): memory must level off under the bound of the
- *    caches' budgets.
+ *    caches' budgets;
+ *  - fair sharing held for `--hog-seconds` (scripts/hog-share.ts): two users keep both workers
+ *    busy with never-ending queries while two others loop small queries, which must each answer
+ *    within 1 s all along.
  *
- *   node dist/scripts/reliability.js [--fuzz-scale 5] [--soak-seconds 30] [--distinct-seconds 600] [--distinct-clients 64] [--skip fuzz,faults,security,soak,distinct]
+ *   node dist/scripts/reliability.js [--fuzz-scale 5] [--soak-seconds 30] [--distinct-seconds 600] [--distinct-clients 64] [--hog-seconds 600] [--skip fuzz,faults,security,soak,distinct,hogs]
  *
  * Exits 1 if any part found a problem.
  */
@@ -20,6 +23,7 @@ import { spawn } from 'node:child_process'
 import { availableParallelism, cpus } from 'node:os'
 import { fileURLToPath } from 'node:url'
 import { FUZZ_TARGETS, runFuzzTarget } from '../test/fuzz/targets.js'
+import type { HogShareReport } from './hog-share.js'
 
 const arg = (name: string, fallback: string): string => {
   const i = process.argv.indexOf(`--${name}`)
@@ -29,6 +33,7 @@ const FUZZ_SCALE = Number(arg('fuzz-scale', '5'))
 const SOAK_SECONDS = arg('soak-seconds', '30')
 const DISTINCT_SECONDS = arg('distinct-seconds', '600')
 const DISTINCT_CLIENTS = arg('distinct-clients', '64')
+const HOG_SECONDS = arg('hog-seconds', '600')
 const SKIP = new Set(arg('skip', '').split(',').filter(Boolean))
 
 const log = (s = ''): void => {
@@ -125,6 +130,29 @@ async function soak(distinct = false): Promise<boolean> {
   return code === 0 && r.problems.length === 0
 }
 
+/** Two hogs and two light users for HOG_SECONDS (scripts/hog-share.ts): every light query within the bound. */
+async function hogs(): Promise<boolean> {
+  log()
+  log(`## Fair sharing under two hogs (${HOG_SECONDS} s, WORKERS=2, defaults otherwise, memory store)`)
+  log()
+  const { code, out } = await runNode('./hog-share.js', ['--seconds', HOG_SECONDS, '--json'])
+  const line = out.split('\n').find((l) => l.startsWith('{'))
+  if (!line) {
+    log(`the scenario did not report (exit ${code}):\n${out.slice(-3000)}`)
+    return false
+  }
+  const r = JSON.parse(line) as HogShareReport
+  log('| light queries | p50 ms | p99 ms | max ms | bound ms | hog queries ended | preemptions | worker restarts |')
+  log('|---:|---:|---:|---:|---:|---|---:|---:|')
+  log(
+    `| ${r.lightQueries} | ${r.p50Ms} | ${r.p99Ms} | ${r.maxMs} | ${r.boundMs} | ${r.hogQueriesEnded} ${JSON.stringify(r.hogStatuses)} | ${r.preemptions} | ${r.workerRestarts} |`,
+  )
+  log()
+  log(`per minute (light queries / p99 / max ms): ${r.minutes.map((m) => `${m.n}/${m.p99}/${m.max}`).join(', ')}`)
+  log(r.problems.length === 0 ? 'no problems' : `problems:\n  ${r.problems.join('\n  ')}`)
+  return code === 0 && r.problems.length === 0
+}
+
 async function main(): Promise<void> {
   log('# tabula reliability report')
   log(`date: ${new Date().toISOString()}; machine: ${availableParallelism()} cores (${cpus()[0]?.model ?? '?'}), node ${process.version}`)
@@ -135,6 +163,7 @@ async function main(): Promise<void> {
   if (!SKIP.has('security')) results.push(['security', await security()])
   if (!SKIP.has('soak')) results.push(['soak', await soak()])
   if (!SKIP.has('distinct')) results.push(['distinct soak', await soak(true)])
+  if (!SKIP.has('hogs')) results.push(['fair sharing under hogs', await hogs()])
   log()
   log(`## Verdict: ${results.map(([name, ok]) => `${name} ${ok ? 'holds' : 'FAILED'}`).join(', ')}`)
   process.exitCode = results.every(([, ok]) => ok) ? 0 : 1
