@@ -116,6 +116,12 @@ export function errorBody(e: AppError, requestId: string): ErrorBody {
   }
 }
 
+/**
+ * Errors that only one engine raises: their answers say which engine it was, as successful SQL
+ * answers do (X-Tabula-Engine), so a client sees that sql.js ran out of memory, not the columnar engine.
+ */
+const ENGINE_OF: Partial<Record<ErrorCode, string>> = { SQL_OUT_OF_MEMORY: 'sqlite' }
+
 /** Codes that mean "log in (again)": a browser gets the login page for them. */
 const LOGIN_CODES: ReadonlySet<ErrorCode> = new Set(['NO_SESSION', 'CREDENTIALS_EXPIRED'])
 
@@ -152,6 +158,8 @@ export function errorMiddleware(log: Logger) {
       if (status >= 500) log({ level: 'error', requestId, code: e.code, path: ctx.path, detail: e.detail, err: String((e.cause as Error)?.stack ?? e.stack) })
       ctx.status = status
       if (e.code === 'METHOD_NOT_ALLOWED' && Array.isArray(e.detail.allow)) ctx.set('Allow', e.detail.allow.join(', '))
+      const engine = ENGINE_OF[e.code]
+      if (engine !== undefined) ctx.set('X-Tabula-Engine', engine)
       // Throttles and full queues say when to come back (detail.retryAfterSeconds).
       const retryAfter = e.detail.retryAfterSeconds
       if (typeof retryAfter === 'number' && retryAfter > 0) ctx.set('Retry-After', String(Math.ceil(retryAfter)))
