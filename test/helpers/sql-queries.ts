@@ -356,7 +356,7 @@ export class SqlQueries {
   }
 }
 
-function columnValues(defs: readonly { type: ColumnType; values: readonly Cell[] }[]): ColumnValues[] {
+export function columnValues(defs: readonly { type: ColumnType; values: readonly Cell[] }[]): ColumnValues[] {
   return defs.map((d): ColumnValues => {
     if (d.type === 'text') return d.values.map((v) => (v === null ? '' : String(v)))
     if (d.type === 'float') return Float64Array.from(d.values, (v) => (v === null ? Number.NaN : Number(v)))

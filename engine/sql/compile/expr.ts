@@ -403,12 +403,14 @@ export function falsity(x: SqlExpr, scope: Scope): Expr {
 }
 
 /**
- * 1 where `e` is (or, `member` false, is not) one of the literals; 0 where `e` is NULL either way.
+ * 1 where `e` is (or, `member` false, is not) one of the literals; 0 where `e` is NULL either way,
+ * but for the empty list, which SQLite answers without looking at `e`: `x IN ()` is FALSE and
+ * `x NOT IN ()` TRUE, a NULL `x` included.
  * The literals must be of e's kind and none NULL (a NULL in the list makes "not in" NULL).
  */
 function membership(x: SqlExpr, list: readonly SqlExpr[], member: boolean, scope: Scope): Expr {
   const v = value(x, scope)
-  if (list.length === 0) return member ? num(0, true) : notNull(v.e)
+  if (list.length === 0) return num(member ? 0 : 1, true)
   const items = list.map((item) => {
     if (item.k === 'int' || item.k === 'real') {
       if (v.t === 'text') throw outside('IN mixing text and numbers')

@@ -1,0 +1,44 @@
+/**
+ * `IN ()` and `NOT IN ()` with an empty list (issue 38): SQLite answers them without looking at
+ * the left side, so `x IN ()` is FALSE and `x NOT IN ()` TRUE even where x is NULL. The compiled
+ * engine answered NULL for `NULL NOT IN ()` (sqllogictest found it); each query here is answered
+ * both ways and must agree, and must have run on the engine, not fallen back.
+ */
+import { expect } from 'chai'
+import { compiledAnswer, difference, sqliteAnswer, sqlTableOf, type BothTables } from '../helpers/sql-answers.js'
+import { makeTable } from '../helpers/engine.js'
+import { columnValues } from '../helpers/sql-queries.js'
+
+const QUERIES = [
+  'select a, a not in () as x from pub.e.t',
+  'select a, a in () as x from pub.e.t',
+  'select a, not (a in ()) as x, not (a not in ()) as y from pub.e.t',
+  'select a from pub.e.t where a not in ()',
+  'select a from pub.e.t where not (a in ())',
+  'select a from pub.e.t where a in ()',
+  'select a from pub.e.t where not (null in ())',
+  'select s, s not in () as x, s in () as y from pub.e.t',
+  'select count(*) as n from pub.e.t where s not in () and a not in ()',
+  'select a, case when a not in () then 1 else 0 end as x from pub.e.t',
+]
+
+describe('SQL: IN and NOT IN with an empty list, NULL on the left (issue 38)', () => {
+  let tables: BothTables[]
+  before(async () => {
+    const defs = [
+      { name: 'a', type: 'int' as const, values: [1, null, 3, 4] },
+      { name: 's', type: 'text' as const, values: ['x', 'y', null, 'z'] },
+    ]
+    const input = makeTable('pub.e.t', defs)
+    tables = [{ input, sql: await sqlTableOf(input, columnValues(defs)) }]
+  })
+
+  for (const sql of QUERIES)
+    it(sql, async () => {
+      const want = sqliteAnswer(sql, tables)
+      if ('error' in want) throw new Error(`sql.js refused: ${want.error}`)
+      const got = await compiledAnswer(sql, tables)
+      expect(got, 'compiled to the engine').to.not.equal(null)
+      expect(difference(got!, want.result)).to.equal('')
+    })
+})
