@@ -57,6 +57,25 @@ export function checkFieldLength(
   }
 }
 
+/**
+ * Refuses a dotted path one of whose parts (folder or table names) is longer than a name may be
+ * (FIELD_LIMITS.name). Checked where a folder or table is created or gets a new path, not where
+ * one is only named: a table made before the limit was enforced can still be read and dropped.
+ * `parameter` names the request field the path came in.
+ */
+export function checkPathSegments(path: string, parameter = 'path'): void {
+  const max = FIELD_LIMITS.name
+  const parts = path.split('.')
+  const at = parts.findIndex((part) => part.length > max)
+  if (at < 0) return
+  const part = parts[at]
+  throw new AppError(
+    'INVALID_PARAMETER',
+    `Part ${at + 1} of the path in "${parameter}" (${quoteName(part)}) is ${part.length} characters long; each dot-separated name in a path may have at most ${max} characters: shorten it.`,
+    { parameter, field: 'name', segment: at + 1, length: part.length, maxLength: max },
+  )
+}
+
 /** Refuses a result or table of more than MAX_COLUMNS columns. */
 export function checkColumnCount(columns: number, what: string, code: ErrorCode, hint: string): void {
   if (columns > MAX_COLUMNS) {

@@ -1,5 +1,6 @@
 /** Table and folder records in the catalog: lookup with permissions, and committing versions. */
 import { AppError } from '../../shared/errors.js'
+import { checkPathSegments } from '../../shared/name-limits.js'
 import type { Store, WriteOp } from '../../shared/store/types.js'
 import { isValidPath, type TableMeta, type ColumnSpec } from '../../shared/table.js'
 import { canRead } from './access.js'
@@ -138,6 +139,7 @@ export async function createDir(store: Store, init: DirInit, opts: { mustNotExis
       if (w.get(KEYS.table(init.path)))
         throw new AppError('ALREADY_EXISTS', `A table named "${init.path}" already exists; choose another folder name.`, { directory: init.path })
       if (parent && !w.get(KEYS.dir(parent))) throw noSuchDirectory(parent)
+      checkPathSegments(init.path)
       const dir = newDirRecord(id, init)
       return {
         ops: [{ op: 'set', key: KEYS.dir(dir.path), value: JSON.stringify(dir) }, ...listInFolderOps('dir', dir.path), ...guardNames(w, named)],
@@ -226,6 +228,8 @@ function planCommit(w: Watched, init: TableInit, meta: TableMeta, opts: CommitOp
   // was lost did commit, or a client library sent that batch again after a reconnect.
   if (previous?.version === meta.version) return { ops: [], result: previous }
   if (previous && opts.mustNotExist) throw tableExists(init.path)
+  // Whatever route created it: a new table's names are within the limit (one made before may be replaced).
+  if (!previous) checkPathSegments(init.path)
   opts.replacing?.(previous)
   if (opts.expectVersion !== undefined && previous?.version !== opts.expectVersion) {
     // changedMeanwhile tells a caller that retries lost races this one from a store failure.

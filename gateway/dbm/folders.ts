@@ -4,6 +4,7 @@
  * and only its owner (or an administrator) edits or drops it.
  */
 import { AppError } from '../../shared/errors.js'
+import { checkPathSegments } from '../../shared/name-limits.js'
 import type { Store } from '../../shared/store/types.js'
 import { LISTING_COLUMNS, listFolder, listingRow } from '../catalog/listing.js'
 import { hasCapability, type Principal } from '../catalog/principal.js'
@@ -144,6 +145,7 @@ const makeDir = defineTransaction({
   },
   handler: async (ctx, p) => {
     const path = checkPath(p.path, 'directory')
+    checkPathSegments(path)
     await requireCreatableIn(ctx.deps.store, ctx.user, path, 'directory')
     const { users, uploaders } = p
     await checkPrincipalNames(ctx.deps.store, users ?? [], 'users')

@@ -4,7 +4,7 @@
  * change of column metadata, like a copy, makes a new version sharing the data files
  * (cloneTableVersion); the version the catalog stops pointing at is retired in the same batch.
  */
-import { checkFieldLength, quoteName } from '../../shared/name-limits.js'
+import { checkFieldLength, checkPathSegments, quoteName } from '../../shared/name-limits.js'
 import { cloneTableVersion, removeTableVersion } from '../../engine/index.js'
 import { AppError } from '../../shared/errors.js'
 import type { Store, WriteOp } from '../../shared/store/types.js'
@@ -279,6 +279,7 @@ const move = defineTransaction({
   handler: async (ctx, p) => {
     const from = objectPath(p.from, 'from')
     const to = objectPath(p.to, 'to')
+    checkPathSegments(to, 'to')
     const object = await visibleObject(ctx.deps.store, ctx.user, from)
     if (!object) throw noSuchObject(from)
     if (object.kind === 'dir') refuseReserved(from, 'moved')
@@ -321,6 +322,7 @@ const copyTable = defineTransaction({
   handler: async (ctx, p) => {
     const from = objectPath(p.from, 'from')
     const to = objectPath(p.to, 'to')
+    checkPathSegments(to, 'to')
     const source = await requireTable(ctx.deps.store, ctx.user, from)
     if (to === from) throw new AppError('INVALID_PARAMETER', `Cannot copy "${from}" onto itself; give "to" another path.`, { parameter: 'to' })
     await requireCreatableIn(ctx.deps.store, ctx.user, to, 'table')

@@ -40,6 +40,7 @@ import {
   type ChunkValues,
 } from '../../engine/index.js'
 import { AppError } from '../../shared/errors.js'
+import { checkPathSegments } from '../../shared/name-limits.js'
 import type { Store } from '../../shared/store/types.js'
 import { isFloat64Type, isValidPath, NA_INT, type ColumnSpec, type ColumnType } from '../../shared/table.js'
 import { commitTable, lostCommitRace } from '../catalog/tables.js'
@@ -206,6 +207,7 @@ function targetPath(uid: string, raw: string): string {
       parameter: 'path',
     })
   }
+  checkPathSegments(path)
   return path
 }
 

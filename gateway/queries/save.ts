@@ -9,7 +9,7 @@
  * version that the catalog does not end up pointing at is removed at once.
  */
 import { withoutFormatWidth } from '../../shared/format-width.js'
-import { checkFieldLength } from '../../shared/name-limits.js'
+import { checkFieldLength, checkPathSegments } from '../../shared/name-limits.js'
 import { AppError } from '../../shared/errors.js'
 import type { ResultSet } from '../../shared/protocol.js'
 import { isValidPath, type ColumnSpec } from '../../shared/table.js'
@@ -131,6 +131,7 @@ function checkTablePath(user: Principal, req: SaveRequest): string {
       { parameter: param },
     )
   }
+  checkPathSegments(path, req.pathParam ?? 'path')
   return path
 }
 

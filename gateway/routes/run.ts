@@ -3,6 +3,7 @@
  * `replace` and `title` save its result.
  */
 import { AppError } from '../../shared/errors.js'
+import { checkPathSegments } from '../../shared/name-limits.js'
 import type { Params } from '../params.js'
 import { stringParam } from '../params.js'
 import type { RunRecipe } from '../query/run.js'
@@ -32,6 +33,8 @@ export const RUN_ENDPOINT: QueryEndpoint<RunRecipe> = {
         { parameter: 'truncate_' },
       )
     }
+    // Refused before the query runs, rather than after it when the result is saved.
+    checkPathSegments(stringParam(params, 'savetable')?.trim() ?? '', 'savetable')
   },
   async after(deps, user, result, params) {
     const path = stringParam(params, 'savetable')?.trim() ?? ''
