@@ -13,20 +13,26 @@ export const CHUNK_ROWS = 500
 export const STREAM_THRESHOLD = 2000
 
 /**
- * A chunk also ends once it holds this many characters, whatever its rows: 500 rows of large
- * cells would otherwise make one string past V8's limit (about 512 Mi characters) and fail.
+ * A chunk also ends once it holds this many characters, whatever its rows, so that building one
+ * chunk (and turning it into bytes) is a few milliseconds of the event loop's time: 500 rows of
+ * large cells would otherwise be one long stretch, or a string past V8's limit. Renderers check
+ * it after every cell, and hand out longer cells in slices (long-cells.ts).
  */
-export const CHUNK_CHARS = 8 * 1024 * 1024
+export const CHUNK_CHARS = 256 * 1024
 
 /** Whether a chunk of `rows` rows (counted from its range's start) holding `out` should be handed out now. */
 export const chunkDone = (rows: number, out: string): boolean => rows % CHUNK_ROWS === 0 || out.length >= CHUNK_CHARS
 
 /**
- * A rendering joined into one string stops at this length and streams instead: few rows can
- * still make a large answer (700 rows of 900 KB were a 500 past V8's string limit), and a body
- * this size gains nothing from being one string.
+ * A rendering is joined into one string only when it is this short and is done within
+ * JOIN_BUDGET_MS; otherwise it streams, chunk by chunk with the event loop running in between.
+ * Joining runs the renderer on the event loop in one go, and the body is then encoded and
+ * compressed in one go too, so only small bodies may take that path.
  */
-export const JOIN_LIMIT_CHARS = 64 * 1024 * 1024
+export const JOIN_LIMIT_CHARS = 1024 * 1024
+
+/** Milliseconds a rendering may take to be joined; one that takes longer streams from the start. */
+export const JOIN_BUDGET_MS = 10
 
 /** Makes a fresh chunk generator each time it is called. Empty chunks are allowed (see paced). */
 export type ChunkSource = () => Iterable<string>
@@ -62,11 +68,16 @@ export function joinChunks(source: ChunkSource): string {
   return out
 }
 
-/** Join the chunks of a source into one string, or null as soon as it would pass `limit` characters. */
+/**
+ * Join the chunks of a source into one string, or null as soon as it would pass `limit`
+ * characters or has taken JOIN_BUDGET_MS. Each chunk is bounded work, so this holds the event
+ * loop for the budget and one chunk at most; what it rendered is thrown away when it gives up.
+ */
 function joinWithin(source: ChunkSource, limit: number): string | null {
+  const deadline = performance.now() + JOIN_BUDGET_MS
   let out = ''
   for (const chunk of source()) {
-    if (out.length + chunk.length > limit) return null
+    if (out.length + chunk.length > limit || performance.now() > deadline) return null
     out += chunk
   }
   return out

@@ -9,25 +9,35 @@ import type { ResultColumn, ResultSet } from '../../shared/protocol.js'
 import type { ColumnMeta } from '../../shared/table.js'
 import { NA_INT } from '../../shared/table.js'
 import { perCode } from '../../shared/result-text.js'
-import { chunkDone } from './chunks.js'
+import { CHUNK_CHARS, chunkDone } from './chunks.js'
 import { exportKind, ymdToIso } from './export/columns.js'
+import { cellOf, longCellChunks, type Cell, type LongCell } from './long-cells.js'
 import type { RowRange } from './types.js'
-import type { CellReader } from './values.js'
 
 const NEEDS_QUOTES = /[",\r\n]/
 
+const doubleQuotes = (text: string): string => text.replace(/"/g, '""')
+
 /** One field, quoted when RFC 4180 requires it. */
 export function csvField(text: string): string {
-  return NEEDS_QUOTES.test(text) ? `"${text.replace(/"/g, '""')}"` : text
+  return NEEDS_QUOTES.test(text) ? `"${doubleQuotes(text)}"` : text
 }
+
+/** A long field: whether it needs quotes is decided by indexOf, which scans 64 MB in a few ms. */
+function longField(text: string): LongCell {
+  const quoted = ['"', ',', '\r', '\n'].some((c) => text.includes(c))
+  return quoted ? { text, open: '"', close: '"', encode: doubleQuotes } : { text, open: '', close: '', encode: (slice) => slice }
+}
+
+const csvCell = cellOf(csvField, longField)
 
 /** The header line: the column names. */
 export function csvHeader(cols: readonly ColumnMeta[]): string {
   return cols.map((c) => csvField(c.name)).join(',') + '\r\n'
 }
 
-/** A reader of one column's CSV fields (already quoted). */
-function csvCellReader(meta: ColumnMeta, column: ResultColumn): CellReader {
+/** A reader of one column's CSV fields (short ones already quoted). */
+function csvCellReader(meta: ColumnMeta, column: ResultColumn): (row: number) => Cell {
   switch (column.kind) {
     case 'int': {
       const data = column.data
@@ -40,12 +50,12 @@ function csvCellReader(meta: ColumnMeta, column: ResultColumn): CellReader {
     }
     case 'text': {
       const data = column.data
-      return (row) => csvField(data[row])
+      return (row) => csvCell(data[row])
     }
     case 'coded': {
       // Each distinct string is quoted once, however many rows hold it.
       const codes = column.codes
-      const field = perCode(column.dict, csvField)
+      const field = perCode(column.dict, csvCell)
       return (row) => field(codes[row])
     }
   }
@@ -54,11 +64,23 @@ function csvCellReader(meta: ColumnMeta, column: ResultColumn): CellReader {
 /** Rows [from, to) as CSV lines, in chunks (chunks.ts); no header. */
 export function* csvRows(result: ResultSet, range: RowRange): Generator<string> {
   const readers = result.columns.map((column, c) => csvCellReader(result.cols[c], column))
-  const last = readers.length - 1
   let out = ''
   for (let r = range.from; r < range.to; r++) {
-    for (let c = 0; c < last; c++) out += readers[c](r) + ','
-    out += (last >= 0 ? readers[last](r) : '') + '\r\n'
+    for (let c = 0; c < readers.length; c++) {
+      const cell = readers[c](r)
+      if (c > 0) out += ','
+      if (typeof cell === 'string') out += cell
+      else {
+        yield out
+        yield* longCellChunks(cell)
+        out = cell.close
+      }
+      if (out.length >= CHUNK_CHARS) {
+        yield out
+        out = ''
+      }
+    }
+    out += '\r\n'
     if (chunkDone(r - range.from + 1, out)) {
       yield out
       out = ''

@@ -3,10 +3,16 @@
  * column name as tooltip), one row per result row, numbers right-aligned, everything escaped.
  */
 import type { ResultSet } from '../../shared/protocol.js'
-import { chunkDone } from './chunks.js'
+import { CHUNK_CHARS, chunkDone } from './chunks.js'
 import { escapeHtml } from './escape.js'
+import { cellOf, longCellChunks, type Cell, type LongCell } from './long-cells.js'
 import type { RowRange } from './types.js'
 import { displayCellReader, isNumeric } from './values.js'
+
+const longHtml = (text: string): LongCell => ({ text, open: '', close: '', encode: escapeHtml })
+
+/** A cell as HTML text: escaped, a long one a slice at a time. */
+const htmlCell = cellOf(escapeHtml, longHtml)
 
 /** Escape a label and turn its newlines (the 1010data multi-line heading) into <br>. */
 function labelHtml(label: string): string {
@@ -35,7 +41,19 @@ export function* htmlTableRows(result: ResultSet, range: RowRange): Generator<st
   let out = ''
   for (let r = from; r < to; r++) {
     out += '<tr>'
-    for (let c = 0; c < readers.length; c++) out += opens[c] + escapeHtml(readers[c](r)) + '</td>'
+    for (let c = 0; c < readers.length; c++) {
+      const cell: Cell = htmlCell(readers[c](r))
+      if (typeof cell === 'string') out += opens[c] + cell + '</td>'
+      else {
+        yield out + opens[c]
+        yield* longCellChunks(cell)
+        out = cell.close + '</td>'
+      }
+      if (out.length >= CHUNK_CHARS) {
+        yield out
+        out = ''
+      }
+    }
     out += '</tr>\n'
     if (chunkDone(r - from + 1, out)) {
       yield out

@@ -10,7 +10,8 @@
  */
 import type { ResultColumn, ResultSet } from '../../shared/protocol.js'
 import type { ColumnMeta } from '../../shared/table.js'
-import { chunkDone } from './chunks.js'
+import { CHUNK_CHARS, chunkDone } from './chunks.js'
+import { longCellChunks } from './long-cells.js'
 import type { RowRange } from './types.js'
 import { jsonCellReader } from './values.js'
 
@@ -23,7 +24,14 @@ export function* jsonColumnValues(column: ResultColumn, range: RowRange, continu
   const read = jsonCellReader(column)
   let out = ''
   for (let r = from; r < to; r++) {
-    out += (r > from || continued ? ',' : '') + read(r)
+    const cell = read(r)
+    if (r > from || continued) out += ','
+    if (typeof cell === 'string') out += cell
+    else {
+      yield out
+      yield* longCellChunks(cell)
+      out = cell.close
+    }
     if (chunkDone(r - from + 1, out)) {
       yield out
       out = ''
@@ -62,7 +70,20 @@ export function* jsonRowsBody(result: ResultSet, range: RowRange, continued: boo
   let out = ''
   for (let r = from; r < to; r++) {
     out += r > from || continued ? ',[' : '['
-    for (let c = 0; c < readers.length; c++) out += (c > 0 ? ',' : '') + readers[c](r)
+    for (let c = 0; c < readers.length; c++) {
+      const cell = readers[c](r)
+      if (c > 0) out += ','
+      if (typeof cell === 'string') out += cell
+      else {
+        yield out
+        yield* longCellChunks(cell)
+        out = cell.close
+      }
+      if (out.length >= CHUNK_CHARS) {
+        yield out
+        out = ''
+      }
+    }
     out += ']'
     if (chunkDone(r - from + 1, out)) {
       yield out
@@ -88,7 +109,20 @@ export function* jsonKeyedBody(result: ResultSet, range: RowRange, continued: bo
   let out = ''
   for (let r = from; r < to; r++) {
     out += r > from || continued ? ',{' : '{'
-    for (let c = 0; c < readers.length; c++) out += (c > 0 ? ',' : '') + keys[c] + readers[c](r)
+    for (let c = 0; c < readers.length; c++) {
+      const cell = readers[c](r)
+      out += (c > 0 ? ',' : '') + keys[c]
+      if (typeof cell === 'string') out += cell
+      else {
+        yield out
+        yield* longCellChunks(cell)
+        out = cell.close
+      }
+      if (out.length >= CHUNK_CHARS) {
+        yield out
+        out = ''
+      }
+    }
     out += '}'
     if (chunkDone(r - from + 1, out)) {
       yield out

@@ -47,9 +47,15 @@ async function* pieces(rows: PagedRows): AsyncGenerator<ResultSet> {
   }
 }
 
-/** Chunks of a synchronous generator, without the empty ones (they only asked for a pause). */
-function* nonEmpty(chunks: Iterable<string>): Generator<string> {
-  for (const chunk of chunks) if (chunk !== '') yield chunk
+/**
+ * Chunks of a synchronous generator, with a turn of the event loop after each (each is bounded
+ * work, see chunks.ts) and without the empty ones (they only asked for that pause).
+ */
+async function* paced(chunks: Iterable<string>): AsyncGenerator<string> {
+  for (const chunk of chunks) {
+    if (chunk !== '') yield chunk
+    await breathe()
+  }
 }
 
 async function* columnMajor(rows: PagedRows): AsyncGenerator<string> {
@@ -58,7 +64,7 @@ async function* columnMajor(rows: PagedRows): AsyncGenerator<string> {
     yield out + jsonColumnKey(rows.cols, c)
     let continued = false
     for await (const piece of pieces(rows)) {
-      yield* nonEmpty(jsonColumnValues(piece.columns[c], { from: 0, to: piece.rowCount }, continued))
+      yield* paced(jsonColumnValues(piece.columns[c], { from: 0, to: piece.rowCount }, continued))
       continued = true
     }
     out = ']'
@@ -71,7 +77,7 @@ async function* rowMajor(rows: PagedRows, keyed: boolean): AsyncGenerator<string
   let continued = false
   for await (const piece of pieces(rows)) {
     const range = { from: 0, to: piece.rowCount }
-    yield* nonEmpty(keyed ? jsonKeyedBody(piece, range, continued) : jsonRowsBody(piece, range, continued))
+    yield* paced(keyed ? jsonKeyedBody(piece, range, continued) : jsonRowsBody(piece, range, continued))
     continued = true
   }
   yield keyed ? ']' : JSON_ROWS_END
@@ -79,20 +85,20 @@ async function* rowMajor(rows: PagedRows, keyed: boolean): AsyncGenerator<string
 
 async function* textTable(rows: PagedRows, first: ResultSet): AsyncGenerator<string> {
   const layout = textLayout(first)
-  for await (const piece of pieces(rows)) for (const _ of measureRows(piece, { from: 0, to: piece.rowCount }, layout));
+  for await (const piece of pieces(rows)) for (const _ of measureRows(piece, { from: 0, to: piece.rowCount }, layout)) await breathe()
   checkTextSize(layout, rows.rowCount)
-  yield textHeader(layout)
-  for await (const piece of pieces(rows)) yield* nonEmpty(textRows(piece, { from: 0, to: piece.rowCount }, layout))
+  yield* paced(textHeader(layout))
+  for await (const piece of pieces(rows)) yield* paced(textRows(piece, { from: 0, to: piece.rowCount }, layout))
 }
 
 async function* csvTable(rows: PagedRows): AsyncGenerator<string> {
   yield csvHeader(rows.cols)
-  for await (const piece of pieces(rows)) yield* nonEmpty(csvRows(piece, { from: 0, to: piece.rowCount }))
+  for await (const piece of pieces(rows)) yield* paced(csvRows(piece, { from: 0, to: piece.rowCount }))
 }
 
 async function* htmlPage(rows: PagedRows, first: ResultSet, page?: PageInfo): AsyncGenerator<string> {
   yield pageStart(page, 'Result') + paragraph(rowCountText(rows.rowCount)) + htmlTableStart(first)
-  for await (const piece of pieces(rows)) yield* nonEmpty(htmlTableRows(piece, { from: 0, to: piece.rowCount }))
+  for await (const piece of pieces(rows)) yield* paced(htmlTableRows(piece, { from: 0, to: piece.rowCount }))
   yield HTML_TABLE_END + PAGE_END
 }
 

@@ -3,7 +3,7 @@
  * chunk generator; chunks.ts decides whether the output is one string or a stream.
  */
 import type { ResultSet } from '../../shared/protocol.js'
-import { clipRange, shouldStream, toRendered } from './chunks.js'
+import { clipRange, joinChunks, shouldStream, toRendered } from './chunks.js'
 import { htmlTable } from './html-table.js'
 import { PAGE_END, pageStart, paragraph, rowCountText } from './html-page.js'
 import { jsonColumns, jsonKeyed, jsonRows } from './json.js'
@@ -22,7 +22,11 @@ export interface ResultOptions {
   readonly range?: RowRange
   /** Title and links of the HTML page. */
   readonly page?: PageInfo
-  /** Force (true) or forbid (false) streaming; by default only large ranges stream. */
+  /**
+   * Force (true) or forbid (false) streaming; by default only large ranges stream, and small ones
+   * that take long to render. Forbidden, the whole body is rendered in one go: for tests and
+   * small consumers, never for an answer of the service.
+   */
   readonly stream?: boolean
 }
 
@@ -65,7 +69,7 @@ export function renderResult(result: ResultSet, format: Format, opts: ResultOpti
   // Bytes always stream: pieces are encoded one at a time (export/index.ts).
   if (format === 'arrow' || format === 'parquet')
     return { type: contentType(format), body: { [Symbol.asyncIterator]: () => binaryChunks(format, result, resultPieces(result, range, PIECE_ROWS)) } }
-  const stream = opts.stream ?? shouldStream(range)
   const source = format === 'html' ? () => resultPage(result, range, opts) : () => tableChunks(result, format, range)
-  return toRendered(contentType(format), source, stream)
+  if (opts.stream === false) return { type: contentType(format), body: joinChunks(source) }
+  return toRendered(contentType(format), source, opts.stream ?? shouldStream(range))
 }

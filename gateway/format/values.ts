@@ -8,6 +8,7 @@ import type { ColumnMeta } from '../../shared/table.js'
 import { NA_INT } from '../../shared/table.js'
 import { isTextColumn, perCode, textReader } from '../../shared/result-text.js'
 import { displayFormatter, showsTextAsIs, type DisplayColumn } from './display/index.js'
+import { cellOf, type Cell, type LongCell } from './long-cells.js'
 
 /** Reads one cell of a column as a string; built once per column so the row loop stays flat. */
 export type CellReader = (row: number) => string
@@ -31,12 +32,20 @@ export function cellValue(column: ResultColumn, row: number): number | string | 
   }
 }
 
+/** A slice of a long string as JSON writes it between its quotes (slices never cut a surrogate pair). */
+const jsonSlice = (slice: string): string => JSON.stringify(slice).slice(1, -1)
+
+const longJson = (text: string): LongCell => ({ text, open: '"', close: '"', encode: jsonSlice })
+
+/** A string as JSON: whole when short, in slices when long (long-cells.ts). */
+const jsonString = cellOf((s) => JSON.stringify(s), longJson)
+
 /**
- * A reader giving each cell's JSON text, exactly as JSON.stringify would write cellValue().
- * String(n) equals JSON.stringify(n) for every finite number (including -0 → "0" and 1e21 →
- * "1e+21"), which avoids a JSON.stringify call per number.
+ * A reader giving each cell's JSON text, exactly as JSON.stringify would write cellValue() (a long
+ * string as slices that join to that text). String(n) equals JSON.stringify(n) for every finite
+ * number (including -0 → "0" and 1e21 → "1e+21"), which avoids a JSON.stringify call per number.
  */
-export function jsonCellReader(column: ResultColumn): CellReader {
+export function jsonCellReader(column: ResultColumn): (row: number) => Cell {
   switch (column.kind) {
     case 'int': {
       const data = column.data
@@ -54,12 +63,12 @@ export function jsonCellReader(column: ResultColumn): CellReader {
     }
     case 'text': {
       const data = column.data
-      return (row) => JSON.stringify(data[row])
+      return (row) => jsonString(data[row])
     }
     case 'coded': {
       // Each distinct string is written as JSON once, however many rows hold it.
       const codes = column.codes
-      const json = perCode(column.dict, (s) => JSON.stringify(s))
+      const json = perCode(column.dict, jsonString)
       return (row) => json(codes[row])
     }
   }
