@@ -9,6 +9,7 @@ import { KEYS, ancestorPaths, newRev, parentPath, parseRecord, type DirRecord, t
 import { guardNames, nameGuardKeys, type NamedList } from './name-guard.js'
 import { retireVersionOp } from './retired.js'
 import { catalogTxn, isOutcomeUnknown, type TxnPlan, type Watched } from './txn.js'
+import { beforeTheChange, isAppliedUnsaved } from '../../shared/store/unsaved.js'
 import { parseRecordOnce } from '../cache/parsed-records.js'
 
 export function noSuchTable(path: string): AppError {
@@ -122,7 +123,7 @@ export function newDirRecord(id: number, init: DirInit): DirRecord {
  */
 export async function createDir(store: Store, init: DirInit, opts: { mustNotExist?: boolean } = {}): Promise<{ dir: DirRecord; created: boolean }> {
   const parent = parentPath(init.path)
-  const id = await store.incr(KEYS.objectId)
+  const id = await beforeTheChange(() => store.incr(KEYS.objectId))
   const named = [
     { names: init.users, parameter: 'users' },
     { names: init.uploaders, parameter: 'uploaders' },
@@ -199,7 +200,7 @@ export async function commitTable(store: Store, init: TableInit, meta: TableMeta
     throw new AppError('INVALID_PARAMETER', `Invalid table path "${init.path}": use dotted lower-case names inside a folder, such as uploads.me.sales.`)
   }
   const parent = parentPath(init.path)
-  const id = await store.incr(KEYS.objectId)
+  const id = await beforeTheChange(() => store.incr(KEYS.objectId))
   for (let attempt = 1; ; attempt++) {
     try {
       return await catalogTxn(
@@ -208,7 +209,8 @@ export async function commitTable(store: Store, init: TableInit, meta: TableMeta
         (w) => planCommit(w, init, meta, opts, id),
       )
     } catch (err) {
-      if (!isOutcomeUnknown(err)) throw err
+      // Known to be in effect (the embedded store could not save it): the caller keeps the version.
+      if (!isOutcomeUnknown(err) || isAppliedUnsaved(err)) throw err
       const found = await confirmCommit(store, init.path, meta.version)
       if (found === 'unknown') throw err
       if (found !== 'absent') return found

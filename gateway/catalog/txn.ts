@@ -7,6 +7,7 @@
  */
 import { AppError } from '../../shared/errors.js'
 import type { Store, WatchToken, WriteOp } from '../../shared/store/types.js'
+import { isAppliedUnsaved } from '../../shared/store/unsaved.js'
 
 export interface TxnPlan<T> {
   readonly ops: readonly WriteOp[]
@@ -30,7 +31,8 @@ const pause = (ms: number): Promise<void> => new Promise((resolve) => setTimeout
 export const OUTCOME_UNKNOWN = 'outcomeUnknown'
 
 export function isOutcomeUnknown(err: unknown): err is AppError {
-  return err instanceof AppError && err.detail[OUTCOME_UNKNOWN] === true
+  // A change known to be in effect but not saved (shared/store/unsaved.ts) must not be undone either.
+  return err instanceof AppError && (err.detail[OUTCOME_UNKNOWN] === true || isAppliedUnsaved(err))
 }
 
 /** Runs the batch; a store failure (UNAVAILABLE) during it comes back marked OUTCOME_UNKNOWN. */
@@ -38,7 +40,7 @@ async function commit(store: Store, ops: readonly WriteOp[], token: WatchToken):
   try {
     return await store.batch(ops, token)
   } catch (err) {
-    if (!(err instanceof AppError) || err.code !== 'UNAVAILABLE') throw err
+    if (!(err instanceof AppError) || err.code !== 'UNAVAILABLE' || isAppliedUnsaved(err)) throw err
     throw new AppError('UNAVAILABLE', err.message, { ...err.detail, [OUTCOME_UNKNOWN]: true }, { cause: err.cause ?? err })
   }
 }

@@ -4,6 +4,7 @@
  */
 import { AppError } from '../../shared/errors.js'
 import type { Store, WriteOp } from '../../shared/store/types.js'
+import { beforeTheChange } from '../../shared/store/unsaved.js'
 import { INSTANCE_KEYS as K, type InstanceKind, type InstanceRecord } from './records.js'
 
 export interface InstanceLimits {
@@ -36,7 +37,7 @@ export class Instances {
         { limit: this.limits.perSession },
       )
     }
-    const tag = await this.store.incr(K.counter)
+    const tag = await beforeTheChange(() => this.store.incr(K.counter))
     const record: InstanceRecord = { tag, sid, uid, kind, xml: xml(tag), created: new Date().toISOString() }
     const ops: WriteOp[] = [{ op: 'set', key: K.record(tag), value: JSON.stringify(record), ttl: this.limits.ttl }]
     if (Object.keys(vars).length > 0) ops.push({ op: 'hset', key: K.vars(tag), fields: vars }, { op: 'expire', key: K.vars(tag), ttl: this.limits.ttl })

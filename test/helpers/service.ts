@@ -64,10 +64,18 @@ export function redisAvailable(): boolean {
   return false
 }
 
-/** `clusterNodes`: for `redis-cluster`, another cluster than the run's (a test that moves slots has its own). */
-export async function startTestService(kind: StoreKind, env: Record<string, string> = {}, opts: { clusterNodes?: string } = {}): Promise<TestService> {
+/**
+ * `clusterNodes`: for `redis-cluster`, another cluster than the run's (a test that moves slots has its own).
+ * `dataDir`: an empty folder to use as DATA_DIR instead of a fresh temporary one (a small file
+ * system a test fills up); close() removes it too.
+ */
+export async function startTestService(
+  kind: StoreKind,
+  env: Record<string, string> = {},
+  opts: { clusterNodes?: string; dataDir?: string } = {},
+): Promise<TestService> {
   if (kind === 'cluster') return startClusterService(env)
-  const dataDir = await mkdtemp(join(tmpdir(), 'tabula-api-'))
+  const dataDir = opts.dataDir ?? (await mkdtemp(join(tmpdir(), 'tabula-api-')))
   const config = loadConfig({ DATA_DIR: dataDir, DEMO_ROWS: String(DEMO_ROWS), WORKERS: '2', ADMIN_PASSWORD, ...env })
   const prefix = `test:${randomBytes(6).toString('hex')}:`
   const store: Store =
