@@ -86,6 +86,7 @@ export {
   appendColumn,
   appendNa,
   createUploadDir,
+  discardUnapplied,
   dropTextCache,
   emptyColumnState,
   removeUploadDir,

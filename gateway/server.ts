@@ -15,6 +15,7 @@ import { ensureAdmin, seedDemoData } from './seed.js'
 import { removeStaleTempFolders, removeUncommittedVersions } from '../engine/index.js'
 import type { Store } from '../shared/store/types.js'
 import { knownVersions } from './catalog/tables.js'
+import { removeEndedUploads } from './dbm/upload-chunks.js'
 import type { Logger } from './logger.js'
 import { memoryTuningWarning } from './observe/memory-tuning.js'
 import { serveHalfClosed } from './half-close.js'
@@ -63,12 +64,15 @@ function readTlsFiles(config: Config): { cert: Buffer; key: Buffer } | null {
  * gateways may be writing right now, and their version between write and commit looks just like
  * a leftover: there only temporary folders a day old go, and uncommitted versions stay.
  */
-async function removeUnfinishedWrites(store: Store, dataDir: string, log: Logger): Promise<void> {
+async function removeUnfinishedWrites(store: Store, config: Config, log: Logger): Promise<void> {
+  const { dataDir } = config
   const soleWriter = store.kind === 'memory'
   const temporary = await removeStaleTempFolders(dataDir, soleWriter ? 0 : undefined)
   const uncommitted = soleWriter ? await removeUncommittedVersions(dataDir, await knownVersions(store)) : []
-  if (temporary.length + uncommitted.length > 0) {
-    log({ level: 'info', msg: 'removed unfinished table writes', folders: temporary, versions: uncommitted })
+  // Chunked uploads that are over, with whatever their chunks left (dbm/upload-chunks.ts).
+  const uploads = await removeEndedUploads(store, dataDir, config.sessionTtl)
+  if (temporary.length + uncommitted.length + uploads.length > 0) {
+    log({ level: 'info', msg: 'removed unfinished table writes', folders: temporary, versions: uncommitted, uploads })
   }
 }
 
@@ -91,7 +95,7 @@ async function main(): Promise<void> {
   applyHeapGrowth(config.gcHeapGrowthPercent)
   const deps = await buildDeps(config, createLogger({ level: config.logLevel }))
   const log = deps.log
-  await removeUnfinishedWrites(deps.store, config.dataDir, log)
+  await removeUnfinishedWrites(deps.store, config, log)
   const admin = await ensureAdmin(deps.store, config)
   if (admin.generated) {
     process.stdout.write(

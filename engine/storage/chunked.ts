@@ -18,7 +18,7 @@
  * needs. The SQLite image is left to the first query that needs it (sqlite-image-add.ts).
  */
 import './endian.js'
-import { copyFile, constants as fsConstants, mkdir, open, readdir, readFile, rename, rm, stat } from 'node:fs/promises'
+import { copyFile, constants as fsConstants, mkdir, open, readdir, readFile, rename, rm, stat, truncate } from 'node:fs/promises'
 import { join } from 'node:path'
 import { AppError } from '../../shared/errors.js'
 import { NA_INT, type ColumnSpec, type ColumnType, type TableMeta } from '../../shared/table.js'
@@ -85,6 +85,30 @@ export async function sweepUploadDirs(dataDir: string, isLive: (id: string) => P
     removed.push(name)
   }
   return removed
+}
+
+/**
+ * Cuts an upload's files back to what its applied chunks wrote (`applied`, in column order; null
+ * before the first chunk). Run when a chunk fails part way: its bytes are never read (the next
+ * write cuts them too), but on a full volume they are the space the client was told was not
+ * used ("nothing was saved"), and an abandoned upload would keep them until it expires. Files of
+ * columns that hold nothing yet, and anything else in the folder (a widening's temporary file),
+ * are removed.
+ */
+export async function discardUnapplied(dir: string, applied: readonly ChunkColumnState[] | null): Promise<void> {
+  const names = await readdir(dir).catch(() => [] as string[])
+  for (const name of names) {
+    const file = join(dir, name)
+    const m = /^c(\d+)\.(bin|dict\.jsonl)$/.exec(name)
+    const state = m ? applied?.[Number(m[1])] : undefined
+    const keep = state === undefined ? 0 : m![2] === 'bin' ? state.bytes : state.dictBytes
+    if (keep === 0) {
+      await rm(file, { force: true })
+      continue
+    }
+    const size = (await stat(file).catch(() => null))?.size ?? 0
+    if (size > keep) await truncate(file, keep)
+  }
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -26,6 +26,7 @@ import {
   appendNa,
   checkCellLimits,
   createUploadDir,
+  discardUnapplied,
   dropTextCache,
   emptyColumnState,
   isYmd,
@@ -193,8 +194,22 @@ async function lock(store: Store, id: string, seconds: number, signal: AbortSign
 
 /** Removes the folders of uploads whose state is gone (expired, or left by a process that died). */
 function sweep(ctx: DbmContext): Promise<string[]> {
-  const grace = Math.min(SWEEP_GRACE_MS, ctx.deps.config.sessionTtl * 1000)
-  return sweepUploadDirs(ctx.deps.config.dataDir, async (id) => (await ctx.deps.store.get(stateKey(id))) !== null, grace)
+  return sweepUploads(ctx.deps.store, ctx.deps.config.dataDir, ctx.deps.config.sessionTtl)
+}
+
+function sweepUploads(store: Store, dataDir: string, sessionTtl: number): Promise<string[]> {
+  const grace = Math.min(SWEEP_GRACE_MS, sessionTtl * 1000)
+  return sweepUploadDirs(dataDir, async (id) => (await store.get(stateKey(id))) !== null, grace)
+}
+
+/**
+ * At start, before serving: the folders of uploads that are over go at once, rather than at the
+ * next upload_begin. With the embedded store that is every folder (an upload's state is not kept
+ * across a restart, so none can go on); with Redis, those whose state is gone.
+ */
+export function removeEndedUploads(store: Store, dataDir: string, sessionTtl: number): Promise<string[]> {
+  if (store.kind === 'memory') return sweepUploadDirs(dataDir, async () => false, 0)
+  return sweepUploads(store, dataDir, sessionTtl)
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -366,6 +381,9 @@ const UPLOAD_CHUNK = defineTransaction({
           } catch (err) {
             // This process's dictionaries may hold values of the chunk that was not applied.
             dropTextCache(id)
+            // "Nothing was saved" must be true on disk too: a chunk cut short by a full volume
+            // had already written megabytes (we hold the lock, so no other chunk is writing).
+            await discardUnapplied(uploadDir(ctx.deps.config.dataDir, id), state.columns).catch(() => undefined)
             throw err
           }
         })

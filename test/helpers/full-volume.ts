@@ -11,8 +11,8 @@ import { join } from 'node:path'
 export interface SmallVolume {
   /** An empty folder on the volume, for DATA_DIR. */
   readonly dataDir: string
-  /** Fills the volume to the last byte with one file. */
-  fill(): Promise<void>
+  /** Fills the volume with one file, to the last byte or leaving `leaveBytes` free. */
+  fill(leaveBytes?: number): Promise<void>
   /** Removes that file. */
   free(): Promise<void>
   /** Bytes used on the volume. */
@@ -41,7 +41,7 @@ export async function mountSmallVolume(mb: number): Promise<SmallVolume | string
   const filler = join(mountPoint, 'filler')
   return {
     dataDir,
-    async fill() {
+    async fill(leaveBytes = 0) {
       const fh = await open(filler, 'a')
       try {
         // Large pieces first, then smaller ones, down to a single page.
@@ -56,6 +56,7 @@ export async function mountSmallVolume(mb: number): Promise<SmallVolume | string
             }
           }
         }
+        if (leaveBytes > 0) await fh.truncate(Math.max(0, (await fh.stat()).size - leaveBytes))
       } finally {
         await fh.close()
       }
