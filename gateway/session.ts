@@ -12,6 +12,7 @@ import type { SessionManager } from './auth/sessions.js'
 import { KEYS } from './catalog/records.js'
 import type { UserRecord } from './catalog/records.js'
 import type { Directory, Principal } from './catalog/principal.js'
+import { runAsCacheUser } from './cache-user.js'
 
 export interface AuthState {
   readonly session: SessionRecord
@@ -57,7 +58,8 @@ export function requireSession({ sessions, directory, caches }: SessionServices)
       }
       const [principal] = await Promise.all([principals.principal(directory, user, userText!, inputKeys, inputTexts), touched])
       ctx.state.auth = { session, user: principal, record: user } satisfies AuthState
-      return next()
+      // The table files this request loads are charged to this user (fair-lru.ts).
+      return runAsCacheUser(session.uid, next)
     }
     throw new AppError('NO_SESSION', 'The session is invalid or has expired; log in again with api/!login.')
   }

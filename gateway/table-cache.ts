@@ -6,7 +6,8 @@
 import { bytesPerValue, type TableMeta } from '../shared/table.js'
 import type { TableInput } from '../shared/protocol.js'
 import { hasSqliteImage, loadColumn, loadColumnRows, loadDictionary, loadSqliteImage, readTableMeta, type LoadedColumn } from '../engine/index.js'
-import { LruCache } from './lru.js'
+import { cacheUser } from './cache-user.js'
+import { FairLruCache } from './fair-lru.js'
 import { WindowPool, type WindowSlot } from './window-pool.js'
 import { AppError } from '../shared/errors.js'
 import { versionGoneOr } from './catalog/version-gone.js'
@@ -29,7 +30,8 @@ function sizeOf(e: Entry): number {
 }
 
 export class TableCache {
-  private readonly lru: LruCache<Entry>
+  /** Shared fairly between users: a user within their share keeps their tables (fair-lru.ts). */
+  private readonly lru: FairLruCache<Entry>
   /**
    * Loads in progress per version: the only moments this gateway reads a version's files (once
    * loaded, queries use the shared memory). A retired version is removed only while this is 0.
@@ -44,7 +46,7 @@ export class TableCache {
     private readonly buildImage: BuildSqliteImage = buildSqliteImageOffThread,
     windowSlots = 2,
   ) {
-    this.lru = new LruCache<Entry>(budgetBytes, sizeOf)
+    this.lru = new FairLruCache<Entry>(budgetBytes, sizeOf, { whose: cacheUser })
     this.windows = new WindowPool(windowSlots)
   }
 
@@ -53,6 +55,11 @@ export class TableCache {
 
   get stats(): { bytes: number; hits: number; misses: number; imagesBuilt: number; windowBytes: number } {
     return { bytes: this.lru.size, hits: this.lru.hits, misses: this.lru.misses, imagesBuilt: this.imagesBuilt, windowBytes: this.windows.bytes }
+  }
+
+  /** Bytes of the cache charged to a user (the last to use each entry). */
+  bytesOf(uid: string): number {
+    return this.lru.bytesOf(uid)
   }
 
   /** Whether a load of this version's files is under way on this gateway. */
