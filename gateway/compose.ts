@@ -3,6 +3,7 @@
  * run the same service in-process against a store of their choice.
  */
 import { closeTableWriter } from './queries/table-writer.js'
+import { closeCompiler } from './cache/compile-thread.js'
 import type { Config } from '../shared/config.js'
 import { createStore } from '../shared/store/index.js'
 import type { Store } from '../shared/store/types.js'
@@ -74,5 +75,6 @@ export async function closeDeps(deps: Deps): Promise<void> {
   await deps.stops.close()
   await deps.runner.close()
   await closeTableWriter()
+  await closeCompiler()
   await deps.store.close()
 }

@@ -12,9 +12,12 @@
  * A checked entry may be replaced by one with more int operators widened (engine/expr/widening.ts):
  * whether an int overflows is a function of the text and the versions too, so that entry is
  * learned once and stays true for its key.
+ *
+ * A macro query is parsed and checked on a compiler thread (compile-thread.ts), never on the
+ * gateway's: a large one took up to a second.
  */
-import { checkMacro, compileSql, guardSql, parseMacro, type CheckedOps, type Compiled, type CompiledSql, type ParsedQuery } from '../../engine/index.js'
-import { markWide } from '../../engine/index.js'
+import { checkMacro, compileSql, guardSql, type CheckedOps, type Compiled, type CompiledSql, type ParsedQuery } from '../../engine/index.js'
+import { checkOffThread, parseOffThread } from './compile-thread.js'
 import type { ColumnSpec } from '../../shared/table.js'
 import { ClockCache } from './clock-cache.js'
 
@@ -77,11 +80,11 @@ export class CompiledQueries {
   }
 
   /** The query's operations and the tables it names; throws what parseMacro throws. */
-  parseRun(xml: string, vars: Readonly<Record<string, string>>): ParsedRun {
+  async parseRun(xml: string, vars: Readonly<Record<string, string>>): Promise<ParsedRun> {
     const key = runKey(xml, vars)
     const hit = this.#parsed.get(key)
     if (hit) return hit
-    const parsed = parseMacro(xml, vars)
+    const parsed = await parseOffThread(xml, vars)
     this.#parsed.set(key, parsed)
     return parsed
   }
@@ -90,8 +93,8 @@ export class CompiledQueries {
    * The operations checked against these table versions, ready for a worker; throws what
    * checkMacro throws. `tables` must hold every table the query names.
    */
-  checkRun(xml: string, vars: Readonly<Record<string, string>>, tables: readonly CheckedTable[]): CheckedOps {
-    return this.#checkedRun(xml, vars, tables).ops
+  async checkRun(xml: string, vars: Readonly<Record<string, string>>, tables: readonly CheckedTable[]): Promise<CheckedOps> {
+    return (await this.#checkedRun(xml, vars, tables)).ops
   }
 
   /**
@@ -99,22 +102,20 @@ export class CompiledQueries {
    * on it), and keeps that as the entry for these versions. False when it was already wide, so a
    * caller never retries forever.
    */
-  widenRun(xml: string, vars: Readonly<Record<string, string>>, tables: readonly CheckedTable[], opKey: string): boolean {
-    const before = this.#checkedRun(xml, vars, tables)
+  async widenRun(xml: string, vars: Readonly<Record<string, string>>, tables: readonly CheckedTable[], opKey: string): Promise<boolean> {
+    const before = await this.#checkedRun(xml, vars, tables)
     if (before.wide.has(opKey)) return false
     const wide = new Set([...before.wide, opKey])
-    const { ops } = this.parseRun(xml, vars)
-    const checked = checkMacro(markWide(ops, wide), new Map(tables.map((t) => [t.path, t.columns])))
+    const checked = await checkOffThread(xml, vars, schemas(tables), [...wide])
     this.#checked.set(checkedKey(xml, vars, tables), { ops: checked, wide })
     return true
   }
 
-  #checkedRun(xml: string, vars: Readonly<Record<string, string>>, tables: readonly CheckedTable[]): CheckedRun {
+  async #checkedRun(xml: string, vars: Readonly<Record<string, string>>, tables: readonly CheckedTable[]): Promise<CheckedRun> {
     const key = checkedKey(xml, vars, tables)
     const hit = this.#checked.get(key)
     if (hit) return hit
-    const { ops } = this.parseRun(xml, vars)
-    const checked = { ops: checkMacro(ops, new Map(tables.map((t) => [t.path, t.columns]))), wide: new Set<string>() }
+    const checked = { ops: await checkOffThread(xml, vars, schemas(tables), []), wide: new Set<string>() }
     this.#checked.set(key, checked)
     return checked
   }
@@ -161,6 +162,9 @@ interface CheckedRun {
   readonly ops: CheckedOps
   readonly wide: ReadonlySet<string>
 }
+
+/** What the compiler thread needs of the tables: each one's columns. */
+const schemas = (tables: readonly CheckedTable[]) => tables.map((t) => ({ path: t.path, columns: t.columns }))
 
 const checkedKey = (xml: string, vars: Readonly<Record<string, string>>, tables: readonly CheckedTable[]): string =>
   `${runKey(xml, vars)}\n${JSON.stringify(tables.map((t) => [t.path, t.version]))}`

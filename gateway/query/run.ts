@@ -40,13 +40,13 @@ export async function prepareRun(
   vars: Readonly<Record<string, string>> = {},
   opts: RecipeOptions = {},
 ): Promise<RunRecipe> {
-  const parsed = deps.caches.queries.parseRun(xml, vars)
+  const parsed = await deps.caches.queries.parseRun(xml, vars)
   const tables = []
   for (const path of parsed.tables) {
     const t = await readableTable(deps.store, user, path)
     tables.push({ path, version: t.version, title: t.title, columns: t.columns })
   }
-  deps.caches.queries.checkRun(xml, vars, tables)
+  await deps.caches.queries.checkRun(xml, vars, tables)
   return { kind: 'run', xml, vars, tables: tables.map(({ path, version, title }) => ({ path, version, title })), ...(opts.truncate ? { truncate: true } : {}) }
 }
 
@@ -78,7 +78,7 @@ function emptyWindow(deps: RecipeServices, t: RunRecipe['tables'][number]): Prom
  */
 export async function runTask(deps: RecipeServices, recipe: RunRecipe, progress?: ProgressCell): Promise<RunTask> {
   // Usually a cache hit: prepareRun checked the same text against the same versions.
-  const ops = deps.caches.queries.checkRun(recipe.xml, recipe.vars, await schemasOf(deps, recipe))
+  const ops = await deps.caches.queries.checkRun(recipe.xml, recipe.vars, await schemasOf(deps, recipe))
   // A table larger than TABLE_CACHE_MB goes as an empty window; its rows are read per part (windowed.ts).
   const tables = await Promise.all(recipe.tables.map(async (t) => ((await deps.tables.fits(t.version)) ? tableInput(deps, t) : emptyWindow(deps, t))))
   return {
@@ -97,7 +97,7 @@ export async function runTask(deps: RecipeServices, recipe: RunRecipe, progress?
  */
 export async function widenRecipe(deps: RecipeServices, recipe: RunRecipe, err: unknown): Promise<boolean> {
   const key = wideningOf(err)
-  return key !== null && deps.caches.queries.widenRun(recipe.xml, recipe.vars, await schemasOf(deps, recipe), key)
+  return key !== null && (await deps.caches.queries.widenRun(recipe.xml, recipe.vars, await schemasOf(deps, recipe), key))
 }
 
 async function schemasOf(deps: RecipeServices, recipe: RunRecipe): Promise<CheckedTable[]> {

@@ -19,7 +19,7 @@ import type { RunTask } from '../../shared/protocol.js'
 import { columnsOf, makeTable } from '../helpers/engine.js'
 
 /** Never called: each line below must not compile. */
-export function uncheckedOperationsDoNotCompile(parsed: readonly Op[], tables: Tables, task: RunTask): void {
+export async function uncheckedOperationsDoNotCompile(parsed: readonly Op[], tables: Tables, task: RunTask): Promise<void> {
   // @ts-expect-error parsed operations are not checked ones
   runOps(parsed, tables)
   // @ts-expect-error nor is one of them
@@ -27,7 +27,7 @@ export function uncheckedOperationsDoNotCompile(parsed: readonly Op[], tables: T
   // @ts-expect-error a run task carries checked operations only
   execute({ ...task, ops: parsed })
   // @ts-expect-error the gateway's parsed query is not its checked one
-  const sent: RunTask = { kind: 'run', ops: new CompiledQueries().parseRun('<base table="t.x"/>', {}).ops, tables: [], maxRows: 1 }
+  const sent: RunTask = { kind: 'run', ops: (await new CompiledQueries().parseRun('<base table="t.x"/>', {})).ops, tables: [], maxRows: 1 }
   // @ts-expect-error the parallel planner plans checked queries only
   planParallel(parsed)
   void sent

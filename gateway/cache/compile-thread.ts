@@ -1,0 +1,54 @@
+/**
+ * The compiler threads: macro queries are parsed and checked here (compile-task.ts), beside the
+ * gateway's thread, whose event loop serves every request. Two threads, so one large query does
+ * not hold up every other; one is kept started so that a query does not wait for the engine's
+ * parser to load, and the other ends after a while idle.
+ */
+import { Piscina } from 'piscina'
+import { AppError, fromPayload } from '../../shared/errors.js'
+import type { CheckedOps, ParsedQuery } from '../../engine/index.js'
+import type { CheckTask, CompileOutcome, CompileTask, ParseTask } from './compile-task.js'
+
+const TASK_FILE = new URL('./compile-task-door.cjs', import.meta.url)
+
+/** A second compiler thread idle this long ends. */
+const IDLE_MS = 30_000
+
+let pool: Piscina | null = null
+
+function compilerPool(): Piscina {
+  pool ??= new Piscina({ filename: TASK_FILE.href, minThreads: 1, maxThreads: 2, idleTimeout: IDLE_MS })
+  return pool
+}
+
+async function compile(task: CompileTask): Promise<CompileOutcome & { ok: true }> {
+  let outcome: CompileOutcome
+  try {
+    outcome = (await compilerPool().run(task)) as CompileOutcome
+  } catch (err) {
+    throw err instanceof AppError ? err : new AppError('INTERNAL', 'The query compiler failed.', {}, { cause: err })
+  }
+  if (!outcome.ok) throw fromPayload(outcome.error)
+  return outcome
+}
+
+/** parseMacro, off the event loop. */
+export async function parseOffThread(xml: string, vars: ParseTask['vars']): Promise<ParsedQuery> {
+  const outcome = await compile({ kind: 'parse', xml, vars })
+  if (!('parsed' in outcome)) throw new AppError('INTERNAL', 'The query compiler answered a parse with something else.')
+  return outcome.parsed
+}
+
+/** parseMacro then checkMacro (with the int operators `wide` widened), off the event loop. */
+export async function checkOffThread(xml: string, vars: CheckTask['vars'], tables: CheckTask['tables'], wide: readonly string[]): Promise<CheckedOps> {
+  const outcome = await compile({ kind: 'check', xml, vars, tables, wide })
+  if (!('checked' in outcome)) throw new AppError('INTERNAL', 'The query compiler answered a check with something else.')
+  return outcome.checked
+}
+
+/** Ends the compiler threads (the next query starts them again). */
+export async function closeCompiler(): Promise<void> {
+  const p = pool
+  pool = null
+  await p?.destroy()
+}
