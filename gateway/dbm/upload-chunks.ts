@@ -374,10 +374,9 @@ const UPLOAD_CHUNK = defineTransaction({
           if (seq !== undefined && seq !== state.chunks + 1) return null
           // The chunk was read for the columns as they were; an earlier chunk may have settled them since.
           if (!sameReading(chunk.cols, readingCols(state))) chunk = await readRows(ctx, state, rows)
+          let next: UploadState
           try {
-            const next = await applyChunk(ctx, state, chunk.read)
-            await writeState(access, next)
-            return { upload: id, rows: next.rows, chunks: next.chunks }
+            next = await applyChunk(ctx, state, chunk.read)
           } catch (err) {
             // This process's dictionaries may hold values of the chunk that was not applied.
             dropTextCache(id)
@@ -386,6 +385,14 @@ const UPLOAD_CHUNK = defineTransaction({
             await discardUnapplied(uploadDir(ctx.deps.config.dataDir, id), state.columns).catch(() => undefined)
             throw err
           }
+          try {
+            await writeState(access, next)
+          } catch (err) {
+            // The bytes stay: a store that failed to answer may have recorded the new state after all.
+            dropTextCache(id)
+            throw err
+          }
+          return { upload: id, rows: next.rows, chunks: next.chunks }
         })
         if (done) return done
       }
