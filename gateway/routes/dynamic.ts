@@ -37,6 +37,7 @@ import { formatLinks, send } from '../respond.js'
 import { authState } from '../session.js'
 import { clientGoneSignal, runForRequest } from './abort.js'
 import { READ_METHODS, serveReadMethod } from './widget.js'
+import { holdReadSlot } from './read-slot.js'
 import { answerMethods, CONTROL_ONLY_METHODS, hasResult, widgetMethods } from './methods.js'
 import { actionRunner } from './dynamic-actions.js'
 
@@ -233,5 +234,6 @@ export async function dynamicMethod(ctx: Context, deps: Deps, inst: InstanceReco
     recipe !== null
       ? await deps.results.readable(deps.results.key(recipe), () => runForRequest(ctx, deps, `inst:${inst.tag}`, (control) => runRecipe(deps, recipe, control)))
       : readableOf(await widgetResult(deps, ctx, inst, app, name, await deps.instances.vars(inst.tag)))
+  await holdReadSlot(ctx, deps, method)
   await serveReadMethod(ctx, ctx.state.route as ParsedPath, method, readable, 'run')
 }

@@ -29,6 +29,7 @@ import { queryHandler, queryMethodHandler, type RecipeSlot, type RecipeSlotOf, t
 import { RUN_ENDPOINT } from './run.js'
 import { SQL_ENDPOINT } from './sql.js'
 import { READ_METHODS, serveReadMethod } from './widget.js'
+import { holdReadSlot } from './read-slot.js'
 
 function sendTag(ctx: Context, tag: number): void {
   const route = ctx.state.route as ParsedPath
@@ -114,7 +115,9 @@ export function instanceHandler(deps: Deps) {
     if (inst.kind === 'sql' || inst.kind === 'run') return queryHandler(deps, ENDPOINTS[inst.kind], instanceRecipeSlot)(ctx)
     if (inst.kind === 'dynamic') return dynamicRequest(ctx, deps, inst, null)
     const route = ctx.state.route as ParsedPath
-    await serveReadMethod(ctx, route, 'data', await queryInstanceResult(ctx, deps, inst), 'run')
+    const result = await queryInstanceResult(ctx, deps, inst)
+    await holdReadSlot(ctx, deps, 'data')
+    await serveReadMethod(ctx, route, 'data', result, 'run')
   }
 }
 
@@ -132,7 +135,9 @@ export function instanceMethodHandler(deps: Deps) {
     if (!(READ_METHODS as readonly string[]).includes(method)) {
       throw new AppError('NOT_FOUND', `Unknown index-widget method "!${method}"; use !${RESULT_METHODS.join(', !')}.`, { method })
     }
-    await serveReadMethod(ctx, ctx.state.route as ParsedPath, method, await queryInstanceResult(ctx, deps, inst), 'run')
+    const result = await queryInstanceResult(ctx, deps, inst)
+    await holdReadSlot(ctx, deps, method)
+    await serveReadMethod(ctx, ctx.state.route as ParsedPath, method, result, 'run')
   }
 }
 

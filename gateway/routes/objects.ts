@@ -17,6 +17,7 @@ import { resultForValues, VALUES_PARAM, valuesMode } from '../format/index.js'
 import { authState } from '../session.js'
 import { pageInfo, serveFolder } from './ls.js'
 import { requestedRange, serveReadMethod } from './widget.js'
+import { holdReadSlot } from './read-slot.js'
 
 /**
  * Names the service answers itself. A top-level folder may carry one of them; it is reached
@@ -51,12 +52,13 @@ async function serveTable(ctx: Context, deps: Deps, table: TableRecord, method: 
   const route = ctx.state.route as ParsedPath
   const kept = tableData(deps.tables, table)
   // The bare URL is `!data` with the path as its title: both take range_ and to_.
+  const range = method === undefined || method === 'data' ? cappedRange(ctx, deps, table) : null
+  await holdReadSlot(ctx, deps, method)
   if (method === undefined) {
     const values = valuesMode(requestParams(ctx)[VALUES_PARAM])
     const read = async (from: number, to: number) => resultForValues(await kept.rows(from, to), route.format, values)
-    return sendRows(ctx, { cols: kept.cols, read }, cappedRange(ctx, deps, table), route.format, pageInfo(ctx, table.path))
+    return sendRows(ctx, { cols: kept.cols, read }, range!, route.format, pageInfo(ctx, table.path))
   }
-  if (method === 'data') cappedRange(ctx, deps, table)
   return serveReadMethod(ctx, route, method, kept, 'run')
 }
 

@@ -22,6 +22,7 @@ import { truncationOf, withTruncateHint, type RecipeOptions } from '../query/lim
 import { runRecipe, type Recipe } from '../query/service.js'
 import { READ_METHODS, serveReadMethod, type AppKind } from './widget.js'
 import { answerSavedOnly, type SavedTable } from './saved-answer.js'
+import { holdReadSlot } from './read-slot.js'
 
 /** Where a query's recipe is held between requests (its slot): the session, or an instance. */
 export interface RecipeSlot {
@@ -173,5 +174,6 @@ async function answerFromRecipe<R extends Recipe>(
   const key = deps.results.key(recipe)
   setResultId(ctx, key)
   const readable = await deps.results.readable(key, () => runForRequest(ctx, deps, slot.stopKey, (control) => runRecipe(deps, recipe, control)))
+  await holdReadSlot(ctx, deps, method)
   await serveReadMethod(ctx, ctx.state.route as ParsedPath, method, readable, ep.app, { answers: deps.results.rendered, resultKey: key })
 }
