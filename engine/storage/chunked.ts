@@ -18,7 +18,7 @@
  * needs. The SQLite image is left to the first query that needs it (sqlite-image-add.ts).
  */
 import './endian.js'
-import { copyFile, constants as fsConstants, mkdir, open, readdir, readFile, rename, rm, stat, truncate } from 'node:fs/promises'
+import { copyFile, constants as fsConstants, link, mkdir, open, readdir, readFile, rename, rm, stat, truncate } from 'node:fs/promises'
 import { join } from 'node:path'
 import { AppError } from '../../shared/errors.js'
 import { NA_INT, type ColumnSpec, type ColumnType, type TableMeta } from '../../shared/table.js'
@@ -88,14 +88,24 @@ export async function sweepUploadDirs(dataDir: string, isLive: (id: string) => P
 }
 
 /**
- * Cuts an upload's files back to what its applied chunks wrote (`applied`, in column order; null
+ * Brings an upload's files back to what its applied chunks wrote (`applied`, in column order; null
  * before the first chunk). Run when a chunk fails part way: its bytes are never read (the next
  * write cuts them too), but on a full volume they are the space the client was told was not
- * used ("nothing was saved"), and an abandoned upload would keep them until it expires. Files of
- * columns that hold nothing yet, and anything else in the folder (a widening's temporary file),
- * are removed.
+ * used ("nothing was saved"), and an abandoned upload would keep them until it expires. Also run
+ * before each chunk and commit, and after a chunk is recorded, so what a failure or a lost answer
+ * left is settled from the recorded state:
+ *  - a column the chunk widened from int to float gets its int file back from the copy widening
+ *    kept (widenToFloat) while the state still says int, and the copy goes once it says float;
+ *  - files of columns that hold nothing yet, and anything else (a widening's temporary file), go.
  */
 export async function discardUnapplied(dir: string, applied: readonly ChunkColumnState[] | null): Promise<void> {
+  for (const name of await readdir(dir).catch(() => [] as string[])) {
+    const m = /^c(\d+)\.bin\.narrow$/.exec(name)
+    if (!m) continue
+    const index = Number(m[1])
+    if (applied?.[index]?.type === 'int') await rename(join(dir, name), join(dir, columnFile(index)))
+    else await rm(join(dir, name), { force: true })
+  }
   const names = await readdir(dir).catch(() => [] as string[])
   for (const name of names) {
     const file = join(dir, name)
@@ -214,6 +224,11 @@ export async function widenToFloat(dir: string, index: number, state: ChunkColum
   const tmp = `${file}.widen`
   await rm(tmp, { force: true })
   await writeFileDurably(tmp, bytesOf(out))
+  // The int file stays, under another name, until the state records the float one: a chunk that
+  // fails after this (a full volume) must leave the column as it was (discardUnapplied).
+  const narrow = `${file}.narrow`
+  await rm(narrow, { force: true })
+  await link(file, narrow).catch(() => copyFile(file, narrow))
   await rename(tmp, file)
   return { ...state, type: to, bytes: out.byteLength }
 }

@@ -374,6 +374,9 @@ const UPLOAD_CHUNK = defineTransaction({
           if (seq !== undefined && seq !== state.chunks + 1) return null
           // The chunk was read for the columns as they were; an earlier chunk may have settled them since.
           if (!sameReading(chunk.cols, readingCols(state))) chunk = await readRows(ctx, state, rows)
+          const dir = uploadDir(ctx.deps.config.dataDir, id)
+          // What an earlier chunk's failure or lost answer left is settled from the state (we hold the lock).
+          await discardUnapplied(dir, state.columns)
           let next: UploadState
           try {
             next = await applyChunk(ctx, state, chunk.read)
@@ -381,17 +384,19 @@ const UPLOAD_CHUNK = defineTransaction({
             // This process's dictionaries may hold values of the chunk that was not applied.
             dropTextCache(id)
             // "Nothing was saved" must be true on disk too: a chunk cut short by a full volume
-            // had already written megabytes (we hold the lock, so no other chunk is writing).
-            await discardUnapplied(uploadDir(ctx.deps.config.dataDir, id), state.columns).catch(() => undefined)
+            // had already written megabytes, and may have rewritten an int column as floats.
+            await discardUnapplied(dir, state.columns).catch(() => undefined)
             throw err
           }
           try {
             await writeState(access, next)
           } catch (err) {
-            // The bytes stay: a store that failed to answer may have recorded the new state after all.
+            // The files stay: a store that failed to answer may have recorded the new state after all.
             dropTextCache(id)
             throw err
           }
+          // Recorded: a widened column's int copy is no longer needed.
+          await discardUnapplied(dir, next.columns).catch(() => undefined)
           return { upload: id, rows: next.rows, chunks: next.chunks }
         })
         if (done) return done
@@ -587,6 +592,7 @@ async function commitUpload(ctx: DbmContext, state: UploadState): Promise<TableR
     ...(c.fixed && { fixed: true }),
   }))
   const dir = uploadDir(ctx.deps.config.dataDir, state.id)
+  await discardUnapplied(dir, columns)
   const states = await Promise.all(columns.map((c, i) => (c.type === null ? appendNa(dir, state.id, i, { ...c, type: 'text' }, state.rows) : c)))
   const owner: Principal = ctx.user
   for (let attempt = 1; ; attempt++) {

@@ -76,6 +76,47 @@ describe('upload_chunk on a full volume (tmpfs)', function () {
   })
 })
 
+describe('upload_chunk widening a column on a full volume (tmpfs)', function () {
+  this.timeout(120_000)
+  let volume: SmallVolume | undefined
+  let svc: TestService | undefined
+  let admin: string
+
+  before(async function () {
+    const mounted = await mountSmallVolume(24)
+    if (typeof mounted === 'string') {
+      console.log(`      skipped: mounting a tmpfs needs root (${mounted}); run as root or with CI=true`)
+      return this.skip()
+    }
+    volume = mounted
+    svc = await startTestService('memory', { WORKERS: '1', DEMO_ROWS: '500' }, { dataDir: volume.dataDir })
+    admin = await svc.login()
+  })
+  after(async () => {
+    await volume?.free()
+    await svc?.close()
+    await volume?.unmount()
+  })
+
+  it('a refused chunk that had turned an int column into floats leaves the ints as they were', async () => {
+    const { upload } = await dbmOk<{ upload: string }>(svc!, admin, 'upload_begin', { path: 'uploads.admin.widened' })
+    await dbmOk(svc!, admin, 'upload_chunk', { upload, seq: 1, data: { a: [1, 2] } })
+    await volume!.fill(1 << 20)
+    // Column a becomes float (its file rewritten as such), then its 2.4 MB do not fit.
+    const chunk = { upload, seq: 2, data: { a: Array.from({ length: 300_000 }, (_, i) => i + 0.5) } }
+    const res = await svc!.http
+      .post('/v1/api/dbm:json')
+      .set('Cookie', admin)
+      .send({ cmd: ['upload_chunk', chunk] })
+    expect(res.status, res.text).to.equal(507)
+    await volume!.free()
+    await dbmOk(svc!, admin, 'upload_chunk', chunk)
+    await dbmOk(svc!, admin, 'upload_commit', { upload })
+    const q = await svc!.http.post('/v1/api/sql:json').set('Cookie', admin).send({ sql: 'select a from uploads.admin.widened limit 3' })
+    expect(q.body).to.deep.equal({ a: [1, 2, 0.5] })
+  })
+})
+
 describe('chunked uploads at start', () => {
   let dataDir: string
   before(async () => {
