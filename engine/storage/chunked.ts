@@ -8,6 +8,8 @@
  *                        a text column holds codes in order of first appearance
  *   c2.dict.jsonl        the text column's distinct values, one JSON string a line, in the order
  *                        their codes were given (code 0, '' = N/A, is implicit)
+ *   c0.bin.narrow        for a moment: an int column's file as it was before a chunk widened it
+ *                        to floats, until the state records the widening (discardUnapplied)
  * ```
  *
  * The caller (the gateway) keeps, in its Store, how many bytes of each file belong to committed
