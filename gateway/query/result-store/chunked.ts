@@ -25,6 +25,7 @@ import { assembleRange, emptyColumn, type DecodedChunk } from './assemble.js'
 import { decodeChunk, encodeChunk } from './chunk.js'
 import { storedKind, type ColumnKind } from './codec.js'
 import { chunkKey, chunkKeys, metaKey, parseMeta, publicMeta, type ResultMeta, type StoredMeta } from './layout.js'
+import { chunkRowsFor } from './chunk-rows.js'
 
 export type { ResultMeta } from './layout.js'
 
@@ -87,8 +88,11 @@ export class ResultStore {
     const previous = token.values[0] === null ? null : parseMeta(token.values[0])
     const gen = randomBytes(8).toString('hex')
     const started = Date.now()
-    const chunks = Math.ceil(result.rowCount / this.#chunkRows)
-    const written = sizeLowerBound(result) > this.#maxBytes ? null : await this.#writeChunks(key, gen, result, chunks)
+    const tooLarge = sizeLowerBound(result) > this.#maxBytes
+    // Smaller chunks for long text, so that encoding one is a short stretch (chunk-rows.ts).
+    const chunkRows = tooLarge ? this.#chunkRows : chunkRowsFor(result, this.#chunkRows)
+    const chunks = Math.ceil(result.rowCount / chunkRows)
+    const written = tooLarge ? null : await this.#writeChunks(key, gen, result, chunkRows, chunks)
     if (written === null) {
       // An earlier result under the key is no longer the answer: remove it too (unless a newer
       // save replaced it meanwhile), so readers recompute instead of reading stale rows.
@@ -104,7 +108,7 @@ export class ResultStore {
       cols: result.cols,
       kinds: result.columns.map(storedKind),
       rowCount: result.rowCount,
-      chunkRows: this.#chunkRows,
+      chunkRows,
       chunks,
       bytes: written,
     }
@@ -194,7 +198,7 @@ export class ResultStore {
    * next one is filled. Returns the bytes written, or null (after removing them) once they pass
    * maxBytes. On a Store error the chunks written so far are removed and the error is rethrown.
    */
-  async #writeChunks(key: string, gen: string, result: ResultSet, chunks: number): Promise<number | null> {
+  async #writeChunks(key: string, gen: string, result: ResultSet, chunkRows: number, chunks: number): Promise<number | null> {
     const ttl = this.#ttl + CHUNK_TTL_SLACK
     let bytes = 0
     let pending: WriteOp[] = []
@@ -215,8 +219,10 @@ export class ResultStore {
     }
     try {
       for (let i = 0; i < chunks; i++) {
-        const from = i * this.#chunkRows
-        const value = encodeChunk(result, from, Math.min(result.rowCount, from + this.#chunkRows))
+        // A turn of the event loop between chunks: each is bounded work, all of them are not.
+        if (i > 0) await breathe()
+        const from = i * chunkRows
+        const value = encodeChunk(result, from, Math.min(result.rowCount, from + chunkRows))
         const size = Buffer.byteLength(value)
         bytes += size
         if (bytes > this.#maxBytes) {
@@ -246,6 +252,8 @@ export class ResultStore {
     for (let i = 0; i < keys.length; i += MAX_KEYS_PER_BATCH) await this.#store.del(...keys.slice(i, i + MAX_KEYS_PER_BATCH))
   }
 }
+
+const breathe = (): Promise<void> => new Promise((resolve) => setImmediate(resolve))
 
 function positiveInteger(name: string, value: number): number {
   if (!Number.isSafeInteger(value) || value <= 0) throw new RangeError(`ResultStore: ${name} must be a whole number above 0 (got ${value}).`)
