@@ -206,7 +206,11 @@ export class FairShare {
       for (const [u, v] of this.usage) if (v.ms * 2 ** (-(now - v.at) / this.t.usageHalfLifeMs) < 1 && !this.held.has(u)) this.usage.delete(u)
   }
 
-  /** Whether `user` may take a free worker now: not while benched at the workers they kept. */
+  /**
+   * Whether `user` may take a free worker now. A benched user may not beyond the workers they
+   * kept, unless another worker stays free after it: the bench keeps one worker for the others,
+   * not every worker (two hogs benched at once left both idle for light users who needed one).
+   */
   private mayStart(user: string, now: number): boolean {
     const bench = this.benched.get(user)
     if (bench === undefined) return true
@@ -214,7 +218,7 @@ export class FairShare {
       this.benched.delete(user)
       return true
     }
-    return this.heldBy(user) < bench.keep
+    return this.heldBy(user) < bench.keep || this.workers - this.holding.size >= 2
   }
 
   /** Of the users with waiting tasks (and allowed to start, with `startable`): fewest workers held, then least recent time. */
@@ -318,7 +322,12 @@ export class FairShare {
         victimMs = ms
       }
     }
-    if (victimUser === undefined) return false
+    if (victimUser === undefined) {
+      // Nobody owes a worker now, but recent times move (the running users' grow, the waiter's
+      // decays): look again in a slice, since no task need start or end meanwhile.
+      this.wakeAt(now + this.t.sliceMs)
+      return false
+    }
     let victim: Turn | undefined
     for (const t of this.holding) if (t.user === victimUser && (victim === undefined || t.startedAt > victim.startedAt)) victim = t
     const waited = this.queues.get(waiter)![0].startedAt
@@ -330,10 +339,11 @@ export class FairShare {
     const attempt = victim!.attempt!
     this.release(victim!, now)
     this.preempted++
-    this.benchBusierThan(waiter, waiterMs, now)
     // The task runs again later: its wait for that starts now.
     victim!.startedAt = now
     this.enqueue(victim!, true)
+    // After the enqueue, so that the user who lost the worker is among those benched.
+    this.benchBusierThan(waiter, waiterMs, now)
     attempt.abort(new Error('the worker was taken back for another user'))
     return true
   }

@@ -235,6 +235,72 @@ describe('fair sharing policy (gateway/fair-share.ts)', () => {
     await Promise.all([a1.outcome, a2.outcome])
   })
 
+  it('looks again while a task waits and nobody owes it a worker yet, so it gets one once the busy users pass twice its recent time, with no task starting or ending meanwhile', async () => {
+    const fair = new FairShare(2, quick({ sliceMs: 20 }))
+    const log: string[] = []
+    // b has 150 ms of recent time.
+    const b0 = new Job('b0', fair, 'b', log)
+    await sleep(150)
+    b0.finish()
+    await b0.outcome
+    const a1 = new Job('a1', fair, 'a', log)
+    const d1 = new Job('d1', fair, 'd', log)
+    await sleep(1)
+    // Nothing owes b a worker yet: a and d have run for a moment, b has 150 ms.
+    const b1 = new Job('b1', fair, 'b', log)
+    await sleep(100)
+    expect(b1.running).to.equal(false)
+    // Once a's time passes 2 x 150 ms + a slice, a's worker is taken back for b (the code before
+    // looked only when a task arrived or ended, and b waited for a hog's query to end).
+    const waited = await until(() => b1.running, 1500, 'b1 gets a worker')
+    expect(waited).to.be.below(800)
+    b1.finish()
+    await b1.outcome
+    for (const j of [a1, d1]) {
+      await until(() => j.running, 1000, `${j.name} runs`)
+      j.finish()
+    }
+    expect(await Promise.all([a1.outcome, d1.outcome])).to.deep.equal(['a1 done', 'd1 done'])
+  })
+
+  it('keeps one worker, not every worker, for the others while two hogs are benched', async () => {
+    const fair = new FairShare(2, { sliceMs: 20, benchMs: 400, benchMaxMs: 5000, shareRatio: 2, usageHalfLifeMs: 60_000 })
+    const log: string[] = []
+    const a1 = new Job('a1', fair, 'a', log)
+    const d1 = new Job('d1', fair, 'd', log)
+    await sleep(100)
+    // b takes a's worker (a benched at none, d at the one it holds); while b's next task holds
+    // it, c takes d's: both hogs are benched at none.
+    const b1 = new Job('b1', fair, 'b', log)
+    await until(() => b1.running, 1000, 'b1 gets a worker')
+    b1.finish()
+    await b1.outcome
+    const b2 = new Job('b2', fair, 'b', log)
+    await sleep(1)
+    expect(b2.running, 'the freed worker serves b at once').to.equal(true)
+    const c1 = new Job('c1', fair, 'c', log)
+    await until(() => c1.running, 1000, 'c1 gets a worker')
+    expect(a1.running || d1.running).to.equal(false)
+    expect(fair.preemptions).to.equal(2)
+    b2.finish()
+    c1.finish()
+    await Promise.all([b2.outcome, c1.outcome])
+    // Both workers are free: one hog may run again at once, the other worker stays free for the
+    // light users while the bench lasts (the code before kept both idle).
+    await until(() => a1.running || d1.running, 200, 'one hog runs again')
+    await sleep(50)
+    expect(a1.running && d1.running, 'the second worker stays free').to.equal(false)
+    const b3 = new Job('b3', fair, 'b', log)
+    await sleep(1)
+    expect(b3.running, 'the free worker serves b at once').to.equal(true)
+    b3.finish()
+    await b3.outcome
+    await until(() => a1.running && d1.running, 1500, 'both hogs run after the bench')
+    a1.finish()
+    d1.finish()
+    expect(await Promise.all([a1.outcome, d1.outcome])).to.deep.equal(['a1 done', 'd1 done'])
+  })
+
   it('takes nothing back while one user alone uses every worker', async () => {
     const fair = new FairShare(2, quick({ sliceMs: 10 }))
     const log: string[] = []
