@@ -1,7 +1,7 @@
 /**
  * Date arithmetic over yyyymmdd integers: dateadd (days), addmonths and addyears (calendar months
  * and years, the day clamped to the end of a shorter month) and datediff (days between). The
- * 1010data names of these are unconfirmed; see docs/pending/21-dates.md. N/A in → N/A out, and
+ * 1010data names of these are unconfirmed; see docs/language.md (choices). N/A in → N/A out, and
  * a result past the Int32 range (beyond year ±214748) is N/A.
  */
 import { NA_INT, type Column, type IntColumn, type Value } from '../columns/types.js'

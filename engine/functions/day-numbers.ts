@@ -2,7 +2,7 @@
  * Day numbers: daynum(D) turns a yyyymmdd date into a count of days and numdate(N) turns the
  * count back, so that plain subtraction and addition do date arithmetic. Day 0 is 1/1/2035, the
  * epoch of the K language 1010data is built on (its documentation does not name one: see
- * docs/pending/21-dates.md); date+time values (times.ts) count days from the same day.
+ * docs/language.md, choices); date+time values (times.ts) count days from the same day.
  */
 import { NA_INT, type Column, type Value } from '../columns/types.js'
 import { asColumn, callError, isColumn, onConstants, requiredValue } from './args.js'

@@ -8,7 +8,7 @@
  * - `change`: changes an instance's state but no data: variables sent to a dynamic instance
  *   (`api/{tag}`, `api/{tag}/{widget}`), a trailing segment `api/{tag}/{y}` (which sets the
  *   variable `path` when the instance has an index widget and declares `path`) and `!stop`. The reference client may send these as GET
- *   (docs/reference: `method_: 'GET'`, SPEC 4.6 "query-string parameters set variables"), so GET
+ *   (the dynamic-api reference beside the repository: `method_: 'GET'`, SPEC 4.6 "query-string parameters set variables"), so GET
  *   stays allowed, but a browser request marked cross-site is refused.
  * - `read`: everything else, including running a query without `savetable`.
  *

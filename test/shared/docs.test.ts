@@ -76,3 +76,58 @@ describe('links between the README and docs/', () => {
     })
   }
 })
+
+/**
+ * Paths written in prose: README.md, docs/ and the product's comments name repository files as
+ * `gateway/runner.ts` or (in a file of gateway/ui) `client/query-page.ts`. A path resolves from the
+ * repository root or from the naming file's folder; `.js` may stand for its `.ts` source. What is
+ * not a repository path is listed here with its reason.
+ */
+const NOT_REPOSITORY_PATHS: Readonly<Record<string, string>> = {
+  'shared/reference/macro-language.md': 'the team folder beside the repository, not its shared/',
+  'shared/reference/dynamic-api.md': 'the team folder beside the repository, not its shared/',
+  'bench/results': 'made by the benchmarks when they run',
+  'test/security/principals-': 'a prefix of several test files',
+  'gateway/login-throttle': "a filter of the test runner's paths",
+}
+const PATH_IN_PROSE = /(?<![\w./-])((?:gateway|engine|shared|client|cli|test|bench|scripts|docs|deploy)\/[\w./-]*[\w-])/g
+const PRODUCT_FOLDERS = ['gateway', 'engine', 'shared', 'client', 'cli', 'scripts', 'bench']
+
+function productSources(): string[] {
+  const files: string[] = []
+  for (const folder of PRODUCT_FOLDERS)
+    for (const entry of readdirSync(join(ROOT, folder), { recursive: true, withFileTypes: true }))
+      if (entry.isFile() && /\.(c?ts|mjs)$/.test(entry.name)) files.push(normalize(join(entry.parentPath, entry.name)).slice(ROOT.length))
+  return files
+}
+
+function missingPaths(file: string): string[] {
+  const missing = new Set<string>()
+  for (const [, path] of read(file).matchAll(PATH_IN_PROSE)) {
+    if (/[*{<]/.test(path) || path.startsWith('test/artifacts') || path in NOT_REPOSITORY_PATHS) continue
+    const forms = [path, path.replace(/\.js$/, '.ts'), path.replace(/\.cjs$/, '.cts')]
+    const found = forms.some((p) => existsSync(join(ROOT, p)) || existsSync(join(ROOT, dirname(file), p)))
+    if (!found) missing.add(path)
+  }
+  return [...missing]
+}
+
+describe('repository paths named in the README, docs/ and product comments (issue 37)', () => {
+  for (const page of PAGES)
+    it(`every path ${page} names exists`, () => {
+      expect(missingPaths(page)).to.deep.equal([])
+    })
+  it('every path a product source names in its comments exists', () => {
+    const broken = productSources().flatMap((f) => missingPaths(f).map((p) => `${f}: ${p}`))
+    expect(broken).to.deep.equal([])
+  })
+})
+
+describe('the README configuration table (issue 37)', () => {
+  it('names only variables the code reads (shared/config.ts)', () => {
+    const known = new Set<string>(CONFIG_VARIABLES)
+    const documented = [...README.matchAll(/^\| `([A-Z][A-Z0-9_]+)` \|/gm)].map((m) => m[1])
+    expect(documented.length, 'rows found in the table').to.be.greaterThan(20)
+    expect(documented.filter((name) => !known.has(name))).to.deep.equal([])
+  })
+})
