@@ -9,6 +9,7 @@
  */
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client'
 import type { RouteName } from './route-name.js'
+import { loopHeldReader } from './loop-held.js'
 
 /** The text exposition format Prometheus scrapes. */
 export const METRICS_CONTENT_TYPE = 'text/plain; version=0.0.4; charset=utf-8'
@@ -152,6 +153,15 @@ export class GatewayMetrics {
       registers: [this.registry],
       collect() {
         this.set(metrics.sources?.tables.stats.windowBytes ?? 0)
+      },
+    })
+    const held = loopHeldReader()
+    new Gauge({
+      name: 'event_loop_held_max_seconds',
+      help: "Longest stretch the gateway's thread ran without a turn of its event loop since the last scrape (its own CPU time: time other processes had the cores is not counted, unlike nodejs_eventloop_lag_max_seconds).",
+      registers: [this.registry],
+      collect() {
+        this.set(held() / 1000)
       },
     })
     collectDefaultMetrics({ register: this.registry })
