@@ -247,5 +247,25 @@ forEachStore('dbm groups', (svc) => {
       expect((await query()).status).to.equal(404)
       expect((await dbmOk<View>(svc(), admin, 'get_group', { group: 'nest_outer' })).users).to.deep.equal([])
     })
+
+    it('refuses a member of group B a table shared only with group A, while a member of A reads it (issue 37)', async () => {
+      // A mutation that let any member of any group pass any share list was caught only by the
+      // nested-groups case above: here the two groups are unrelated.
+      const { store, config } = svc().deps
+      const inA = await userCookie(svc(), 'share_a_member')
+      const inB = await userCookie(svc(), 'share_b_member')
+      await dbmOk(svc(), admin, 'add_group', { group: 'share_ga', users: ['share_a_member'] })
+      await dbmOk(svc(), admin, 'add_group', { group: 'share_gb', users: ['share_b_member'] })
+      await ensureDir(store, { path: 'onlya', owner: 'admin', users: ['share_ga'], inherit: false })
+      const meta = await writeTableVersion(config.dataDir, { columns: [{ name: 'x', type: 'int' }], data: [Int32Array.from([1, 2])] })
+      await commitTable(store, { path: 'onlya.t', owner: 'admin' }, meta)
+      const query = (cookie: string) => svc().http.post('/v1/api/sql:json').set('Cookie', cookie).send({ sql: 'select sum(x) s from onlya.t' })
+      const a = await query(inA)
+      expect(a.status, a.text).to.equal(200)
+      expect(a.body).to.deep.equal({ s: [3] })
+      const b = await query(inB)
+      expect(b.status, b.text).to.equal(404)
+      expect((await svc().http.get('/v1/api/onlya.t:json').set('Cookie', inB)).status).to.equal(404)
+    })
   })
 })
