@@ -37,6 +37,36 @@ export function shareDictionary(dict: readonly string[]): SharedDictionary {
   return { id: `${NONCE}/${++encoded}`, size: dict.length, units, ends: ends.buffer as SharedArrayBuffer }
 }
 
+/** Code units written between turns of the event loop by shareDictionaryInSlices. */
+const SLICE_UNITS = 1024 * 1024
+
+/**
+ * shareDictionary with a turn of the event loop (`breathe`) after every SLICE_UNITS code units:
+ * for the gateway's thread, which loads the dictionaries of tables whose text may run to hundreds
+ * of megabytes. The same layout as shareDictionary's.
+ */
+export async function shareDictionaryInSlices(dict: readonly string[], breathe: () => Promise<void>): Promise<SharedDictionary> {
+  let total = 0
+  for (const s of dict) total += s.length
+  const units = new SharedArrayBuffer(total * 2)
+  const bytes = Buffer.from(units)
+  const ends = new Int32Array(new SharedArrayBuffer(dict.length * 4))
+  let at = 0
+  let since = 0
+  for (let i = 0; i < dict.length; i++) {
+    // utf16le copies code units as they are, lone surrogates included.
+    bytes.write(dict[i], at * 2, 'utf16le')
+    at += dict[i].length
+    ends[i] = at
+    since += dict[i].length + 8
+    if (since >= SLICE_UNITS) {
+      since = 0
+      await breathe()
+    }
+  }
+  return { id: `${NONCE}/${++encoded}`, size: dict.length, units, ends: ends.buffer as SharedArrayBuffer }
+}
+
 function decode(d: SharedDictionary): string[] {
   const all = Buffer.from(d.units).toString('utf16le')
   const ends = new Int32Array(d.ends)

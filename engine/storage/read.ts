@@ -12,7 +12,9 @@ import type { ColumnType, TableMeta } from '../../shared/table.js'
 import { COLUMN_NAME, COLUMN_TYPES } from '../../shared/table.js'
 import { columnFile, dictFile, META_FILE, segmentFile, SQLITE_FILE, versionDir } from './layout.js'
 import type { LoadedColumn } from './types.js'
-import { shareDictionary } from '../columns/shared-dictionary.js'
+import { shareDictionaryInSlices } from '../columns/shared-dictionary.js'
+import { parseDictionaryFile } from './dict-parse.js'
+import { nextTurn } from '../../shared/turns.js'
 import { isFloat64Type } from '../columns/index.js'
 import { damaged, describe } from './damaged.js'
 import { checkSegments, readRowsInto } from './segments.js'
@@ -96,11 +98,14 @@ export async function loadColumn(dataDir: string, meta: TableMeta, index: number
   return { type: spec.type, buffer: await loadColumnRows(dataDir, meta, index, 0, meta.rows, dict.length), dict, sharedDict }
 }
 
-/** A text column's dictionary, as strings and in shared memory. */
+/**
+ * A text column's dictionary, as strings and in shared memory. Parsed and copied a slice at a time
+ * (dict-parse.ts, shareDictionaryInSlices): the gateway loads dictionaries on its own thread.
+ */
 export async function loadDictionary(dataDir: string, meta: TableMeta, index: number): Promise<{ dict: string[]; sharedDict: SharedDictionary }> {
   if (specOf(meta, index).type !== 'text') throw new AppError('INTERNAL', `Column ${index} of table version ${meta.version} is not text.`)
   const dict = await readDict(join(versionDir(dataDir, meta.version), dictFile(index)))
-  return { dict, sharedDict: shareDictionary(dict) }
+  return { dict, sharedDict: await shareDictionaryInSlices(dict, nextTurn) }
 }
 
 /**
@@ -135,16 +140,14 @@ export async function loadColumnRows(
 }
 
 async function readDict(file: string): Promise<string[]> {
-  let dict: unknown
+  let dict: string[]
   try {
-    dict = JSON.parse(await readFile(file, 'utf8'))
+    dict = await parseDictionaryFile(await readFile(file), nextTurn)
   } catch (e) {
     throw damaged(file, describe(e), e)
   }
-  if (!Array.isArray(dict) || dict[0] !== '' || !dict.every((s) => typeof s === 'string')) {
-    throw damaged(file, "not an array of strings starting with ''")
-  }
-  return dict as string[]
+  if (dict[0] !== '') throw damaged(file, "not an array of strings starting with ''")
+  return dict
 }
 
 /** A typed-array view over a loaded column: Float64Array for float and bigint, Int32Array otherwise. */

@@ -5,6 +5,7 @@
  * generator, the bytes are identical either way.
  */
 import type { Rendered, RowRange } from './types.js'
+import { nextTurn } from '../../shared/turns.js'
 
 /** Rows per chunk: large enough to keep per-chunk overhead small, small enough to stay snappy. */
 export const CHUNK_ROWS = 500
@@ -42,11 +43,6 @@ export function shouldStream(range: RowRange): boolean {
   return range.to - range.from > STREAM_THRESHOLD
 }
 
-/** Let timers and I/O run; setImmediate (not a microtask) so pending I/O really gets a turn. */
-function breathe(): Promise<void> {
-  return new Promise((resolve) => setImmediate(resolve))
-}
-
 /**
  * Yield the chunks of a source, pausing for the event loop before each one after the first.
  * Empty chunks are not passed on: generators yield '' during long work that produces no output
@@ -55,7 +51,7 @@ function breathe(): Promise<void> {
 async function* paced(source: ChunkSource): AsyncGenerator<string> {
   let first = true
   for (const chunk of source()) {
-    if (!first) await breathe()
+    if (!first) await nextTurn()
     first = false
     if (chunk !== '') yield chunk
   }

@@ -18,6 +18,7 @@ import { csvHeader, csvRows } from './csv.js'
 import { binaryChunks } from './export/index.js'
 import type { Format, PageInfo, Rendered } from './types.js'
 import { contentType } from './types.js'
+import { nextTurn } from '../../shared/turns.js'
 
 /** Rows fetched and rendered at a time: one chunk of a kept result (gateway/query/result-store). */
 export const PIECE_ROWS = 4096
@@ -31,11 +32,6 @@ export interface PagedRows {
   read(from: number, to: number): Promise<ResultSet>
 }
 
-/** Let timers and other requests run between pieces that were already in memory. */
-function breathe(): Promise<void> {
-  return new Promise((resolve) => setImmediate(resolve))
-}
-
 /** Every piece of the selection in order; throws when the source answers fewer rows than asked. */
 async function* pieces(rows: PagedRows): AsyncGenerator<ResultSet> {
   for (let from = 0; from < rows.rowCount; from += PIECE_ROWS) {
@@ -43,7 +39,7 @@ async function* pieces(rows: PagedRows): AsyncGenerator<ResultSet> {
     const piece = await rows.read(from, to)
     if (piece.rowCount !== to - from) throw new Error(`rows ${from}-${to} of a streamed result came back as ${piece.rowCount} rows`)
     yield piece
-    await breathe()
+    await nextTurn()
   }
 }
 
@@ -54,7 +50,7 @@ async function* pieces(rows: PagedRows): AsyncGenerator<ResultSet> {
 async function* paced(chunks: Iterable<string>): AsyncGenerator<string> {
   for (const chunk of chunks) {
     if (chunk !== '') yield chunk
-    await breathe()
+    await nextTurn()
   }
 }
 
@@ -85,7 +81,7 @@ async function* rowMajor(rows: PagedRows, keyed: boolean): AsyncGenerator<string
 
 async function* textTable(rows: PagedRows, first: ResultSet): AsyncGenerator<string> {
   const layout = textLayout(first)
-  for await (const piece of pieces(rows)) for (const _ of measureRows(piece, { from: 0, to: piece.rowCount }, layout)) await breathe()
+  for await (const piece of pieces(rows)) for (const _ of measureRows(piece, { from: 0, to: piece.rowCount }, layout)) await nextTurn()
   checkTextSize(layout, rows.rowCount)
   yield* paced(textHeader(layout))
   for await (const piece of pieces(rows)) yield* paced(textRows(piece, { from: 0, to: piece.rowCount }, layout))

@@ -6,6 +6,7 @@
 import type { ResultSet } from '../../../shared/protocol.js'
 import { isTextColumn, sliceColumn, textReader } from '../../../shared/result-text.js'
 import type { RowRange } from '../types.js'
+import { nextTurn } from '../../../shared/turns.js'
 import { arrowSchema, arrowStream } from './arrow.js'
 import { parquetFile, parquetKinds } from './parquet.js'
 
@@ -14,11 +15,6 @@ export { exportKind, ymdToDays, daysToYmd, ymdToIso, type ExportKind } from './c
 /** The formats whose bodies are bytes. */
 export type BinaryFormat = 'arrow' | 'parquet'
 
-/** Let timers and other requests run between pieces. */
-function breathe(): Promise<void> {
-  return new Promise((resolve) => setImmediate(resolve))
-}
-
 /**
  * Rows [from, to) of a result in memory, as pieces of `rows` rows that view its columns (no copy
  * of numbers). Pieces as large as paged.ts reads give the same bytes as a kept result's stream.
@@ -26,7 +22,7 @@ function breathe(): Promise<void> {
 export async function* resultPieces(result: ResultSet, range: RowRange, rows: number): AsyncGenerator<ResultSet> {
   for (let from = range.from; from < range.to; from += rows) {
     const to = Math.min(range.to, from + rows)
-    if (from > range.from) await breathe()
+    if (from > range.from) await nextTurn()
     yield { cols: result.cols, columns: result.columns.map((c) => sliceColumn(c, from, to)), rowCount: to - from }
   }
 }
@@ -62,7 +58,7 @@ async function* batches(pieces: AsyncIterable<ResultSet>): AsyncGenerator<Result
       const to = batchEnd(piece, from)
       yield from === 0 && to === piece.rowCount ? piece : { cols: piece.cols, columns: piece.columns.map((c) => sliceColumn(c, from, to)), rowCount: to - from }
       from = to
-      if (from < piece.rowCount) await breathe()
+      if (from < piece.rowCount) await nextTurn()
     } while (from < piece.rowCount)
   }
 }

@@ -26,6 +26,7 @@ import { decodeChunk, encodeChunk } from './chunk.js'
 import { storedKind, type ColumnKind } from './codec.js'
 import { chunkKey, chunkKeys, metaKey, parseMeta, publicMeta, type ResultMeta, type StoredMeta } from './layout.js'
 import { chunkRowsFor } from './chunk-rows.js'
+import { nextTurn } from '../../../shared/turns.js'
 
 export type { ResultMeta } from './layout.js'
 
@@ -219,8 +220,9 @@ export class ResultStore {
     }
     try {
       for (let i = 0; i < chunks; i++) {
-        // A turn of the event loop between chunks: each is bounded work, all of them are not.
-        if (i > 0) await breathe()
+        // A turn of the event loop before each chunk: each is bounded work, all of them are not,
+        // and the first would otherwise run on in the turn that received the result.
+        await nextTurn()
         const from = i * chunkRows
         const value = encodeChunk(result, from, Math.min(result.rowCount, from + chunkRows))
         const size = Buffer.byteLength(value)
@@ -252,8 +254,6 @@ export class ResultStore {
     for (let i = 0; i < keys.length; i += MAX_KEYS_PER_BATCH) await this.#store.del(...keys.slice(i, i + MAX_KEYS_PER_BATCH))
   }
 }
-
-const breathe = (): Promise<void> => new Promise((resolve) => setImmediate(resolve))
 
 function positiveInteger(name: string, value: number): number {
   if (!Number.isSafeInteger(value) || value <= 0) throw new RangeError(`ResultStore: ${name} must be a whole number above 0 (got ${value}).`)
