@@ -12,34 +12,39 @@
  *    the oldest task of the user holding the fewest workers now; among equals, the one with the
  *    least recent worker time.
  *  - Tasks cannot be paused, so turns alone would leave a newcomer waiting until one of a busy
- *    user's tasks ends, however long that is. Hence taking back: while a task waits and every
- *    worker is busy, the youngest task (least work lost) of the user who holds at least two
- *    workers more than the waiting user, or at least one more and over SHARE_RATIO times the waiting
- *    user's recent worker time (plus a slice), is stopped, which ends its worker thread (Piscina starts another), and put back
- *    at the head of its user's queue; it starts again from the beginning when its user's turn
- *    comes. Tasks are pure functions of their input (DESIGN principle 1), so running one again
- *    gives the same answer and loses nothing but time.
- *  - Both sides wait one slice (SLICE_MS) first: the task taken back has run that long in its
- *    attempt, and the waiting task has waited that long (another user's short task usually ends
- *    sooner, and nothing is lost). The slice is fixed: an earlier version doubled it each time the
- *    same task was taken back, so a newcomer's wait grew without bound the longer a hog ran.
+ *    user's tasks ends, however long that is. Hence taking back: while a task waits, the youngest
+ *    task (least work lost) of the user who holds at least two workers more than the waiting
+ *    user, or at least one more and over SHARE_RATIO times the waiting user's recent worker time
+ *    (plus a slice), is stopped, which ends its worker thread (Piscina starts another), and put
+ *    back at the head of its user's queue; it starts again from the beginning when its user's
+ *    turn comes. Tasks are pure functions of their input (DESIGN principle 1), so running one
+ *    again gives the same answer and loses nothing but time. Recent times move while nothing
+ *    starts or ends, so a waiting task looks again every slice.
+ *  - Both sides wait first: the task taken back has run a slice (SLICE_MS) in its attempt, and
+ *    the waiting task has waited WAIT_MS (another user's short task usually ends sooner, and then
+ *    nothing is lost). The slice is fixed: an earlier version doubled it each time the same task
+ *    was taken back, so a newcomer's wait grew without bound the longer a hog ran.
  *  - A user who lost a worker is benched, and so is every user as busy (over SHARE_RATIO times the
- *    taker's recent time): they get no more workers than they kept until the other users have
- *    left the freed worker unused for BENCH_MS, or for BENCH_MAX_MS at most. Without it the
- *    task taken back restarted the moment the newcomer's small query ended and was taken back
- *    again at the next one, ending and starting a thread (about 250 ms of CPU) for every small
- *    query. The bound makes hogs take turns: once it lapses the benched user's time has decayed
- *    below the others', so the next worker taken back is another's.
+ *    taker's recent time): they may hold no more workers than they then held, unless another
+ *    worker stays free, until the other users have left the freed worker unused for BENCH_MS (or
+ *    for BENCH_MAX_MS at most). Without it the task taken back restarted the moment the
+ *    newcomer's small query ended and was taken back again at the next one, ending and starting
+ *    a thread (about 250 ms of CPU) for every small query. Hogs still take turns: a benched hog
+ *    takes a worker back from a running one by the same rule (once that one's recent time is over
+ *    twice its own), so the worker the light users use stays theirs.
  *  - With nobody waiting nothing is taken back: one user alone may use every worker (a split
  *    query's parts run on all of them at once), as before.
  *
- * So a small query from a user with little recent worker time waits at most about one slice plus
- * a thread start for a worker however long the hogs have run, and a hog keeps its other workers.
+ * So a small query from a user with little recent worker time waits about WAIT_MS, at most a
+ * slice, plus a thread switch for a worker however long the hogs have run, and a hog keeps its
+ * other workers.
  * It holds no threads itself: `start` hands the task to the pool with the signal to stop it by.
  */
 
-/** How long a task runs, and a task waits, before a worker may be taken back for the waiting one. */
+/** How long a task runs before its worker may be taken back for another user. */
 export const SLICE_MS = 250
+/** How long a task waits before a worker is taken back for it (another user's short task usually ends sooner). */
+export const WAIT_MS = 100
 /** Recent worker time halves this often. */
 export const USAGE_HALF_LIFE_MS = 60_000
 /**
@@ -50,11 +55,15 @@ export const USAGE_HALF_LIFE_MS = 60_000
 export const SHARE_RATIO = 2
 /** A benched user stays benched while others used its lost worker within this time... */
 export const BENCH_MS = 1_000
-/** ...but no longer than this after it lost it. */
-export const BENCH_MAX_MS = 30_000
+/**
+ * ...but no longer than this after it lost it: a safety valve. Hogs take turns without it (a
+ * benched hog takes a busier hog's worker once that one's recent time is over twice its own).
+ */
+export const BENCH_MAX_MS = 600_000
 
 export interface FairShareTimings {
   readonly sliceMs: number
+  readonly waitMs: number
   readonly usageHalfLifeMs: number
   readonly shareRatio: number
   readonly benchMs: number
@@ -63,6 +72,7 @@ export interface FairShareTimings {
 
 export const DEFAULT_TIMINGS: FairShareTimings = {
   sliceMs: SLICE_MS,
+  waitMs: WAIT_MS,
   usageHalfLifeMs: USAGE_HALF_LIFE_MS,
   shareRatio: SHARE_RATIO,
   benchMs: BENCH_MS,
@@ -246,15 +256,17 @@ export class FairShare {
       const now = performance.now()
       while (this.holding.size < this.workers) {
         const user = this.bestWaiter(now, true)
-        if (user === undefined) {
-          this.wakeForBench()
-          return
-        }
+        if (user === undefined) break
         const turn = this.queues.get(user)![0]
         this.dequeue(turn)
         this.begin(turn, now)
       }
-      if (!this.takeBack(now)) return
+      if (this.queues.size === 0) return
+      // Every worker busy, or the free one kept from benched users: a worker may be owed to a
+      // waiting user (a benched hog takes its turn from a busier hog this way).
+      if (this.takeBack(now)) continue
+      if (this.holding.size < this.workers) this.wakeForBench()
+      return
     }
   }
 
@@ -331,7 +343,7 @@ export class FairShare {
     let victim: Turn | undefined
     for (const t of this.holding) if (t.user === victimUser && (victim === undefined || t.startedAt > victim.startedAt)) victim = t
     const waited = this.queues.get(waiter)![0].startedAt
-    const ready = Math.max(victim!.startedAt, waited) + this.t.sliceMs
+    const ready = Math.max(victim!.startedAt + this.t.sliceMs, waited + this.t.waitMs)
     if (ready > now) {
       this.wakeAt(ready)
       return false

@@ -11,8 +11,14 @@ import { FairShare, type FairShareTimings } from '../../gateway/fair-share.js'
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 
-/** Short timings for tests; the bench off unless a test turns it on. */
-const quick = (t: Partial<FairShareTimings> = {}): Partial<FairShareTimings> => ({ sliceMs: 60_000, benchMs: 0, benchMaxMs: 0, ...t })
+/** Short timings for tests: a waiting task waits one slice; the bench off unless a test turns it on. */
+const quick = (t: Partial<FairShareTimings> = {}): Partial<FairShareTimings> => ({
+  sliceMs: 60_000,
+  benchMs: 0,
+  benchMaxMs: 0,
+  ...t,
+  waitMs: t.waitMs ?? t.sliceMs ?? 60_000,
+})
 
 /** Polls until `cond` holds; answers the milliseconds it took, or throws after `limitMs`. */
 async function until(cond: () => boolean, limitMs: number, what: string): Promise<number> {
@@ -299,6 +305,38 @@ describe('fair sharing policy (gateway/fair-share.ts)', () => {
     a1.finish()
     d1.finish()
     expect(await Promise.all([a1.outcome, d1.outcome])).to.deep.equal(['a1 done', 'd1 done'])
+  })
+
+  it('lets two hogs take turns at one worker while light users keep the other, without the bench lapsing', async () => {
+    // Recent time halves every 400 ms here, so turns come within a second or two.
+    const fair = new FairShare(2, { sliceMs: 20, waitMs: 20, benchMs: 300, benchMaxMs: 60_000, shareRatio: 2, usageHalfLifeMs: 400 })
+    const log: string[] = []
+    const a1 = new Job('a1', fair, 'a', log)
+    const d1 = new Job('d1', fair, 'd', log)
+    await sleep(300)
+    // b polls with tiny tasks: its first takes a hog's worker, and that worker stays b's.
+    const hogs = [a1, d1]
+    let benched: Job | undefined
+    let turns = 0
+    const t0 = performance.now()
+    while (performance.now() - t0 < 3000 && turns < 2) {
+      const b = new Job('b', fair, 'b', log)
+      await until(() => b.running, 1000, 'b gets a worker')
+      b.finish()
+      await b.outcome
+      const out = hogs.filter((h) => !h.running)
+      expect(out, 'one hog runs, the other waits: the light worker is not given to a hog').to.have.length(1)
+      if (benched !== undefined && out[0] !== benched) turns++
+      benched = out[0]
+      await sleep(40)
+    }
+    // The code before gave the benched hog nothing until the bench lapsed (here a minute away).
+    expect(turns, `hogs took turns (log ${log.join(' ')})`).to.be.at.least(2)
+    for (const h of hogs) {
+      await until(() => h.running, 1000, `${h.name} runs`)
+      h.finish()
+    }
+    expect(await Promise.all(hogs.map((h) => h.outcome))).to.deep.equal(['a1 done', 'd1 done'])
   })
 
   it('takes nothing back while one user alone uses every worker', async () => {
