@@ -2,13 +2,15 @@
  * Runs one SQL task on sql.js. Each table version is opened once per worker from its SQLite
  * image (sql.js copies it into its in-memory file system) and kept in a small cache; a query
  * ATTACHes the versions it was handed as t0, t1… on a scratch connection with query_only set,
- * so SQLite itself refuses any write even if the gateway's guard were bypassed.
+ * so SQLite itself refuses any write even if the gateway's guard were bypassed. Past SQLite's
+ * limit of attached databases the rest are copied in first (many-tables.ts).
  */
 import type { Database, SqlJsStatic } from 'sql.js'
 import { AppError } from '../../shared/errors.js'
 import type { ResultSet, SqlTask } from '../../shared/protocol.js'
 import { ResultBuilder } from './result-builder.js'
 import { DEFAULT_SQL_MEMORY_MB, isOutOfMemory, sqlOutOfMemory, sqliteHeapLimitBytes } from './memory-cap.js'
+import { ATTACH_DIRECT, COPIES, copyTables, needsCopies, pointAtCopies } from './many-tables.js'
 
 /** How many opened table versions a worker keeps. */
 const MAX_OPEN_VERSIONS = 32
@@ -32,17 +34,24 @@ export class SqlExecutor {
     this.scratch.run('PRAGMA query_only = 1')
   }
 
-  /** The opened image of a version; least recently used versions are closed beyond the cap. */
-  private database(version: string, image: SharedArrayBuffer): Database {
+  /**
+   * The opened image of a version; least recently used versions are closed beyond the cap, but
+   * never one the running query uses (`inUse`): closing a database removes its file, which an
+   * ATTACH of this query may be reading (a query may read up to 64 tables, the cap is 32).
+   */
+  private database(version: string, image: SharedArrayBuffer, inUse: ReadonlySet<string>): Database {
     let db = this.open.get(version)
     if (db) {
       this.open.delete(version)
     } else {
       db = new this.sql.Database(new Uint8Array(image))
       if (this.open.size >= MAX_OPEN_VERSIONS) {
-        const [oldest, oldDb] = this.open.entries().next().value as [string, Database]
-        this.open.delete(oldest)
-        oldDb.close()
+        for (const [old, oldDb] of this.open) {
+          if (inUse.has(old)) continue
+          this.open.delete(old)
+          oldDb.close()
+          break
+        }
       }
     }
     this.open.set(version, db)
@@ -65,14 +74,30 @@ export class SqlExecutor {
 
   private runAttached(task: SqlTask): ResultSet {
     const attached: string[] = []
+    const inUse = new Set(task.tables.map((t) => t.version))
+    const fileOf = (t: SqlTask['tables'][number]) => (this.database(t.version, t.image, inUse) as unknown as { filename: string }).filename
+    // More tables than SQLite attaches: the first ATTACH_DIRECT as they are, the rest as copies (many-tables.ts).
+    const direct = needsCopies(task.tables.length) ? task.tables.slice(0, ATTACH_DIRECT) : task.tables
+    const copied = task.tables.slice(direct.length)
     try {
-      for (const t of task.tables) {
-        const db = this.database(t.version, t.image)
+      for (const t of direct) {
         // The alias is gateway-made (t0, t1…), never user text; the file name is sql.js's own.
-        this.scratch.run(`ATTACH ? AS ${t.alias}`, [(db as unknown as { filename: string }).filename])
+        this.scratch.run(`ATTACH ? AS ${t.alias}`, [fileOf(t)])
         attached.push(t.alias)
       }
-      return this.query(task)
+      if (copied.length === 0) return this.query(task)
+      this.scratch.run(`ATTACH ':memory:' AS ${COPIES}`)
+      attached.push(COPIES)
+      this.scratch.run('PRAGMA query_only = 0')
+      try {
+        copyTables(
+          this.scratch,
+          copied.map((t) => ({ alias: t.alias, filename: fileOf(t) })),
+        )
+      } finally {
+        this.scratch.run('PRAGMA query_only = 1')
+      }
+      return this.query({ ...task, sql: pointAtCopies(task.sql, new Set(copied.map((t) => t.alias))) })
     } finally {
       for (const alias of attached) this.scratch.run(`DETACH ${alias}`)
     }
