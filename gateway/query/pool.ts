@@ -36,6 +36,7 @@ export async function runOnPool(deps: PoolServices, task: EngineTask, control: R
     query.dispose()
   }
   const result = fromWire(answer)
-  checkResultShape(result)
+  // An SQL answer from sql.js names its columns as SQLite does; a compiled one is renamed after this.
+  checkResultShape(result, task.kind === 'sql' ? 'label' : 'name')
   return limitResultBytes(result, deps.config.maxResultBytes, task.truncate === true)
 }

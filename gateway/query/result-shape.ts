@@ -8,7 +8,13 @@
 import type { ResultSet } from '../../shared/protocol.js'
 import { checkColumnCount, checkFieldLength, quoteName } from '../../shared/name-limits.js'
 
-export function checkResultShape(result: ResultSet): void {
+/**
+ * `nameField` bounds the column names: `name` (128) for what the macro language names (willbe,
+ * tcol…), which a table may hold; `label` (1024) for SQL, which names an unaliased column by its
+ * expression's text, as SQLite does without a limit (sqllogictest has names of 130-300
+ * characters). Saving such a result still needs names of a table (validateTable).
+ */
+export function checkResultShape(result: ResultSet, nameField: 'name' | 'label' = 'name'): void {
   checkColumnCount(
     result.cols.length,
     'the result',
@@ -16,7 +22,7 @@ export function checkResultShape(result: ResultSet): void {
     'select fewer columns (colord, fewer willbe or tcol, fewer cbreaks values, or a narrower select list)',
   )
   result.cols.forEach((col, i) => {
-    checkFieldLength('name', col.name, `the name of result column ${i + 1} (${quoteName(col.name)})`, 'INVALID_PARAMETER', { column: i + 1 })
+    checkFieldLength(nameField, col.name, `the name of result column ${i + 1} (${quoteName(col.name)})`, 'INVALID_PARAMETER', { column: i + 1 })
     checkFieldLength('label', col.label, `the label of result column ${quoteName(col.name)}`, 'INVALID_PARAMETER', { column: col.name })
   })
 }
