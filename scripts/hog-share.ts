@@ -19,6 +19,7 @@ import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { start, stop, type Running } from '../test/helpers/processes.js'
+import { cookieOf, poster } from './loopback-post.js'
 
 const arg = (name: string, fallback: string): string => {
   const i = process.argv.indexOf(`--${name}`)
@@ -34,49 +35,7 @@ const HOG_QUERIES = 4
 const PAUSE_MS = 200
 
 const agent = new http.Agent({ keepAlive: true, maxSockets: 64 })
-
-interface Reply {
-  readonly status: number
-  readonly body: unknown
-}
-
-/** One POST over the keep-alive agent; a socket failure is a reply with status 0. */
-function post(base: string, path: string, body: object | URLSearchParams, cookie = ''): Promise<Reply> {
-  const form = body instanceof URLSearchParams
-  const payload = form ? body.toString() : JSON.stringify(body)
-  return new Promise((resolve) => {
-    const req = http.request(
-      new URL(`${base}/${path}`),
-      {
-        method: 'POST',
-        agent,
-        headers: { cookie, 'content-type': form ? 'application/x-www-form-urlencoded' : 'application/json', 'content-length': Buffer.byteLength(payload) },
-      },
-      (res) => {
-        const chunks: Buffer[] = []
-        res.on('data', (c: Buffer) => chunks.push(c))
-        res.on('end', () => {
-          const text = Buffer.concat(chunks).toString('utf8')
-          let parsed: unknown = text
-          try {
-            parsed = JSON.parse(text)
-          } catch {
-            // not JSON: keep the text
-          }
-          resolve({ status: res.statusCode ?? 0, body: parsed })
-        })
-        res.on('error', () => resolve({ status: 0, body: 'response cut' }))
-      },
-    )
-    req.on('error', (e) => resolve({ status: 0, body: e.message }))
-    req.end(payload)
-  })
-}
-
-const cookieOf = (b: unknown): string => {
-  const c = b as { uid: string; sid: string; epw: string }
-  return `session=${c.uid}|${c.sid}|${c.epw}`
-}
+const post = poster(agent)
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
 

@@ -25,6 +25,7 @@ import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { start, stop, type Running } from '../test/helpers/processes.js'
 import { startRedisServer, type RedisServer } from '../test/helpers/redis-server.js'
+import { cookieOf, poster, type Reply } from './loopback-post.js'
 
 const arg = (name: string, fallback: string): string => {
   const i = process.argv.indexOf(`--${name}`)
@@ -70,56 +71,8 @@ const FD_SLACK = 8
 const FOREVER = 'with recursive c(x) as (select 1 union all select x + 1 from c) select count(*) n from c'
 const DYNAMIC = '<dynamic n="1" m="2"><do on_="change(n)"><set m="@n*2"/></do><widget name="index"><table cols="n,m">{@n},{@m}</table></widget></dynamic>'
 
-interface Reply {
-  readonly status: number
-  readonly body: unknown
-}
-
 const agent = new http.Agent({ keepAlive: true, maxSockets: CLIENTS * 2 })
-
-/** One POST over the shared keep-alive agent; a socket failure is a reply with status 0. */
-function post(base: string, path: string, body: object | URLSearchParams | null, cookie = '', signal?: AbortSignal): Promise<Reply> {
-  const url = new URL(`${base}/${path}`)
-  const form = body instanceof URLSearchParams
-  const payload = body === null ? '' : form ? body.toString() : JSON.stringify(body)
-  return new Promise((resolve) => {
-    const req = http.request(
-      url,
-      {
-        method: 'POST',
-        agent,
-        signal,
-        headers: {
-          cookie,
-          'content-type': form ? 'application/x-www-form-urlencoded' : 'application/json',
-          'content-length': Buffer.byteLength(payload),
-        },
-      },
-      (res) => {
-        const chunks: Buffer[] = []
-        res.on('data', (c: Buffer) => chunks.push(c))
-        res.on('end', () => {
-          const text = Buffer.concat(chunks).toString('utf8')
-          let parsed: unknown = text
-          try {
-            parsed = JSON.parse(text)
-          } catch {
-            // not JSON: keep the text
-          }
-          resolve({ status: res.statusCode ?? 0, body: parsed })
-        })
-        res.on('error', () => resolve({ status: 0, body: 'response cut' }))
-      },
-    )
-    req.on('error', (e) => resolve({ status: 0, body: e.message }))
-    req.end(payload)
-  })
-}
-
-const cookieOf = (b: unknown): string => {
-  const c = b as { uid: string; sid: string; epw: string }
-  return `session=${c.uid}|${c.sid}|${c.epw}`
-}
+const post = poster(agent)
 
 /** The gateway thread's used JavaScript heap, from its /metrics (prom-client's default metrics). */
 async function gatewayHeapBytes(base: string): Promise<number> {
