@@ -3,7 +3,7 @@
  * run the same service in-process against a store of their choice.
  */
 import { closeTableWriter } from './queries/table-writer.js'
-import { closeCompiler } from './cache/compile-thread.js'
+import { closeCompiler, startCompiler } from './cache/compile-thread.js'
 import type { Config } from '../shared/config.js'
 import { createStore } from '../shared/store/index.js'
 import type { Store } from '../shared/store/types.js'
@@ -38,6 +38,8 @@ export async function buildDeps(config: Config, log: Logger, store?: Store): Pro
   await stops.start()
   const instances = new Instances(s, { ttl: config.sessionTtl, perSession: config.maxInstancesPerSession })
   const runner = new PoolRunner({ workers: config.workers, workerMemoryMb: config.workerMemoryMb, sqlMemoryMb: config.sqlMemoryMb })
+  // Queries are parsed and compiled there: ready before the gateway serves its first query.
+  await startCompiler()
   // One window slot per part a split query runs at once (docs/large-tables.md).
   const tables = new TableCache(config.dataDir, config.tableCacheBytes, undefined, config.parallelParts ?? config.workers)
   // A retired version goes as soon as no load reads it (catalog/retired.ts); other gateways

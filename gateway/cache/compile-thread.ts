@@ -6,8 +6,8 @@
  */
 import { Piscina } from 'piscina'
 import { AppError, fromPayload } from '../../shared/errors.js'
-import type { CheckedOps, ParsedQuery } from '../../engine/index.js'
-import type { CheckTask, CompileOutcome, CompileTask, ParseTask } from './compile-task.js'
+import type { CheckedOps, DynamicApp, ParsedQuery } from '../../engine/index.js'
+import type { CheckTask, CompiledSqlRun, CompileOutcome, CompileTask, ParseTask, SqlTask } from './compile-task.js'
 
 const TASK_FILE = new URL('./compile-task-door.cjs', import.meta.url)
 
@@ -19,6 +19,15 @@ let pool: Piscina | null = null
 function compilerPool(): Piscina {
   pool ??= new Piscina({ filename: TASK_FILE.href, minThreads: 1, maxThreads: 2, idleTimeout: IDLE_MS })
   return pool
+}
+
+/**
+ * Starts the compiler threads and resolves once one has answered, so that a gateway serves only
+ * once it can guard and parse queries (the gateway awaits it at start): the first query of a
+ * fresh gateway otherwise waited for the thread to load the engine and the SQL parser.
+ */
+export async function startCompiler(): Promise<void> {
+  await guardOffThread('select 1 as n')
 }
 
 async function compile(task: CompileTask): Promise<CompileOutcome & { ok: true }> {
@@ -44,6 +53,27 @@ export async function checkOffThread(xml: string, vars: CheckTask['vars'], table
   const outcome = await compile({ kind: 'check', xml, vars, tables, wide })
   if (!('checked' in outcome)) throw new AppError('INTERNAL', 'The query compiler answered a check with something else.')
   return outcome.checked
+}
+
+/** parseDynamic, off the event loop. */
+export async function parseDynamicOffThread(xml: string): Promise<DynamicApp | null> {
+  const outcome = await compile({ kind: 'dynamic', xml })
+  if (!('app' in outcome)) throw new AppError('INTERNAL', 'The query compiler answered a dynamic parse with something else.')
+  return outcome.app
+}
+
+/** guardSql (the read-only guard and the names an SQL text uses), off the event loop. */
+export async function guardOffThread(sql: string): Promise<readonly string[]> {
+  const outcome = await compile({ kind: 'guard', sql })
+  if (!('names' in outcome)) throw new AppError('INTERNAL', 'The query compiler answered a guard with something else.')
+  return outcome.names
+}
+
+/** compileSql and the check of its operations, off the event loop. */
+export async function compileSqlOffThread(sql: string, rewritten: string, tables: SqlTask['tables']): Promise<CompiledSqlRun> {
+  const outcome = await compile({ kind: 'sql', sql, rewritten, tables })
+  if (!('sql' in outcome)) throw new AppError('INTERNAL', 'The query compiler answered an SQL compile with something else.')
+  return outcome.sql
 }
 
 /** Ends the compiler threads (the next query starts them again). */

@@ -13,11 +13,12 @@
  * whether an int overflows is a function of the text and the versions too, so that entry is
  * learned once and stays true for its key.
  *
- * A macro query is parsed and checked on a compiler thread (compile-thread.ts), never on the
- * gateway's: a large one took up to a second.
+ * Queries are parsed, guarded, compiled and checked on a compiler thread (compile-thread.ts),
+ * never on the gateway's: a large one took up to a second there.
  */
-import { checkMacro, compileSql, guardSql, type CheckedOps, type Compiled, type CompiledSql, type ParsedQuery } from '../../engine/index.js'
-import { checkOffThread, parseOffThread } from './compile-thread.js'
+import type { CheckedOps, DynamicApp, ParsedQuery } from '../../engine/index.js'
+import { checkOffThread, compileSqlOffThread, guardOffThread, parseDynamicOffThread, parseOffThread } from './compile-thread.js'
+import type { CompiledSqlRun } from './compile-task.js'
 import type { ColumnSpec } from '../../shared/table.js'
 import { ClockCache } from './clock-cache.js'
 
@@ -66,17 +67,33 @@ export class CompiledQueries {
   readonly #checked: KeyedCache<CheckedRun>
   readonly #sqlTables: KeyedCache<readonly string[]>
   readonly #sqlCompiled: KeyedCache<CompiledSqlRun>
+  readonly #dynamic: KeyedCache<DynamicApp | null>
 
   constructor(maxBytesPerKind = DEFAULT_COMPILED_BYTES) {
     this.#parsed = new KeyedCache(maxBytesPerKind)
     this.#checked = new KeyedCache(maxBytesPerKind)
     this.#sqlTables = new KeyedCache(maxBytesPerKind)
     this.#sqlCompiled = new KeyedCache(maxBytesPerKind)
+    this.#dynamic = new KeyedCache(maxBytesPerKind)
   }
 
   /** Entries held, per kind (for tests and diagnostics). */
   get sizes(): { parsed: number; checked: number; sql: number } {
     return { parsed: this.#parsed.size, checked: this.#checked.size, sql: this.#sqlTables.size }
+  }
+
+  /**
+   * A dynamic query's app (variables, widgets, dos), or null when the text holds no <dynamic>;
+   * throws what parseDynamic throws. Every request to a dynamic instance reads it.
+   */
+  async dynamicApp(xml: string): Promise<DynamicApp | null> {
+    // A text without the tag cannot hold the element: no parse (most queries).
+    if (!xml.includes('<dynamic')) return null
+    const hit = this.#dynamic.get(xml)
+    if (hit !== undefined) return hit
+    const app = await parseDynamicOffThread(xml)
+    this.#dynamic.set(xml, app)
+    return app
   }
 
   /** The query's operations and the tables it names; throws what parseMacro throws. */
@@ -129,33 +146,26 @@ export class CompiledQueries {
     const key = `${sql}\n${JSON.stringify(tables.map((t) => [t.path, t.version]))}`
     const hit = this.#sqlCompiled.get(key)
     if (hit) return hit
-    const compiled = await compileSql(sql, rewritten, tables)
-    const run = 'compiled' in compiled ? checkedRun(compiled.compiled, tables) : compiled
+    const run = await compileSqlOffThread(
+      sql,
+      rewritten,
+      tables.map((t) => ({ path: t.path, alias: t.alias, columns: t.columns })),
+    )
     this.#sqlCompiled.set(key, run)
     return run
   }
 
   /** The distinct dotted names an SQL text uses, once it passed the read-only guard. */
-  sqlTableNames(sql: string): readonly string[] {
+  async sqlTableNames(sql: string): Promise<readonly string[]> {
     const hit = this.#sqlTables.get(sql)
     if (hit) return hit
-    const names = guardSql(sql)
+    const names = await guardOffThread(sql)
     this.#sqlTables.set(sql, names)
     return names
   }
 }
 
-/** An SQL query as the columnar engine runs it (its operations checked), or why it runs on sql.js. */
-export type CompiledSqlRun = (Omit<CompiledSql, 'ops'> & { readonly ops: CheckedOps }) | Extract<Compiled, { reason: string }>
-
-/** The compiled operations checked like a macro query's; a plan the checker refuses runs on sql.js. */
-function checkedRun(c: CompiledSql, tables: readonly CheckedTable[]): CompiledSqlRun {
-  try {
-    return { ...c, ops: checkMacro(c.ops, new Map(tables.map((t) => [t.path, t.columns]))) }
-  } catch (e) {
-    return { reason: `the plan does not check: ${e instanceof Error ? e.message : String(e)}` }
-  }
-}
+export type { CompiledSqlRun } from './compile-task.js'
 
 /** A query checked against table versions, and the int operators it computes wide. */
 interface CheckedRun {

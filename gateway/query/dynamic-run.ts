@@ -9,7 +9,7 @@
  * action `<do>`: a query with one that would fire at start is refused, pointing to api/new.
  */
 import { AppError } from '../../shared/errors.js'
-import { applyRequest, findWidget, initialVars, parseDynamic, widgetQuery, type DynamicApp } from '../../engine/index.js'
+import { applyRequest, findWidget, initialVars, widgetQuery, type DynamicApp } from '../../engine/index.js'
 import type { Principal } from '../catalog/principal.js'
 import type { QueryServices } from './services.js'
 import type { RecipeOptions } from './limits.js'
@@ -21,8 +21,7 @@ const NO_INSTANCE = 0
 
 /** The recipe of a run query: itself, or the index widget of the dynamic query it is. */
 export async function prepareRunQuery(deps: QueryServices, user: Principal, xml: string, opts: RecipeOptions = {}): Promise<RunRecipe> {
-  // Most queries hold no <dynamic>: they skip the second parse.
-  const app = xml.includes('<dynamic') ? parseDynamic(xml) : null
+  const app = await deps.caches.queries.dynamicApp(xml)
   return app ? prepareDynamicRun(deps, user, app, opts) : prepareRun(deps, user, xml, {}, opts)
 }
 

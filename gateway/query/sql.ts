@@ -28,7 +28,7 @@ export interface SqlRecipe {
 /** Resolves the tables a query names; paths that are not tables are left for SQLite to judge. */
 export async function prepareSql(deps: RecipeServices, user: Principal, sql: string, opts: RecipeOptions = {}): Promise<SqlRecipe> {
   // The guard and the name scan depend on the text alone, so they are cached by it.
-  const paths = deps.caches.queries.sqlTableNames(sql)
+  const paths = await deps.caches.queries.sqlTableNames(sql)
   const tables: { path: string; version: string }[] = []
   for (const path of paths) {
     try {

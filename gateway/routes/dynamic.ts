@@ -14,7 +14,6 @@ import {
   changedWidgets,
   findWidget,
   initialVars,
-  parseDynamic,
   statusTable,
   widgetQuery,
   widgetText,
@@ -59,8 +58,9 @@ function runner(deps: Deps, user: Principal, signal: AbortSignal) {
     runRecipe(deps, await prepareRun(deps, user, xml, vars), { signals: [signal], user: user.uid })
 }
 
-export function appOf(inst: InstanceRecord): DynamicApp {
-  const app = parseDynamic(inst.xml)
+/** The instance's dynamic app, parsed once per gateway on a compiler thread (cache/compiled-queries.ts). */
+export async function appOf(deps: Pick<Deps, 'caches'>, inst: InstanceRecord): Promise<DynamicApp> {
+  const app = await deps.caches.queries.dynamicApp(inst.xml)
   if (!app) throw new AppError('INTERNAL', `Instance ${inst.tag} has no dynamic element.`)
   return app
 }
@@ -172,7 +172,7 @@ function noSuchWidget(inst: InstanceRecord, app: DynamicApp, name: string): AppE
 /** `api/{tag}` (segment null) and `api/{tag}/{segment}` of a dynamic instance: set, trigger, answer. */
 export async function dynamicRequest(ctx: Context, deps: Deps, inst: InstanceRecord, segment: string | null): Promise<void> {
   const route = ctx.state.route as ParsedPath
-  const app = appOf(inst)
+  const app = await appOf(deps, inst)
   const target = segmentTarget(app, segment)
   // An unknown widget changes nothing: refused before any variable is set.
   const widget = target.kind === 'widget' ? findWidget(app, target.name) : undefined
@@ -211,7 +211,7 @@ export async function dynamicRequest(ctx: Context, deps: Deps, inst: InstanceRec
  * with `!methods` the list of its methods.
  */
 export async function dynamicMethod(ctx: Context, deps: Deps, inst: InstanceRecord, widget: string | null, method: string): Promise<void> {
-  const app = appOf(inst)
+  const app = await appOf(deps, inst)
   // Without an index widget the instance itself answers only what runs no widget query.
   if (method === 'methods' && widget === null && !app.hasIndex) return answerMethods(ctx, CONTROL_ONLY_METHODS, `instance ${inst.tag} methods`)
   const name = widget ?? 'index'

@@ -24,7 +24,6 @@ import { runForRequest } from './abort.js'
 import { newFormPage } from './pages.js'
 import { createDynamic, dynamicMethod, dynamicRequest } from './dynamic.js'
 import { answerMethods, RESULT_METHODS } from './methods.js'
-import { parseDynamic } from '../../engine/index.js'
 import { queryHandler, queryMethodHandler, type RecipeSlot, type RecipeSlotOf, type QueryEndpoint } from './query-endpoint.js'
 import { RUN_ENDPOINT } from './run.js'
 import { SQL_ENDPOINT } from './sql.js'
@@ -62,7 +61,7 @@ export function newQueryHandler(deps: Deps) {
     }
     if (ctx.method !== 'POST') throw new AppError('METHOD_NOT_ALLOWED', 'Creating an instance takes POST.', { allow: ['POST'] })
     checkQuerySize('xml', xml, deps.config.maxQueryBytes)
-    const app = parseDynamic(xml)
+    const app = await deps.caches.queries.dynamicApp(xml)
     if (app) return sendTag(ctx, await createDynamic(ctx, deps, xml, app))
     const { session, user } = authState(ctx)
     // Checked now, so a broken query fails at creation rather than at first use.

@@ -7,7 +7,8 @@
  * posted form still gets the server-rendered HTML result.
  */
 import type { Context, Next } from 'koa'
-import { findWidget, parseDynamic } from '../../engine/index.js'
+import { findWidget } from '../../engine/index.js'
+import type { GatewayCaches } from '../cache/index.js'
 import type { Store } from '../../shared/store/types.js'
 import { listFolder, listingRow } from '../catalog/listing.js'
 import { visibleDir } from '../catalog/tables.js'
@@ -63,6 +64,8 @@ export interface PageServices extends SessionServices {
   /** The catalog, for folder pages. */
   readonly store: Store
   readonly instances: Instances
+  /** Dynamic queries parsed off the event loop. */
+  readonly caches: GatewayCaches
 }
 
 const PAGE_METHODS = new Set(['GET', 'HEAD', 'POST'])
@@ -74,15 +77,17 @@ const QUERY_PARAM = { run: 'xml', sql: 'sql', new: 'xml' } as const
 const quiet = (params: Params, queryParam?: string): boolean => (queryParam === undefined ? Object.keys(params).length === 0 : params[queryParam] === undefined)
 
 /** The declared variables of a dynamic instance with their current values, and its index widget's kind. */
-async function dynamicView(instances: Instances, inst: InstanceRecord): Promise<{ vars: [string, string][]; index: IndexKind }> {
-  const app = parseDynamic(inst.xml)
+async function dynamicView(services: PageServices, inst: InstanceRecord): Promise<{ vars: [string, string][]; index: IndexKind }> {
+  const { instances } = services
+  const app = await services.caches.queries.dynamicApp(inst.xml)
   const current = await instances.vars(inst.tag)
   const vars = Object.entries(app?.vars ?? {}).map(([name, initial]): [string, string] => [name, current[name] ?? initial])
   const index = app ? findWidget(app, 'index') : undefined
   return { vars, index: index === undefined ? 'none' : index.class === 'text' ? 'text' : 'table' }
 }
 
-async function instancePage(ctx: Context, instances: Instances, route: ParsedPath, tag: string, params: Params): Promise<Rendered | null> {
+async function instancePage(ctx: Context, services: PageServices, route: ParsedPath, tag: string, params: Params): Promise<Rendered | null> {
+  const { instances } = services
   const { session } = authState(ctx)
   const uid = session.uid
   const inst = await instances.get(session.sid, tag)
@@ -103,7 +108,7 @@ async function instancePage(ctx: Context, instances: Instances, route: ParsedPat
     case 'query':
       return fixedQueryPage({ version: route.version, uid, tag: inst.tag, xml: inst.xml })
     case 'dynamic':
-      return dynamicPage({ version: route.version, uid, tag: inst.tag, ...(await dynamicView(instances, inst)) })
+      return dynamicPage({ version: route.version, uid, tag: inst.tag, ...(await dynamicView(services, inst)) })
   }
 }
 
@@ -138,7 +143,7 @@ async function render(ctx: Context, services: PageServices, route: ParsedPath, v
     case 'new':
       return newPage({ version: route.version, uid })
     case 'instance':
-      return instancePage(ctx, services.instances, route, view.tag, params)
+      return instancePage(ctx, services, route, view.tag, params)
     case 'folder':
       return folder(ctx, services.store, route, view.path, view.known)
     case 'admin':

@@ -113,7 +113,7 @@ describe('cache charges: each bounded cache holds at most its budget of real mem
               tables,
             ),
           )
-          compiled.sqlTableNames(`select store, count(*) n, ${i} d from pub.demo.t group by store`)
+          checks.push(compiled.sqlTableNames(`select store, count(*) n, ${i} d from pub.demo.t group by store`))
         }
         await Promise.all(checks)
       }
