@@ -18,7 +18,7 @@ import http from 'node:http'
 import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { start, stop, type Running } from '../test/helpers/processes.js'
+import { children, start, stop, type Running } from '../test/helpers/processes.js'
 import { cookieOf, poster } from './loopback-post.js'
 
 const arg = (name: string, fallback: string): string => {
@@ -171,5 +171,13 @@ async function main(): Promise<void> {
     await rm(dataDir, { recursive: true, force: true })
   }
 }
+
+// Stopped from outside (Ctrl-C, or the reliability report ended), the gateway and its
+// never-ending queries go too, rather than running on as an orphan until their time limit.
+for (const signal of ['SIGINT', 'SIGTERM'] as const)
+  process.once(signal, () => {
+    for (const child of children) child.kill('SIGKILL')
+    process.exit(130)
+  })
 
 await main()
