@@ -1,7 +1,8 @@
 /**
  * A least-recently-used cache with a byte budget shared fairly between users (the table cache,
  * TABLE_CACHE_MB). Under plain LRU one user reading big tables pushed every other user's tables
- * out, and each of their next queries read its table from disk again.
+ * out, and each of their next queries read its table from disk again. Without `whose` every
+ * entry is one user's, and it is a plain LRU (the result memo).
  *
  * The rule. Each entry is charged to the user who used it last. A user is active while they have
  * used the cache within the last ACTIVE_MS (10 minutes); each active user's share is the budget

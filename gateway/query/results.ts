@@ -17,7 +17,7 @@ import type { ResultSet } from '../../shared/protocol.js'
 import type { Store } from '../../shared/store/types.js'
 import { ClockCache } from '../cache/clock-cache.js'
 import type { Logger } from '../logger.js'
-import { LruCache } from '../lru.js'
+import { FairLruCache } from '../fair-lru.js'
 import { readableOf, sliceResult, type ReadableResult } from './readable-result.js'
 import { RecentStoreCopies } from './recent-store-copies.js'
 import { RenderedAnswers } from './rendered-answers.js'
@@ -65,7 +65,7 @@ export interface ResultsOptions {
 
 export class Results {
   /** Whole results by recipe key; concurrent loads of one key share one run. */
-  readonly memo: LruCache<ResultSet>
+  readonly memo: FairLruCache<ResultSet>
   /** Small non-HTML answers rendered from results, by recipe key, format and what was asked. */
   readonly rendered = new RenderedAnswers()
   /** Results in the Store, in row chunks, readable by every gateway. */
@@ -78,7 +78,7 @@ export class Results {
   readonly #keysByText = new ClockCache<string>(KEY_TEXT_MEMO_BYTES, (hash, text) => 2 * text.length + 2 * hash.length + 64)
 
   constructor(store: Store, log: Logger, opts: ResultsOptions) {
-    this.memo = new LruCache<ResultSet>(opts.memoBytes, resultBytes)
+    this.memo = new FairLruCache<ResultSet>(opts.memoBytes, resultBytes)
     this.store = new ResultStore(store, { ttl: opts.ttlSeconds, maxBytes: opts.storeBytes })
     this.#recentCopies = new RecentStoreCopies(opts.ttlSeconds)
     this.#log = log

@@ -14,7 +14,7 @@ import { runInNewContext } from 'node:vm'
 import { CompiledQueries } from '../../gateway/cache/compiled-queries.js'
 import { RenderedAnswers } from '../../gateway/query/rendered-answers.js'
 import { resultBytes } from '../../gateway/query/results.js'
-import { LruCache } from '../../gateway/lru.js'
+import { FairLruCache } from '../../gateway/fair-lru.js'
 import { ResultStore } from '../../gateway/query/result-store/chunked.js'
 import type { ResultColumn, ResultSet } from '../../shared/protocol.js'
 import { createStore } from '../../shared/store/index.js'
@@ -72,7 +72,7 @@ describe('cache charges: each bounded cache holds at most its budget of real mem
   for (const [name, ints, rows, texts] of SHAPES) {
     it(`the result memo, filled with results of ${name}`, async () => {
       // As Results builds its memo.
-      const memo = new LruCache<ResultSet>(BUDGET, resultBytes)
+      const memo = new FairLruCache<ResultSet>(BUDGET, resultBytes)
       const bytes = await held(async () => {
         for (let i = 0; i < 20_000; i++) memo.set(hexKey(i), result(i, ints, rows, texts))
         return memo

@@ -1,9 +1,9 @@
 import { expect } from 'chai'
-import { LruCache } from '../../gateway/lru.js'
+import { FairLruCache } from '../../gateway/fair-lru.js'
 
-describe('LruCache', () => {
+describe('FairLruCache used by one user: a plain least-recently-used cache (the result memo)', () => {
   it('evicts the least recently used entries beyond the budget', () => {
-    const c = new LruCache<string>(10, (v) => v.length)
+    const c = new FairLruCache<string>(10, (v) => v.length)
     c.set('a', 'xxxx')
     c.set('b', 'xxxx')
     c.get('a')
@@ -13,13 +13,13 @@ describe('LruCache', () => {
     expect(c.size).to.equal(8)
   })
   it('does not keep a value larger than the whole budget', () => {
-    const c = new LruCache<string>(3, (v) => v.length)
+    const c = new FairLruCache<string>(3, (v) => v.length)
     c.set('a', 'xxxx')
     expect(c.get('a')).to.equal(undefined)
     expect(c.size).to.equal(0)
   })
   it('shares one load between concurrent callers and counts hits', async () => {
-    const c = new LruCache<number>(100, () => 1)
+    const c = new FairLruCache<number>(100, () => 1)
     let loads = 0
     const load = async () => {
       loads++
@@ -32,7 +32,7 @@ describe('LruCache', () => {
     expect(c.hits).to.equal(1)
   })
   it('does not cache a failed load', async () => {
-    const c = new LruCache<number>(100, () => 1)
+    const c = new FairLruCache<number>(100, () => 1)
     await c.getOrLoad('k', () => Promise.reject(new Error('x'))).catch(() => undefined)
     expect(await c.getOrLoad('k', async () => 7)).to.equal(7)
   })
