@@ -5,7 +5,8 @@
  * one (a Readable whose _read asks the renderer for the next chunk), so memory holds a chunk or
  * two whatever the size of the body. When the renderer fails:
  * - before its first chunk, nothing has been sent: the response becomes an ordinary JSON error
- *   (status from the error's code, `{"error", "code", "requestId"}`);
+ *   (status from the error's code, `{"error", "code", "requestId"}`), or the caller's own answer
+ *   for that case (`instead`: a saved query result that cannot be sent back, saved-answer.ts);
  * - after it, the status line is gone, so the body itself says so. Text ends with the line
  *   `#ERROR requestId=<id> code=<code> <message>` (after a newline, so it stands on its own
  *   line); HTML closes the table and ends with `<p class="error" role="alert">#ERROR
@@ -32,10 +33,13 @@ export function useBodyLogger(app: Koa, log: Logger): void {
   ;(app.context as unknown as Record<symbol, Logger>)[BODY_LOG] = log
 }
 
-export function send(ctx: Context, rendered: Rendered, status = 200): void {
+/** What to answer, with status 200, when a streamed rendering fails before its first chunk. */
+export type AnswerInstead = (err: unknown) => Rendered & { readonly body: string }
+
+export function send(ctx: Context, rendered: Rendered, status = 200, instead?: AnswerInstead): void {
   ctx.status = status
   ctx.type = rendered.type
-  ctx.body = typeof rendered.body === 'string' ? rendered.body : new RenderedStream(ctx, rendered.body)
+  ctx.body = typeof rendered.body === 'string' ? rendered.body : new RenderedStream(ctx, rendered.body, instead)
 }
 
 /**
@@ -62,11 +66,13 @@ class RenderedStream extends Readable {
   /** Whether any chunk has been handed on (after that, the response has begun). */
   #begun = false
   #pulling = false
+  readonly #instead: AnswerInstead | undefined
 
-  constructor(ctx: Context, body: AsyncIterable<string | Uint8Array>) {
+  constructor(ctx: Context, body: AsyncIterable<string | Uint8Array>, instead?: AnswerInstead) {
     super()
     this.#ctx = ctx
     this.#chunks = body[Symbol.asyncIterator]()
+    this.#instead = instead
   }
 
   override _read(): void {
@@ -98,6 +104,14 @@ class RenderedStream extends Readable {
 
   #fail(err: unknown): void {
     const ctx = this.#ctx
+    if (!this.#begun && !ctx.res.headersSent && this.#instead !== undefined) {
+      const answer = this.#instead(err)
+      ctx.res.statusCode = 200
+      ctx.res.setHeader('Content-Type', answer.type)
+      this.push(answer.body)
+      this.push(null)
+      return
+    }
     const e = toAppError(err)
     const requestId = typeof ctx.state.requestId === 'string' ? ctx.state.requestId : randomUUID()
     const type = String(ctx.response.get('Content-Type'))

@@ -152,7 +152,8 @@ export class PoolRunner implements QueryRunner {
     }
     this.averageMs += DURATION_WEIGHT * (performance.now() - started - this.averageMs)
     if (!outcome.ok) throw fromPayload(outcome.error)
-    return resultAfterReceiving(outcome.result)
+    // Large text arrives as shared memory, decoded here a slice at a time (wire-dictionaries.ts).
+    return await resultAfterReceiving(outcome.result)
   }
 
   /** Why a task was stopped: its signal's reason (counting a time limit once per signal), else STOPPED. */

@@ -22,60 +22,82 @@ let encoded = 0
  */
 export const KEPT_UNITS = 64 * 1024 * 1024
 
-/** Encodes `dict` (entry 0 is '', N/A) into shared memory, once per loaded column. */
-export function shareDictionary(dict: readonly string[]): SharedDictionary {
-  const joined = dict.join('')
-  const units = new SharedArrayBuffer(joined.length * 2)
-  // utf16le copies code units as they are, lone surrogates included.
-  Buffer.from(units).write(joined, 0, 'utf16le')
-  const ends = new Int32Array(new SharedArrayBuffer(dict.length * 4))
-  let at = 0
-  for (let i = 0; i < dict.length; i++) {
-    at += dict[i].length
-    ends[i] = at
-  }
-  return { id: `${NONCE}/${++encoded}`, size: dict.length, units, ends: ends.buffer as SharedArrayBuffer }
+/** Code units encoded or decoded between turns of the event loop by the *InSlices functions. */
+const SLICE_UNITS = 1024 * 1024
+
+/** Shared memory for the entries of `dict`, in the layout of SharedDictionary, not filled yet. */
+function allocate(dict: readonly string[]): SharedDictionary {
+  let total = 0
+  for (const s of dict) total += s.length
+  return { id: `${NONCE}/${++encoded}`, size: dict.length, units: new SharedArrayBuffer(total * 2), ends: new SharedArrayBuffer(dict.length * 4) }
 }
 
-/** Code units written between turns of the event loop by shareDictionaryInSlices. */
-const SLICE_UNITS = 1024 * 1024
+/**
+ * Writes the entries of `dict` into `d`, joining runs of about SLICE_UNITS code units into one
+ * write (one write per entry is several times slower for short entries; one join of everything
+ * fails past V8's longest string), and pauses after each run.
+ */
+function* encodeRuns(dict: readonly string[], d: SharedDictionary): Generator<void> {
+  const bytes = Buffer.from(d.units)
+  const ends = new Int32Array(d.ends)
+  let at = 0
+  for (let from = 0; from < dict.length;) {
+    let to = from
+    let units = 0
+    while (to < dict.length && (to === from || units + dict[to].length <= SLICE_UNITS)) {
+      units += dict[to].length
+      ends[to] = at + units
+      to++
+    }
+    // utf16le copies code units as they are, lone surrogates included.
+    bytes.write(to - from === 1 ? dict[from] : dict.slice(from, to).join(''), at * 2, 'utf16le')
+    at += units
+    from = to
+    yield
+  }
+}
+
+/** Encodes `dict` (entry 0 is '', N/A) into shared memory, once per loaded column. */
+export function shareDictionary(dict: readonly string[]): SharedDictionary {
+  const d = allocate(dict)
+  for (const _ of encodeRuns(dict, d));
+  return d
+}
 
 /**
  * shareDictionary with a turn of the event loop (`breathe`) after every SLICE_UNITS code units:
  * for the gateway's thread, which loads the dictionaries of tables whose text may run to hundreds
- * of megabytes. The same layout as shareDictionary's.
+ * of megabytes.
  */
 export async function shareDictionaryInSlices(dict: readonly string[], breathe: () => Promise<void>): Promise<SharedDictionary> {
-  let total = 0
-  for (const s of dict) total += s.length
-  const units = new SharedArrayBuffer(total * 2)
-  const bytes = Buffer.from(units)
-  const ends = new Int32Array(new SharedArrayBuffer(dict.length * 4))
-  let at = 0
-  let since = 0
-  for (let i = 0; i < dict.length; i++) {
-    // utf16le copies code units as they are, lone surrogates included.
-    bytes.write(dict[i], at * 2, 'utf16le')
-    at += dict[i].length
-    ends[i] = at
-    since += dict[i].length + 8
-    if (since >= SLICE_UNITS) {
-      since = 0
-      await breathe()
+  const d = allocate(dict)
+  for (const _ of encodeRuns(dict, d)) await breathe()
+  return d
+}
+
+/** Reads the entries of `d` into `out`, one decode per run of about SLICE_UNITS code units, pausing after each run. */
+function* decodeRuns(d: SharedDictionary, out: string[]): Generator<void> {
+  const bytes = Buffer.from(d.units)
+  const ends = new Int32Array(d.ends)
+  let start = 0
+  for (let from = 0; from < d.size;) {
+    let to = from + 1
+    while (to < d.size && ends[to] - start <= SLICE_UNITS) to++
+    const run = bytes.toString('utf16le', start * 2, ends[to - 1] * 2)
+    let at = start
+    for (let i = from; i < to; i++) {
+      out[i] = run.slice(at - start, ends[i] - start)
+      at = ends[i]
     }
+    start = ends[to - 1]
+    from = to
+    yield
   }
-  return { id: `${NONCE}/${++encoded}`, size: dict.length, units, ends: ends.buffer as SharedArrayBuffer }
 }
 
 function decode(d: SharedDictionary): string[] {
-  const all = Buffer.from(d.units).toString('utf16le')
-  const ends = new Int32Array(d.ends)
   const out = new Array<string>(d.size)
-  let from = 0
-  for (let i = 0; i < d.size; i++) {
-    out[i] = all.slice(from, ends[i])
-    from = ends[i]
-  }
+  for (const _ of decodeRuns(d, out));
   return out
 }
 
@@ -88,6 +110,42 @@ const openedFrom = new WeakMap<readonly string[], SharedDictionary>()
 /** The shared dictionary `dict` was opened from on this thread, if it was. */
 export function sharedFormOf(dict: readonly string[]): SharedDictionary | undefined {
   return openedFrom.get(dict)
+}
+
+/**
+ * The entries of `d` as strings, decoded with a turn of the event loop (`breathe`) after every
+ * SLICE_UNITS code units: the gateway's thread receives answers whose text runs to hundreds of
+ * megabytes (parallel/wire-dictionaries.ts), which decoded in one go held it for a second.
+ * Not kept (KeptDictionaries): an answer's text is read once; a later post of the same array
+ * still crosses as `d` (sharedFormOf).
+ */
+export async function decodeInSlices(d: SharedDictionary, breathe: () => Promise<void>): Promise<string[]> {
+  const out = new Array<string>(d.size)
+  for (const _ of decodeRuns(d, out)) await breathe()
+  noteOpened(d, out)
+  return out
+}
+
+/**
+ * The arrays this thread holds for shared dictionaries, by id, without keeping them alive: the
+ * gateway's table cache holds the strings of the dictionaries it shared, and an answer that
+ * carries one of them back finds it here instead of decoding it again.
+ */
+const living = new Map<string, WeakRef<readonly string[]>>()
+const forget = new FinalizationRegistry<string>((id) => {
+  if (living.get(id)?.deref() === undefined) living.delete(id)
+})
+
+/** Records that `dict` holds the strings of `d` on this thread. */
+export function noteOpened(d: SharedDictionary, dict: readonly string[]): void {
+  openedFrom.set(dict, d)
+  living.set(d.id, new WeakRef(dict))
+  forget.register(dict, d.id)
+}
+
+/** The strings of `d` if this thread holds them already (noteOpened). */
+export function alreadyOpened(d: SharedDictionary): readonly string[] | undefined {
+  return living.get(d.id)?.deref()
 }
 
 /** Whether a value is a shared dictionary (as opposed to an array of strings). */
@@ -115,7 +173,7 @@ export class KeptDictionaries {
       return hit.dict
     }
     const dict = decode(d)
-    openedFrom.set(dict, d)
+    noteOpened(d, dict)
     const units = d.units.byteLength / 2
     if (units > this.budgetUnits) return dict
     this.kept.set(d.id, { dict, units })

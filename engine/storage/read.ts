@@ -12,7 +12,7 @@ import type { ColumnType, TableMeta } from '../../shared/table.js'
 import { COLUMN_NAME, COLUMN_TYPES } from '../../shared/table.js'
 import { columnFile, dictFile, META_FILE, segmentFile, SQLITE_FILE, versionDir } from './layout.js'
 import type { LoadedColumn } from './types.js'
-import { shareDictionaryInSlices } from '../columns/shared-dictionary.js'
+import { noteOpened, shareDictionaryInSlices } from '../columns/shared-dictionary.js'
 import { parseDictionaryFile } from './dict-parse.js'
 import { nextTurn } from '../../shared/turns.js'
 import { isFloat64Type } from '../columns/index.js'
@@ -105,7 +105,10 @@ export async function loadColumn(dataDir: string, meta: TableMeta, index: number
 export async function loadDictionary(dataDir: string, meta: TableMeta, index: number): Promise<{ dict: string[]; sharedDict: SharedDictionary }> {
   if (specOf(meta, index).type !== 'text') throw new AppError('INTERNAL', `Column ${index} of table version ${meta.version} is not text.`)
   const dict = await readDict(join(versionDir(dataDir, meta.version), dictFile(index)))
-  return { dict, sharedDict: await shareDictionaryInSlices(dict, nextTurn) }
+  const sharedDict = await shareDictionaryInSlices(dict, nextTurn)
+  // An answer that carries this column's text back names the shared form: it finds these strings.
+  noteOpened(sharedDict, dict)
+  return { dict, sharedDict }
 }
 
 /**

@@ -21,7 +21,7 @@ import { answerKey } from '../query/rendered-answers.js'
 import { truncationOf, withTruncateHint, type RecipeOptions } from '../query/limits.js'
 import { runRecipe, type Recipe } from '../query/service.js'
 import { READ_METHODS, serveReadMethod, type AppKind } from './widget.js'
-import { answerSavedOnly, type SavedTable } from './saved-answer.js'
+import { savedOnlyAnswer, type SavedTable } from './saved-answer.js'
 import { holdReadSlot } from './read-slot.js'
 
 /** Where a query's recipe is held between requests (its slot): the session, or an instance. */
@@ -127,19 +127,21 @@ export function queryHandler<R extends Recipe>(deps: Deps, ep: QueryEndpoint<R>,
     setResultId(ctx, key)
     // An SQL answer says which engine computed it (api/sql: the columnar engine or sql.js).
     if (result.engine !== undefined) ctx.set('X-Tabula-Engine', result.engine)
+    // A committed save is never reported as a failure (saved-answer.ts), nor when a streamed
+    // rendering fails before its first chunk (a text answer too wide is found while measuring).
+    const instead = saved === undefined ? undefined : (err: unknown) => savedOnlyAnswer(ctx, deps, saved, err)
     try {
       if (route.format === 'html') {
         const page = { title: ep.app, links: dataLinks(route, slot.path) }
-        return send(ctx, opts.truncate ? renderTruncatable(result, route.format, truncation, page) : renderResult(result, route.format, { page }))
+        return send(ctx, opts.truncate ? renderTruncatable(result, route.format, truncation, page) : renderResult(result, route.format, { page }), 200, instead)
       }
       // The answer is a function of the result (its key), the format, truncate_ and values_ alone.
       const shown = resultForValues(result, route.format, values)
       const render = (): Rendered => (opts.truncate ? renderTruncatable(shown, route.format, truncation) : renderResult(shown, route.format))
-      send(ctx, deps.results.rendered.answer(answerKey(key, 'answer', route.format, opts.truncate === true, values), render))
+      send(ctx, deps.results.rendered.answer(answerKey(key, 'answer', route.format, opts.truncate === true, values), render), 200, instead)
     } catch (err) {
-      // A committed save is never reported as a failure (saved-answer.ts).
-      if (saved === undefined) throw err
-      answerSavedOnly(ctx, deps, saved, err)
+      if (instead === undefined) throw err
+      send(ctx, instead(err))
     }
   }
 }

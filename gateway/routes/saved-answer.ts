@@ -6,6 +6,7 @@
  */
 import type { Context } from 'koa'
 import type { Deps } from '../deps.js'
+import type { Rendered } from '../format/index.js'
 
 /** What a save committed. */
 export interface SavedTable {
@@ -13,7 +14,11 @@ export interface SavedTable {
   readonly rows: number
 }
 
-export function answerSavedOnly(ctx: Context, deps: Deps, saved: SavedTable, err: unknown): void {
+/**
+ * The answer that says what was saved, for a rendering that failed (`err`, logged): whether it
+ * failed at once or, streamed, before its first chunk (respond.ts send's `instead`).
+ */
+export function savedOnlyAnswer(ctx: Context, deps: Deps, saved: SavedTable, err: unknown): Rendered & { readonly body: string } {
   deps.log({
     level: 'warn',
     requestId: ctx.state.requestId,
@@ -21,10 +26,11 @@ export function answerSavedOnly(ctx: Context, deps: Deps, saved: SavedTable, err
     table: saved.path,
     err: String((err as Error)?.message ?? err),
   })
-  ctx.status = 200
-  ctx.type = 'application/json; charset=utf-8'
-  ctx.body = JSON.stringify({
-    saved: { path: saved.path, rows: saved.rows },
-    message: `The result was saved as the table "${saved.path}" (${saved.rows} rows), but it is too large to send back in this answer; read it from that table, or in ranges with !data.`,
-  })
+  return {
+    type: 'application/json; charset=utf-8',
+    body: JSON.stringify({
+      saved: { path: saved.path, rows: saved.rows },
+      message: `The result was saved as the table "${saved.path}" (${saved.rows} rows), but it is too large to send back in this answer; read it from that table, or in ranges with !data.`,
+    }),
+  }
 }

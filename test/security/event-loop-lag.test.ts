@@ -78,8 +78,8 @@ function lightQueries(gw: Gateway, cookie: string): { stop(): Promise<{ count: n
 /**
  * A 1 MB value of characters HTML escapes and JSON and CSV quote, in SQL (one on each of `rows`
  * rows). Few rows: a worker's answer reaches the gateway as a structured clone that Piscina
- * receives on the gateway's thread, every pending answer at once, at about 4 ns a character
- * (eight answers of 8 MB finishing together held the loop about 0.23 s; docs/operations.md).
+ * receives on the gateway's thread, every pending answer at once; text of a million characters
+ * or more in a column crosses as shared memory decoded in slices instead (docs/operations.md).
  */
 const hostileCells = (rows: number, first: boolean): string => {
   const long = `replace(hex(zeroblob(262144)), '00', '<"' || char(10) || '&')`
@@ -154,9 +154,8 @@ describe('event loop: no request holds the gateway, whatever it asks for', funct
   it('1 MB cells of <, ", & and newlines, in the first or the last column, in every format at once', async () => {
     const formats = ['text', 'html', 'csv', 'json', 'json.rows', 'json.keyed', 'arrow', 'parquet']
     await scenario('long cells', () =>
-      // One 1 MB row an answer: eight answers finishing together are still unpacked from the
-      // workers on the gateway's thread (Piscina's structured clone, ~4 ns a character, a known
-      // weakness), and two rows each put a landing CI run at the bound.
+      // One 1 MB row an answer: what else each answer costs the gateway's thread (rendering,
+      // compressing) eight times at once put a landing CI run at the bound with two rows each.
       Promise.all(formats.map((f, i) => request(gw, hostile[i % 3], `sql:${f}`, { sql: hostileCells(1, i % 2 === 0) + ` and ${i} = ${i}` }))),
     )
   })
