@@ -306,6 +306,7 @@ export class SqlQueries {
       () => `coalesce(${this.num(depth - 1)}, ${r.int(-2, 2)})`,
       () => `ifnull(${this.num(depth - 1)}, ${r.pick(['0.5', '7'])})`,
       () => `nullif(${this.num(depth - 1)}, ${r.int(0, 2)})`,
+      () => `iif(${this.cond(depth - 1)}, ${this.num(depth - 1)}, ${this.num(depth - 1)})`,
       () => `length(${this.text(depth - 1)})`,
       () => `(${this.cond(depth - 1)})`,
       () => `round(${this.num(depth - 1)}${r.pick(['', ', 0', ', 1', ', 2', ', -1', ', j'])})`,
@@ -323,6 +324,8 @@ export class SqlQueries {
       () => `coalesce(s, '${r.pick(TEXTS)}')`,
       () => `CASE WHEN ${this.cond(depth - 1)} THEN '${r.pick(TEXTS)}' ELSE ${this.text(depth - 1)} END`,
       () => `nullif(s, '${r.pick(TEXTS)}')`,
+      () => `iif(${this.cond(depth - 1)}, '${r.pick(TEXTS)}', ${this.text(depth - 1)})`,
+      () => `CASE WHEN ${this.cond(depth - 1)} THEN ${this.text(depth - 1)} ELSE '' END`,
       () => `substr(${this.text(depth - 1)}, ${r.int(-4, 4)}${r.chance(0.6) ? `, ${r.int(-3, 3)}` : ''})`,
       () => `${r.pick(['trim', 'ltrim', 'rtrim'])}(${this.text(depth - 1)}${r.pick(['', ", 'a'", ", ' a'", ", 'x😀'"])})`,
       () => `replace(${this.text(depth - 1)}, '${r.pick(['a', 'b', 'ab', '😀'])}', '${r.pick(['-', 'Q', 'zz'])}')`,
@@ -337,6 +340,11 @@ export class SqlQueries {
       r.pick([
         () => `${this.num(1)} ${r.pick(['=', '<>', '!=', '==', '<', '<=', '>', '>='])} ${this.num(1)}`,
         () => `${this.text(1)} ${r.pick(['=', '<>', '<', '>='])} '${r.pick(TEXTS)}'`,
+        () => {
+          // Mostly a column, as analysts write it (SearchPhrase <> ''); a function's text is left to sql.js.
+          const t = r.chance(0.8) ? (this.joined && r.chance(0.4) ? 'name' : 's') : this.text(1)
+          return r.chance(0.5) ? `${t} ${r.pick(['=', '<>', '!=', '<', '<=', '>', '>='])} ''` : `'' ${r.pick(['=', '<>', '<', '>'])} ${t}`
+        },
         () => `${r.pick(['i', 'f', 's', 'd', this.num(1)])} IS ${r.chance(0.5) ? 'NOT ' : ''}NULL`,
         () => `${this.num(1)} ${r.chance(0.3) ? 'NOT ' : ''}BETWEEN ${r.int(-3, 1)} AND ${r.pick(['2', '3.5', '20240201'])}`,
         () => `i ${r.chance(0.3) ? 'NOT ' : ''}IN (${this.list(1, 3, () => String(r.int(-3, 3))).join(', ')})`,

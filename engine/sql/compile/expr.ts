@@ -111,7 +111,8 @@ export function value(x: SqlExpr, scope: Scope, lax = false): Val {
     case 'real':
       return { e: num(x.v, false), t: 'real', intCarried: false, bound: Infinity }
     case 'str':
-      // '' is the engine's N/A, but a real empty text in SQL.
+      // '' is the engine's N/A, but a real empty text in SQL: only where the two look alike.
+      if (x.v === '' && lax) return { e: nullText(), t: 'text', intCarried: false, bound: 0 }
       if (x.v === '') throw outside("the empty text ''")
       return { e: str(x.v), t: 'text', intCarried: false, bound: 0 }
     case 'null':
@@ -280,6 +281,11 @@ function callValue(name: string, args: readonly SqlExpr[], scope: Scope, lax = f
       parts.push(exprs[exprs.length - 1])
       return { e: call('if', ...parts), t, intCarried: false, bound: boundOf(vals, t) }
     }
+    case 'iif': {
+      // iif(c, a, b) is CASE WHEN c THEN a ELSE b END.
+      if (args.length !== 3) throw outside(`iif with ${args.length} arguments`)
+      return caseValue([{ when: args[0], then: args[1] }], args[2], scope, lax)
+    }
     case 'nullif': {
       if (args.length !== 2) throw outside('nullif with other than two arguments')
       return caseValue([{ when: { k: 'cmp', op: '=', l: args[0], r: args[1] }, then: { k: 'null' } }], args[0], scope)
@@ -309,6 +315,29 @@ function comparable(op: string, l: SqlExpr, r: SqlExpr, scope: Scope): [Val, Val
   return [a, b]
 }
 
+const isEmptyText = (x: SqlExpr): boolean => x.k === 'str' && x.v === ''
+const FLIPPED = { '=': '=', '<>': '<>', '<': '>', '<=': '>=', '>': '<', '>=': '<=' } as const
+
+/**
+ * `x op ''` (or `'' op x`) with x a text column, as whether it holds where x is not NULL. A column
+ * is never the empty text: a stored one's N/A is NULL in the SQLite image, and a subquery's was
+ * computed where a kernel declines an empty text (engine/functions/sql-text.ts). A text that is not empty is greater than '', so
+ * the answer is the same on every row that is not NULL, and NULL on the others.
+ */
+function emptyTextComparison(x: SqlExpr & { k: 'cmp' }, scope: Scope): { v: Val; holds: boolean } | null {
+  const left = isEmptyText(x.l)
+  if (left === isEmptyText(x.r)) return null
+  const other = left ? x.r : x.l
+  if (other.k === 'null') throw outside('a comparison with NULL')
+  const v = value(other, scope)
+  if (v.t !== 'text') throw outside('a comparison of text with a number')
+  // Only a column: a function's value may be an empty text, which its kernel declines only when
+  // it is computed, and a comparison that holds nowhere would never compute it.
+  if (v.e.kind !== 'Col') throw outside("a comparison of a computed text with ''")
+  const op = left ? FLIPPED[x.op] : x.op
+  return { v, holds: op === '<>' || op === '>' || op === '>=' }
+}
+
 const isLiteral = (x: SqlExpr): boolean => x.k === 'int' || x.k === 'real' || (x.k === 'str' && x.v !== '')
 
 /**
@@ -333,6 +362,8 @@ export function truth(x: SqlExpr, scope: Scope): Expr {
     case 'not':
       return falsity(x.e, scope)
     case 'cmp': {
+      const empty = emptyTextComparison(x, scope)
+      if (empty !== null) return empty.holds ? notNull(empty.v.e) : num(0, true)
       const [a, b] = comparable(x.op, x.l, x.r, scope)
       // The engine's `<` (and kin) is already 0 for N/A; its `=` finds N/A equal to N/A, so it
       // needs the guard unless one side is a literal, which N/A never equals.
@@ -378,6 +409,8 @@ export function falsity(x: SqlExpr, scope: Scope): Expr {
     case 'not':
       return truth(x.e, scope)
     case 'cmp': {
+      const empty = emptyTextComparison(x, scope)
+      if (empty !== null) return empty.holds ? num(0, true) : notNull(empty.v.e)
       const [a, b] = comparable(x.op, x.l, x.r, scope)
       if (x.op === '=') return and(and(bin('<>', a.e, b.e), notNull(a.e)), notNull(b.e))
       if (x.op === '<>') return and(bin('=', a.e, b.e), notNull(a.e))

@@ -33,7 +33,7 @@ export type SqlExpr =
   | { readonly k: 'cast'; readonly e: SqlExpr; readonly to: CastTo }
   /** `l || r`. */
   | { readonly k: 'concat'; readonly l: SqlExpr; readonly r: SqlExpr }
-  /** A scalar function: abs, coalesce, ifnull, nullif, lower, upper, length, round, substr, trim, ltrim, rtrim, replace, instr. */
+  /** A scalar function: abs, coalesce, ifnull, iif, nullif, lower, upper, length, round, substr, trim, ltrim, rtrim, replace, instr. */
   | { readonly k: 'call'; readonly name: string; readonly args: readonly SqlExpr[] }
   /** An aggregate; `arg` null is count(*); `sep` group_concat's separator (NULL read as ''). */
   | { readonly k: 'agg'; readonly fn: AggFn; readonly arg: SqlExpr | null; readonly distinct: boolean; readonly sep?: string }

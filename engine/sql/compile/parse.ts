@@ -448,7 +448,21 @@ function readCase(c: Node): SqlExpr {
 
 const AGGREGATES: ReadonlySet<string> = new Set<AggFn>(['count', 'sum', 'total', 'avg', 'min', 'max', 'group_concat'])
 const WINDOWED: ReadonlySet<string> = new Set<WinFn>(['sum', 'count', 'avg', 'row_number', 'rank', 'lag', 'lead'])
-const SCALARS: ReadonlySet<string> = new Set(['abs', 'coalesce', 'ifnull', 'nullif', 'lower', 'upper', 'length', 'round', 'ltrim', 'rtrim', 'replace', 'instr'])
+const SCALARS: ReadonlySet<string> = new Set([
+  'abs',
+  'coalesce',
+  'ifnull',
+  'iif',
+  'nullif',
+  'lower',
+  'upper',
+  'length',
+  'round',
+  'ltrim',
+  'rtrim',
+  'replace',
+  'instr',
+])
 
 function readFunction(f: Node): SqlExpr {
   for (const key of ['filter', 'null_treatment']) if ((field(f, key) ?? null) !== null) throw outside(`a function with ${key}`)

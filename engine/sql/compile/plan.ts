@@ -29,7 +29,7 @@ import {
   willbe,
   windowsOf,
 } from './plan-kit.js'
-import { linkOf, storedColumn, tableScope, type PlanTable, type SourceColumn } from './sources.js'
+import { linkOf, storedSourceColumn, tableScope, type PlanTable, type SourceColumn } from './sources.js'
 import { windowScope } from './window.js'
 
 export interface SqlPlan {
@@ -103,7 +103,7 @@ function planSource(source: SqlSource, alias: string | null, index: number, ctx:
     if (specs === undefined) throw outside(`the table ${source.path}`)
     const foreign = specs.map((c) => c.name.toLowerCase())
     const qualifier = (alias ?? source.path.slice(source.path.lastIndexOf('.') + 1)).toLowerCase()
-    const cols = specs.map((c, i) => ({ name: c.name, val: storedColumn(foreign[i] + suffix, c) }))
+    const cols = specs.map((c, i) => storedSourceColumn(c.name, foreign[i] + suffix, c))
     return { table: { qualifier, cols, foreign }, ops: [{ kind: 'Base', table: source.path.toLowerCase(), loc: LOC }], suffix }
   }
   const inner = planOf(source.query, ctx)

@@ -38,6 +38,21 @@ export function storedColumn(name: string, spec: ColumnSpec): Val {
   return spec.type === 'date' ? { ...v, date: true } : v
 }
 
+/**
+ * A table's column as a source column named `name`, read as `engineName`. A column of big
+ * integers declines the plan only when the query reads it (its value is asked for): a query on
+ * the table's other columns still compiles.
+ */
+export function storedSourceColumn(name: string, engineName: string, spec: ColumnSpec): SourceColumn {
+  if (spec.type !== 'bigint') return { name, val: storedColumn(engineName, spec) }
+  return {
+    name,
+    get val(): Val {
+      return storedColumn(engineName, spec)
+    },
+  }
+}
+
 /** Where a name (`col` or `q.col`) is among the tables: exactly one column, or `outside`. */
 function resolve(tables: readonly PlanTable[], name: string): { table: number; col: number } {
   const dot = name.lastIndexOf('.')
