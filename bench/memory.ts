@@ -22,8 +22,8 @@ import { tablesDir } from '../engine/storage/index.js'
 import { parseQuery } from '../engine/parse/index.js'
 import { checkQuery } from '../engine/check/index.js'
 import { withPlan } from '../engine/parallel/plan.js'
-import { PoolRunner } from '../gateway/runner.js'
-import { TableCache } from '../gateway/table-cache.js'
+import { PoolRunner } from '../gateway/pool/runner.js'
+import { TableCache } from '../gateway/tables/table-cache.js'
 import { writeBenchItemTable } from './table-files.js'
 
 const QUERY =

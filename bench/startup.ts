@@ -28,7 +28,7 @@ import { fileURLToPath } from 'node:url'
 import { writeBenchItemTable } from './table-files.js'
 import { reportSummary, summaryText, type SummaryRow } from './summary.js'
 import { tablesDir, versionDir } from '../engine/storage/index.js'
-import { TableCache } from '../gateway/table-cache.js'
+import { TableCache } from '../gateway/tables/table-cache.js'
 
 /** dist/bench: the built server sits next to it, at dist/gateway/server.js. */
 const HERE = dirname(fileURLToPath(import.meta.url))

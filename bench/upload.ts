@@ -141,7 +141,8 @@ async function main(): Promise<void> {
     if (login.code !== 0) throw new Error(`login failed: ${login.stderr}`)
     const gatewayBefore = await peakRss(gw.child.pid!)
     t = performance.now()
-    const up = await runCli(['upload', file, 'uploads.admin.big', '--chunk-mb', chunkMb, '--format', 'json'], env, profile)
+    // Printed as JSON, the CLI's default on a pipe: upload's --format names the file's format.
+    const up = await runCli(['upload', file, 'uploads.admin.big', '--chunk-mb', chunkMb], env, profile)
     if (up.code !== 0) throw new Error(`upload failed (exit ${up.code}): ${up.stderr}`)
     const uploaded = JSON.parse(up.stdout) as { rows: number; cols: string }
     ours = { rows: uploaded.rows, ms: up.ms }

@@ -23,7 +23,7 @@ export { rewriteTableRefs } from './sql/index.js'
 /** SQL compiled to the engine's operations, its answer shaped as sql.js's; sql.js otherwise (gateway/query/sql.ts). */
 export { compileSql, loadSqlParser, ordersAsSqlite, sqlShaped, type Compiled, type CompiledSql } from './sql/compile/index.js'
 /** A compiled SQL query that met data it cannot answer exactly as SQLite: it then runs on sql.js. */
-export { isSqlDeclined } from './functions/sql.js'
+export { isSqlDeclined } from './functions/sql/kernels.js'
 
 // --- Parallel scans: the gateway runs each phase's parts on the pool (gateway/query/parallel.ts).
 
@@ -39,12 +39,12 @@ export { windowRanges, windowRefusal } from './parallel/windows.js'
 export { isDeclined } from './parallel/aggregate.js'
 /** A worker's answer, text always as codes, read back into a result set on the gateway (gateway/query/pool.ts). */
 export { fromWire } from './parallel/wire.js'
-/** Results and tasks as they cross to and from a worker: stored dictionaries by reference (gateway/runner.ts). */
+/** Results and tasks as they cross to and from a worker: stored dictionaries by reference (gateway/pool/runner.ts). */
 export { resultAfterReceiving, taskForPosting } from './parallel/wire-dictionaries.js'
 
 // --- Workers
 
-/** What the gateway hands every query worker at start (gateway/runner.ts). */
+/** What the gateway hands every query worker at start (gateway/pool/runner.ts). */
 export type { WorkerSetup } from './retire.js'
 
 // --- Dynamic apps: a pure model; the gateway stores instances and runs their queries (routes/dynamic*.ts, ui/).
@@ -66,11 +66,11 @@ export type { DynamicApp, DynamicWidget } from './dynamic/index.js'
 export { isYmd, type ColumnValues, type TableInput } from './storage/index.js'
 /** Writing, copying and removing versions for the catalog's transactions. */
 export { cloneTableVersion, removeTableVersion, versionDir, writeTableVersion } from './storage/index.js'
-/** Loading a version's columns into the shared memory the workers read (gateway/table-cache.ts). */
+/** Loading a version's columns into the shared memory the workers read (gateway/tables/table-cache.ts). */
 export { loadColumn, loadSqliteImage, readTableMeta, type LoadedColumn } from './storage/index.js'
 /** Loading a row range of a version and its dictionaries, for tables larger than TABLE_CACHE_MB (docs/large-tables.md). */
 export { loadColumnRows, loadDictionary, segmentStarts } from './storage/index.js'
-/** Whether a version's SQLite image (the sql.js fallback's input) is built yet (gateway/table-cache.ts). */
+/** Whether a version's SQLite image (the sql.js fallback's input) is built yet (gateway/tables/table-cache.ts). */
 export { hasSqliteImage } from './storage/index.js'
 /** Removing what an interrupted write left, at the gateway's start (gateway/server.ts). */
 export { removeStaleTempFolders, removeUncommittedVersions } from './storage/index.js'
@@ -78,7 +78,7 @@ export { removeStaleTempFolders, removeUncommittedVersions } from './storage/ind
 export { checkCellLimits, type CellLimits } from './storage/cell-limits.js'
 /** A full disk answered 507, not 500 (dbm/upload-chunks.ts). */
 export { mapVolumeFull } from './storage/volume-full.js'
-/** The message protocol of the table-writer thread (gateway/queries/table-writer.ts). */
+/** The message protocol of the table-writer thread (gateway/tables/table-writer.ts). */
 export type { TextSlice, WriteOutcome, WriteTask } from './storage/write-task.js'
 export type { SqliteImageOutcome, SqliteImageTask } from './storage/sqlite-image-task.js'
 /** Column files written a chunk at a time, for dbm upload_begin/upload_chunk/upload_commit. */
@@ -100,7 +100,7 @@ export {
 
 // --- Demo data
 
-/** The retail demo tables the gateway seeds an empty store with (gateway/seed.ts). */
+/** The retail demo tables the gateway seeds an empty store with (gateway/catalog/seed.ts). */
 export { makeRetailDemo } from './demo/index.js'
 
 /** Int operators that widen to big integers after an overflow (expr/widening.ts): the gateway marks and retries. */

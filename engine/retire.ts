@@ -1,7 +1,7 @@
 /**
  * A worker leaving the pool on its own, without failing a task. It marks its thread id in a
  * shared table that the gateway's load balancer reads before handing out a task
- * (gateway/retiring-workers.ts); the mark is written before the worker answers its current task,
+ * (gateway/pool/retiring-workers.ts); the mark is written before the worker answers its current task,
  * so by the time the gateway sees the answer and looks for a worker for the next task, this one
  * is already skipped. The gateway then terminates the thread and Piscina starts a fresh one in
  * its place. (The worker cannot end itself after answering: between tasks Piscina parks its

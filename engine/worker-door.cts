@@ -9,7 +9,7 @@
  * Exporting the function itself let the thread report ready at once, and an idle Piscina thread
  * sleeps in Atomics.wait, which stops its event loop: the engine's import stalled until the first
  * task arrived, so that task paid the whole load (about 200 ms), and the spare thread kept for a
- * worker taken back (gateway/fair-share.ts) was never warm.
+ * worker taken back (gateway/pool/fair-share.ts) was never warm.
  */
 import type { EngineTask } from '../shared/protocol.js'
 

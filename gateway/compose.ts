@@ -2,7 +2,7 @@
  * Builds the real dependencies from a config. server.ts uses it for the process; tests use it to
  * run the same service in-process against a store of their choice.
  */
-import { closeTableWriter } from './queries/table-writer.js'
+import { closeTableWriter } from './tables/table-writer.js'
 import { closeCompiler, startCompiler } from './cache/compile-thread.js'
 import type { Config } from '../shared/config.js'
 import { createStore } from '../shared/store/index.js'
@@ -11,13 +11,13 @@ import { SessionManager } from './auth/sessions.js'
 import { Directory } from './catalog/principal.js'
 import { RetiredVersionSweeper } from './catalog/retired.js'
 import { Instances } from './instances/instances.js'
-import { StopRegistry } from './stop/index.js'
+import { StopRegistry } from './query/running/index.js'
 import type { Deps } from './deps.js'
 import type { Logger } from './logger.js'
-import { Results } from './query/results.js'
+import { Results } from './query/results/results.js'
 import { createGatewayCaches } from './cache/index.js'
-import { PoolRunner } from './runner.js'
-import { TableCache } from './table-cache.js'
+import { PoolRunner } from './pool/runner.js'
+import { TableCache } from './tables/table-cache.js'
 import { countStoreCalls, createObserve } from './observe/index.js'
 
 /** Connects the store (or takes a connected one) and starts the worker pool. */

@@ -5,20 +5,20 @@ import type { SessionManager } from './auth/sessions.js'
 import type { Directory } from './catalog/principal.js'
 import type { RetiredVersionSweeper } from './catalog/retired.js'
 import type { Instances } from './instances/instances.js'
-import type { StopRegistry } from './stop/index.js'
+import type { StopRegistry } from './query/running/index.js'
 import type { Logger } from './logger.js'
 import type { GatewayCaches } from './cache/index.js'
 import type { Observe } from './observe/index.js'
-import type { Results } from './query/results.js'
-import type { QueryRunner } from './runner.js'
-import type { TableCache } from './table-cache.js'
+import type { Results } from './query/results/results.js'
+import type { QueryRunner } from './pool/runner.js'
+import type { TableCache } from './tables/table-cache.js'
 
 export interface Deps {
   readonly config: Config
   readonly store: Store
   readonly runner: QueryRunner
   readonly tables: TableCache
-  /** Finished results by recipe key: the memo, rendered answers, the Store copy (query/results.ts). */
+  /** Finished results by recipe key: the memo, rendered answers, the Store copy (query/results/results.ts). */
   readonly results: Results
   /** Compiled queries and principals (gateway/cache): never stale by construction. */
   readonly caches: GatewayCaches

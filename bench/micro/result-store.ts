@@ -13,7 +13,7 @@ import { performance } from 'node:perf_hooks'
 import type { ResultSet } from '../../shared/protocol.js'
 import { createMemoryStore, createRedisStore, type Store } from '../../shared/store/index.js'
 import { columnMeta, NA_INT, type ColumnSpec } from '../../shared/table.js'
-import { ResultStore } from '../../gateway/query/result-store/chunked.js'
+import { ResultStore } from '../../gateway/query/results/store/chunked.js'
 import { randomStream } from '../../engine/demo/random.js'
 
 const ROWS = 1_000_000

@@ -16,8 +16,8 @@ import { AppError } from '../../shared/errors.js'
 import type { SqlTask } from '../../shared/protocol.js'
 import { createMemoryStore, createRedisStore } from '../../shared/store/index.js'
 import type { Store } from '../../shared/store/index.js'
-import { PoolRunner } from '../../gateway/runner.js'
-import { StopRegistry } from '../../gateway/stop/registry.js'
+import { PoolRunner } from '../../gateway/pool/runner.js'
+import { StopRegistry } from '../../gateway/query/running/registry.js'
 
 const ROUNDS = 20
 const RUN_BEFORE_STOP_MS = 200

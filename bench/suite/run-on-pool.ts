@@ -6,8 +6,8 @@
  */
 import type { EngineTask, ResultSet } from '../../shared/protocol.js'
 import { loadConfig } from '../../shared/config.js'
-import type { PoolServices } from '../../gateway/query/services.js'
-import { PoolRunner } from '../../gateway/runner.js'
+import type { PoolServices } from '../../gateway/query/deps.js'
+import { PoolRunner } from '../../gateway/pool/runner.js'
 import { runOnPool } from '../../gateway/query/pool.js'
 
 export interface EnginePool {

@@ -1,5 +1,5 @@
 /**
- * The table writer's thread entry (gateway/queries/table-writer.ts). Encoding text dictionaries
+ * The table writer's thread entry (gateway/tables/table-writer.ts). Encoding text dictionaries
  * and writing the files of a large table take seconds of CPU;
  * on the gateway's thread they would stall every other request for as long. Here they run beside
  * it. Text values arrive in slices over `port` (a structured copy of hundreds of megabytes of

@@ -1,7 +1,7 @@
 /**
  * A size-bounded cache that keeps what is used, for memos hit on every request (parsed records,
  * compiled queries). It approximates least-recently-used eviction with the CLOCK rule: a hit only
- * marks its entry as used, where an exact LRU (gateway/fair-lru.ts) deletes and re-inserts the key in
+ * marks its entry as used, where an exact LRU (gateway/tables/fair-lru.ts) deletes and re-inserts the key in
  * its Map on every hit, which costs more than the look-up itself. When over budget, entries are
  * looked at oldest first: a used one loses its mark and goes to the back, an unused one goes.
  */

@@ -3,7 +3,7 @@
  * their keys (query texts, immutable table versions), or, for principals, is used
  * only after checking every stored text it was made from, read in the same request; so none needs
  * invalidating when another gateway changes the catalog: see each module for why its entries
- * cannot be stale. Results and the answers rendered from them are query/results.ts.
+ * cannot be stale. Results and the answers rendered from them are query/results/.
  */
 import { PrincipalMemo } from '../auth/principal-memo.js'
 import { CompiledQueries } from './compiled-queries.js'

@@ -4,11 +4,11 @@
  * table's owner before any data is computed or written.
  */
 import { AppError } from '../../shared/errors.js'
-import { checkQuerySize } from '../params.js'
-import { acquireQuerySlot } from '../stop/index.js'
+import { checkQuerySize } from '../http/params.js'
+import { acquireQuerySlot } from '../query/running/index.js'
 import { prepareRun } from '../query/run.js'
 import { runRecipe } from '../query/service.js'
-import { resultRows, saveTable, type SaveMode, type SaveRequest } from '../queries/save.js'
+import { resultRows, saveTable, type SaveMode, type SaveRequest } from '../tables/save.js'
 import { uploadInput } from '../ingest/upload.js'
 import { binaryRowsOf, withFileTypes } from '../ingest/binary-tables.js'
 import type { Store } from '../../shared/store/types.js'

@@ -50,11 +50,11 @@ import { isOutcomeUnknown } from '../catalog/txn.js'
 import { KEYS, parentPath, parseRecord, type TableRecord } from '../catalog/records.js'
 import type { Principal } from '../catalog/principal.js'
 import { canReplace, writableFolder } from '../catalog/write-access.js'
-import { checkSameColumns } from '../queries/append.js'
+import { checkSameColumns } from '../tables/append.js'
 import { uploadInput } from '../ingest/upload.js'
 import { binaryRowsOf, withFileTypes, type DecodedUpload } from '../ingest/binary-tables.js'
 import type { ReadChunk } from '../ingest/chunk-read-task.js'
-import { readChunkOffThread } from '../queries/table-writer.js'
+import { readChunkOffThread } from '../tables/table-writer.js'
 import { encodeText, type EncodedText } from '../../shared/csv/encoded-text.js'
 import { tableView } from './common.js'
 import { defineTransaction } from './define.js'
@@ -213,7 +213,7 @@ export function removeEndedUploads(store: Store, dataDir: string, sessionTtl: nu
 }
 
 // ---------------------------------------------------------------------------------------------
-// permissions (upload_table's rules: see queries/save.ts)
+// permissions (upload_table's rules: see tables/save.ts)
 
 function targetPath(uid: string, raw: string): string {
   const path = inHomeFolder(uid, raw)

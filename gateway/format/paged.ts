@@ -20,7 +20,7 @@ import type { Format, PageInfo, Rendered } from './types.js'
 import { contentType } from './types.js'
 import { nextTurn } from '../../shared/turns.js'
 
-/** Rows fetched and rendered at a time: one chunk of a kept result (gateway/query/result-store). */
+/** Rows fetched and rendered at a time: one chunk of a kept result (gateway/query/results/store/). */
 export const PIECE_ROWS = 4096
 
 /** A selection of rows that can be read in parts, as often as needed. */

@@ -1,5 +1,5 @@
 /**
- * Reading one upload_chunk's CSV on a table-writer thread (gateway/queries/table-writer.ts):
+ * Reading one upload_chunk's CSV on a table-writer thread (gateway/tables/table-writer.ts):
  * the scan, the typing, the cell limits and the text encoding are most of an upload's CPU, and
  * here two chunks of one upload are read at once, beside the gateway's thread, which only puts
  * the chunks' values into the upload's files in order (dbm/upload-chunks.ts).

@@ -9,8 +9,8 @@
 import type { Context } from 'koa'
 import { AppError } from '../../shared/errors.js'
 import type { Store } from '../../shared/store/types.js'
-import { errorBody } from '../errors.js'
-import type { QueryRunner } from '../runner.js'
+import { errorBody } from '../http/errors.js'
+import type { QueryRunner } from '../pool/runner.js'
 import type { Observe } from './state.js'
 
 /** A Store that takes longer than this to answer a ping is as good as down for new work. */

@@ -4,7 +4,7 @@
  * start a new time series, and a scraper's memory would grow with every table ever queried.
  */
 import type { Context } from 'koa'
-import type { ParsedPath } from '../path.js'
+import type { ParsedPath } from '../http/path.js'
 
 export const ROUTE_NAMES = [
   'api',

@@ -11,7 +11,7 @@
 import { AppError } from '../../shared/errors.js'
 import { applyRequest, findWidget, initialVars, widgetQuery, type DynamicApp } from '../../engine/index.js'
 import type { Principal } from '../catalog/principal.js'
-import type { QueryServices } from './services.js'
+import type { QueryServices } from './deps.js'
 import type { RecipeOptions } from './limits.js'
 import { prepareRun, type RunRecipe } from './run.js'
 import { runRecipe } from './service.js'

@@ -10,7 +10,7 @@
  */
 import { PROGRESS_LENGTH, PROGRESS_SCALE, PROGRESS_SLOTS, type ResultSet, type RunTask } from '../../shared/protocol.js'
 import { currentBlockRows, isDeclined, parallelRun, partRanges, planOf, splitRows } from '../../engine/index.js'
-import type { PoolServices } from './services.js'
+import type { PoolServices } from './deps.js'
 import type { RunControl } from './run-control.js'
 import type { QuerySignal } from './query-signal.js'
 

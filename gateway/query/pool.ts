@@ -5,7 +5,7 @@
  * shape and byte limit (MAX_RESULT_BYTES) once the worker answered.
  */
 import type { EngineTask, ResultSet } from '../../shared/protocol.js'
-import type { PoolServices } from './services.js'
+import type { PoolServices } from './deps.js'
 import { fromWire, withPlan } from '../../engine/index.js'
 import { AppError } from '../../shared/errors.js'
 import { limitResultBytes } from './limits.js'

@@ -7,7 +7,7 @@
  * made again per task by the runner.
  */
 import { AppError } from '../../shared/errors.js'
-import type { RequestTimeout } from '../params.js'
+import type { RequestTimeout } from '../http/params.js'
 
 /** The answer to a query stopped by its time limit, naming the limit that set it (runner.ts counts these). */
 export function timeoutError(limit: RequestTimeout): AppError {

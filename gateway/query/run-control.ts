@@ -1,8 +1,8 @@
 /** What a request hands down to the run of its query (routes/abort.ts makes it; pool.ts and parallel.ts read it). */
-import type { RequestTimeout } from '../params.js'
-import type { ProgressCell } from '../stop/index.js'
+import type { RequestTimeout } from '../http/params.js'
+import type { ProgressCell } from './running/index.js'
 import type { TableInput } from '../../shared/protocol.js'
-import type { WindowPool, WindowSlot } from '../window-pool.js'
+import type { WindowPool, WindowSlot } from '../tables/window-pool.js'
 
 /** Reads rows from … to-1 of a larger-than-cache table into a slot of the pool, as a task's window. */
 export interface WindowReader {
@@ -17,7 +17,7 @@ export interface RunControl {
   readonly progress?: ProgressCell
   /** The request's time limit; QUERY_TIMEOUT_MS when absent. */
   readonly timeout?: RequestTimeout
-  /** Whose query it is: the pool serves users in turn (gateway/fair-share.ts); absent = the service's own. */
+  /** Whose query it is: the pool serves users in turn (gateway/pool/fair-share.ts); absent = the service's own. */
   readonly user?: string
   /** Reads windows of rows of a table larger than TABLE_CACHE_MB (windowed.ts); set by the query service. */
   readonly windows?: WindowReader

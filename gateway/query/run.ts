@@ -10,9 +10,9 @@ import type { RunTask, TableInput } from '../../shared/protocol.js'
 import type { CheckedTable } from '../cache/compiled-queries.js'
 import { readableTable } from '../catalog/tables.js'
 import type { Principal } from '../catalog/principal.js'
-import type { RecipeServices } from './services.js'
+import type { RecipeServices } from './deps.js'
 import type { RecipeOptions } from './limits.js'
-import type { ProgressCell } from '../stop/index.js'
+import type { ProgressCell } from './running/index.js'
 
 export interface RunRecipe {
   readonly kind: 'run'

@@ -8,10 +8,10 @@
  * answer a result (and by Results.readable).
  */
 import type { ResultSet, TableInput } from '../../shared/protocol.js'
-import type { QueryServices } from './services.js'
+import type { QueryServices } from './deps.js'
 import { runOnPool } from './pool.js'
 import type { RunControl } from './run-control.js'
-import type { WindowSlot } from '../window-pool.js'
+import type { WindowSlot } from '../tables/window-pool.js'
 import { runTask, widenRecipe, type RunRecipe } from './run.js'
 import { runSql, type SqlRecipe } from './sql.js'
 

@@ -10,7 +10,7 @@ import { isSqlDeclined, ordersAsSqlite, rewriteTableRefs, sqlShaped } from '../.
 import { readableTable } from '../catalog/tables.js'
 import type { Principal } from '../catalog/principal.js'
 import type { CompiledSqlRun } from '../cache/compiled-queries.js'
-import type { QueryServices, RecipeServices } from './services.js'
+import type { QueryServices, RecipeServices } from './deps.js'
 import type { RecipeOptions } from './limits.js'
 import { runOnPool } from './pool.js'
 import type { RunControl } from './run-control.js'

@@ -8,12 +8,12 @@
 import type { Context } from 'koa'
 import { AppError } from '../../shared/errors.js'
 import type { Deps } from '../deps.js'
-import { requestParams, timeoutParam, type RequestTimeout } from '../params.js'
+import { requestParams, timeoutParam, type RequestTimeout } from '../http/params.js'
 import type { RunControl } from '../query/run-control.js'
-import { authState } from '../session.js'
-import { acquireQuerySlot, type ProgressCell } from '../stop/index.js'
+import { authState } from '../auth/require-session.js'
+import { acquireQuerySlot, type ProgressCell } from '../query/running/index.js'
 import { countQueryStop } from '../observe/index.js'
-import { probeHalfClosed } from '../half-close.js'
+import { probeHalfClosed } from '../http/half-close.js'
 
 /** An AbortSignal that fires when the client goes away before its response is finished. */
 export function clientGoneSignal(ctx: Context): AbortSignal {
@@ -52,7 +52,7 @@ export async function runForRequest<T>(
   const { session } = authState(ctx)
   const lease = await acquireQuerySlot(deps.store, session, { perSession: deps.config.maxQueriesPerSession, perUser: deps.config.maxQueriesPerUser })
   try {
-    // The user goes with every task, so that the pool serves users in turn (gateway/fair-share.ts).
+    // The user goes with every task, so that the pool serves users in turn (gateway/pool/fair-share.ts).
     return await stoppable(ctx, deps, stopKey, (signals, progress) => run({ signals, progress, timeout, user: session.uid }).finally(() => lease.release()))
   } finally {
     await lease.release()

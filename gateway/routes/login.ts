@@ -15,7 +15,7 @@ import type { KillMode } from '../auth/sessions.js'
 import { LoginThrottle, type ThrottleScope } from '../auth/throttle.js'
 import { getUser } from '../catalog/users.js'
 import type { Deps } from '../deps.js'
-import { requestParams, stringParam, type Params } from '../params.js'
+import { requestParams, stringParam, type Params } from '../http/params.js'
 
 const KILL_MODES = ['yes', 'no', 'possess', 'auth'] as const
 

@@ -9,10 +9,10 @@ import { columnMeta, NA_INT, type ColumnSpec, type ColumnType } from '../../shar
 import { LISTING_COLUMNS, listFolder, listingRow, type ListingRow } from '../catalog/listing.js'
 import type { Deps } from '../deps.js'
 import { renderResult, type PageInfo } from '../format/index.js'
-import type { ParsedPath } from '../path.js'
-import { readableOf } from '../query/readable-result.js'
-import { formatLinks, send } from '../respond.js'
-import { authState } from '../session.js'
+import type { ParsedPath } from '../http/path.js'
+import { readableOf } from '../query/results/readable-result.js'
+import { formatLinks, send } from '../http/respond.js'
+import { authState } from '../auth/require-session.js'
 import { serveReadMethod } from './widget.js'
 
 /** How each listing column is typed and shown; a new ListingRow field must be added here. */

@@ -7,8 +7,8 @@
 import type { Context } from 'koa'
 import type { DynamicWidget } from '../../engine/index.js'
 import { renderValue } from '../format/index.js'
-import type { ParsedPath } from '../path.js'
-import { send } from '../respond.js'
+import type { ParsedPath } from '../http/path.js'
+import { send } from '../http/respond.js'
 import { READ_METHODS } from './widget.js'
 
 /** The methods of any place that runs a query (`!stop`, `!status`) and of every widget (`!methods`). */

@@ -5,7 +5,7 @@
  * that still gets one answers the same page, without the top navigation it cannot fill in.
  */
 import type { Rendered } from '../format/index.js'
-import type { ParsedPath } from '../path.js'
+import type { ParsedPath } from '../http/path.js'
 import { newPage } from '../ui/new-page.js'
 import { queryPage, type QueryApp } from '../ui/query-page.js'
 

@@ -8,8 +8,8 @@
  */
 import type { Context } from 'koa'
 import type { Deps } from '../deps.js'
-import { authState } from '../session.js'
-import { acquireQuerySlot } from '../stop/index.js'
+import { authState } from '../auth/require-session.js'
+import { acquireQuerySlot } from '../query/running/index.js'
 
 /** The read methods that take a slot; `!cols` and `!rows` read metadata only. */
 const READS_ROWS: ReadonlySet<string | undefined> = new Set(['data', 'head', undefined])

@@ -18,7 +18,7 @@ import type { IncomingMessage } from 'node:http'
 import { DEFAULTS, type Config } from '../../shared/config.js'
 import { AppError } from '../../shared/errors.js'
 import { withinBodyDeadline } from './body-deadline.js'
-import { bodyLengthMismatch } from '../client-errors.js'
+import { bodyLengthMismatch } from '../http/client-errors.js'
 import { BINARY_MEDIA_TYPES } from '../ingest/binary-tables.js'
 
 const PARSED_METHODS = new Set(['POST', 'PUT', 'PATCH'])

@@ -4,11 +4,11 @@
  */
 import { AppError } from '../../shared/errors.js'
 import { checkPathSegments } from '../../shared/name-limits.js'
-import type { Params } from '../params.js'
-import { stringParam } from '../params.js'
+import type { Params } from '../http/params.js'
+import { stringParam } from '../http/params.js'
 import type { RunRecipe } from '../query/run.js'
 import { prepareRunQuery } from '../query/dynamic-run.js'
-import { saveResult } from '../queries/save.js'
+import { saveResult } from '../tables/save.js'
 import { runFormPage } from './pages.js'
 import type { QueryEndpoint } from './query-endpoint.js'
 

@@ -1,13 +1,13 @@
 /**
  * `!status`: whether the query of an endpoint or instance is running (on any gateway), for how
  * long, and how far it got. Read from the running records in the Store, so polling it never
- * touches the query itself; see gateway/stop/status.ts for the shape.
+ * touches the query itself; see gateway/query/running/status.ts for the shape.
  */
 import type { Context } from 'koa'
 import type { Deps } from '../deps.js'
 import { renderValue } from '../format/index.js'
-import type { ParsedPath } from '../path.js'
-import { send } from '../respond.js'
+import type { ParsedPath } from '../http/path.js'
+import { send } from '../http/respond.js'
 
 export async function answerStatus(ctx: Context, deps: Deps, key: string): Promise<void> {
   const status = await deps.stops.status(key)

@@ -6,9 +6,9 @@
 import type { Context } from 'koa'
 import type { Deps } from '../deps.js'
 import { renderValue } from '../format/index.js'
-import type { ParsedPath } from '../path.js'
-import { requestParams, stringParam } from '../params.js'
-import { send } from '../respond.js'
+import type { ParsedPath } from '../http/path.js'
+import { requestParams, stringParam } from '../http/params.js'
+import { send } from '../http/respond.js'
 
 export async function answerStop(ctx: Context, deps: Deps, key: string): Promise<void> {
   const force = ['1', 'true', 'yes'].includes((stringParam(requestParams(ctx), 'force_') ?? '').toLowerCase())

@@ -4,12 +4,12 @@
  */
 import type { Context } from 'koa'
 import { AppError } from '../../shared/errors.js'
-import { answerKey, type RenderedAnswers } from '../query/rendered-answers.js'
+import { answerKey, type RenderedAnswers } from '../query/results/rendered-answers.js'
 import { colsTable, HEAD_ROWS, renderHead, renderResult, renderValue, resultForValues, STREAM_THRESHOLD, VALUES_PARAM, valuesMode } from '../format/index.js'
-import type { ReadableResult } from '../query/readable-result.js'
-import type { ParsedPath } from '../path.js'
-import { requestParams, rowParam } from '../params.js'
-import { formatLinks, send, sendRows } from '../respond.js'
+import type { ReadableResult } from '../query/results/readable-result.js'
+import type { ParsedPath } from '../http/path.js'
+import { requestParams, rowParam } from '../http/params.js'
+import { formatLinks, send, sendRows } from '../http/respond.js'
 
 export type AppKind = 'run' | 'sql'
 
@@ -35,7 +35,7 @@ export interface AnswerMemo {
 
 /**
  * Answers a read method. With `memo`, small `!data` answers other than HTML are rendered once
- * per row range and format (query/rendered-answers.ts).
+ * per row range and format (query/results/rendered-answers.ts).
  */
 export async function serveReadMethod(ctx: Context, route: ParsedPath, method: string, source: ReadableResult, app: AppKind, memo?: AnswerMemo): Promise<void> {
   // Only a page has links; JSON and text answers skip building them.

@@ -7,8 +7,8 @@
 import type { Context, Next } from 'koa'
 import type { Config } from '../../shared/config.js'
 import { AppError } from '../../shared/errors.js'
-import { requestParams } from '../params.js'
-import type { ParsedPath } from '../path.js'
+import { requestParams } from '../http/params.js'
+import type { ParsedPath } from '../http/path.js'
 import { crossSiteReason } from './browser-origin.js'
 import { requestEffect } from './request-effect.js'
 

@@ -18,7 +18,7 @@
  * with 405 before anything is written or kept (routes/dynamic-actions.ts). `run` performs no
  * actions at all (query/dynamic-run.ts), so it stays a read.
  */
-import type { Params } from '../params.js'
+import type { Params } from '../http/params.js'
 
 export type Effect = 'read' | 'change' | 'write'
 

@@ -6,9 +6,9 @@
  * POST with the query still runs it, as the form without script does, and so does a GET that
  * names its format (`api/sql:html?sql=…` is the query's result as HTML, as the API specifies).
  */
-import type { Params } from '../params.js'
+import type { Params } from '../http/params.js'
 import type { Context } from 'koa'
-import type { ParsedPath } from '../path.js'
+import type { ParsedPath } from '../http/path.js'
 import { crossSiteReason } from '../security/browser-origin.js'
 
 /** Parameters a link may carry beside the query. */

@@ -56,7 +56,7 @@ describe('import cycles (issue 18)', () => {
     const edges = [...graph.values()].reduce((n, targets) => n + targets.length, 0)
     expect(graph.size).to.be.greaterThan(300)
     expect(edges).to.be.greaterThan(1000)
-    expect(graph.get('gateway/app.ts')).to.include.members(['gateway/deps.ts', 'gateway/errors.ts', 'shared/errors.ts'])
+    expect(graph.get('gateway/http/app.ts')).to.include.members(['gateway/deps.ts', 'gateway/http/errors.ts', 'shared/errors.ts'])
   })
 
   it('reports two files that import each other, even when both imports are type-only', () => {

@@ -2,7 +2,7 @@ import { expect } from 'chai'
 import { columnFromValues, columnLength, groupBy, type ColumnType, type Value } from '../../engine/columns/index.js'
 import { Rng } from '../../engine/columns/random.js'
 import { FUNCTIONS, lookupFunction, type ArgSpec, type FunctionDef, type KernelArg } from '../../engine/functions/index.js'
-import { isSqlDeclined } from '../../engine/functions/sql.js'
+import { isSqlDeclined } from '../../engine/functions/sql/kernels.js'
 
 /** The spec of argument i, following repeatFrom (as the checker reads it). */
 function specAt(def: FunctionDef, i: number): ArgSpec {

@@ -1,5 +1,5 @@
 /**
- * The SQL kernels of SQLite's text functions and conversions (engine/functions/sql-text.ts,
+ * The SQL kernels of SQLite's text functions and conversions (engine/functions/sql/text.ts,
  * sqlite-values.ts), each against sql.js itself on its edge cases: NULL, empty results, zero and
  * negative positions, characters beyond U+FFFF (one character to SQLite, two UTF-16 units to
  * JavaScript), numbers as text, halfway rounding; and what they decline rather than answer.
@@ -8,8 +8,8 @@ import { expect } from 'chai'
 import type { Database } from 'sql.js'
 import { columnFromValues, columnValues, type Value } from '../../engine/columns/index.js'
 import { FUNCTIONS } from '../../engine/functions/index.js'
-import { isSqlDeclined } from '../../engine/functions/sql.js'
-import { realText, sqliteRound, textToInteger, textToNumeric, textToReal } from '../../engine/functions/sqlite-values.js'
+import { isSqlDeclined } from '../../engine/functions/sql/kernels.js'
+import { realText, sqliteRound, textToInteger, textToNumeric, textToReal } from '../../engine/functions/sql/sqlite-values.js'
 import { sqlJs } from '../../engine/storage/sqljs.js'
 
 type V = number | string | null

@@ -1,5 +1,5 @@
 /**
- * The SQL window kernels (engine/functions/sql-window.ts) against a slow reference written from
+ * The SQL window kernels (engine/functions/sql/window.ts) against a slow reference written from
  * SQL's definitions, on random data with N/A in every key and value, ties, text keys, keys up and
  * down, several partitions or one, and empty inputs: the frame of a row is every row of its
  * partition that comes before it or is its peer; rank counts the rows before it; row_number, lag
@@ -9,7 +9,7 @@ import { expect } from 'chai'
 import { columnFromValues, columnValues, type Value } from '../../engine/columns/index.js'
 import { Rng } from '../../engine/columns/random.js'
 import { FUNCTIONS } from '../../engine/functions/index.js'
-import { isSqlDeclined } from '../../engine/functions/sql.js'
+import { isSqlDeclined } from '../../engine/functions/sql/kernels.js'
 
 type Cell = number | string | null
 interface Key {

@@ -8,7 +8,7 @@
  */
 import { expect } from 'chai'
 import type { Database } from 'sql.js'
-import { realText, sqliteRound } from '../../engine/functions/sqlite-values.js'
+import { realText, sqliteRound } from '../../engine/functions/sql/sqlite-values.js'
 import { sqlJs } from '../../engine/storage/sqljs.js'
 import { Rng } from '../../engine/columns/random.js'
 

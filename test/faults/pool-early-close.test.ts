@@ -10,7 +10,7 @@
 import { expect } from 'chai'
 import { spawnSync } from 'node:child_process'
 
-const RUNNER = new URL('../../gateway/runner.js', import.meta.url).href
+const RUNNER = new URL('../../gateway/pool/runner.js', import.meta.url).href
 
 /** Opens and closes pools at random moments of their threads' start, many times over. */
 const CHILD = `

@@ -22,7 +22,7 @@ import { randomInt } from 'node:crypto'
 import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { SLOT_TTL_SECONDS } from '../../gateway/stop/session-slots.js'
+import { SLOT_TTL_SECONDS } from '../../gateway/query/running/session-slots.js'
 import { createMemoryStore, createRedisStore } from '../../shared/store/index.js'
 import type { Store } from '../../shared/store/types.js'
 import { children, start, type Running } from '../helpers/processes.js'
@@ -141,7 +141,7 @@ async function everyTableAnswers(admin: Client, state: CatalogState): Promise<vo
 
 /**
  * Sends a request again while it is refused with 429: the killed gateway's query slots outlive it
- * in Redis's file until they lapse (SLOT_TTL_SECONDS, 30 s; gateway/stop/session-slots.ts), and
+ * in Redis's file until they lapse (SLOT_TTL_SECONDS, 30 s; gateway/query/running/session-slots.ts), and
  * the restarted gateway logs the admin back into the same session, so a kill that caught four
  * writes in flight leaves that session full for as long. A client waits as Retry-After says.
  */

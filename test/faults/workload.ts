@@ -165,7 +165,7 @@ export interface RoundLog {
  * changes are all valid in the model's state), recorded and not applied, with one exception: a
  * 429 is sent again after its Retry-After, as a client should. The clients share one session,
  * and the session slots of queries a killed gateway was running stay taken until they lapse
- * (SLOT_TTL_SECONDS, gateway/stop/session-slots.ts), so a round that starts right after a kill
+ * (SLOT_TTL_SECONDS, gateway/query/running/session-slots.ts), so a round that starts right after a kill
  * can meet the session's query limit.
  */
 export async function runClient(client: Client, picker: OpPicker, start: Namespace, shouldStop: () => boolean): Promise<RoundLog> {

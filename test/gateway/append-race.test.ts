@@ -11,9 +11,9 @@ import { writeTableVersion } from '../../engine/storage/index.js'
 import { commitTable } from '../../gateway/catalog/tables.js'
 import { KEYS, parseRecord, type TableRecord } from '../../gateway/catalog/records.js'
 import type { Principal } from '../../gateway/catalog/principal.js'
-import { saveTable } from '../../gateway/queries/save.js'
+import { saveTable } from '../../gateway/tables/save.js'
 import { ensureHomeFolder } from '../../gateway/catalog/write-access.js'
-import { TableCache } from '../../gateway/table-cache.js'
+import { TableCache } from '../../gateway/tables/table-cache.js'
 import { forEachStore } from '../helpers/suites.js'
 
 const ADMIN: Principal = { uid: 'admin', company: 'main', groups: [], caps: new Set(['admin']), admin: true }

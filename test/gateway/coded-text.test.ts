@@ -10,9 +10,9 @@ import { createMemoryStore } from '../../shared/store/index.js'
 import { textSlice } from '../../shared/result-text.js'
 import { FORMATS, collectBody, renderPaged, renderResult } from '../../gateway/format/index.js'
 import { countedBytes, limitResultBytes } from '../../gateway/query/limits.js'
-import { sliceResult } from '../../gateway/query/readable-result.js'
-import { resultBytes } from '../../gateway/query/results.js'
-import { ResultStore } from '../../gateway/query/result-store/chunked.js'
+import { sliceResult } from '../../gateway/query/results/readable-result.js'
+import { resultBytes } from '../../gateway/query/results/results.js'
+import { ResultStore } from '../../gateway/query/results/store/chunked.js'
 import { dataOf } from '../helpers/columns.js'
 
 // Strings that need JSON escapes, HTML escapes, non-ASCII bytes, and N/A ('').

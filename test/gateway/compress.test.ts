@@ -1,5 +1,5 @@
 /**
- * Response compression (gateway/compress.ts): gzip and Brotli per Accept-Encoding and its
+ * Response compression (gateway/http/compress.ts): gzip and Brotli per Accept-Encoding and its
  * q-values, for every result format through the whole service, and the rules of the middleware
  * itself (threshold, types, error bodies, bodies already encoded, COMPRESSION=0).
  */
@@ -10,8 +10,8 @@ import zlib from 'node:zlib'
 import Koa from 'koa'
 import { loadConfig } from '../../shared/config.js'
 import { AppError } from '../../shared/errors.js'
-import { compressResponses } from '../../gateway/compress.js'
-import { errorMiddleware } from '../../gateway/errors.js'
+import { compressResponses } from '../../gateway/http/compress.js'
+import { errorMiddleware } from '../../gateway/http/errors.js'
 import { TEXT_FORMATS } from '../../gateway/format/index.js'
 import { startTestService, type TestService } from '../helpers/service.js'
 

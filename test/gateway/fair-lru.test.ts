@@ -1,5 +1,5 @@
 import { expect } from 'chai'
-import { FairLruCache } from '../../gateway/fair-lru.js'
+import { FairLruCache } from '../../gateway/tables/fair-lru.js'
 
 describe('FairLruCache used by one user: a plain least-recently-used cache (the result memo)', () => {
   it('evicts the least recently used entries beyond the budget', () => {

@@ -7,7 +7,7 @@
 import { expect } from 'chai'
 import { AppError } from '../../shared/errors.js'
 import type { SqlTask } from '../../shared/protocol.js'
-import { PoolRunner } from '../../gateway/runner.js'
+import { PoolRunner } from '../../gateway/pool/runner.js'
 import { userCookie } from '../helpers/dbm.js'
 import { forEachStore } from '../helpers/suites.js'
 

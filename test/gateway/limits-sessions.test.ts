@@ -1,5 +1,5 @@
 /**
- * MAX_QUERIES_PER_SESSION: the session slots in the Store (gateway/stop/session-slots.ts) grant
+ * MAX_QUERIES_PER_SESSION: the session slots in the Store (gateway/query/running/session-slots.ts) grant
  * exactly the limit, also to concurrent requests on two connections, ignore lapsed slots and keep
  * refreshed ones; and through the API, on every kind of service, a session with the limit of
  * queries running is refused with 429 and Retry-After while other sessions are not, and gets its
@@ -8,7 +8,7 @@
 import { expect } from 'chai'
 import { randomBytes } from 'node:crypto'
 import { AppError } from '../../shared/errors.js'
-import { acquireSlot, slotsKey, type SlotLease } from '../../gateway/stop/index.js'
+import { acquireSlot, slotsKey, type SlotLease } from '../../gateway/query/running/index.js'
 import { userCookie } from '../helpers/dbm.js'
 import { redisAvailable } from '../helpers/service.js'
 import { forEachStore } from '../helpers/suites.js'

@@ -1,6 +1,6 @@
 import { expect } from 'chai'
 import { AppError } from '../../shared/errors.js'
-import { parseApiPath } from '../../gateway/path.js'
+import { parseApiPath } from '../../gateway/http/path.js'
 
 const V = ['v1', 'prime-latest']
 

@@ -8,7 +8,7 @@ import type { AddressInfo } from 'node:net'
 import Koa, { type Context, type Next } from 'koa'
 import { koaBody } from 'koa-body'
 import { requestBodies } from '../../gateway/routes/request-body.js'
-import { STATUS } from '../../gateway/errors.js'
+import { STATUS } from '../../gateway/http/errors.js'
 import { AppError } from '../../shared/errors.js'
 
 const LIMIT = 1024

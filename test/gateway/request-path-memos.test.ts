@@ -9,7 +9,7 @@ import { principalInputKeys, PrincipalMemo } from '../../gateway/auth/principal-
 import { SESSION_KEYS, SessionManager } from '../../gateway/auth/sessions.js'
 import { BoundedMap } from '../../gateway/cache/bounded-map.js'
 import { ClockCache } from '../../gateway/cache/clock-cache.js'
-import { answerKey, MAX_BODY_CHARS, RenderedAnswers } from '../../gateway/query/rendered-answers.js'
+import { answerKey, MAX_BODY_CHARS, RenderedAnswers } from '../../gateway/query/results/rendered-answers.js'
 import { Directory, type Principal } from '../../gateway/catalog/principal.js'
 import { KEYS, type UserRecord } from '../../gateway/catalog/records.js'
 import { createMemoryStore } from '../../shared/store/index.js'

@@ -3,9 +3,9 @@
  * every value exactly (bit patterns for numbers, code units for text) and refuse damaged input.
  */
 import { expect } from 'chai'
-import { decodeColumn, encodeColumn, storedKind } from '../../gateway/query/result-store/codec.js'
-import { frame, unframe } from '../../gateway/query/result-store/frame.js'
-import { decodeChunk, encodeChunk } from '../../gateway/query/result-store/chunk.js'
+import { decodeColumn, encodeColumn, storedKind } from '../../gateway/query/results/store/codec.js'
+import { frame, unframe } from '../../gateway/query/results/store/frame.js'
+import { decodeChunk, encodeChunk } from '../../gateway/query/results/store/chunk.js'
 import type { ResultColumn } from '../../shared/protocol.js'
 import { NA_INT } from '../../shared/table.js'
 

@@ -1,5 +1,5 @@
 /**
- * Results (gateway/query/results.ts) is the one way every route keeps a result in the Store: a
+ * Results (gateway/query/results/results.ts) is the one way every route keeps a result in the Store: a
  * result asked for again and again is written there at most once per half TTL, whether a
  * session's api/run asked for it, a fixed-query instance, or a widget of a dynamic instance (which
  * used to write its whole result again on every request). Counted with a Store wrapper that
@@ -14,10 +14,10 @@ import supertest from 'supertest'
 import { loadConfig } from '../../shared/config.js'
 import { createMemoryStore } from '../../shared/store/index.js'
 import type { Store } from '../../shared/store/types.js'
-import { createApp } from '../../gateway/app.js'
+import { createApp } from '../../gateway/http/app.js'
 import { buildDeps, closeDeps } from '../../gateway/compose.js'
 import type { Deps } from '../../gateway/deps.js'
-import { ensureAdmin, seedDemoData } from '../../gateway/seed.js'
+import { ensureAdmin, seedDemoData } from '../../gateway/catalog/seed.js'
 
 const PW = 'admin-secret-1'
 const RESULT_META = /^res:([0-9a-f]{64}):meta$/

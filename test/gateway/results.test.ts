@@ -1,11 +1,11 @@
 /**
- * The result cache (gateway/query/result-store) against the memory store and, when TEST_REDIS_URL is set,
+ * The result cache (gateway/query/results/store/) against the memory store and, when TEST_REDIS_URL is set,
  * Redis: round trips, ranges, what is fetched, expiry, replacement, drop, the size guard, and
  * readers racing writers.
  */
 import { expect } from 'chai'
 import { randomUUID } from 'node:crypto'
-import { ResultStore } from '../../gateway/query/result-store/chunked.js'
+import { ResultStore } from '../../gateway/query/results/store/chunked.js'
 import { columnMeta, NA_INT } from '../../shared/table.js'
 import type { ResultSet } from '../../shared/protocol.js'
 import { createMemoryStore, createRedisStore } from '../../shared/store/index.js'

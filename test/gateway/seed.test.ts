@@ -12,7 +12,7 @@ import { createMemoryStore } from '../../shared/store/index.js'
 import type { Store } from '../../shared/store/types.js'
 import { KEYS } from '../../gateway/catalog/records.js'
 import { commitTable, ensureDir } from '../../gateway/catalog/tables.js'
-import { ensureAdmin, seedDemoData } from '../../gateway/seed.js'
+import { ensureAdmin, seedDemoData } from '../../gateway/catalog/seed.js'
 import { makeRetailDemo } from '../../engine/demo/retail.js'
 import { writeTableVersion } from '../../engine/storage/index.js'
 

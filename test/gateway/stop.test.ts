@@ -1,5 +1,5 @@
 /**
- * StopRegistry (gateway/stop): two registries on two Store connections play two gateways. The
+ * StopRegistry (gateway/query/running/): two registries on two Store connections play two gateways. The
  * memory store has no second connection, so there both registries share the one store, which is
  * exactly the single-process case (its pub/sub delivers in-process).
  */
@@ -9,8 +9,8 @@ import { AppError } from '../../shared/errors.js'
 import type { SqlTask } from '../../shared/protocol.js'
 import { createMemoryStore, createRedisStore } from '../../shared/store/index.js'
 import type { Store } from '../../shared/store/index.js'
-import { PoolRunner } from '../../gateway/runner.js'
-import { StopRegistry, STOP_CHANNEL } from '../../gateway/stop/index.js'
+import { PoolRunner } from '../../gateway/pool/runner.js'
+import { StopRegistry, STOP_CHANNEL } from '../../gateway/query/running/index.js'
 import { createClusterTestStore, redisAvailable, redisClusterAvailable, type StoreKind } from '../helpers/service.js'
 import { STORE_KINDS } from '../helpers/suites.js'
 import { interruptible } from '../helpers/interruptible-store.js'

@@ -1,5 +1,5 @@
 /**
- * Streaming result bodies (gateway/format/paged.ts, gateway/respond.ts): a selection rendered
+ * Streaming result bodies (gateway/format/paged.ts, gateway/http/respond.ts): a selection rendered
  * piece by piece gives the same bytes as renderResult in every format, a body many times larger
  * than the heap growth it causes streams through a real HTTP server (plain and gzip), and a
  * renderer that fails before or after its first byte is answered as respond.ts documents.
@@ -16,8 +16,8 @@ import type { ResultColumn, ResultSet } from '../../shared/protocol.js'
 import { columnMeta, NA_INT, type ColumnMeta } from '../../shared/table.js'
 import { collectBody, FORMATS, renderResult, type Format } from '../../gateway/format/index.js'
 import { PIECE_ROWS, renderPaged, type PagedRows } from '../../gateway/format/paged.js'
-import { compressResponses } from '../../gateway/compress.js'
-import { errorMarker, send, sendRows, useBodyLogger } from '../../gateway/respond.js'
+import { compressResponses } from '../../gateway/http/compress.js'
+import { errorMarker, send, sendRows, useBodyLogger } from '../../gateway/http/respond.js'
 
 /** A full garbage collection, so heapUsed counts live memory only (works without --expose-gc). */
 const collectGarbage: () => void = (() => {

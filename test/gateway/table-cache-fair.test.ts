@@ -1,7 +1,7 @@
 /**
  * Issue 36.3: one user's tables could fill the whole table cache (TABLE_CACHE_MB), pushing out
  * everyone else's, whose next queries then read their tables from disk again. The cache is now
- * shared fairly (gateway/fair-lru.ts): a user who has used it within 10 minutes keeps up to an
+ * shared fairly (gateway/tables/fair-lru.ts): a user who has used it within 10 minutes keeps up to an
  * equal share, and whoever is over their share gives up their own least recently used entries.
  */
 import { expect } from 'chai'
@@ -9,10 +9,10 @@ import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { writeTableVersion } from '../../engine/storage/index.js'
-import { runAsCacheUser } from '../../gateway/cache-user.js'
+import { runAsCacheUser } from '../../gateway/tables/cache-user.js'
 import type { Deps } from '../../gateway/deps.js'
-import { ACTIVE_MS, FairLruCache } from '../../gateway/fair-lru.js'
-import { TableCache } from '../../gateway/table-cache.js'
+import { ACTIVE_MS, FairLruCache } from '../../gateway/tables/fair-lru.js'
+import { TableCache } from '../../gateway/tables/table-cache.js'
 import { userCookie } from '../helpers/dbm.js'
 import { startTestService, type TestService } from '../helpers/service.js'
 

@@ -3,7 +3,7 @@ import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { writeTableVersion, columnView } from '../../engine/storage/index.js'
-import { TableCache } from '../../gateway/table-cache.js'
+import { TableCache } from '../../gateway/tables/table-cache.js'
 
 describe('TableCache', () => {
   let dir: string

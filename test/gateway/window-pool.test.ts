@@ -1,5 +1,5 @@
 import { expect } from 'chai'
-import { WindowPool } from '../../gateway/window-pool.js'
+import { WindowPool } from '../../gateway/tables/window-pool.js'
 import type { ResultSet } from '../../shared/protocol.js'
 import { columnMeta } from '../../shared/table.js'
 

@@ -4,7 +4,7 @@
  * enough to be promoted, and prints the peak of its heap as JSON.
  */
 import { loadConfig } from '../../shared/config.js'
-import { applyHeapGrowth } from '../../gateway/heap-growth.js'
+import { applyHeapGrowth } from '../../gateway/observe/heap-growth.js'
 
 applyHeapGrowth(loadConfig(process.env).gcHeapGrowthPercent)
 const live = Array.from({ length: 1_000_000 }, (_, i) => ({ i, s: `live-${i}-${'x'.repeat(100)}` }))

@@ -6,11 +6,11 @@
 import http from 'node:http'
 import type { AddressInfo } from 'node:net'
 import supertest from 'supertest'
-import { createApp } from '../../gateway/app.js'
+import { createApp } from '../../gateway/http/app.js'
 import { buildDeps } from '../../gateway/compose.js'
 import type { Deps } from '../../gateway/deps.js'
 import type { Logger } from '../../gateway/logger.js'
-import type { QueryRunner } from '../../gateway/runner.js'
+import type { QueryRunner } from '../../gateway/pool/runner.js'
 import type { Store } from '../../shared/store/types.js'
 import type { TestDeps } from './service.js'
 

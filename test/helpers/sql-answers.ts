@@ -14,7 +14,7 @@ import { checkQuery } from '../../engine/check/index.js'
 import { execute } from '../../engine/parallel/execute.js'
 import { withPlan } from '../../engine/parallel/plan.js'
 import { fromWire } from '../../engine/parallel/wire.js'
-import { isSqlDeclined } from '../../engine/functions/sql.js'
+import { isSqlDeclined } from '../../engine/functions/sql/kernels.js'
 import { AppError } from '../../shared/errors.js'
 import { SqlQueries } from './sql-queries.js'
 

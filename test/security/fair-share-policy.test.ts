@@ -1,5 +1,5 @@
 /**
- * The policy of gateway/fair-share.ts on its own, with tasks whose end the test decides: who gets
+ * The policy of gateway/pool/fair-share.ts on its own, with tasks whose end the test decides: who gets
  * a free worker, when a worker is taken back and from which task, and that a task taken back runs
  * again and only its last attempt counts; that the slice stays the same however often a hog's task
  * is taken back (issue 36), that a light user gets a worker from one of two hogs holding one each,
@@ -7,7 +7,7 @@
  * (fair-share.test.ts tests the same over HTTP.)
  */
 import { expect } from 'chai'
-import { FairShare, type FairShareTimings } from '../../gateway/fair-share.js'
+import { FairShare, type FairShareTimings } from '../../gateway/pool/fair-share.js'
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 
@@ -58,7 +58,7 @@ class Job {
   }
 }
 
-describe('fair sharing policy (gateway/fair-share.ts)', () => {
+describe('fair sharing policy (gateway/pool/fair-share.ts)', () => {
   it('serves users in turn: the one holding fewest workers first, then the one with least recent worker time, not in arrival order', async () => {
     const fair = new FairShare(1, quick())
     const log: string[] = []

@@ -2,14 +2,14 @@
  * Issue 16, part 3: MAX_QUERIES_PER_USER bounds the queries one user runs at once over all their
  * sessions and all gateways. A user could otherwise start a new session (`kill=yes`) while the old
  * one's queries still run and so run any number of them. The count shares the Store mechanism of
- * MAX_QUERIES_PER_SESSION (gateway/stop/session-slots.ts): tested on two Store connections (two
+ * MAX_QUERIES_PER_SESSION (gateway/query/running/session-slots.ts): tested on two Store connections (two
  * gateways) on memory and Redis, and over HTTP with two sessions of one user on two gateways.
  */
 import { expect } from 'chai'
 import { randomBytes } from 'node:crypto'
 import { AppError } from '../../shared/errors.js'
 import { loadConfig } from '../../shared/config.js'
-import { acquireQuerySlot, userSlotsKey, type SlotLease } from '../../gateway/stop/index.js'
+import { acquireQuerySlot, userSlotsKey, type SlotLease } from '../../gateway/query/running/index.js'
 import { redisAvailable, startTestService, type TestService } from '../helpers/service.js'
 import { startSecondGateway, type SecondGateway } from '../helpers/second-gateway.js'
 import { userCookie } from '../helpers/dbm.js'

@@ -8,7 +8,7 @@ import { dirname, join, normalize } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { ERROR_CODES, type ErrorCode } from '../../shared/errors.js'
 import { CONFIG_VARIABLES } from '../../shared/config.js'
-import { STATUS, wireCode } from '../../gateway/errors.js'
+import { STATUS, wireCode } from '../../gateway/http/errors.js'
 
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url))
 const read = (file: string): string => readFileSync(join(ROOT, file), 'utf8')
@@ -79,7 +79,7 @@ describe('links between the README and docs/', () => {
 
 /**
  * Paths written in prose: README.md, docs/ and the product's comments name repository files as
- * `gateway/runner.ts` or (in a file of gateway/ui) `client/query-page.ts`. A path resolves from the
+ * `gateway/pool/runner.ts` or (in a file of gateway/ui) `client/query-page.ts`. A path resolves from the
  * repository root or from the naming file's folder; `.js` may stand for its `.ts` source. What is
  * not a repository path is listed here with its reason.
  */

@@ -321,7 +321,7 @@ const FLIPPED = { '=': '=', '<>': '<>', '<': '>', '<=': '>=', '>': '<', '>=': '<
 /**
  * `x op ''` (or `'' op x`) with x a text column, as whether it holds where x is not NULL. A column
  * is never the empty text: a stored one's N/A is NULL in the SQLite image, and a subquery's was
- * computed where a kernel declines an empty text (engine/functions/sql-text.ts). A text that is not empty is greater than '', so
+ * computed where a kernel declines an empty text (engine/functions/sql/text.ts). A text that is not empty is greater than '', so
  * the answer is the same on every row that is not NULL, and NULL on the others.
  */
 function emptyTextComparison(x: SqlExpr & { k: 'cmp' }, scope: Scope): { v: Val; holds: boolean } | null {

@@ -1,6 +1,6 @@
 /**
  * Window functions as engine operations. A function over a window is one of the SQL window
- * kernels (functions/sql-window.ts), given PARTITION BY and ORDER BY as keys: it visits the rows
+ * kernels (functions/sql/window.ts), given PARTITION BY and ORDER BY as keys: it visits the rows
  * by partition and in the window's order, a row's peers (rows equal in every key; without ORDER
  * BY, the whole partition) together, SQLite's default frame running from the partition's first
  * row to the row's last peer. A window of neither (`OVER ()`) is the whole table, which the
