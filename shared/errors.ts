@@ -1,7 +1,7 @@
 /**
  * The one catalogue of error codes. Every failure the service reports carries one of these codes,
  * a message that tells the caller what to fix, and optional detail (line, column, parameter…).
- * Domain code throws AppError; only gateway/errors.ts knows about HTTP statuses.
+ * Domain code throws AppError; only gateway/http/errors.ts knows about HTTP statuses.
  */
 export const ERROR_CODES = {
   BAD_JSON: 'The request body is not valid JSON.',

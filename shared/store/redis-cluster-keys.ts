@@ -19,7 +19,7 @@
  *   user-sess:U  userq:U  sessq:U:S {u:U}       a user's live-session pointer and query slots: a
  *                                               query takes a slot of its session and of its user
  *                                               in one compare-and-set, so the session's slot key
- *                                               carries the uid (gateway/stop/session-slots.ts)
+ *                                               carries the uid (gateway/query/running/session-slots.ts)
  *   inst:T instvars:T inststate:T
  *   instlock:T                      {i:T}       one instance's record, variables, state and lock
  *   res:K:…                         {r:K}       one kept result's meta and chunks
