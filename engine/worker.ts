@@ -8,7 +8,7 @@ import { workerData } from 'node:worker_threads'
 import { AppError, toPayload } from '../shared/errors.js'
 import type { EngineTask, ResultSet, TaskOutcome } from '../shared/protocol.js'
 import { SqlExecutor } from './sql/execute.js'
-import { execute as runQuery } from './parallel/execute.js'
+import { executeRunTask } from './task/execute.js'
 import { withProgress } from './interpret/run.js'
 import { loadMeasuredSqlJs } from './sql/wasm-heap.js'
 import { DEFAULT_SQL_MEMORY_MB } from './sql/memory-cap.js'
@@ -28,7 +28,7 @@ function retireIfSwollen(): void {
   if (sqlExecutor.exhausted || sqlJs.heapBytes() > sqlMemoryMb * 1024 * 1024) retireThisWorker(setup.retiring)
 }
 
-/** An SQL task, or a macro query's `run` task: whole, one part or one merge, all one path (execute.ts). */
+/** An SQL task, or a macro query's `run` task: whole, one part or one merge, all one path (engine/task/execute.ts). */
 function answer(task: EngineTask): ResultSet {
   switch (task.kind) {
     case 'sql':
@@ -38,7 +38,7 @@ function answer(task: EngineTask): ResultSet {
         retireIfSwollen()
       }
     case 'run':
-      return withProgress(task.progress, () => runQuery(task))
+      return withProgress(task.progress, () => executeRunTask(task))
     default: {
       const never: never = task
       throw new AppError('INTERNAL', `Unknown task ${JSON.stringify(never)}`)

@@ -4,7 +4,7 @@
  * parts' partials, then one task merging them (merge-task.ts), so every merge runs where a query
  * runs, on a worker, under the query's stop and time limit. The gateway runs a phase's tasks on
  * the worker pool at once (gateway/query/parallel.ts); a worker running the query alone runs
- * them in place (execute.ts). Either way the merges are the same code, so one part and many give
+ * them in place (engine/task/execute.ts). Either way the merges are the same code, so one part and many give
  * the same answer. Only the parts' rows are put together here, which is copying, not interpreting.
  */
 import type { ResultSet, RunTask } from '../../shared/protocol.js'

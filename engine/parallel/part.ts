@@ -211,7 +211,7 @@ interface KeptPrefix {
 
 /**
  * Per query (its operations array) and range start, the last prefix worksheet this thread made.
- * A query stepped in place on one worker (execute.ts) runs its phases here one after another
+ * A query stepped in place on one worker (engine/task/execute.ts) runs its phases here one after another
  * with the same operations array, so each phase goes on from where the one before stopped
  * instead of redoing the prefix and every group step applied so far: `g_sum` then `g_cnt` then a
  * tabulation applied the first group step's values twice. Tasks sent by the gateway arrive as

@@ -7,7 +7,7 @@
  */
 import { expect } from 'chai'
 import { markWide, wideningOf } from '../../engine/expr/widening.js'
-import { execute } from '../../engine/parallel/execute.js'
+import { executeRunTask } from '../../engine/task/execute.js'
 import { checkMacro, parseMacro } from '../../engine/index.js'
 import { Rng } from '../../engine/columns/random.js'
 import { AppError } from '../../shared/errors.js'
@@ -118,7 +118,7 @@ describe('big integers in the engine', () => {
     const schemas = new Map([['t.ints', ints.columns.map((c) => c.spec)]])
     let first: unknown
     try {
-      execute(taskOf(checkMacro(ops, schemas), [ints]))
+      executeRunTask(taskOf(checkMacro(ops, schemas), [ints]))
     } catch (e) {
       first = e
     }
@@ -127,7 +127,7 @@ describe('big integers in the engine', () => {
     expect(key).to.be.a('string')
     // The multiplication overflows first; once it is wide, the addition sees a big integer.
     const wide = checkMacro(markWide(ops, new Set([key!])), schemas)
-    const r = execute(taskOf(wide, [ints]))
+    const r = executeRunTask(taskOf(wide, [ints]))
     expect(columnsOf(r).key).to.deep.equal([20240131093000, 20231231235959, null])
     expect(typesOf(r)).to.include({ key: 'j', small: 'i' })
   })
@@ -138,7 +138,7 @@ describe('big integers in the engine', () => {
     const schemas = new Map([['t.big', t.columns.map((c) => c.spec)]])
     let key: string | null = null
     try {
-      execute(taskOf(checkMacro(ops, schemas), [t]))
+      executeRunTask(taskOf(checkMacro(ops, schemas), [t]))
     } catch (e) {
       key = wideningOf(e)
     }

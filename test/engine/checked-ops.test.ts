@@ -10,7 +10,7 @@ import type { Op } from '../../engine/ast.js'
 import { checkQuery } from '../../engine/check/index.js'
 import { runOps, step, type Tables } from '../../engine/interpret/run.js'
 import { Worksheet } from '../../engine/interpret/worksheet.js'
-import { execute } from '../../engine/parallel/execute.js'
+import { executeRunTask } from '../../engine/task/execute.js'
 import { planParallel } from '../../engine/parallel/plan.js'
 import { fromWire } from '../../engine/parallel/wire.js'
 import { parseQuery } from '../../engine/parse/index.js'
@@ -25,7 +25,7 @@ export async function uncheckedOperationsDoNotCompile(parsed: readonly Op[], tab
   // @ts-expect-error nor is one of them
   step(parsed[0], new Worksheet(0, []), tables)
   // @ts-expect-error a run task carries checked operations only
-  execute({ ...task, ops: parsed })
+  executeRunTask({ ...task, ops: parsed })
   // @ts-expect-error the gateway's parsed query is not its checked one
   const sent: RunTask = { kind: 'run', ops: (await new CompiledQueries().parseRun('<base table="t.x"/>', {})).ops, tables: [], maxRows: 1 }
   // @ts-expect-error the parallel planner plans checked queries only
@@ -52,8 +52,8 @@ describe('CheckedOps', () => {
 
   it('runs the same after a structured clone, as on a worker', () => {
     const task: RunTask = { kind: 'run', ops: checked, tables: [T], maxRows: 100 }
-    const here = columnsOf(fromWire(execute(task)))
-    const there = columnsOf(fromWire(execute(structuredClone(task))))
+    const here = columnsOf(fromWire(executeRunTask(task)))
+    const there = columnsOf(fromWire(executeRunTask(structuredClone(task))))
     expect(there).to.deep.equal(here)
     expect(here).to.deep.equal({ g: ['', 'p', 'p', 'q'], v: [null, 1, 3, 2], w: [0, 4, 4, 2], v2: [null, 3, 3, 2] })
   })

@@ -10,7 +10,7 @@ import { columnMeta } from '../../shared/table.js'
 import { textSlice } from '../../shared/result-text.js'
 import { tableOfColumns } from '../helpers/engine.js'
 import { textColumnFromStrings } from '../../engine/columns/index.js'
-import { execute } from '../../engine/parallel/execute.js'
+import { executeRunTask } from '../../engine/task/execute.js'
 import { concatResults } from '../../engine/parallel/finish.js'
 import { fromWire } from '../../engine/parallel/wire.js'
 import { checkedOps, expectIdentical, single, split, taskOf } from './parallel-harness.js'
@@ -103,7 +103,7 @@ describe('parallel runs keep text as codes', () => {
     const words = Array.from({ length: 5000 }, (_, i) => `word-${i}`)
     const ts = [tableOfColumns('t.words', { w: textColumnFromStrings(words), n: { type: 'int', data: Int32Array.from(words, (_, i) => i) } })]
     const ops = checkedOps('<base table="t.words"/><sel value="n=17 | n=4000"/>', ts)
-    const coded = execute(taskOf(ops, ts)) as CodedResultSet
+    const coded = executeRunTask(taskOf(ops, ts)) as CodedResultSet
     expect(coded.dicts[0]!.length).to.be.at.most(2)
     const answer: ResultSet = fromWire(coded)
     const w = answer.columns[0]

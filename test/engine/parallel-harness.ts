@@ -1,6 +1,6 @@
 /**
  * Runs a macro query the ways engine/parallel can: in the interpreter (runOps), as a worker runs
- * it alone (execute: planned queries with one part), and split into N parts whose tasks (and
+ * it alone (executeRunTask: planned queries with one part), and split into N parts whose tasks (and
  * the merge tasks after them) and answers go through structuredClone as they would between
  * threads. Workers' answers are read back as the gateway reads them (fromWire). Plus a comparison that
  * tells two results apart down to the bits of a float (NaN equal to NaN, -0 apart from 0).
@@ -13,7 +13,7 @@ import { runOps } from '../../engine/interpret/index.js'
 import { toResultSet } from '../../engine/parallel/wire.js'
 import { setBlockRowsForTests } from '../../engine/parallel/blocks.js'
 import { parallelRun, partRanges } from '../../engine/parallel/driver.js'
-import { execute } from '../../engine/parallel/execute.js'
+import { executeRunTask } from '../../engine/task/execute.js'
 import { planOf, withPlan } from '../../engine/parallel/plan.js'
 import { fromWire } from '../../engine/parallel/wire.js'
 import { dataOf } from '../helpers/columns.js'
@@ -39,7 +39,7 @@ export function interpreted(ops: CheckedOps, tables: readonly TableInput[]): Res
 export function single(task: RunTask, blockRows: number): ResultSet {
   const before = setBlockRowsForTests(blockRows)
   try {
-    return fromWire(execute(task))
+    return fromWire(executeRunTask(task))
   } finally {
     setBlockRowsForTests(before)
   }
@@ -55,7 +55,7 @@ export function split(task: RunTask, parts: number, blockRows: number): { result
   while (!phase.done) {
     const answers = phase.value.map((t) => {
       const sent = structuredClone(t)
-      return structuredClone(execute(sent))
+      return structuredClone(executeRunTask(sent))
     })
     phase = run.next(answers)
   }

@@ -13,7 +13,7 @@ import { tableOfColumns } from '../helpers/engine.js'
 import { Rng, randomDateColumn, randomFloatColumn, randomIntColumn, randomTextColumn } from '../../engine/columns/random.js'
 import { splitRanges } from '../../engine/parallel/blocks.js'
 import { batchEnd, planParallel } from '../../engine/parallel/plan.js'
-import { execute } from '../../engine/parallel/execute.js'
+import { executeRunTask } from '../../engine/task/execute.js'
 import { fromWire, isCoded } from '../../engine/parallel/wire.js'
 import { checkedOps, expectClose, expectIdentical, interpreted, single, split, taskOf } from './parallel-harness.js'
 
@@ -237,7 +237,7 @@ describe('parallel scans: random tables', function () {
     const ts = tables(9, 300)
     for (const xml of ['<sel value="x>0"/>', LINK, '<willbe name="gs" value="g_sum(k;;x)"/>', '<sort col="t" dir="up"/>']) {
       const ops = checkedOps(BASE + xml, ts)
-      const coded = execute(taskOf(ops, ts))
+      const coded = executeRunTask(taskOf(ops, ts))
       expect(isCoded(coded), xml).to.equal(true)
       expectClose(fromWire(coded), interpreted(ops, ts), xml)
     }

@@ -12,7 +12,7 @@ import { buildDeps } from '../../gateway/compose.js'
 import type { TestDeps } from '../helpers/service.js'
 import { ProgressCell, statusOf, type QueryStatus } from '../../gateway/query/running/index.js'
 import { withProgress } from '../../engine/interpret/run.js'
-import { execute } from '../../engine/parallel/execute.js'
+import { executeRunTask } from '../../engine/task/execute.js'
 import { parseQuery } from '../../engine/parse/index.js'
 import { checkQuery } from '../../engine/check/index.js'
 import { makeTable } from '../helpers/engine.js'
@@ -138,7 +138,7 @@ describe('withProgress() and runOps', () => {
   const table = makeTable('t', [{ name: 'x', type: 'int', values: [3, 1, 2] }])
   const run = (xml: string, cell?: ProgressCell) => {
     const ops = checkQuery(parseQuery(xml, {}), new Map([['t', table.columns.map((c) => c.spec)]])).ops
-    return withProgress(cell?.buffer, () => execute({ kind: 'run', ops, tables: [table], maxRows: 100 }))
+    return withProgress(cell?.buffer, () => executeRunTask({ kind: 'run', ops, tables: [table], maxRows: 100 }))
   }
 
   it('reports every top-level operation done, out of their number', () => {

@@ -11,7 +11,7 @@ import { SqlExecutor } from '../../engine/sql/execute.js'
 import { rewriteTableRefs } from '../../engine/sql/table-refs.js'
 import { compileSql, ordersAsSqlite, sqlShaped } from '../../engine/sql/compile/index.js'
 import { checkQuery } from '../../engine/check/index.js'
-import { execute } from '../../engine/parallel/execute.js'
+import { executeRunTask } from '../../engine/task/execute.js'
 import { withPlan } from '../../engine/parallel/plan.js'
 import { fromWire } from '../../engine/parallel/wire.js'
 import { isSqlDeclined } from '../../engine/functions/sql/kernels.js'
@@ -70,7 +70,7 @@ export async function compiledAnswer(sql: string, tables: readonly BothTables[])
   if (c.compiled.textOrder && !inputs.every((t) => t.columns.every((col) => col.dict === undefined || ordersAsSqlite(col.dict)))) return null
   const checked = checkQuery(c.compiled.ops, new Map(inputs.map((t) => [t.path, t.columns.map((col) => col.spec)])))
   try {
-    const answer = execute(withPlan({ kind: 'run', ops: checked.ops, tables: inputs, maxRows: 1e9 }))
+    const answer = executeRunTask(withPlan({ kind: 'run', ops: checked.ops, tables: inputs, maxRows: 1e9 }))
     return sqlShaped(fromWire(answer), c.compiled.names)
   } catch (e) {
     if (isSqlDeclined(e)) return null

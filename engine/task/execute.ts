@@ -2,7 +2,7 @@
  * The one path of a `run` task through a worker: a whole query, one part of a split query, or the
  * merge of its parts' partials (the finish after a split `<tabu>` included). The plan comes with
  * the task (RunTask.plan, made once on the gateway), and the answer is always text as codes
- * (CodedResultSet), which the gateway reads back one way (wire.ts, fromWire).
+ * (CodedResultSet), which the gateway reads back one way (engine/parallel/wire.ts, fromWire).
  *
  * A whole query whose plan sums per group runs the split run's phases here, over one part and
  * through the same steps as a sent part or merge, so its sums are blocked exactly as in a split
@@ -11,16 +11,16 @@
 import type { ResultSet, RunTask } from '../../shared/protocol.js'
 import { checkedOpsOf } from '../check/index.js'
 import { runOps } from '../interpret/run.js'
-import { isDeclined } from './aggregate.js'
-import { currentBlockRows } from './blocks.js'
-import { inSharedMemory } from './codec.js'
-import { parallelRun, partRanges } from './driver.js'
-import { runMerge } from './merge-task.js'
-import { runPart, tablesOf } from './part.js'
-import { planOf, summarises, type ParallelPlan } from './plan.js'
-import { toCodedResultSet } from './wire.js'
+import { isDeclined } from '../parallel/aggregate.js'
+import { currentBlockRows } from '../parallel/blocks.js'
+import { inSharedMemory } from '../parallel/codec.js'
+import { parallelRun, partRanges } from '../parallel/driver.js'
+import { runMerge } from '../parallel/merge-task.js'
+import { runPart, tablesOf } from '../parallel/part.js'
+import { planOf, summarises, type ParallelPlan } from '../parallel/plan.js'
+import { toCodedResultSet } from '../parallel/wire.js'
 
-export function execute(task: RunTask): ResultSet {
+export function executeRunTask(task: RunTask): ResultSet {
   const plan = planOf(task)
   const answer = step(task, plan)
   return handedOn(task, plan) ? inSharedMemory(answer) : answer
@@ -30,8 +30,8 @@ export function execute(task: RunTask): ResultSet {
 function step(task: RunTask, plan: ParallelPlan | null): ResultSet {
   if (task.part !== undefined) return runPart(task, task.part, plan)
   if (task.merge !== undefined) return runMerge(task, task.merge, plan)
-  // A window of a table larger than the cache is read by parts alone (windows.ts); whole, it would read as empty.
-  if (task.tables.some((t) => t.firstRow !== undefined)) throw new Error('execute: a whole query over a table window')
+  // A window of a table larger than the cache is read by parts alone (engine/parallel/windows.ts); whole, it would read as empty.
+  if (task.tables.some((t) => t.firstRow !== undefined)) throw new Error('executeRunTask: a whole query over a table window')
   return (plan !== null && summarises(plan) ? inPlace(task, plan) : null) ?? interpreted(task)
 }
 
