@@ -31,8 +31,8 @@ export { isSqlDeclined } from './functions/sql/kernels.js'
 export { planOf, summarises, withPlan } from './parallel/plan.js'
 /** How a table's rows are cut into parts (block-aligned when the plan sums). */
 export { currentBlockRows } from './parallel/blocks.js'
-/** The phases of a split run, as tasks for the pool; their answers merged. */
-export { parallelRun, partRanges, splitRows } from './parallel/driver.js'
+/** A split run driven phase by phase, the gateway's runner sending each phase's tasks to the pool; their answers merged. */
+export { driveSplitRun, partRanges, splitRows } from './parallel/driver.js'
 /** Queries over a table larger than TABLE_CACHE_MB, a window of rows at a time (gateway/query/windowed.ts). */
 export { windowRanges, windowRefusal } from './parallel/windows.js'
 /** A split the data turned down: the gateway then runs the query whole. */

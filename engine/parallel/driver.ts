@@ -2,10 +2,12 @@
  * The steps of a parallel run, the same whoever runs them: a generator that yields each phase's
  * tasks and is handed back their answers in the same order. A summarising phase is two: the
  * parts' partials, then one task merging them (merge-task.ts), so every merge runs where a query
- * runs, on a worker, under the query's stop and time limit. The gateway runs a phase's tasks on
- * the worker pool at once (gateway/query/parallel.ts); a worker running the query alone runs
- * them in place (engine/task/execute.ts). Either way the merges are the same code, so one part and many give
- * the same answer. Only the parts' rows are put together here, which is copying, not interpreting.
+ * runs, on a worker, under the query's stop and time limit. driveSplitRun is the one loop over
+ * those phases; only who runs a phase's tasks differs. The gateway runs them on the worker pool
+ * at once (gateway/query/parallel.ts) or a window at a time (gateway/query/windowed.ts); a worker
+ * running the query alone runs them in place (engine/task/execute.ts). Either way the merges are
+ * the same code, so one part and many give the same answer. Only the parts' rows are put
+ * together here, which is copying, not interpreting.
  */
 import type { ResultSet, RunTask } from '../../shared/protocol.js'
 import { splitRanges, type RowRange } from './blocks.js'
@@ -25,7 +27,7 @@ function outputBuffers(plan: ParallelPlan, task: RunTask, groupValues: readonly 
   return shape.cols.filter((c) => c.visible).map((c) => (storedPosition(c) !== null ? null : new SharedArrayBuffer(rows * bytesPerValue(c.type))))
 }
 
-export type PhaseRun = Generator<RunTask[], ResultSet, ResultSet[]>
+type PhaseRun = Generator<RunTask[], ResultSet, ResultSet[]>
 
 /** The rows a plan splits: its base table's, and its merge's foreign table's after them. */
 export function splitRows(plan: ParallelPlan, task: RunTask): number {
@@ -46,7 +48,7 @@ export function partRanges(plan: ParallelPlan, task: RunTask, parts: number, blo
   return [...ranges, ...splitRanges(rowsOf(plan.merge.table), parts, align).map((r) => ({ ...r, foreign: true }))]
 }
 
-export function* parallelRun(plan: ParallelPlan, task: RunTask, ranges: readonly RowRange[], blockRows: number): PhaseRun {
+function* parallelRun(plan: ParallelPlan, task: RunTask, ranges: readonly RowRange[], blockRows: number): PhaseRun {
   const groupValues: ResultSet[] = []
   const parts = (phase: 'rows' | 'partials', step?: number): RunTask[] =>
     ranges.map((r) => ({
@@ -81,4 +83,37 @@ export function* parallelRun(plan: ParallelPlan, task: RunTask, ranges: readonly
   const step = plan.groupSteps.length
   const [answer] = yield merge(step, yield parts('partials', step))
   return answer
+}
+
+/** Runs one phase's tasks and answers their results in the tasks' order. */
+export type PhaseRunner = (tasks: RunTask[]) => ResultSet[]
+/** The same, answering later: the gateway runs the tasks on the worker pool. */
+export type AsyncPhaseRunner = (tasks: RunTask[]) => Promise<ResultSet[]>
+
+/**
+ * Runs a split query's phases (parallelRun) to its answer, each phase's tasks run by `runPhase`.
+ * A worker stepping a query in place runs it in one synchronous turn (its progress cell is armed
+ * for that turn alone, engine/interpret/run.ts), so a runner that answers at once gets the answer
+ * at once. One that answers a promise gets a promise (every run has a phase); what fails before
+ * the first phase is asked for is thrown at once, so callers await inside their try.
+ */
+export function driveSplitRun(plan: ParallelPlan, task: RunTask, ranges: readonly RowRange[], blockRows: number, runPhase: PhaseRunner): ResultSet
+export function driveSplitRun(plan: ParallelPlan, task: RunTask, ranges: readonly RowRange[], blockRows: number, runPhase: AsyncPhaseRunner): Promise<ResultSet>
+export function driveSplitRun(
+  plan: ParallelPlan,
+  task: RunTask,
+  ranges: readonly RowRange[],
+  blockRows: number,
+  runPhase: PhaseRunner | AsyncPhaseRunner,
+): ResultSet | Promise<ResultSet> {
+  const run = parallelRun(plan, task, ranges, blockRows)
+  const from = (phase: IteratorResult<RunTask[], ResultSet>): ResultSet | Promise<ResultSet> => {
+    while (!phase.done) {
+      const answers = runPhase(phase.value)
+      if (answers instanceof Promise) return answers.then((a) => from(run.next(a)))
+      phase = run.next(answers)
+    }
+    return phase.value
+  }
+  return from(run.next())
 }

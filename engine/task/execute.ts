@@ -14,7 +14,7 @@ import { runOps } from '../interpret/run.js'
 import { isDeclined } from '../parallel/aggregate.js'
 import { currentBlockRows } from '../parallel/blocks.js'
 import { inSharedMemory } from '../parallel/codec.js'
-import { parallelRun, partRanges } from '../parallel/driver.js'
+import { driveSplitRun, partRanges } from '../parallel/driver.js'
 import { runMerge } from '../parallel/merge-task.js'
 import { runPart, tablesOf } from '../parallel/part.js'
 import { planOf, summarises, type ParallelPlan } from '../parallel/plan.js'
@@ -43,10 +43,8 @@ function interpreted(task: RunTask): ResultSet {
 function inPlace(task: RunTask, plan: ParallelPlan): ResultSet | null {
   if (!task.tables.some((t) => t.path === plan.table)) return null
   try {
-    const run = parallelRun(plan, task, partRanges(plan, task, 1, currentBlockRows()), currentBlockRows())
-    let phase = run.next()
-    while (!phase.done) phase = run.next(phase.value.map((t) => step(t, plan)))
-    return phase.value
+    const blockRows = currentBlockRows()
+    return driveSplitRun(plan, task, partRanges(plan, task, 1, blockRows), blockRows, (tasks) => tasks.map((t) => step(t, plan)))
   } catch (e) {
     if (isDeclined(e)) return null
     throw e

@@ -9,7 +9,7 @@
  * and one failing fails the query and stops the others. Progress (`!status`) is the phase's average.
  */
 import { PROGRESS_LENGTH, PROGRESS_SCALE, PROGRESS_SLOTS, type ResultSet, type RunTask } from '../../shared/protocol.js'
-import { currentBlockRows, isDeclined, parallelRun, partRanges, planOf, splitRows } from '../../engine/index.js'
+import { currentBlockRows, driveSplitRun, isDeclined, partRanges, planOf, splitRows } from '../../engine/index.js'
 import type { PoolServices } from './deps.js'
 import type { RunControl } from './run-control.js'
 import type { QuerySignal } from './query-signal.js'
@@ -62,10 +62,7 @@ export async function runParallel(deps: PoolServices, task: RunTask, query: Quer
   const ranges = partRanges(plan, task, parts, sumBlockRows)
   if (ranges.length < 2) return null
   try {
-    const run = parallelRun(plan, task, ranges, sumBlockRows)
-    let phase = run.next()
-    while (!phase.done) phase = run.next(await runPhase(deps, phase.value, query, control))
-    return phase.value
+    return await driveSplitRun(plan, task, ranges, sumBlockRows, (tasks) => runPhase(deps, tasks, query, control))
   } catch (e) {
     if (isDeclined(e)) return null
     throw e

@@ -10,7 +10,7 @@
  */
 import type { ResultSet, RunTask, TableInput } from '../../shared/protocol.js'
 import { PROGRESS_LENGTH } from '../../shared/protocol.js'
-import { currentBlockRows, isDeclined, parallelRun, planOf, windowRanges, windowRefusal } from '../../engine/index.js'
+import { currentBlockRows, driveSplitRun, isDeclined, planOf, windowRanges, windowRefusal } from '../../engine/index.js'
 import { tableBytes, tableTooLarge } from '../tables/table-cache.js'
 import type { PoolServices } from './deps.js'
 import type { RunControl, WindowReader } from './run-control.js'
@@ -40,10 +40,7 @@ export async function runWindowed(deps: PoolServices, task: RunTask, query: Quer
   const blockRows = currentBlockRows()
   const ranges = windowRanges(plan, table.rows, deps.config.tableSegmentRows, blockRows)
   try {
-    const run = parallelRun(plan, task, ranges, blockRows)
-    let phase = run.next()
-    while (!phase.done) phase = run.next(await runPhase(deps, phase.value, table, query, control, read))
-    return phase.value
+    return await driveSplitRun(plan, task, ranges, blockRows, (tasks) => runPhase(deps, tasks, table, query, control, read))
   } catch (e) {
     if (isDeclined(e)) throw refused(deps, table, `its data cannot be split (${(e as Error).message})`)
     throw e

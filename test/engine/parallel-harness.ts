@@ -12,7 +12,7 @@ import { checkQuery, type CheckedOps } from '../../engine/check/index.js'
 import { runOps } from '../../engine/interpret/index.js'
 import { toResultSet } from '../../engine/parallel/wire.js'
 import { setBlockRowsForTests } from '../../engine/parallel/blocks.js'
-import { parallelRun, partRanges } from '../../engine/parallel/driver.js'
+import { driveSplitRun, partRanges } from '../../engine/parallel/driver.js'
 import { executeRunTask } from '../../engine/task/execute.js'
 import { planOf, withPlan } from '../../engine/parallel/plan.js'
 import { fromWire } from '../../engine/parallel/wire.js'
@@ -50,16 +50,9 @@ export function split(task: RunTask, parts: number, blockRows: number): { result
   const plan = planOf(task)
   if (plan === null) return null
   const ranges = partRanges(plan, task, parts, blockRows)
-  const run = parallelRun(plan, task, ranges, blockRows)
-  let phase = run.next()
-  while (!phase.done) {
-    const answers = phase.value.map((t) => {
-      const sent = structuredClone(t)
-      return structuredClone(executeRunTask(sent))
-    })
-    phase = run.next(answers)
-  }
-  return { result: fromWire(phase.value), ranges: ranges.length }
+  // Each task and each answer is cloned, as it would be between threads.
+  const result = driveSplitRun(plan, task, ranges, blockRows, (tasks) => tasks.map((t) => structuredClone(executeRunTask(structuredClone(t)))))
+  return { result: fromWire(result), ranges: ranges.length }
 }
 
 const bits = (x: number): string => (Number.isNaN(x) ? 'NaN' : Object.is(x, -0) ? '-0' : String(x))
