@@ -122,11 +122,10 @@ async function measure(
   const rewritten = rewriteTableRefs(sql, aliases)
   const c = await compileSql(
     sql,
-    rewritten,
     tables.map((t) => ({ path: t.path, alias: aliases.get(t.path)!, columns: t.columns.map((col) => col.spec) })),
   )
   if (!('compiled' in c)) return `not compiled: ${c.reason}`
-  const ops = checkQuery(c.compiled.ops, schemas).ops
+  const ops = c.compiled.ops
   const macroOps = checkQuery(parseQuery(q.xml, {}), schemas).ops
   const run = (task: EngineTask): Promise<ResultSet> => pool.run(task)
   const compiled = async (): Promise<ResultSet> => sqlShaped(await run({ kind: 'run', ops, tables, maxRows: pool.maxRows }), c.compiled.names)

@@ -20,8 +20,8 @@ export type { CheckedOps } from './check/index.js'
 export { checkMacro, guardSql, parseMacro, type ParsedQuery } from './compile.js'
 /** The gateway points an SQL text's dotted table names at the versions it resolved (gateway/query/sql.ts). */
 export { rewriteTableRefs } from './sql/index.js'
-/** SQL compiled to the engine's operations, its answer shaped as sql.js's; sql.js otherwise (gateway/query/sql.ts). */
-export { compileSql, loadSqlParser, ordersAsSqlite, sqlShaped, type Compiled, type CompiledSql } from './sql/compile/index.js'
+/** SQL compiled to the engine's operations and checked in one call, or why it runs on sql.js; its answer shaped as sql.js's (gateway/query/sql.ts). */
+export { compileSql, loadSqlParser, ordersAsSqlite, sqlShaped, type Compiled, type CompiledSql, type SqlTableSchema } from './sql/compile/index.js'
 /** A compiled SQL query that met data it cannot answer exactly as SQLite: it then runs on sql.js. */
 export { isSqlDeclined } from './functions/sql/kernels.js'
 

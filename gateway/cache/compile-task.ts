@@ -20,10 +20,10 @@ import {
   parseDynamic,
   parseMacro,
   type CheckedOps,
-  type CompiledSql,
   type Compiled,
   type DynamicApp,
   type ParsedQuery,
+  type SqlTableSchema,
 } from '../../engine/index.js'
 
 // The SQL parser loads before the thread reports ready (compile-task-door.cts): every SQL query
@@ -58,16 +58,12 @@ export interface GuardTask {
   readonly sql: string
 }
 
-/** Compile an SQL text to the columnar engine against these tables (see CompiledQueries.compileSql). */
+/** Compile and check an SQL text against these tables (see CompiledQueries.compileSql). */
 export interface SqlTask {
   readonly kind: 'sql'
   readonly sql: string
-  readonly rewritten: string
-  readonly tables: readonly { readonly path: string; readonly alias: string; readonly columns: readonly ColumnSpec[] }[]
+  readonly tables: readonly SqlTableSchema[]
 }
-
-/** An SQL query as the columnar engine runs it (its operations checked), or why it runs on sql.js. */
-export type CompiledSqlRun = (Omit<CompiledSql, 'ops'> & { readonly ops: CheckedOps }) | Extract<Compiled, { reason: string }>
 
 export type CompileTask = ParseTask | CheckTask | DynamicTask | GuardTask | SqlTask
 
@@ -75,26 +71,14 @@ export type CompileOutcome =
   | { readonly ok: true; readonly parsed: ParsedQuery }
   | { readonly ok: true; readonly app: DynamicApp | null }
   | { readonly ok: true; readonly names: readonly string[] }
-  | { readonly ok: true; readonly sql: CompiledSqlRun }
+  | { readonly ok: true; readonly sql: Compiled }
   | { readonly ok: true; readonly checked: CheckedOps }
   | { readonly ok: false; readonly error: ErrorPayload }
-
-/** The compiled operations checked like a macro query's; a plan the checker refuses runs on sql.js. */
-function checkedSql(c: CompiledSql, tables: SqlTask['tables']): CompiledSqlRun {
-  try {
-    return { ...c, ops: checkMacro(c.ops, new Map(tables.map((t) => [t.path, t.columns]))) }
-  } catch (e) {
-    return { reason: `the plan does not check: ${e instanceof Error ? e.message : String(e)}` }
-  }
-}
 
 async function compile(task: CompileTask): Promise<CompileOutcome> {
   if (task.kind === 'dynamic') return { ok: true, app: parseDynamic(task.xml) }
   if (task.kind === 'guard') return { ok: true, names: guardSql(task.sql) }
-  if (task.kind === 'sql') {
-    const compiled = await compileSql(task.sql, task.rewritten, task.tables)
-    return { ok: true, sql: 'compiled' in compiled ? checkedSql(compiled.compiled, task.tables) : compiled }
-  }
+  if (task.kind === 'sql') return { ok: true, sql: await compileSql(task.sql, task.tables) }
   const { ops, tables } = parseMacro(task.xml, task.vars)
   if (task.kind === 'parse') return { ok: true, parsed: { ops, tables } }
   const wide = new Set(task.wide)

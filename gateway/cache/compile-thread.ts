@@ -6,8 +6,8 @@
  */
 import { Piscina } from 'piscina'
 import { AppError, fromPayload } from '../../shared/errors.js'
-import type { CheckedOps, DynamicApp, ParsedQuery } from '../../engine/index.js'
-import type { CheckTask, CompiledSqlRun, CompileOutcome, CompileTask, ParseTask, SqlTask } from './compile-task.js'
+import type { CheckedOps, Compiled, DynamicApp, ParsedQuery } from '../../engine/index.js'
+import type { CheckTask, CompileOutcome, CompileTask, ParseTask, SqlTask } from './compile-task.js'
 
 const TASK_FILE = new URL('./compile-task-door.cjs', import.meta.url)
 
@@ -69,9 +69,9 @@ export async function guardOffThread(sql: string): Promise<readonly string[]> {
   return outcome.names
 }
 
-/** compileSql and the check of its operations, off the event loop. */
-export async function compileSqlOffThread(sql: string, rewritten: string, tables: SqlTask['tables']): Promise<CompiledSqlRun> {
-  const outcome = await compile({ kind: 'sql', sql, rewritten, tables })
+/** compileSql (compiled and checked, or why it runs on sql.js), off the event loop. */
+export async function compileSqlOffThread(sql: string, tables: SqlTask['tables']): Promise<Compiled> {
+  const outcome = await compile({ kind: 'sql', sql, tables })
   if (!('sql' in outcome)) throw new AppError('INTERNAL', 'The query compiler answered an SQL compile with something else.')
   return outcome.sql
 }

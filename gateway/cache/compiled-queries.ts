@@ -16,9 +16,8 @@
  * Queries are parsed, guarded, compiled and checked on a compiler thread (compile-thread.ts),
  * never on the gateway's: a large one took up to a second there.
  */
-import type { CheckedOps, DynamicApp, ParsedQuery } from '../../engine/index.js'
+import type { CheckedOps, Compiled, DynamicApp, ParsedQuery } from '../../engine/index.js'
 import { checkOffThread, compileSqlOffThread, guardOffThread, parseDynamicOffThread, parseOffThread } from './compile-thread.js'
-import type { CompiledSqlRun } from './compile-task.js'
 import type { ColumnSpec } from '../../shared/table.js'
 import { ClockCache } from './clock-cache.js'
 
@@ -66,7 +65,7 @@ export class CompiledQueries {
   readonly #parsed: KeyedCache<ParsedRun>
   readonly #checked: KeyedCache<CheckedRun>
   readonly #sqlTables: KeyedCache<readonly string[]>
-  readonly #sqlCompiled: KeyedCache<CompiledSqlRun>
+  readonly #sqlCompiled: KeyedCache<Compiled>
   readonly #dynamic: KeyedCache<DynamicApp | null>
 
   constructor(maxBytesPerKind = DEFAULT_COMPILED_BYTES) {
@@ -138,21 +137,21 @@ export class CompiledQueries {
   }
 
   /**
-   * An SQL text compiled to the columnar engine against these table versions, its operations
-   * checked; or why it runs on sql.js instead. Both answers are pure functions of the key.
-   * @param rewritten the text with its table paths rewritten for sql.js (gateway/query/sql.ts)
+   * An SQL text compiled to the columnar engine against these table versions and checked, or why
+   * it runs on sql.js instead: the engine's answer (compileSql) as it gave it, a pure function of
+   * the key. `alias` is the schema sql.js attaches each table as, which SQLite's names for the
+   * result's columns may quote, so it is part of the key.
    */
-  async compileSql(sql: string, rewritten: string, tables: readonly (CheckedTable & { readonly alias: string })[]): Promise<CompiledSqlRun> {
-    const key = `${sql}\n${JSON.stringify(tables.map((t) => [t.path, t.version]))}`
+  async compileSql(sql: string, tables: readonly (CheckedTable & { readonly alias: string })[]): Promise<Compiled> {
+    const key = `${sql}\n${JSON.stringify(tables.map((t) => [t.path, t.alias, t.version]))}`
     const hit = this.#sqlCompiled.get(key)
     if (hit) return hit
-    const run = await compileSqlOffThread(
+    const compiled = await compileSqlOffThread(
       sql,
-      rewritten,
       tables.map((t) => ({ path: t.path, alias: t.alias, columns: t.columns })),
     )
-    this.#sqlCompiled.set(key, run)
-    return run
+    this.#sqlCompiled.set(key, compiled)
+    return compiled
   }
 
   /** The distinct dotted names an SQL text uses, once it passed the read-only guard. */
@@ -164,8 +163,6 @@ export class CompiledQueries {
     return names
   }
 }
-
-export type { CompiledSqlRun } from './compile-task.js'
 
 /** A query checked against table versions, and the int operators it computes wide. */
 interface CheckedRun {

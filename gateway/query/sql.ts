@@ -6,10 +6,9 @@
  */
 import { AppError } from '../../shared/errors.js'
 import type { ResultSet, RunTask, SqlTask } from '../../shared/protocol.js'
-import { isSqlDeclined, ordersAsSqlite, rewriteTableRefs, sqlShaped } from '../../engine/index.js'
+import { isSqlDeclined, ordersAsSqlite, rewriteTableRefs, sqlShaped, type Compiled, type CompiledSql } from '../../engine/index.js'
 import { readableTable } from '../catalog/tables.js'
 import type { Principal } from '../catalog/principal.js'
-import type { CompiledSqlRun } from '../cache/compiled-queries.js'
 import type { QueryServices, RecipeServices } from './deps.js'
 import type { RecipeOptions } from './limits.js'
 import { runOnPool } from './pool.js'
@@ -48,10 +47,11 @@ export async function prepareSql(deps: RecipeServices, user: Principal, sql: str
  * result says which (`engine`, the X-Tabula-Engine header).
  */
 export async function runSql(deps: QueryServices, recipe: SqlRecipe, control: RunControl): Promise<ResultSet> {
-  const compiled = await compiledSql(deps, recipe)
-  const task = 'ops' in compiled ? await compiledTask(deps, recipe, compiled, control) : null
+  const c = await compiledSql(deps, recipe)
+  const compiled = 'compiled' in c ? c.compiled : null
+  const task = compiled !== null ? await compiledTask(deps, recipe, compiled, control) : null
   // Text with characters that order differently in UTF-8 than in UTF-16 goes to sql.js (text-order.ts).
-  if ('ops' in compiled && task !== null && (!compiled.textOrder || textOrdersAsSqliteIn(task))) {
+  if (compiled !== null && task !== null && (!compiled.textOrder || textOrdersAsSqliteIn(task))) {
     if (control.progress) control.progress.engine = 'columnar'
     try {
       const result = await runOnPool(deps, task, control)
@@ -70,18 +70,19 @@ const textOrdersAsSqliteIn = (task: RunTask): boolean => task.tables.every((t) =
 /** Table paths as the worker's sql.js attaches them: t0, t1, … */
 const aliasesOf = (recipe: SqlRecipe): Map<string, string> => new Map(recipe.tables.map((t, i) => [t.path, `t${i}`]))
 
-async function compiledSql(deps: RecipeServices, recipe: SqlRecipe): Promise<CompiledSqlRun> {
+/** The recipe compiled and checked by the engine in one call (through the compiled-query cache), or why it stays on sql.js. */
+async function compiledSql(deps: RecipeServices, recipe: SqlRecipe): Promise<Compiled> {
   const aliases = aliasesOf(recipe)
   const tables = await Promise.all(
     recipe.tables.map(async (t) => ({ path: t.path, version: t.version, alias: aliases.get(t.path)!, columns: (await deps.tables.meta(t.version)).columns })),
   )
-  return deps.caches.queries.compileSql(recipe.sql, rewriteTableRefs(recipe.sql, aliases), tables)
+  return deps.caches.queries.compileSql(recipe.sql, tables)
 }
 
 async function compiledTask(
   deps: RecipeServices,
   recipe: SqlRecipe,
-  compiled: Extract<CompiledSqlRun, { ops: unknown }>,
+  compiled: CompiledSql,
   control: RunControl,
 ): Promise<RunTask> {
   return {

@@ -6,6 +6,8 @@
  */
 import type { Op } from '../../ast.js'
 import type { ColumnSpec } from '../../../shared/table.js'
+import { checkQuery, type CheckedOps, type TableSchemas } from '../../check/index.js'
+import { rewriteTableRefs } from '../table-refs.js'
 import { NotCompiled } from './ir.js'
 import { sqliteColumnNames } from './names.js'
 import { loadSqlParser, readStatement } from './parse.js'
@@ -16,33 +18,38 @@ export { sqlShaped } from './shape.js'
 export { loadSqlParser } from './parse.js'
 export { ordersAsSqlite } from './text-order.js'
 
+/** A table an SQL text reads: its catalog path, the schema sql.js attaches it as (`t0`), its columns. */
+export interface SqlTableSchema {
+  readonly path: string
+  readonly alias: string
+  readonly columns: readonly ColumnSpec[]
+}
+
 export interface CompiledSql {
-  /** Operations after parsing (the caller checks them against the table, as for api/run). */
-  readonly ops: Op[]
-  /** The result's columns by engine name, and the names SQLite gives them. */
-  readonly columns: readonly string[]
+  /** Operations checked against the tables, as a macro query's: what a RunTask carries to a worker. */
+  readonly ops: CheckedOps
+  /** The names SQLite gives the result's columns (sqlShaped renames the engine's answer to them). */
   readonly names: readonly string[]
   /** The plan orders text: the caller runs it only over text that orders as in SQLite (ordersAsSqlite). */
   readonly textOrder: boolean
 }
 
+/** The query compiled, or why it runs on sql.js instead. */
 export type Compiled = { readonly compiled: CompiledSql } | { readonly reason: string }
 
 /**
- * @param rewritten the query with its table paths rewritten (`"t0"."data"`), as sql.js runs it
- * @param tables the tables the query names, with their aliases in `rewritten`
+ * Compiles and checks an SQL text in one go, as the gateway caches it: a pure function of the text
+ * and the tables' columns and aliases. The text is rewritten to the aliases here, the same way the
+ * gateway rewrites it for sql.js, so that SQLite names the result's columns as its fallback would.
  */
-export async function compileSql(
-  sql: string,
-  rewritten: string,
-  tables: readonly { readonly path: string; readonly alias: string; readonly columns: readonly ColumnSpec[] }[],
-): Promise<Compiled> {
+export async function compileSql(sql: string, tables: readonly SqlTableSchema[]): Promise<Compiled> {
   await loadSqlParser()
+  const schemas = new Map(tables.map((t) => [t.path, t.columns]))
   try {
     const select = readStatement(sql)
-    const plan = planQuery(select, new Map(tables.map((t) => [t.path, t.columns])))
+    const plan = planQuery(select, schemas)
     if (plan.textOrder && !textOrdersAsSqlite(sql)) return { reason: 'text ordered by characters whose order differs between UTF-16 and UTF-8' }
-    const names = await sqliteColumnNames(rewritten, tables)
+    const names = await sqliteColumnNames(rewriteTableRefs(sql, new Map(tables.map((t) => [t.path, t.alias]))), tables)
     if (names === null) return { reason: 'SQLite does not accept it' }
     // The reading must be SQLite's: as many columns, aliases where SQLite has them.
     if (names.length !== plan.columns.length) return { reason: 'not SQLite’s reading of the select list' }
@@ -50,9 +57,18 @@ export async function compileSql(
       const alias = plan.aliases[i]
       if (alias !== null && alias !== names[i]) return { reason: 'not SQLite’s reading of the select list' }
     }
-    return { compiled: { ops: plan.ops, columns: plan.columns, names, textOrder: plan.textOrder } }
+    return { compiled: { ops: checkedPlan(plan.ops, schemas), names, textOrder: plan.textOrder } }
   } catch (e) {
     if (e instanceof NotCompiled) return { reason: e.message }
     throw e
+  }
+}
+
+/** The plan's operations checked like a macro query's; a plan the checker refuses runs on sql.js. */
+function checkedPlan(ops: readonly Op[], schemas: TableSchemas): CheckedOps {
+  try {
+    return checkQuery(ops, schemas).ops
+  } catch (e) {
+    throw new NotCompiled(`the plan does not check: ${e instanceof Error ? e.message : String(e)}`)
   }
 }
