@@ -76,7 +76,7 @@ export { hasSqliteImage } from './storage/index.js'
 export { removeStaleTempFolders, removeUncommittedVersions } from './storage/index.js'
 /** Cell and row size limits, checked on the gateway before it accepts an upload. */
 export { checkCellLimits, type CellLimits } from './storage/cell-limits.js'
-/** A full disk answered 507, not 500 (dbm/upload-chunks.ts). */
+/** A full disk answered 507, not 500 (gateway/dbm/uploads/apply-chunk.ts). */
 export { mapVolumeFull } from './storage/volume-full.js'
 /** The message protocol of the table-writer thread (gateway/tables/table-writer.ts). */
 export type { TextSlice, WriteOutcome, WriteTask } from './storage/write-task.js'

@@ -15,7 +15,7 @@ import { ensureAdmin, seedDemoData } from './catalog/seed.js'
 import { removeStaleTempFolders, removeUncommittedVersions } from '../engine/index.js'
 import type { Store } from '../shared/store/types.js'
 import { knownVersions } from './catalog/tables.js'
-import { removeEndedUploads } from './dbm/upload-chunks.js'
+import { removeEndedUploads } from './dbm/uploads/index.js'
 import type { Logger } from './logger.js'
 import { memoryTuningWarning } from './observe/memory-tuning.js'
 import { serveHalfClosed } from './http/half-close.js'
@@ -69,7 +69,7 @@ async function removeUnfinishedWrites(store: Store, config: Config, log: Logger)
   const soleWriter = store.kind === 'memory'
   const temporary = await removeStaleTempFolders(dataDir, soleWriter ? 0 : undefined)
   const uncommitted = soleWriter ? await removeUncommittedVersions(dataDir, await knownVersions(store)) : []
-  // Chunked uploads that are over, with whatever their chunks left (dbm/upload-chunks.ts).
+  // Chunked uploads that are over, with whatever their chunks left (gateway/dbm/uploads/cleanup.ts).
   const uploads = await removeEndedUploads(store, dataDir, config.sessionTtl)
   if (temporary.length + uncommitted.length + uploads.length > 0) {
     log({ level: 'info', msg: 'removed unfinished table writes', folders: temporary, versions: uncommitted, uploads })

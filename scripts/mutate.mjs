@@ -50,7 +50,7 @@ const TESTS = {
     'dist/test/gateway/dbm-params.test.js',
     'dist/test/gateway/dbm*.test.js',
     'dist/test/gateway/make-dir-readers.test.js',
-    // Chunked uploads (upload-chunks.ts) are driven through the node client.
+    // Chunked uploads (gateway/dbm/uploads/) are driven through the node client.
     'dist/test/client/chunked-lifecycle.test.js',
     'dist/test/client/chunked-body.test.js',
   ],

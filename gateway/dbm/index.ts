@@ -13,7 +13,7 @@ import type { Alias, DbmContext, ParamValues, Transaction } from './registry.js'
 import { ROLES_TRANSACTIONS } from './roles.js'
 import { TABLES_TRANSACTIONS } from './tables.js'
 import { USERS_TRANSACTIONS } from './users.js'
-import { UPLOAD_CHUNK_TRANSACTIONS } from './upload-chunks.js'
+import { UPLOAD_CHUNK_TRANSACTIONS } from './uploads/index.js'
 
 /** XML API transaction names (reference §5.3), with their element names mapped to ours. */
 export const ALIASES: readonly Alias[] = [

@@ -2,7 +2,7 @@
  * Reading one upload_chunk's CSV on a table-writer thread (gateway/tables/table-writer.ts):
  * the scan, the typing, the cell limits and the text encoding are most of an upload's CPU, and
  * here two chunks of one upload are read at once, beside the gateway's thread, which only puts
- * the chunks' values into the upload's files in order (dbm/upload-chunks.ts).
+ * the chunks' values into the upload's files in order (gateway/dbm/uploads/apply-chunk.ts).
  *
  * The answer is what crosses back cheaply: numbers as typed arrays, text as distinct values and
  * codes (shared/csv/encoded-text.ts). A refusal crosses as an error payload, as the engine

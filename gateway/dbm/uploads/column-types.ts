@@ -1,0 +1,39 @@
+/**
+ * The type of each column of an upload. A column declared in `cols` keeps its type. Otherwise
+ * the first chunk with a value decides it, as upload_table infers types; a later chunk may widen
+ * int to float, and a date column takes yyyymmdd numbers, but a chunk whose values do not fit the
+ * column (text in a number column) is refused with the advice to declare the type.
+ */
+import { isYmd, type ChunkValues } from '../../../engine/index.js'
+import { AppError } from '../../../shared/errors.js'
+import type { EncodedText } from '../../../shared/csv/encoded-text.js'
+import { isFloat64Type, NA_INT, type ColumnSpec, type ColumnType } from '../../../shared/table.js'
+import type { ColumnState, UploadState } from './state.js'
+
+/**
+ * The chunk's values of one column in the column's type, deciding or widening the type where the
+ * values allow it; null when the chunk has only N/A for a column that has no type yet (or for
+ * which N/A is all it has). Throws when the values do not fit.
+ */
+export function reconcile(state: UploadState, col: ColumnState, spec: ColumnSpec, values: ChunkValues): { type: ColumnType; values: ChunkValues } | null {
+  const allNa = isAllNa(spec.type, values)
+  if (allNa && (col.type === null || spec.type !== col.type)) return null
+  if (col.type === null || col.type === spec.type) return { type: spec.type, values }
+  // Numbers widen: int to bigint to float, the column's file rewritten (or relabelled) once.
+  if ((col.type === 'int' && isFloat64Type(spec.type)) || (col.type === 'bigint' && spec.type === 'float')) return { type: spec.type, values }
+  if (col.type === 'float' && spec.type === 'bigint') return { type: 'float', values }
+  if (isFloat64Type(col.type) && spec.type === 'int')
+    return { type: col.type, values: Float64Array.from(values as Int32Array, (x) => (x === NA_INT ? NaN : x)) }
+  if (col.type === 'date' && spec.type === 'int' && (values as Int32Array).every((x) => x === NA_INT || isYmd(x))) return { type: 'date', values }
+  throw new AppError(
+    'INVALID_PARAMETER',
+    `Column "${col.name}" was read as ${col.type} from the first ${state.rows} rows, but chunk ${state.chunks + 1} has ${spec.type} values in it; declare the column's type in "cols" of upload_begin (for example {"name": "${col.name}", "type": "text"}) and upload again.`,
+    { parameter: 'cols', column: col.name },
+  )
+}
+
+function isAllNa(type: ColumnType, values: ChunkValues): boolean {
+  if (type === 'text') return (values as EncodedText).values.length === 0
+  if (isFloat64Type(type)) return (values as Float64Array).every((x) => Number.isNaN(x))
+  return (values as Int32Array).every((x) => x === NA_INT)
+}
