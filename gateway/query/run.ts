@@ -6,13 +6,14 @@
  * query service (service.ts) runs it.
  */
 import { wideningOf } from '../../engine/index.js'
-import type { RunTask, TableInput } from '../../shared/protocol.js'
+import type { RunTask } from '../../shared/protocol.js'
 import type { CheckedTable } from '../cache/compiled-queries.js'
 import { readableTable } from '../catalog/tables.js'
 import type { Principal } from '../catalog/principal.js'
 import type { RecipeServices } from './deps.js'
 import type { RecipeOptions } from './limits.js'
 import type { ProgressCell } from './running/index.js'
+import { buildRunTask } from './task.js'
 
 export interface RunRecipe {
   readonly kind: 'run'
@@ -50,45 +51,15 @@ export async function prepareRun(
   return { kind: 'run', xml, vars, tables: tables.map(({ path, version, title }) => ({ path, version, title })), ...(opts.truncate ? { truncate: true } : {}) }
 }
 
-/** A table version's columns in shared memory, as a task hands them to a worker. */
-export async function tableInput(deps: RecipeServices, t: RunRecipe['tables'][number]): Promise<TableInput> {
-  const meta = await deps.tables.meta(t.version)
-  const columns = await Promise.all(
-    meta.columns.map(async (spec, i) => {
-      const loaded = await deps.tables.column(t.version, i, t.path)
-      return { spec, buffer: loaded.buffer, ...(loaded.sharedDict ? { dict: loaded.sharedDict } : {}) }
-    }),
-  )
-  return { path: t.path, version: t.version, rows: meta.rows, title: t.title, columns }
-}
-
 /**
- * A table larger than TABLE_CACHE_MB as a task carries it: its rows and columns (text with its
- * dictionary) but no values (TableInput.firstRow). Each part of the query gets its own window of
- * rows in its place (windowed.ts); a merge task reads the columns' shape alone.
- */
-function emptyWindow(deps: RecipeServices, t: RunRecipe['tables'][number]): Promise<TableInput> {
-  return deps.tables.window(t.version, t.path, t.title, 0, 0)
-}
-
-/**
- * The task that computes the recipe's result on a worker: the checked operations and the tables'
- * columns in shared memory. `progress`, when given, is where the worker reports how far it got
- * (`!status`).
+ * The task that computes the recipe's result on a worker (task.ts): the checked operations and the
+ * tables' columns in shared memory. `progress`, when given, is where the worker reports how far it
+ * got (`!status`).
  */
 export async function runTask(deps: RecipeServices, recipe: RunRecipe, progress?: ProgressCell): Promise<RunTask> {
   // Usually a cache hit: prepareRun checked the same text against the same versions.
   const ops = await deps.caches.queries.checkRun(recipe.xml, recipe.vars, await schemasOf(deps, recipe))
-  // A table larger than TABLE_CACHE_MB goes as an empty window; its rows are read per part (windowed.ts).
-  const tables = await Promise.all(recipe.tables.map(async (t) => ((await deps.tables.fits(t.version)) ? tableInput(deps, t) : emptyWindow(deps, t))))
-  return {
-    kind: 'run',
-    ops,
-    tables,
-    maxRows: deps.config.maxResultRows,
-    ...(recipe.truncate ? { truncate: true } : {}),
-    ...(progress ? { progress: progress.buffer } : {}),
-  }
+  return buildRunTask(deps, ops, recipe.tables, { truncate: recipe.truncate, progress })
 }
 
 /**

@@ -7,13 +7,13 @@
  * Keeping the result in the Store for other gateways is Results.keep, called by the routes that
  * answer a result (and by Results.readable).
  */
-import type { ResultSet, TableInput } from '../../shared/protocol.js'
+import type { ResultSet } from '../../shared/protocol.js'
 import type { QueryServices } from './deps.js'
 import { runOnPool } from './pool.js'
 import type { RunControl } from './run-control.js'
-import type { WindowSlot } from '../tables/window-pool.js'
 import { runTask, widenRecipe, type RunRecipe } from './run.js'
 import { runSql, type SqlRecipe } from './sql.js'
+import { windowReader } from './task.js'
 
 /** What is kept of a query between requests, and what its result is a pure function of. */
 export type Recipe = RunRecipe | SqlRecipe
@@ -25,11 +25,13 @@ export type Recipe = RunRecipe | SqlRecipe
  */
 export function runRecipe(deps: QueryServices, recipe: Recipe, control: RunControl = {}): Promise<ResultSet> {
   return deps.results.memo.getOrLoad(deps.results.key(recipe), async () => {
+    // Either kind's task may carry a table larger than TABLE_CACHE_MB, read a window at a time (windowed.ts).
+    const withWindows = { ...control, windows: windowReader(deps) }
     switch (recipe.kind) {
       case 'run':
-        return runWidening(deps, recipe, control)
+        return runWidening(deps, recipe, withWindows)
       case 'sql':
-        return runSql(deps, recipe, control)
+        return runSql(deps, recipe, withWindows)
     }
   })
 }
@@ -39,14 +41,9 @@ export function runRecipe(deps: QueryServices, recipe: Recipe, control: RunContr
  * in big integers (engine/expr/widening.ts), once per operator at most.
  */
 async function runWidening(deps: QueryServices, recipe: RunRecipe, control: RunControl): Promise<ResultSet> {
-  // A table larger than TABLE_CACHE_MB is read a window at a time, from its row segments (windowed.ts).
-  const windows = {
-    pool: deps.tables.windows,
-    read: (t: TableInput, from: number, to: number, slot: WindowSlot) => deps.tables.window(t.version, t.path, t.title, from, to, slot),
-  }
   for (;;) {
     try {
-      return await runOnPool(deps, await runTask(deps, recipe, control.progress), { ...control, windows })
+      return await runOnPool(deps, await runTask(deps, recipe, control.progress), control)
     } catch (err) {
       if (!(await widenRecipe(deps, recipe, err))) throw err
     }

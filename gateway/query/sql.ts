@@ -6,14 +6,14 @@
  */
 import { AppError } from '../../shared/errors.js'
 import type { ResultSet, RunTask, SqlTask } from '../../shared/protocol.js'
-import { isSqlDeclined, ordersAsSqlite, rewriteTableRefs, sqlShaped, type Compiled, type CompiledSql } from '../../engine/index.js'
+import { isSqlDeclined, ordersAsSqlite, rewriteTableRefs, sqlShaped, type Compiled } from '../../engine/index.js'
 import { readableTable } from '../catalog/tables.js'
 import type { Principal } from '../catalog/principal.js'
 import type { QueryServices, RecipeServices } from './deps.js'
 import type { RecipeOptions } from './limits.js'
 import { runOnPool } from './pool.js'
 import type { RunControl } from './run-control.js'
-import { tableInput } from './run.js'
+import { buildRunTask } from './task.js'
 
 /** What a session keeps of its last SQL query. */
 export interface SqlRecipe {
@@ -47,18 +47,22 @@ export async function prepareSql(deps: RecipeServices, user: Principal, sql: str
  * result says which (`engine`, the X-Tabula-Engine header).
  */
 export async function runSql(deps: QueryServices, recipe: SqlRecipe, control: RunControl): Promise<ResultSet> {
-  const c = await compiledSql(deps, recipe)
-  const compiled = 'compiled' in c ? c.compiled : null
-  const task = compiled !== null ? await compiledTask(deps, recipe, compiled, control) : null
-  // Text with characters that order differently in UTF-8 than in UTF-16 goes to sql.js (text-order.ts).
-  if (compiled !== null && task !== null && (!compiled.textOrder || textOrdersAsSqliteIn(task))) {
-    if (control.progress) control.progress.engine = 'columnar'
-    try {
-      const result = await runOnPool(deps, task, control)
-      return { ...sqlShaped(result, compiled.names), engine: 'columnar' }
-    } catch (e) {
-      // Data the compiled plan cannot answer exactly (an integer beyond 2^53, say): sql.js answers.
-      if (!isSqlDeclined(e)) throw e
+  const compiled = await compiledSql(deps, recipe)
+  if ('compiled' in compiled) {
+    const { ops, names, textOrder } = compiled.compiled
+    // A table has no title of its own here: the SQL names it by its path.
+    const tables = recipe.tables.map((t) => ({ ...t, title: t.path }))
+    const task = await buildRunTask(deps, ops, tables, { truncate: recipe.truncate, progress: control.progress })
+    // Text with characters that order differently in UTF-8 than in UTF-16 goes to sql.js (text-order.ts).
+    if (!textOrder || textOrdersAsSqliteIn(task)) {
+      if (control.progress) control.progress.engine = 'columnar'
+      try {
+        const result = await runOnPool(deps, task, control)
+        return { ...sqlShaped(result, names), engine: 'columnar' }
+      } catch (e) {
+        // Data the compiled plan cannot answer exactly (an integer beyond 2^53, say): sql.js answers.
+        if (!isSqlDeclined(e)) throw e
+      }
     }
   }
   if (control.progress) control.progress.engine = 'sqlite'
@@ -77,22 +81,6 @@ async function compiledSql(deps: RecipeServices, recipe: SqlRecipe): Promise<Com
     recipe.tables.map(async (t) => ({ path: t.path, version: t.version, alias: aliases.get(t.path)!, columns: (await deps.tables.meta(t.version)).columns })),
   )
   return deps.caches.queries.compileSql(recipe.sql, tables)
-}
-
-async function compiledTask(
-  deps: RecipeServices,
-  recipe: SqlRecipe,
-  compiled: CompiledSql,
-  control: RunControl,
-): Promise<RunTask> {
-  return {
-    kind: 'run',
-    ops: compiled.ops,
-    tables: await Promise.all(recipe.tables.map((t) => tableInput(deps, { path: t.path, version: t.version, title: t.path }))),
-    maxRows: deps.config.maxResultRows,
-    ...(recipe.truncate ? { truncate: true } : {}),
-    ...(control.progress ? { progress: control.progress.buffer } : {}),
-  }
 }
 
 /** The task that computes the recipe's result on a worker: the SQL over the tables' SQLite images. */
