@@ -25,19 +25,22 @@ const PRODUCT = /^(gateway|engine|shared)\//
 
 interface Walked {
   readonly what: string
-  readonly files: readonly string[]
+  /** The product files with a function that ran, and how many of their functions ran. */
+  readonly files: readonly { readonly path: string; readonly functions: number }[]
 }
 
 /** The product files with a function that ran since the last reading (which it resets). */
-async function filesRun(session: Session): Promise<string[]> {
+async function filesRun(session: Session): Promise<Walked['files']> {
   const { result } = await session.post('Profiler.takePreciseCoverage')
-  const files: string[] = []
+  const files: { path: string; functions: number }[] = []
   for (const script of result) {
     if (!script.url.startsWith('file://')) continue
     const path = relative(DIST, fileURLToPath(script.url))
-    if (PRODUCT.test(path) && script.functions.some((f) => f.ranges[0].count > 0)) files.push(path.replace(/\.js$/, '.ts'))
+    // The first range of a function covers the whole function: its count is the calls.
+    const functions = script.functions.filter((f) => f.ranges[0].count > 0 && f.functionName !== '').length
+    if (PRODUCT.test(path) && script.functions.some((f) => f.ranges[0].count > 0)) files.push({ path: path.replace(/\.js$/, '.ts'), functions })
   }
-  return files.sort()
+  return files.sort((a, b) => a.path.localeCompare(b.path))
 }
 
 async function main(): Promise<void> {
@@ -78,9 +81,12 @@ async function main(): Promise<void> {
       xml: `<base table="pub.demo.retail.item"/><sel value="sales>${n}"/><tabu breaks="store"><tcol source="sales" fun="sum"/></tabu>`,
     }))
     for (const w of walks) {
-      const by = (top: string): number => w.files.filter((f) => f.startsWith(`${top}/`)).length
-      console.log(`${w.what}: ${w.files.length} files on the gateway's thread (gateway ${by('gateway')}, shared ${by('shared')}, engine ${by('engine')})`)
-      if (list) for (const f of w.files) console.log(`  ${f}`)
+      const by = (top: string): number => w.files.filter((f) => f.path.startsWith(`${top}/`)).length
+      const functions = w.files.reduce((n, f) => n + f.functions, 0)
+      console.log(
+        `${w.what}: ${w.files.length} files and ${functions} named functions on the gateway's thread (files: gateway ${by('gateway')}, shared ${by('shared')}, engine ${by('engine')})`,
+      )
+      if (list) for (const f of w.files) console.log(`  ${f.path} (${f.functions})`)
     }
   } finally {
     session.disconnect()
