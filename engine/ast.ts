@@ -190,3 +190,6 @@ export type Op =
   | { readonly kind: 'Merge'; readonly table2: string; readonly ops: readonly Op[]; readonly loc: Loc }
 
 export type OpKind = Op['kind']
+
+/** The operation of one kind: `OpOf<'Tabu'>` is the `<tabu>` member of Op. */
+export type OpOf<K extends OpKind> = Extract<Op, { readonly kind: K }>

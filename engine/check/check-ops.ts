@@ -3,7 +3,7 @@
  * every column, function, table and summary named must exist and every expression must type
  * check, before any data is touched. Returns the operations with normalised expressions.
  */
-import type { BreakSpec, Expr, Op, Tcol } from '../ast.js'
+import type { BreakSpec, Expr, Op, OpOf, Tcol } from '../ast.js'
 import type { ColumnSpec } from '../../shared/table.js'
 import { COLUMN_NAME } from '../../shared/table.js'
 import { lookupSummary, SUMMARY_NAMES } from '../summaries/index.js'
@@ -134,7 +134,7 @@ export class Checker {
   }
 
   /** The schema after `<cols>`: columns moved by its entries; with columns still open, the interpreter resolves them. */
-  private cols(op: Op & { kind: 'Cols' }, s: Schema): Schema {
+  private cols(op: OpOf<'Cols'>, s: Schema): Schema {
     this.charge(s.length + op.entries.length, op)
     if (s.open) return s
     const { order } = resolveCols(
@@ -146,7 +146,7 @@ export class Checker {
     return Schema.of(order.map((name) => byName.get(name) as SchemaCol))
   }
 
-  private colord(op: Op & { kind: 'Colord' }, s: Schema): Schema {
+  private colord(op: OpOf<'Colord'>, s: Schema): Schema {
     const shownBy = this.patternTest(op.cols ?? ['*'], s, op)
     const hiddenBy = this.patternTest(op.hide, s, op)
     const cols = s.cols.map((c) => ({ ...c, visible: shownBy(c.name) && !hiddenBy(c.name) }))
@@ -180,7 +180,7 @@ export class Checker {
     return { tcol: { ...t, source: source?.expr ?? null, weight: weight?.expr ?? null }, type: def.result(source?.type ?? null) }
   }
 
-  private tabu(op: Op & { kind: 'Tabu' }, s: Schema): Checked {
+  private tabu(op: OpOf<'Tabu'>, s: Schema): Checked {
     this.charge(op.breaks.length + op.cbreaks.length + op.breakSpecs.length + op.tcols.length, op)
     for (const b of [...op.breaks, ...op.cbreaks]) requireCol(s, b, op)
     const breakNames = new Set([...op.breaks, ...op.cbreaks])
@@ -209,7 +209,7 @@ export class Checker {
   }
 
   /** A rollup adds rows to a plain tabulation: its placeholders must fit their break columns. */
-  private rollup(op: Op & { kind: 'Tabu' }, s: Schema): void {
+  private rollup(op: OpOf<'Tabu'>, s: Schema): void {
     this.charge(op.rollup!.sets.length * (op.breaks.length + op.tcols.length), op)
     if (op.cbreaks.length > 0)
       throw checkError(op.rollup!.loc, '<rollup> in a cross-tabulation (cbreaks) is not supported: roll up a tabulation with breaks only.')
@@ -219,7 +219,7 @@ export class Checker {
     }
   }
 
-  private link(op: Op & { kind: 'Link' }, s: Schema): Checked {
+  private link(op: OpOf<'Link'>, s: Schema): Checked {
     const foreign = this.run(op.ops, this.tableSchema(op.table2, op))
     if (op.col.length !== op.col2.length)
       throw checkError(op.loc, `<link> col and col2 must name the same number of columns (${op.col.length} and ${op.col2.length}).`)
@@ -252,7 +252,7 @@ export class Checker {
     return { schema: s.append(brought, s.open || foreign.schema.open), op: { ...op, ops: foreign.ops } }
   }
 
-  private merge(op: Op & { kind: 'Merge' }, s: Schema): Checked {
+  private merge(op: OpOf<'Merge'>, s: Schema): Checked {
     const foreign = this.run(op.ops, this.tableSchema(op.table2, op))
     this.charge(s.length, op)
     for (const c of s.cols) {

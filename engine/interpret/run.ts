@@ -4,7 +4,7 @@
  * only what the checker produced (CheckedOps), and so trusts what the checker established
  * (check/checked.ts) instead of asking again.
  */
-import type { Op } from '../ast.js'
+import type { OpOf } from '../ast.js'
 import type { CheckedOp, CheckedOps } from '../check/index.js'
 import { AppError } from '../../shared/errors.js'
 import { PROGRESS_SCALE, PROGRESS_SLOTS } from '../../shared/protocol.js'
@@ -23,7 +23,7 @@ export type Tables = ReadonlyMap<string, TableInput>
 
 const EMPTY = new Worksheet(0, [])
 
-function inlineTable(op: Op & { kind: 'Table' }): Worksheet {
+function inlineTable(op: OpOf<'Table'>): Worksheet {
   if (op.depth !== null) return new Worksheet(op.depth, [], op.title)
   const cols = op.cols.map((name, c) =>
     newColumn(

@@ -4,7 +4,7 @@
  * functions.
  */
 import type { ResultSet, RunPart, RunTask } from '../../shared/protocol.js'
-import type { Op } from '../ast.js'
+import type { OpOf } from '../ast.js'
 import { gather, rowsOfPartition } from '../columns/index.js'
 import { slotLimit, slotsOfColumn } from '../columns/key-slots.js'
 import { NA_INT, type Column } from '../columns/types.js'
@@ -93,7 +93,7 @@ interface Applied {
  * the same batch (the same merged answer), each row's group is known already.
  */
 function applyGroupValues(
-  op: Op & { kind: 'Willbe' },
+  op: OpOf<'Willbe'>,
   step: GroupStep,
   j: number,
   ws: Worksheet,
@@ -118,7 +118,7 @@ function applyGroupValues(
 const carriesBaseRows = (plan: ParallelPlan): boolean => (summarises(plan) && !keepsRows(plan)) || plan.partitionSteps.length > 0
 
 /** A partition step's willbe, its value on each row read from the shared column by base row. */
-function applyPartitionValues(op: Op & { kind: 'Willbe' }, ws: Worksheet, values: ResultSet): Worksheet {
+function applyPartitionValues(op: OpOf<'Willbe'>, ws: Worksheet, values: ResultSet): Worksheet {
   if (ws.column(op.name)) throw checkError(op.loc, `A column named "${op.name}" already exists; choose another name.`)
   const rows = (ws.column(BASE_ROW)!.data() as { data: Int32Array }).data
   const column = newColumn(op.name, gather(decodeColumns(values).get(valueName(0))!, rows), infoPatch(op.meta))
@@ -145,7 +145,7 @@ function partitionRows(ws: Worksheet, keys: readonly string[], index: number, co
  */
 function runValues(task: RunTask, plan: ParallelPlan, part: RunPart): ResultSet {
   const step = plan.partitionSteps[part.step!]
-  const op = plan.prefix[step.at] as Op & { kind: 'Willbe' }
+  const op = plan.prefix[step.at] as OpOf<'Willbe'>
   const tables = tablesOf(task)
   const { index, count } = part.partition!
   let ws = rangeWorksheet(tables, plan.table, part.start, part.end, true)
@@ -192,9 +192,9 @@ export function prefixWorksheet(
     const p = plan.partitionSteps.findIndex((s) => s.at === i)
     if (k >= 0) {
       const j = k - batchStart(plan, k)
-      ;({ ws, applied } = applyGroupValues(op as Op & { kind: 'Willbe' }, plan.groupSteps[k], j, ws, groupValues[k], applied))
-    } else if (p >= 0 && p < groupValues.length) ws = applyPartitionValues(op as Op & { kind: 'Willbe' }, ws, groupValues[p])
-    else if (plan.merge?.at === i) ws = mergeStep(op as Op & { kind: 'Merge' }, ws, tables, foreign)
+      ;({ ws, applied } = applyGroupValues(op as OpOf<'Willbe'>, plan.groupSteps[k], j, ws, groupValues[k], applied))
+    } else if (p >= 0 && p < groupValues.length) ws = applyPartitionValues(op as OpOf<'Willbe'>, ws, groupValues[p])
+    else if (plan.merge?.at === i) ws = mergeStep(op as OpOf<'Merge'>, ws, tables, foreign)
     else ws = prefixStep(op, ws, tables)
     reportSteps(i + 1, upTo + 1)
   }

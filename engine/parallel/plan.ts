@@ -15,7 +15,7 @@
  * the merge over no base rows, and a base part merges no foreign rows).
  */
 import type { RunTask } from '../../shared/protocol.js'
-import type { Expr, Op, OpKind, Tcol } from '../ast.js'
+import type { Expr, Op, OpKind, OpOf, Tcol } from '../ast.js'
 import { checkedOpsOf, type CheckedOp, type CheckedOps } from '../check/index.js'
 import { accumulatorOf } from '../summaries/index.js'
 import { rowWiseExpr } from '../functions/index.js'
@@ -132,7 +132,7 @@ const roleOf = (op: Op): Role => (ROLES[op.kind] as (op: Op) => Role)(op)
 
 const AGG_OF: Record<GroupFun, AggFun> = { g_sum: 'sum', g_cnt: 'cnt', g_avg: 'avg', g_min: 'min', g_max: 'max', g_first: 'first', g_last: 'last' }
 
-function groupStep(op: Op & { kind: 'Willbe' }, at: number): GroupStep | null {
+function groupStep(op: OpOf<'Willbe'>, at: number): GroupStep | null {
   const v = op.value
   if (v.kind !== 'Call' || !(GROUP_FUNS as readonly string[]).includes(v.name)) return null
   const fun = v.name as GroupFun
@@ -153,7 +153,7 @@ function groupStep(op: Op & { kind: 'Willbe' }, at: number): GroupStep | null {
  * partitions are made from the base table, so the group columns must be its own: not made by a
  * willbe or brought by a link before.
  */
-function partitionStep(op: Op & { kind: 'Willbe' }, before: readonly CheckedOp[]): PartitionStep | null {
+function partitionStep(op: OpOf<'Willbe'>, before: readonly CheckedOp[]): PartitionStep | null {
   const v = op.value
   if (v.kind !== 'Call' || !v.name.toLowerCase().startsWith('g_')) return null
   const [g = null, ...rest] = v.args
@@ -166,7 +166,7 @@ function partitionStep(op: Op & { kind: 'Willbe' }, before: readonly CheckedOp[]
   return { at: before.length, keys }
 }
 
-function tabuAggs(op: Op & { kind: 'Tabu' }): AggSpec[] | null {
+function tabuAggs(op: OpOf<'Tabu'>): AggSpec[] | null {
   // A rollup's levels each group the rows anew: it runs whole, on one worker.
   if (op.cbreaks.length > 0 || op.rollup) return null
   const aggs: AggSpec[] = []
@@ -189,7 +189,7 @@ function tabuAgg(t: Tcol): AggSpec | null {
  * foreign part would have no rows of its own for it), its own operations each treating a row on
  * its own.
  */
-function mergeStep(op: Op & { kind: 'Merge' }, at: number, earlier: MergeStep | null, groupSteps: readonly GroupStep[]): MergeStep | null {
+function mergeStep(op: OpOf<'Merge'>, at: number, earlier: MergeStep | null, groupSteps: readonly GroupStep[]): MergeStep | null {
   if (earlier !== null || groupSteps.length > 0) return null
   const rowWise = op.ops.every((inner) => {
     const role = roleOf(inner)
@@ -251,7 +251,7 @@ export function planParallel(ops: CheckedOps): ParallelPlan | null {
     const role = roleOf(op)
     if (role === 'group') {
       // Only a Willbe has that role (ROLES).
-      const willbe = op as Op & { kind: 'Willbe' }
+      const willbe = op as OpOf<'Willbe'>
       // A decomposable g_ is a group step, unless partitions are made anyway: then it is one more.
       const step = partitionSteps.length === 0 ? groupStep(willbe, prefix.length) : null
       const partitioned = step === null && groupSteps.length === 0 && merge === null ? partitionStep(willbe, prefix) : null
@@ -260,7 +260,7 @@ export function planParallel(ops: CheckedOps): ParallelPlan | null {
       else return null
     } else if (role === 'merge') {
       // Only a Merge has that role (ROLES).
-      merge = partitionSteps.length > 0 ? null : mergeStep(op as Op & { kind: 'Merge' }, prefix.length, merge, groupSteps)
+      merge = partitionSteps.length > 0 ? null : mergeStep(op as OpOf<'Merge'>, prefix.length, merge, groupSteps)
       if (merge === null) return null
     } else if (role !== 'keep' && role !== 'filter') break
     prefix.push(op)

@@ -9,7 +9,7 @@ import type { CheckedOp } from '../check/index.js'
 import type { Column } from '../columns/types.js'
 import { checkError } from '../check/errors.js'
 import type { TableColumnInput, TableInput } from '../../shared/protocol.js'
-import type { Op } from '../ast.js'
+import type { OpOf } from '../ast.js'
 import { runMerge } from '../interpret/ops/merge.js'
 import { step, type Tables } from '../interpret/run.js'
 import { newColumn, Worksheet, type WsColumn } from '../interpret/worksheet.js'
@@ -122,7 +122,7 @@ export function prefixStep(op: CheckedOp, ws: Worksheet, tables: Tables): Worksh
  * carry their own row numbers in the base-row column, since a foreign part's blocks are counted
  * in the foreign table.
  */
-export function mergeStep(op: Op & { kind: 'Merge' }, ws: Worksheet, tables: Tables, foreign: { start: number; end: number }): Worksheet {
+export function mergeStep(op: OpOf<'Merge'>, ws: Worksheet, tables: Tables, foreign: { start: number; end: number }): Worksheet {
   let other = rangeWorksheet(tables, op.table2, foreign.start, foreign.end, ws.column(BASE_ROW) !== undefined)
   for (const inner of op.ops) other = prefixStep(inner as CheckedOp, other, tables)
   return keepBaseRows(ws, runMerge(ws, other))

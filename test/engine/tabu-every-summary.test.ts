@@ -14,7 +14,7 @@ import { tableOfColumns } from '../helpers/engine.js'
 import { dataOf } from '../helpers/columns.js'
 import { Rng, randomDateColumn, randomFloatColumn, randomIntColumn, randomTextColumn } from '../../engine/columns/random.js'
 import { NA_INT, type Column } from '../../engine/columns/types.js'
-import type { Op } from '../../engine/ast.js'
+import type { OpOf } from '../../engine/ast.js'
 import { runOps } from '../../engine/interpret/index.js'
 import { toResultSet } from '../../engine/parallel/wire.js'
 import { runTabu } from '../../engine/interpret/ops/tabu.js'
@@ -142,7 +142,7 @@ describe('<tabu>: every summary on every path against a row-by-row reference', (
             const tolerance = def.name === 'var' || def.name === 'stdev' ? 1e-6 : 1e-9
             const expected = reference(t, breaks, fun, source, weight)
             const base = runOps(ops.slice(0, 1), tables)
-            const tabu = ops[1] as Op & { kind: 'Tabu' }
+            const tabu = ops[1] as OpOf<'Tabu'>
             const viaGroups = toResultSet(runTabu(tabu, base, false), MAX_ROWS)
             const viaSlots = toResultSet(runTabu(tabu, base, true), MAX_ROWS)
             expectRows(rowsOf(viaGroups), expected, `${what}, general group-by`, tolerance)

@@ -11,7 +11,7 @@ import type { TableInput } from '../../shared/protocol.js'
 import { shared, tableOfColumns } from '../helpers/engine.js'
 import { Rng, randomDateColumn, randomFloatColumn, randomIntColumn, randomTextColumn } from '../../engine/columns/random.js'
 import { NA_INT, type Column } from '../../engine/columns/types.js'
-import type { Op } from '../../engine/ast.js'
+import type { OpOf } from '../../engine/ast.js'
 import { parseQuery } from '../../engine/parse/index.js'
 import { checkQuery, type CheckedOps } from '../../engine/check/index.js'
 import { runOps } from '../../engine/interpret/index.js'
@@ -108,7 +108,7 @@ function randomTables(rng: Rng, rows: number): { item: TableInput; other: TableI
 }
 
 /** Whether the one evaluator groups this tabulation's rows by direct slots. */
-function takesSlots(tabu: Op & { kind: 'Tabu' }, ws: Worksheet): boolean {
+function takesSlots(tabu: OpOf<'Tabu'>, ws: Worksheet): boolean {
   const names = tabu.tcols.map(accumulatorOf)
   if (names.some((n) => n === null)) return false
   const grouping = {
@@ -159,7 +159,7 @@ function randomQuery(rng: Rng): string {
 }
 
 /** The checked operations before the tabulation, and the tabulation itself. */
-function prepare(xml: string, tables: readonly TableInput[]): { before: CheckedOps; tabu: Op & { kind: 'Tabu' } } {
+function prepare(xml: string, tables: readonly TableInput[]): { before: CheckedOps; tabu: OpOf<'Tabu'> } {
   const checked = checkQuery(parseQuery(xml, {}), new Map(tables.map((t) => [t.path, t.columns.map((c) => c.spec)]))).ops
   const tabu = checked[checked.length - 1]
   if (tabu.kind !== 'Tabu') throw new Error('expected a tabu last')

@@ -3,7 +3,7 @@
  * checker resolves the entries over the schema's names (refusing an ord out of range before any
  * data is read) and the interpreter over the worksheet's, with the same function.
  */
-import type { MetaPatch, Op } from '../../ast.js'
+import type { MetaPatch, OpOf } from '../../ast.js'
 import { checkError } from '../../check/errors.js'
 import type { Worksheet } from '../worksheet.js'
 import { infoPatch } from './simple.js'
@@ -20,7 +20,7 @@ export interface ResolvedCols {
  * among them is skipped; an ord alone picks the column at that position; name and ord together
  * move the named column to that position, the other columns keeping their order around it.
  */
-export function resolveCols(op: Op & { kind: 'Cols' }, names: readonly string[]): ResolvedCols {
+export function resolveCols(op: OpOf<'Cols'>, names: readonly string[]): ResolvedCols {
   const patches: { name: string; meta: MetaPatch }[] = []
   const moves = new Map<number, string>()
   for (const e of op.entries) {
@@ -42,7 +42,7 @@ export function resolveCols(op: Op & { kind: 'Cols' }, names: readonly string[])
   return { patches, order }
 }
 
-export function runCols(op: Op & { kind: 'Cols' }, ws: Worksheet): Worksheet {
+export function runCols(op: OpOf<'Cols'>, ws: Worksheet): Worksheet {
   const { patches, order } = resolveCols(
     op,
     ws.cols.map((c) => c.name),

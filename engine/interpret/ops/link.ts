@@ -6,7 +6,7 @@
  * matched or unmatched rows and add no columns; expand repeats a row once per match
  * (link-expand.ts).
  */
-import type { Op } from '../../ast.js'
+import type { Op, OpOf } from '../../ast.js'
 import { asofLookup, firstIndexLookup, groupBy, lookupCode } from '../../columns/index.js'
 import { sqlDeclined } from '../../functions/sql/kernels.js'
 import { NA_INT, type Column } from '../../columns/types.js'
@@ -41,7 +41,7 @@ function keyColumn(ws: Worksheet, name: string, op: Op, where: string): Column {
   return c.data()
 }
 
-export function runLink(op: Op & { kind: 'Link' }, ws: Worksheet, foreign: Worksheet): Worksheet {
+export function runLink(op: OpOf<'Link'>, ws: Worksheet, foreign: Worksheet): Worksheet {
   const pairs = op.col.map((c, i) => alignKeys(keyColumn(ws, c, op, 'the worksheet'), keyColumn(foreign, op.col2[i], op, op.table2)))
   const { match, distinct } =
     op.type === 'asof'
@@ -103,7 +103,7 @@ export function runLink(op: Op & { kind: 'Link' }, ws: Worksheet, foreign: Works
  * have every key present (1), or null when all do. `distinct`: the foreign table's different
  * keys, N/A counted as a key (the lookup's).
  */
-function sqlJoinCheck(op: Op & { kind: 'Link' }, pairs: readonly [Column, Column][], foreign: Worksheet, distinct: number): Uint8Array | null {
+function sqlJoinCheck(op: OpOf<'Link'>, pairs: readonly [Column, Column][], foreign: Worksheet, distinct: number): Uint8Array | null {
   const present = keysPresent(
     op.col2.map((c) => keyColumn(foreign, c, op, op.table2)),
     foreign.rows,

@@ -1,5 +1,5 @@
 /** sel, willbe, colord, col and sort: operations on one worksheet that keep its rows' identity. */
-import type { Op } from '../../ast.js'
+import type { OpOf } from '../../ast.js'
 import { sortPermutation } from '../../columns/index.js'
 import { checkError } from '../../check/errors.js'
 import { evalColumn } from '../eval.js'
@@ -8,7 +8,7 @@ import { matchesPattern } from '../patterns.js'
 import { newColumn, type WsColumn, type Worksheet, type ColumnInfo } from '../worksheet.js'
 import type { MetaPatch } from '../../ast.js'
 
-export function runSel(op: Op & { kind: 'Sel' }, ws: Worksheet): Worksheet {
+export function runSel(op: OpOf<'Sel'>, ws: Worksheet): Worksheet {
   return ws.selectRows(selectRows(op.cond, ws))
 }
 
@@ -22,13 +22,13 @@ export function infoPatch(meta: MetaPatch): Partial<ColumnInfo> {
   return p
 }
 
-export function runWillbe(op: Op & { kind: 'Willbe' }, ws: Worksheet): Worksheet {
+export function runWillbe(op: OpOf<'Willbe'>, ws: Worksheet): Worksheet {
   if (ws.column(op.name)) throw checkError(op.loc, `A column named "${op.name}" already exists; choose another name.`)
   return ws.withColumns([...ws.cols, newColumn(op.name, evalColumn(op.value, ws), infoPatch(op.meta))])
 }
 
 /** Shown columns first, in the order `cols` names them; hidden ones keep their order after. */
-export function runColord(op: Op & { kind: 'Colord' }, ws: Worksheet): Worksheet {
+export function runColord(op: OpOf<'Colord'>, ws: Worksheet): Worksheet {
   const hidden = (c: WsColumn) => op.hide.some((p) => matchesPattern(c.name, p)) || (op.cols !== null && !op.cols.some((p) => matchesPattern(c.name, p)))
   const shown: WsColumn[] = []
   if (op.cols === null) shown.push(...ws.cols.filter((c) => !hidden(c)))
@@ -38,7 +38,7 @@ export function runColord(op: Op & { kind: 'Colord' }, ws: Worksheet): Worksheet
   return ws.withColumns(cols)
 }
 
-export function runColMeta(op: Op & { kind: 'ColMeta' }, ws: Worksheet): Worksheet {
+export function runColMeta(op: OpOf<'ColMeta'>, ws: Worksheet): Worksheet {
   if (!ws.column(op.name)) throw checkError(op.loc, `Unknown column "${op.name}" in <col>.`)
   return ws.withColumns(ws.cols.map((c) => (c.name === op.name ? c.with({ info: infoPatch(op.meta) }) : c)))
 }
@@ -48,7 +48,7 @@ export function runColMeta(op: Op & { kind: 'ColMeta' }, ws: Worksheet): Workshe
  * @param limit only the first `limit` rows are read after it (interpret/first-rows.ts): the
  *   worksheet keeps just those
  */
-export function runSort(op: Op & { kind: 'Sort' }, ws: Worksheet, limit?: number): Worksheet {
+export function runSort(op: OpOf<'Sort'>, ws: Worksheet, limit?: number): Worksheet {
   const keys = op.keys.map((k) => {
     const col = ws.column(k.col)
     if (!col) throw checkError(op.loc, `Unknown column "${k.col}" in <sort>.`)

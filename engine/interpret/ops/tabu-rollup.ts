@@ -9,7 +9,7 @@
  * break's values (after them under a sorting `<break naorder="last">`): so the grand total comes
  * first and each subtotal right before the rows it sums up.
  */
-import type { BreakSpec, Op, RollupSpec } from '../../ast.js'
+import type { BreakSpec, OpOf, RollupSpec } from '../../ast.js'
 import { firstRowOfGroups, gather, groupBy, sortPermutation, unifyTextColumns } from '../../columns/index.js'
 import { concatColumns } from '../../columns/concat.js'
 import type { Column, GroupIndex } from '../../columns/types.js'
@@ -18,7 +18,7 @@ import { groupOrder } from './group-order.js'
 import { placeholderValue } from './rollup-placeholder.js'
 import { breakColumns, groupsOf, reorder, summaryOver, tcolColumn } from './tabu.js'
 
-type TabuOp = Op & { kind: 'Tabu' }
+type TabuOp = OpOf<'Tabu'>
 
 /** The finest groups (every break kept): the rows' group ids and each group's break values. */
 interface Fine {

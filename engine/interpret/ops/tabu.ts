@@ -7,7 +7,7 @@
  * from the one evaluator of grouped summaries (tabu-groups.ts), which a split run's ranges use
  * too; otherwise each summary's whole-column kernel runs over group ids.
  */
-import type { BreakSpec, Op, Tcol } from '../../ast.js'
+import type { BreakSpec, Op, OpOf, Tcol } from '../../ast.js'
 import { gather, groupBy } from '../../columns/index.js'
 import { NA_INT, type Column, type GroupIndex } from '../../columns/types.js'
 import { settled } from '../../summaries/fold.js'
@@ -68,7 +68,7 @@ export function summaryOver(t: Tcol, ws: Worksheet): (groups: GroupIndex) => Col
 
 const summarise = (t: Tcol, groups: GroupIndex, ws: Worksheet): Column => summaryOver(t, ws)(groups)
 
-export function breakColumns(op: Op & { kind: 'Tabu' }, ws: Worksheet, values: readonly Column[]): WsColumn[] {
+export function breakColumns(op: OpOf<'Tabu'>, ws: Worksheet, values: readonly Column[]): WsColumn[] {
   return op.breaks.map((b, i) => {
     const spec = op.breakSpecs.find((s) => s.col === b)
     const src = ws.column(b)!
@@ -85,7 +85,7 @@ export function reorder(cols: WsColumn[], order: Int32Array | null, rows: number
 }
 
 /** Group ids for every row, then each summary's kernel over them: any breaks, any summaries. */
-function generalTabu(op: Op & { kind: 'Tabu' }, ws: Worksheet): Tabulated {
+function generalTabu(op: OpOf<'Tabu'>, ws: Worksheet): Tabulated {
   const { groups, values } = groupsOf(op.breaks, ws, op)
   const summaries = op.tcols.map((t) => summarise(t, groups, ws))
   return { count: groups.count, values, summaries, order: groupOrder(op.breaks, values, op.breakSpecs, groups.count) }
@@ -95,7 +95,7 @@ function generalTabu(op: Op & { kind: 'Tabu' }, ws: Worksheet): Tabulated {
  * Summaries that all accumulate, through the one evaluator of grouped summaries (tabu-groups.ts,
  * which also serves a split run's ranges); null when one does not.
  */
-function accumulatedTabu(op: Op & { kind: 'Tabu' }, ws: Worksheet, slots: boolean): Tabulated | null {
+function accumulatedTabu(op: OpOf<'Tabu'>, ws: Worksheet, slots: boolean): Tabulated | null {
   const names = op.tcols.map(accumulatorOf)
   if (!names.every((n) => n !== null)) return null
   const how = names.map((n) => accumulationOf(n!))
@@ -142,7 +142,7 @@ function keyOrder(spec: BreakSpec, naFirst: boolean, n: number): Int32Array | nu
  * A tabulation without a rollup (run.ts sends those to tabu-rollup.ts, which builds on this file).
  * @param slots false forces the general group-by (tests compare the two)
  */
-export function runTabu(op: Op & { kind: 'Tabu' }, ws: Worksheet, slots = true): Worksheet {
+export function runTabu(op: OpOf<'Tabu'>, ws: Worksheet, slots = true): Worksheet {
   if (op.cbreaks.length > 0) return runCrossTab(op, ws)
   return tabulationWorksheet(op, ws, accumulatedTabu(op, ws, slots) ?? generalTabu(op, ws))
 }
@@ -152,7 +152,7 @@ export function runTabu(op: Op & { kind: 'Tabu' }, ws: Worksheet, slots = true):
  * fast path, or merged from a split run's partials, parallel/finish.ts): break columns named and
  * labelled as `ws` has them, then one column per tcol, groups in `t.order`.
  */
-export function tabulationWorksheet(op: Op & { kind: 'Tabu' }, ws: Worksheet, t: Tabulated): Worksheet {
+export function tabulationWorksheet(op: OpOf<'Tabu'>, ws: Worksheet, t: Tabulated): Worksheet {
   const tcols = op.tcols.map((tc, i) => tcolColumn(tc, tc.name ?? `t${i}`, t.summaries[i]))
   return reorder([...breakColumns(op, ws, t.values), ...tcols], t.order, t.count)
 }
@@ -170,7 +170,7 @@ function displayValue(col: Column, row: number): string {
   return v === NA_INT || v !== v ? '' : String(v)
 }
 
-function runCrossTab(op: Op & { kind: 'Tabu' }, ws: Worksheet): Worksheet {
+function runCrossTab(op: OpOf<'Tabu'>, ws: Worksheet): Worksheet {
   const rowSide = groupsOf(op.breaks, ws, op)
   const colSide = groupsOf(op.cbreaks, ws, op)
   const colOrder =
