@@ -19,6 +19,7 @@ import { securityHeaders } from '../ui/headers.js'
 import { corsForAllowedOrigins } from '../security/cors.js'
 import { csrfGuard } from '../security/csrf-guard.js'
 import { workbenchPages } from '../ui/page-views.js'
+import { parsedRouteOf } from './route-of.js'
 
 /** Parses `/{version}/api/…:{format}` and points the router at the canonical path. */
 function apiPath(deps: Deps) {
@@ -31,14 +32,14 @@ function apiPath(deps: Deps) {
     if (!route) {
       throw new AppError('NOT_FOUND', `No such endpoint "${ctx.path}"; API paths look like /${deps.config.apiVersions[0]}/api/sql:json.`)
     }
-    ctx.state.route = route
+    ctx.state.route = route // read back through route-of.ts
     ctx.path = '/api' + route.segments.map((s) => '/' + encodeURIComponent(s)).join('')
     return next()
   }
 }
 
 function notFound(ctx: Context): void {
-  const route = ctx.state.route as { version: string } | undefined
+  const route = parsedRouteOf(ctx)
   const v = route?.version ?? ''
   throw new AppError('NOT_FOUND', `No such endpoint "${ctx.originalUrl.split('?')[0]}"; see /${v}/api:json for the list of endpoints.`)
 }

@@ -16,6 +16,7 @@ import type { AuthState } from '../auth/require-session.js'
 import { errorPage, loginPage } from '../ui/error-pages.js'
 import { stringLimitError } from '../format/string-limit.js'
 import type { Logger } from '../logger.js'
+import { parsedRouteOf } from './route-of.js'
 
 export const STATUS = {
   BAD_JSON: 400,
@@ -163,7 +164,7 @@ export function errorMiddleware(log: Logger) {
       // Throttles and full queues say when to come back (detail.retryAfterSeconds).
       const retryAfter = e.detail.retryAfterSeconds
       if (typeof retryAfter === 'number' && retryAfter > 0) ctx.set('Retry-After', String(Math.ceil(retryAfter)))
-      const route = ctx.state.route as ParsedPath | undefined
+      const route = parsedRouteOf(ctx)
       if (wantsHtml(route)) {
         ctx.type = 'text/html; charset=utf-8'
         ctx.body = htmlError(ctx, route, e, requestId)

@@ -4,7 +4,7 @@
  * start a new time series, and a scraper's memory would grow with every table ever queried.
  */
 import type { Context } from 'koa'
-import type { ParsedPath } from '../http/path.js'
+import { parsedRouteOf } from '../http/route-of.js'
 
 export const ROUTE_NAMES = [
   'api',
@@ -48,6 +48,6 @@ export function routeName(ctx: Context, originalPath: string): RouteName {
   const service = SERVICE_PATHS[originalPath]
   if (service) return service
   if (originalPath.startsWith('/ui/')) return 'ui'
-  const route = ctx.state.route as ParsedPath | undefined
+  const route = parsedRouteOf(ctx)
   return route ? apiRouteName(route.segments) : 'other'
 }

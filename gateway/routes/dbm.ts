@@ -13,12 +13,12 @@ import type { DbmContext, ParamValues } from '../dbm/registry.js'
 import type { Deps } from '../deps.js'
 import { STATUS, wireCode } from '../http/errors.js'
 import { refuseExchangeFormat, renderValue } from '../format/index.js'
-import type { ParsedPath } from '../http/path.js'
 import { requestParams } from '../http/params.js'
 import { send } from '../http/respond.js'
 import { authState } from '../auth/require-session.js'
 import { clientGoneSignal } from './abort.js'
 import { isUploadBody, type UploadBody } from './request-body.js'
+import { routeOf } from '../http/route-of.js'
 
 const SHAPE = 'send cmd as a JSON array of two items: the transaction name and an object of parameters, such as {"cmd": ["get_names_in_dir", {"path": "pub"}]}'
 
@@ -85,7 +85,7 @@ function withUploadBody(name: string, params: ParamValues, body: UploadBody): Pa
 
 export function dbmHandler(deps: Deps) {
   return async function dbm(ctx: Context): Promise<void> {
-    const route = ctx.state.route as ParsedPath
+    const route = routeOf(ctx)
     const { session, user, record } = authState(ctx)
     // Before the transaction runs: a format its reply cannot take must leave everything as it was.
     refuseExchangeFormat(route.format, 'a dbm reply')

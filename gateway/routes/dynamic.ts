@@ -27,7 +27,6 @@ import type { Deps } from '../deps.js'
 import { renderResult, renderValue, renderWidgetStatus } from '../format/index.js'
 import type { WidgetStatus } from '../format/widget-status.js'
 import type { InstanceRecord } from '../instances/records.js'
-import type { ParsedPath } from '../http/path.js'
 import { requestParams, type Params } from '../http/params.js'
 import { prepareRun, type RunRecipe } from '../query/run.js'
 import { runRecipe } from '../query/service.js'
@@ -39,6 +38,7 @@ import { READ_METHODS, serveReadMethod } from './widget.js'
 import { holdReadSlot } from './read-slot.js'
 import { answerMethods, CONTROL_ONLY_METHODS, hasResult, widgetMethods } from './methods.js'
 import { actionRunner } from './dynamic-actions.js'
+import { routeOf } from '../http/route-of.js'
 
 const recipeField = (widget: string) => `recipe:${widget}`
 /** The refusals of the instance's action dos, by do name, as the last run of each left them. */
@@ -171,7 +171,7 @@ function noSuchWidget(inst: InstanceRecord, app: DynamicApp, name: string): AppE
 
 /** `api/{tag}` (segment null) and `api/{tag}/{segment}` of a dynamic instance: set, trigger, answer. */
 export async function dynamicRequest(ctx: Context, deps: Deps, inst: InstanceRecord, segment: string | null): Promise<void> {
-  const route = ctx.state.route as ParsedPath
+  const route = routeOf(ctx)
   const app = await appOf(deps, inst)
   const target = segmentTarget(app, segment)
   // An unknown widget changes nothing: refused before any variable is set.
@@ -235,5 +235,5 @@ export async function dynamicMethod(ctx: Context, deps: Deps, inst: InstanceReco
       ? await deps.results.readable(deps.results.key(recipe), () => runForRequest(ctx, deps, `inst:${inst.tag}`, (control) => runRecipe(deps, recipe, control)))
       : readableOf(await widgetResult(deps, ctx, inst, app, name, await deps.instances.vars(inst.tag)))
   await holdReadSlot(ctx, deps, method)
-  await serveReadMethod(ctx, ctx.state.route as ParsedPath, method, readable, 'run')
+  await serveReadMethod(ctx, routeOf(ctx), method, readable, 'run')
 }

@@ -8,12 +8,12 @@ import { AppError } from '../../shared/errors.js'
 import type { ResultSet } from '../../shared/protocol.js'
 import { columnMeta } from '../../shared/table.js'
 import { renderResult } from '../format/index.js'
-import type { ParsedPath } from '../http/path.js'
 import { readableOf } from '../query/results/readable-result.js'
 import { send } from '../http/respond.js'
 import { pageInfo } from './ls.js'
 import { answerMethods } from './methods.js'
 import { READ_METHODS, serveReadMethod } from './widget.js'
+import { routeOf } from '../http/route-of.js'
 
 /** Every endpoint of the service, in the order a newcomer needs them. */
 export const ENDPOINTS: readonly { readonly name: string; readonly title: string }[] = [
@@ -45,7 +45,7 @@ const ENDPOINT_METHODS: readonly string[] = [...READ_METHODS, 'methods']
 
 export function endpointsHandler() {
   return function listEndpoints(ctx: Context): void {
-    const route = ctx.state.route as ParsedPath
+    const route = routeOf(ctx)
     send(ctx, renderResult(endpointTable(), route.format, { page: pageInfo(ctx, 'tabula API') }))
   }
 }
@@ -58,6 +58,6 @@ export function endpointsMethodHandler() {
     if (!(READ_METHODS as readonly string[]).includes(method)) {
       throw new AppError('NOT_FOUND', `Unknown method "!${method}" of the endpoint list; use !${ENDPOINT_METHODS.join(', !')}.`, { method })
     }
-    await serveReadMethod(ctx, ctx.state.route as ParsedPath, method, readableOf(endpointTable()), 'run')
+    await serveReadMethod(ctx, routeOf(ctx), method, readableOf(endpointTable()), 'run')
   }
 }

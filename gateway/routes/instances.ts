@@ -11,7 +11,6 @@ import { AppError } from '../../shared/errors.js'
 import type { Deps } from '../deps.js'
 import { renderValue } from '../format/index.js'
 import { APPS, type InstanceRecord } from '../instances/records.js'
-import type { ParsedPath } from '../http/path.js'
 import { checkQuerySize, requestParams, stringParam } from '../http/params.js'
 import { prepareRun, type RunRecipe } from '../query/run.js'
 import { runRecipe } from '../query/service.js'
@@ -29,9 +28,10 @@ import { RUN_ENDPOINT } from './run.js'
 import { SQL_ENDPOINT } from './sql.js'
 import { READ_METHODS, serveReadMethod } from './widget.js'
 import { holdReadSlot } from './read-slot.js'
+import { routeOf } from '../http/route-of.js'
 
 function sendTag(ctx: Context, tag: number): void {
-  const route = ctx.state.route as ParsedPath
+  const route = routeOf(ctx)
   const href = `/${route.version}/api/${tag}`
   const answer: NewInstanceAnswer = { tag }
   send(ctx, renderValue(answer, route.format, { title: `instance ${tag}`, links: [{ label: `open instance ${tag}`, href }] }))
@@ -51,7 +51,7 @@ export function newAppHandler(deps: Deps) {
 
 export function newQueryHandler(deps: Deps) {
   return async function newQuery(ctx: Context): Promise<void> {
-    const route = ctx.state.route as ParsedPath
+    const route = routeOf(ctx)
     const xml = stringParam(requestParams(ctx), 'xml')
     if (xml === undefined || xml.trim() === '') {
       if (route.format === 'html' && xml === undefined) return send(ctx, newFormPage(route))
@@ -113,7 +113,7 @@ export function instanceHandler(deps: Deps) {
     const inst = await instanceOf(ctx, deps)
     if (inst.kind === 'sql' || inst.kind === 'run') return queryHandler(deps, ENDPOINTS[inst.kind], instanceRecipeSlot)(ctx)
     if (inst.kind === 'dynamic') return dynamicRequest(ctx, deps, inst, null)
-    const route = ctx.state.route as ParsedPath
+    const route = routeOf(ctx)
     const result = await queryInstanceResult(ctx, deps, inst)
     await holdReadSlot(ctx, deps, 'data')
     await serveReadMethod(ctx, route, 'data', result, 'run')
@@ -136,7 +136,7 @@ export function instanceMethodHandler(deps: Deps) {
     }
     const result = await queryInstanceResult(ctx, deps, inst)
     await holdReadSlot(ctx, deps, method)
-    await serveReadMethod(ctx, ctx.state.route as ParsedPath, method, result, 'run')
+    await serveReadMethod(ctx, routeOf(ctx), method, result, 'run')
   }
 }
 

@@ -9,11 +9,11 @@ import { columnMeta, NA_INT, type ColumnSpec, type ColumnType } from '../../shar
 import { LISTING_COLUMNS, listFolder, listingRow, type ListingRow } from '../catalog/listing.js'
 import type { Deps } from '../deps.js'
 import { renderResult, type PageInfo } from '../format/index.js'
-import type { ParsedPath } from '../http/path.js'
 import { readableOf } from '../query/results/readable-result.js'
 import { formatLinks, send } from '../http/respond.js'
 import { authState } from '../auth/require-session.js'
 import { serveReadMethod } from './widget.js'
+import { routeOf } from '../http/route-of.js'
 
 /** How each listing column is typed and shown; a new ListingRow field must be added here. */
 const LISTING_SPECS = {
@@ -58,7 +58,7 @@ export function pageInfo(ctx: Context, title: string): PageInfo {
  * it. A folder the caller may not read is reported like a missing one (listFolder's error).
  */
 export async function serveFolder(ctx: Context, deps: Deps, path: string, method: string | undefined): Promise<void> {
-  const route = ctx.state.route as ParsedPath
+  const route = routeOf(ctx)
   const objects = await listFolder(deps.store, authState(ctx).user, path)
   const listing = listingResult(objects.map(listingRow))
   if (method !== undefined) return serveReadMethod(ctx, route, method, readableOf(listing), 'run')

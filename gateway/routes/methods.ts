@@ -7,9 +7,9 @@
 import type { Context } from 'koa'
 import type { DynamicWidget } from '../../engine/index.js'
 import { renderValue } from '../format/index.js'
-import type { ParsedPath } from '../http/path.js'
 import { send } from '../http/respond.js'
 import { READ_METHODS } from './widget.js'
+import { routeOf } from '../http/route-of.js'
 
 /** The methods of any place that runs a query (`!stop`, `!status`) and of every widget (`!methods`). */
 const CONTROL_METHODS = ['stop', 'status', 'methods'] as const
@@ -31,5 +31,5 @@ export function widgetMethods(widget: DynamicWidget): readonly string[] {
 }
 
 export function answerMethods(ctx: Context, methods: readonly string[], title: string): void {
-  send(ctx, renderValue(methods, (ctx.state.route as ParsedPath).format, { title }))
+  send(ctx, renderValue(methods, routeOf(ctx).format, { title }))
 }

@@ -9,7 +9,6 @@ import { AppError } from '../../shared/errors.js'
 import type { TableRecord } from '../catalog/records.js'
 import { visibleDir, visibleTable } from '../catalog/tables.js'
 import type { Deps } from '../deps.js'
-import type { ParsedPath } from '../http/path.js'
 import { tableData } from '../tables/table-data.js'
 import { sendRows } from '../http/respond.js'
 import { requestParams } from '../http/params.js'
@@ -18,6 +17,7 @@ import { authState } from '../auth/require-session.js'
 import { pageInfo, serveFolder } from './ls.js'
 import { requestedRange, serveReadMethod } from './widget.js'
 import { holdReadSlot } from './read-slot.js'
+import { routeOf } from '../http/route-of.js'
 
 /**
  * Names the service answers itself. A top-level folder may carry one of them; it is reached
@@ -49,7 +49,7 @@ function cappedRange(ctx: Context, deps: Deps, table: TableRecord): { from: numb
 }
 
 async function serveTable(ctx: Context, deps: Deps, table: TableRecord, method: string | undefined): Promise<void> {
-  const route = ctx.state.route as ParsedPath
+  const route = routeOf(ctx)
   const kept = tableData(deps.tables, table)
   // The bare URL is `!data` with the path as its title: both take range_ and to_.
   const range = method === undefined || method === 'data' ? cappedRange(ctx, deps, table) : null

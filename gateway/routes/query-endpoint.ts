@@ -23,6 +23,7 @@ import { runRecipe, type Recipe } from '../query/service.js'
 import { READ_METHODS, serveReadMethod, type AppKind } from './widget.js'
 import { savedOnlyAnswer, type SavedTable } from './saved-answer.js'
 import { holdReadSlot } from './read-slot.js'
+import { routeOf } from '../http/route-of.js'
 
 /** Where a query's recipe is held between requests (its slot): the session, or an instance. */
 export interface RecipeSlot {
@@ -85,7 +86,7 @@ function dataLinks(route: ParsedPath, path: string): { label: string; href: stri
 
 export function queryHandler<R extends Recipe>(deps: Deps, ep: QueryEndpoint<R>, slotOf: RecipeSlotOf = sessionRecipeSlot) {
   return async function runQuery(ctx: Context): Promise<void> {
-    const route = ctx.state.route as ParsedPath
+    const route = routeOf(ctx)
     const { user } = authState(ctx)
     const params = requestParams(ctx)
     const text = stringParam(params, ep.param)
@@ -177,5 +178,5 @@ async function answerFromRecipe<R extends Recipe>(
   setResultId(ctx, key)
   const readable = await deps.results.readable(key, () => runForRequest(ctx, deps, slot.stopKey, (control) => runRecipe(deps, recipe, control)))
   await holdReadSlot(ctx, deps, method)
-  await serveReadMethod(ctx, ctx.state.route as ParsedPath, method, readable, ep.app, { answers: deps.results.rendered, resultKey: key })
+  await serveReadMethod(ctx, routeOf(ctx), method, readable, ep.app, { answers: deps.results.rendered, resultKey: key })
 }

@@ -6,12 +6,12 @@
 import type { Context } from 'koa'
 import type { Deps } from '../deps.js'
 import { renderValue } from '../format/index.js'
-import type { ParsedPath } from '../http/path.js'
 import { send } from '../http/respond.js'
+import { routeOf } from '../http/route-of.js'
 
 export async function answerStatus(ctx: Context, deps: Deps, key: string): Promise<void> {
   const status = await deps.stops.status(key)
   // A poll must never be answered from a cache: the whole point is the answer of now.
   ctx.set('Cache-Control', 'no-store')
-  send(ctx, renderValue(status, (ctx.state.route as ParsedPath).format, { title: 'status' }))
+  send(ctx, renderValue(status, routeOf(ctx).format, { title: 'status' }))
 }

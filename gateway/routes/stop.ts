@@ -6,12 +6,12 @@
 import type { Context } from 'koa'
 import type { Deps } from '../deps.js'
 import { renderValue } from '../format/index.js'
-import type { ParsedPath } from '../http/path.js'
 import { requestParams, stringParam } from '../http/params.js'
 import { send } from '../http/respond.js'
+import { routeOf } from '../http/route-of.js'
 
 export async function answerStop(ctx: Context, deps: Deps, key: string): Promise<void> {
   const force = ['1', 'true', 'yes'].includes((stringParam(requestParams(ctx), 'force_') ?? '').toLowerCase())
   const outcome = await deps.stops.requestStop(key, { force })
-  send(ctx, renderValue(outcome, (ctx.state.route as ParsedPath).format))
+  send(ctx, renderValue(outcome, routeOf(ctx).format))
 }

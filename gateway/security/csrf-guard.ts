@@ -8,9 +8,9 @@ import type { Context, Next } from 'koa'
 import type { Config } from '../../shared/config.js'
 import { AppError } from '../../shared/errors.js'
 import { requestParams } from '../http/params.js'
-import type { ParsedPath } from '../http/path.js'
 import { crossSiteReason } from './browser-origin.js'
 import { requestEffect } from './request-effect.js'
+import { parsedRouteOf } from '../http/route-of.js'
 
 const ACTING_METHODS = new Set(['GET', 'HEAD', 'POST'])
 
@@ -18,7 +18,7 @@ export function csrfGuard(config: Pick<Config, 'allowedOrigins'>) {
   const allowed: ReadonlySet<string> = new Set(config.allowedOrigins)
   // Synchronous: most requests are reads and pass on without a promise of this layer's own.
   return function guardCrossSite(ctx: Context, next: Next): Promise<void> {
-    const route = ctx.state.route as ParsedPath | undefined
+    const route = parsedRouteOf(ctx)
     // Other methods (OPTIONS, PUT…) act on nothing: the router answers them 405.
     if (route === undefined || !ACTING_METHODS.has(ctx.method)) return next()
     const effect = requestEffect(route.segments, () => requestParams(ctx))

@@ -27,6 +27,7 @@ import { newPage } from './new-page.js'
 import { landingPage } from './landing-page.js'
 import { linkedQueryText, runsOnOpen } from './query-link.js'
 import { queryPage, type QueryApp } from './query-page.js'
+import { parsedRouteOf } from '../http/route-of.js'
 
 export type PageView =
   | { readonly kind: 'landing' }
@@ -173,7 +174,7 @@ export function workbenchPages(services: PageServices) {
   const authenticate = requireSession(services)
   // API requests (a format suffix) pass straight on, without an async layer of their own.
   return function pages(ctx: Context, next: Next): Promise<void> {
-    const route = ctx.state.route as ParsedPath | undefined
+    const route = parsedRouteOf(ctx)
     return route?.format === 'html' && PAGE_METHODS.has(ctx.method) ? pageOrNext(ctx, next, route) : next()
   }
 
