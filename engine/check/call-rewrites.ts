@@ -12,7 +12,7 @@
 import type { Expr } from '../ast.js'
 import { lookupFunction } from '../functions/index.js'
 import type { FunctionDef } from '../functions/types.js'
-import { exprError as checkError } from './errors.js'
+import { exprCheckError } from './errors.js'
 import { rowMapCall } from './row-map.js'
 import type { Schema } from './schema.js'
 
@@ -25,9 +25,9 @@ const UNSUPPORTED: Readonly<Record<string, string>> = {
 
 function spliceCall(e: Call): Call {
   if (e.args.length !== 2)
-    throw checkError(e.loc, `splice() takes 2 arguments (L;D), got ${e.args.length}: splice(name state;', ') joins name and state with ', '.`)
+    throw exprCheckError(e.loc, `splice() takes 2 arguments (L;D), got ${e.args.length}: splice(name state;', ') joins name and state with ', '.`)
   const [list, delimiter] = e.args
-  if (list === null) throw checkError(e.loc, "splice() needs its argument L, the values to join: splice(name state;', ').")
+  if (list === null) throw exprCheckError(e.loc, "splice() needs its argument L, the values to join: splice(name state;', ').")
   const items: Expr[] =
     list.kind === 'ColList' ? list.names.map((name) => ({ kind: 'Col', name, loc: list.loc })) : list.kind === 'List' ? [...list.items] : [list]
   return { kind: 'Call', name: '$splice', args: [delimiter, ...items], loc: e.loc }
@@ -44,7 +44,7 @@ function tCall(e: Call, g: FunctionDef): Call {
   const valueSpecs = g.args.filter((a) => a.kind === 'value')
   const required = valueSpecs.filter((a) => !a.optional).length
   if (e.args.length < required || e.args.length > valueSpecs.length)
-    throw checkError(
+    throw exprCheckError(
       e.loc,
       `${e.name}() takes the arguments ${tSignature(e.name, g)} (those of g_${e.name.slice(2)} without G, S and O), got ${e.args.length}.`,
       {
@@ -58,7 +58,7 @@ function tCall(e: Call, g: FunctionDef): Call {
 
 /** The call to type in place of `e` (`e` itself when it is not rewritten). */
 export function rewriteCall(e: Call, schema: Schema): Call {
-  if (Object.hasOwn(UNSUPPORTED, e.name)) throw checkError(e.loc, UNSUPPORTED[e.name], { function: e.name })
+  if (Object.hasOwn(UNSUPPORTED, e.name)) throw exprCheckError(e.loc, UNSUPPORTED[e.name], { function: e.name })
   if (e.name === 'splice') return spliceCall(e)
   if (e.name === 'r_mapstring') return rowMapCall(e, schema)
   if (e.name.startsWith('t_') && !lookupFunction(e.name)) {

@@ -4,31 +4,25 @@
  * standing beside a date-typed operand, is turned into a Date literal before type checking.
  */
 import type { Expr } from '../ast.js'
-import { exprError } from './errors.js'
+import { exprCheckError } from './errors.js'
 
 /** Text written as a date with separators, valid or not: '2/30/2014' is a typo, not text. */
 const DATE_SHAPED = /^\s*(\d{1,2}\/\d{1,2}\/\d{2,4}|\d{4}[-/]\d{1,2}[-/]\d{1,2})\s*$/
 
-/** m/d/yy, m/d/yyyy, yyyy-mm-dd, yyyy/m/d or yyyymmdd → yyyymmdd, or null when not a valid date. */
+const MONTH_FIRST = /^(\d{1,2})\/(\d{1,2})\/(\d{2}|\d{4})$/
+const YEAR_FIRST = /^(\d{4})\/(\d{1,2})\/(\d{1,2})$/
+
+/**
+ * m/d/yy, m/d/yyyy, yyyy/m/d, or the upload forms yyyy-mm-dd and yyyymmdd → yyyymmdd, or null
+ * when not a valid date. The forms are this file's; whether the parts are a date is shared/ymd.ts's.
+ */
 export function parseDateText(text: string): number | null {
   const t = text.trim()
-  let y: number, m: number, d: number
-  let match = /^(\d{1,2})\/(\d{1,2})\/(\d{2}|\d{4})$/.exec(t)
-  if (match) {
-    m = Number(match[1])
-    d = Number(match[2])
-    y = Number(match[3])
-    if (match[3].length === 2) y += y < 50 ? 2000 : 1900
-  } else if ((match = /^(\d{4})-(\d{2})-(\d{2})$/.exec(t) ?? /^(\d{4})\/(\d{1,2})\/(\d{1,2})$/.exec(t) ?? /^(\d{4})(\d{2})(\d{2})$/.exec(t))) {
-    y = Number(match[1])
-    m = Number(match[2])
-    d = Number(match[3])
-  } else {
-    return null
-  }
-  const probe = new Date(Date.UTC(y, m - 1, d))
-  if (probe.getUTCFullYear() !== y || probe.getUTCMonth() !== m - 1 || probe.getUTCDate() !== d) return null
-  return y * 10000 + m * 100 + d
+  let match = MONTH_FIRST.exec(t)
+  if (match) return ymdOf(match[3].length === 2 ? twoDigitYear(Number(match[3])) : Number(match[3]), Number(match[1]), Number(match[2]))
+  match = YEAR_FIRST.exec(t)
+  if (match) return ymdOf(Number(match[1]), Number(match[2]), Number(match[3]))
+  return dashedYmd(t) ?? plainYmd(t)
 }
 
 /**
@@ -38,7 +32,7 @@ export function parseDateText(text: string): number | null {
 export function asDateLiteral(e: Expr): Expr {
   if (e.kind === 'Str') {
     const v = parseDateText(e.value)
-    if (v === null && DATE_SHAPED.test(e.value)) throw exprError(e.loc, `'${e.value}' is not a valid date (write m/d/yyyy, yyyy-mm-dd or yyyy/m/d)`)
+    if (v === null && DATE_SHAPED.test(e.value)) throw exprCheckError(e.loc, `'${e.value}' is not a valid date (write m/d/yyyy, yyyy-mm-dd or yyyy/m/d)`)
     return v === null ? e : { kind: 'Date', value: v, loc: e.loc }
   }
   if (e.kind === 'List') {

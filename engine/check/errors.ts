@@ -22,7 +22,11 @@ export function inExpression(err: unknown, opLoc: Loc, where: string): unknown {
   })
 }
 
-/** An error inside an expression: positioned within the expression text. */
-export function exprError(loc: Loc, message: string, detail: Record<string, unknown> = {}): AppError {
+/**
+ * A CHECK_ERROR found inside an expression: positioned within the expression text (exprLine,
+ * exprCol) until `inExpression` places it at its operation. Not the lexer/parser's EXPR_ERROR
+ * (`exprSyntaxError` in engine/expr/errors.ts).
+ */
+export function exprCheckError(loc: Loc, message: string, detail: Record<string, unknown> = {}): AppError {
   return new AppError('CHECK_ERROR', message, { exprLine: loc.line, exprCol: loc.col, ...detail })
 }

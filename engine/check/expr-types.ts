@@ -10,7 +10,7 @@ import { lookupFunction } from '../functions/index.js'
 import type { ArgSpec, FunctionDef } from '../functions/types.js'
 import { rewriteCall } from './call-rewrites.js'
 import { asDateLiteral } from './date-literals.js'
-import { exprError as checkError } from './errors.js'
+import { exprCheckError } from './errors.js'
 import { findCol, type Schema } from './schema.js'
 
 export interface Typed {
@@ -37,7 +37,7 @@ function checkArity(def: FunctionDef, e: Expr & { kind: 'Call' }): void {
   const max = def.repeatFrom === undefined ? def.args.length : Infinity
   if (n < required || n > max) {
     const expected = max === Infinity ? `at least ${required}` : required === max ? `${max}` : `${required} to ${max}`
-    throw checkError(e.loc, `${e.name}() takes ${expected} argument${max === 1 ? '' : 's'}, got ${n}: ${def.doc}`, { function: e.name })
+    throw exprCheckError(e.loc, `${e.name}() takes ${expected} argument${max === 1 ? '' : 's'}, got ${n}: ${def.doc}`, { function: e.name })
   }
 }
 
@@ -46,30 +46,35 @@ const isConstant = (e: Expr): boolean =>
 
 function checkColumns(schema: Schema, names: readonly string[], e: Expr): void {
   for (const name of names) {
-    if (!findCol(schema, name) && !schema.open) throw checkError(e.loc, `Unknown column "${name}".`, { column: name })
+    if (!findCol(schema, name) && !schema.open) throw exprCheckError(e.loc, `Unknown column "${name}".`, { column: name })
   }
 }
 
 function typeArgument(schema: Schema, def: FunctionDef, spec: ArgSpec, arg: Expr | null, call: Expr & { kind: 'Call' }): Typed | null {
   if (arg === null) {
-    if (!spec.optional) throw checkError(call.loc, `${call.name}() needs its argument ${spec.name}: ${def.doc}`, { function: call.name })
+    if (!spec.optional) throw exprCheckError(call.loc, `${call.name}() needs its argument ${spec.name}: ${def.doc}`, { function: call.name })
     return null
   }
   if (spec.kind === 'group' || spec.kind === 'order') {
     if (arg.kind === 'Col') checkColumns(schema, [arg.name], arg)
     else if (arg.kind === 'ColList') checkColumns(schema, arg.names, arg)
-    else throw checkError(arg.loc, `${call.name}(): the argument ${spec.name} must name columns (such as "state city").`)
+    else throw exprCheckError(arg.loc, `${call.name}(): the argument ${spec.name} must name columns (such as "state city").`)
     return null
   }
-  if (spec.constant && !isConstant(arg)) throw checkError(arg.loc, `${call.name}(): the argument ${spec.name} must be a constant, not a column or expression.`)
+  if (spec.constant && !isConstant(arg))
+    throw exprCheckError(arg.loc, `${call.name}(): the argument ${spec.name} must be a constant, not a column or expression.`)
   const typed = typeExpr(arg, schema)
-  if (typed.list && !spec.list) throw checkError(arg.loc, `${call.name}(): the argument ${spec.name} cannot be a list of values.`)
-  if (spec.kind === 'select' && typed.type === 'text') throw checkError(arg.loc, `${call.name}(): the argument ${spec.name} must be a 0/1 column, not text.`)
+  if (typed.list && !spec.list) throw exprCheckError(arg.loc, `${call.name}(): the argument ${spec.name} cannot be a list of values.`)
+  if (spec.kind === 'select' && typed.type === 'text')
+    throw exprCheckError(arg.loc, `${call.name}(): the argument ${spec.name} must be a 0/1 column, not text.`)
   if (spec.types && !spec.types.includes(typed.type)) {
     // A whole number past 32 bits is a big integer: say that it is too large, not just its type.
     if (arg.kind === 'Num' && typed.type === 'bigint' && spec.types.includes('int'))
-      throw checkError(arg.loc, `${call.name}(): the argument ${spec.name} must be an int from -2147483647 to 2147483647, and ${arg.value} is past that range.`)
-    throw checkError(arg.loc, `${call.name}(): the argument ${spec.name} must be ${spec.types.join(' or ')}, got ${typed.type}.`)
+      throw exprCheckError(
+        arg.loc,
+        `${call.name}(): the argument ${spec.name} must be an int from -2147483647 to 2147483647, and ${arg.value} is past that range.`,
+      )
+    throw exprCheckError(arg.loc, `${call.name}(): the argument ${spec.name} must be ${spec.types.join(' or ')}, got ${typed.type}.`)
   }
   return typed
 }
@@ -97,7 +102,7 @@ function typeCall(
 ): { types: (ColumnType | null)[]; args: (Expr | null)[]; def: FunctionDef; call: Expr & { kind: 'Call' } } {
   const def = lookupFunction(name)
   const call = { kind: 'Call', name, args, loc: e.loc } as const
-  if (!def) throw checkError(e.loc, `Unknown function "${name}".`, { function: name })
+  if (!def) throw exprCheckError(e.loc, `Unknown function "${name}".`, { function: name })
   checkArity(def, call)
   const typed = coerceDates(
     def,
@@ -108,7 +113,7 @@ function typeCall(
 
 function resultOf(def: FunctionDef, types: (ColumnType | null)[], e: Expr, what: string): ColumnType {
   const r = def.result(types)
-  if (typeof r === 'object') throw checkError(e.loc, `${what}: ${r.error}`)
+  if (typeof r === 'object') throw exprCheckError(e.loc, `${what}: ${r.error}`)
   return r
 }
 
@@ -125,12 +130,12 @@ export function typeExpr(e: Expr, schema: Schema): Typed {
     case 'List': {
       const notConstant = e.items.find((i) => !isConstant(i))
       if (notConstant)
-        throw checkError(
+        throw exprCheckError(
           notConstant.loc,
           "Only constants can stand side by side as a list (such as 'NY' 'CA'), except in the L of splice(L;D); put an operator or a ';' between these values.",
         )
       const types = new Set(e.items.map((i) => typeExpr(i, schema).type))
-      if (types.has('text') && types.size > 1) throw checkError(e.loc, 'A list cannot mix text and numbers.')
+      if (types.has('text') && types.size > 1) throw exprCheckError(e.loc, 'A list cannot mix text and numbers.')
       const type = types.has('text')
         ? 'text'
         : types.has('float')
@@ -146,14 +151,14 @@ export function typeExpr(e: Expr, schema: Schema): Typed {
       const col = findCol(schema, e.name)
       if (!col) {
         if (schema.open) return { expr: e, type: 'float', list: false }
-        throw checkError(e.loc, `Unknown column "${e.name}".`, { column: e.name })
+        throw exprCheckError(e.loc, `Unknown column "${e.name}".`, { column: e.name })
       }
       return { expr: e, type: col.type, list: false }
     }
     case 'ColList':
-      throw checkError(e.loc, `A list of columns (${e.names.join(' ')}) is only allowed as a G or O argument of a group function.`)
+      throw exprCheckError(e.loc, `A list of columns (${e.names.join(' ')}) is only allowed as a G or O argument of a group function.`)
     case 'Var':
-      throw checkError(e.loc, `@${e.name} is a block variable: write {@${e.name}} to substitute its value.`)
+      throw exprCheckError(e.loc, `@${e.name} is a block variable: write {@${e.name}} to substitute its value.`)
     case 'Call': {
       const rewritten = rewriteCall(e, schema)
       if (rewritten !== e) return typeExpr(rewritten, schema)

@@ -11,7 +11,7 @@
 import type { Expr, Loc } from '../ast.js'
 import type { ColumnType } from '../../shared/table.js'
 import { matchesPattern } from '../interpret/patterns.js'
-import { exprError as checkError } from './errors.js'
+import { exprCheckError } from './errors.js'
 import { findCol, type Schema, type SchemaCol } from './schema.js'
 
 type Call = Expr & { kind: 'Call' }
@@ -22,17 +22,17 @@ const TYPE_CODE: Readonly<Record<ColumnType, string>> = { text: 'a', float: 'f',
 
 function columnsOf(c: Expr | null, schema: Schema, loc: Loc): SchemaCol[] {
   if ((c === null || c.kind === 'Str') && schema.open)
-    throw checkError(loc, 'r_mapstring(): after a cross-tabulation the columns are known only from the data; name the columns in C.')
+    throw exprCheckError(loc, 'r_mapstring(): after a cross-tabulation the columns are known only from the data; name the columns in C.')
   if (c === null) return schema.cols.filter((col) => col.visible)
   if (c.kind === 'Str') {
     const pattern = c.value.toLowerCase()
     return schema.cols.filter((col) => col.visible && matchesPattern(col.name, pattern))
   }
   const names = c.kind === 'Col' ? [c.name] : c.kind === 'ColList' ? c.names : null
-  if (names === null) throw checkError(c.loc, "r_mapstring(): C must name columns (a b c) or be a quoted pattern such as 'd*'.")
+  if (names === null) throw exprCheckError(c.loc, "r_mapstring(): C must name columns (a b c) or be a quoted pattern such as 'd*'.")
   return names.map((name) => {
     const col = findCol(schema, name)
-    if (!col) throw checkError(c.loc, `Unknown column "${name}".`, { column: name })
+    if (!col) throw exprCheckError(c.loc, `Unknown column "${name}".`, { column: name })
     return col
   })
 }
@@ -86,7 +86,7 @@ function settled(e: Expr): boolean | null {
 
 /** r_mapstring(C;S;X;D) → $mapjoin(D; S1; X1; …). */
 export function rowMapCall(e: Call, schema: Schema): Call {
-  if (e.args.length > 4) throw checkError(e.loc, `r_mapstring() takes 4 arguments (C;S;X;D), got ${e.args.length}.`, { function: e.name })
+  if (e.args.length > 4) throw exprCheckError(e.loc, `r_mapstring() takes 4 arguments (C;S;X;D), got ${e.args.length}.`, { function: e.name })
   const [c = null, s = null, x = null, d = null] = e.args
   const pairs: (Expr | null)[] = []
   for (const col of columnsOf(c, schema, e.loc)) {

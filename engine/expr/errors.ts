@@ -26,9 +26,10 @@ export function clip(text: string): string {
 }
 
 /**
- * The one way expression errors are made.
+ * The one way expression syntax errors (EXPR_ERROR, from the lexer and parser) are made; a type
+ * or name problem found later inside an expression is a CHECK_ERROR, `exprCheckError` in engine/check.
  * @param found the source text of the offending token ('' at the end of the expression)
  */
-export function exprError(message: string, loc: Loc, found: string): AppError {
+export function exprSyntaxError(message: string, loc: Loc, found: string): AppError {
   return new AppError('EXPR_ERROR', message, { line: loc.line, col: loc.col, found: clip(found) })
 }

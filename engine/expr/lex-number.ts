@@ -10,7 +10,7 @@
  */
 import type { Loc } from '../ast.js'
 import { dateValue, timeValue } from './calendar.js'
-import { exprError } from './errors.js'
+import { exprSyntaxError } from './errors.js'
 import type { PositionText } from './errors.js'
 import { isDigit, isNameChar } from './source.js'
 import type { Source } from './source.js'
@@ -48,10 +48,10 @@ function lexDate(src: Source, at: PositionText, m: RegExpExecArray): Token {
   const yearText = m[3]
   if ((yearText.length !== 2 && yearText.length !== 4) || endsBadly(src)) {
     const found = badRun(src, start)
-    throw exprError(`Malformed date '${found}' at ${at(loc)}: write m/d/yy or m/d/yyyy (to divide, put spaces around '/')`, loc, found)
+    throw exprSyntaxError(`Malformed date '${found}' at ${at(loc)}: write m/d/yy or m/d/yyyy (to divide, put spaces around '/')`, loc, found)
   }
   const value = dateValue(Number(m[1]), Number(m[2]), yearText)
-  if (typeof value !== 'number') throw exprError(`Invalid date '${m[0]}' at ${at(loc)}: ${value.error}`, loc, m[0])
+  if (typeof value !== 'number') throw exprSyntaxError(`Invalid date '${m[0]}' at ${at(loc)}: ${value.error}`, loc, m[0])
   return { type: 'date', value, text: m[0], loc }
 }
 
@@ -61,10 +61,10 @@ function lexYearFirstDate(src: Source, at: PositionText, m: RegExpExecArray): To
   src.advance(m[0].length)
   if (m[3].length > 2 || endsBadly(src)) {
     const found = badRun(src, start)
-    throw exprError(`Malformed date '${found}' at ${at(loc)}: write yyyy/m/d, m/d/yyyy or yyyymmdd (to divide, put spaces around '/')`, loc, found)
+    throw exprSyntaxError(`Malformed date '${found}' at ${at(loc)}: write yyyy/m/d, m/d/yyyy or yyyymmdd (to divide, put spaces around '/')`, loc, found)
   }
   const value = dateValue(Number(m[2]), Number(m[3]), m[1])
-  if (typeof value !== 'number') throw exprError(`Invalid date '${m[0]}' at ${at(loc)}: ${value.error} (to divide, put spaces around '/')`, loc, m[0])
+  if (typeof value !== 'number') throw exprSyntaxError(`Invalid date '${m[0]}' at ${at(loc)}: ${value.error} (to divide, put spaces around '/')`, loc, m[0])
   return { type: 'date', value, text: m[0], loc }
 }
 
@@ -75,10 +75,10 @@ function lexTime(src: Source, at: PositionText, m: RegExpExecArray): Token {
   const seconds = m[3] ?? '00'
   if (m[1].length > 2 || m[2].length !== 2 || seconds.length !== 2 || endsBadly(src)) {
     const found = badRun(src, start)
-    throw exprError(`Malformed time '${found}' at ${at(loc)}: write h:mm or h:mm:ss`, loc, found)
+    throw exprSyntaxError(`Malformed time '${found}' at ${at(loc)}: write h:mm or h:mm:ss`, loc, found)
   }
   const value = timeValue(Number(m[1]), Number(m[2]), Number(seconds))
-  if (typeof value !== 'number') throw exprError(`Invalid time '${m[0]}' at ${at(loc)}: ${value.error}`, loc, m[0])
+  if (typeof value !== 'number') throw exprSyntaxError(`Invalid time '${m[0]}' at ${at(loc)}: ${value.error}`, loc, m[0])
   return { type: 'time', value, text: m[0], loc }
 }
 
@@ -98,7 +98,7 @@ function lexNumber(src: Source, at: PositionText, allowGroups: boolean): Token {
   const text = src.since(start)
   const value = Number(text.replaceAll(',', ''))
   if (int && !Number.isSafeInteger(value)) {
-    throw exprError(
+    throw exprSyntaxError(
       `Integer ${text} at ${at(loc)} is too large: the largest exact integer is ${Number.MAX_SAFE_INTEGER} (add '.0' for an approximate decimal)`,
       loc,
       text,
@@ -136,7 +136,7 @@ function checkEnd(src: Source, at: PositionText, start: number, loc: Loc): void 
 
 function fail(src: Source, at: PositionText, start: number, loc: Loc, why: string): never {
   const found = badRun(src, start)
-  throw exprError(`Malformed number '${found}' at ${at(loc)}: ${why}`, loc, found)
+  throw exprSyntaxError(`Malformed number '${found}' at ${at(loc)}: ${why}`, loc, found)
 }
 
 /** After a date or time, a character that would continue it makes the whole run malformed. */

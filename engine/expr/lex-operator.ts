@@ -3,7 +3,7 @@
  * `!=`, `==`, `&&`, `!` or `"text"`, so those get a message naming the 1010data spelling instead
  * of a bare "unknown character".
  */
-import { exprError } from './errors.js'
+import { exprSyntaxError } from './errors.js'
 import type { PositionText } from './errors.js'
 import type { Source } from './source.js'
 import type { OpText, Token } from './token.js'
@@ -39,11 +39,11 @@ export function lexOperator(src: Source, at: PositionText): Token {
   const op = TWO_CHAR.find((o) => o === two)
   if (op) return take(src, op)
   const hint = HINT_STARTS.has(src.char()) ? HINTS.find(([spelling]) => src.text.startsWith(spelling, src.pos)) : undefined
-  if (hint && hint[0].length === 2) throw exprError(`Unknown operator '${hint[0]}' at ${at(loc)}: ${hint[1]}`, loc, hint[0])
+  if (hint && hint[0].length === 2) throw exprSyntaxError(`Unknown operator '${hint[0]}' at ${at(loc)}: ${hint[1]}`, loc, hint[0])
   if (ONE_CHAR.includes(src.char())) return take(src, src.char() as OpText)
   const ch = String.fromCodePoint(src.text.codePointAt(src.pos) ?? 0)
   const shown = /^[\x21-\x7e]$/.test(ch) ? `'${ch}'` : `U+${(ch.codePointAt(0) ?? 0).toString(16).toUpperCase().padStart(4, '0')}`
-  throw exprError(`Unknown character ${shown} at ${at(loc)}${hint ? `: ${hint[1]}` : ''}`, loc, ch)
+  throw exprSyntaxError(`Unknown character ${shown} at ${at(loc)}${hint ? `: ${hint[1]}` : ''}`, loc, ch)
 }
 
 function take(src: Source, op: OpText): Token {

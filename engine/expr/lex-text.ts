@@ -3,7 +3,7 @@
  * backslashed (`'it\'s'`); the reference leaves escaping open and both forms appear in the wild.
  * No other backslash sequence is special, so `'a\b'` keeps its backslash. A text may span lines.
  */
-import { exprError } from './errors.js'
+import { exprSyntaxError } from './errors.js'
 import type { PositionText } from './errors.js'
 import type { Source } from './source.js'
 import type { Token } from './token.js'
@@ -19,7 +19,7 @@ export function lexText(src: Source, at: PositionText): Token {
   for (;;) {
     if (src.atEnd) {
       const found = src.since(start)
-      throw exprError(`Unterminated text starting at ${at(loc)}: expected a closing ' before the end of the expression`, loc, found)
+      throw exprSyntaxError(`Unterminated text starting at ${at(loc)}: expected a closing ' before the end of the expression`, loc, found)
     }
     const c = src.char()
     if (c === "'" && src.char(1) !== "'") break

@@ -11,7 +11,7 @@
  * `(`, `;`, an operator or another constant) `digits,digit…` must be a well-formed grouped number:
  * `f(1,234)` is f(1234), and `1,23` or `1234,567` is an error, never two values.
  */
-import { exprError, positionText } from './errors.js'
+import { exprSyntaxError, positionText } from './errors.js'
 import type { PositionText } from './errors.js'
 import { lexNumeric } from './lex-number.js'
 import { lexOperator } from './lex-operator.js'
@@ -72,7 +72,7 @@ function lexVar(src: Source, at: PositionText, opts: LexOptions): Token {
   src.advance()
   if (!isLetter(src.char())) {
     const found = src.since(start) + src.char()
-    throw exprError(`Expected a variable name after '@' at ${at(loc)}, found ${found.length > 1 ? `'${found}'` : 'end of expression'}`, loc, found)
+    throw exprSyntaxError(`Expected a variable name after '@' at ${at(loc)}, found ${found.length > 1 ? `'${found}'` : 'end of expression'}`, loc, found)
   }
   src.skipWhile(isNameChar)
   if (src.char() === '.' && isLetter(src.char(1))) {
@@ -81,7 +81,7 @@ function lexVar(src: Source, at: PositionText, opts: LexOptions): Token {
   }
   const text = src.since(start)
   if (!opts.vars) {
-    throw exprError(`Variable '${text}' at ${at(loc)} is not allowed here: variables can only be used inside a block expression {…}`, loc, text)
+    throw exprSyntaxError(`Variable '${text}' at ${at(loc)} is not allowed here: variables can only be used inside a block expression {…}`, loc, text)
   }
   return { type: 'var', name: text.slice(1).toLowerCase(), text, loc }
 }

@@ -3,7 +3,7 @@
  * The lexer always ends the list with `eof`, and the cursor never moves past it, so `peek` and
  * `next` need no bounds checks in the parser.
  */
-import { exprError } from './errors.js'
+import { exprSyntaxError } from './errors.js'
 import type { PositionText } from './errors.js'
 import { isOp } from './token.js'
 import type { OpText, Token } from './token.js'
@@ -41,6 +41,6 @@ export class TokenStream {
 
   /** Throws EXPR_ERROR at `token`, naming it in the detail. */
   fail(message: string, token: Token): never {
-    throw exprError(message, token.loc, token.text)
+    throw exprSyntaxError(message, token.loc, token.text)
   }
 }
