@@ -11,8 +11,9 @@ import { mergePartials } from './merge.js'
 import { tablesOf } from './part.js'
 import { batchEnd, type ParallelPlan } from './plan.js'
 
-export function runMerge(task: RunTask, m: RunMerge, plan: ParallelPlan | null): ResultSet {
-  if (plan === null) throw new Error('runMerge: the query has no parallel plan')
+/** Executes a merge task: merges the partials of the step it names, or finishes the tabulation. */
+export function executeMerge(task: RunTask, m: RunMerge, plan: ParallelPlan | null): ResultSet {
+  if (plan === null) throw new Error('executeMerge: the query has no parallel plan')
   if (m.step < plan.groupSteps.length) {
     const batch = plan.groupSteps.slice(m.step, batchEnd(plan, m.step))
     const merged = mergePartials(
@@ -24,7 +25,7 @@ export function runMerge(task: RunTask, m: RunMerge, plan: ParallelPlan | null):
     const values = merged.values.map((column, j) => ({ name: valueName(j), column }))
     return encodeColumns([...keys, ...values], merged.count)
   }
-  if (plan.tail.kind !== 'tabu') throw new Error('runMerge: a merge asked of a plan without a tabulation')
+  if (plan.tail.kind !== 'tabu') throw new Error('executeMerge: a merge asked of a plan without a tabulation')
   const merged = mergePartials(m.partials, plan.tail.op.breaks.length, plan.tail.aggs)
   return finishTabu(plan, merged, tablesOf(task), m.groupValues, task)
 }
