@@ -3,6 +3,7 @@
  * `date>='2014-01-01'`. Dates are yyyymmdd integers, so a text literal that reads as a date,
  * standing beside a date-typed operand, is turned into a Date literal before type checking.
  */
+import { dashedYmd, plainYmd, twoDigitYear, ymdOf } from '../../shared/ymd.js'
 import type { Expr } from '../ast.js'
 import { exprCheckError } from './errors.js'
 

@@ -2,29 +2,20 @@
  * Turning the parts of date and time literals into the engine's integer forms (yyyymmdd, hhmmss),
  * with the range checks 1010data's own functions skip: a typo such as 2/30/14 in a query is far
  * more likely than an intended impossible date, so it is an error rather than silent nonsense.
+ * The calendar itself (years, month lengths, the two-digit pivot) is shared/ymd.ts's; this file
+ * only says, part by part, why a literal is not a date.
  */
 
-/** Two-digit years 00–49 are 2000–2049 and 50–99 are 1950–1999 (the reference leaves the pivot open). */
-export const PIVOT_YEAR = 50
-
-/** Gregorian leap years: every 4th, except centuries not divisible by 400. */
-export function isLeapYear(y: number): boolean {
-  return (y % 4 === 0 && y % 100 !== 0) || y % 400 === 0
-}
-
-/** Days in month `m` (1–12) of year `y`. */
-export function daysInMonth(y: number, m: number): number {
-  return m === 2 ? (isLeapYear(y) ? 29 : 28) : [4, 6, 9, 11].includes(m) ? 30 : 31
-}
+import { daysInMonth, MAX_YEAR, MIN_YEAR, twoDigitYear } from '../../shared/ymd.js'
 
 /**
  * The yyyymmdd value of a date literal's parts, or the reason it is invalid.
  * @param yearText the year as written: two digits (pivoted) or four
  */
 export function dateValue(month: number, day: number, yearText: string): number | { readonly error: string } {
-  let year = Number(yearText)
-  if (yearText.length === 2) year += year < PIVOT_YEAR ? 2000 : 1900
-  if (year === 0) return { error: 'year 0000 does not exist' }
+  const year = yearText.length === 2 ? twoDigitYear(Number(yearText)) : Number(yearText)
+  // Four digits cannot pass MAX_YEAR; the check keeps this in step with the shared range.
+  if (year < MIN_YEAR || year > MAX_YEAR) return { error: year === 0 ? 'year 0000 does not exist' : `year ${year} is not between ${MIN_YEAR} and ${MAX_YEAR}` }
   if (month < 1 || month > 12) return { error: `month ${month} is not between 1 and 12` }
   const last = daysInMonth(year, month)
   if (day < 1 || day > last) return { error: `day ${day} is not between 1 and ${last} for month ${month} of ${year}` }

@@ -6,10 +6,11 @@
  * out. Text reads by text-to-date.ts; a date or integer must be a real calendar date.
  */
 import { AppError } from '../../shared/errors.js'
+import { isYmd } from '../../shared/ymd.js'
 import { intFromDictMap, isFloat64 } from '../columns/index.js'
 import { NA_INT, type Column, type Value } from '../columns/types.js'
 import { callError, isColumn, isList, isScalar, onConstants, requiredValue, valueArg } from './args.js'
-import { parseDateText, validYmd, type DateMode } from './text-to-date.js'
+import { parseDateText, type DateMode } from './text-to-date.js'
 import type { FunctionDef } from './types.js'
 import { mapInts } from './value-table.js'
 import { valueText } from './value-text.js'
@@ -55,7 +56,7 @@ function toDate(x: Value, options: DateOptions, rows: number): Column {
   if (!isColumn(x)) return onConstants([x], rows, (c, n) => toDate(c[0], options, n))
   if (isFloat64(x)) throw callError(`todate(): X must be text, a date or a yyyymmdd integer, not ${x.type === 'float' ? 'a decimal' : 'a big integer'}.`)
   const dates =
-    x.type === 'text' ? intFromDictMap(x, (s) => parseDateText(s, options.mode) ?? NA_INT, NA_INT) : mapInts(x.data, rows, (v) => validYmd(v) ?? NA_INT)
+    x.type === 'text' ? intFromDictMap(x, (s) => parseDateText(s, options.mode) ?? NA_INT, NA_INT) : mapInts(x.data, rows, (v) => (isYmd(v) ? v : NA_INT))
   if (options.invalidIsError) refuseInvalid(x, dates, rows)
   return { type: 'date', data: dates }
 }

@@ -10,10 +10,12 @@
  *   in the mode's order (month then day after a year written first, as in 2003-02-01);
  * - a one- or two-digit year is in 2000–2049 below 50 and in 1950–1999 from 50 (our choice: the
  *   docs read "1/2/3" as 2003);
- * - the result must be a real calendar date (no 2/30), else there is none.
+ * - the result must be a real calendar date (no 2/30; shared/ymd.ts says which), else there is none.
  * Nothing here guesses past the mode: "15/3/12" in month/day/year mode has month 15, so it is not
  * a date.
  */
+
+import { plainYmd, twoDigitYear, ymdOf } from '../../shared/ymd.js'
 
 /** The order in which the numeric fields of an ambiguous date are read. */
 export type DateMode = 'mdy' | 'dmy' | 'ymd'
@@ -29,28 +31,13 @@ function monthOf(word: string): number {
   return w.length === 3 || w === 'sept' ? MONTHS.indexOf(w.slice(0, 3)) + 1 : 0
 }
 
-const isLeap = (y: number): boolean => (y % 4 === 0 && y % 100 !== 0) || y % 400 === 0
-const DAYS = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31]
-
-/** y-m-d as yyyymmdd when it is a calendar date (years 1–9999), else null. */
-export function validDate(y: number, m: number, d: number): number | null {
-  if (!(y >= 1 && y <= 9999 && m >= 1 && m <= 12 && d >= 1)) return null
-  const last = m === 2 && isLeap(y) ? 29 : DAYS[m - 1]
-  return d <= last ? y * 10000 + m * 100 + d : null
-}
-
-/** A yyyymmdd integer when it is a calendar date, else null. */
-export const validYmd = (v: number): number | null => validDate(Math.floor(v / 10000), Math.floor(v / 100) % 100, v % 100)
-
-function fullYear(field: string): number {
-  const y = Number(field)
-  return field.length > 2 ? y : y < 50 ? 2000 + y : 1900 + y
-}
+/** A year field: three or more digits as written, one or two through the shared pivot. */
+const fullYear = (field: string): number => (field.length > 2 ? Number(field) : twoDigitYear(Number(field)))
 
 /** The date a text writes, as yyyymmdd, or null when it writes none. */
 export function parseDateText(text: string, mode: DateMode): number | null {
   const s = text.trim().replace(TIME, '')
-  if (/^\d{8}$/.test(s)) return validYmd(Number(s))
+  if (/^\d{8}$/.test(s)) return plainYmd(s)
   const fields = s.split(/[\s/.,-]+/).filter((f) => f !== '')
   if (fields.length !== 3) return null
   let month = 0
@@ -77,5 +64,5 @@ export function parseDateText(text: string, mode: DateMode): number | null {
     else if (part === 'm') month = Number(numbers[i])
     else day = Number(numbers[i])
   })
-  return year === null ? null : validDate(year, month, day)
+  return year === null ? null : ymdOf(year, month, day)
 }

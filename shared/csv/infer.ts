@@ -7,7 +7,7 @@
  */
 import { AppError } from '../errors.js'
 import type { ColumnType } from '../table.js'
-import { isYmd } from '../ymd.js'
+import { dashedYmd, plainYmd } from '../ymd.js'
 
 /** Kinds of a cell, small integers so a column's kinds fit a Uint8Array. */
 export const NA = 0
@@ -52,21 +52,11 @@ export function trimmed(v: string): string {
   return v.length > 0 && (isSpace(v.charCodeAt(0)) || isSpace(v.charCodeAt(v.length - 1))) ? v.trim() : v
 }
 
-/** The yyyymmdd of a (trimmed) YYYY-MM-DD text, or -1. */
-export function dashedDate(t: string): number {
-  if (t.length !== 10 || t.charCodeAt(4) !== 45 || t.charCodeAt(7) !== 45) return -1
-  let ymd = 0
-  for (let k = 0; k < 10; k++) {
-    if (k === 4 || k === 7) continue
-    const d = t.charCodeAt(k) - 48
-    if (d < 0 || d > 9) return -1
-    ymd = ymd * 10 + d
-  }
-  return isYmd(ymd) ? ymd : -1
-}
+/** The yyyymmdd of a (trimmed) YYYY-MM-DD text, or -1 (cells store it as a number). */
+export const dashedDate = (t: string): number => dashedYmd(t) ?? -1
 
 /** Whether a (trimmed) text is a date written yyyymmdd. */
-export const plainDate = (t: string): boolean => t.length === 8 && /^\d{8}$/.test(t) && isYmd(Number(t))
+export const plainDate = (t: string): boolean => plainYmd(t) !== null
 
 /** The kind of a trimmed text. A whole number beyond 32 bits is a big integer, beyond 2^53 a float. */
 export function textKind(t: string): Kind {
