@@ -8,7 +8,7 @@
 import type { Database, SqlJsStatic } from 'sql.js'
 import { AppError } from '../../shared/errors.js'
 import type { ResultSet, SqlTask } from '../../shared/protocol.js'
-import { ResultBuilder } from './result-builder.js'
+import { ResultBuilder, type SqlValue } from './result-builder.js'
 import { DEFAULT_SQL_MEMORY_MB, isOutOfMemory, sqlOutOfMemory, sqliteHeapLimitBytes } from './memory-cap.js'
 import { ATTACH_DIRECT, COPIES, copyTables, needsCopies, pointAtCopies } from './many-tables.js'
 
@@ -134,9 +134,10 @@ export class SqlExecutor {
  * (about 512 Mi characters): sql.js then throws while decoding it, which is the query asking for
  * too large a value, not a fault of the service.
  */
-function readRow(stmt: { get(): unknown }): (number | string | Uint8Array | null)[] {
+function readRow(stmt: { get(params: null, config: { useBigInt: boolean }): unknown }): SqlValue[] {
   try {
-    return stmt.get() as (number | string | Uint8Array | null)[]
+    // BigInt for INTEGER, number for REAL: result-builder.ts keeps the difference.
+    return stmt.get(null, { useBigInt: true }) as SqlValue[]
   } catch (err) {
     if ((err as { code?: string }).code === 'ERR_STRING_TOO_LONG' || /string longer than|invalid string length/i.test(String((err as Error)?.message))) {
       throw new AppError(

@@ -3,12 +3,21 @@
  * column type, so each column's kind is decided from its values: all integers that fit in
  * 32 bits → int, all integers within ±2^53 → bigint, other numbers → float, anything textual →
  * text. NULL becomes the N/A of the kind.
+ *
+ * sql.js hands INTEGER values over as BigInt (useBigInt) and REAL ones as numbers, so that a
+ * value keeps what SQLite says it is: in a text column a REAL prints as SQLite prints it (2.0 is
+ * "2.0", not "2"), and an integer past ±(2^53 − 1), which a number would round, is refused in a
+ * numeric column rather than answered wrong.
  */
 import { AppError } from '../../shared/errors.js'
 import type { ResultColumn, ResultSet } from '../../shared/protocol.js'
 import { NA_INT, columnMeta, type ColumnMeta, type ColumnType } from '../../shared/table.js'
+import { realText } from '../functions/sql/sqlite-values.js'
 
-type SqlValue = number | string | Uint8Array | null
+/** A value as sql.js gives it with useBigInt: INTEGER as bigint, REAL as number. */
+export type SqlValue = bigint | number | string | Uint8Array | null
+
+const SAFE = BigInt(Number.MAX_SAFE_INTEGER)
 
 function kindOf(values: readonly SqlValue[]): ColumnType {
   let sawFloat = false
@@ -16,10 +25,11 @@ function kindOf(values: readonly SqlValue[]): ColumnType {
   let sawNumber = false
   for (const v of values) {
     if (v === null) continue
-    if (typeof v !== 'number') return 'text'
+    if (typeof v !== 'number' && typeof v !== 'bigint') return 'text'
     sawNumber = true
-    if (!Number.isSafeInteger(v)) sawFloat = true
-    else if (v > 2147483647 || v <= NA_INT) sawBig = true
+    const n = Number(v)
+    if (!Number.isSafeInteger(n)) sawFloat = true
+    else if (n > 2147483647 || n <= NA_INT) sawBig = true
   }
   return sawFloat ? 'float' : sawBig ? 'bigint' : sawNumber ? 'int' : 'text'
 }
@@ -27,12 +37,26 @@ function kindOf(values: readonly SqlValue[]): ColumnType {
 function toText(v: SqlValue): string {
   if (v === null) return ''
   if (v instanceof Uint8Array) return Buffer.from(v).toString('hex')
+  if (typeof v === 'number') return realText(v) ?? String(v)
   return String(v)
 }
 
-function toColumn(kind: ColumnType, values: readonly SqlValue[]): ResultColumn {
-  if (kind === 'int') return { kind: 'int', data: Int32Array.from(values, (v) => (v === null ? NA_INT : (v as number))) }
-  if (kind === 'float' || kind === 'bigint') return { kind: 'float', data: Float64Array.from(values, (v) => (v === null ? Number.NaN : (v as number))) }
+/** A number of a numeric column: an integer past ±(2^53 − 1) would be rounded, so it is refused. */
+function numberOf(v: number | bigint, name: string): number {
+  if (typeof v === 'bigint' && (v > SAFE || v < -SAFE)) {
+    throw new AppError(
+      'INVALID_PARAMETER',
+      `Column "${name}" of the result holds ${v}, beyond ±9007199254740991 (2^53 − 1), the largest integer this service answers exactly; cast it to text (CAST(${name} AS TEXT)) or to a real.`,
+      { parameter: 'sql', column: name },
+    )
+  }
+  return Number(v)
+}
+
+function toColumn(kind: ColumnType, values: readonly SqlValue[], name: string): ResultColumn {
+  if (kind === 'int') return { kind: 'int', data: Int32Array.from(values, (v) => (v === null ? NA_INT : Number(v))) }
+  if (kind === 'float' || kind === 'bigint')
+    return { kind: 'float', data: Float64Array.from(values, (v) => (v === null ? Number.NaN : numberOf(v as number | bigint, name))) }
   return { kind: 'text', data: values.map(toText) }
 }
 
@@ -94,7 +118,7 @@ export class ResultBuilder {
 
   build(): ResultSet {
     const kinds = this.values.map(kindOf)
-    const columns = kinds.map((k, c) => toColumn(k, this.values[c]))
+    const columns = kinds.map((k, c) => toColumn(k, this.values[c], this.names[c]))
     const cols = sqlColumnsMeta(this.names, kinds, (c) => (columns[c] as { data: readonly string[] }).data.slice(0, WIDTH_SAMPLE))
     const kept = Math.min(this.rows, this.maxRows)
     return { cols, columns, rowCount: kept, ...(kept < this.rows ? { totalRows: this.rows } : {}) }
