@@ -85,7 +85,8 @@ function injectedFault(task: EngineTask): Promise<never> | undefined {
   return new Promise<never>(() => undefined)
 }
 
-export default function runTask(posted: EngineTask): unknown {
+/** The Piscina entry: one posted task in, its outcome out (never a thrown error). */
+export default function handleTask(posted: EngineTask): unknown {
   try {
     const task = taskAfterReceiving(posted)
     const fault = injectedFault(task)

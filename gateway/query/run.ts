@@ -56,7 +56,7 @@ export async function prepareRun(
  * tables' columns in shared memory. `progress`, when given, is where the worker reports how far it
  * got (`!status`).
  */
-export async function runTask(deps: RecipeServices, recipe: RunRecipe, progress?: ProgressCell): Promise<RunTask> {
+export async function runTaskOf(deps: RecipeServices, recipe: RunRecipe, progress?: ProgressCell): Promise<RunTask> {
   // Usually a cache hit: prepareRun checked the same text against the same versions.
   const ops = await deps.caches.queries.checkRun(recipe.xml, recipe.vars, await schemasOf(deps, recipe))
   return buildRunTask(deps, ops, recipe.tables, { truncate: recipe.truncate, progress })

@@ -11,7 +11,7 @@ import type { ResultSet } from '../../shared/protocol.js'
 import type { QueryServices } from './deps.js'
 import { runOnPool } from './pool.js'
 import type { RunControl } from './run-control.js'
-import { runTask, widenRecipe, type RunRecipe } from './run.js'
+import { runTaskOf, widenRecipe, type RunRecipe } from './run.js'
 import { runSql, type SqlRecipe } from './sql.js'
 import { windowReader } from './task.js'
 
@@ -43,7 +43,7 @@ export function runRecipe(deps: QueryServices, recipe: Recipe, control: RunContr
 async function runWidening(deps: QueryServices, recipe: RunRecipe, control: RunControl): Promise<ResultSet> {
   for (;;) {
     try {
-      return await runOnPool(deps, await runTask(deps, recipe, control.progress), control)
+      return await runOnPool(deps, await runTaskOf(deps, recipe, control.progress), control)
     } catch (err) {
       if (!(await widenRecipe(deps, recipe, err))) throw err
     }

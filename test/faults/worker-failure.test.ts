@@ -8,7 +8,7 @@
  */
 import { expect } from 'chai'
 import { Piscina } from 'piscina'
-import runTask from '../../engine/worker.js'
+import handleTask from '../../engine/worker.js'
 import type { SqlTask, TaskOutcome } from '../../shared/protocol.js'
 import { startTestService, type TestService } from '../helpers/service.js'
 import { userCookie } from '../helpers/dbm.js'
@@ -161,7 +161,7 @@ describe('the worker fault hook is off unless TABULA_TEST_FAULTS=1', () => {
     try {
       // With the hook on, this would end the test process itself: its absence is the point.
       const task: SqlTask = { kind: 'sql', sql: "select 'tabula-test-fault:exit' as t", tables: [], maxRows: 10 }
-      const moved = runTask(task) as Record<symbol, unknown>
+      const moved = handleTask(task) as Record<symbol, unknown>
       const outcome = (moved[Piscina.valueSymbol] ?? moved) as TaskOutcome
       expect(outcome.ok, JSON.stringify(outcome)).to.equal(true)
       if (outcome.ok) expect(dataOf(outcome.result.columns[0])).to.deep.equal(['tabula-test-fault:exit'])
