@@ -6,7 +6,7 @@
  *
  * sql.js hands INTEGER values over as BigInt (useBigInt) and REAL ones as numbers, so that a
  * value keeps what SQLite says it is: in a text column a REAL prints as SQLite prints it (2.0 is
- * "2.0", not "2"), and an integer past ±(2^53 − 1), which a number would round, is refused in a
+ * "2.0", not "2"), and an integer that a number would round (past ±(2^53 − 1)) is refused in a
  * numeric column rather than answered wrong.
  */
 import { AppError } from '../../shared/errors.js'
@@ -41,16 +41,17 @@ function toText(v: SqlValue): string {
   return String(v)
 }
 
-/** A number of a numeric column: an integer past ±(2^53 − 1) would be rounded, so it is refused. */
+/** A number of a numeric column: an integer a number would round (past ±2^53, most are) is refused. */
 function numberOf(v: number | bigint, name: string): number {
-  if (typeof v === 'bigint' && (v > SAFE || v < -SAFE)) {
+  const n = Number(v)
+  if (typeof v === 'bigint' && (v > SAFE || v < -SAFE) && BigInt(n) !== v) {
     throw new AppError(
       'INVALID_PARAMETER',
-      `Column "${name}" of the result holds ${v}, beyond ±9007199254740991 (2^53 − 1), the largest integer this service answers exactly; cast it to text (CAST(${name} AS TEXT)) or to a real.`,
+      `Column "${name}" of the result holds ${v}, which this service cannot answer exactly as a number (past ±9007199254740991, 2^53 − 1); cast it to text (CAST(${name} AS TEXT)) or to a real.`,
       { parameter: 'sql', column: name },
     )
   }
-  return Number(v)
+  return n
 }
 
 function toColumn(kind: ColumnType, values: readonly SqlValue[], name: string): ResultColumn {
