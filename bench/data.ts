@@ -6,7 +6,7 @@
 import type { TableColumnInput, TableInput } from '../shared/protocol.js'
 import type { ColumnSpec } from '../shared/table.js'
 import { makeRetailDemo } from '../engine/demo/index.js'
-import { encodeText } from '../engine/storage/index.js'
+import { encodeStoredText } from '../engine/storage/index.js'
 import type { ColumnValues } from '../engine/storage/index.js'
 import { shareDictionary } from '../engine/columns/shared-dictionary.js'
 
@@ -81,7 +81,7 @@ export function toTableInput(t: BenchTable): TableInput {
   const columns: TableColumnInput[] = t.columns.map((spec, i) => {
     const values = t.data[i]
     if (spec.type === 'text') {
-      const { codes, dict } = encodeText(values as readonly string[])
+      const { codes, dict } = encodeStoredText(values as readonly string[])
       return { spec, buffer: sharedCopy(codes), dict: shareDictionary(dict) }
     }
     return { spec, buffer: sharedCopy(values as Int32Array | Float64Array) }

@@ -7,7 +7,7 @@
 import { mkdir, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import type { TableMeta } from '../shared/table.js'
-import { columnFile, dictFile, encodeText, META_FILE, newVersionId, versionDir } from '../engine/storage/index.js'
+import { columnFile, dictFile, encodeStoredText, META_FILE, newVersionId, versionDir } from '../engine/storage/index.js'
 import { makeBenchData, type BenchTable } from './data.js'
 
 /** Writes one table version of `table` under dataDir and answers its meta. */
@@ -18,7 +18,7 @@ export async function writeTableFiles(dataDir: string, table: BenchTable): Promi
   for (let i = 0; i < table.columns.length; i++) {
     const values = table.data[i]
     if (table.columns[i].type === 'text') {
-      const { codes, dict } = encodeText(values as readonly string[])
+      const { codes, dict } = encodeStoredText(values as readonly string[])
       await writeFile(join(dir, columnFile(i)), new Uint8Array(codes.buffer))
       await writeFile(join(dir, dictFile(i)), JSON.stringify(dict))
     } else {

@@ -7,7 +7,7 @@
 import { AppError } from '../../shared/errors.js'
 import type { ColumnSpec } from '../../shared/table.js'
 import type { ColumnValues } from './types.js'
-import { isEncodedText, type EncodedText } from '../../shared/csv/encoded-text.js'
+import { isChunkText, type ChunkText } from '../../shared/csv/chunk-text.js'
 import { bytesPerValue } from '../../shared/table.js'
 
 export interface CellLimits {
@@ -24,23 +24,23 @@ function utf8Bytes(s: string, limit: number): number {
 }
 
 /** A text column's values one row at a time, whether strings or distinct values and codes. */
-function textAt(values: readonly string[] | EncodedText): (r: number) => string {
-  if (!isEncodedText(values)) return (r) => values[r]
+function textAt(values: readonly string[] | ChunkText): (r: number) => string {
+  if (!isChunkText(values)) return (r) => values[r]
   const { values: distinct, codes } = values
   return (r) => (codes[r] === 0 ? '' : distinct[codes[r] - 1])
 }
 
 /** Throws CELL_TOO_LARGE or ROW_TOO_LARGE naming the first value or row over its limit. */
-export function checkCellLimits(columns: readonly ColumnSpec[], data: readonly (ColumnValues | EncodedText)[], limits: CellLimits): void {
+export function checkCellLimits(columns: readonly ColumnSpec[], data: readonly (ColumnValues | ChunkText)[], limits: CellLimits): void {
   const first = data[0]
-  const rows = first === undefined ? 0 : isEncodedText(first) ? first.codes.length : first.length
+  const rows = first === undefined ? 0 : isChunkText(first) ? first.codes.length : first.length
   let fixedBytes = 0
   const text: number[] = []
   const cells: ((r: number) => string)[] = []
   columns.forEach((c, i) => {
     if (c.type === 'text') text.push(i)
     else fixedBytes += bytesPerValue(c.type)
-    cells.push(c.type === 'text' ? textAt(data[i] as readonly string[] | EncodedText) : () => '')
+    cells.push(c.type === 'text' ? textAt(data[i] as readonly string[] | ChunkText) : () => '')
   })
   if (text.length === 0) return
   for (let r = 0; r < rows; r++) {

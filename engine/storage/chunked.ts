@@ -28,7 +28,7 @@ import { bytesOf, writeFileDurably } from './durable.js'
 import { columnFile, dictFile, newVersionId, versionDir } from './layout.js'
 import { cleanSpec, publishVersion } from './write.js'
 import { ColumnOut, DEFAULT_SEGMENT_ROWS, readRowsInto, segmentStartsFor } from './segments.js'
-import type { EncodedText } from '../../shared/csv/encoded-text.js'
+import type { ChunkText } from '../../shared/csv/chunk-text.js'
 
 /** Folder under DATA_DIR that holds the uploads in progress. */
 export const CHUNKED_DIR = 'chunked-uploads'
@@ -162,10 +162,10 @@ export function naValues(type: ColumnType, n: number): Int32Array | Float64Array
 }
 
 /** A chunk of one column as appendColumn takes it: numbers as stored, text as distinct values and codes. */
-export type ChunkValues = Int32Array | Float64Array | EncodedText
+export type ChunkValues = Int32Array | Float64Array | ChunkText
 
 /**
- * Appends a chunk of one column. Text comes encoded by the chunk (EncodedText); its codes are
+ * Appends a chunk of one column. Text comes encoded by the chunk (ChunkText); its codes are
  * renumbered here into the upload's dictionary so far. Returns the column's new state; nothing is
  * recorded anywhere but in the files, so the caller commits the state only once every column is
  * written.
@@ -178,7 +178,7 @@ export async function appendColumn(dir: string, uploadId: string, index: number,
     return { ...state, bytes }
   }
   const dict = await textDictionary(dir, uploadId, index, state)
-  const chunk = values as EncodedText
+  const chunk = values as ChunkText
   // The upload's code of each of the chunk's values, in the chunk's order of first appearance,
   // so new values are numbered in the order of their first row, as a whole upload would number them.
   const upload = new Int32Array(chunk.values.length + 1)

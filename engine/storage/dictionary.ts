@@ -1,7 +1,10 @@
 /** Dictionary encoding of text columns: Int32 codes plus a string table. */
 
-/** A text column as stored: `dict[codes[r]]` is row r's value; code 0 is '' (N/A). */
-export interface EncodedText {
+/**
+ * A text column as stored: `dict[codes[r]]` is row r's value; code 0 is '' (N/A). Not to be
+ * confused with an upload chunk's text (ChunkText, shared/csv/chunk-text.ts), coded by first sight.
+ */
+export interface StoredText {
   readonly codes: Int32Array
   readonly dict: string[]
 }
@@ -12,7 +15,7 @@ export interface EncodedText {
  * string order), so comparing two codes compares their strings and the same values always give
  * byte-identical files whatever order the rows arrive in.
  */
-export function encodeText(values: readonly string[]): EncodedText {
+export function encodeStoredText(values: readonly string[]): StoredText {
   const n = values.length
   const codes = new Int32Array(n)
   // First pass: codes in order of first appearance (one Map lookup per row).

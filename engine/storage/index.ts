@@ -1,7 +1,7 @@
 /** Public API of the table storage layer: immutable, versioned, columnar table files. */
 export type { ColumnValues, LoadedColumn } from './types.js'
 export type { TableInput } from './write.js'
-export type { EncodedText } from './dictionary.js'
+export type { StoredText } from './dictionary.js'
 export { columnFile, segmentFile, dictFile, isVersionId, META_FILE, newVersionId, SQLITE_FILE, tablesDir, TEMP_PREFIX, versionDir } from './layout.js'
 export { writeTableVersion } from './write.js'
 export { cloneTableVersion } from './clone.js'
@@ -9,6 +9,6 @@ export { columnView, loadColumn, loadColumnRows, loadDictionary, loadSqliteImage
 export { DEFAULT_SEGMENT_ROWS, segmentStarts, segmentStartsFor } from './segments.js'
 export { buildSqliteImage, SQLITE_TABLE } from './sqlite-image.js'
 export { addSqliteImage, hasSqliteImage, sqliteImagePath } from './sqlite-image-add.js'
-export { encodeText } from './dictionary.js'
+export { encodeStoredText } from './dictionary.js'
 export { isYmd, validateTable } from './validate.js'
 export { removeStaleTempFolders, removeTableVersion, removeUncommittedVersions } from './cleanup.js'

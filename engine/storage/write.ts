@@ -6,7 +6,7 @@ import './endian.js'
 import { mkdir, mkdtemp, rename, rm } from 'node:fs/promises'
 import { join } from 'node:path'
 import type { ColumnSpec, TableMeta } from '../../shared/table.js'
-import { encodeText } from './dictionary.js'
+import { encodeStoredText } from './dictionary.js'
 import { bytesOf, syncDir, writeFileDurably } from './durable.js'
 import { columnFile, dictFile, META_FILE, newVersionId, segmentFile, tablesDir, TEMP_PREFIX, versionDir } from './layout.js'
 import { DEFAULT_SEGMENT_ROWS, segmentStartsFor } from './segments.js'
@@ -84,7 +84,7 @@ async function writeFiles(dir: string, meta: TableMeta, data: readonly ColumnVal
   for (let i = 0; i < data.length; i++) {
     const values = data[i]
     if (meta.columns[i].type === 'text') {
-      const { codes, dict } = encodeText(values as readonly string[])
+      const { codes, dict } = encodeStoredText(values as readonly string[])
       await writeColumn(dir, meta, i, codes)
       await writeFileDurably(join(dir, dictFile(i)), JSON.stringify(dict))
     } else {

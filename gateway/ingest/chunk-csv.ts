@@ -8,12 +8,12 @@ import { COLUMN_NAME, type ColumnSpec, type ColumnType } from '../../shared/tabl
 import { readCsvColumns } from '../../shared/csv/read.js'
 import { TYPE_WORDS, type WrongValue } from '../../shared/csv/infer.js'
 import { typeCells, type CellColumn } from '../../shared/csv/cells.js'
-import type { EncodedText } from '../../shared/csv/encoded-text.js'
+import type { ChunkText } from '../../shared/csv/chunk-text.js'
 
 /** A chunk's columns and values: numbers as stored, text as distinct values and codes. */
 export interface ChunkInput {
   readonly columns: readonly ColumnSpec[]
-  readonly data: readonly (Int32Array | Float64Array | EncodedText)[]
+  readonly data: readonly (Int32Array | Float64Array | ChunkText)[]
 }
 
 const invalid = (message: string): AppError => new AppError('INVALID_PARAMETER', message, { parameter: 'csv' })
@@ -51,7 +51,7 @@ export function chunkCsvInput(text: string, cols: readonly { name: string; type?
       throw invalid(`The CSV header has a column "${extra}" that the upload does not have (it has ${cols.map((c) => c.name).join(', ')}).`)
   }
   const columns: ColumnSpec[] = []
-  const data: (Int32Array | Float64Array | EncodedText)[] = []
+  const data: (Int32Array | Float64Array | ChunkText)[] = []
   for (const c of order) {
     const at = seen.get(c.name.toLowerCase())
     if (at === undefined) throw invalid(`The CSV header has no column "${c.name}", which the upload has; every chunk's header names the same columns.`)

@@ -7,7 +7,7 @@
  * Strings are made only for the columns that need them (text columns, and messages).
  */
 import { NA_INT, type ColumnType } from '../table.js'
-import type { EncodedText } from './encoded-text.js'
+import type { ChunkText } from './chunk-text.js'
 import { isYmd } from '../ymd.js'
 import { BIG, columnTypeOf, dashedDate, DATE, FLOAT, INT, isSpace, KINDS, NA, plainDate, TEXT, textKind, trimmed, type WrongValue } from './infer.js'
 
@@ -57,11 +57,11 @@ export class CellColumn {
   }
 
   /**
-   * The cells as distinct values and codes (EncodedText), the cells as written: one string per
+   * The cells as distinct values and codes (ChunkText), the cells as written: one string per
    * distinct value rather than per cell. Values are found by a hash of their characters in the
    * source, so a repeated value is never sliced out of it.
    */
-  encodedText(): EncodedText {
+  chunkText(): ChunkText {
     const n = this.length
     const codes = new Int32Array(n)
     const values: string[] = []
@@ -238,11 +238,11 @@ function copyInto<T extends Uint8Array | Int32Array | Float64Array>(to: T, from:
  * (columnTypeOf): N/A as the type's N/A, a value that does not fit the type refused by `wrong`;
  * a text column as `asText` gives it (by default distinct values and codes).
  */
-export function typeCells<T = EncodedText>(
+export function typeCells<T = ChunkText>(
   col: CellColumn,
   declared: ColumnType | undefined,
   wrong: WrongValue,
-  asText: (col: CellColumn) => T = (c) => c.encodedText() as T,
+  asText: (col: CellColumn) => T = (c) => c.chunkText() as T,
 ): { type: ColumnType; values: Int32Array | Float64Array | T } {
   if (declared === 'text') return { type: 'text', values: asText(col) }
   const { kinds, nums, length: n } = col

@@ -20,7 +20,7 @@ import {
 } from '../../engine/storage/index.js'
 import { sqlJs } from '../../engine/storage/sqljs.js'
 import { appendColumn, createUploadDir, emptyColumnState, writeChunkedVersion } from '../../engine/storage/chunked.js'
-import { encodeText as encodeChunk } from '../../shared/csv/encoded-text.js'
+import { encodeChunkText as encodeChunk } from '../../shared/csv/chunk-text.js'
 
 const COLUMNS: ColumnSpec[] = [
   { name: 'id', type: 'int' },

@@ -14,7 +14,7 @@ import {
   columnFile,
   columnView,
   dictFile,
-  encodeText,
+  encodeStoredText,
   isVersionId,
   loadColumn,
   loadSqliteImage,
@@ -341,10 +341,10 @@ describe('engine/storage', function () {
     })
   })
 
-  describe('encodeText()', () => {
+  describe('encodeStoredText()', () => {
     it('gives the same codes and dictionary whatever order the values arrive in', () => {
-      const a = encodeText(['pear', 'apple', '', 'pear'])
-      const b = encodeText(['', 'pear', 'apple', 'apple'])
+      const a = encodeStoredText(['pear', 'apple', '', 'pear'])
+      const b = encodeStoredText(['', 'pear', 'apple', 'apple'])
       expect(a.dict).to.deep.equal(['', 'apple', 'pear'])
       expect(b.dict).to.deep.equal(a.dict)
       expect(Array.from(a.codes)).to.deep.equal([2, 1, 0, 2])

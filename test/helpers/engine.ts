@@ -4,7 +4,7 @@
  */
 import type { ResultSet, TableInput } from '../../shared/protocol.js'
 import { NA_INT, type ColumnType } from '../../shared/table.js'
-import { encodeText } from '../../engine/storage/index.js'
+import { encodeStoredText } from '../../engine/storage/index.js'
 import { parseQuery, tableRefs } from '../../engine/parse/index.js'
 import { checkQuery } from '../../engine/check/index.js'
 import { runOps } from '../../engine/interpret/index.js'
@@ -38,7 +38,7 @@ export function makeTable(path: string, cols: readonly ColDef[]): TableInput {
     columns: cols.map((c) => {
       const spec = { name: c.name, type: c.type }
       if (c.type === 'text') {
-        const enc = encodeText(c.values.map((v) => (v === null ? '' : String(v))))
+        const enc = encodeStoredText(c.values.map((v) => (v === null ? '' : String(v))))
         return { spec, buffer: shared(enc.codes), dict: shareDictionary(enc.dict) }
       }
       if (c.type === 'float' || c.type === 'bigint') return { spec, buffer: shared(Float64Array.from(c.values, (v) => (v === null ? Number.NaN : Number(v)))) }

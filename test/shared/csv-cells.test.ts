@@ -38,7 +38,7 @@ describe('CellColumn (readCsvColumns)', () => {
   })
 })
 
-describe('CellColumn.encodedText', () => {
+describe('CellColumn.chunkText', () => {
   it('gives the cells back exactly, one value a distinct text in order of first row, on 30,000 random cells quoted or not', () => {
     const rng = new Rng(23)
     // Many distinct values (the table grows several times), repeats, the same text quoted and
@@ -48,7 +48,7 @@ describe('CellColumn.encodedText', () => {
     const written = cells.map((c) => (rng.chance(0.2) ? `"${c}"` : c))
     const { columns } = readCsvColumns(`a,v\n${written.map((c) => `1,${c}`).join('\n')}\n`)
     const col = columns[1]
-    const { values, codes } = col.encodedText()
+    const { values, codes } = col.chunkText()
     expect(codes.length).to.equal(cells.length)
     const back = Array.from(codes, (c) => (c === 0 ? '' : values[c - 1]))
     expect(back).to.deep.equal(col.strings())

@@ -6,7 +6,7 @@
  */
 import { isYmd, type ChunkValues } from '../../../engine/index.js'
 import { AppError } from '../../../shared/errors.js'
-import type { EncodedText } from '../../../shared/csv/encoded-text.js'
+import type { ChunkText } from '../../../shared/csv/chunk-text.js'
 import { isFloat64Type, NA_INT, type ColumnSpec, type ColumnType } from '../../../shared/table.js'
 import type { ColumnState, UploadState } from './state.js'
 
@@ -33,7 +33,7 @@ export function reconcile(state: UploadState, col: ColumnState, spec: ColumnSpec
 }
 
 function isAllNa(type: ColumnType, values: ChunkValues): boolean {
-  if (type === 'text') return (values as EncodedText).values.length === 0
+  if (type === 'text') return (values as ChunkText).values.length === 0
   if (isFloat64Type(type)) return (values as Float64Array).every((x) => Number.isNaN(x))
   return (values as Int32Array).every((x) => x === NA_INT)
 }

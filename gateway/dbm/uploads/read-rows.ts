@@ -3,7 +3,7 @@
  * the upload has settled so far, with the cell limits checked.
  */
 import { checkCellLimits } from '../../../engine/index.js'
-import { encodeText } from '../../../shared/csv/encoded-text.js'
+import { encodeChunkText } from '../../../shared/csv/chunk-text.js'
 import type { ColumnType } from '../../../shared/table.js'
 import { withFileTypes, type DecodedUpload } from '../../ingest/binary-tables.js'
 import type { ReadChunk } from '../../ingest/chunk-read-task.js'
@@ -44,7 +44,7 @@ export async function readRows(ctx: DbmContext, state: UploadState, rows: ChunkR
   const input = rows.binary ? uploadInput({ cols: withFileTypes(rows.binary, cols), data: rows.binary.data }) : uploadInput({ cols, data: rows.data })
   checkCellLimits(input.columns, input.data, limits)
   const data = input.data.map((values, i) =>
-    input.columns[i].type === 'text' ? encodeText(values as readonly string[]) : (values as Int32Array | Float64Array),
+    input.columns[i].type === 'text' ? encodeChunkText(values as readonly string[]) : (values as Int32Array | Float64Array),
   )
   return { cols, read: { columns: input.columns, data, rows: input.data[0]?.length ?? 0 } }
 }

@@ -4,16 +4,16 @@
  * how the upload's files take it. Code 0 is N/A (the empty value); code k is `values[k - 1]`, and
  * values are in the order of their first row, so codes handed out in that order keep it.
  */
-export interface EncodedText {
+export interface ChunkText {
   readonly values: readonly string[]
   readonly codes: Int32Array
 }
 
-export function isEncodedText(v: unknown): v is EncodedText {
-  return typeof v === 'object' && v !== null && 'codes' in v && (v as EncodedText).codes instanceof Int32Array
+export function isChunkText(v: unknown): v is ChunkText {
+  return typeof v === 'object' && v !== null && 'codes' in v && (v as ChunkText).codes instanceof Int32Array
 }
 
-export function encodeText(cells: readonly string[]): EncodedText {
+export function encodeChunkText(cells: readonly string[]): ChunkText {
   const codeOf = new Map<string, number>()
   const values: string[] = []
   const codes = new Int32Array(cells.length)
