@@ -23,7 +23,7 @@ import { runForRequest } from './abort.js'
 import { newFormPage } from './pages.js'
 import { createDynamic, dynamicMethod, dynamicRequest } from './dynamic.js'
 import { answerMethods, RESULT_METHODS } from './methods.js'
-import { queryHandler, queryMethodHandler, type RecipeSlot, type RecipeSlotOf, type QueryEndpoint } from './query-endpoint.js'
+import { queryHandler, queryMethodHandler, type RecipeHome, type RecipeHomeOf, type QueryEndpoint } from './query-endpoint.js'
 import { RUN_ENDPOINT } from './run.js'
 import { SQL_ENDPOINT } from './sql.js'
 import { READ_METHODS, serveReadMethod } from './widget.js'
@@ -77,9 +77,9 @@ async function instanceOf(ctx: Context, deps: Deps): Promise<InstanceRecord> {
 }
 
 /** An instance keeps its own last recipe. */
-const instanceRecipeSlot: RecipeSlotOf = async (ctx, deps) => {
+const instanceRecipeHome: RecipeHomeOf = async (ctx, deps) => {
   const inst = await instanceOf(ctx, deps)
-  const slot: RecipeSlot = {
+  const home: RecipeHome = {
     owner: `instance ${inst.tag}`,
     path: String(inst.tag),
     stopKey: `inst:${inst.tag}`,
@@ -87,7 +87,7 @@ const instanceRecipeSlot: RecipeSlotOf = async (ctx, deps) => {
     set: (v) => deps.instances.setState(inst.tag, 'recipe', v),
     servesLastResult: true,
   }
-  return slot
+  return home
 }
 
 const ENDPOINTS: Record<'sql' | 'run', QueryEndpoint<never>> = {
@@ -111,7 +111,7 @@ export function instanceHandler(deps: Deps) {
   return async function instance(ctx: Context, next: () => Promise<unknown>): Promise<unknown> {
     if (!/^\d+$/.test(String(ctx.params.tag))) return next()
     const inst = await instanceOf(ctx, deps)
-    if (inst.kind === 'sql' || inst.kind === 'run') return queryHandler(deps, ENDPOINTS[inst.kind], instanceRecipeSlot)(ctx)
+    if (inst.kind === 'sql' || inst.kind === 'run') return queryHandler(deps, ENDPOINTS[inst.kind], instanceRecipeHome)(ctx)
     if (inst.kind === 'dynamic') return dynamicRequest(ctx, deps, inst, null)
     const route = routeOf(ctx)
     const result = await queryInstanceResult(ctx, deps, inst)
@@ -127,7 +127,7 @@ export function instanceMethodHandler(deps: Deps) {
     const method = String(ctx.params.method)
     // Every instance but a dynamic one has one widget, its result grid.
     if (method === 'methods' && inst.kind !== 'dynamic') return answerMethods(ctx, RESULT_METHODS, `instance ${inst.tag} methods`)
-    if (inst.kind === 'sql' || inst.kind === 'run') return queryMethodHandler(deps, ENDPOINTS[inst.kind], instanceRecipeSlot)(ctx)
+    if (inst.kind === 'sql' || inst.kind === 'run') return queryMethodHandler(deps, ENDPOINTS[inst.kind], instanceRecipeHome)(ctx)
     if (method === 'stop') return answerStop(ctx, deps, `inst:${inst.tag}`)
     if (method === 'status') return answerStatus(ctx, deps, `inst:${inst.tag}`)
     if (inst.kind === 'dynamic') return dynamicMethod(ctx, deps, inst, null, method)

@@ -25,8 +25,11 @@ import { savedOnlyAnswer, type SavedTable } from './saved-answer.js'
 import { holdReadSlot } from './read-slot.js'
 import { routeOf } from '../http/route-of.js'
 
-/** Where a query's recipe is held between requests (its slot): the session, or an instance. */
-export interface RecipeSlot {
+/**
+ * Where a query's recipe is held between requests (its home): the session, or an instance. Not a
+ * slot: "slot" is kept for the session's and user's running-query slots (gateway/query/running/session-slots.ts).
+ */
+export interface RecipeHome {
   /** For messages: "this session", "instance 7". */
   readonly owner: string
   /** The path segment after api/ that reaches the last result: `sql`, `run`, or a tag. */
@@ -43,19 +46,19 @@ export interface RecipeSlot {
   readonly servesLastResult?: boolean
 }
 
-export type RecipeSlotOf = (ctx: Context, deps: Deps, app: AppKind) => Promise<RecipeSlot>
+export type RecipeHomeOf = (ctx: Context, deps: Deps, app: AppKind) => Promise<RecipeHome>
 
 /**
  * Names the result an answer comes from (the start of its recipe key), on query answers and on
- * the read methods of a kept result, so a reader paging through a result can tell when what the
- * slot holds is no longer the result it started on (the workbench warns rather than mix rows).
+ * the read methods of a kept result, so a reader paging through a result can tell when what its
+ * home holds is no longer the result it started on (the workbench warns rather than mix rows).
  */
 function setResultId(ctx: Context, key: string): void {
   ctx.set('X-Result-Id', key.slice(0, 16))
 }
 
 /** The session holds the last recipe of each built-in endpoint. */
-export const sessionRecipeSlot: RecipeSlotOf = async (ctx, deps, app) => {
+export const sessionRecipeHome: RecipeHomeOf = async (ctx, deps, app) => {
   const { session } = authState(ctx)
   return {
     owner: 'this session',
@@ -84,7 +87,7 @@ function dataLinks(route: ParsedPath, path: string): { label: string; href: stri
   return ['text', 'json', 'json.rows', 'json.keyed'].map((f) => ({ label: f, href: `/${route.version}/api/${path}/!data:${f}` }))
 }
 
-export function queryHandler<R extends Recipe>(deps: Deps, ep: QueryEndpoint<R>, slotOf: RecipeSlotOf = sessionRecipeSlot) {
+export function queryHandler<R extends Recipe>(deps: Deps, ep: QueryEndpoint<R>, homeOf: RecipeHomeOf = sessionRecipeHome) {
   return async function runQuery(ctx: Context): Promise<void> {
     const route = routeOf(ctx)
     const { user } = authState(ctx)
@@ -93,9 +96,9 @@ export function queryHandler<R extends Recipe>(deps: Deps, ep: QueryEndpoint<R>,
     if (text === undefined || text.trim() === '') {
       if (route.format === 'html' && text === undefined) return send(ctx, ep.form(route))
       if (text === undefined) {
-        const slot = await slotOf(ctx, deps, ep.app)
-        const raw = slot.servesLastResult ? await slot.get() : null
-        if (raw !== null) return answerFromRecipe(ctx, deps, ep, slot, raw, 'data')
+        const home = await homeOf(ctx, deps, ep.app)
+        const raw = home.servesLastResult ? await home.get() : null
+        if (raw !== null) return answerFromRecipe(ctx, deps, ep, home, raw, 'data')
       }
       throw new AppError(
         'MISSING_PARAMETER',
@@ -109,17 +112,17 @@ export function queryHandler<R extends Recipe>(deps: Deps, ep: QueryEndpoint<R>,
     const values = valuesMode(params[VALUES_PARAM])
     const timeout = timeoutParam(params, deps.config.queryTimeoutMs)
     ep.check?.(params, opts)
-    const slot = await slotOf(ctx, deps, ep.app)
+    const home = await homeOf(ctx, deps, ep.app)
     const recipe = await ep.prepare(deps, user, text, opts)
     const key = deps.results.key(recipe)
     // A result this gateway already holds runs nothing: no session slot to take, nothing for
     // `!stop` or `!status` to follow, so the Store round trips of both are skipped.
     const result =
       deps.results.memo.get(key) ??
-      (await runForRequest(ctx, deps, slot.stopKey, (control) => runRecipe(deps, recipe, control), timeout).catch((err: unknown) => {
+      (await runForRequest(ctx, deps, home.stopKey, (control) => runRecipe(deps, recipe, control), timeout).catch((err: unknown) => {
         throw withTruncateHint(err)
       }))
-    await slot.set(JSON.stringify(recipe))
+    await home.set(JSON.stringify(recipe))
     deps.results.keep(key, result)
     const saved = ep.after ? await ep.after(deps, user, result, params) : undefined
     const truncation = truncationOf(result)
@@ -133,7 +136,7 @@ export function queryHandler<R extends Recipe>(deps: Deps, ep: QueryEndpoint<R>,
     const instead = saved === undefined ? undefined : (err: unknown) => savedOnlyAnswer(ctx, deps, saved, err)
     try {
       if (route.format === 'html') {
-        const page = { title: ep.app, links: dataLinks(route, slot.path) }
+        const page = { title: ep.app, links: dataLinks(route, home.path) }
         return send(ctx, opts.truncate ? renderTruncatable(result, route.format, truncation, page) : renderResult(result, route.format, { page }), 200, instead)
       }
       // The answer is a function of the result (its key), the format, truncate_ and values_ alone.
@@ -147,36 +150,36 @@ export function queryHandler<R extends Recipe>(deps: Deps, ep: QueryEndpoint<R>,
   }
 }
 
-export function queryMethodHandler<R extends Recipe>(deps: Deps, ep: QueryEndpoint<R>, slotOf: RecipeSlotOf = sessionRecipeSlot) {
+export function queryMethodHandler<R extends Recipe>(deps: Deps, ep: QueryEndpoint<R>, homeOf: RecipeHomeOf = sessionRecipeHome) {
   return async function queryMethod(ctx: Context): Promise<void> {
     const method = String(ctx.params.method)
-    const slot = await slotOf(ctx, deps, ep.app)
-    if (method === 'stop') return answerStop(ctx, deps, slot.stopKey)
-    if (method === 'status') return answerStatus(ctx, deps, slot.stopKey)
+    const home = await homeOf(ctx, deps, ep.app)
+    if (method === 'stop') return answerStop(ctx, deps, home.stopKey)
+    if (method === 'status') return answerStatus(ctx, deps, home.stopKey)
     if (!(READ_METHODS as readonly string[]).includes(method)) {
       throw new AppError('NOT_FOUND', `Unknown index-widget method "!${method}" for api/${ep.app}; use !${[...READ_METHODS, 'stop', 'status'].join(', !')}.`, {
         method,
       })
     }
-    const raw = await slot.get()
-    if (raw === null) throw new AppError('NO_RESULT', `There is no ${ep.app} result in ${slot.owner} yet; run a query first.`)
-    await answerFromRecipe(ctx, deps, ep, slot, raw, method)
+    const raw = await home.get()
+    if (raw === null) throw new AppError('NO_RESULT', `There is no ${ep.app} result in ${home.owner} yet; run a query first.`)
+    await answerFromRecipe(ctx, deps, ep, home, raw, method)
   }
 }
 
-/** Answers a read method (`!data`…) of the result of the recipe in the slot, computing it again if no copy is left. */
+/** Answers a read method (`!data`…) of the result of the recipe in its home, computing it again if no copy is left. */
 async function answerFromRecipe<R extends Recipe>(
   ctx: Context,
   deps: Deps,
   ep: QueryEndpoint<R>,
-  slot: RecipeSlot,
+  home: RecipeHome,
   raw: string,
   method: string,
 ): Promise<void> {
   const recipe = JSON.parse(raw) as R
   const key = deps.results.key(recipe)
   setResultId(ctx, key)
-  const readable = await deps.results.readable(key, () => runForRequest(ctx, deps, slot.stopKey, (control) => runRecipe(deps, recipe, control)))
+  const readable = await deps.results.readable(key, () => runForRequest(ctx, deps, home.stopKey, (control) => runRecipe(deps, recipe, control)))
   await holdReadSlot(ctx, deps, method)
   await serveReadMethod(ctx, routeOf(ctx), method, readable, ep.app, { answers: deps.results.rendered, resultKey: key })
 }
