@@ -113,6 +113,34 @@ export async function startTestService(
   }
 }
 
+/**
+ * One session for the tests of the enclosing describe: logs in (as admin unless `uid`/`pw` are
+ * given) in a `before` hook registered where this is called, then sends requests with its cookie.
+ * A test that needs another session passes its cookie as `as`, or assigns `cookie` to keep it.
+ */
+export interface LoggedIn {
+  /** The Cookie header value, once the before hook has run. */
+  cookie: string
+  /** A POST as this session; `body` is sent (as JSON unless the request sets a type) when given. */
+  post(path: string, body?: string | object, as?: string): supertest.Test
+  get(path: string, as?: string): supertest.Test
+}
+
+export function loggedIn(svc: () => TestService, uid?: string, pw?: string): LoggedIn {
+  const session: LoggedIn = {
+    cookie: '',
+    post(path, body, as = session.cookie) {
+      const req = svc().http.post(path).set('Cookie', as)
+      return body === undefined ? req : req.send(body)
+    },
+    get: (path, as = session.cookie) => svc().http.get(path).set('Cookie', as),
+  }
+  before(async () => {
+    session.cookie = await svc().login(uid, pw)
+  })
+  return session
+}
+
 async function loginThrough(agent: ReturnType<typeof supertest>, uid: string, pw: string): Promise<string> {
   const res = await agent.post('/v1/api/!login:json').type('form').send({ uid, pw })
   if (res.status !== 200) throw new Error(`login failed: ${res.status} ${res.text}`)
