@@ -11,7 +11,7 @@ import { errorMiddleware } from './errors.js'
 import { requestContext, serviceEndpoints } from '../observe/index.js'
 import { compressResponses } from './compress.js'
 import { useBodyLogger } from './respond.js'
-import { parseApiPath } from './path.js'
+import { parseApiPath, parsedRouteOf } from './path.js'
 import { createRouter } from '../routes/index.js'
 import { requestBodies } from '../routes/request-body.js'
 import { uiAssets } from '../ui/assets.js'
@@ -19,7 +19,6 @@ import { securityHeaders } from '../ui/headers.js'
 import { corsForAllowedOrigins } from '../security/cors.js'
 import { csrfGuard } from '../security/csrf-guard.js'
 import { workbenchPages } from '../ui/page-views.js'
-import { parsedRouteOf } from './route-of.js'
 
 /** Parses `/{version}/api/…:{format}` and points the router at the canonical path. */
 function apiPath(deps: Deps) {
@@ -32,7 +31,7 @@ function apiPath(deps: Deps) {
     if (!route) {
       throw new AppError('NOT_FOUND', `No such endpoint "${ctx.path}"; API paths look like /${deps.config.apiVersions[0]}/api/sql:json.`)
     }
-    ctx.state.route = route // read back through route-of.ts
+    ctx.state.route = route // read back through path.ts
     ctx.path = '/api' + route.segments.map((s) => '/' + encodeURIComponent(s)).join('')
     return next()
   }

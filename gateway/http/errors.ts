@@ -11,12 +11,11 @@ import { randomUUID } from 'node:crypto'
 import type { ErrorBody } from '../../shared/api-answers.js'
 import { AppError, type ErrorCode } from '../../shared/errors.js'
 import { sessionCookieValues } from '../auth/cookie.js'
-import type { ParsedPath } from './path.js'
+import { type ParsedPath, parsedRouteOf } from './path.js'
 import type { AuthState } from '../auth/require-session.js'
 import { errorPage, loginPage } from '../ui/error-pages.js'
 import { stringLimitError } from '../format/string-limit.js'
 import type { Logger } from '../logger.js'
-import { parsedRouteOf } from './route-of.js'
 
 export const STATUS = {
   BAD_JSON: 400,

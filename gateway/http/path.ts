@@ -7,6 +7,7 @@
  * may also be glued to the name it applies to (`7!methods`, `7/grid1!methods`, reference §1.1):
  * `name!m` becomes `name`, `index`, `m`, the same as `name/!m`.
  */
+import type { Context } from 'koa'
 import { AppError } from '../../shared/errors.js'
 import { formatFromSuffix, type Format } from '../format/index.js'
 
@@ -72,4 +73,19 @@ export function parseApiPath(path: string, versions: readonly string[]): ParsedP
   // A trailing empty segment (`7/` or `7/:json`) addresses the same thing as `7`.
   while (rest.length > 1 && rest[rest.length - 1] === '') rest.pop()
   return { version, segments: canonicalSegments(rest.slice(1)), format, suffixed }
+}
+
+// The parsed path is kept on the request's state by `apiPath` (app.ts), which Koa types loosely:
+// these two are the one place that says what is kept there.
+
+/** The parsed path, if the request reached the API's path parser (middleware that runs for every request). */
+export function parsedRouteOf(ctx: Context): ParsedPath | undefined {
+  return ctx.state.route as ParsedPath | undefined
+}
+
+/** The parsed path of a request to an API route: its handlers run only after the parser accepted it. */
+export function routeOf(ctx: Context): ParsedPath {
+  const route = parsedRouteOf(ctx)
+  if (route === undefined) throw new AppError('INTERNAL', `The handler of ${ctx.path} ran without its parsed API path.`)
+  return route
 }

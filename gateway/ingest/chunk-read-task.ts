@@ -5,7 +5,7 @@
  * the chunks' values into the upload's files in order (gateway/dbm/uploads/apply-chunk.ts).
  *
  * The answer is what crosses back cheaply: numbers as typed arrays, text as distinct values and
- * codes (shared/csv/encoded-text.ts). A refusal crosses as an error payload, as the engine
+ * codes (shared/csv/chunk-text.ts). A refusal crosses as an error payload, as the engine
  * worker's do, with the message the gateway would have given.
  */
 import { Piscina } from 'piscina'

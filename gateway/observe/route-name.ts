@@ -4,7 +4,7 @@
  * start a new time series, and a scraper's memory would grow with every table ever queried.
  */
 import type { Context } from 'koa'
-import { parsedRouteOf } from '../http/route-of.js'
+import { parsedRouteOf } from '../http/path.js'
 
 export const ROUTE_NAMES = [
   'api',

@@ -13,9 +13,9 @@
  */
 import { Piscina } from 'piscina'
 import { AppError, fromPayload } from '../../shared/errors.js'
-import type { EngineTask, ResultSet, TaskOutcome } from '../../shared/protocol.js'
-import type { WorkerSetup } from '../../engine/index.js'
-import { resultAfterReceiving, taskForPosting } from '../../engine/index.js'
+import type { EngineTask, ResultSet } from '../../shared/protocol.js'
+import type { TaskOutcome, WorkerSetup } from '../../engine/index.js'
+import { FallbackError, resultAfterReceiving, taskForPosting } from '../../engine/index.js'
 import { RetiringWorkers } from './retiring-workers.js'
 import { FairShare } from './fair-share.js'
 
@@ -151,7 +151,8 @@ export class PoolRunner implements QueryRunner {
       this.endRetiringWorkers()
     }
     this.averageMs += DURATION_WEIGHT * (performance.now() - started - this.averageMs)
-    if (!outcome.ok) throw fromPayload(outcome.error)
+    // A fallback goes on up as the engine's one error class for it, to where the query follows it (query/fallbacks.ts).
+    if (!outcome.ok) throw 'fallback' in outcome ? new FallbackError(outcome.fallback) : fromPayload(outcome.error)
     // Large text arrives as shared memory, decoded here a slice at a time (wire-dictionaries.ts).
     return await resultAfterReceiving(outcome.result)
   }

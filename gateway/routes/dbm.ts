@@ -18,7 +18,7 @@ import { send } from '../http/respond.js'
 import { authState } from '../auth/require-session.js'
 import { clientGoneSignal } from './abort.js'
 import { isUploadBody, type UploadBody } from './request-body.js'
-import { routeOf } from '../http/route-of.js'
+import { routeOf } from '../http/path.js'
 
 const SHAPE = 'send cmd as a JSON array of two items: the transaction name and an object of parameters, such as {"cmd": ["get_names_in_dir", {"path": "pub"}]}'
 

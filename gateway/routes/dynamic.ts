@@ -38,7 +38,7 @@ import { READ_METHODS, serveReadMethod } from './widget.js'
 import { holdReadSlot } from './read-slot.js'
 import { answerMethods, CONTROL_ONLY_METHODS, hasResult, widgetMethods } from './methods.js'
 import { actionRunner } from './dynamic-actions.js'
-import { routeOf } from '../http/route-of.js'
+import { routeOf } from '../http/path.js'
 
 const recipeField = (widget: string) => `recipe:${widget}`
 /** The refusals of the instance's action dos, by do name, as the last run of each left them. */

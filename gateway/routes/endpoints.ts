@@ -13,7 +13,7 @@ import { send } from '../http/respond.js'
 import { pageInfo } from './ls.js'
 import { answerMethods } from './methods.js'
 import { READ_METHODS, serveReadMethod } from './widget.js'
-import { routeOf } from '../http/route-of.js'
+import { routeOf } from '../http/path.js'
 
 /** Every endpoint of the service, in the order a newcomer needs them. */
 export const ENDPOINTS: readonly { readonly name: string; readonly title: string }[] = [

@@ -28,7 +28,7 @@ import { RUN_ENDPOINT } from './run.js'
 import { SQL_ENDPOINT } from './sql.js'
 import { READ_METHODS, serveReadMethod } from './widget.js'
 import { holdReadSlot } from './read-slot.js'
-import { routeOf } from '../http/route-of.js'
+import { routeOf } from '../http/path.js'
 
 function sendTag(ctx: Context, tag: number): void {
   const route = routeOf(ctx)

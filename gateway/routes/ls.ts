@@ -13,7 +13,7 @@ import { readableOf } from '../query/results/readable-result.js'
 import { formatLinks, send } from '../http/respond.js'
 import { authState } from '../auth/require-session.js'
 import { serveReadMethod } from './widget.js'
-import { routeOf } from '../http/route-of.js'
+import { routeOf } from '../http/path.js'
 
 /** How each listing column is typed and shown; a new ListingRow field must be added here. */
 const LISTING_SPECS = {

@@ -9,7 +9,7 @@ import type { DynamicWidget } from '../../engine/index.js'
 import { renderValue } from '../format/index.js'
 import { send } from '../http/respond.js'
 import { READ_METHODS } from './widget.js'
-import { routeOf } from '../http/route-of.js'
+import { routeOf } from '../http/path.js'
 
 /** The methods of any place that runs a query (`!stop`, `!status`) and of every widget (`!methods`). */
 const CONTROL_METHODS = ['stop', 'status', 'methods'] as const

@@ -17,7 +17,7 @@ import { authState } from '../auth/require-session.js'
 import { pageInfo, serveFolder } from './ls.js'
 import { requestedRange, serveReadMethod } from './widget.js'
 import { holdReadSlot } from './read-slot.js'
-import { routeOf } from '../http/route-of.js'
+import { routeOf } from '../http/path.js'
 
 /**
  * Names the service answers itself. A top-level folder may carry one of them; it is reached

@@ -10,7 +10,7 @@ import type { ResultSet } from '../../shared/protocol.js'
 import type { Principal } from '../catalog/principal.js'
 import type { Deps } from '../deps.js'
 import { renderResult, renderTruncatable, resultForValues, VALUES_PARAM, valuesMode, type Rendered } from '../format/index.js'
-import type { ParsedPath } from '../http/path.js'
+import { type ParsedPath, routeOf } from '../http/path.js'
 import { checkQuerySize, flagParam, requestParams, stringParam, timeoutParam, type Params } from '../http/params.js'
 import { send } from '../http/respond.js'
 import { authState } from '../auth/require-session.js'
@@ -23,7 +23,6 @@ import { runRecipe, type Recipe } from '../query/service.js'
 import { READ_METHODS, serveReadMethod, type AppKind } from './widget.js'
 import { savedOnlyAnswer, type SavedTable } from './saved-answer.js'
 import { holdReadSlot } from './read-slot.js'
-import { routeOf } from '../http/route-of.js'
 
 /**
  * Where a query's recipe is held between requests (its home): the session, or an instance. Not a

@@ -7,7 +7,7 @@ import type { Context } from 'koa'
 import type { Deps } from '../deps.js'
 import { renderValue } from '../format/index.js'
 import { send } from '../http/respond.js'
-import { routeOf } from '../http/route-of.js'
+import { routeOf } from '../http/path.js'
 
 export async function answerStatus(ctx: Context, deps: Deps, key: string): Promise<void> {
   const status = await deps.stops.status(key)

@@ -8,7 +8,7 @@ import type { Deps } from '../deps.js'
 import { renderValue } from '../format/index.js'
 import { requestParams, stringParam } from '../http/params.js'
 import { send } from '../http/respond.js'
-import { routeOf } from '../http/route-of.js'
+import { routeOf } from '../http/path.js'
 
 export async function answerStop(ctx: Context, deps: Deps, key: string): Promise<void> {
   const force = ['1', 'true', 'yes'].includes((stringParam(requestParams(ctx), 'force_') ?? '').toLowerCase())

@@ -10,7 +10,7 @@ import { AppError } from '../../shared/errors.js'
 import { requestParams } from '../http/params.js'
 import { crossSiteReason } from './browser-origin.js'
 import { requestEffect } from './request-effect.js'
-import { parsedRouteOf } from '../http/route-of.js'
+import { parsedRouteOf } from '../http/path.js'
 
 const ACTING_METHODS = new Set(['GET', 'HEAD', 'POST'])
 

@@ -16,7 +16,7 @@ import type { Rendered } from '../format/index.js'
 import type { Instances } from '../instances/instances.js'
 import type { InstanceRecord } from '../instances/records.js'
 import { requestParams, type Params } from '../http/params.js'
-import type { ParsedPath } from '../http/path.js'
+import { type ParsedPath, parsedRouteOf } from '../http/path.js'
 import { formatLinks, send } from '../http/respond.js'
 import { BUILTIN_NAMES } from '../routes/objects.js'
 import { authState, requireSession, type SessionServices } from '../auth/require-session.js'
@@ -27,7 +27,6 @@ import { newPage } from './new-page.js'
 import { landingPage } from './landing-page.js'
 import { linkedQueryText, runsOnOpen } from './query-link.js'
 import { queryPage, type QueryApp } from './query-page.js'
-import { parsedRouteOf } from '../http/route-of.js'
 
 export type PageView =
   | { readonly kind: 'landing' }

@@ -1,13 +1,12 @@
 /**
- * The parsed API path kept on a request (gateway/http/route-of.ts): handlers read it through
+ * The parsed API path kept on a request (gateway/http/path.ts): handlers read it through
  * routeOf, which refuses to go on without it rather than answering from an undefined route;
  * middleware that runs for every request reads it through parsedRouteOf.
  */
 import { expect } from 'chai'
 import type { Context } from 'koa'
 import { AppError } from '../../shared/errors.js'
-import { parseApiPath } from '../../gateway/http/path.js'
-import { parsedRouteOf, routeOf } from '../../gateway/http/route-of.js'
+import { parseApiPath, parsedRouteOf, routeOf } from '../../gateway/http/path.js'
 
 const contextWith = (route: unknown): Context => ({ path: '/v1/api/run', state: route === undefined ? {} : { route } }) as unknown as Context
 
