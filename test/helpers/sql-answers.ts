@@ -13,7 +13,7 @@ import { compileSql, ordersAsSqlite, sqlShaped } from '../../engine/sql/compile/
 import { executeRunTask } from '../../engine/task/execute.js'
 import { withPlan } from '../../engine/parallel/plan.js'
 import { fromWire } from '../../engine/parallel/wire.js'
-import { isSqlDeclined } from '../../engine/functions/sql/kernels.js'
+import { fallbackOf } from '../../engine/task/outcome.js'
 import { AppError } from '../../shared/errors.js'
 import { SqlQueries } from './sql-queries.js'
 
@@ -70,7 +70,7 @@ export async function compiledAnswer(sql: string, tables: readonly BothTables[])
     const answer = executeRunTask(withPlan({ kind: 'run', ops: c.compiled.ops, tables: inputs, maxRows: 1e9 }))
     return sqlShaped(fromWire(answer), c.compiled.names)
   } catch (e) {
-    if (isSqlDeclined(e)) return null
+    if (fallbackOf(e)?.kind === 'sqlite') return null
     throw e
   }
 }
@@ -163,6 +163,7 @@ export const FEATURES: Readonly<Record<string, RegExp>> = {
   row_number: /row_number\(\) OVER/,
   rank: /rank\(\) OVER/,
   'lag/lead': /\b(lag|lead)\(/,
+  'IN ()': /\bIN \(\)/,
 }
 
 /**

@@ -287,6 +287,19 @@ export class SqlQueries {
     return this.rng.chance(0.3) ? `${e} AS c${this.rng.int(0, 99)}` : e
   }
 
+  /**
+   * The items of an IN list: now and then none, which SQLite answers without looking at the left
+   * side (`NULL IN ()` is 0, `NULL NOT IN ()` 1; issue 38: the engine gave NULL).
+   */
+  private inList(item: () => string): string[] {
+    return this.rng.chance(0.15) ? [] : this.list(1, 3, item)
+  }
+
+  /** The left side of IN: mostly the column, sometimes NULL itself. */
+  private inLeft(column: string): string {
+    return this.rng.chance(0.1) ? 'NULL' : column
+  }
+
   private list(min: number, max: number, f: () => string): string[] {
     return Array.from({ length: this.rng.int(min, max) }, f)
   }
@@ -347,8 +360,8 @@ export class SqlQueries {
         },
         () => `${r.pick(['i', 'f', 's', 'd', this.num(1)])} IS ${r.chance(0.5) ? 'NOT ' : ''}NULL`,
         () => `${this.num(1)} ${r.chance(0.3) ? 'NOT ' : ''}BETWEEN ${r.int(-3, 1)} AND ${r.pick(['2', '3.5', '20240201'])}`,
-        () => `i ${r.chance(0.3) ? 'NOT ' : ''}IN (${this.list(1, 3, () => String(r.int(-3, 3))).join(', ')})`,
-        () => `s ${r.chance(0.3) ? 'NOT ' : ''}IN (${this.list(1, 3, () => `'${r.pick(TEXTS)}'`).join(', ')})`,
+        () => `${this.inLeft('i')} ${r.chance(0.3) ? 'NOT ' : ''}IN (${this.inList(() => String(r.int(-3, 3))).join(', ')})`,
+        () => `${this.inLeft('s')} ${r.chance(0.3) ? 'NOT ' : ''}IN (${this.inList(() => `'${r.pick(TEXTS)}'`).join(', ')})`,
         () => `${this.text(1)} ${r.chance(0.3) ? 'NOT ' : ''}LIKE '${r.pick(['a%', '%b', '_', 'b\\%c', '%a%', 'A_%', 'é', 'x_y'])}'`,
         () => this.num(1),
         () => `${r.pick(['coalesce', 'ifnull'])}(${this.num(1)} ${r.pick(['>', '=', '<>'])} ${this.num(1)}, ${r.pick(['0', '1', '0.5', '-1'])})`,
