@@ -10,7 +10,9 @@ import { AppError } from '../../shared/errors.js'
 import type { ResultSet, SqlTask } from '../../shared/protocol.js'
 import { ResultBuilder, type SqlValue } from './result-builder.js'
 import { DEFAULT_SQL_MEMORY_MB, isOutOfMemory, sqlOutOfMemory, sqliteHeapLimitBytes } from './memory-cap.js'
+import { checkTableCount } from '../../shared/sql-table-limit.js'
 import { ATTACH_DIRECT, COPIES, copyTables, needsCopies, pointAtCopies } from './many-tables.js'
+import { sqlError } from './sqlite-errors.js'
 
 /** How many opened table versions a worker keeps. */
 const MAX_OPEN_VERSIONS = 32
@@ -59,6 +61,8 @@ export class SqlExecutor {
   }
 
   run(task: SqlTask): ResultSet {
+    // The gateway refuses such a query before loading its tables (sql.ts); a task built elsewhere too.
+    checkTableCount(task.tables.length)
     try {
       return this.runAttached(task)
     } catch (err) {
@@ -148,15 +152,4 @@ function readRow(stmt: { get(params: null, config: { useBigInt: boolean }): unkn
     }
     throw err
   }
-}
-
-/** SQLite's messages are good; say where they come from and map "no such table". */
-function sqlError(err: unknown): AppError {
-  const message = err instanceof Error ? err.message : String(err)
-  const table = /^no such table: (.+)$/.exec(message)
-  if (table) {
-    return new AppError('UNKNOWN_TABLE', `No such table "${table[1]}"; address tables by their dotted path, such as pub.demo.retail.item.`, { table: table[1] })
-  }
-  if (/readonly|query_only/i.test(message)) return new AppError('SQL_NOT_READ_ONLY', 'Only read-only queries are allowed.')
-  return new AppError('SQL_ERROR', `SQL error: ${message}.`, { sqlite: message })
 }

@@ -7,6 +7,7 @@
 import type { Op } from '../../ast.js'
 import type { ColumnSpec } from '../../../shared/table.js'
 import { checkQuery, type CheckedOps, type TableSchemas } from '../../check/index.js'
+import { MAX_QUERY_TABLES } from '../../../shared/sql-table-limit.js'
 import { rewriteTableRefs } from '../table-refs.js'
 import { NotCompiled } from './ir.js'
 import { sqliteColumnNames } from './names.js'
@@ -43,6 +44,8 @@ export type Compiled = { readonly compiled: CompiledSql } | { readonly reason: s
  * gateway rewrites it for sql.js, so that SQLite names the result's columns as its fallback would.
  */
 export async function compileSql(sql: string, tables: readonly SqlTableSchema[]): Promise<Compiled> {
+  // sql.js refuses it with a clear message (many-tables.ts), which the engine must not answer instead.
+  if (tables.length > MAX_QUERY_TABLES) return { reason: `more than ${MAX_QUERY_TABLES} tables` }
   await loadSqlParser()
   const schemas = new Map(tables.map((t) => [t.path, t.columns]))
   try {
