@@ -22,8 +22,6 @@ export { checkMacro, guardSql, parseMacro, type ParsedQuery } from './compile.js
 export { rewriteTableRefs } from './sql/index.js'
 /** SQL compiled to the engine's operations and checked in one call, or why it runs on sql.js; its answer shaped as sql.js's (gateway/query/sql.ts). */
 export { compileSql, loadSqlParser, ordersAsSqlite, sqlShaped, type Compiled, type CompiledSql, type SqlTableSchema } from './sql/compile/index.js'
-/** A compiled SQL query that met data it cannot answer exactly as SQLite: it then runs on sql.js. */
-export { isSqlDeclined } from './functions/sql/kernels.js'
 
 // --- Parallel scans: the gateway runs each phase's parts on the pool (gateway/query/parallel.ts).
 
@@ -35,14 +33,15 @@ export { currentBlockRows } from './parallel/blocks.js'
 export { driveSplitRun, partRanges, splitRows } from './parallel/driver.js'
 /** Queries over a table larger than TABLE_CACHE_MB, a window of rows at a time (gateway/query/windowed.ts). */
 export { windowRanges, windowRefusal } from './parallel/windows.js'
-/** A split the data turned down: the gateway then runs the query whole. */
-export { isDeclined } from './parallel/aggregate.js'
 /** A worker's answer, text always as codes, read back into a result set on the gateway (gateway/query/pool.ts). */
 export { fromWire } from './parallel/wire.js'
 /** Results and tasks as they cross to and from a worker: stored dictionaries by reference (gateway/pool/runner.ts). */
 export { resultAfterReceiving, taskForPosting } from './parallel/wire-dictionaries.js'
 
 // --- Workers
+
+/** What a worker answers: a result, an error, or a fallback (to sql.js, to a wide operator, to a whole run), which the gateway follows (gateway/query/fallbacks.ts). */
+export { FallbackError, fallbackOf, type Fallback, type TaskOutcome } from './task/outcome.js'
 
 /** What the gateway hands every query worker at start (gateway/pool/runner.ts). */
 export type { WorkerSetup } from './retire.js'
@@ -104,7 +103,7 @@ export {
 export { makeRetailDemo } from './demo/index.js'
 
 /** Int operators that widen to big integers after an overflow (expr/widening.ts): the gateway marks and retries. */
-export { markWide, wideningOf } from './expr/widening.js'
+export { markWide } from './expr/widening.js'
 
 // --- Editor vocabulary: the workbench's query editors complete these names (gateway/ui/query-page.ts).
 

@@ -1,14 +1,16 @@
 /**
  * The Piscina task entry. sql.js is loaded once per worker thread at module scope; the handler is
  * a function of plain data. Errors never cross the thread boundary as classes: the worker answers
- * `{ ok: false, error }` with a plain payload, and the gateway rebuilds the AppError.
+ * `{ ok: false, error }` with a plain payload, and the gateway rebuilds the AppError; a fallback
+ * (task/outcome.ts) is answered as `{ ok: false, fallback }`.
  */
 import { Piscina } from 'piscina'
 import { workerData } from 'node:worker_threads'
 import { AppError, toPayload } from '../shared/errors.js'
-import type { EngineTask, ResultSet, TaskOutcome } from '../shared/protocol.js'
+import type { EngineTask, ResultSet } from '../shared/protocol.js'
 import { SqlExecutor } from './sql/execute.js'
 import { executeRunTask } from './task/execute.js'
+import { FallbackError, type TaskOutcome } from './task/outcome.js'
 import { withProgress } from './interpret/run.js'
 import { loadMeasuredSqlJs } from './sql/wasm-heap.js'
 import { DEFAULT_SQL_MEMORY_MB } from './sql/memory-cap.js'
@@ -85,7 +87,7 @@ function injectedFault(task: EngineTask): Promise<never> | undefined {
   return new Promise<never>(() => undefined)
 }
 
-/** The Piscina entry: one posted task in, its outcome out (never a thrown error). */
+/** The Piscina entry: one posted task in, its outcome out (never a thrown error): a result, an error or a fallback. */
 export default function handleTask(posted: EngineTask): unknown {
   try {
     const task = taskAfterReceiving(posted)
@@ -93,6 +95,7 @@ export default function handleTask(posted: EngineTask): unknown {
     if (fault !== undefined) return fault
     return withTransferList({ ok: true, result: resultForPosting(answer(task)) })
   } catch (err) {
+    if (err instanceof FallbackError) return { ok: false, fallback: err.fallback } satisfies TaskOutcome
     const e = err instanceof AppError ? err : new AppError('INTERNAL', 'Internal error in the query engine.', { cause: String((err as Error)?.stack ?? err) })
     return { ok: false, error: toPayload(e) } satisfies TaskOutcome
   }

@@ -1,9 +1,9 @@
 /**
  * What crosses the boundary between the gateway and an engine worker. Plain data only: typed
  * arrays, SharedArrayBuffers, strings and plain objects (class instances lose their prototype in
- * postMessage, so errors travel as ErrorPayload).
+ * postMessage, so errors travel as ErrorPayload). What a worker answers, a result, an error or a
+ * fallback, is the engine's TaskOutcome (engine/task/outcome.ts).
  */
-import type { ErrorPayload } from './errors.js'
 import type { ColumnMeta, ColumnSpec } from './table.js'
 
 /**
@@ -228,5 +228,3 @@ export const PROGRESS_LENGTH = 2
 export const PROGRESS_SCALE = 1000
 
 export type EngineTask = SqlTask | RunTask
-
-export type TaskOutcome = { readonly ok: true; readonly result: ResultSet } | { readonly ok: false; readonly error: ErrorPayload }

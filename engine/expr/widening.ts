@@ -1,10 +1,10 @@
 /**
  * Integers widen instead of overflowing, optimistically. An int `+ - *` runs on 32-bit ints (the
- * fast, common case); when one of its results leaves the 32-bit range the run fails with the
- * operator's key, the operator is marked wide in the query's operations, and the query is checked
- * and run again: a wide operator computes in big integers, and the checker types it (and all that
- * depends on it) as such, so types stay true within every run. The gateway remembers the marks
- * per query text, so later runs of the same query start wide.
+ * fast, common case); when one of its results leaves the 32-bit range the run ends in a fallback
+ * naming the operator's key (engine/task/outcome.ts), the operator is marked wide in the query's
+ * operations, and the query is checked and run again: a wide operator computes in big integers,
+ * and the checker types it (and all that depends on it) as such, so types stay true within every
+ * run. The gateway remembers the marks per query text, so later runs of the same query start wide.
  */
 import type { Expr, Loc } from '../ast.js'
 
@@ -13,17 +13,6 @@ import type { Expr, Loc } from '../ast.js'
  * position; marking both wide is harmless (big integers are exact), only wider than needed.
  */
 export const wideningKey = (loc: Loc, op: string): string => `${loc.line}:${loc.col}:${op}`
-
-/** The detail an int overflow carries, naming the operator that should widen. */
-export interface WideningDetail {
-  readonly widen: string
-}
-
-/** The operator key a failed run asks to widen, if it failed on an int overflow. */
-export function wideningOf(err: unknown): string | null {
-  const detail = (err as { detail?: Record<string, unknown> } | null)?.detail
-  return typeof detail?.widen === 'string' ? detail.widen : null
-}
 
 /**
  * A copy of `tree` (operations or expressions, plain data) in which the `+ - *` operators with

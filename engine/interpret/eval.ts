@@ -8,7 +8,7 @@
  * list of values where a column belongs. What the checker could not know is the columns past a
  * cross-tabulation, so a missing column is still told here.
  */
-import { AppError } from '../../shared/errors.js'
+import { AppError, toPayload } from '../../shared/errors.js'
 import { literalType, type Expr } from '../ast.js'
 import { groupBy, scalarToColumn, sortPermutation, toBigint } from '../columns/index.js'
 import { NA_INT, type Column, type IntColumn, type Scalar, type Value } from '../columns/types.js'
@@ -21,6 +21,7 @@ import { isFloat64 } from '../columns/index.js'
 import { arithmetic } from '../functions/arith.js'
 import { isColumn } from '../functions/args.js'
 import { wideningKey } from '../expr/widening.js'
+import { FallbackError } from '../task/outcome.js'
 
 const OPERATOR_FUNCTION = { Neg: 'neg', Not: 'not' } as const
 
@@ -139,13 +140,13 @@ function call(name: string, args: readonly (Expr | null)[], ws: Worksheet): Colu
 
 type BinExpr = Expr & { kind: 'Bin' }
 
-/** An operator; an int overflow names the operator, so that the query can run again with it wide. */
+/** An operator; an int overflow of + - * is a fallback naming the operator, so that the query can run again with it wide. */
 function binary(e: BinExpr, ws: Worksheet): Value {
   try {
     return call(e.op, [e.left, e.right], ws)
   } catch (err) {
     if (err instanceof AppError && err.detail.intOverflow === true && (e.op === '+' || e.op === '-' || e.op === '*')) {
-      throw new AppError(err.code, err.message, { widen: wideningKey(e.loc, e.op) })
+      throw new FallbackError({ kind: 'widen', operator: wideningKey(e.loc, e.op), overflow: toPayload(err) })
     }
     throw err
   }

@@ -13,11 +13,7 @@ import { accumulationOf } from '../summaries/index.js'
 import type { PartValue } from '../summaries/parts.js'
 import type { NamedColumn } from './codec.js'
 import type { AggSpec } from './plan.js'
-
-/** Thrown when the data turn out not to fit the plan (text extremes): the query then runs whole. */
-export const DECLINED = 'parallel-declined'
-export const declined = (why: string): AppError => new AppError('INTERNAL', `Not run in parallel: ${why}.`, { parallel: DECLINED })
-export const isDeclined = (e: unknown): boolean => e instanceof AppError && e.detail.parallel === DECLINED
+import { splitDeclined } from '../task/outcome.js'
 
 /** Column names of the partials ResultSet, which merge.ts reads back. */
 export const keyName = (i: number): string => `key:${i}`
@@ -61,7 +57,7 @@ export function partials(
   g.states.forEach((states, j) =>
     how[j].parts.forEach((part, k) => {
       const state = states[k]
-      if (part.kind === 'fold' && !part.mergesText && g.sourceTypes[j] === 'text') throw declined(`${aggs[j].fun} of a text value`)
+      if (part.kind === 'fold' && !part.mergesText && g.sourceTypes[j] === 'text') throw splitDeclined(`${aggs[j].fun} of a text value`)
       if (part.kind === 'fold' && part.summed)
         state.forEach((v, b) => cols.push({ name: partName(j, part.name, b), column: { type: 'float', data: v as Float64Array } }))
       else cols.push({ name: partName(j, part.name), column: asColumn(state[0]) })

@@ -13,7 +13,8 @@ import { evalExpr, selectionMask } from '../interpret/eval.js'
 import { infoPatch } from '../interpret/ops/simple.js'
 import { reportSteps, type Tables } from '../interpret/run.js'
 import { newColumn, type Worksheet, type WsColumn } from '../interpret/worksheet.js'
-import { declined, groupsOf, keyName, partials, valueName } from './aggregate.js'
+import { groupsOf, keyName, partials, valueName } from './aggregate.js'
+import { splitDeclined } from '../task/outcome.js'
 import { blockEdges } from './blocks.js'
 import { decodeColumns, encodeColumns } from './codec.js'
 import { numberTogether } from './merge.js'
@@ -132,7 +133,7 @@ function applyPartitionValues(op: OpOf<'Willbe'>, ws: Worksheet, values: ResultS
 function partitionRows(ws: Worksheet, keys: readonly string[], index: number, count: number): Int32Array {
   const cols = keys.map((k) => {
     const c = ws.column(k.toLowerCase())
-    if (c === undefined) throw declined(`the groups of a g_ function are not columns of the table (${k})`)
+    if (c === undefined) throw splitDeclined(`the groups of a g_ function are not columns of the table (${k})`)
     return c.data()
   })
   return rowsOfPartition(cols, ws.rows, index, count)

@@ -7,7 +7,8 @@ import type { ResultSet, RunTask } from '../../shared/protocol.js'
 import type { ColumnType } from '../../shared/table.js'
 import type { CheckedOp } from '../check/index.js'
 import { bytesPerValue, isFloat64Type, type Column, type TextColumn } from '../columns/types.js'
-import { declined, valueName } from './aggregate.js'
+import { valueName } from './aggregate.js'
+import { splitDeclined } from '../task/outcome.js'
 import { encodeColumns, fromResultColumn } from './codec.js'
 import { sameStrings } from './finish.js'
 import { prefixWorksheet, tablesOf } from './part.js'
@@ -58,7 +59,7 @@ export function partitionValues(column: ValueColumn, answers: readonly ResultSet
   let values: Column
   if (type === 'text') {
     const dicts = answers.map((a) => (fromResultColumn(a.columns[0], 'text') as TextColumn).dict)
-    if (!dicts.every((d) => sameStrings(d, dicts[0]))) throw declined('a g_ function makes text on a dictionary of each partition')
+    if (!dicts.every((d) => sameStrings(d, dicts[0]))) throw splitDeclined('a g_ function makes text on a dictionary of each partition')
     values = { type, codes: new Int32Array(buffer, 0, rows), dict: dicts[0] }
   } else values = isFloat64Type(type) ? { type, data: new Float64Array(buffer, 0, rows) } : { type, data: new Int32Array(buffer, 0, rows) }
   return encodeColumns([{ name: valueName(0), column: values }], rows)

@@ -6,7 +6,7 @@
  */
 import { textColumnFromStrings } from '../columns/index.js'
 import type { Column } from '../columns/types.js'
-import { sqlDeclined } from '../functions/sql/kernels.js'
+import { sqlDeclined } from '../task/outcome.js'
 import type { SummaryDef, SummaryInput } from './types.js'
 
 /** Longer answers are left to sql.js (JavaScript strings stop near 2^29 characters). */

@@ -11,7 +11,6 @@
 import type { ResultSet, RunTask } from '../../shared/protocol.js'
 import { checkedOpsOf } from '../check/index.js'
 import { runOps } from '../interpret/run.js'
-import { isDeclined } from '../parallel/aggregate.js'
 import { currentBlockRows } from '../parallel/blocks.js'
 import { inSharedMemory } from '../parallel/codec.js'
 import { driveSplitRun, partRanges } from '../parallel/driver.js'
@@ -19,6 +18,7 @@ import { executeMerge } from '../parallel/merge-task.js'
 import { runPart, tablesOf } from '../parallel/part.js'
 import { planOf, summarises, type ParallelPlan } from '../parallel/plan.js'
 import { toCodedResultSet } from '../parallel/wire.js'
+import { fallbackOf } from './outcome.js'
 
 export function executeRunTask(task: RunTask): ResultSet {
   const plan = planOf(task)
@@ -39,14 +39,14 @@ function interpreted(task: RunTask): ResultSet {
   return toCodedResultSet(runOps(checkedOpsOf(task), tablesOf(task)), task.maxRows, task.truncate === true)
 }
 
-/** The split run's phases over one part, each task stepped here; null when the data decline the plan. */
+/** The split run's phases over one part, each task stepped here; null when the data decline the plan (a 'whole' fallback). */
 function inPlace(task: RunTask, plan: ParallelPlan): ResultSet | null {
   if (!task.tables.some((t) => t.path === plan.table)) return null
   try {
     const blockRows = currentBlockRows()
     return driveSplitRun(plan, task, partRanges(plan, task, 1, blockRows), blockRows, (tasks) => tasks.map((t) => step(t, plan)))
   } catch (e) {
-    if (isDeclined(e)) return null
+    if (fallbackOf(e)?.kind === 'whole') return null
     throw e
   }
 }

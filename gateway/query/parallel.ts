@@ -9,7 +9,8 @@
  * and one failing fails the query and stops the others. Progress (`!status`) is the phase's average.
  */
 import { PROGRESS_LENGTH, PROGRESS_SCALE, PROGRESS_SLOTS, type ResultSet, type RunTask } from '../../shared/protocol.js'
-import { currentBlockRows, driveSplitRun, isDeclined, partRanges, planOf, splitRows } from '../../engine/index.js'
+import { currentBlockRows, driveSplitRun, partRanges, planOf, splitRows } from '../../engine/index.js'
+import { followFallbacks, goesOnWhole } from './fallbacks.js'
 import type { PoolServices } from './deps.js'
 import type { RunControl } from './run-control.js'
 import type { QuerySignal } from './query-signal.js'
@@ -61,12 +62,10 @@ export async function runParallel(deps: PoolServices, task: RunTask, query: Quer
   const sumBlockRows = currentBlockRows()
   const ranges = partRanges(plan, task, parts, sumBlockRows)
   if (ranges.length < 2) return null
-  try {
-    return await driveSplitRun(plan, task, ranges, sumBlockRows, (tasks) => runPhase(deps, tasks, query, control))
-  } catch (e) {
-    if (isDeclined(e)) return null
-    throw e
-  }
+  return followFallbacks(() => driveSplitRun(plan, task, ranges, sumBlockRows, (tasks) => runPhase(deps, tasks, query, control)), {
+    // The data declined the split: null, and the caller runs the task whole.
+    whole: async () => null,
+  })
 }
 
 async function runPhase(deps: PoolServices, tasks: readonly RunTask[], query: QuerySignal, control: RunControl): Promise<ResultSet[]> {
@@ -79,7 +78,7 @@ async function runPhase(deps: PoolServices, tasks: readonly RunTask[], query: Qu
           // The first failure is the query's answer (Promise.all keeps the first); the other parts
           // are stopped. Not so when the data decline the plan: the query then runs whole under the
           // same signal, and the other parts, which decline alike or finish, are left to end.
-          if (!isDeclined(e)) query.abort(e)
+          if (!goesOnWhole(e)) query.abort(e)
           throw e
         }),
       ),

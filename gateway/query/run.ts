@@ -5,7 +5,6 @@
  * columns in shared memory. The session (or instance) keeps the recipe (query + versions); the
  * query service (service.ts) runs it.
  */
-import { wideningOf } from '../../engine/index.js'
 import type { RunTask } from '../../shared/protocol.js'
 import type { CheckedTable } from '../cache/compiled-queries.js'
 import { readableTable } from '../catalog/tables.js'
@@ -63,12 +62,11 @@ export async function runTaskOf(deps: RecipeServices, recipe: RunRecipe, progres
 }
 
 /**
- * After a run failed on an int overflow (engine/expr/widening.ts): whether the recipe's query is
- * now checked with that operator wide, so that running it again can succeed.
+ * After a run overflowed an int operator (engine/expr/widening.ts; `operator` its key): whether the
+ * recipe's query is now checked with that operator wide, so that running it again can succeed.
  */
-export async function widenRecipe(deps: RecipeServices, recipe: RunRecipe, err: unknown): Promise<boolean> {
-  const key = wideningOf(err)
-  return key !== null && (await deps.caches.queries.widenRun(recipe.xml, recipe.vars, await schemasOf(deps, recipe), key))
+export async function widenRecipe(deps: RecipeServices, recipe: RunRecipe, operator: string): Promise<boolean> {
+  return deps.caches.queries.widenRun(recipe.xml, recipe.vars, await schemasOf(deps, recipe), operator)
 }
 
 async function schemasOf(deps: RecipeServices, recipe: RunRecipe): Promise<CheckedTable[]> {

@@ -9,6 +9,7 @@
  */
 import type { ResultSet } from '../../shared/protocol.js'
 import type { QueryServices } from './deps.js'
+import { followFallbacks } from './fallbacks.js'
 import { runOnPool } from './pool.js'
 import type { RunControl } from './run-control.js'
 import { runTaskOf, widenRecipe, type RunRecipe } from './run.js'
@@ -40,12 +41,8 @@ export function runRecipe(deps: QueryServices, recipe: Recipe, control: RunContr
  * Runs a macro query; when an int operator overflows, runs it again with that operator computing
  * in big integers (engine/expr/widening.ts), once per operator at most.
  */
-async function runWidening(deps: QueryServices, recipe: RunRecipe, control: RunControl): Promise<ResultSet> {
-  for (;;) {
-    try {
-      return await runOnPool(deps, await runTaskOf(deps, recipe, control.progress), control)
-    } catch (err) {
-      if (!(await widenRecipe(deps, recipe, err))) throw err
-    }
-  }
+function runWidening(deps: QueryServices, recipe: RunRecipe, control: RunControl): Promise<ResultSet> {
+  return followFallbacks(async () => runOnPool(deps, await runTaskOf(deps, recipe, control.progress), control), {
+    widen: (operator) => widenRecipe(deps, recipe, operator),
+  })
 }

@@ -6,10 +6,12 @@
  */
 import { AppError } from '../../shared/errors.js'
 import type { ResultSet, RunTask, SqlTask } from '../../shared/protocol.js'
-import { isSqlDeclined, ordersAsSqlite, rewriteTableRefs, sqlShaped, type Compiled } from '../../engine/index.js'
+import { checkTableCount } from '../../shared/sql-table-limit.js'
+import { ordersAsSqlite, rewriteTableRefs, sqlShaped, type Compiled } from '../../engine/index.js'
 import { readableTable } from '../catalog/tables.js'
 import type { Principal } from '../catalog/principal.js'
 import type { QueryServices, RecipeServices } from './deps.js'
+import { followFallbacks } from './fallbacks.js'
 import type { RecipeOptions } from './limits.js'
 import { runOnPool } from './pool.js'
 import type { RunControl } from './run-control.js'
@@ -47,6 +49,10 @@ export async function prepareSql(deps: RecipeServices, user: Principal, sql: str
  * result says which (`engine`, the X-Tabula-Engine header).
  */
 export async function runSql(deps: QueryServices, recipe: SqlRecipe, control: RunControl): Promise<ResultSet> {
+  const onSqlite = async (): Promise<ResultSet> => {
+    if (control.progress) control.progress.engine = 'sqlite'
+    return { ...(await runOnPool(deps, await sqlTask(deps, recipe), control)), engine: 'sqlite' }
+  }
   const compiled = await compiledSql(deps, recipe)
   if ('compiled' in compiled) {
     const { ops, names, textOrder } = compiled.compiled
@@ -56,17 +62,12 @@ export async function runSql(deps: QueryServices, recipe: SqlRecipe, control: Ru
     // Text with characters that order differently in UTF-8 than in UTF-16 goes to sql.js (text-order.ts).
     if (!textOrder || textOrdersAsSqliteIn(task)) {
       if (control.progress) control.progress.engine = 'columnar'
-      try {
-        const result = await runOnPool(deps, task, control)
-        return { ...sqlShaped(result, names), engine: 'columnar' }
-      } catch (e) {
-        // Data the compiled plan cannot answer exactly (an integer beyond 2^53, say): sql.js answers.
-        if (!isSqlDeclined(e)) throw e
-      }
+      const columnar = async (): Promise<ResultSet> => ({ ...sqlShaped(await runOnPool(deps, task, control), names), engine: 'columnar' })
+      // Data the compiled plan cannot answer exactly (an integer beyond 2^53, say): sql.js answers.
+      return followFallbacks(columnar, { sqlite: onSqlite })
     }
   }
-  if (control.progress) control.progress.engine = 'sqlite'
-  return { ...(await runOnPool(deps, await sqlTask(deps, recipe), control)), engine: 'sqlite' }
+  return onSqlite()
 }
 
 const textOrdersAsSqliteIn = (task: RunTask): boolean => task.tables.every((t) => t.columns.every((c) => c.dict === undefined || ordersAsSqlite(c.dict)))
@@ -85,6 +86,8 @@ async function compiledSql(deps: RecipeServices, recipe: SqlRecipe): Promise<Com
 
 /** The task that computes the recipe's result on a worker: the SQL over the tables' SQLite images. */
 export async function sqlTask(deps: RecipeServices, recipe: SqlRecipe): Promise<SqlTask> {
+  // Before any table is loaded: past 64 tables the query is refused anyway (shared/sql-table-limit.ts).
+  checkTableCount(recipe.tables.length)
   const aliases = aliasesOf(recipe)
   const tables = await Promise.all(
     recipe.tables.map(async (t, i) => ({ alias: `t${i}`, version: t.version, image: await deps.tables.sqliteImage(t.version, t.path) })),

@@ -10,12 +10,13 @@
  */
 import type { ResultSet, RunTask, TableInput } from '../../shared/protocol.js'
 import { PROGRESS_LENGTH } from '../../shared/protocol.js'
-import { currentBlockRows, driveSplitRun, isDeclined, planOf, windowRanges, windowRefusal } from '../../engine/index.js'
+import { currentBlockRows, driveSplitRun, planOf, windowRanges, windowRefusal } from '../../engine/index.js'
 import { tableBytes, tableTooLarge } from '../tables/table-cache.js'
 import type { PoolServices } from './deps.js'
 import type { RunControl, WindowReader } from './run-control.js'
 import type { QuerySignal } from './query-signal.js'
 import { followProgress } from './parallel.js'
+import { followFallbacks } from './fallbacks.js'
 
 /** The tables of a task that come as windows: those larger than TABLE_CACHE_MB. */
 export const windowedTables = (task: RunTask): TableInput[] => task.tables.filter((t) => t.firstRow !== undefined)
@@ -39,12 +40,10 @@ export async function runWindowed(deps: PoolServices, task: RunTask, query: Quer
   const table = big[0]
   const blockRows = currentBlockRows()
   const ranges = windowRanges(plan, table.rows, deps.config.tableSegmentRows, blockRows)
-  try {
-    return await driveSplitRun(plan, task, ranges, blockRows, (tasks) => runPhase(deps, tasks, table, query, control, read))
-  } catch (e) {
-    if (isDeclined(e)) throw refused(deps, table, `its data cannot be split (${(e as Error).message})`)
-    throw e
-  }
+  return followFallbacks(() => driveSplitRun(plan, task, ranges, blockRows, (tasks) => runPhase(deps, tasks, table, query, control, read)), {
+    // The data declined the split; run whole, the query would need the whole table at once.
+    whole: (why) => Promise.reject(refused(deps, table, `its data cannot be split (${why})`)),
+  })
 }
 
 /**

@@ -8,7 +8,7 @@ import { expect } from 'chai'
 import type { Database } from 'sql.js'
 import { columnFromValues, columnValues, type Value } from '../../engine/columns/index.js'
 import { FUNCTIONS } from '../../engine/functions/index.js'
-import { isSqlDeclined } from '../../engine/functions/sql/kernels.js'
+import { fallbackOf } from '../../engine/task/outcome.js'
 import { realText, sqliteRound, textToInteger, textToNumeric, textToReal } from '../../engine/functions/sql/sqlite-values.js'
 import { sqlJs } from '../../engine/storage/sqljs.js'
 
@@ -33,7 +33,7 @@ function declines(f: () => unknown): boolean {
     f()
     return false
   } catch (e) {
-    if (isSqlDeclined(e)) return true
+    if (fallbackOf(e)?.kind === 'sqlite') return true
     throw e
   }
 }

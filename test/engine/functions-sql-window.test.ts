@@ -9,7 +9,7 @@ import { expect } from 'chai'
 import { columnFromValues, columnValues, type Value } from '../../engine/columns/index.js'
 import { Rng } from '../../engine/columns/random.js'
 import { FUNCTIONS } from '../../engine/functions/index.js'
-import { isSqlDeclined } from '../../engine/functions/sql/kernels.js'
+import { fallbackOf } from '../../engine/task/outcome.js'
 
 type Cell = number | string | null
 interface Key {
@@ -27,7 +27,7 @@ function call(name: string, args: readonly Value[], rows: number): Cell[] | 'dec
       ),
     ) as Cell[]
   } catch (e) {
-    if (isSqlDeclined(e)) return 'declined'
+    if (fallbackOf(e)?.kind === 'sqlite') return 'declined'
     throw e
   }
 }

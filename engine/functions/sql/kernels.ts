@@ -6,18 +6,15 @@
  * SQL integers are carried as doubles (N/A as NaN) once arithmetic touches them: every integer a
  * 32-bit column can produce, and every sum or product of them up to 2^53, is exact there. A value
  * that could leave that range is checked (`$exact`), and a kernel that meets one it cannot answer
- * exactly as SQLite would declines the compiled plan (sqlDeclined): the query then runs on sql.js.
+ * exactly as SQLite would declines the compiled plan (sqlDeclined, a fallback: engine/task/outcome.ts):
+ * the query then runs on sql.js.
  */
 import { AppError } from '../../../shared/errors.js'
 import { NA_INT, type Column, type TextColumn } from '../../columns/types.js'
 import { asColumn, isColumn, isScalar, requiredValue } from '../args.js'
 import type { FunctionDef, KernelArg } from '../types.js'
 import { isFloat64 } from '../../columns/index.js'
-
-/** Thrown when compiled SQL meets data it cannot answer exactly as SQLite: the query then runs on sql.js. */
-export const SQL_DECLINED = 'sql-declined'
-export const sqlDeclined = (why: string): AppError => new AppError('INTERNAL', `Not run on the columnar engine: ${why}.`, { sql: SQL_DECLINED })
-export const isSqlDeclined = (e: unknown): boolean => e instanceof AppError && e.detail.sql === SQL_DECLINED
+import { sqlDeclined } from '../../task/outcome.js'
 
 /** Integers beyond this are not all exact as doubles. */
 const EXACT = 2 ** 53

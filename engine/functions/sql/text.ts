@@ -12,7 +12,7 @@
 import { compareStrings, textColumnFromStrings } from '../../columns/index.js'
 import { NA_INT, type Column, type TextColumn, type Value } from '../../columns/types.js'
 import { isColumn, isScalar, valueArg } from '../args.js'
-import { sqlDeclined } from './kernels.js'
+import { sqlDeclined } from '../../task/outcome.js'
 import { integerText, realText, sqliteRound, textToInteger, textToNumeric, textToReal } from './sqlite-values.js'
 import type { FunctionDef, KernelArg } from '../types.js'
 import { isFloat64 } from '../../columns/index.js'

@@ -13,7 +13,7 @@
 import { NA_INT, type Column } from '../../columns/types.js'
 import { gather, groupBy, sortPermutation } from '../../columns/index.js'
 import { asColumn, constantText, requiredValue } from '../args.js'
-import { sqlDeclined } from './kernels.js'
+import { sqlDeclined } from '../../task/outcome.js'
 import type { ArgSpec, FunctionDef, KernelArg } from '../types.js'
 import { isFloat64 } from '../../columns/index.js'
 

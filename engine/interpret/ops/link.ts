@@ -8,7 +8,7 @@
  */
 import type { Op, OpOf } from '../../ast.js'
 import { asofLookup, firstIndexLookup, groupBy, lookupCode } from '../../columns/index.js'
-import { sqlDeclined } from '../../functions/sql/kernels.js'
+import { sqlDeclined } from '../../task/outcome.js'
 import { NA_INT, type Column } from '../../columns/types.js'
 import { checkError } from '../../check/errors.js'
 import type { Worksheet, WsColumn } from '../worksheet.js'
