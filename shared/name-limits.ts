@@ -83,6 +83,31 @@ export function checkColumnCount(columns: number, what: string, code: ErrorCode,
   }
 }
 
+/**
+ * All the column names of one SQL result together, in characters. SQLite names an unaliased
+ * column by its expression's text and has no limit of its own, so no one name is bounded here
+ * either (issue 38: sql.js answered names of 130-300 characters that were refused); a name is a
+ * piece of the query, which MAX_QUERY_BYTES bounds. But `*` repeats names: a short query can give
+ * 2,000 columns the same long name (`select *, *, … from (select <long expression>)`), which every
+ * answer, page and format would then carry, so the sum is bounded instead.
+ */
+export const MAX_SQL_NAME_CHARS = 1 << 20
+
+/** The characters of all the names together. */
+export const namesLength = (names: readonly string[]): number => names.reduce((sum, name) => sum + name.length, 0)
+
+/** Refuses an SQL result whose column names together are longer than MAX_SQL_NAME_CHARS. */
+export function checkSqlResultNames(names: readonly string[]): void {
+  const length = namesLength(names)
+  if (length <= MAX_SQL_NAME_CHARS) return
+  throw new AppError(
+    'INVALID_PARAMETER',
+    `The names of the result's ${names.length} columns are ${length} characters long together; the most allowed is ${MAX_SQL_NAME_CHARS}: ` +
+      'name long expressions with AS, or select fewer columns.',
+    { field: 'names', length, maxLength: MAX_SQL_NAME_CHARS },
+  )
+}
+
 const upperFirst = (s: string): string => s.charAt(0).toUpperCase() + s.slice(1)
 
 /** A name shown in a message: its first 40 characters when it is long (the name itself may be the problem). */

@@ -6,13 +6,17 @@
  * result that could be shown can also be saved.
  */
 import type { ResultSet } from '../../shared/protocol.js'
-import { checkColumnCount, checkFieldLength, quoteName } from '../../shared/name-limits.js'
+import { checkColumnCount, checkFieldLength, checkSqlResultNames, quoteName } from '../../shared/name-limits.js'
 
 /**
- * `nameField` bounds the column names: `name` (128) for what the macro language names (willbe,
- * tcol…), which a table may hold; `label` (1024) for SQL, which names an unaliased column by its
- * expression's text, as SQLite does without a limit (sqllogictest has names of 130-300
- * characters). Saving such a result still needs names of a table (validateTable).
+ * `nameField` says whose names the result has. `name`: the macro language's (willbe, tcol…),
+ * which a table may hold, each at most FIELD_LIMITS.name (128), labels at most FIELD_LIMITS.label.
+ * `label`: an answer of sql.js, named by SQLite, which names an unaliased column by its
+ * expression's text with no limit (sqllogictest has names of 130-300 characters; issue 38): no
+ * one name is bounded, only all of them together (MAX_SQL_NAME_CHARS, which says why). A compiled
+ * SQL answer is checked as `name` with the engine's own names and then given SQLite's, which the
+ * compiler bounds the same way (engine/sql/compile/index.ts). Saving such a result still needs
+ * names a table may have (validateTable): that limit protects the catalog, listings and `!cols`.
  */
 export function checkResultShape(result: ResultSet, nameField: 'name' | 'label' = 'name'): void {
   checkColumnCount(
@@ -21,8 +25,12 @@ export function checkResultShape(result: ResultSet, nameField: 'name' | 'label' 
     'TOO_MANY_COLUMNS',
     'select fewer columns (colord, fewer willbe or tcol, fewer cbreaks values, or a narrower select list)',
   )
+  if (nameField === 'label') {
+    checkSqlResultNames(result.cols.map((col) => col.label))
+    return
+  }
   result.cols.forEach((col, i) => {
-    checkFieldLength(nameField, col.name, `the name of result column ${i + 1} (${quoteName(col.name)})`, 'INVALID_PARAMETER', { column: i + 1 })
+    checkFieldLength('name', col.name, `the name of result column ${i + 1} (${quoteName(col.name)})`, 'INVALID_PARAMETER', { column: i + 1 })
     checkFieldLength('label', col.label, `the label of result column ${quoteName(col.name)}`, 'INVALID_PARAMETER', { column: col.name })
   })
 }

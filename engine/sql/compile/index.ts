@@ -8,6 +8,7 @@ import type { Op } from '../../ast.js'
 import type { ColumnSpec } from '../../../shared/table.js'
 import { checkQuery, type CheckedOps, type TableSchemas } from '../../check/index.js'
 import { MAX_QUERY_TABLES } from '../../../shared/sql-table-limit.js'
+import { MAX_SQL_NAME_CHARS, namesLength } from '../../../shared/name-limits.js'
 import { rewriteTableRefs } from '../table-refs.js'
 import { NotCompiled } from './ir.js'
 import { sqliteColumnNames } from './names.js'
@@ -54,6 +55,8 @@ export async function compileSql(sql: string, tables: readonly SqlTableSchema[])
     if (plan.textOrder && !textOrdersAsSqlite(sql)) return { reason: 'text ordered by characters whose order differs between UTF-16 and UTF-8' }
     const names = await sqliteColumnNames(rewriteTableRefs(sql, new Map(tables.map((t) => [t.path, t.alias]))), tables)
     if (names === null) return { reason: 'SQLite does not accept it' }
+    // sql.js's answer is refused with a message saying so (shared/name-limits.ts); the engine's must not answer instead.
+    if (namesLength(names) > MAX_SQL_NAME_CHARS) return { reason: 'result column names longer than allowed together' }
     // The reading must be SQLite's: as many columns, aliases where SQLite has them.
     if (names.length !== plan.columns.length) return { reason: 'not SQLite’s reading of the select list' }
     for (let i = 0; i < names.length; i++) {
