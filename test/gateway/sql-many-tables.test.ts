@@ -5,18 +5,19 @@
  * (shared/sql-table-limit.ts), refused before any of its tables is loaded.
  */
 import { expect } from 'chai'
-import { writeTableVersion } from '../../engine/storage/index.js'
+import { hasSqliteImage, writeTableVersion } from '../../engine/storage/index.js'
 import { commitTable, ensureDir } from '../../gateway/catalog/tables.js'
 import { forEachStore } from '../helpers/suites.js'
 import type { TestService } from '../helpers/service.js'
 
 const MOST = 64
 
-/** Tables t0…t{n-1} in a new folder, each k = 1, 2, 3 and v = i, 10 i, 100 i. */
-async function makeTables(svc: TestService, n: number): Promise<string> {
+/** Tables t0…t{n-1} in a new folder, each k = 1, 2, 3 and v = i, 10 i, 100 i: the folder and their versions. */
+async function makeTables(svc: TestService, n: number): Promise<{ folder: string; versions: string[] }> {
   const { store, config } = svc.deps
   const folder = `manyt${Date.now() % 100_000}${Math.floor(Math.random() * 1000)}`
   await ensureDir(store, { path: folder, owner: 'admin', users: [], inherit: false })
+  const versions: string[] = []
   for (let i = 0; i < n; i++) {
     const meta = await writeTableVersion(config.dataDir, {
       columns: [
@@ -26,8 +27,9 @@ async function makeTables(svc: TestService, n: number): Promise<string> {
       data: [Int32Array.from([1, 2, 3]), Int32Array.from([i, 10 * i, 100 * i])],
     })
     await commitTable(store, { path: `${folder}.t${i}`, owner: 'admin' }, meta)
+    versions.push(meta.version)
   }
-  return folder
+  return { folder, versions }
 }
 
 /** A join of the first n tables on k, summing every v, with a group_concat of the last (which keeps it on sql.js). */
@@ -46,9 +48,10 @@ function joinAnswer(n: number) {
 
 forEachStore('api/sql over more tables than sql.js attaches', (svc) => {
   let folder: string
+  let versions: string[]
   before(async function () {
     this.timeout(60_000)
-    folder = await makeTables(svc(), MOST + 1)
+    ;({ folder, versions } = await makeTables(svc(), MOST + 1))
   })
   const sql = async (text: string) =>
     svc()
@@ -73,5 +76,7 @@ forEachStore('api/sql over more tables than sql.js attaches', (svc) => {
       expect(res.body.code).to.equal('sql_error')
       expect(res.body.error).to.include(`at most ${MOST} tables in a query: this one reads ${MOST + 1}`)
     }
+    // Refused before its tables were loaded: the one table no other test reads never got its SQLite image.
+    expect(await hasSqliteImage(svc().deps.config.dataDir, versions[MOST])).to.equal(false)
   })
 })
