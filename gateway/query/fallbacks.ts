@@ -4,7 +4,7 @@
  * another way. Each runner says what it can do instead, and this says when each applies:
  *  - whole: the data do not fit the split plan. A split run runs the task whole on one worker,
  *    under the same signal; a table larger than the table cache cannot be read whole, so a run
- *    window by window is refused (413) instead (pool.ts).
+ *    window by window is refused (413) instead (parallel.ts, windowed.ts).
  *  - sqlite: compiled SQL met data it cannot answer exactly as SQLite would: sql.js answers (sql.ts).
  *  - widen: an int `+ - *` left 32 bits: the operator is marked wide in the compiled-query cache
  *    and the query runs again, once per operator; when it was wide already, the overflow is the
