@@ -4,6 +4,7 @@
  * table under `:json.rows`. One test per row of the issue, through HTTP, on every Store kind.
  */
 import { expect } from 'chai'
+import { loggedIn } from '../helpers/service.js'
 import { forEachStore } from '../helpers/suites.js'
 
 /** An index widget (a grid), a second grid and a text widget; no `path` variable. */
@@ -46,12 +47,8 @@ const RESULT_METHODS = ['cols', 'rows', 'data', 'head', 'stop', 'status', 'metho
 const CONTROL_METHODS = ['stop', 'status', 'methods']
 
 forEachStore('conformance: instance URL shapes (issue 17)', (svc) => {
-  let cookie: string
-  const post = (path: string, body?: object) => {
-    const req = svc().http.post(path).set('Cookie', cookie)
-    return body === undefined ? req : req.send(body)
-  }
-  const get = (path: string) => svc().http.get(path).set('Cookie', cookie)
+  const session = loggedIn(svc)
+  const { post, get } = session
   const create = async (xml: string): Promise<number> => {
     const res = await post('/v1/api/new:json', { xml })
     expect(res.status, res.text).to.equal(200)
@@ -59,10 +56,6 @@ forEachStore('conformance: instance URL shapes (issue 17)', (svc) => {
   }
   const regionStores = async (region: string): Promise<number[]> =>
     (await post('/v1/api/sql:json', { sql: `select store from pub.demo.retail.stores where region = '${region}' order by store` })).body.store
-
-  before(async () => {
-    cookie = await svc().login()
-  })
 
   it('POST api/{tag}/@:json answers the widget status table, as api/{tag} does without an index widget', async () => {
     const tag = await create(WITH_INDEX)

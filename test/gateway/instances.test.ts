@@ -1,17 +1,12 @@
 import { expect } from 'chai'
+import { loggedIn } from '../helpers/service.js'
 import { forEachStore } from '../helpers/suites.js'
 
 const ITEMS10 = '<base table="pub.demo.retail.item"/><sel value="i_()&lt;=10"/><colord cols="trans,store"/>'
 
 forEachStore('instances', (svc) => {
-  let cookie: string
-  const post = (path: string, body?: object, as = cookie) => {
-    const req = svc().http.post(path).set('Cookie', as)
-    return body === undefined ? req : req.send(body)
-  }
-  before(async () => {
-    cookie = await svc().login()
-  })
+  const session = loggedIn(svc)
+  const { post } = session
 
   it('gives increasing, distinct integer tags to new instances of every kind', async () => {
     const tags = []
@@ -32,7 +27,7 @@ forEachStore('instances', (svc) => {
     const res = await post('/v1/api/new/sql', {})
     expect(res.type).to.equal('text/html')
     expect(res.text).to.match(/href="\/v1\/api\/\d+"/)
-    const form = await svc().http.get('/v1/api/new').set('Cookie', cookie)
+    const form = await session.get('/v1/api/new')
     expect(form.text).to.contain('<textarea').and.to.contain('Submit')
   })
 
@@ -82,7 +77,7 @@ forEachStore('instances', (svc) => {
       const full = await post(`/v1/api/${tag}:json`)
       expect(full.body.trans).to.have.length(10)
       expect((await post(`/v1/api/${tag}/:json`)).body).to.deep.equal(full.body)
-      expect((await svc().http.get(`/v1/api/${tag}/!cols:json`).set('Cookie', cookie)).body.name).to.deep.equal(['trans', 'store'])
+      expect((await session.get(`/v1/api/${tag}/!cols:json`)).body.name).to.deep.equal(['trans', 'store'])
       expect((await post(`/v1/api/${tag}/@index/rows:json`)).body).to.equal(10)
       expect((await post(`/v1/api/${tag}/!data:json.keyed?range_=0&to_=2`)).body).to.have.length(2)
       expect((await post(`/v1/api/${tag}/!data:text?to_=1`)).text.split('\n')[0]).to.match(/trans\s+store/)
@@ -102,13 +97,13 @@ forEachStore('instances', (svc) => {
     const missing = await post('/v1/api/999999999:json', undefined, other)
     expect(theirs.status).to.equal(404)
     expect(theirs.body.error.replace(String(tag), 'N')).to.equal(missing.body.error.replace('999999999', 'N'))
-    cookie = other
+    session.cookie = other
   })
 
   it("drops a session's instances when it logs out", async () => {
     const tag = (await post('/v1/api/new:json', { xml: ITEMS10 })).body.tag
     await post('/v1/api/!logout:json')
-    cookie = await svc().login()
+    session.cookie = await svc().login()
     expect((await post(`/v1/api/${tag}:json`)).status).to.equal(404)
     expect(await svc().deps.store.get(`inst:${tag}`)).to.equal(null)
   })
@@ -149,14 +144,10 @@ const NO_INDEX = `<dynamic state="NY" n="1">
 </dynamic>`
 
 forEachStore('dynamic instances', (svc) => {
-  let cookie: string
+  const session = loggedIn(svc)
+  const { post } = session
   let tag: number
-  const post = (path: string, body?: object) => {
-    const req = svc().http.post(path).set('Cookie', cookie)
-    return body === undefined ? req : req.send(body)
-  }
   before(async () => {
-    cookie = await svc().login()
     const res = await post('/v1/api/new:json', { xml: DYNAMIC })
     expect(res.status, res.text).to.equal(200)
     tag = res.body.tag
@@ -187,7 +178,7 @@ forEachStore('dynamic instances', (svc) => {
   it('takes variables as JSON members and form fields, and ignores unknown ones', async () => {
     const json = await post(`/v1/api/${tag}:json`, { region: 'West', nosuch: 1, fmt_: 'html' })
     expect(new Set(json.body.region)).to.deep.equal(new Set(['West']))
-    const form = await svc().http.post(`/v1/api/${tag}:json`).set('Cookie', cookie).type('form').send({ x: '5' })
+    const form = await session.post(`/v1/api/${tag}:json`).type('form').send({ x: '5' })
     expect(form.body.y[0]).to.equal(50)
   })
 
@@ -252,47 +243,42 @@ const delay = (ms: number) => new Promise((r) => setTimeout(r, ms))
 forEachStore(
   '!stop',
   (svc) => {
-    let cookie: string
-    before(async () => {
-      cookie = await svc().login()
-    })
+    const session = loggedIn(svc)
 
     it('stops a running instance query: the query answers 409 stopped and !stop answers stopped', async () => {
-      const tag = (await svc().http.post('/v1/api/new/sql:json').set('Cookie', cookie).send({})).body.tag
-      const running = svc()
-        .http.post(`/v1/api/${tag}:json`)
-        .set('Cookie', cookie)
+      const tag = (await session.post('/v1/api/new/sql:json').send({})).body.tag
+      const running = session
+        .post(`/v1/api/${tag}:json`)
         .send({ sql: FOREVER })
         .then((r) => r)
       await delay(400)
       const started = Date.now()
-      const stop = await svc().http.post(`/v1/api/${tag}/!stop:json?force_=1`).set('Cookie', cookie)
+      const stop = await session.post(`/v1/api/${tag}/!stop:json?force_=1`)
       expect(stop.status).to.equal(200)
       expect(stop.body).to.deep.equal({ stopped: true })
       const res = await running
       expect(res.status).to.equal(409)
       expect(res.body.code).to.equal('stopped')
       expect(Date.now() - started).to.be.below(5000)
-      expect((await svc().http.post(`/v1/api/${tag}/!stop:json`).set('Cookie', cookie)).body).to.deep.equal({ stopped: false })
-      const after = await svc().http.post(`/v1/api/${tag}:json`).set('Cookie', cookie).send({ sql: 'select 7 as n' })
+      expect((await session.post(`/v1/api/${tag}/!stop:json`)).body).to.deep.equal({ stopped: false })
+      const after = await session.post(`/v1/api/${tag}:json`).send({ sql: 'select 7 as n' })
       expect(after.body).to.deep.equal({ n: [7] })
     })
 
     it("stops the session's api/sql query through api/sql/!stop without disturbing other queries", async () => {
-      const running = svc()
-        .http.post('/v1/api/sql:json')
-        .set('Cookie', cookie)
+      const running = session
+        .post('/v1/api/sql:json')
         .send({ sql: FOREVER })
         .then((r) => r)
       await delay(400)
-      const other = svc().http.post('/v1/api/run:json').set('Cookie', cookie).send({ xml: '<table cols="a">1;2</table>' })
-      expect((await svc().http.post('/v1/api/sql/!stop:json').set('Cookie', cookie)).body).to.deep.equal({ stopped: true })
+      const other = session.post('/v1/api/run:json').send({ xml: '<table cols="a">1;2</table>' })
+      expect((await session.post('/v1/api/sql/!stop:json')).body).to.deep.equal({ stopped: true })
       expect((await running).status).to.equal(409)
       expect((await other).body).to.deep.equal({ a: [1, 2] })
     })
 
     it('answers stopped:false for api/run/!stop when nothing runs', async () => {
-      const res = await svc().http.post('/v1/api/run/!stop:json').set('Cookie', cookie)
+      const res = await session.post('/v1/api/run/!stop:json')
       expect(res.body).to.deep.equal({ stopped: false })
     })
   },

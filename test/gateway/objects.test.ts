@@ -9,7 +9,7 @@ import { commitTable, ensureDir } from '../../gateway/catalog/tables.js'
 import { tableData } from '../../gateway/tables/table-data.js'
 import { TableCache } from '../../gateway/tables/table-cache.js'
 import { catalogSnapshot, userCookie } from '../helpers/dbm.js'
-import { DEMO_ROWS, type TestService } from '../helpers/service.js'
+import { DEMO_ROWS, loggedIn, type TestService } from '../helpers/service.js'
 import { forEachStore } from '../helpers/suites.js'
 import { dataOf } from '../helpers/columns.js'
 
@@ -113,13 +113,12 @@ describe('tableData()', () => {
 })
 
 forEachStore('object URLs', (svc) => {
-  let admin: string
+  const admin = loggedIn(svc)
+  const { get } = admin
   let olga: string
-  const get = (path: string, as = admin) => svc().http.get(path).set('Cookie', as)
-  const post = (path: string, as = admin) => svc().http.post(path).set('Cookie', as)
+  const post = (path: string, as = admin.cookie) => svc().http.post(path).set('Cookie', as)
 
   before(async () => {
-    admin = await svc().login()
     olga = await userCookie(svc(), 'olga')
     const store = svc().deps.store
     // Private to admin: a top-level folder, a table in it, a folder and a table inside pub.
@@ -425,11 +424,8 @@ forEachStore('object URLs', (svc) => {
 forEachStore(
   'object URLs with MAX_RESULT_ROWS=100',
   (svc) => {
-    let cookie: string
-    const get = (path: string) => svc().http.get(path).set('Cookie', cookie)
-    before(async () => {
-      cookie = await svc().login()
-    })
+    const session = loggedIn(svc)
+    const { get } = session
 
     it('refuses a whole table of more rows with 413, telling to read it with !data, range_ and to_', async () => {
       for (const path of [`/v1/api/${ITEM}:json`, `/v1/api/${ITEM}/!data:json`, `/v1/api/${ITEM}/!data:json?range_=10&to_=111`]) {

@@ -3,20 +3,15 @@
  * it (the workbench) can tell when the result behind its pages was replaced.
  */
 import { expect } from 'chai'
+import { loggedIn } from '../helpers/service.js'
 import { forEachStore } from '../helpers/suites.js'
 
 const ITEMS = '<base table="pub.demo.retail.item"/><sel value="i_()&lt;=10"/><colord cols="trans,store"/>'
 const STORES = '<base table="pub.demo.retail.stores"/><colord cols="store,city"/>'
 
 forEachStore('X-Result-Id', (svc) => {
-  let cookie: string
-  const post = (path: string, body?: object) => {
-    const req = svc().http.post(path).set('Cookie', cookie)
-    return body === undefined ? req : req.send(body)
-  }
-  before(async () => {
-    cookie = await svc().login()
-  })
+  const session = loggedIn(svc)
+  const { post } = session
 
   for (const [where, newPath] of [
     ['the session’s api/run', null],

@@ -1,5 +1,5 @@
 import { expect } from 'chai'
-import { DEMO_ROWS } from '../helpers/service.js'
+import { DEMO_ROWS, loggedIn } from '../helpers/service.js'
 import { forEachStore } from '../helpers/suites.js'
 import { createUser } from '../../gateway/catalog/users.js'
 import { KEYS } from '../../gateway/catalog/records.js'
@@ -8,14 +8,8 @@ const BY_STORE =
   '<base table="pub.demo.retail.item"/><tabu breaks="store"><break col="store" sort="up"/><tcol fun="cnt" name="n"/><tcol source="sales" fun="sum" name="s"/></tabu>'
 
 forEachStore('api/run', (svc) => {
-  let cookie: string
-  const post = (path: string, body?: object, as = cookie) => {
-    const req = svc().http.post(path).set('Cookie', as)
-    return body === undefined ? req : req.send(body)
-  }
-  before(async () => {
-    cookie = await svc().login()
-  })
+  const session = loggedIn(svc)
+  const { post } = session
 
   describe('results', () => {
     it('answers a tabulation as column-major JSON that agrees with SQL', async () => {
@@ -82,7 +76,7 @@ forEachStore('api/run', (svc) => {
       expect(head.body.data.trans).to.deep.equal(all)
       expect((await post('/v1/api/run/!data:json.rows?range_=0&to_=1')).body.rows).to.have.length(1)
       expect((await post('/v1/api/run/!data:json.keyed?to_=2')).body).to.have.length(2)
-      const get = await svc().http.get('/v1/api/run/@index/data:json?range_=9').set('Cookie', cookie)
+      const get = await session.get('/v1/api/run/@index/data:json?range_=9')
       expect(get.body.trans).to.deep.equal([all[9]])
     })
   })
@@ -114,7 +108,7 @@ forEachStore('api/run', (svc) => {
 
     it('answers a missing xml parameter with 400 and shows a form in HTML', async () => {
       expect((await post('/v1/api/run:json', {})).status).to.equal(400)
-      const page = await svc().http.get('/v1/api/run').set('Cookie', cookie)
+      const page = await session.get('/v1/api/run')
       expect(page.text).to.contain('<textarea').and.to.contain('name="xml"')
     })
   })

@@ -5,17 +5,15 @@
  * completes. The behaviour in a browser is test/browser/editor.test.ts's.
  */
 import { expect } from 'chai'
+import { loggedIn } from '../helpers/service.js'
 import { forEachStore } from '../helpers/suites.js'
 
 forEachStore(
   'workbench editor and landing page',
   (svc) => {
-    let cookie: string
-    const get = (path: string) => svc().http.get(path).set('Cookie', cookie)
-    const postJson = (path: string, body: object) => svc().http.post(path).set('Cookie', cookie).send(body)
-    before(async () => {
-      cookie = await svc().login()
-    })
+    const session = loggedIn(svc)
+    const { get } = session
+    const postJson = (path: string, body: object) => session.post(path).send(body)
 
     describe('the landing page', () => {
       it('answers api in HTML with links into the workbench, and / leads there', async () => {
@@ -110,7 +108,7 @@ forEachStore(
         expect(res.status).to.equal(200)
         expect(res.text).to.not.include('data-mode="editor"')
         expect(res.text).to.include('<table>')
-        const posted = await svc().http.post('/v1/api/sql').set('Cookie', cookie).type('form').send({ sql: 'select 6 as six' })
+        const posted = await session.post('/v1/api/sql').type('form').send({ sql: 'select 6 as six' })
         expect(posted.text).to.not.include('data-mode="editor"')
         expect((await get('/v1/api/sql/!cols:json')).body.name).to.deep.equal(['six'])
       })

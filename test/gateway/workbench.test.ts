@@ -8,7 +8,7 @@
  */
 import { expect } from 'chai'
 import type { Response } from 'supertest'
-import { ADMIN_PASSWORD } from '../helpers/service.js'
+import { ADMIN_PASSWORD, loggedIn } from '../helpers/service.js'
 import { forEachStore } from '../helpers/suites.js'
 
 const CSP =
@@ -69,18 +69,15 @@ const LOGIN = ['form#login-form', 'input#uid', 'input#pw', 'button#login-submit'
 const DYNAMIC = '<dynamic store="1" note="x"><widget name="index"><base table="pub.demo.retail.stores"/><sel value="store={@store}"/></widget></dynamic>'
 
 forEachStore('workbench pages', (svc) => {
-  let cookie: string
-  const get = (path: string, as: string | null = cookie) => {
+  const session = loggedIn(svc)
+  const get = (path: string, as: string | null = session.cookie) => {
     const req = svc().http.get(path)
     return as === null ? req : req.set('Cookie', as)
   }
-  const post = (path: string, body: object, as: string | null = cookie) => {
+  const post = (path: string, body: object, as: string | null = session.cookie) => {
     const req = svc().http.post(path)
     return (as === null ? req : req.set('Cookie', as)).send(body)
   }
-  before(async () => {
-    cookie = await svc().login()
-  })
 
   describe('without a session', () => {
     it('answers every HTML page with 403 and the login form', async () => {
