@@ -12,7 +12,7 @@ import { readdir } from 'node:fs/promises'
 import { join } from 'node:path'
 import { AppError } from '../../shared/errors.js'
 import type { Store, WriteOp } from '../../shared/store/types.js'
-import type { TestService } from '../helpers/service.js'
+import { loggedIn, type TestService } from '../helpers/service.js'
 import { forEachStore } from '../helpers/suites.js'
 
 type Misbehaviour = 'applied-then-unavailable' | 'applied-twice' | 'lost'
@@ -44,21 +44,10 @@ async function versionFolders(svc: TestService): Promise<string[]> {
 forEachStore(
   'a table commit whose answer is lost',
   (svc) => {
-    let admin: string
-    before(async () => {
-      admin = await svc().login()
-    })
+    const admin = loggedIn(svc)
 
-    const upload = (path: string) =>
-      svc()
-        .http.post('/v1/api/dbm:json')
-        .set('Cookie', admin)
-        .send({ cmd: ['upload_table', { path, data: { n: [1, 2, 3] } }] })
-    const countRows = (path: string) =>
-      svc()
-        .http.post('/v1/api/sql:json')
-        .set('Cookie', admin)
-        .send({ sql: `select count(*) n from ${path}` })
+    const upload = (path: string) => admin.post('/v1/api/dbm:json').send({ cmd: ['upload_table', { path, data: { n: [1, 2, 3] } }] })
+    const countRows = (path: string) => admin.post('/v1/api/sql:json').send({ sql: `select count(*) n from ${path}` })
 
     for (const how of ['applied-then-unavailable', 'applied-twice'] as const) {
       it(`${how}: the save is confirmed from the catalog and answered as done; the table reads`, async () => {

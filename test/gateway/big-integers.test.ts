@@ -6,16 +6,14 @@
  * through uploads (CSV and JSON) and savetable, and report `j` in `!cols`.
  */
 import { expect } from 'chai'
+import { loggedIn } from '../helpers/service.js'
 import { forEachStore } from '../helpers/suites.js'
 import { dbmOk } from '../helpers/dbm.js'
 
 forEachStore('big integers through api/run', (svc) => {
-  let cookie: string
-  before(async () => {
-    cookie = await svc().login()
-  })
-  const run = (xml: string, path = '/v1/api/run:json') => svc().http.post(path).set('Cookie', cookie).send({ xml })
-  const cols = async (): Promise<{ name: string[]; type: string[] }> => (await svc().http.post('/v1/api/run/!cols:json').set('Cookie', cookie)).body
+  const session = loggedIn(svc)
+  const run = (xml: string, path = '/v1/api/run:json') => session.post(path).send({ xml })
+  const cols = async (): Promise<{ name: string[]; type: string[] }> => (await session.post('/v1/api/run/!cols:json')).body
 
   it('reads the literals the issue names exactly, as big integers', async () => {
     const res = await run(
@@ -62,7 +60,7 @@ forEachStore('big integers through api/run', (svc) => {
   })
 
   it('uploads CSV and JSON with integers past 32 bits as big integers, exactly', async () => {
-    const csv = await dbmOk<{ cols: { name: string; type: string }[] }>(svc(), cookie, 'upload_table', {
+    const csv = await dbmOk<{ cols: { name: string; type: string }[] }>(svc(), session.cookie, 'upload_table', {
       path: 'bigint_csv',
       csv: 'id,n\n9007199254740991,1\n-4294967297,2\n,3\n',
     })
@@ -70,7 +68,7 @@ forEachStore('big integers through api/run', (svc) => {
     const back = await run('<base table="uploads.admin.bigint_csv"/><sort col="id"/>')
     expect(back.body.id).to.deep.equal([null, -4294967297, 9007199254740991])
     expect((await cols()).type).to.deep.equal(['j', 'i'])
-    const json = await dbmOk<{ cols: { name: string; type: string }[] }>(svc(), cookie, 'upload_table', {
+    const json = await dbmOk<{ cols: { name: string; type: string }[] }>(svc(), session.cookie, 'upload_table', {
       path: 'bigint_json',
       data: { id: [3000000000, 1, null] },
     })
@@ -78,14 +76,14 @@ forEachStore('big integers through api/run', (svc) => {
     const sum = await run('<base table="uploads.admin.bigint_json"/><willbe name="next" value="id+1"/><sel value="id>2147483647"/>')
     expect(sum.body).to.deep.equal({ id: [3000000000], next: [3000000001] })
     // The table's own URL reads the stored float64 values as they are.
-    const url = await svc().http.get('/v1/api/uploads.admin.bigint_json:json').set('Cookie', cookie)
+    const url = await session.get('/v1/api/uploads.admin.bigint_json:json')
     expect(url.status, url.text).to.equal(200)
     expect(url.body).to.deep.equal({ id: [3000000000, 1, null] })
   })
 
   it('saves a big-integer result with savetable and reads it back the same', async () => {
     const xml = '<table cols="a">1;2</table><willbe name="x" value="a*4000000000"/>'
-    const saved = await svc().http.post('/v1/api/run:json').set('Cookie', cookie).send({ xml, savetable: 'uploads.admin.bigint_saved' })
+    const saved = await session.post('/v1/api/run:json').send({ xml, savetable: 'uploads.admin.bigint_saved' })
     expect(saved.status, saved.text).to.equal(200)
     const back = await run('<base table="uploads.admin.bigint_saved"/>')
     expect(back.body).to.deep.equal({ a: [1, 2], x: [4000000000, 8000000000] })
@@ -94,7 +92,7 @@ forEachStore('big integers through api/run', (svc) => {
 
   it('answers SQL over a big-integer column exactly, on SQLite (whose integers are 64-bit)', async () => {
     const sql = 'select id, id + 1 as next, id / 2 as half from uploads.admin.bigint_csv where id is not null order by id'
-    const res = await svc().http.post('/v1/api/sql:json').set('Cookie', cookie).send({ sql })
+    const res = await session.post('/v1/api/sql:json').send({ sql })
     expect(res.status, res.text).to.equal(200)
     expect(res.headers['x-tabula-engine']).to.equal('sqlite')
     expect(res.body).to.deep.equal({ id: [-4294967297, 9007199254740991], next: [-4294967296, 9007199254740992], half: [-2147483648, 4503599627370495] })

@@ -9,7 +9,7 @@ import { join } from 'node:path'
 import { ensureDir } from '../../gateway/catalog/tables.js'
 import { KEYS } from '../../gateway/catalog/records.js'
 import { catalogSnapshot, dbm, dbmFails, dbmOk, userCookie } from '../helpers/dbm.js'
-import type { TestService } from '../helpers/service.js'
+import { loggedIn, type TestService } from '../helpers/service.js'
 import { forEachStore } from '../helpers/suites.js'
 
 interface TableValue {
@@ -35,11 +35,10 @@ async function versionFolders(svc: TestService): Promise<string[]> {
 const BY_REGION = '<base table="pub.demo.retail.stores"/><tabu breaks="region"><break col="region" sort="up"/><tcol fun="cnt" name="n"/></tabu>'
 
 forEachStore('dbm data transactions', (svc) => {
-  let admin: string
+  const admin = loggedIn(svc)
   let bob: string
   let carol: string
   before(async () => {
-    admin = await svc().login()
     bob = await userCookie(svc(), 'bob')
     carol = await userCookie(svc(), 'carol')
     // A folder both may write into, where each owns their own tables.
@@ -580,7 +579,7 @@ forEachStore('dbm data transactions', (svc) => {
     }
 
     it('is reachable under its XML-API name savetable', async () => {
-      expect(await dbmOk(svc(), admin, 'savetable', { name: 'uploads.admin.aliased', xml: '<table cols="x">1</table>' })).to.deep.equal({
+      expect(await dbmOk(svc(), admin.cookie, 'savetable', { name: 'uploads.admin.aliased', xml: '<table cols="x">1</table>' })).to.deep.equal({
         path: 'uploads.admin.aliased',
         rows: 1,
       })

@@ -5,7 +5,7 @@ import { KEYS, parseRecord, type TableRecord } from '../../gateway/catalog/recor
 import { sweepRetiredVersions } from '../../gateway/catalog/retired.js'
 import { commitTable } from '../../gateway/catalog/tables.js'
 import { ensureHomeFolder } from '../../gateway/catalog/write-access.js'
-import type { TestService } from '../helpers/service.js'
+import { loggedIn, type TestService } from '../helpers/service.js'
 import { forEachStore } from '../helpers/suites.js'
 import { catalogSnapshot, dbmFails, dbmOk, expectRetired, userCookie, type DbmAnswer } from '../helpers/dbm.js'
 
@@ -31,7 +31,7 @@ async function record(svc: TestService, path: string): Promise<TableRecord | nul
 }
 
 forEachStore('dbm table transactions', (svc) => {
-  let admin: string
+  const admin = loggedIn(svc)
   let alice: string
   let bob: string
   const sql = (cookie: string, query: string) => svc().http.post('/v1/api/sql:json').set('Cookie', cookie).send({ sql: query })
@@ -43,7 +43,6 @@ forEachStore('dbm table transactions', (svc) => {
   const expectNoNewVersion = async (before: readonly string[]) => expect((await versionFolders()).filter((v) => !before.includes(v))).to.deep.equal([])
 
   before(async () => {
-    admin = await svc().login()
     alice = await userCookie(svc(), 'alice', { roles: ['folder_creator'] })
     bob = await userCookie(svc(), 'bob')
     // tb: bob reads and writes there; tbp: alice's alone; shr: everyone reads, nobody else writes.
@@ -300,7 +299,7 @@ forEachStore('dbm table transactions', (svc) => {
       const before = await catalogSnapshot(svc())
       expect((await dbmFails(svc(), bob, 'move', { from: 'tb.m1', to: 'tb.m3' }, /only the owner of the table "tb.m1"/i)).code).to.equal('forbidden')
       expect((await dbmFails(svc(), alice, 'move', { from: 'tb.m1', to: 'pub.m1' }, /no permission to create in "pub"/)).code).to.equal('forbidden')
-      expect((await dbmFails(svc(), admin, 'move', { from: 'uploads', to: 'uploads2' }, /reserved folder "uploads" cannot be moved/)).code).to.equal(
+      expect((await dbmFails(svc(), admin.cookie, 'move', { from: 'uploads', to: 'uploads2' }, /reserved folder "uploads" cannot be moved/)).code).to.equal(
         'forbidden',
       )
       expect(await catalogSnapshot(svc())).to.deep.equal(before)

@@ -9,7 +9,7 @@ import { expect } from 'chai'
 import http from 'node:http'
 import supertest from 'supertest'
 import type { Cluster } from '../helpers/cluster.js'
-import type { TestService } from '../helpers/service.js'
+import { loggedIn, type TestService } from '../helpers/service.js'
 import { forEachStore } from '../helpers/suites.js'
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
@@ -51,14 +51,11 @@ const originOf = (svc: TestService): string => new URL(svc.http.get('/').url).or
 forEachStore(
   'cancel on disconnect',
   (svc, kind) => {
-    let cookie: string
+    const session = loggedIn(svc)
     let serial = 0
-    before(async () => {
-      cookie = await svc().login()
-    })
 
     const status = async (path: string): Promise<boolean> => {
-      const res = await svc().http.get(`/v1/api/${path}/!status:json`).set('Cookie', cookie)
+      const res = await session.get(`/v1/api/${path}/!status:json`)
       expect(res.status, res.text).to.equal(200)
       return res.body.running === true
     }
@@ -82,7 +79,7 @@ forEachStore(
         const n = ++serial
         const res = await supertest(base)
           .post('/v1/api/sql:json')
-          .set('Cookie', cookie)
+          .set('Cookie', session.cookie)
           .send({ sql: `select ${n} as n` })
           .timeout(15_000)
         expect(res.status, res.text).to.equal(200)
@@ -92,7 +89,7 @@ forEachStore(
 
     /** Starts the request, waits until its query runs, cuts the connection, and checks everything is released. */
     async function cutWhileRunning(path: string, params: object): Promise<void> {
-      const request = openRequest(`${originOf(svc())}/v1/api/${path}:json`, cookie, params)
+      const request = openRequest(`${originOf(svc())}/v1/api/${path}:json`, session.cookie, params)
       await Promise.race([
         until(() => status(path), `the query of api/${path} runs`, 20_000),
         request.outcome.then((what) => Promise.reject(new Error(`the request ended before it was cut: ${what}`))),
@@ -115,7 +112,7 @@ forEachStore(
 
     it('stops the query of an instance whose client went away', async function () {
       this.timeout(60_000)
-      const tag = (await svc().http.post('/v1/api/new/sql:json').set('Cookie', cookie).send({})).body.tag as number
+      const tag = (await session.post('/v1/api/new/sql:json').send({})).body.tag as number
       await cutWhileRunning(String(tag), { sql: forever(++serial) })
     })
   },

@@ -10,7 +10,7 @@ import { randomBytes } from 'node:crypto'
 import { AppError } from '../../shared/errors.js'
 import { acquireSlot, slotsKey, type SlotLease } from '../../gateway/query/running/index.js'
 import { userCookie } from '../helpers/dbm.js'
-import { redisAvailable } from '../helpers/service.js'
+import { loggedIn, redisAvailable } from '../helpers/service.js'
 import { forEachStore } from '../helpers/suites.js'
 import { forever, refusal, twoStoreConnections } from '../helpers/query-slots.js'
 import { interruptible } from '../helpers/interruptible-store.js'
@@ -94,13 +94,10 @@ for (const kind of ['memory', 'redis'] as const) {
 forEachStore(
   'MAX_QUERIES_PER_SESSION',
   (svc, kind) => {
-    let cookie: string
+    const session = loggedIn(svc)
     let serial = 0
-    before(async () => {
-      cookie = await svc().login()
-    })
-    const post = (path: string, body: object, as = cookie) => svc().http.post(`/v1/api/${path}`).set('Cookie', as).send(body)
-    const running = async (path: string) => (await svc().http.get(`/v1/api/${path}/!status:json`).set('Cookie', cookie)).body.running === true
+    const post = (path: string, body: object, as = session.cookie) => svc().http.post(`/v1/api/${path}`).set('Cookie', as).send(body)
+    const running = async (path: string) => (await session.get(`/v1/api/${path}/!status:json`)).body.running === true
 
     async function untilRunning(path: string): Promise<void> {
       const deadline = Date.now() + 20_000
@@ -137,8 +134,8 @@ forEachStore(
       }
       const other = await userCookie(svc(), `slots_${randomBytes(3).toString('hex')}`)
       expect((await post('sql:json', { sql: 'select 5 as five' }, other)).body).to.deep.equal({ five: [5] })
-      await svc().http.post('/v1/api/sql/!stop:json').set('Cookie', cookie)
-      await svc().http.post(`/v1/api/${tag}/!stop:json`).set('Cookie', cookie)
+      await session.post('/v1/api/sql/!stop:json')
+      await session.post(`/v1/api/${tag}/!stop:json`)
       expect((await first).status).to.equal(409)
       expect((await second).status).to.equal(409)
       await expectTwoAtOnce()
@@ -158,8 +155,8 @@ forEachStore(
       expect(again.status, again.text).to.equal(200)
       expect(again.body).to.deep.equal({ held: [n] })
       expect((await post('sql:json', { sql: `select ${++serial} as fresh` })).status).to.equal(429)
-      await svc().http.post('/v1/api/sql/!stop:json').set('Cookie', cookie)
-      await svc().http.post(`/v1/api/${tag}/!stop:json`).set('Cookie', cookie)
+      await session.post('/v1/api/sql/!stop:json')
+      await session.post(`/v1/api/${tag}/!stop:json`)
       expect((await first).status).to.equal(409)
       expect((await second).status).to.equal(409)
       await expectTwoAtOnce()
@@ -176,7 +173,7 @@ forEachStore(
       expect(timedOut.map((r) => r.status)).to.deep.equal([504, 504])
       const stopped = post('sql:json', { sql: forever(++serial) }).then((r) => r)
       await untilRunning('sql')
-      await svc().http.post('/v1/api/sql/!stop:json').set('Cookie', cookie)
+      await session.post('/v1/api/sql/!stop:json')
       expect((await stopped).status).to.equal(409)
       await expectTwoAtOnce()
     })

@@ -6,6 +6,7 @@
  * query text (counted in UTF-8 bytes, refused before parsing).
  */
 import { expect } from 'chai'
+import { loggedIn } from '../helpers/service.js'
 import { dbm } from '../helpers/dbm.js'
 import { forEachStore } from '../helpers/suites.js'
 
@@ -27,12 +28,8 @@ const euros = (n: number) => '€'.repeat(n)
 forEachStore(
   'limits',
   (svc) => {
-    let cookie: string
-    before(async () => {
-      cookie = await svc().login()
-    })
-    const post = (body: object | string, path = 'sql:json') =>
-      svc().http.post(`/v1/api/${path}`).set('Cookie', cookie).set('Content-Type', 'application/json').send(body)
+    const session = loggedIn(svc)
+    const post = (body: object | string, path = 'sql:json') => session.post(`/v1/api/${path}`).set('Content-Type', 'application/json').send(body)
 
     describe('time', () => {
       it('stops a query that runs past QUERY_TIMEOUT_MS with 504, and the pool keeps serving', async function () {
@@ -124,7 +121,7 @@ forEachStore(
         const lines = text.text.trimEnd().split('\n')
         expect(lines[lines.length - 1]).to.equal('-- truncated: first 500 of 3000 rows')
         expect(lines).to.have.length(2 + 500 + 1)
-        const html = await svc().http.post('/v1/api/run').set('Cookie', cookie).type('form').send({ xml, truncate_: '1' })
+        const html = await session.post('/v1/api/run').type('form').send({ xml, truncate_: '1' })
         expect(html.status).to.equal(200)
         expect(html.headers['x-truncated']).to.equal('true')
         expect(html.text).to.match(/<strong>Truncated:<\/strong> showing the first 500 of 3000 rows/)
@@ -136,7 +133,7 @@ forEachStore(
       it('keeps a cut result apart from the whole one: the same query without truncate_ is still refused', async () => {
         const sql = 'select trans, store from pub.demo.retail.item'
         expect((await post({ sql, truncate_: 1 })).status).to.equal(200)
-        expect((await svc().http.get('/v1/api/sql/!rows:json').set('Cookie', cookie)).body).to.equal(500)
+        expect((await session.get('/v1/api/sql/!rows:json')).body).to.equal(500)
         expect((await post({ sql })).status).to.equal(413)
       })
 
@@ -190,7 +187,7 @@ forEachStore(
       })
 
       it("refuses dbm save_table's query over MAX_QUERY_BYTES (rc 1, query_too_large)", async () => {
-        const answer = await dbm(svc(), cookie, 'save_table', { path: 'too_long', xml: `<table cols="s">${euros(340)}</table>` })
+        const answer = await dbm(svc(), session.cookie, 'save_table', { path: 'too_long', xml: `<table cols="s">${euros(340)}</table>` })
         expect(answer.rc).to.equal(1)
         expect(answer.code).to.equal('query_too_large')
         expect(answer.msg).to.contain('"xml"').and.to.contain('MAX_QUERY_BYTES')

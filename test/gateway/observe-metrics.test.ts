@@ -9,7 +9,7 @@ import { expect } from 'chai'
 import http from 'node:http'
 import { loadConfig } from '../../shared/config.js'
 import { apiRouteName, ROUTE_NAMES } from '../../gateway/observe/index.js'
-import { startTestService, type TestService } from '../helpers/service.js'
+import { loggedIn, startTestService, type TestService } from '../helpers/service.js'
 import { forEachStore } from '../helpers/suites.js'
 
 /** One sample line of the exposition: `name{label="value",…} number`. */
@@ -91,17 +91,10 @@ describe('route names of the metrics', () => {
 forEachStore(
   'GET /metrics',
   (svc) => {
-    let cookie: string
+    const session = loggedIn(svc)
     let serial = 0
-    before(async () => {
-      cookie = await svc().login()
-    })
 
-    const sql = (text: string, extra: Record<string, string> = {}) =>
-      svc()
-        .http.post('/v1/api/sql:json')
-        .set('Cookie', cookie)
-        .send({ sql: text, ...extra })
+    const sql = (text: string, extra: Record<string, string> = {}) => session.post('/v1/api/sql:json').send({ sql: text, ...extra })
 
     it('answers the Prometheus text format, every line a comment or a sample, with the process metrics', async () => {
       const res = await svc().http.get('/metrics')
@@ -131,7 +124,7 @@ forEachStore(
     it('counts requests by route name, method and status, with a latency histogram', async () => {
       const before = await scrape(svc())
       for (let i = 0; i < 2; i++) expect((await sql(`select ${++serial} as n`)).status).to.equal(200)
-      expect((await svc().http.get('/v1/api/pub.demo.nowhere_to_be_found:json').set('Cookie', cookie)).status).to.equal(404)
+      expect((await session.get('/v1/api/pub.demo.nowhere_to_be_found:json')).status).to.equal(404)
       expect((await svc().http.get('/no/such/place')).status).to.equal(404)
       const after = await scrape(svc())
       const moved = (name: string, labels: Record<string, string>) => total(after, name, labels) - total(before, name, labels)
@@ -156,7 +149,7 @@ forEachStore(
       const before = await scrape(svc())
       const running = sql(forever(++serial)).then((r) => r)
       await scrapeUntil(svc(), (s) => total(s, 'queries_running') >= 1, 'queries_running shows the query')
-      expect((await svc().http.post('/v1/api/sql/!stop:json').set('Cookie', cookie)).body).to.deep.equal({ stopped: true })
+      expect((await session.post('/v1/api/sql/!stop:json')).body).to.deep.equal({ stopped: true })
       expect((await running).status).to.equal(409)
       const after = await scrapeUntil(
         svc(),
@@ -184,7 +177,7 @@ forEachStore(
       const origin = new URL(svc().http.get('/').url).origin
       const req = http.request(`${origin}/v1/api/sql:json`, {
         method: 'POST',
-        headers: { cookie, 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) },
+        headers: { cookie: session.cookie, 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) },
       })
       req.on('error', () => undefined)
       req.end(body)
