@@ -234,8 +234,8 @@ function partWorksheet(task: RunTask, plan: ParallelPlan, part: RunPart, upTo: n
 }
 
 /** The answer of one part (see RunPart). */
-export function runPart(task: RunTask, part: RunPart, plan: ParallelPlan | null): ResultSet {
-  if (plan === null) throw new Error('runPart: the query has no parallel plan')
+export function executePart(task: RunTask, part: RunPart, plan: ParallelPlan | null): ResultSet {
+  if (plan === null) throw new Error('executePart: the query has no parallel plan')
   if (part.phase === 'values') return runValues(task, plan, part)
   const groupValues = part.groupValues ?? []
   const step = part.step ?? plan.groupSteps.length
@@ -244,7 +244,7 @@ export function runPart(task: RunTask, part: RunPart, plan: ParallelPlan | null)
   if (part.phase === 'rows') {
     const output = part.output === undefined ? undefined : { buffers: part.output, at: part.outputAt ?? 0 }
     // Writing past the range would overwrite the next part's rows: the prefix never adds rows.
-    if (output !== undefined && ws.rows > part.end - part.start) throw new Error('runPart: a part has more rows than its range')
+    if (output !== undefined && ws.rows > part.end - part.start) throw new Error('executePart: a part has more rows than its range')
     // A stored column is viewed by the gateway in the base table over the part's range: after a
     // merge, a part's rows may be of the foreign table instead.
     // Nor is it when the part read a window of a table larger than the cache: the gateway does not hold that table.
@@ -267,7 +267,7 @@ export function runPart(task: RunTask, part: RunPart, plan: ParallelPlan | null)
   } else if (plan.tail.kind === 'tabu') {
     out = partials(ws, plan.tail.op.breaks, null, plan.tail.aggs, starts)
   } else {
-    throw new Error('runPart: partials asked of a plan without a tabulation')
+    throw new Error('executePart: partials asked of a plan without a tabulation')
   }
   return encodeColumns(out.cols, out.rows)
 }

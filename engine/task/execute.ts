@@ -15,7 +15,7 @@ import { currentBlockRows } from '../parallel/blocks.js'
 import { inSharedMemory } from '../parallel/codec.js'
 import { driveSplitRun, partRanges } from '../parallel/driver.js'
 import { executeMerge } from '../parallel/merge-task.js'
-import { runPart, tablesOf } from '../parallel/part.js'
+import { executePart, tablesOf } from '../parallel/part.js'
 import { planOf, summarises, type ParallelPlan } from '../parallel/plan.js'
 import { toCodedResultSet } from '../parallel/wire.js'
 import { fallbackOf } from './outcome.js'
@@ -28,7 +28,7 @@ export function executeRunTask(task: RunTask): ResultSet {
 
 /** One task where it is: a part, a merge, or the whole query. */
 function step(task: RunTask, plan: ParallelPlan | null): ResultSet {
-  if (task.part !== undefined) return runPart(task, task.part, plan)
+  if (task.part !== undefined) return executePart(task, task.part, plan)
   if (task.merge !== undefined) return executeMerge(task, task.merge, plan)
   // A window of a table larger than the cache is read by parts alone (engine/parallel/windows.ts); whole, it would read as empty.
   if (task.tables.some((t) => t.firstRow !== undefined)) throw new Error('executeRunTask: a whole query over a table window')

@@ -2,12 +2,12 @@
 import type { RequestTimeout } from '../http/params.js'
 import type { ProgressCell } from './running/index.js'
 import type { TableInput } from '../../shared/protocol.js'
-import type { WindowPool, WindowSlot } from '../tables/window-pool.js'
+import type { WindowPool, WindowBuffers } from '../tables/window-pool.js'
 
-/** Reads rows from … to-1 of a larger-than-cache table into a slot of the pool, as a task's window. */
+/** Reads rows from … to-1 of a larger-than-cache table into a set of buffers of the pool, as a task's window. */
 export interface WindowReader {
   readonly pool: WindowPool
-  read(table: TableInput, from: number, to: number, slot: WindowSlot): Promise<TableInput>
+  read(table: TableInput, from: number, to: number, buffers: WindowBuffers): Promise<TableInput>
 }
 
 export interface RunControl {

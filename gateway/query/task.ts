@@ -44,7 +44,7 @@ export async function buildRunTask(deps: RecipeServices, ops: CheckedOps, tables
 /** How the query service reads the windows of a task's larger-than-cache tables (RunControl.windows). */
 export const windowReader = (deps: QueryServices): WindowReader => ({
   pool: deps.tables.windows,
-  read: (t, from, to, slot) => deps.tables.window(t.version, t.path, t.title, from, to, slot),
+  read: (t, from, to, buffers) => deps.tables.window(t.version, t.path, t.title, from, to, buffers),
 })
 
 /** A table version's columns in shared memory, loaded whole through the table cache. */

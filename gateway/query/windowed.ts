@@ -4,7 +4,7 @@
  * (engine/parallel/driver.ts) over windows of TABLE_SEGMENT_ROWS rows, each part handed the rows
  * of its own window alone, read from the row segments that hold them just before it runs and let
  * go when it answers. At most as many parts run at once as the split would use (PARALLEL_PARTS,
- * else WORKERS), each reading into a slot of the gateway's window pool (window-pool.ts), so the
+ * else WORKERS), each reading into a set of buffers of the gateway's window pool (window-pool.ts), so the
  * table's memory is that many windows, reused, whatever its size.
  * Queries that need the whole table at once are refused with a 413 naming TABLE_CACHE_MB.
  */
@@ -73,15 +73,15 @@ async function runPhase(
         const before = answers.slice(0, i).reduce((n, a) => n + (a === undefined ? 0 : (a.totalRows ?? a.rowCount)), 0)
         t = { ...t, maxRows: Math.max(0, t.maxRows - before) }
       }
-      // The window goes into a slot of the pool, given back once the part answered (window-pool.ts).
-      const slot = await read.pool.acquire(query.signal)
+      // The window goes into a set of buffers of the pool, given back once the part answered (window-pool.ts).
+      const buffers = await read.pool.acquire(query.signal)
       try {
-        const window = await read.read(table, start, end, slot)
+        const window = await read.read(table, start, end, buffers)
         query.signal.throwIfAborted()
         t = { ...t, tables: t.tables.map((x) => (x.path === table.path ? window : x)) }
-        answers[i] = slot.detach(await run(t, i))
+        answers[i] = buffers.detach(await run(t, i))
       } finally {
-        read.pool.release(slot)
+        read.pool.release(buffers)
       }
       return
     }

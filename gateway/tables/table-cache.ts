@@ -8,7 +8,7 @@ import type { TableInput } from '../../shared/protocol.js'
 import { hasSqliteImage, loadColumn, loadColumnRows, loadDictionary, loadSqliteImage, readTableMeta, type LoadedColumn } from '../../engine/index.js'
 import { cacheUser } from './cache-user.js'
 import { FairLruCache } from './fair-lru.js'
-import { WindowPool, type WindowSlot } from './window-pool.js'
+import { WindowPool, type WindowBuffers } from './window-pool.js'
 import { AppError } from '../../shared/errors.js'
 import { versionGoneOr } from '../catalog/version-gone.js'
 import { buildSqliteImageOffThread } from './table-writer.js'
@@ -44,10 +44,10 @@ export class TableCache {
     private readonly dataDir: string,
     readonly budgetBytes: number,
     private readonly buildImage: BuildSqliteImage = buildSqliteImageOffThread,
-    windowSlots = 2,
+    windowBuffers = 2,
   ) {
     this.lru = new FairLruCache<Entry>(budgetBytes, sizeOf, { whose: cacheUser })
-    this.windows = new WindowPool(windowSlots)
+    this.windows = new WindowPool(windowBuffers)
   }
 
   /** The reused buffers that windows of tables larger than the budget are read into: one per part at once. */
@@ -131,16 +131,16 @@ export class TableCache {
 
   /**
    * Rows from … to-1 of every column of a version, as a task's table window (TableInput.firstRow),
-   * read from the row segments that hold them, into `slot`'s buffers when given (window-pool.ts).
+   * read from the row segments that hold them, into `buffers` when given (window-pool.ts).
    * Not cached: a table larger than the budget read through an LRU smaller than itself would only
    * push everything else out, to no later hit.
    */
-  async window(version: string, path: string, title: string, from: number, to: number, slot?: WindowSlot): Promise<TableInput> {
+  async window(version: string, path: string, title: string, from: number, to: number, buffers?: WindowBuffers): Promise<TableInput> {
     const meta = await this.meta(version)
     const columns = await this.reads(version, () =>
       Promise.all(
         meta.columns.map(async (spec, i) => {
-          const into = slot?.buffer(i, (to - from) * bytesPerValue(spec.type))
+          const into = buffers?.buffer(i, (to - from) * bytesPerValue(spec.type))
           if (spec.type !== 'text') return { spec, buffer: await loadColumnRows(this.dataDir, meta, i, from, to, undefined, into) }
           const dict = await this.dictionary(version, i)
           return { spec, buffer: await loadColumnRows(this.dataDir, meta, i, from, to, dict.dict!.length, into), dict: dict.sharedDict! }
