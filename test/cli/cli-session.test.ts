@@ -8,7 +8,7 @@ import { readFile, stat } from 'node:fs/promises'
 import { createServer } from 'node:net'
 import { join } from 'node:path'
 import { Client, TabulaError } from '../../client/index.js'
-import { ADMIN_PASSWORD, cli, configDir, startGateway, type Gateway } from './helpers.js'
+import { ADMIN_PASSWORD, cli, configDir, startGateway, type Gateway } from '../client/helpers.js'
 
 describe('client: CLI sessions and exit codes', function () {
   this.timeout(60_000)

@@ -9,7 +9,7 @@ import { createServer, type IncomingMessage, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import type { Client } from '../../client/index.js'
 import { scriptBinary, Terminal } from './cli-terminal.js'
-import { cli, configDir, spawnCli, useLoggedInCli } from './helpers.js'
+import { cli, configDir, spawnCli, useLoggedInCli } from '../client/helpers.js'
 
 const ENDLESS = 'with recursive c(x) as (select 1 union all select x + 1 from c) select count(*) n from c'
 

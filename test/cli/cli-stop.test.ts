@@ -8,7 +8,7 @@ import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { TabulaError } from '../../client/index.js'
-import { ADMIN_PASSWORD, adminClient, cli, spawnCli, startGateway, type Gateway } from './helpers.js'
+import { ADMIN_PASSWORD, adminClient, cli, spawnCli, startGateway, type Gateway } from '../client/helpers.js'
 
 const ENDLESS = 'with recursive c(x) as (select 1 union all select x + 1 from c) select count(*) n from c'
 

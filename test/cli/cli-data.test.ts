@@ -9,7 +9,7 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { csvRows } from '../helpers/csv-rows.js'
-import { ADMIN_PASSWORD, cli, sampleCsv, startGateway, type Gateway } from './helpers.js'
+import { ADMIN_PASSWORD, cli, sampleCsv, startGateway, type Gateway } from '../client/helpers.js'
 
 describe('client: CLI upload, query, download', function () {
   this.timeout(90_000)

@@ -6,7 +6,7 @@
 import { expect } from 'chai'
 import { chmod, readFile, stat, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
-import { ADMIN_PASSWORD, cli, configDir, startGateway, type Gateway } from './helpers.js'
+import { ADMIN_PASSWORD, cli, configDir, startGateway, type Gateway } from '../client/helpers.js'
 
 /** A loopback port nothing listens on: a URL that must not be the one used. */
 const NOWHERE = 'http://127.0.0.1:9'

@@ -6,7 +6,7 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process'
 import { existsSync } from 'node:fs'
-import { CLI } from './helpers.js'
+import { CLI } from '../client/helpers.js'
 
 const SCRIPT_CANDIDATES = ['/usr/bin/script', '/bin/script']
 

@@ -10,7 +10,7 @@ import { serviceCatalog } from '../../cli/shell/command.js'
 import { cachedCatalog, makeCompleter } from '../../cli/shell/completion.js'
 import { HISTORY_SIZE } from '../../cli/shell/history.js'
 import { plain, scriptBinary, Terminal } from './cli-terminal.js'
-import { cli, configDir, useLoggedInCli } from './helpers.js'
+import { cli, configDir, useLoggedInCli } from '../client/helpers.js'
 
 const ENDLESS = 'with recursive c(x) as (select 1 union all select x + 1 from c) select count(*) n from c;'
 

@@ -12,7 +12,7 @@ import { tableFromIPC } from 'apache-arrow'
 import { parquetReadObjects } from 'hyparquet'
 import type { Client } from '../../client/index.js'
 import { csvRows } from '../helpers/csv-rows.js'
-import { ADMIN_PASSWORD, adminClient, cli, startGateway, type Gateway } from './helpers.js'
+import { ADMIN_PASSWORD, adminClient, cli, startGateway, type Gateway } from '../client/helpers.js'
 
 const SUMS = 'select store, sum(sales) total from pub.demo.retail.item group by store order by store'
 const ITEMS = '<base table="pub.demo.retail.item"/><sel value="trans<4"/><colord cols="trans,date,sales,payment"/>'
