@@ -10,21 +10,6 @@ import { importsOfTests, PRODUCT_FOLDERS, productModules, testsOf, type TestImpo
 import { readTree } from './source-tree.js'
 
 const NOT_FINDABLE_YET: readonly string[] = [
-  'cli/args.ts',
-  'cli/commands.ts',
-  'cli/context.ts',
-  'cli/credentials.ts',
-  'cli/main.ts',
-  'cli/output.ts',
-  'cli/profile-command.ts',
-  'cli/progress.ts',
-  'cli/prompt.ts',
-  'cli/query-progress.ts',
-  'cli/shell/words.ts',
-  'cli/source.ts',
-  'cli/version.ts',
-  'client/errors.ts',
-  'client/http.ts',
   'engine/compile.ts',
   'engine/retire.ts',
   'engine/worker-door.cts',
@@ -80,6 +65,19 @@ describe('test layout: every module has tests the rule finds (issue 37)', () => 
     expect(testsOf('gateway/query/results/store/codec.ts', tests), 'by import').to.include('test/gateway/results-codec.test.ts')
     expect(testsOf('gateway/dbm/users.ts', tests), 'by folder name').to.include('test/gateway/dbm-users.test.ts')
     expect(testsOf('gateway/security/cors.ts', tests), 'by test folder').to.include('test/security/csrf-http.test.ts')
+    expect(testsOf('cli/args.ts', tests), 'as a whole').to.include('test/cli/cli-query.test.ts')
+  })
+
+  it('takes a file named after the top folder as a test of the whole only in its own test folder', () => {
+    const planted = importsOfTests(
+      new Map([
+        ['test/cli/cli-run.test.ts', ''],
+        ['test/engine/cli-words.test.ts', ''],
+        ['test/engine/shared-dictionary.test.ts', ''],
+      ]),
+    )
+    expect(testsOf('cli/args.ts', planted)).to.deep.equal(['test/cli/cli-run.test.ts'])
+    expect(testsOf('shared/turns.ts', planted)).to.deep.equal([])
   })
 
   it('does not take a longer name for the module name: "store" is not "stores"', () => {

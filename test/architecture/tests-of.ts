@@ -51,9 +51,14 @@ export function importsOfTests(tests: ReadonlyMap<string, string>): TestImports 
 export function testsOf(module: string, tests: TestImports): string[] {
   const names = namesOf(module)
   const folders = names.slice(1)
+  const top = module.slice(0, module.indexOf('/'))
   return [...tests.keys()]
     .filter(
-      (test) => names.some((name) => namedAfter(test, name)) || folders.some((folder) => test.startsWith(`test/${folder}/`)) || tests.get(test)!.has(module),
+      (test) =>
+        names.some((name) => namedAfter(test, name)) ||
+        folders.some((folder) => test.startsWith(`test/${folder}/`)) ||
+        (test.startsWith(`test/${top}/`) && namedAfter(test, top)) ||
+        tests.get(test)!.has(module),
     )
     .sort()
 }
