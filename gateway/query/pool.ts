@@ -8,10 +8,9 @@ import type { EngineTask, ResultSet } from '../../shared/protocol.js'
 import type { PoolServices } from './deps.js'
 import { fromWire, withPlan } from '../../engine/index.js'
 import { AppError } from '../../shared/errors.js'
-import { limitResultBytes } from './limits.js'
-import { checkResultShape } from './result-shape.js'
+import { checkResultShape, limitResultBytes } from './limits.js'
 import { runParallel } from './parallel.js'
-import { runWindowed, windowedTables } from './windowed.js'
+import { runWindowed } from './windowed.js'
 import { QuerySignal } from './query-signal.js'
 import type { RunControl } from './run-control.js'
 
@@ -27,7 +26,7 @@ export async function runOnPool(deps: PoolServices, task: EngineTask, control: R
     // The query is planned here, once: its parts, its merges or its whole run read the plan from the task.
     const sent = task.kind === 'run' ? withPlan(task) : task
     // A table larger than TABLE_CACHE_MB came as an empty window: only the windowed run reads it (windowed.ts).
-    const windowed = sent.kind === 'run' && windowedTables(sent).length > 0
+    const windowed = sent.kind === 'run' && sent.tables.some((t) => t.firstRow !== undefined)
     if (windowed && control.windows === undefined) throw new AppError('INTERNAL', 'A query over a table larger than TABLE_CACHE_MB has no way to read it.')
     const split =
       sent.kind !== 'run' ? null : windowed ? await runWindowed(deps, sent, query, control, control.windows!) : await runParallel(deps, sent, query, control)

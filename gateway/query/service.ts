@@ -3,7 +3,7 @@
  * dynamic-run.ts: tables resolved through the catalog, the query compiled through the
  * compiled-query cache). Its result comes from the memo (Results), or its task is built and run
  * on the pool under the query's one signal and one time limit (pool.ts, parallel.ts), bounded
- * (limits.ts, result-shape.ts) and left in the memo; concurrent identical queries share one run.
+ * (limits.ts) and left in the memo; concurrent identical queries share one run.
  * Keeping the result in the Store for other gateways is Results.keep, called by the routes that
  * answer a result (and by Results.readable).
  */
