@@ -11,7 +11,7 @@ import { expect } from 'chai'
 import type { Response } from 'supertest'
 import { forEachStore } from '../helpers/suites.js'
 import { dbm, dbmOk, userCookie } from '../helpers/dbm.js'
-import { startTestService, type TestService } from '../helpers/service.js'
+import { loggedIn, startTestService, type TestService } from '../helpers/service.js'
 
 /** A value only the hidden tables hold: it must never appear in an answer to the user. */
 const SECRET = 'TOPSECRET_hx_7311'
@@ -360,15 +360,14 @@ describe('hostile input past a raised MAX_QUERY_BYTES (memory store)', function 
   const WITHIN_MS = 20_000
   this.timeout(120_000)
   let svc: TestService
-  let cookie: string
   before(async function () {
     this.timeout(60_000)
     svc = await startTestService('memory', { MAX_QUERY_BYTES: String(24 * 1024 * 1024), MAX_BODY_BYTES: String(32 * 1024 * 1024) })
-    cookie = await svc.login()
   })
+  const session = loggedIn(() => svc)
   after(async () => svc?.close())
 
-  const run = (xml: string) => svc.http.post('/v1/api/run:json').set('Cookie', cookie).send({ xml })
+  const run = (xml: string) => session.post('/v1/api/run:json').send({ xml })
 
   const CASES: readonly [name: string, xml: () => string, status: number, message: RegExp][] = [
     [
@@ -391,7 +390,7 @@ describe('hostile input past a raised MAX_QUERY_BYTES (memory store)', function 
       expect(res.status, `${name}: ${res.text.slice(0, 300)}`).to.equal(status)
       if (status !== 200) expect(res.body.error).to.match(message)
       expect(Date.now() - started, name).to.be.below(WITHIN_MS)
-      const ok = await svc.http.post('/v1/api/sql:json').set('Cookie', cookie).send({ sql: 'select 1 as one' })
+      const ok = await session.post('/v1/api/sql:json').send({ sql: 'select 1 as one' })
       expect(ok.body).to.deep.equal({ one: [1] })
     })
   }

@@ -13,7 +13,7 @@ import { AppError } from '../../shared/errors.js'
 import { compressResponses } from '../../gateway/http/compress.js'
 import { errorMiddleware } from '../../gateway/http/errors.js'
 import { TEXT_FORMATS } from '../../gateway/format/index.js'
-import { startTestService, type TestService } from '../helpers/service.js'
+import { loggedIn, startTestService, type TestService } from '../helpers/service.js'
 
 interface Raw {
   readonly status: number
@@ -47,20 +47,19 @@ describe('response compression', () => {
     this.timeout(60_000)
     let svc: TestService
     let base: string
-    let cookie: string
     const SQL = 'select * from pub.demo.retail.item limit 300'
 
     before(async () => {
       svc = await startTestService('memory')
       base = svc.http.get('/').url.replace(/\/$/, '')
-      cookie = await svc.login()
     })
+    const session = loggedIn(() => svc)
     after(() => svc.close())
 
     const query = (format: string, acceptEncoding?: string, sql = SQL): Promise<Raw> =>
       request(`${base}/v1/api/sql:${format}`, {
         method: 'POST',
-        headers: { cookie, 'content-type': 'application/json', ...(acceptEncoding === undefined ? {} : { 'accept-encoding': acceptEncoding }) },
+        headers: { cookie: session.cookie, 'content-type': 'application/json', ...(acceptEncoding === undefined ? {} : { 'accept-encoding': acceptEncoding }) },
         body: JSON.stringify({ sql }),
       })
 

@@ -8,7 +8,7 @@
 import { expect } from 'chai'
 import net from 'node:net'
 import { dbm, dbmFails, dbmOk, userCookie } from '../helpers/dbm.js'
-import { startTestService, type TestService } from '../helpers/service.js'
+import { loggedIn, startTestService, type TestService } from '../helpers/service.js'
 import { forEachStore } from '../helpers/suites.js'
 
 type Columns = Record<string, unknown[]>
@@ -238,19 +238,18 @@ describe('conformance: Content-Length and versions (issue 17)', function () {
   this.timeout(60_000)
   const BODY_TIMEOUT_MS = 700
   let svc: TestService
-  let cookie: string
   before(async function () {
     this.timeout(90_000)
     svc = await startTestService('memory', { BODY_TIMEOUT_MS: String(BODY_TIMEOUT_MS) })
-    cookie = await svc.login()
   })
+  const session = loggedIn(() => svc)
   after(async () => svc?.close())
 
   /** A make_dir whose title is non-ASCII, padded with one space so that a body cut one byte short is still valid JSON. */
   const makeDir = (path: string) => `${JSON.stringify({ cmd: ['make_dir', { path, title: 'Zürich' }] })} `
   const head = (declared: number) =>
-    `POST /v1/api/dbm:json HTTP/1.1\r\nHost: 127.0.0.1\r\nCookie: ${cookie}\r\nContent-Type: application/json\r\nContent-Length: ${declared}\r\n\r\n`
-  const exists = async (path: string) => (await dbm(svc, cookie, 'get_dir_info', { path })).rc === 0
+    `POST /v1/api/dbm:json HTTP/1.1\r\nHost: 127.0.0.1\r\nCookie: ${session.cookie}\r\nContent-Type: application/json\r\nContent-Length: ${declared}\r\n\r\n`
+  const exists = async (path: string) => (await dbm(svc, session.cookie, 'get_dir_info', { path })).rc === 0
 
   it('answers a Content-Length counted in UTF-16 units (the node client) with a JSON 400, and does not act on the cut body', async () => {
     const text = makeDir('cm_short')

@@ -1,5 +1,5 @@
 import { expect } from 'chai'
-import { startTestService, type TestService } from '../helpers/service.js'
+import { loggedIn, startTestService, type TestService } from '../helpers/service.js'
 
 /**
  * Display formats through a real gateway: the :text and :html views show values through their
@@ -14,14 +14,13 @@ const FORMATTED = `<table cols="d,t,amt,ratio,name">20031115,224556,-1234.5,0.12
 
 describe('display formats in the views (through a gateway)', () => {
   let svc: TestService
-  let cookie: string
-  const post = (path: string, body: object) => svc.http.post(path).set('Cookie', cookie).send(body)
-  const get = (path: string) => svc.http.get(path).set('Cookie', cookie)
+  const post = (path: string, body: object) => session.post(path).send(body)
+  const get = (path: string) => session.get(path)
 
   before(async () => {
     svc = await startTestService('memory')
-    cookie = await svc.login()
   })
+  const session = loggedIn(() => svc)
   after(async () => {
     await svc.close()
   })

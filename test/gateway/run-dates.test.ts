@@ -4,18 +4,17 @@
  * and g_tshift, answered as JSON by a real gateway; bad input is a 400 naming what to fix.
  */
 import { expect } from 'chai'
-import { startTestService, type TestService } from '../helpers/service.js'
+import { loggedIn, startTestService, type TestService } from '../helpers/service.js'
 
 describe('api/run: dates and times', () => {
   let svc: TestService
-  let cookie: string
   before(async () => {
     svc = await startTestService('memory')
-    cookie = await svc.login()
   })
+  const session = loggedIn(() => svc)
   after(() => svc.close())
 
-  const run = (xml: string) => svc.http.post('/v1/api/run:json').set('Cookie', cookie).send({ xml })
+  const run = (xml: string) => session.post('/v1/api/run:json').send({ xml })
 
   it("selects an inline table's int dates with quoted dates and yyyy/mm/dd", async () => {
     const xml = `<table cols="day,v">20131231,1;20140115,2;20140601,3;20150101,4</table>

@@ -3,18 +3,17 @@
  * <quote>, and the elements refused with a reason.
  */
 import { expect } from 'chai'
-import { startTestService, type TestService } from '../helpers/service.js'
+import { loggedIn, startTestService, type TestService } from '../helpers/service.js'
 
 describe('api/run: block loops and other elements', function () {
   this.timeout(30_000)
   let svc: TestService
-  let cookie: string
-  const run = (xml: string) => svc.http.post('/v1/api/run:json').set('Cookie', cookie).send({ xml })
+  const run = (xml: string) => session.post('/v1/api/run:json').send({ xml })
 
   before(async () => {
     svc = await startTestService('memory')
-    cookie = await svc.login()
   })
+  const session = loggedIn(() => svc)
   after(() => svc.close())
 
   it('<foreach> and <for> add one column per iteration', async () => {
@@ -40,11 +39,11 @@ describe('api/run: block loops and other elements', function () {
 
   it('<cols> relabels and moves columns from an inline table', async () => {
     const xml = `<table cols="a,b,c">1,2,3</table><cols><table cols="name,ord,label">c,1,Sea;a,,Ay</table></cols>`
-    const res = await svc.http.post('/v1/api/run:json.rows').set('Cookie', cookie).send({ xml })
+    const res = await session.post('/v1/api/run:json.rows').send({ xml })
     expect(res.status, res.text).to.equal(200)
     expect(res.body.cols).to.deep.equal(['c', 'a', 'b'])
     expect(res.body.rows).to.deep.equal([[3, 1, 2]])
-    const cols = await svc.http.post('/v1/api/run/!cols:json').set('Cookie', cookie)
+    const cols = await session.post('/v1/api/run/!cols:json')
     expect(cols.body.label).to.deep.equal(['Sea', 'Ay', 'b'])
   })
 
@@ -54,7 +53,7 @@ describe('api/run: block loops and other elements', function () {
       <tabu breaks="dept"><break col="dept" sort="up"/><tcol fun="cnt" name="n"/></tabu>`
     const res = await run(xml)
     expect(res.status, res.text).to.equal(200)
-    const sql = await svc.http.post('/v1/api/sql:json').set('Cookie', cookie).send({ sql: 'select count(*) n from pub.demo.retail.products where dept = 1' })
+    const sql = await session.post('/v1/api/sql:json').send({ sql: 'select count(*) n from pub.demo.retail.products where dept = 1' })
     expect(sql.body.n[0]).to.be.greaterThan(1)
     expect(res.body).to.deep.equal({ dept: [1, 99], n: [sql.body.n[0], 1] })
   })
@@ -74,7 +73,7 @@ describe('api/run: block loops and other elements', function () {
     const res = await run(xml)
     expect(res.status, res.text).to.equal(200)
     expect(res.body).to.deep.equal({ zip: ['01234'], n: [5] })
-    const cols = await svc.http.post('/v1/api/run/!cols:json').set('Cookie', cookie)
+    const cols = await session.post('/v1/api/run/!cols:json')
     expect(cols.body.label).to.deep.equal(['Zip code', 'N'])
     expect(cols.body.type).to.deep.equal(['a', 'i'])
   })

@@ -4,18 +4,17 @@
  * and a refused rollup answered 400 check_error.
  */
 import { expect } from 'chai'
-import { startTestService, type TestService } from '../helpers/service.js'
+import { loggedIn, startTestService, type TestService } from '../helpers/service.js'
 
 const SALES = `<table cols="store,dept,amount">east,1,10;west,2,20;east,2,30;west,2,40;east,1,50</table>`
 
 describe('api/run with <rollup>', () => {
   let svc: TestService
-  let cookie: string
-  const run = (xml: string) => svc.http.post('/v1/api/run:json').set('Cookie', cookie).send({ xml })
+  const run = (xml: string) => session.post('/v1/api/run:json').send({ xml })
   before(async () => {
     svc = await startTestService('memory')
-    cookie = await svc.login()
   })
+  const session = loggedIn(() => svc)
   after(() => svc.close())
 
   it('answers subtotal rows with the placeholders in place of the rolled-up breaks', async () => {

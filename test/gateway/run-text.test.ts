@@ -4,17 +4,16 @@
  * refused.
  */
 import { expect } from 'chai'
-import { startTestService, type TestService } from '../helpers/service.js'
+import { loggedIn, startTestService, type TestService } from '../helpers/service.js'
 
 describe('api/run: text building and conversion', () => {
   let svc: TestService
-  let cookie: string
-  const run = (xml: string) => svc.http.post('/v1/api/run:json').set('Cookie', cookie).send({ xml })
+  const run = (xml: string) => session.post('/v1/api/run:json').send({ xml })
 
   before(async () => {
     svc = await startTestService('memory')
-    cookie = await svc.login()
   })
+  const session = loggedIn(() => svc)
   after(() => svc.close())
 
   const STORES = '<base table="pub.demo.retail.stores"/>'

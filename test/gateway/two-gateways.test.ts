@@ -4,6 +4,7 @@
  * and stopped through the other, and reading a kept result never runs the query again.
  */
 import { expect } from 'chai'
+import { loggedIn } from '../helpers/service.js'
 import type { TestDeps } from '../helpers/service.js'
 import { forEachStore } from '../helpers/suites.js'
 import { startSecondGateway } from '../helpers/second-gateway.js'
@@ -18,48 +19,46 @@ forEachStore(
   'two gateways on one store',
   (svc) => {
     let b: Awaited<ReturnType<typeof secondGateway>>
-    let cookie: string
     before(async () => {
       b = await secondGateway(svc().deps)
-      cookie = await svc().login()
     })
+    const session = loggedIn(svc)
     after(() => b.close())
 
     it('accepts a session made on the first gateway', async () => {
-      const res = await b.http.post('/v1/api/sql:json').set('Cookie', cookie).send({ sql: 'select 1 as one' })
+      const res = await b.http.post('/v1/api/sql:json').set('Cookie', session.cookie).send({ sql: 'select 1 as one' })
       expect(res.body).to.deep.equal({ one: [1] })
     })
 
     it('reads any range of an instance result kept by the other gateway without running the query', async () => {
-      const tag = (await svc().http.post('/v1/api/new/run:json').set('Cookie', cookie).send({})).body.tag
-      const full = await svc().http.post(`/v1/api/${tag}:json`).set('Cookie', cookie).send({ xml: BIG })
+      const tag = (await session.post('/v1/api/new/run:json').send({})).body.tag
+      const full = await session.post(`/v1/api/${tag}:json`).send({ xml: BIG })
       expect(full.body.margin).to.have.length.greaterThan(1000)
       await new Promise((r) => setTimeout(r, 300)) // the copy in the Store is written after the answer
       const before = b.runs()
-      const page = await b.http.post(`/v1/api/${tag}/!data:json?range_=1000&to_=1100`).set('Cookie', cookie)
+      const page = await b.http.post(`/v1/api/${tag}/!data:json?range_=1000&to_=1100`).set('Cookie', session.cookie)
       expect(page.body.trans).to.deep.equal(full.body.trans.slice(1000, 1100))
       expect(page.body.margin).to.deep.equal(full.body.margin.slice(1000, 1100))
-      expect((await b.http.post(`/v1/api/${tag}/!rows:json`).set('Cookie', cookie)).body).to.equal(full.body.trans.length)
-      expect((await b.http.post(`/v1/api/${tag}/!head:json`).set('Cookie', cookie)).body.data.trans).to.have.length(500)
+      expect((await b.http.post(`/v1/api/${tag}/!rows:json`).set('Cookie', session.cookie)).body).to.equal(full.body.trans.length)
+      expect((await b.http.post(`/v1/api/${tag}/!head:json`).set('Cookie', session.cookie)).body.data.trans).to.have.length(500)
       expect(b.runs() - before, 'queries run by the second gateway').to.equal(0)
     })
 
     it('changes a dynamic instance made on the first gateway through the second', async () => {
-      const tag = (await svc().http.post('/v1/api/new:json').set('Cookie', cookie).send({ xml: DYNAMIC })).body.tag
-      const res = await b.http.post(`/v1/api/${tag}:json?n=21`).set('Cookie', cookie)
+      const tag = (await session.post('/v1/api/new:json').send({ xml: DYNAMIC })).body.tag
+      const res = await b.http.post(`/v1/api/${tag}:json?n=21`).set('Cookie', session.cookie)
       expect(res.body).to.deep.equal({ n: [21], m: [42] })
-      expect((await svc().http.post(`/v1/api/${tag}:json`).set('Cookie', cookie)).body).to.deep.equal({ n: [21], m: [42] })
+      expect((await session.post(`/v1/api/${tag}:json`)).body).to.deep.equal({ n: [21], m: [42] })
     })
 
     it('stops through one gateway a query running on the other', async () => {
-      const tag = (await svc().http.post('/v1/api/new/sql:json').set('Cookie', cookie).send({})).body.tag
-      const running = svc()
-        .http.post(`/v1/api/${tag}:json`)
-        .set('Cookie', cookie)
+      const tag = (await session.post('/v1/api/new/sql:json').send({})).body.tag
+      const running = session
+        .post(`/v1/api/${tag}:json`)
         .send({ sql: FOREVER })
         .then((r) => r)
       await new Promise((r) => setTimeout(r, 400))
-      expect((await b.http.post(`/v1/api/${tag}/!stop:json`).set('Cookie', cookie)).body).to.deep.equal({ stopped: true })
+      expect((await b.http.post(`/v1/api/${tag}/!stop:json`).set('Cookie', session.cookie)).body).to.deep.equal({ stopped: true })
       const res = await running
       expect(res.status).to.equal(409)
       expect(res.body.code).to.equal('stopped')

@@ -10,19 +10,18 @@
  *   cannot be written in one piece is a 413 saying what to ask for.
  */
 import { expect } from 'chai'
-import { startTestService, type TestService } from '../helpers/service.js'
+import { loggedIn, startTestService, type TestService } from '../helpers/service.js'
 
 describe('limits: text functions, column counts, names, answer sizes (HTTP, memory store)', function () {
   this.timeout(120_000)
   let svc: TestService
-  let cookie: string
   before(async function () {
     this.timeout(90_000)
     // SQLite's own heap cap (SQL_MEMORY_MB, test/security/heavy-sql-memory) would stop the
     // 600-million-character value before the renderer sees it: raised here to reach the renderer.
     svc = await startTestService('memory', { SQL_MEMORY_MB: '4096' })
-    cookie = await svc.login()
   })
+  const session = loggedIn(() => svc)
   after(async function () {
     this.timeout(60_000)
     await svc?.close()
@@ -31,14 +30,14 @@ describe('limits: text functions, column counts, names, answer sizes (HTTP, memo
   const run = (xml: string, extra: Record<string, string> = {}) =>
     svc.http
       .post('/v1/api/run:json')
-      .set('Cookie', cookie)
+      .set('Cookie', session.cookie)
       .type('form')
       .send({ xml, ...extra })
-  const sql = (text: string) => svc.http.post('/v1/api/sql:json').set('Cookie', cookie).send({ sql: text })
+  const sql = (text: string) => session.post('/v1/api/sql:json').send({ sql: text })
   const dbm = (action: string, params: object) =>
     svc.http
       .post('/v1/api/dbm:json')
-      .set('Cookie', cookie)
+      .set('Cookie', session.cookie)
       .send({ cmd: [action, params] })
   /** The service still answers (a worker out of memory took the whole process with it before). */
   const alive = async () => {
@@ -199,13 +198,13 @@ describe('limits: text functions, column counts, names, answer sizes (HTTP, memo
       "with recursive c(x) as (select 1 union all select x + 1 from c where x < 3000) select case when x = 1 then printf('%.1000000c', 'a') else 'b' end as t, x from c"
 
     it('refuses a :text answer whose padding would make 3 GB of a 1 MB result (413 naming the way out)', async () => {
-      const res = await svc.http.post('/v1/api/sql:text').set('Cookie', cookie).send({ sql: query }).timeout(60_000)
+      const res = await session.post('/v1/api/sql:text').send({ sql: query }).timeout(60_000)
       expect(res.status, res.text.slice(0, 300)).to.equal(413)
       expect(res.text).to.include('result_too_large').and.include(':json')
     })
 
     it('serves the same result as JSON (no padding)', async () => {
-      const res = await svc.http.post('/v1/api/sql:json').set('Cookie', cookie).send({ sql: query })
+      const res = await session.post('/v1/api/sql:json').send({ sql: query })
       expect(res.status).to.equal(200)
       expect(res.body.t[0]).to.have.length(1_000_000)
       expect(res.body.x).to.have.length(3000)
@@ -220,7 +219,7 @@ describe('limits: text functions, column counts, names, answer sizes (HTTP, memo
       const origin = new URL(svc.http.get('/').url).origin
       const res = await fetch(`${origin}/v1/api/sql:json`, {
         method: 'POST',
-        headers: { cookie, 'content-type': 'application/json' },
+        headers: { cookie: session.cookie, 'content-type': 'application/json' },
         body: JSON.stringify({ sql: query }),
       })
       expect(res.status).to.equal(200)
