@@ -1,6 +1,6 @@
 /**
  * A session as the Store keeps it (`sess:{sid}`, see sessions.ts). Its own file because both the
- * manager and the parse cache (session-texts.ts) read it, and the manager uses that cache.
+ * manager and the parse cache (session-memos.ts) read it, and the manager uses that cache.
  */
 export interface SessionRecord {
   readonly uid: string

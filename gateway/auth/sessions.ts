@@ -18,9 +18,8 @@ import { randomBytes, randomInt, timingSafeEqual } from 'node:crypto'
 import { AppError } from '../../shared/errors.js'
 import type { Store } from '../../shared/store/types.js'
 import { IdleTouches, touchIntervalMs } from './idle-touches.js'
-import { SessionTexts } from './session-texts.js'
 import type { SessionRecord } from './session-record.js'
-import { sha256Hex as sha256, TokenHashes } from './token-hashes.js'
+import { sha256Hex as sha256, SessionTexts, TokenHashes } from './session-memos.js'
 
 export interface Credentials {
   readonly uid: string
