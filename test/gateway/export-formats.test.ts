@@ -7,6 +7,7 @@
  */
 import { expect } from 'chai'
 import { tableFromIPC } from 'apache-arrow'
+import { loggedIn } from '../helpers/service.js'
 import { Duck, asBytes, sqlString } from '../helpers/exchange.js'
 import { dbmOk } from '../helpers/dbm.js'
 import { forEachStore } from '../helpers/suites.js'
@@ -36,29 +37,24 @@ const expectedRows = TABLE.id.map((id, r) => ({
 forEachStore(
   'results as CSV, Arrow and Parquet',
   (svc) => {
-    let admin: string
+    const admin = loggedIn(svc)
     let duck: Duck
     let tag: number
     before(async function () {
       this.timeout(30_000)
-      admin = await svc().login()
       duck = await Duck.open()
-      await dbmOk(svc(), admin, 'upload_table', { path: PATH, data: TABLE })
-      tag = (await svc().http.post('/v1/api/new/run:json').set('Cookie', admin).send({})).body.tag as number
+      await dbmOk(svc(), admin.cookie, 'upload_table', { path: PATH, data: TABLE })
+      tag = (await admin.post('/v1/api/new/run:json').send({})).body.tag as number
     })
     after(async () => duck?.close())
 
     const XML = `<base table="${PATH}"/>`
     /** Each endpoint kind: a request for the whole table (sorted by id) in a format. */
     const endpoints: Record<string, (format: string) => ReturnType<ReturnType<typeof svc>['http']['get']>> = {
-      'api/sql': (f) =>
-        svc()
-          .http.post(`/v1/api/sql:${f}`)
-          .set('Cookie', admin)
-          .send({ sql: `select * from ${PATH} order by id` }),
-      'api/run': (f) => svc().http.post(`/v1/api/run:${f}`).set('Cookie', admin).send({ xml: XML }),
-      'an instance': (f) => svc().http.post(`/v1/api/${tag}:${f}`).set('Cookie', admin).send({ xml: XML }),
-      'a table by its path': (f) => svc().http.get(`/v1/api/${PATH}:${f}`).set('Cookie', admin),
+      'api/sql': (f) => admin.post(`/v1/api/sql:${f}`).send({ sql: `select * from ${PATH} order by id` }),
+      'api/run': (f) => admin.post(`/v1/api/run:${f}`).send({ xml: XML }),
+      'an instance': (f) => admin.post(`/v1/api/${tag}:${f}`).send({ xml: XML }),
+      'a table by its path': (f) => admin.get(`/v1/api/${PATH}:${f}`),
     }
 
     async function fetch(kind: string, format: string): Promise<{ type: string; body: Buffer }> {
@@ -120,8 +116,8 @@ forEachStore(
     describe('a !data range', () => {
       for (const format of ['csv', 'parquet', 'arrow']) {
         it(`gives rows 2 to 4 of the kept result as ${format}`, async () => {
-          await svc().http.post('/v1/api/run:json').set('Cookie', admin).send({ xml: XML }).expect(200)
-          const res = await asBytes(svc().http.get(`/v1/api/run/!data:${format}?range_=2&to_=5`).set('Cookie', admin))
+          await admin.post('/v1/api/run:json').send({ xml: XML }).expect(200)
+          const res = await asBytes(admin.get(`/v1/api/run/!data:${format}?range_=2&to_=5`))
           expect(res.status, String(res.body)).to.equal(200)
           const file = await duck.put(`range.${format}`, res.body as Buffer)
           const rows =
@@ -135,10 +131,10 @@ forEachStore(
       it('streams a large range in pieces that read back whole (CSV, Arrow, Parquet)', async function () {
         this.timeout(60_000)
         const xml = '<base table="pub.demo.retail.item"/><colord cols="trans,date,store,sales,payment"/>'
-        const json = await svc().http.post('/v1/api/run:json.rows').set('Cookie', admin).send({ xml })
+        const json = await admin.post('/v1/api/run:json.rows').send({ xml })
         const total = (json.body as { rows: unknown[][] }).rows
         for (const format of ['csv', 'parquet', 'arrow']) {
-          const res = await asBytes(svc().http.get(`/v1/api/run/!data:${format}?range_=0&to_=${total.length}`).set('Cookie', admin))
+          const res = await asBytes(admin.get(`/v1/api/run/!data:${format}?range_=0&to_=${total.length}`))
           expect(res.status).to.equal(200)
           let got: unknown[][]
           if (format === 'arrow') {
@@ -170,7 +166,7 @@ forEachStore(
 
     describe('CSV quoting (RFC 4180)', () => {
       it('ends lines with CRLF, quotes fields with a comma, quote, CR or LF, doubles inner quotes, and leaves N/A empty', async () => {
-        const res = await svc().http.get(`/v1/api/${PATH}:csv`).set('Cookie', admin)
+        const res = await admin.get(`/v1/api/${PATH}:csv`)
         expect(res.text).to.equal(
           [
             'id,big,price,name,day',
@@ -187,10 +183,7 @@ forEachStore(
       })
 
       it('writes the header alone for an empty result', async () => {
-        const res = await svc()
-          .http.post('/v1/api/run:csv')
-          .set('Cookie', admin)
-          .send({ xml: `${XML}<sel value="id=0"/>` })
+        const res = await admin.post('/v1/api/run:csv').send({ xml: `${XML}<sel value="id=0"/>` })
         expect(res.text).to.equal('id,big,price,name,day\r\n')
       })
     })
@@ -198,11 +191,11 @@ forEachStore(
     describe('empty results', () => {
       it('Arrow and Parquet of no rows keep the schema', async () => {
         const xml = `${XML}<sel value="id=0"/>`
-        const arrow = await asBytes(svc().http.post('/v1/api/run:arrow').set('Cookie', admin).send({ xml }))
+        const arrow = await asBytes(admin.post('/v1/api/run:arrow').send({ xml }))
         const t = tableFromIPC(arrow.body as Buffer)
         expect(t.numRows).to.equal(0)
         expect(t.schema.fields.map((f) => String(f.type))).to.deep.equal(['Int32', 'Int64', 'Float64', 'Utf8', 'Date32<DAY>'])
-        const pq = await asBytes(svc().http.post('/v1/api/run:parquet').set('Cookie', admin).send({ xml }))
+        const pq = await asBytes(admin.post('/v1/api/run:parquet').send({ xml }))
         const file = await duck.put('empty.parquet', pq.body as Buffer)
         const d = await duck.query(`select * from read_parquet(${sqlString(file)})`)
         expect(d.rows).to.deep.equal([])
@@ -212,19 +205,19 @@ forEachStore(
 
     describe('other tables', () => {
       it('a listing, !cols and !head answer CSV too', async () => {
-        const ls = await svc().http.get('/v1/api/ls/uploads.admin:csv').set('Cookie', admin)
+        const ls = await admin.get('/v1/api/ls/uploads.admin:csv')
         expect(ls.status).to.equal(200)
         expect(ls.text.split('\r\n')[0]).to.match(/^path,name,title,type,owner/)
         expect(ls.text).to.contain('uploads.admin.mix,mix,')
-        await svc().http.post('/v1/api/run:json').set('Cookie', admin).send({ xml: XML }).expect(200)
-        const cols = await svc().http.get('/v1/api/run/!cols:csv').set('Cookie', admin)
+        await admin.post('/v1/api/run:json').send({ xml: XML }).expect(200)
+        const cols = await admin.get('/v1/api/run/!cols:csv')
         expect(
           cols.text
             .split('\r\n')
             .slice(1, 3)
             .map((l) => l.split(',')[0]),
         ).to.deep.equal(['id', 'big'])
-        const head = await svc().http.get('/v1/api/run/!head:csv').set('Cookie', admin)
+        const head = await admin.get('/v1/api/run/!head:csv')
         expect(head.text.split('\r\n')[0]).to.equal('id,big,price,name,day')
         expect(head.text.split('\r\n').length).to.equal(1 + 8 + 1) // a broken line in row 3
       })
@@ -232,18 +225,15 @@ forEachStore(
 
     describe('answers that are not tables', () => {
       it('refuses :csv for a dbm transaction before it runs, with what to ask for instead', async () => {
-        const res = await svc()
-          .http.post('/v1/api/dbm:csv')
-          .set('Cookie', admin)
-          .send({ cmd: ['upload_table', { path: 'uploads.admin.never', data: { a: [1] } }] })
+        const res = await admin.post('/v1/api/dbm:csv').send({ cmd: ['upload_table', { path: 'uploads.admin.never', data: { a: [1] } }] })
         expect(res.status).to.equal(400)
         expect(res.body.error).to.match(/:csv holds a table of rows.*:json/)
-        const ls = await svc().http.get('/v1/api/ls/uploads.admin:json').set('Cookie', admin)
+        const ls = await admin.get('/v1/api/ls/uploads.admin:json')
         expect(JSON.stringify(ls.body)).not.to.contain('never')
       })
 
       it('refuses :parquet for a row count', async () => {
-        const res = await svc().http.get('/v1/api/run/!rows:parquet').set('Cookie', admin)
+        const res = await admin.get('/v1/api/run/!rows:parquet')
         expect(res.status).to.equal(400)
         expect(res.body.error).to.match(/:parquet holds a table of rows/)
       })

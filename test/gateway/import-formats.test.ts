@@ -9,6 +9,7 @@
 import { expect } from 'chai'
 import { readFile } from 'node:fs/promises'
 import { DateDay, Float64, Int32, Int64, Table, tableFromArrays, tableFromIPC, tableToIPC, Utf8, vectorFromArray } from 'apache-arrow'
+import { loggedIn } from '../helpers/service.js'
 import { Duck, asBytes, sqlString } from '../helpers/exchange.js'
 import { dbm, dbmOk } from '../helpers/dbm.js'
 import { forEachStore } from '../helpers/suites.js'
@@ -35,11 +36,10 @@ const HELD = {
 forEachStore(
   'uploads as Parquet, Arrow and CSV',
   (svc) => {
-    let admin: string
+    const admin = loggedIn(svc)
     let duck: Duck
     before(async function () {
       this.timeout(30_000)
-      admin = await svc().login()
       duck = await Duck.open()
       await duck.conn.run(`create table src as ${SOURCE}`)
     })
@@ -49,15 +49,14 @@ forEachStore(
     const withBody = (cmd: unknown[], type: string, body: Buffer) =>
       svc()
         .http.post(`/v1/api/dbm:json?cmd=${encodeURIComponent(JSON.stringify(cmd))}`)
-        .set('Cookie', admin)
+        .set('Cookie', admin.cookie)
         .set('Content-Type', type)
         .send(body)
-    const run = async (xml: string) =>
-      (await svc().http.post('/v1/api/run:json').set('Cookie', admin).send({ xml }).expect(200)).body as Record<string, unknown[]>
+    const run = async (xml: string) => (await admin.post('/v1/api/run:json').send({ xml }).expect(200)).body as Record<string, unknown[]>
     /** The columns `!cols` reports for a table, after a query of it. */
     const colsOf = async (path: string) => {
       await run(`<base table="${path}"/>`)
-      return (await svc().http.get('/v1/api/run/!cols:json.keyed').set('Cookie', admin).expect(200)).body as { name: string; type: string; format: string }[]
+      return (await admin.get('/v1/api/run/!cols:json.keyed').expect(200)).body as { name: string; type: string; format: string }[]
     }
     const typesOf = async (path: string) => (await colsOf(path)).map((c) => `${c.name}:${c.type}${/type:date/.test(c.format) ? ':date' : ''}`)
     const TYPES = ['i:i', 's:i', 'b:j', 'f:f', 't:a', 'd:i:date', 'bo:i']
@@ -72,7 +71,7 @@ forEachStore(
     })
 
     it('gives the uploaded table back as Parquet that DuckDB reads as it wrote it (booleans and small ints as INTEGER)', async () => {
-      const res = await asBytes(svc().http.get('/v1/api/uploads.admin.from_parquet:parquet').set('Cookie', admin))
+      const res = await asBytes(admin.get('/v1/api/uploads.admin.from_parquet:parquet'))
       const back = await duck.put('back.parquet', res.body as Buffer)
       const t = await duck.query(`select * from read_parquet(${sqlString(back)}) order by i`)
       expect(t.types).to.deep.equal(['INTEGER', 'INTEGER', 'BIGINT', 'DOUBLE', 'VARCHAR', 'DATE', 'INTEGER'])
@@ -88,7 +87,7 @@ forEachStore(
       expect(await typesOf('uploads.admin.from_csv')).to.deep.equal(['i:i', 'b:j', 'f:f', 't:a', 'd:i:date'])
       const { i, b, f, t, d } = HELD
       expect(await run('<base table="uploads.admin.from_csv"/>')).to.deep.equal({ i, b, f, t, d })
-      const csv = await svc().http.get('/v1/api/uploads.admin.from_csv:csv').set('Cookie', admin)
+      const csv = await admin.get('/v1/api/uploads.admin.from_csv:csv')
       const again = await duck.put('again.csv', Buffer.from(csv.text))
       const read = await duck.query(`select * from read_csv(${sqlString(again)}) order by i`)
       expect(read.types).to.deep.equal(['BIGINT', 'BIGINT', 'DOUBLE', 'VARCHAR', 'DATE'])
@@ -120,12 +119,12 @@ forEachStore(
         ),
       })
       const arrow = Buffer.from(tableToIPC(table, 'stream')).toString('base64')
-      await dbmOk(svc(), admin, 'upload_table', { path: 'uploads.admin.from_arrow', arrow })
+      await dbmOk(svc(), admin.cookie, 'upload_table', { path: 'uploads.admin.from_arrow', arrow })
       expect(await typesOf('uploads.admin.from_arrow')).to.deep.equal(['i:i', 'b:j', 'f:f', 't:a', 'd:i:date'])
       const { i, b, f, t, d } = HELD
       expect(await run('<base table="uploads.admin.from_arrow"/>')).to.deep.equal({ i, b, f, t, d })
       // And back as Arrow: the same types.
-      const back = tableFromIPC((await asBytes(svc().http.get('/v1/api/uploads.admin.from_arrow:arrow').set('Cookie', admin))).body as Buffer)
+      const back = tableFromIPC((await asBytes(admin.get('/v1/api/uploads.admin.from_arrow:arrow'))).body as Buffer)
       expect(back.schema.fields.map((x) => String(x.type))).to.deep.equal(['Int32', 'Int64', 'Float64', 'Utf8', 'Date32<DAY>'])
       expect(back.getChild('b')!.toJSON()).to.deep.equal(table.getChild('b')!.toJSON())
       expect(back.getChild('d')!.toJSON()).to.deep.equal(table.getChild('d')!.toJSON())
@@ -135,12 +134,12 @@ forEachStore(
       const parts = [duck.file('part1.parquet'), duck.file('part2.parquet')]
       await duck.conn.run(`copy (select i, b, d from src where i <= 2) to ${sqlString(parts[0])} (format parquet)`)
       await duck.conn.run(`copy (select i, b, d from src where i > 2) to ${sqlString(parts[1])} (format parquet)`)
-      const { upload } = await dbmOk<{ upload: string }>(svc(), admin, 'upload_begin', { path: 'uploads.admin.chunked_parquet' })
+      const { upload } = await dbmOk<{ upload: string }>(svc(), admin.cookie, 'upload_begin', { path: 'uploads.admin.chunked_parquet' })
       for (const [k, part] of parts.entries()) {
         const res = await withBody(['upload_chunk', { upload, seq: k + 1 }], 'application/vnd.apache.parquet', await readFile(part))
         expect(res.body.rc, res.body.msg).to.equal(0)
       }
-      await dbmOk(svc(), admin, 'upload_commit', { upload })
+      await dbmOk(svc(), admin.cookie, 'upload_commit', { upload })
       expect(await typesOf('uploads.admin.chunked_parquet')).to.deep.equal(['i:i', 'b:j', 'd:i:date'])
       const { i, b, d } = HELD
       expect(await run('<base table="uploads.admin.chunked_parquet"/>')).to.deep.equal({ i, b, d })
@@ -159,12 +158,12 @@ forEachStore(
     })
 
     it('types a chunked CSV upload of ISO dates as dates (the CLI upload)', async () => {
-      const { upload } = await dbmOk<{ upload: string }>(svc(), admin, 'upload_begin', { path: 'uploads.admin.chunked_dates' })
-      await dbmOk(svc(), admin, 'upload_chunk', { upload, seq: 1, csv: 'day,n\n2024-01-01,1\n2024-02-29,2\n' })
-      await dbmOk(svc(), admin, 'upload_chunk', { upload, seq: 2, csv: 'day,n\n,3\n1999-12-31,4\n' })
-      await dbmOk(svc(), admin, 'upload_commit', { upload })
+      const { upload } = await dbmOk<{ upload: string }>(svc(), admin.cookie, 'upload_begin', { path: 'uploads.admin.chunked_dates' })
+      await dbmOk(svc(), admin.cookie, 'upload_chunk', { upload, seq: 1, csv: 'day,n\n2024-01-01,1\n2024-02-29,2\n' })
+      await dbmOk(svc(), admin.cookie, 'upload_chunk', { upload, seq: 2, csv: 'day,n\n,3\n1999-12-31,4\n' })
+      await dbmOk(svc(), admin.cookie, 'upload_commit', { upload })
       expect(await typesOf('uploads.admin.chunked_dates')).to.deep.equal(['day:i:date', 'n:i'])
-      const csv = await svc().http.get('/v1/api/uploads.admin.chunked_dates:csv').set('Cookie', admin)
+      const csv = await admin.get('/v1/api/uploads.admin.chunked_dates:csv')
       expect(csv.text).to.equal('day,n\r\n2024-01-01,1\r\n2024-02-29,2\r\n,3\r\n1999-12-31,4\r\n')
     })
 
@@ -185,13 +184,13 @@ forEachStore(
         )
         expect(res.body).to.include({ rc: 1, code: 'invalid_parameter' })
         expect(res.body.msg).to.match(/Arrow upload could not be read/)
-        const bad = await dbm(svc(), admin, 'upload_table', { path: 'uploads.admin.wrong', parquet: 'not base64!' })
+        const bad = await dbm(svc(), admin.cookie, 'upload_table', { path: 'uploads.admin.wrong', parquet: 'not base64!' })
         expect(bad.msg).to.match(/"parquet" must be the Parquet bytes as base64 text, or send them as the request body/)
       })
 
       it('refuses an upload body on an endpoint or transaction that takes none (415)', async () => {
         const bytes = await readFile(duck.file('src.parquet'))
-        const sql = await svc().http.post('/v1/api/sql:json').set('Cookie', admin).set('Content-Type', 'application/vnd.apache.parquet').send(bytes)
+        const sql = await admin.post('/v1/api/sql:json').set('Content-Type', 'application/vnd.apache.parquet').send(bytes)
         expect(sql.status).to.equal(415)
         expect(sql.body.error).to.match(/only by api\/dbm for upload_table and upload_chunk/)
         const other = await withBody(['get_names_in_dir', { path: 'pub' }], 'application/vnd.apache.parquet', bytes)

@@ -9,7 +9,7 @@ import http from 'node:http'
 import supertest from 'supertest'
 import { createApp } from '../../gateway/http/app.js'
 import { buildDeps } from '../../gateway/compose.js'
-import type { TestDeps } from '../helpers/service.js'
+import { loggedIn, type TestDeps } from '../helpers/service.js'
 import { ProgressCell, statusOf, type QueryStatus } from '../../gateway/query/running/index.js'
 import { withProgress } from '../../engine/interpret/run.js'
 import { executeRunTask } from '../../engine/task/execute.js'
@@ -162,31 +162,29 @@ describe('withProgress() and runOps', () => {
 forEachStore(
   '!status',
   (svc) => {
-    let cookie: string
+    const session = loggedIn(svc)
     let b: Awaited<ReturnType<typeof secondGateway>>
     let nextTag = 1
     before(async function () {
       this.timeout(60_000)
-      cookie = await svc().login()
       b = await secondGateway(svc().deps)
     })
     after(() => b?.close())
 
     const post = (path: string, body: object) =>
-      svc()
-        .http.post(`/v1/api/${path}:json`)
-        .set('Cookie', cookie)
+      session
+        .post(`/v1/api/${path}:json`)
         .send(body)
         .then((r) => r)
 
     it('answers running false with everything else null while nothing runs, in every format', async () => {
-      expect(await statusOn(svc().http, cookie, 'run')).to.deep.equal(IDLE)
-      expect(await statusOn(svc().http, cookie, 'sql')).to.deep.equal(IDLE)
-      for (const format of ['json.rows', 'json.keyed']) expect(await statusOn(svc().http, cookie, 'run', format)).to.deep.equal(IDLE)
-      const text = await svc().http.get('/v1/api/run/!status:text').set('Cookie', cookie)
+      expect(await statusOn(svc().http, session.cookie, 'run')).to.deep.equal(IDLE)
+      expect(await statusOn(svc().http, session.cookie, 'sql')).to.deep.equal(IDLE)
+      for (const format of ['json.rows', 'json.keyed']) expect(await statusOn(svc().http, session.cookie, 'run', format)).to.deep.equal(IDLE)
+      const text = await session.get('/v1/api/run/!status:text')
       expect(text.type).to.equal('text/plain')
       expect(JSON.parse(text.text)).to.deep.equal(IDLE)
-      const html = await svc().http.get('/v1/api/run/@index/status').set('Cookie', cookie)
+      const html = await session.get('/v1/api/run/@index/status')
       expect(html.status).to.equal(200)
       expect(html.type).to.equal('text/html')
       expect(html.text).to.match(/running[^]*false/)
@@ -197,83 +195,83 @@ forEachStore(
       this.timeout(60_000)
       const { xml, ops } = longQuery(nextTag++)
       const running = post('run', { xml })
-      const first = await pollUntil(svc().http, cookie, 'run', hasProgress, 'the run query reports progress')
+      const first = await pollUntil(svc().http, session.cookie, 'run', hasProgress, 'the run query reports progress')
       expectProgressShape(first, ops)
-      const later = await pollUntil(svc().http, cookie, 'run', (s) => !s.running || s.done! > first.done!, 'done increases')
+      const later = await pollUntil(svc().http, session.cookie, 'run', (s) => !s.running || s.done! > first.done!, 'done increases')
       expect(later.running, 'the query ended before done increased').to.equal(true)
       expectProgressShape(later, ops)
       expect(later.elapsed_ms).to.be.above(first.elapsed_ms!)
       expect((await running).status).to.equal(200)
-      expect(await statusOn(svc().http, cookie, 'run')).to.deep.equal(IDLE)
+      expect(await statusOn(svc().http, session.cookie, 'run')).to.deep.equal(IDLE)
     })
 
     it('shows the same progress on a second gateway sharing the Store', async function () {
       this.timeout(60_000)
       const { xml, ops } = longQuery(nextTag++)
       const running = post('run', { xml })
-      const first = await pollUntil(b.http, cookie, 'run', hasProgress, 'the other gateway sees progress')
+      const first = await pollUntil(b.http, session.cookie, 'run', hasProgress, 'the other gateway sees progress')
       expectProgressShape(first, ops)
-      const later = await pollUntil(b.http, cookie, 'run', (s) => !s.running || s.done! > first.done!, 'done increases on the other gateway')
+      const later = await pollUntil(b.http, session.cookie, 'run', (s) => !s.running || s.done! > first.done!, 'done increases on the other gateway')
       expect(later.running, 'the query ended before done increased').to.equal(true)
-      const here = await statusOn(svc().http, cookie, 'run')
+      const here = await statusOn(svc().http, session.cookie, 'run')
       expect(here.total).to.equal(ops)
       expect(here.done).to.be.at.least(later.done!)
       expect((await running).status).to.equal(200)
-      expect(await statusOn(b.http, cookie, 'run')).to.deep.equal(IDLE)
+      expect(await statusOn(b.http, session.cookie, 'run')).to.deep.equal(IDLE)
     })
 
     it('answers running false once the query was stopped', async function () {
       this.timeout(60_000)
       const running = post('run', { xml: longQuery(nextTag++).xml })
-      await pollUntil(svc().http, cookie, 'run', (s) => s.running, 'the query runs')
+      await pollUntil(svc().http, session.cookie, 'run', (s) => s.running, 'the query runs')
       expect((await post('run/!stop', {})).body).to.deep.equal({ stopped: true })
       expect((await running).status).to.equal(409)
-      await pollUntil(svc().http, cookie, 'run', (s) => !s.running, 'idle after the stop', 5000)
+      await pollUntil(svc().http, session.cookie, 'run', (s) => !s.running, 'idle after the stop', 5000)
     })
 
     it('reports an SQL query as running with elapsed time only', async function () {
       this.timeout(60_000)
       const running = post('sql', { sql: FOREVER })
       // The record says which engine once the gateway has chosen (at the marker's next write).
-      const first = await pollUntil(svc().http, cookie, 'sql', (s) => s.running && s.engine !== null, 'the SQL query runs')
+      const first = await pollUntil(svc().http, session.cookie, 'sql', (s) => s.running && s.engine !== null, 'the SQL query runs')
       await sleep(300)
-      const later = await statusOn(b.http, cookie, 'sql')
+      const later = await statusOn(b.http, session.cookie, 'sql')
       for (const s of [first, later]) expect(s).to.include({ running: true, done: null, total: null, unit: null, fraction: null, engine: 'sqlite' })
       expect(later.elapsed_ms).to.be.above(first.elapsed_ms!)
       expect((await post('sql/!stop', {})).body).to.deep.equal({ stopped: true })
       expect((await running).status).to.equal(409)
-      await pollUntil(svc().http, cookie, 'sql', (s) => !s.running, 'idle after the stop', 5000)
+      await pollUntil(svc().http, session.cookie, 'sql', (s) => !s.running, 'idle after the stop', 5000)
     })
 
     it('reports a compiled SQL query with its progress and the columnar engine, on either gateway', async function () {
       this.timeout(60_000)
       const running = post('sql', { sql: longSql(nextTag++) })
-      const first = await pollUntil(svc().http, cookie, 'sql', hasProgress, 'the compiled SQL query reports progress')
+      const first = await pollUntil(svc().http, session.cookie, 'sql', hasProgress, 'the compiled SQL query reports progress')
       expect(first).to.include({ running: true, unit: 'ops', engine: 'columnar' })
       expect(first.done).to.be.a('number').within(0, first.total!)
-      expect((await statusOn(b.http, cookie, 'sql')).engine).to.be.oneOf(['columnar', null])
+      expect((await statusOn(b.http, session.cookie, 'sql')).engine).to.be.oneOf(['columnar', null])
       const done = await running
       expect(done.status, done.text).to.equal(200)
       expect(done.headers['x-tabula-engine']).to.equal('columnar')
-      expect(await statusOn(svc().http, cookie, 'sql')).to.deep.equal(IDLE)
+      expect(await statusOn(svc().http, session.cookie, 'sql')).to.deep.equal(IDLE)
     })
 
     it('follows the query of a run instance at api/{tag}/!status, in every format', async function () {
       this.timeout(60_000)
       const tag = (await post('new/run', {})).body.tag as number
-      expect(await statusOn(svc().http, cookie, String(tag))).to.deep.equal(IDLE)
+      expect(await statusOn(svc().http, session.cookie, String(tag))).to.deep.equal(IDLE)
       const { xml, ops } = longQuery(nextTag++)
       const running = post(String(tag), { xml })
-      expectProgressShape(await pollUntil(svc().http, cookie, String(tag), hasProgress, 'the instance reports progress'), ops)
-      for (const format of ['json.rows', 'json.keyed']) expect((await statusOn(b.http, cookie, String(tag), format)).total).to.equal(ops)
-      const text = await b.http.get(`/v1/api/${tag}/!status:text`).set('Cookie', cookie)
+      expectProgressShape(await pollUntil(svc().http, session.cookie, String(tag), hasProgress, 'the instance reports progress'), ops)
+      for (const format of ['json.rows', 'json.keyed']) expect((await statusOn(b.http, session.cookie, String(tag), format)).total).to.equal(ops)
+      const text = await b.http.get(`/v1/api/${tag}/!status:text`).set('Cookie', session.cookie)
       expect(JSON.parse(text.text)).to.include({ running: true, total: ops })
-      const html = await b.http.get(`/v1/api/${tag}/@index/status`).set('Cookie', cookie)
+      const html = await b.http.get(`/v1/api/${tag}/@index/status`).set('Cookie', session.cookie)
       expect(html.text).to.match(new RegExp(`total[^]*${ops}`))
       // The session's own run endpoint is another key: it is not what runs.
-      expect((await statusOn(svc().http, cookie, 'run')).running).to.equal(false)
+      expect((await statusOn(svc().http, session.cookie, 'run')).running).to.equal(false)
       expect((await running).status).to.equal(200)
-      expect(await statusOn(svc().http, cookie, String(tag))).to.deep.equal(IDLE)
+      expect(await statusOn(svc().http, session.cookie, String(tag))).to.deep.equal(IDLE)
     })
 
     it('follows the query of a fixed-query instance while it computes its result', async function () {
@@ -281,13 +279,13 @@ forEachStore(
       const { xml, ops } = longQuery(nextTag++)
       const tag = (await post('new', { xml })).body.tag as number
       const running = post(String(tag), {})
-      expectProgressShape(await pollUntil(svc().http, cookie, `${tag}`, hasProgress, 'the fixed query reports progress'), ops)
+      expectProgressShape(await pollUntil(svc().http, session.cookie, `${tag}`, hasProgress, 'the fixed query reports progress'), ops)
       expect((await running).status).to.equal(200)
-      expect(await statusOn(svc().http, cookie, String(tag))).to.deep.equal(IDLE)
+      expect(await statusOn(svc().http, session.cookie, String(tag))).to.deep.equal(IDLE)
     })
 
     it('answers 404 for the status of an instance that is not there', async () => {
-      const res = await svc().http.get('/v1/api/999999/!status:json').set('Cookie', cookie)
+      const res = await session.get('/v1/api/999999/!status:json')
       expect(res.status).to.equal(404)
     })
   },

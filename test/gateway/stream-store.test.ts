@@ -9,7 +9,7 @@ import http from 'node:http'
 import zlib from 'node:zlib'
 import { FORMATS } from '../../gateway/format/index.js'
 import type { Store } from '../../shared/store/types.js'
-import type { TestDeps } from '../helpers/service.js'
+import { loggedIn, type TestDeps } from '../helpers/service.js'
 import { forEachStore } from '../helpers/suites.js'
 import { startSecondGateway } from '../helpers/second-gateway.js'
 
@@ -86,15 +86,14 @@ forEachStore(
   'streamed bodies of large kept results',
   (svc) => {
     let b: Awaited<ReturnType<typeof secondGateway>>
-    let cookie: string
+    const session = loggedIn(svc)
     let aUrl: string
 
     before(async function () {
       this.timeout(60_000)
       b = await secondGateway(svc().deps)
-      cookie = await svc().login()
       aUrl = svc().http.get('/').url.replace(/\/$/, '')
-      const run = await post(`${aUrl}/v1/api/sql:json.rows`, cookie, { sql: ALL })
+      const run = await post(`${aUrl}/v1/api/sql:json.rows`, session.cookie, { sql: ALL })
       expect(JSON.parse(run.body.toString()).rows).to.have.length(ROWS)
       // The copy in the Store is written after the answer: wait for its meta entry.
       for (let i = 0; i < 100; i++) {
@@ -108,9 +107,9 @@ forEachStore(
     for (const format of FORMATS) {
       it(`!data:${format} from the Store streams the same bytes as from memory, without running the query`, async function () {
         this.timeout(30_000)
-        const fromMemory = await post(`${aUrl}/v1/api/sql/!data:${format}`, cookie)
+        const fromMemory = await post(`${aUrl}/v1/api/sql/!data:${format}`, session.cookie)
         const runs = b.runs()
-        const fromStore = await post(`${b.url}/v1/api/sql/!data:${format}`, cookie)
+        const fromStore = await post(`${b.url}/v1/api/sql/!data:${format}`, session.cookie)
         expect(fromStore.status).to.equal(200)
         expect(fromStore.headers['content-length'], 'a streamed body has no length').to.equal(undefined)
         expect(fromStore.body.equals(fromMemory.body)).to.equal(true)
@@ -122,8 +121,8 @@ forEachStore(
 
     it('a gzip-encoded !data arrives identical to the plain one', async function () {
       this.timeout(30_000)
-      const plain = await post(`${b.url}/v1/api/sql/!data:text`, cookie)
-      const gz = await post(`${b.url}/v1/api/sql/!data:text`, cookie, {}, { 'accept-encoding': 'gzip' })
+      const plain = await post(`${b.url}/v1/api/sql/!data:text`, session.cookie)
+      const gz = await post(`${b.url}/v1/api/sql/!data:text`, session.cookie, {}, { 'accept-encoding': 'gzip' })
       expect(gz.headers['content-encoding']).to.equal('gzip')
       expect(gz.body.equals(plain.body)).to.equal(true)
     })
@@ -132,7 +131,7 @@ forEachStore(
       /** How many mgets a clean `!data` in the format makes on the second gateway. */
       async function mgetsOf(format: string): Promise<number> {
         b.injected.failOnMget(Infinity)
-        await post(`${b.url}/v1/api/sql/!data:${format}`, cookie)
+        await post(`${b.url}/v1/api/sql/!data:${format}`, session.cookie)
         return b.injected.mgets()
       }
 
@@ -141,7 +140,7 @@ forEachStore(
       it('a text body ends with the error marker, and the failure is logged with its request id', async function () {
         this.timeout(30_000)
         b.injected.failOnMget(await mgetsOf('text'))
-        const res = await post(`${b.url}/v1/api/sql/!data:text`, cookie)
+        const res = await post(`${b.url}/v1/api/sql/!data:text`, session.cookie)
         expect(res.status).to.equal(200)
         const text = res.body.toString('utf8')
         const marker = /\n#ERROR requestId=([0-9a-f-]+) code=internal Internal error\n$/.exec(text)
@@ -156,7 +155,7 @@ forEachStore(
           this.timeout(30_000)
           b.injected.failOnMget(await mgetsOf(format))
           const logged = b.logs.length
-          const res = await post(`${b.url}/v1/api/sql/!data:${format}`, cookie)
+          const res = await post(`${b.url}/v1/api/sql/!data:${format}`, session.cookie)
           expect(res.complete).to.equal(false)
           expect(res.body.length).to.be.above(1000)
           expect(() => JSON.parse(res.body.toString('utf8'))).to.throw(SyntaxError)
@@ -166,7 +165,7 @@ forEachStore(
 
       it('a failure before the first byte is an ordinary 500 with a JSON error', async () => {
         b.injected.failOnMget(1)
-        const res = await post(`${b.url}/v1/api/sql/!data:json.rows`, cookie)
+        const res = await post(`${b.url}/v1/api/sql/!data:json.rows`, session.cookie)
         expect(res.status).to.equal(500)
         expect(JSON.parse(res.body.toString())).to.include({ error: 'Internal error', code: 'internal' })
       })
@@ -174,7 +173,7 @@ forEachStore(
 
     it('the object URL of a large table streams every row from the table cache', async function () {
       this.timeout(30_000)
-      const res = await post(`${b.url}/v1/api/pub.demo.retail.item:json.rows`, cookie)
+      const res = await post(`${b.url}/v1/api/pub.demo.retail.item:json.rows`, session.cookie)
       expect(res.status).to.equal(200)
       expect(res.headers['content-length']).to.equal(undefined)
       expect(JSON.parse(res.body.toString()).rows).to.have.length(ROWS)
