@@ -1,20 +1,21 @@
 /**
  * createApp(deps) builds the Koa application and never listens, so tests drive it directly and
  * server.ts owns the process. Middleware order: request id, access log and metrics → security
- * headers → CORS (ALLOWED_ORIGINS) → errors → `/healthz`, `/readyz`, `/metrics` → workbench assets
- * (`/ui/…`) → API path parsing → body → cross-site guard → workbench pages → routes.
+ * headers → CORS (ALLOWED_ORIGINS) → errors → paths outside the API (`/healthz`, `/readyz`,
+ * `/metrics`, workbench assets `/ui/…`) → API path parsing → body → cross-site guard → workbench
+ * pages → routes.
  */
 import Koa, { type Context, type Next } from 'koa'
 import { AppError } from '../../shared/errors.js'
 import type { Deps } from '../deps.js'
 import { errorMiddleware } from './errors.js'
-import { requestContext, serviceEndpoints } from '../observe/index.js'
+import { requestContext, SERVICE_PATHS, serviceEndpoints } from '../observe/index.js'
 import { compressResponses } from './compress.js'
 import { useBodyLogger } from './respond.js'
 import { parseApiPath, parsedRouteOf } from './path.js'
 import { createRouter } from '../routes/index.js'
 import { requestBodies } from '../routes/request-body.js'
-import { uiAssets } from '../ui/assets.js'
+import { ASSET_PREFIX, uiAssets } from '../ui/assets.js'
 import { securityHeaders } from '../ui/headers.js'
 import { corsForAllowedOrigins } from '../security/cors.js'
 import { csrfGuard } from '../security/csrf-guard.js'
@@ -33,6 +34,21 @@ function apiPath(deps: Deps) {
     }
     ctx.state.route = route // read back through path.ts
     ctx.path = '/api' + route.segments.map((s) => '/' + encodeURIComponent(s)).join('')
+    return next()
+  }
+}
+
+/**
+ * Paths outside `/{version}/api`: the service's own (`/healthz`, `/readyz`, `/metrics`) and the
+ * workbench's assets (`/ui/…`). One layer tells them from API paths, which pass straight on
+ * without an async layer (and its promise) of their own.
+ */
+function outsideApi(deps: Deps) {
+  const service = serviceEndpoints(deps)
+  const asset = uiAssets()
+  return function answerOutsideApi(ctx: Context, next: Next): Promise<void> {
+    if (SERVICE_PATHS.has(ctx.path)) return service(ctx)
+    if (ctx.path.startsWith(ASSET_PREFIX)) return asset(ctx)
     return next()
   }
 }
@@ -56,8 +72,7 @@ export function createApp(deps: Deps): Koa {
   // Outside the error middleware, so error bodies are compressed too.
   app.use(compressResponses(deps.config))
   app.use(errorMiddleware(deps.log))
-  app.use(serviceEndpoints(deps))
-  app.use(uiAssets())
+  app.use(outsideApi(deps))
   app.use(apiPath(deps))
   app.use(requestBodies(deps.config))
   // After the body (run's savetable and instance variables may be in it), before anything acts.

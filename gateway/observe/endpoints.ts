@@ -6,7 +6,7 @@
  * /metrics holds no table data, user names or paths (route names only), so it may be open on
  * the service port; with METRICS_TOKEN set it answers only `Authorization: Bearer <token>`.
  */
-import type { Context, Next } from 'koa'
+import type { Context } from 'koa'
 import { createHash, timingSafeEqual } from 'node:crypto'
 import { AppError } from '../../shared/errors.js'
 import type { Config } from '../../shared/config.js'
@@ -39,7 +39,8 @@ function requireMetricsToken(ctx: Context, token: string | null): void {
   )
 }
 
-const SERVICE_PATHS: ReadonlySet<string> = new Set(['/healthz', '/readyz', '/metrics'])
+/** The paths answered here; app.ts sends a request to `serviceEndpoints`' answer only for these. */
+export const SERVICE_PATHS: ReadonlySet<string> = new Set(['/healthz', '/readyz', '/metrics'])
 
 /** What the service paths read (named as in Deps, so the app passes its deps as they are). */
 export interface ServiceEndpointServices extends ReadyServices {
@@ -47,13 +48,9 @@ export interface ServiceEndpointServices extends ReadyServices {
   readonly observe: Observe
 }
 
+/** Answers a request for one of SERVICE_PATHS. */
 export function serviceEndpoints(services: ServiceEndpointServices) {
-  // Other paths pass straight on, without an async layer (and its promise) of their own.
-  return function answerServicePaths(ctx: Context, next: Next): Promise<void> {
-    return SERVICE_PATHS.has(ctx.path) ? answerServicePath(ctx) : next()
-  }
-
-  async function answerServicePath(ctx: Context): Promise<void> {
+  return async function answerServicePath(ctx: Context): Promise<void> {
     switch (ctx.path) {
       case '/healthz':
         onlyRead(ctx)

@@ -1,7 +1,7 @@
 /** Metrics, logs, request ids and health: the public face of gateway/observe. */
 export { countStoreCalls } from './counted-store.js'
 export { createObserve, type Observe } from './state.js'
-export { serviceEndpoints } from './endpoints.js'
+export { SERVICE_PATHS, serviceEndpoints } from './endpoints.js'
 export { READY_PING_MS } from './health.js'
 export { createLogger, createPino, LOG_LEVELS, pinoLog, REDACTED, type LogLevel } from './logger.js'
 export { GatewayMetrics, METRICS_CONTENT_TYPE, type StopReason } from './metrics.js'

@@ -4,7 +4,7 @@
  * there). Answers carry an ETag and `Cache-Control: no-cache`: browsers revalidate, so a page
  * never runs with the scripts of an older release, and an unchanged file costs only a 304.
  */
-import type { Context, Next } from 'koa'
+import type { Context } from 'koa'
 import { createHash } from 'node:crypto'
 import { readFile } from 'node:fs/promises'
 import { AppError } from '../../shared/errors.js'
@@ -42,16 +42,15 @@ async function loadAsset(dir: URL, name: string): Promise<Asset | null> {
   }
 }
 
+/** Paths under this prefix are workbench assets; app.ts sends only those to `uiAssets`' answer. */
+export const ASSET_PREFIX = '/ui/'
+
+/** Answers a request for a path under ASSET_PREFIX. */
 export function uiAssets(dir: URL = ASSET_DIR) {
   // Built files do not change under a running service; found ones are read once.
   const cache = new Map<string, Asset>()
-  // Other paths pass straight on, without an async layer (and its promise) of their own.
-  return function serveAsset(ctx: Context, next: Next): Promise<void> {
-    return ctx.path.startsWith('/ui/') ? answerAsset(ctx) : next()
-  }
-
-  async function answerAsset(ctx: Context): Promise<void> {
-    const name = ctx.path.slice('/ui/'.length)
+  return async function answerAsset(ctx: Context): Promise<void> {
+    const name = ctx.path.slice(ASSET_PREFIX.length)
     const asset = ASSET_NAME.test(name) ? (cache.get(name) ?? (await loadAsset(dir, name))) : null
     if (asset === null) throw new AppError('NOT_FOUND', `No such workbench asset "${ctx.path}".`)
     if (ctx.method !== 'GET' && ctx.method !== 'HEAD') {
