@@ -130,31 +130,6 @@ forEachStore('object URLs', (svc) => {
     await makeTable(svc(), 'vault.shared', { users: ['olga'], inherit: false })
   })
 
-  describe('api', () => {
-    const NAMES = ['!login', '!logout', 'run', 'sql', 'new', 'new/{app}', '{tag}', 'dbm', 'ls', '{path}']
-
-    it('lists every built-in endpoint with a name and a title', async () => {
-      const res = await get('/v1/api:json')
-      expect(res.status, res.text).to.equal(200)
-      expect(res.body.name).to.deep.equal(NAMES)
-      expect(res.body.title).to.have.length(NAMES.length)
-      res.body.title.forEach((t: string) => expect(t).to.be.a('string').and.not.equal(''))
-    })
-
-    it('answers in every format, with format links that keep the version', async () => {
-      expect((await get('/v1/api:json.rows')).body.cols).to.deep.equal(['name', 'title'])
-      expect((await get('/v1/api:json.keyed')).body[8]).to.include({ name: 'ls' })
-      expect((await get('/v1/api:text')).text.split('\n')[0]).to.match(/^\s*name\s+title/)
-      // In HTML the list is api/index; api itself is the workbench's landing page, which links to the JSON.
-      const html = await get('/v1/api/index')
-      expect(html.type).to.equal('text/html')
-      expect(html.text).to.contain('<title>tabula API</title>').and.to.contain('href="/v1/api/index:json"')
-      expect((await get('/v1/api')).text)
-        .to.contain('<title>tabula workbench</title>')
-        .and.to.contain('href="/v1/api:json"')
-    })
-  })
-
   describe('api/ls', () => {
     it('lists the top-level folders the caller may read', async () => {
       const asAdmin = await get('/v1/api/ls:json')
