@@ -6,8 +6,8 @@
  *
  * sql.js hands INTEGER values over as BigInt (useBigInt) and REAL ones as numbers, so that a
  * value keeps what SQLite says it is: in a text column a REAL prints as SQLite prints it (2.0 is
- * "2.0", not "2"), and an integer that a number would round (past ±(2^53 − 1)) is refused in a
- * numeric column rather than answered wrong.
+ * "2.0", not "2"), and an integer past ±(2^53 − 1) that a number would not write with its own digits
+ * is refused in a numeric column rather than answered wrong.
  */
 import { AppError } from '../../shared/errors.js'
 import type { ResultColumn, ResultSet } from '../../shared/protocol.js'
@@ -41,10 +41,15 @@ function toText(v: SqlValue): string {
   return String(v)
 }
 
-/** A number of a numeric column: an integer a number would round (past ±2^53, most are) is refused. */
+/**
+ * A number of a numeric column. An integer past ±(2^53 − 1) is refused when the number would not
+ * be written with SQLite's digits: one a number rounds (most of them), and also one it holds
+ * exactly but writes shorter (2^62 is written 4611686018427388000, which a client reading 64-bit
+ * integers takes for another value). 2^53 and the few others whose digits survive are answered.
+ */
 function numberOf(v: number | bigint, name: string): number {
   const n = Number(v)
-  if (typeof v === 'bigint' && (v > SAFE || v < -SAFE) && BigInt(n) !== v) {
+  if (typeof v === 'bigint' && (v > SAFE || v < -SAFE) && String(n) !== v.toString()) {
     throw new AppError(
       'INVALID_PARAMETER',
       `Column "${name}" of the result holds ${v}, which this service cannot answer exactly as a number (past ±9007199254740991, 2^53 − 1); cast it to text (CAST(${name} AS TEXT)) or to a real.`,

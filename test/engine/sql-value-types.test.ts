@@ -50,4 +50,12 @@ describe('sql.js answers: REAL and INTEGER values as SQLite has them (issue 38)'
       '9007199254740993',
     ])
   })
+
+  it('refuses an integer a number holds exactly but would write with other digits (1<<62), and answers 2^53 itself', () => {
+    // 2^62 is a double exactly, but written as 4611686018427388000: a client reading 64-bit integers gets another value.
+    const got = sqliteAnswer('select (1 << 62) + 0 * a as v from pub.e.t', tables)
+    expect(got).to.have.property('error').that.contains('4611686018427387904').and.contains('CAST(v AS TEXT)')
+    expect(sqliteAnswer('select (1 << 63) + 0 * a as v from pub.e.t', tables)).to.have.property('error').that.contains('-9223372036854775808')
+    expect(Array.from(column('select (1 << 53) + 0 * a as v from pub.e.t') as Float64Array)).to.deep.equal([2 ** 53, 2 ** 53, 2 ** 53])
+  })
 })
