@@ -16,10 +16,8 @@ const NOT_FINDABLE_YET: readonly string[] = [
   'gateway/ingest/chunk-csv.ts',
   'gateway/ingest/chunk-read-task-door.cts',
   'gateway/ingest/chunk-read-task.ts',
-  'gateway/routes/abort.ts',
   'gateway/routes/index.ts',
   'gateway/routes/query-endpoint.ts',
-  'gateway/routes/read-slot.ts',
   'gateway/tables/table-writer.ts',
 ]
 
