@@ -239,7 +239,8 @@ export class SqlQueries {
   private grouped(byKeys: boolean): string {
     const r = this.rng
     const keys = byKeys ? this.list(1, 2, () => r.pick(['i', 'j', 's', 'd', 'i % 3', 'lower(s)', 'f'])) : []
-    const aggs = this.list(1, 3, () => this.aggregateExpr())
+    // Now and then the keys alone: a GROUP BY without aggregates (issue 38).
+    const aggs = keys.length > 0 && r.chance(0.15) ? [] : this.list(1, 3, () => this.aggregateExpr())
     const items = [...keys.map((k) => (r.chance(0.3) ? `${k} AS k${r.int(0, 9)}` : k)), ...aggs.map((a) => (r.chance(0.4) ? `${a} AS v${r.int(0, 99)}` : a))]
     const distinctItems = [...new Set(items)]
     let sql = `SELECT ${distinctItems.join(', ')} FROM ${SQL_TABLE}`

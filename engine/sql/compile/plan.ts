@@ -391,6 +391,8 @@ function groupScope(select: SqlSelect, items: readonly Item[], aggs: readonly Sq
     throw outside('group_concat over a join or a subquery')
   const tcols: Tcol[] = []
   const aggVals = aggs.map((a) => aggregate(a as SqlExpr & { k: 'agg' }, rows, tcols, names))
+  // A GROUP BY without aggregates still groups: a <tabu> needs a summary, so it counts (unread).
+  if (tcols.length === 0) tcols.push({ fun: 'cnt', source: null, weight: null, name: names.next('n'), meta: META, loc: LOC })
   ops.push(tabu(breaks, 'up', tcols))
   return {
     uses: rows.uses,
