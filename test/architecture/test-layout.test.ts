@@ -13,7 +13,6 @@ const NOT_FINDABLE_YET: readonly string[] = [
   'engine/compile.ts',
   'engine/worker-door.cts',
   'gateway/ingest/chunk-read-task-door.cts',
-  'gateway/routes/index.ts',
   'gateway/routes/query-endpoint.ts',
 ]
 
