@@ -10,7 +10,6 @@ import { importsOfTests, PRODUCT_FOLDERS, productModules, testsOf, type TestImpo
 import { readTree } from './source-tree.js'
 
 const NOT_FINDABLE_YET: readonly string[] = [
-  'engine/compile.ts',
   'engine/worker-door.cts',
   'gateway/ingest/chunk-read-task-door.cts',
 ]
