@@ -22,8 +22,8 @@ interface LocatedRef extends TableRef {
   readonly last: number
 }
 
-/** Words that can follow a table in FROM without being its alias. */
-const CLAUSE_KEYWORDS = new Set([
+/** Words that can follow a table in FROM without being its alias (also read by the sqllogictest runner). */
+export const CLAUSE_KEYWORDS = new Set([
   'WHERE',
   'GROUP',
   'ORDER',

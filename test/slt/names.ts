@@ -6,6 +6,7 @@
  * is a qualifier or a column, and a name after `AS` is an alias, so neither is touched.
  */
 import { isOp, isSignificant, keywordOf, tokenize, type Token } from '../../engine/sql/tokenize.js'
+import { CLAUSE_KEYWORDS } from '../../engine/sql/table-refs.js'
 
 export interface NameScope {
   /** The dotted path a table is uploaded to, by its lower-cased name. */
@@ -19,32 +20,6 @@ export interface Rewritten {
   /** The tables the SQL reads, views looked through. */
   readonly tables: ReadonlySet<string>
 }
-
-/** Words after a FROM item that are not its alias. */
-const NOT_AN_ALIAS = new Set([
-  'WHERE',
-  'GROUP',
-  'ORDER',
-  'LIMIT',
-  'OFFSET',
-  'HAVING',
-  'WINDOW',
-  'JOIN',
-  'INNER',
-  'LEFT',
-  'RIGHT',
-  'FULL',
-  'OUTER',
-  'CROSS',
-  'NATURAL',
-  'ON',
-  'USING',
-  'UNION',
-  'INTERSECT',
-  'EXCEPT',
-  'INDEXED',
-  'NOT',
-])
 
 const MAX_VIEW_DEPTH = 16
 
@@ -82,5 +57,5 @@ export function rewriteNames(sql: string, scope: NameScope, depth = 0): Rewritte
 function aliasFollows(next: Token | undefined): boolean {
   if (next === undefined || next.type !== 'ident') return false
   const k = keywordOf(next)
-  return k === undefined || k === 'AS' || !NOT_AN_ALIAS.has(k)
+  return k === undefined || k === 'AS' || !CLAUSE_KEYWORDS.has(k)
 }
