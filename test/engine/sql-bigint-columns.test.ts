@@ -5,9 +5,7 @@
  * the ones that leave the column alone must have run on the engine.
  */
 import { expect } from 'chai'
-import { compiledAnswer, difference, sqliteAnswer, sqlTableOf, type BothTables } from '../helpers/sql-answers.js'
-import { makeTable } from '../helpers/engine.js'
-import { columnValues } from '../helpers/sql-queries.js'
+import { bothTablesBefore, compiledAnswer, itCompilesAsSqlite, sqliteResult } from '../helpers/sql-answers.js'
 
 const COMPILED = [
   'select a, s from pub.e.t',
@@ -27,38 +25,23 @@ const READS_IT = [
 ]
 
 describe('SQL: a column of big integers declines only the queries that read it (issue 38)', () => {
-  let tables: BothTables[]
-  before(async () => {
-    const t = [
-      { name: 'a', type: 'int' as const, values: [1, 2, null, 4] },
-      { name: 'id', type: 'bigint' as const, values: [4_000_000_000, -3_000_000_000, 2 ** 53 - 1, null] },
-      { name: 's', type: 'text' as const, values: ['x', 'y', 'x', null] },
-    ]
-    const u = [
-      { name: 'a', type: 'int' as const, values: [2, 4] },
-      { name: 'id', type: 'bigint' as const, values: [4_000_000_000, 5] },
-    ]
-    const ti = makeTable('pub.e.t', t)
-    const ui = makeTable('pub.e.u', u)
-    tables = [
-      { input: ti, sql: await sqlTableOf(ti, columnValues(t)) },
-      { input: ui, sql: await sqlTableOf(ui, columnValues(u)) },
-    ]
+  const tables = bothTablesBefore({
+    'pub.e.t': [
+      { name: 'a', type: 'int', values: [1, 2, null, 4] },
+      { name: 'id', type: 'bigint', values: [4_000_000_000, -3_000_000_000, 2 ** 53 - 1, null] },
+      { name: 's', type: 'text', values: ['x', 'y', 'x', null] },
+    ],
+    'pub.e.u': [
+      { name: 'a', type: 'int', values: [2, 4] },
+      { name: 'id', type: 'bigint', values: [4_000_000_000, 5] },
+    ],
   })
 
-  for (const sql of COMPILED)
-    it(sql, async () => {
-      const want = sqliteAnswer(sql, tables)
-      if ('error' in want) throw new Error(`sql.js refused: ${want.error}`)
-      const got = await compiledAnswer(sql, tables)
-      expect(got, 'compiled to the engine').to.not.equal(null)
-      expect(difference(got!, want.result)).to.equal('')
-    })
+  itCompilesAsSqlite(COMPILED, tables)
 
   for (const sql of READS_IT)
     it(`${sql} (left to sql.js)`, async () => {
-      const want = sqliteAnswer(sql, tables)
-      if ('error' in want) throw new Error(`sql.js refused: ${want.error}`)
-      expect(await compiledAnswer(sql, tables)).to.equal(null)
+      sqliteResult(sql, tables())
+      expect(await compiledAnswer(sql, tables())).to.equal(null)
     })
 })

@@ -5,9 +5,7 @@
  * both ways and must agree, and must have run on the engine, not fallen back.
  */
 import { expect } from 'chai'
-import { compiledAnswer, difference, sqliteAnswer, sqlTableOf, type BothTables } from '../helpers/sql-answers.js'
-import { makeTable } from '../helpers/engine.js'
-import { columnValues } from '../helpers/sql-queries.js'
+import { bothTablesBefore, itCompilesAsSqlite, sqliteResult } from '../helpers/sql-answers.js'
 
 const QUERIES = [
   'select a, a not in () as x from pub.e.t',
@@ -27,33 +25,22 @@ const QUERIES = [
 ]
 
 describe('SQL: IN and NOT IN with an empty list, NULL on the left (issue 38)', () => {
-  let tables: BothTables[]
-  before(async () => {
-    const defs = [
-      { name: 'a', type: 'int' as const, values: [1, null, 3, 4] },
-      { name: 's', type: 'text' as const, values: ['x', 'y', null, 'z'] },
-    ]
-    const input = makeTable('pub.e.t', defs)
-    tables = [{ input, sql: await sqlTableOf(input, columnValues(defs)) }]
+  const tables = bothTablesBefore({
+    'pub.e.t': [
+      { name: 'a', type: 'int', values: [1, null, 3, 4] },
+      { name: 's', type: 'text', values: ['x', 'y', null, 'z'] },
+    ],
   })
 
   it('SQLite itself: an empty list or a subquery of no rows is 0 / 1 for NULL, a list that is not empty NULL', () => {
     const sql =
       'select null in () as a, null not in () as b, null in (select 1 where 0) as c, null not in (select 1 where 0) as d, ' +
       'null in (1, 2) as e, null not in (1, 2) as f'
-    const want = sqliteAnswer(sql, tables)
-    if ('error' in want) throw new Error(want.error)
+    const want = sqliteResult(sql, tables())
     // A column of nothing but NULL comes back as text, NULL as '' (docs/sql.md).
-    const firstCells = want.result.columns.map((c) => (c.kind === 'int' || c.kind === 'text' ? c.data[0] : c.kind))
+    const firstCells = want.columns.map((c) => (c.kind === 'int' || c.kind === 'text' ? c.data[0] : c.kind))
     expect(firstCells).to.deep.equal([0, 1, 0, 1, '', ''])
   })
 
-  for (const sql of QUERIES)
-    it(sql, async () => {
-      const want = sqliteAnswer(sql, tables)
-      if ('error' in want) throw new Error(`sql.js refused: ${want.error}`)
-      const got = await compiledAnswer(sql, tables)
-      expect(got, 'compiled to the engine').to.not.equal(null)
-      expect(difference(got!, want.result)).to.equal('')
-    })
+  itCompilesAsSqlite(QUERIES, tables)
 })

@@ -7,9 +7,7 @@
  * both ways and must agree, and must have run on the engine, not fallen back.
  */
 import { expect } from 'chai'
-import { compiledAnswer, difference, sqliteAnswer, sqlTableOf, type BothTables } from '../helpers/sql-answers.js'
-import { makeTable } from '../helpers/engine.js'
-import { columnValues } from '../helpers/sql-queries.js'
+import { bothTablesBefore, compiledAnswer, difference, itCompilesAsSqlite, sqliteResult } from '../helpers/sql-answers.js'
 
 const OPS = ['=', '<>', '!=', '<', '<=', '>', '>=']
 
@@ -48,30 +46,19 @@ const FALLBACK = [
 ]
 
 describe("SQL: comparisons with '', IIF and ELSE '' compile (issue 38)", () => {
-  let tables: BothTables[]
-  before(async () => {
-    const defs = [
-      { name: 'a', type: 'int' as const, values: [1, null, 3, 4, 5] },
-      { name: 's', type: 'text' as const, values: ['x', 'y', null, 'z', 'a a'] },
-    ]
-    const input = makeTable('pub.e.t', defs)
-    tables = [{ input, sql: await sqlTableOf(input, columnValues(defs)) }]
+  const tables = bothTablesBefore({
+    'pub.e.t': [
+      { name: 'a', type: 'int', values: [1, null, 3, 4, 5] },
+      { name: 's', type: 'text', values: ['x', 'y', null, 'z', 'a a'] },
+    ],
   })
 
-  for (const sql of COMPILED)
-    it(sql, async () => {
-      const want = sqliteAnswer(sql, tables)
-      if ('error' in want) throw new Error(`sql.js refused: ${want.error}`)
-      const got = await compiledAnswer(sql, tables)
-      expect(got, 'compiled to the engine').to.not.equal(null)
-      expect(difference(got!, want.result)).to.equal('')
-    })
+  itCompilesAsSqlite(COMPILED, tables)
 
   for (const sql of FALLBACK)
     it(`${sql} (not compiled, or the same answer)`, async () => {
-      const want = sqliteAnswer(sql, tables)
-      if ('error' in want) throw new Error(`sql.js refused: ${want.error}`)
-      const got = await compiledAnswer(sql, tables)
-      if (got !== null) expect(difference(got, want.result)).to.equal('')
+      const want = sqliteResult(sql, tables())
+      const got = await compiledAnswer(sql, tables())
+      if (got !== null) expect(difference(got, want)).to.equal('')
     })
 })

@@ -4,10 +4,7 @@
  * compiler refused them (a `<tabu>` needs a summary); each query here is answered both ways, must
  * agree, and must have run on the engine.
  */
-import { expect } from 'chai'
-import { compiledAnswer, difference, sqliteAnswer, sqlTableOf, type BothTables } from '../helpers/sql-answers.js'
-import { makeTable } from '../helpers/engine.js'
-import { columnValues } from '../helpers/sql-queries.js'
+import { bothTablesBefore, itCompilesAsSqlite } from '../helpers/sql-answers.js'
 
 const QUERIES = [
   'select a from pub.e.t group by a',
@@ -20,22 +17,11 @@ const QUERIES = [
 ]
 
 describe('SQL: GROUP BY without aggregates (issue 38)', () => {
-  let tables: BothTables[]
-  before(async () => {
-    const defs = [
-      { name: 'a', type: 'int' as const, values: [3, 1, null, 3, 4, 1, null] },
-      { name: 's', type: 'text' as const, values: ['x', 'y', null, 'x', 'z', 'x', 'y'] },
-    ]
-    const input = makeTable('pub.e.t', defs)
-    tables = [{ input, sql: await sqlTableOf(input, columnValues(defs)) }]
+  const tables = bothTablesBefore({
+    'pub.e.t': [
+      { name: 'a', type: 'int', values: [3, 1, null, 3, 4, 1, null] },
+      { name: 's', type: 'text', values: ['x', 'y', null, 'x', 'z', 'x', 'y'] },
+    ],
   })
-
-  for (const sql of QUERIES)
-    it(sql, async () => {
-      const want = sqliteAnswer(sql, tables)
-      if ('error' in want) throw new Error(`sql.js refused: ${want.error}`)
-      const got = await compiledAnswer(sql, tables)
-      expect(got, 'compiled to the engine').to.not.equal(null)
-      expect(difference(got!, want.result)).to.equal('')
-    })
+  itCompilesAsSqlite(QUERIES, tables)
 })

@@ -15,7 +15,9 @@ import { withPlan } from '../../engine/parallel/plan.js'
 import { fromWire } from '../../engine/parallel/wire.js'
 import { fallbackOf } from '../../engine/task/outcome.js'
 import { AppError } from '../../shared/errors.js'
-import { SqlQueries } from './sql-queries.js'
+import { expect } from 'chai'
+import { columnValues, SqlQueries } from './sql-queries.js'
+import { makeTable, type ColDef } from './engine.js'
 
 export interface SqlTable {
   readonly version: string
@@ -41,6 +43,41 @@ export async function sqlTableOf(input: TableInput, data: readonly ColumnValues[
 export interface BothTables {
   readonly input: TableInput
   readonly sql: SqlTable
+}
+
+/**
+ * Test tables by path, each read by the engine and by sql.js alike, made in a `before` hook of the
+ * describe that calls this; the function returned reads them in its tests.
+ */
+export function bothTablesBefore(defsByPath: Readonly<Record<string, readonly ColDef[]>>): () => readonly BothTables[] {
+  let tables: BothTables[] = []
+  before(async () => {
+    tables = await Promise.all(
+      Object.entries(defsByPath).map(async ([path, defs]) => {
+        const input = makeTable(path, defs)
+        return { input, sql: await sqlTableOf(input, columnValues(defs)) }
+      }),
+    )
+  })
+  return () => tables
+}
+
+/** SQLite's result for a query the test expects it to answer (a refusal fails the test). */
+export function sqliteResult(sql: string, tables: readonly BothTables[]): ResultSet {
+  const want = sqliteAnswer(sql, tables)
+  if ('error' in want) throw new Error(`sql.js refused: ${want.error}`)
+  return want.result
+}
+
+/** A test per query: it compiles to the columnar engine, and its answer is SQLite's. */
+export function itCompilesAsSqlite(queries: readonly string[], tables: () => readonly BothTables[]): void {
+  for (const sql of queries)
+    it(sql, async () => {
+      const want = sqliteResult(sql, tables())
+      const got = await compiledAnswer(sql, tables())
+      expect(got, 'compiled to the engine').to.not.equal(null)
+      expect(difference(got!, want)).to.equal('')
+    })
 }
 
 const rewritten = (sql: string, tables: readonly BothTables[]): string => rewriteTableRefs(sql, new Map(tables.map((t, i) => [t.input.path, `t${i}`])))
