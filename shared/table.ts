@@ -6,8 +6,8 @@ import { formatWidth, withFormatWidth } from './format-width.js'
 
 /**
  * Logical column types. Dates are yyyymmdd integers, as the macro language expects. `bigint` is
- * 1010data's `j`: whole numbers past the 32-bit range, held in float64 and so exact to ±2^53 (the
- * range every JSON client in JavaScript reads exactly); arithmetic that would pass it is refused.
+ * 1010data's `j`: signed 64-bit integers, held in a BigInt64Array with NA_BIGINT (−2^63) for N/A,
+ * so every value from −(2^63 − 1) to 2^63 − 1 is exact; arithmetic past it is refused.
  */
 export type ColumnType = 'int' | 'bigint' | 'float' | 'text' | 'date'
 
@@ -17,14 +17,20 @@ export const COLUMN_TYPES: readonly ColumnType[] = ['int', 'bigint', 'float', 't
 export const NA_INT = -2147483648
 export const NA_FLOAT = Number.NaN
 
-/** The largest whole number a `bigint` holds exactly (2^53 - 1); past it arithmetic is refused. */
-export const BIGINT_MAX = Number.MAX_SAFE_INTEGER
+/** A big integer's N/A: −2^63, the one signed 64-bit value a `j` column cannot hold. */
+export const NA_BIGINT = -(2n ** 63n)
 
-/** Whether values of this type are stored as float64 (NaN is N/A): decimals and big integers. */
-export const isFloat64Type = (type: ColumnType): type is 'float' | 'bigint' => type === 'float' || type === 'bigint'
+/** The largest `j` value, 2^63 − 1 (the smallest is its negation: −2^63 is N/A). */
+export const BIGINT_MAX = 2n ** 63n - 1n
+
+/** The largest whole number a float64 holds exactly, and so every JSON reader (2^53 − 1). */
+export const SAFE_INT_MAX = Number.MAX_SAFE_INTEGER
+
+/** Whether values of this type take 8 bytes a value: decimals (float64) and big integers (int64). */
+export const isWideType = (type: ColumnType): type is 'float' | 'bigint' => type === 'float' || type === 'bigint'
 
 /** Bytes one value of this type takes in a column buffer (text: its dictionary code). */
-export const bytesPerValue = (type: ColumnType): 4 | 8 => (isFloat64Type(type) ? 8 : 4)
+export const bytesPerValue = (type: ColumnType): 4 | 8 => (isWideType(type) ? 8 : 4)
 
 /** Metadata of one stored column (meta.json). */
 export interface ColumnSpec {
@@ -54,6 +60,12 @@ export interface TableMeta {
    * (c<i>.s<k>.bin), so a query over a table larger than TABLE_CACHE_MB reads a segment at a time.
    */
   readonly segments?: readonly number[]
+  /**
+   * Set on every version written since big integers became 64-bit: a `bigint` column's file holds
+   * little-endian int64 values. Absent, it holds the float64 values (NaN for N/A, whole numbers
+   * within ±2^53) older versions were written with, converted as the column is read.
+   */
+  readonly int64?: true
   readonly createdAt: string
 }
 

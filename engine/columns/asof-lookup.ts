@@ -9,13 +9,14 @@
 import { firstIndexLookup } from './lookup.js'
 import { groupBy } from './group-by.js'
 import { sortPermutation } from './sort.js'
+import { exactFloats } from './bigint.js'
 import { NA_INT, type Column } from './types.js'
-import { isFloat64 } from './types.js'
 
 /** A number column as doubles, N/A as NaN. */
 function doubles(c: Column): Float64Array {
   if (c.type === 'text') throw new Error('asofLookup: the last key must be a number')
-  if (isFloat64(c)) return c.data
+  if (c.type === 'float') return c.data
+  if (c.type === 'bigint') return exactFloats(c.data, 'An as-of link on a big integer key')
   return Float64Array.from(c.data, (v) => (v === NA_INT ? Number.NaN : v))
 }
 

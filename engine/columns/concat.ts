@@ -1,7 +1,7 @@
 /** Putting columns of one type one after another (a merge of parts, a rollup's levels). */
-import { isFloat64Type, type ColumnType } from '../../shared/table.js'
+import type { ColumnType } from '../../shared/table.js'
 import { unifyTextColumns } from './dict.js'
-import type { Column, TextColumn } from './types.js'
+import { columnLength, type BigIntColumn, type Column, type TextColumn } from './types.js'
 
 /** Columns of one type, text put on one dictionary (the union of theirs). */
 export function onOneDictionary(cols: readonly Column[]): Column[] {
@@ -11,13 +11,20 @@ export function onOneDictionary(cols: readonly Column[]): Column[] {
 /** Columns of one type one after another, text on one dictionary. */
 export function concatColumns(cols: readonly Column[], type: ColumnType): Column {
   const same = onOneDictionary(cols)
-  const arrays = same.map((c) => (c.type === 'text' ? c.codes : c.data))
-  const out = isFloat64Type(type) ? new Float64Array(arrays.reduce((n, a) => n + a.length, 0)) : new Int32Array(arrays.reduce((n, a) => n + a.length, 0))
+  const length = same.reduce((n, c) => n + columnLength(c), 0)
+  if (type === 'bigint') return { type, data: joined(new BigInt64Array(length), same.map((c) => (c as BigIntColumn).data)) }
+  const arrays = same.map((c) => (c.type === 'text' ? c.codes : (c.data as Int32Array | Float64Array)))
+  if (type === 'float') return { type, data: joined(new Float64Array(length), arrays as Float64Array[]) }
+  const out = joined(new Int32Array(length), arrays as Int32Array[])
+  if (type === 'text') return { type, codes: out, dict: (same[0] as TextColumn | undefined)?.dict ?? [''] }
+  return { type, data: out }
+}
+
+function joined<T extends Int32Array | Float64Array | BigInt64Array>(out: T, arrays: readonly T[]): T {
   let at = 0
   for (const a of arrays) {
-    out.set(a, at)
+    out.set(a as never, at)
     at += a.length
   }
-  if (type === 'text') return { type, codes: out as Int32Array, dict: (same[0] as TextColumn | undefined)?.dict ?? [''] }
-  return isFloat64Type(type) ? { type, data: out as Float64Array } : { type, data: out as Int32Array }
+  return out
 }

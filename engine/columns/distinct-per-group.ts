@@ -9,7 +9,8 @@
  */
 import { keyIds } from './key-ids.js'
 import { intRange } from './int-ids.js'
-import { isFloat64, NA_INT, type Column } from './types.js'
+import { bigintWords, isNaWords } from './bigint.js'
+import { NA_INT, type Column } from './types.js'
 
 /** Values as numbers 0…count-1: `data[r] + off`, or none when `data[r] === na`. */
 interface DenseValues {
@@ -63,7 +64,7 @@ const MIN_RANGE = 1 << 16
 
 function denseValues(x: Column, rows: number): DenseValues {
   if (x.type === 'text') return { data: x.codes, na: 0, off: 0, count: x.dict.length }
-  if (!isFloat64(x)) {
+  if (x.type === 'int' || x.type === 'date') {
     const [min, max] = intRange(x.data, rows)
     if (min > max) return { data: x.data, na: NA_INT, off: 0, count: 0 }
     const span = max - min + 1
@@ -71,7 +72,11 @@ function denseValues(x: Column, rows: number): DenseValues {
   }
   // Wide integers and floats: interned by value alone (-0 with 0), N/A left out as id -1.
   const present = new Uint8Array(rows)
-  if (isFloat64(x)) for (let r = 0; r < rows; r++) present[r] = x.data[r] === x.data[r] ? 1 : 0
+  if (x.type === 'float') for (let r = 0; r < rows; r++) present[r] = x.data[r] === x.data[r] ? 1 : 0
+  else if (x.type === 'bigint') {
+    const w = bigintWords(x.data)
+    for (let r = 0; r < rows; r++) present[r] = isNaWords(w[2 * r], w[2 * r + 1]) ? 0 : 1
+  }
   else for (let r = 0; r < rows; r++) present[r] = x.data[r] !== NA_INT ? 1 : 0
   const ids = keyIds(x, rows, present)
   return { data: ids.ids, na: -1, off: 0, count: ids.count }

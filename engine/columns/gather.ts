@@ -10,8 +10,8 @@
  * worksheet that share one index (all of them after a sort) pay for it once.
  */
 import { partitionIndex, type IndexPartition } from './index-partition.js'
+import { bigintWords } from './bigint.js'
 import { NA_FLOAT, NA_INT, type Column } from './types.js'
-import { isFloat64 } from './types.js'
 
 /** A new column whose row i is `col`'s row index[i] (N/A where index[i] is -1). */
 export function gather(col: Column, index: Int32Array): Column {
@@ -20,8 +20,26 @@ export function gather(col: Column, index: Int32Array): Column {
     // Text N/A is code 0, and the result keeps the source dictionary (unused entries are allowed).
     return { type: 'text', codes: gatherInt32(col.codes, index, n, 0), dict: col.dict }
   }
-  if (isFloat64(col)) return { type: col.type, data: gatherFloat64(col.data, index, n) }
+  if (col.type === 'float') return { type: col.type, data: gatherFloat64(col.data, index, n) }
+  if (col.type === 'bigint') return { type: col.type, data: gatherInt64(col.data, index, n) }
   return { type: col.type, data: gatherInt32(col.data, index, n, NA_INT) }
+}
+
+/** Big integers gathered as word pairs: no BigInt is made per value. */
+function gatherInt64(src: BigInt64Array, index: Int32Array, n: number): BigInt64Array {
+  const out = new BigInt64Array(n)
+  const from = bigintWords(src)
+  const to = bigintWords(out)
+  for (let i = 0; i < n; i++) {
+    const r = index[i]
+    if (r < 0) {
+      to[2 * i + 1] = -2147483648 // NA_BIGINT: high word −2^31, low word 0
+    } else {
+      to[2 * i] = from[2 * r]
+      to[2 * i + 1] = from[2 * r + 1]
+    }
+  }
+  return out
 }
 
 function gatherInt32(src: Int32Array, index: Int32Array, n: number, na: number): Int32Array {

@@ -8,7 +8,6 @@ import { internInRange, intRange, lookupLimit } from './int-ids.js'
 import { keyIds } from './key-ids.js'
 import { internIdPairs } from './pair-ids.js'
 import { NA_INT, type Column, type GroupIndex } from './types.js'
-import { isFloat64 } from './types.js'
 
 /**
  * Groups `rows` rows by the values of `cols`.
@@ -46,7 +45,7 @@ export function groupBy(cols: readonly Column[], rows: number, mask?: Uint8Array
  * that missed the cache on every row.
  */
 function compositeKeys(cols: readonly Column[], rows: number): { keys: Int32Array; span: number } | null {
-  if (cols.some((c) => isFloat64(c))) return null
+  if (cols.some((c) => c.type === 'float' || c.type === 'bigint')) return null
   const digits: Digit[] = cols.map((c) => {
     const data = c.type === 'text' ? c.codes : (c as Column & { data: Int32Array }).data
     const na = c.type === 'text' ? 0 : NA_INT

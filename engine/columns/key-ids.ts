@@ -6,9 +6,10 @@
  */
 import { lookupCode } from './dict.js'
 import { internInt32 } from './int-ids.js'
-import { toFloat } from './make.js'
+import { toBigint, toFloat } from './make.js'
 import { internPairs } from './pair-ids.js'
-import { isFloat64, type Column, type TextColumn } from './types.js'
+import { bigintWords } from './bigint.js'
+import { isFloat, type Column, type TextColumn } from './types.js'
 
 /** One key column interned: ids per row and a lookup for other columns' values. */
 export interface KeyIds {
@@ -24,7 +25,17 @@ export interface KeyIds {
  * @param probes how many values will be looked up later with `find` (sizes the table)
  */
 export function keyIds(col: Column, rows: number, mask: Uint8Array | null, probes = 0): KeyIds {
-  if (isFloat64(col)) {
+  if (col.type === 'bigint') {
+    const { hi, lo } = splitWords(bigintWords(col.data), rows)
+    const inner = internPairs(hi, lo, rows, mask, false)
+    const find = (probe: Column, m: number): Int32Array => {
+      if (probe.type === 'text' || probe.type === 'float') throw new Error('keyIds: probe big integers with ints or big integers (align decimals first)')
+      const w = splitWords(bigintWords(toBigint(probe).data), m)
+      return inner.find(w.hi, w.lo, m)
+    }
+    return { ids: inner.ids, count: inner.count, find }
+  }
+  if (isFloat(col)) {
     const { hi, lo } = floatWords(col.data, rows)
     const inner = internPairs(hi, lo, rows, mask, false)
     const find = (probe: Column, m: number): Int32Array => {
@@ -48,7 +59,7 @@ export function keyIds(col: Column, rows: number, mask: Uint8Array | null, probe
  */
 function probeKeys(key: Column, probe: Column, m: number): Int32Array {
   if (probe.type === 'text') return key.type === 'text' ? translateCodes(probe, key.dict, m) : probe.codes
-  if (isFloat64(probe)) throw new Error('keyIds: convert int keys to float before probing with floats')
+  if (probe.type === 'float' || probe.type === 'bigint') throw new Error('keyIds: convert int keys to the type of the probe before probing with it')
   return probe.data
 }
 
@@ -73,7 +84,11 @@ export function floatWords(data: Float64Array, n: number): { hi: Int32Array; lo:
     tmp[i] = v !== v ? Number.NaN : v === 0 ? 0 : v
   }
   // Typed arrays use the platform's byte order; Node runs on little-endian hosts only (x64, arm64).
-  const words = new Int32Array(tmp.buffer)
+  return splitWords(new Int32Array(tmp.buffer), n)
+}
+
+/** The low and high words of `n` 8-byte values (words 2i and 2i+1) as two arrays. */
+function splitWords(words: Int32Array, n: number): { hi: Int32Array; lo: Int32Array } {
   const hi = new Int32Array(n)
   const lo = new Int32Array(n)
   for (let i = 0; i < n; i++) {

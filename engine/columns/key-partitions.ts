@@ -4,8 +4,8 @@
  * tells them: text by its code (one column, one dictionary), ints and dates as they are, floats
  * with -0 as 0 and every NaN (N/A) alike.
  */
+import { bigintWords } from './bigint.js'
 import type { Column } from './types.js'
-import { isFloat64 } from './types.js'
 
 /** Mixes a 32-bit value into a running hash (the multiply-xorshift steps of a common finalizer). */
 function mix(h: number, v: number): number {
@@ -25,7 +25,10 @@ const halves = new Int32Array(bits.buffer)
 function hashes(cols: readonly Column[], rows: number): Int32Array {
   const hash = new Int32Array(rows)
   for (const col of cols) {
-    if (isFloat64(col)) {
+    if (col.type === 'bigint') {
+      const w = bigintWords(col.data)
+      for (let r = 0; r < rows; r++) hash[r] = mix(mix(hash[r], w[2 * r]), w[2 * r + 1])
+    } else if (col.type === 'float') {
       const d = col.data
       for (let r = 0; r < rows; r++) {
         const v = d[r]
@@ -42,7 +45,7 @@ function hashes(cols: readonly Column[], rows: number): Int32Array {
 
 /** The rows, in order, whose key tuple falls to partition `index` of `count`. */
 export function rowsOfPartition(cols: readonly Column[], rows: number, index: number, count: number): Int32Array {
-  const one = cols.length === 1 && !isFloat64(cols[0])
+  const one = cols.length === 1 && cols[0].type !== 'float' && cols[0].type !== 'bigint'
   // One int column is hashed as it is read rather than into a column of hashes first.
   const keys = one ? (cols[0].type === 'text' ? cols[0].codes : (cols[0].data as Int32Array)) : hashes(cols, rows)
   const hashed = !one

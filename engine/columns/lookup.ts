@@ -5,10 +5,10 @@
  * with that key.
  */
 import { keyIds } from './key-ids.js'
-import { toFloat } from './make.js'
+import { exactFloats } from './bigint.js'
+import { toBigint, toFloat } from './make.js'
 import { internIdPairs } from './pair-ids.js'
-import type { Column } from './types.js'
-import { isFloat64 } from './types.js'
+import type { Column, FloatColumn } from './types.js'
 
 /**
  * @param keyCols the key columns of the side looked up (the foreign worksheet)
@@ -57,12 +57,25 @@ export function firstIndexLookup(
   return { match: found, distinct: count }
 }
 
-/** Int (or date) against float compares as floats; everything else as it is. */
+/**
+ * Int (or date) against float compares as floats, against a big integer as big integers; a big
+ * integer against a float as floats (refused past ±2^53, where that would not be exact);
+ * everything else as it is.
+ */
 function alignTypes(key: Column, probe: Column): [Column, Column] {
-  if (isFloat64(key) && !isFloat64(probe) && probe.type !== 'text') return [key, toFloat(probe)]
-  if (isFloat64(probe) && !isFloat64(key) && key.type !== 'text') return [toFloat(key), probe]
-  if ((key.type === 'text') !== (probe.type === 'text') && (isFloat64(key) || isFloat64(probe))) {
-    throw new Error('firstIndexLookup: cannot match text keys with float keys')
+  const kt = key.type
+  const pt = probe.type
+  if ((kt === 'text') !== (pt === 'text') && (kt === 'float' || pt === 'float' || kt === 'bigint' || pt === 'bigint')) {
+    throw new Error('firstIndexLookup: cannot match text keys with number keys')
   }
+  if (kt === 'text' || pt === 'text') return [key, probe]
+  if (kt === 'float' || pt === 'float') return [asFloats(key), asFloats(probe)]
+  if (kt === 'bigint' || pt === 'bigint') return [toBigint(key), toBigint(probe)]
   return [key, probe]
 }
+
+function asFloats(c: Exclude<Column, { type: 'text' }>): FloatColumn {
+  return c.type === 'bigint' ? { type: 'float', data: exactFloats(c.data, 'A link matching big integers with decimals') } : toFloat(c)
+}
+
+

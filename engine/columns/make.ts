@@ -2,7 +2,8 @@
  * Building columns: from typed arrays, from plain JavaScript values (tests, inline tables), and
  * from a constant repeated on every row. None of these are kernels; they run once per column.
  */
-import { isFloat64Type, NA_FLOAT, NA_INT, type Column, type ColumnType, type FloatColumn, type IntColumn, type Scalar, type TextColumn } from './types.js'
+import { bigintColumn, bigintToFloat, bigintFromFloats, intToBigint, naBigints } from './bigint.js'
+import { NA_BIGINT, NA_FLOAT, NA_INT, type BigIntColumn, type Column, type ColumnType, type FloatColumn, type IntColumn, type NumberColumn, type Scalar, type TextColumn } from './types.js'
 
 /** An int column over `data` (not copied). NA_INT marks N/A. */
 export const intColumn = (data: Int32Array): IntColumn => ({ type: 'int', data })
@@ -13,8 +14,7 @@ export const dateColumn = (data: Int32Array): IntColumn => ({ type: 'date', data
 /** A float column over `data` (not copied). NaN marks N/A. */
 export const floatColumn = (data: Float64Array): FloatColumn => ({ type: 'float', data })
 
-/** A big-integer column over float64 values that are whole (or NaN for N/A), exact to ±2^53. */
-export const bigintColumn = (data: Float64Array): FloatColumn => ({ type: 'bigint', data })
+export { bigintColumn }
 
 /**
  * A text column from strings ('' and null are N/A). The dictionary is the sorted distinct
@@ -36,11 +36,16 @@ export const compareStrings = (a: string, b: string): number => (a < b ? -1 : a 
 
 /**
  * A column of `type` from plain values: null (and NaN, and '' for text) is N/A. Int and date
- * values must be integers in the Int32 range.
+ * values must be integers in the Int32 range; big integers whole numbers (or bigints, or their digits).
  */
-export function columnFromValues(type: ColumnType, values: readonly (number | string | null)[]): Column {
+export function columnFromValues(type: ColumnType, values: readonly (number | bigint | string | null)[]): Column {
   if (type === 'text') return textColumnFromStrings(values.map((v) => (v === null ? '' : String(v))))
-  if (isFloat64Type(type)) return { type, data: Float64Array.from(values, (v) => (v === null ? NA_FLOAT : Number(v))) }
+  if (type === 'float') return { type, data: Float64Array.from(values, (v) => (v === null ? NA_FLOAT : Number(v))) }
+  if (type === 'bigint') {
+    const data = new BigInt64Array(values.length)
+    values.forEach((v, i) => (data[i] = v === null || (typeof v === 'number' && Number.isNaN(v)) ? NA_BIGINT : BigInt(v)))
+    return bigintColumn(data)
+  }
   const data = Int32Array.from(values, (v) => (v === null || Number.isNaN(v) ? NA_INT : Number(v)))
   return type === 'date' ? dateColumn(data) : intColumn(data)
 }
@@ -51,7 +56,8 @@ export function scalarToColumn(s: Scalar, rows: number): Column {
     if (s.value === '') return { type: 'text', codes: new Int32Array(rows), dict: [''] }
     return { type: 'text', codes: new Int32Array(rows).fill(1), dict: ['', s.value] }
   }
-  if (s.type === 'float' || s.type === 'bigint') return { type: s.type, data: new Float64Array(rows).fill(s.value) }
+  if (s.type === 'float') return { type: s.type, data: new Float64Array(rows).fill(s.value) }
+  if (s.type === 'bigint') return bigintColumn(new BigInt64Array(rows).fill(s.value))
   const v = Number.isNaN(s.value) ? NA_INT : s.value
   return { type: s.type, data: new Int32Array(rows).fill(v) }
 }
@@ -59,14 +65,15 @@ export function scalarToColumn(s: Scalar, rows: number): Column {
 /** A column of `rows` N/A values of `type`. */
 export function naColumn(type: ColumnType, rows: number): Column {
   if (type === 'text') return { type: 'text', codes: new Int32Array(rows), dict: [''] }
-  if (isFloat64Type(type)) return { type, data: new Float64Array(rows).fill(NA_FLOAT) }
+  if (type === 'float') return { type, data: new Float64Array(rows).fill(NA_FLOAT) }
+  if (type === 'bigint') return bigintColumn(naBigints(rows))
   return { type, data: new Int32Array(rows).fill(NA_INT) }
 }
 
-/** An int or date column as floats (NA_INT becomes NaN); a float column as it is; a big integer's values typed float. */
-export function toFloat(col: IntColumn | FloatColumn): FloatColumn {
+/** An int or date column as floats (NA_INT becomes NaN); a float column as it is; big integers as their nearest float64. */
+export function toFloat(col: NumberColumn): FloatColumn {
   if (col.type === 'float') return col
-  if (col.type === 'bigint') return floatColumn(col.data)
+  if (col.type === 'bigint') return bigintToFloat(col)
   const src = col.data
   const out = new Float64Array(src.length)
   for (let i = 0; i < src.length; i++) {
@@ -76,9 +83,11 @@ export function toFloat(col: IntColumn | FloatColumn): FloatColumn {
   return floatColumn(out)
 }
 
-/** An int or date column as big integers (NA_INT becomes NaN); a big integer column as it is. */
-export function toBigint(col: IntColumn | FloatColumn): FloatColumn {
+/** An int or date column as big integers (NA_INT becomes NA_BIGINT); a big integer column as it is. */
+export function toBigint(col: NumberColumn): BigIntColumn {
   if (col.type === 'bigint') return col
   if (col.type === 'float') throw new Error('toBigint: a decimal column is not a big integer')
-  return bigintColumn(toFloat(col).data)
+  return intToBigint(col)
 }
+
+export { bigintFromFloats }

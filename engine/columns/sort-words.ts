@@ -4,8 +4,8 @@
  * (after subtracting its minimum) and writes itself, shifted, into a 32-bit radix key, so
  * narrow keys share one radix key without an intermediate array per key.
  */
+import { bigintWords } from './bigint.js'
 import { NA_INT, type Column } from './types.js'
-import { isFloat64 } from './types.js'
 
 /** One sort key reduced to an unsigned integer per position. */
 export interface SortWord {
@@ -22,7 +22,8 @@ export const bitWidth = (max: number): number => (max <= 0 ? 0 : Math.floor(Math
  * @param rowOf positions → rows (null: position i is row i)
  */
 export function sortWords(col: Column, desc: boolean, n: number, rowOf: Int32Array | null): SortWord[] {
-  if (isFloat64(col)) {
+  if (col.type === 'bigint') return bigintSortWords(bigintWords(col.data), desc, n, rowOf)
+  if (col.type === 'float') {
     const data = rowOf === null ? col.data : gatherFloat(col.data, rowOf)
     const scaled = decimalScaled(data, n)
     return scaled ? [intWord(scaled, NA_INT, desc, n)] : floatWords(data, desc, n)
@@ -159,6 +160,23 @@ function floatWords(data: Float64Array, desc: boolean, n: number): SortWord[] {
     }
     hi[i] = (h ^ flip) >>> 0
     lo[i] = (l ^ flip) >>> 0
+  }
+  return [arrayWord(hi, n), arrayWord(lo, n)]
+}
+
+/**
+ * Signed 64-bit integers as two order-preserving 32-bit words: the high word with its sign bit
+ * flipped, the low word as unsigned. N/A (−2^63) becomes 0:0, below every value, as it should
+ * ascending; descending inverts both words, putting it last.
+ */
+function bigintSortWords(words: Int32Array, desc: boolean, n: number, rowOf: Int32Array | null): SortWord[] {
+  const hi = new Uint32Array(n)
+  const lo = new Uint32Array(n)
+  const flip = desc ? 0xffffffff : 0
+  for (let i = 0; i < n; i++) {
+    const r = rowOf === null ? i : rowOf[i]
+    hi[i] = (words[2 * r + 1] ^ 0x80000000 ^ flip) >>> 0
+    lo[i] = (words[2 * r] ^ flip) >>> 0
   }
   return [arrayWord(hi, n), arrayWord(lo, n)]
 }

@@ -7,7 +7,6 @@
 import { sortPositions, type RadixKey } from './radix.js'
 import { sortWords, type SortWord } from './sort-words.js'
 import { NA_INT, type Column } from './types.js'
-import { isFloat64 } from './types.js'
 
 /** A sort key: the column and its direction. */
 export interface SortKey {
@@ -68,9 +67,10 @@ const SAMPLE = 4096
  * on the bound are all kept, and the full sort of the candidates settles their order.
  */
 function leadingCandidates(key: SortKey, n: number, limit: number): Int32Array | null {
-  if (n < 2 * SAMPLE || limit * 16 > n) return null
+  // Big integers sort on two words without this shortcut (a bound would need 64-bit compares).
+  if (n < 2 * SAMPLE || limit * 16 > n || key.col.type === 'bigint') return null
   const c = key.col
-  const data = isFloat64(c) ? c.data : c.type === 'text' ? c.codes : c.data
+  const data = c.type === 'text' ? c.codes : c.data
   const step = Math.floor(n / SAMPLE)
   const sample = new Float64Array(SAMPLE)
   for (let i = 0; i < SAMPLE; i++) sample[i] = rank(c, key.desc, i * step)
@@ -87,8 +87,8 @@ function leadingCandidates(key: SortKey, n: number, limit: number): Int32Array |
 }
 
 /** A number per row, smaller for rows that sort earlier (N/A first going up, last going down; -0 as 0). */
-function rank(c: Column, desc: boolean, r: number): number {
-  if (isFloat64(c)) {
+function rank(c: Exclude<Column, { type: 'bigint' }>, desc: boolean, r: number): number {
+  if (c.type === 'float') {
     const v = c.data[r]
     if (v !== v) return desc ? Number.POSITIVE_INFINITY : Number.NEGATIVE_INFINITY
     return (desc ? -v : v) + 0

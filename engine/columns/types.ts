@@ -1,8 +1,7 @@
 /**
  * The column representation every operation and kernel shares. Whole columns as typed arrays:
- * integers and dates in Int32Array with NA_INT for N/A, floats and big integers in Float64Array
- * with NaN for N/A,
- * text as Int32 dictionary codes into a sorted string table whose entry 0 is '' (text N/A).
+ * integers and dates in Int32Array with NA_INT for N/A, floats in Float64Array with NaN for N/A,
+ * big integers in BigInt64Array with NA_BIGINT (−2^63) for N/A, text as Int32 dictionary codes into a sorted string table whose entry 0 is '' (text N/A).
  *
  * Invariant for text: `dict` is sorted (JavaScript string order), has no duplicates, and
  * `dict[0] === ''`. Two codes of one column therefore compare like their strings, so equality,
@@ -10,14 +9,18 @@
  */
 import type { ColumnType } from '../../shared/table.js'
 
-export { NA_INT, NA_FLOAT, BIGINT_MAX, isFloat64Type, bytesPerValue } from '../../shared/table.js'
+export { NA_INT, NA_FLOAT, NA_BIGINT, BIGINT_MAX, SAFE_INT_MAX, isWideType, bytesPerValue } from '../../shared/table.js'
 export type { ColumnType }
 
 export type IntColumn = { readonly type: 'int' | 'date'; readonly data: Int32Array }
-export type FloatColumn = { readonly type: 'float' | 'bigint'; readonly data: Float64Array }
+export type FloatColumn = { readonly type: 'float'; readonly data: Float64Array }
+export type BigIntColumn = { readonly type: 'bigint'; readonly data: BigInt64Array }
 export type TextColumn = { readonly type: 'text'; readonly codes: Int32Array; readonly dict: readonly string[] }
 
-export type Column = IntColumn | FloatColumn | TextColumn
+/** A column of numbers: what arithmetic, comparisons and numeric summaries read. */
+export type NumberColumn = IntColumn | FloatColumn | BigIntColumn
+
+export type Column = NumberColumn | TextColumn
 
 /**
  * The type two numeric types meet at, when one column takes values of both (merge, if, parts put
@@ -30,17 +33,22 @@ export function widerNumber(a: ColumnType, b: ColumnType): ColumnType {
   return a
 }
 
-/** A column held in a Float64Array: a decimal, or a big integer (whole values, exact to ±2^53). */
-export const isFloat64 = (c: Column): c is FloatColumn => c.type === 'float' || c.type === 'bigint'
+/** A column of decimals (Float64Array, NaN for N/A). */
+export const isFloat = (c: Column): c is FloatColumn => c.type === 'float'
+
+/** A column of big integers (BigInt64Array, NA_BIGINT for N/A). */
+export const isBigInt = (c: Column): c is BigIntColumn => c.type === 'bigint'
 
 /** A constant operand, kept unbroadcast so kernels need not allocate a column for it. */
 export type Scalar =
-  | { readonly kind: 'scalar'; readonly type: 'int' | 'bigint' | 'date' | 'float'; readonly value: number }
+  | { readonly kind: 'scalar'; readonly type: 'int' | 'date' | 'float'; readonly value: number }
+  | { readonly kind: 'scalar'; readonly type: 'bigint'; readonly value: bigint }
   | { readonly kind: 'scalar'; readonly type: 'text'; readonly value: string }
 
 /** Juxtaposed constants (`'NY' 'CA'`), only meaningful to =, <> and list-aware functions. */
 export type ScalarList =
-  | { readonly kind: 'list'; readonly type: 'int' | 'bigint' | 'date' | 'float'; readonly values: readonly number[] }
+  | { readonly kind: 'list'; readonly type: 'int' | 'date' | 'float'; readonly values: readonly number[] }
+  | { readonly kind: 'list'; readonly type: 'bigint'; readonly values: readonly bigint[] }
   | { readonly kind: 'list'; readonly type: 'text'; readonly values: readonly string[] }
 
 /** What a value argument evaluates to. */

@@ -5,7 +5,7 @@
  */
 import { AppError } from '../../shared/errors.js'
 import { gather, scalarToColumn } from '../columns/index.js'
-import { NA_INT, type Column, type ColumnType, type GroupIndex, type Scalar, type ScalarList, type Value } from '../columns/types.js'
+import { NA_BIGINT, NA_INT, type Column, type ColumnType, type GroupIndex, type Scalar, type ScalarList, type Value } from '../columns/types.js'
 import type { KernelArg } from './types.js'
 
 const kindOf = (v: Value): string | undefined => (v as { kind?: string }).kind
@@ -64,7 +64,7 @@ export function asColumn(v: Value, rows: number, fn: string, name: string): Colu
 /** A constant number argument; null when it is N/A. Columns and lists are rejected. */
 export function constantNumber(v: Value, fn: string, name: string): number | null {
   if (!isScalar(v) || v.type === 'text') throw callError(`${fn}(): the argument ${name} must be a constant number.`)
-  return Number.isNaN(v.value) || ((v.type === 'int' || v.type === 'date') && v.value === NA_INT) ? null : v.value
+  return scalarIsNA(v) ? null : Number(v.value)
 }
 
 /** A constant text argument. Columns and lists are rejected. */
@@ -76,6 +76,7 @@ export function constantText(v: Value, fn: string, name: string): string {
 /** True when a constant is N/A (NaN, NA_INT for int/date, '' for text). */
 export function scalarIsNA(s: Scalar): boolean {
   if (s.type === 'text') return s.value === ''
+  if (s.type === 'bigint') return s.value === NA_BIGINT
   return s.value !== s.value || ((s.type === 'int' || s.type === 'date') && s.value === NA_INT)
 }
 

@@ -5,15 +5,14 @@
  * an int (20240131 + 1 is not a date). A constant operand stays a constant all the way into
  * the loop.
  */
-import { bigintColumn, naColumn, toFloat } from '../columns/index.js'
-import { bigintArith } from './arith-bigint.js'
-import type { Column, FloatColumn, IntColumn, Value } from '../columns/types.js'
+import { bigintColumn, naColumn, toBigint, toFloat } from '../columns/index.js'
+import { bigintArith, bigintNegate, type BigintOperand } from './arith-bigint.js'
+import type { Column, FloatColumn, IntColumn, NumberColumn, Scalar, Value } from '../columns/types.js'
 import { floatArith, floatNegate, mixedArith, type FloatOp } from './arith-float.js'
 import { intArith, intDivide, intNegate, type IntOp } from './arith-int.js'
 import { asColumn, callError, isColumn, isScalar, onConstants, requiredValue, scalarIsNA } from './args.js'
 import type { FunctionDef } from './types.js'
 import { firstError, needNumber, type TypeResult } from './typing.js'
-import { isFloat64 } from '../columns/index.js'
 
 type ArithOp = IntOp | '/' | '^'
 
@@ -31,7 +30,7 @@ function arithResult(op: ArithOp, left: Value['type'] | null, right: Value['type
   return 'int'
 }
 
-type NumOperand = Column | { kind: 'scalar'; type: 'int' | 'bigint' | 'float' | 'date'; value: number }
+type NumOperand = NumberColumn | Exclude<Scalar, { type: 'text' }>
 
 /** a op b over whole columns (at most one side constant). */
 export function arithmetic(op: ArithOp, a: Value, b: Value, rows: number): Column {
@@ -41,15 +40,15 @@ export function arithmetic(op: ArithOp, a: Value, b: Value, rows: number): Colum
   const type = arithResult(op, left.type, right.type) as 'int' | 'bigint' | 'float'
   if ((isScalar(left) && scalarIsNA(left)) || (isScalar(right) && scalarIsNA(right))) return naColumn(type, rows)
   if (type === 'int' && op !== '/' && op !== '^') {
-    if (isScalar(left)) return intCol(intArith(op, (right as IntColumn).data, left.value, rows, true))
-    return intCol(intArith(op, (left as IntColumn).data, isScalar(right) ? right.value : (right as IntColumn).data, rows))
+    if (isScalar(left)) return intCol(intArith(op, (right as IntColumn).data, left.value as number, rows, true))
+    return intCol(intArith(op, (left as IntColumn).data, isScalar(right) ? (right.value as number) : (right as IntColumn).data, rows))
   }
-  if (type === 'bigint') return bigintColumn(bigintArith(op as IntOp, floatData(left), floatData(right), rows))
+  if (type === 'bigint') return bigintColumn(bigintArith(op as IntOp, bigintData(left), bigintData(right), rows))
   if (op === '/' && isInt32(left) && isInt32(right)) {
     return floatCol(intDivide(operandData(left) as Int32Array | number, operandData(right) as Int32Array | number, rows))
   }
-  if (isColumn(left) && isColumn(right) && isFloat64(left) !== isFloat64(right)) {
-    const intLeft = !isFloat64(left)
+  if (isColumn(left) && isColumn(right) && isInt32(left) !== isInt32(right) && (left.type === 'float' || right.type === 'float')) {
+    const intLeft = isInt32(left)
     const [f, ints] = (intLeft ? [right, left] : [left, right]) as [FloatColumn, IntColumn]
     return floatCol(mixedArith(op as FloatOp, f.data, ints.data, intLeft, rows))
   }
@@ -64,8 +63,13 @@ function numeric(v: Value, op: string): NumOperand {
 
 /** An operand held as Int32 (an int or date column or constant). */
 const isInt32 = (v: NumOperand): boolean => v.type === 'int' || v.type === 'date'
-const operandData = (v: NumOperand): Int32Array | Float64Array | number => (isScalar(v) ? v.value : (v as IntColumn | FloatColumn).data)
-const floatData = (v: NumOperand): Float64Array | number => (isScalar(v) ? v.value : toFloat(v as IntColumn | FloatColumn).data)
+const operandData = (v: NumOperand): Int32Array | Float64Array | number => (isScalar(v) ? (v.value as number) : (v as IntColumn | FloatColumn).data)
+// A big integer read as a decimal is its nearest float64 (SQLite's reading too).
+const floatData = (v: NumOperand): Float64Array | number => (isScalar(v) ? Number(v.value) : toFloat(v).data)
+const bigintData = (v: NumOperand): BigintOperand => {
+  if (!isScalar(v)) return toBigint(v).data
+  return typeof v.value === 'bigint' ? v.value : BigInt(v.value)
+}
 const intCol = (data: Int32Array): Column => ({ type: 'int', data })
 const floatCol = (data: Float64Array): Column => ({ type: 'float', data })
 
@@ -86,7 +90,8 @@ function binary(op: ArithOp, doc: string): FunctionDef {
 function negate(v: Value, rows: number): Column {
   const col = asColumn(v, rows, 'neg', 'X')
   if (col.type === 'text') throw callError('Unary minus needs a number, got text.')
-  if (isFloat64(col)) return { type: col.type, data: floatNegate(col.data, rows) }
+  if (col.type === 'float') return { type: col.type, data: floatNegate(col.data, rows) }
+  if (col.type === 'bigint') return bigintColumn(bigintNegate(col.data, rows))
   return intCol(intNegate(col.data, rows))
 }
 

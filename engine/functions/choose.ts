@@ -4,9 +4,8 @@
  * (floats if any is a float; text on one merged dictionary), then written from the last
  * condition to the first so that the first true one is written last and wins.
  */
-import { isFloat64Type } from '../columns/index.js'
-import { mergeDicts, toFloat } from '../columns/index.js'
-import { NA_INT, type Column, type ColumnType, type Value } from '../columns/types.js'
+import { bigintWords, mergeDicts, toBigint, toFloat } from '../columns/index.js'
+import { NA_BIGINT, NA_INT, type Column, type ColumnType, type Value } from '../columns/types.js'
 import { callError, isColumn, isScalar, scalarIsNA } from './args.js'
 import { truthy } from './logic.js'
 
@@ -20,6 +19,7 @@ type Source = Int32Array | Float64Array | number
  */
 export function choose(conds: readonly Value[], values: readonly Value[], fallback: Value, type: ColumnType, rows: number): Column {
   const all = [...values, fallback]
+  if (type === 'bigint') return chooseBigint(conds, all, rows)
   let dict: string[] | null = null
   let sources: Source[]
   if (type === 'text') {
@@ -27,9 +27,9 @@ export function choose(conds: readonly Value[], values: readonly Value[], fallba
     dict = merged.dict
     sources = merged.sources
   } else {
-    sources = all.map((v) => numericSource(v, isFloat64Type(type)))
+    sources = all.map((v) => numericSource(v, type === 'float'))
   }
-  const out = isFloat64Type(type) ? new Float64Array(rows) : new Int32Array(rows)
+  const out = type === 'float' ? new Float64Array(rows) : new Int32Array(rows)
   fill(out, sources[sources.length - 1], rows)
   for (let k = conds.length - 1; k >= 0; k--) {
     const c = conds[k]
@@ -41,7 +41,48 @@ export function choose(conds: readonly Value[], values: readonly Value[], fallba
     overwrite(out, asZeroOne(c, rows), sources[k], rows)
   }
   if (dict !== null) return { type: 'text', codes: out as Int32Array, dict }
-  return isFloat64Type(type) ? { type, data: out as Float64Array } : { type: type as 'int' | 'date', data: out as Int32Array }
+  return type === 'float' ? { type, data: out as Float64Array } : { type: type as 'int' | 'date', data: out as Int32Array }
+}
+
+/**
+ * choose() for big integers: every candidate as the Int32 words of its values (two a row), chosen
+ * word by word with the same 0/1 arithmetic as ints, so no BigInt is made per row.
+ */
+function chooseBigint(conds: readonly Value[], all: readonly Value[], rows: number): Column {
+  const sources = all.map((v) => bigintSource(v, rows))
+  const data = new BigInt64Array(rows)
+  const out = bigintWords(data)
+  out.set(sources[sources.length - 1])
+  for (let k = conds.length - 1; k >= 0; k--) {
+    const c = conds[k]
+    if (!isColumn(c)) {
+      if (!isScalar(c)) throw callError('A condition cannot be a list of values.')
+      if (!scalarIsNA(c) && c.value !== 0) out.set(sources[k])
+      continue
+    }
+    const when = asZeroOne(c, rows)
+    const s = sources[k]
+    for (let i = 0; i < rows; i++) {
+      const w = when[i]
+      const lo = out[2 * i]
+      const hi = out[2 * i + 1]
+      out[2 * i] = lo + (s[2 * i] - lo) * w
+      out[2 * i + 1] = hi + (s[2 * i + 1] - hi) * w
+    }
+  }
+  return { type: 'bigint', data }
+}
+
+/** A candidate's values as big-integer words, a constant repeated on every row. */
+function bigintSource(v: Value, rows: number): Int32Array {
+  if (isScalar(v)) {
+    if (v.type === 'text') throw callError('Cannot mix text and numbers in the results.')
+    if (v.type === 'float') throw new Error('choose: a decimal among big integers (the checker types the result float)')
+    const value = scalarIsNA(v) ? NA_BIGINT : BigInt(v.value)
+    return bigintWords(new BigInt64Array(rows).fill(value))
+  }
+  if (!isColumn(v) || v.type === 'text' || v.type === 'float') throw callError('Cannot mix text and numbers (or lists) in the results.')
+  return bigintWords(toBigint(v).data)
 }
 
 /**
@@ -62,10 +103,12 @@ function onlyZeroOne(d: Int32Array, rows: number): boolean {
 function numericSource(v: Value, float: boolean): Source {
   if (isScalar(v)) {
     if (v.type === 'text') throw callError('Cannot mix text and numbers in the results.')
-    return scalarIsNA(v) ? (float ? NaN : NA_INT) : v.value
+    return scalarIsNA(v) ? (float ? NaN : NA_INT) : Number(v.value)
   }
   if (!isColumn(v) || v.type === 'text') throw callError('Cannot mix text and numbers (or lists) in the results.')
-  return float ? toFloat(v).data : v.data
+  if (float) return toFloat(v).data
+  if (v.type === 'int' || v.type === 'date') return v.data
+  throw new Error('choose: a decimal or big integer among ints (the checker types the result wider)')
 }
 
 /** Text candidates as codes of one merged dictionary (constants as single codes). */

@@ -4,13 +4,12 @@
  * or binary-search a sorted one. N/A equals a member only if that member is N/A.
  */
 import { lookupCode } from '../columns/index.js'
-import { NA_INT, type Column } from '../columns/types.js'
-import { isFloat64 } from '../columns/index.js'
+import { NA_BIGINT, NA_INT, type Column } from '../columns/types.js'
 
 const LINEAR_LIMIT = 8
 
 /** 0/1 per row: does the row's value occur in `values`? (negated when `none`) */
-export function listMembership(col: Column, values: readonly (number | string)[], n: number, none: boolean): Int32Array {
+export function listMembership(col: Column, values: readonly (number | bigint | string)[], n: number, none: boolean): Int32Array {
   const flip = none ? 1 : 0
   const o = new Int32Array(n)
   if (col.type === 'text') {
@@ -23,10 +22,11 @@ export function listMembership(col: Column, values: readonly (number | string)[]
     for (let i = 0; i < n; i++) o[i] = hit[codes[i]] ^ flip
     return o
   }
+  if (col.type === 'bigint') return bigintMembership(col.data, values, n, flip)
   const nums = values.map(Number)
   const naMember = nums.some((v) => v !== v || v === NA_INT) ? 1 : 0
   const members = Float64Array.from(nums.filter((v) => v === v && v !== NA_INT)).sort()
-  if (isFloat64(col)) {
+  if (col.type === 'float') {
     const data = col.data
     for (let i = 0; i < n; i++) {
       const x = data[i]
@@ -38,6 +38,28 @@ export function listMembership(col: Column, values: readonly (number | string)[]
       const x = data[i]
       o[i] = (x === NA_INT ? naMember : contains(members, x)) ^ flip
     }
+  }
+  return o
+}
+
+/** Membership of big integers: members kept exactly (a whole number of another type as its integer). */
+function bigintMembership(data: BigInt64Array, values: readonly (number | bigint | string)[], n: number, flip: number): Int32Array {
+  const o = new Int32Array(n)
+  const members = new Set<bigint>()
+  let naMember = 0
+  for (const v of values) {
+    if (typeof v === 'bigint') {
+      if (v === NA_BIGINT) naMember = 1
+      else members.add(v)
+    } else {
+      const x = Number(v)
+      if (x !== x || x === NA_INT) naMember = 1
+      else if (Number.isInteger(x)) members.add(BigInt(x))
+    }
+  }
+  for (let i = 0; i < n; i++) {
+    const x = data[i]
+    o[i] = (x === NA_BIGINT ? naMember : +members.has(x)) ^ flip
   }
   return o
 }

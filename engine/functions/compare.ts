@@ -5,15 +5,17 @@
  * list on the right (any / none). Text compares with text (by code), numbers with numbers
  * (ints and dates as they are, with a decimal as floats); text against a number is an error.
  */
-import { toFloat } from '../columns/index.js'
-import { NA_INT, type Column, type ColumnType, type IntColumn, type Scalar, type Value } from '../columns/types.js'
+import { scalarToColumn, toBigint, toFloat } from '../columns/index.js'
+import { compareBigintFloat, compareBigints } from './compare-bigint.js'
+import { NA_BIGINT, NA_INT, type Column, type ColumnType, type IntColumn, type NumberColumn, type Scalar, type Value } from '../columns/types.js'
+
+type NumberScalar = Exclude<Scalar, { type: 'text' }>
 import { callError, isColumn, isList, isScalar, onConstants, requiredValue, scalarIsNA } from './args.js'
 import { compareFloat, compareFloatConst, compareInt32, compareInt32Const, FLIPPED, type CmpOp } from './compare-loops.js'
 import { listMembership } from './compare-list.js'
 import { compareTextColumns, compareTextConst } from './compare-text.js'
 import type { FunctionDef } from './types.js'
 import { describeType, type TypeResult } from './typing.js'
-import { isFloat64 } from '../columns/index.js'
 
 /** Result type of a comparison: int, unless text meets a number. */
 export function compareResult(op: string, left: ColumnType | null, right: ColumnType | null): TypeResult {
@@ -47,14 +49,31 @@ function compareColumns(op: CmpOp, a: Column, b: Column | Scalar, n: number): Co
     if (isScalar(b)) return int(compareTextConst(op, a, b.value as string, n))
     return int(compareTextColumns(op, a, b as Column & { type: 'text' }, n))
   }
+  if (b.type === 'text') throw callError(`${op} cannot compare a number with text.`)
+  if (a.type === 'bigint' || b.type === 'bigint') return int(compareWithBigint(op, a, b, n))
   if (isScalar(b)) {
     if (scalarIsNA(b)) return compareWithNA(op, a, n)
     const c = b.value as number
-    return int(isFloat64(a) ? compareFloatConst(op, a.data, c, n) : compareInt32Const(op, a.data, c, n, NA_INT))
+    return int(a.type === 'float' ? compareFloatConst(op, a.data, c, n) : compareInt32Const(op, a.data, c, n, NA_INT))
   }
-  if (b.type === 'text') throw callError(`${op} cannot compare a number with text.`)
-  if (!isFloat64(a) && !isFloat64(b)) return int(compareInt32(op, a.data, b.data, n, NA_INT))
+  if (a.type !== 'float' && b.type !== 'float') return int(compareInt32(op, a.data, b.data, n, NA_INT))
   return int(compareFloat(op, toFloat(a).data, toFloat(b as IntColumn).data, n))
+}
+
+/** a op b where either is a big integer (a is a column): exactly, whatever the other's type. */
+function compareWithBigint(op: CmpOp, a: NumberColumn, b: NumberColumn | NumberScalar, n: number): Int32Array {
+  if (a.type !== 'bigint') {
+    // b is then a big integer: swap the sides (a constant made a column to stand on the left).
+    const left = isScalar(b) ? (scalarToColumn(b, n) as NumberColumn) : b
+    return compareWithBigint(FLIPPED[op], left, a, n)
+  }
+  if (isScalar(b)) {
+    if (b.type === 'float') return compareBigintFloat(op, a.data, b.value, n)
+    if (b.type === 'bigint') return compareBigints(op, a.data, b.value, n)
+    return compareBigints(op, a.data, scalarIsNA(b) ? NA_BIGINT : BigInt(b.value), n)
+  }
+  if (b.type === 'float') return compareBigintFloat(op, a.data, b.data, n)
+  return compareBigints(op, a.data, toBigint(b).data, n)
 }
 
 /** Against an N/A constant: `=` finds the N/A rows, `<>` the others, orderings nothing. */
@@ -62,7 +81,8 @@ function compareWithNA(op: CmpOp, a: Column, n: number): Column {
   if (op !== '=' && op !== '<>') return naColumnZero(n)
   const flip = op === '<>' ? 1 : 0
   const o = new Int32Array(n)
-  if (isFloat64(a)) for (let i = 0; i < n; i++) o[i] = +(a.data[i] !== a.data[i]) ^ flip
+  if (a.type === 'float') for (let i = 0; i < n; i++) o[i] = +(a.data[i] !== a.data[i]) ^ flip
+  else if (a.type === 'bigint') for (let i = 0; i < n; i++) o[i] = +(a.data[i] === NA_BIGINT) ^ flip
   else if (a.type !== 'text') for (let i = 0; i < n; i++) o[i] = +(a.data[i] === NA_INT) ^ flip
   return int(o)
 }

@@ -7,7 +7,7 @@
  */
 import { AppError } from '../../shared/errors.js'
 import { isYmd } from '../../shared/ymd.js'
-import { intFromDictMap, isFloat64 } from '../columns/index.js'
+import { intFromDictMap } from '../columns/index.js'
 import { NA_INT, type Column, type Value } from '../columns/types.js'
 import { callError, isColumn, isList, isScalar, onConstants, requiredValue, valueArg } from './args.js'
 import { parseDateText, type DateMode } from './text-to-date.js'
@@ -54,7 +54,7 @@ function refuseInvalid(x: Column, dates: Int32Array, rows: number): void {
 
 function toDate(x: Value, options: DateOptions, rows: number): Column {
   if (!isColumn(x)) return onConstants([x], rows, (c, n) => toDate(c[0], options, n))
-  if (isFloat64(x)) throw callError(`todate(): X must be text, a date or a yyyymmdd integer, not ${x.type === 'float' ? 'a decimal' : 'a big integer'}.`)
+  if (x.type === 'float' || x.type === 'bigint') throw callError(`todate(): X must be text, a date or a yyyymmdd integer, not ${x.type === 'float' ? 'a decimal' : 'a big integer'}.`)
   const dates =
     x.type === 'text' ? intFromDictMap(x, (s) => parseDateText(s, options.mode) ?? NA_INT, NA_INT) : mapInts(x.data, rows, (v) => (isYmd(v) ? v : NA_INT))
   if (options.invalidIsError) refuseInvalid(x, dates, rows)

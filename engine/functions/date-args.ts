@@ -4,13 +4,12 @@
  */
 import type { ColumnType, Value } from '../columns/types.js'
 import { asColumn, callError } from './args.js'
-import { isFloat64 } from '../columns/index.js'
 
 /** The yyyymmdd values of argument `v` as a full column. */
 export function dateInts(v: Value, rows: number, fn: string): Int32Array {
   const col = asColumn(v, rows, fn, 'D')
   if (col.type === 'text') throw callError(`${fn} needs a date, got text.`)
-  if (isFloat64(col)) throw callError(`${fn} needs a date (yyyymmdd integer), got ${col.type === 'float' ? 'a decimal' : 'a big integer'}.`)
+  if (col.type === 'float' || col.type === 'bigint') throw callError(`${fn} needs a date (yyyymmdd integer), got ${col.type === 'float' ? 'a decimal' : 'a big integer'}.`)
   return col.data
 }
 

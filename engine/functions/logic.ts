@@ -7,17 +7,25 @@ import { NA_INT, type Column, type Value } from '../columns/types.js'
 import { asColumn, callError, isColumn, onConstants, requiredValue } from './args.js'
 import type { FunctionDef } from './types.js'
 import { firstError, needNumber } from './typing.js'
-import { isFloat64 } from '../columns/index.js'
+import { bigintWords } from '../columns/index.js'
 
 /** 0/1 per row: the value is non-zero and not N/A. */
 export function truthy(col: Column, n: number): Int32Array {
   if (col.type === 'text') throw callError('A logical operator needs numbers (0/1), got text.')
   const o = new Int32Array(n)
-  if (isFloat64(col)) {
+  if (col.type === 'float') {
     const d = col.data
     for (let i = 0; i < n; i++) {
       const v = d[i]
       o[i] = +(v !== 0) & +(v === v)
+    }
+  } else if (col.type === 'bigint') {
+    // Non-zero and not N/A (high word −2^31, low word 0) on the words.
+    const w = bigintWords(col.data)
+    for (let i = 0; i < n; i++) {
+      const lo = w[2 * i]
+      const hi = w[2 * i + 1]
+      o[i] = +((lo | hi) !== 0) & +(hi !== -2147483648 || lo !== 0)
     }
   } else {
     const d = col.data

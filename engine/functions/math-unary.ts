@@ -3,29 +3,17 @@
  * integers (abs, sign, and ceil/floor/int, which leave them unchanged); the others give floats,
  * with results that are not finite reals (ln 0, sqrt -1, exp overflow) as N/A.
  */
-import { NA_INT, type Column, type FloatColumn, type IntColumn } from '../columns/types.js'
-import { isFloat64 } from '../columns/index.js'
+import { bigintToFloats, bigintWords } from '../columns/index.js'
+import { NA_INT, type BigIntColumn, type Column, type FloatColumn, type NumberColumn } from '../columns/types.js'
 
 /** The one-argument math functions (ceiling is ceil, registered twice). */
 export type UnaryName = 'abs' | 'ceil' | 'floor' | 'int' | 'sign' | 'sqrt' | 'exp' | 'ln' | 'log10'
 
-/** The functions that give a whole number for a whole number: a big integer stays one (sign gives an int). */
-const WHOLE_TO_WHOLE: ReadonlySet<UnaryName> = new Set(['abs', 'ceil', 'floor', 'int', 'sign'])
-
-function signOf(d: Float64Array, n: number): Column {
-  const o = new Int32Array(n)
-  for (let i = 0; i < n; i++) {
-    const x = d[i]
-    o[i] = x !== x ? NA_INT : +(x > 0) - +(x < 0)
-  }
-  return { type: 'int', data: o }
-}
 
 /** Applies `name` to a numeric column. */
-export function mathUnary(name: UnaryName, col: IntColumn | FloatColumn, n: number): Column {
-  if (col.type === 'bigint' && WHOLE_TO_WHOLE.has(name))
-    return name === 'sign' ? signOf(col.data, n) : { type: 'bigint', data: (floatUnary(name, col.data, n) as FloatColumn).data }
-  if (isFloat64(col)) return floatUnary(name, col.data, n)
+export function mathUnary(name: UnaryName, col: NumberColumn, n: number): Column {
+  if (col.type === 'bigint') return bigintUnary(name, col, n)
+  if (col.type === 'float') return floatUnary(name, col.data, n)
   const d = col.data
   switch (name) {
     case 'abs': {
@@ -51,6 +39,37 @@ export function mathUnary(name: UnaryName, col: IntColumn | FloatColumn, n: numb
       return floatUnary(name, f, n)
     }
   }
+}
+
+/**
+ * A big integer keeps its type under abs, ceil and floor (exact); sign and int give ints (int is
+ * N/A past the 32-bit range); the others read it as its nearest float64 and give decimals.
+ */
+function bigintUnary(name: UnaryName, col: BigIntColumn, n: number): Column {
+  switch (name) {
+    case 'ceil':
+    case 'floor':
+      return col
+    case 'abs':
+      return { type: 'bigint', data: absBigints(col.data, n) }
+    default:
+      return floatUnary(name, bigintToFloats(col.data), n)
+  }
+}
+
+/** |x| exactly, on the words (−x is two's complement: invert and add one); N/A stays N/A. */
+function absBigints(src: BigInt64Array, n: number): BigInt64Array {
+  const out = src.slice(0, n)
+  const w = bigintWords(out)
+  for (let i = 0; i < n; i++) {
+    const hi = w[2 * i + 1]
+    const lo = w[2 * i]
+    if (hi >= 0 || (hi === -2147483648 && lo === 0)) continue
+    const nlo = (~lo + 1) | 0
+    w[2 * i] = nlo
+    w[2 * i + 1] = (~hi + (nlo === 0 ? 1 : 0)) | 0
+  }
+  return out
 }
 
 function floatUnary(name: UnaryName, d: Float64Array, n: number): Column {

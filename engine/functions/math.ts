@@ -3,8 +3,9 @@
  * unit (round(x;10) → nearest 10; the User's Guide example suggests a unit, not decimal places),
  * default 1; log(X;B) is the natural log unless a base B is given.
  */
-import { toFloat } from '../columns/index.js'
-import { NA_INT, type Column, type ColumnType, type FloatColumn, type IntColumn, type Value } from '../columns/types.js'
+import { exactFloats, toBigint, toFloat } from '../columns/index.js'
+import { extremeBigints, modBigints, roundBigints } from './math-bigint.js'
+import { NA_BIGINT, NA_INT, type Column, type ColumnType, type FloatColumn, type IntColumn, type NumberColumn, type Value } from '../columns/types.js'
 import { arithmetic } from './arith.js'
 import { asColumn, callError, constantNumber, isColumn, isScalar, onConstants, requiredValue, valueArg } from './args.js'
 import { extremeFloat, extremeInt, modFloat, modInt, roundFloat, roundInt } from './math-binary.js'
@@ -13,11 +14,10 @@ import { textToInt } from './text-to-number.js'
 import { onText } from './text.js'
 import type { FunctionDef } from './types.js'
 import { firstError, needNumber, numericCommon, type TypeResult } from './typing.js'
-import { isFloat64, isFloat64Type } from '../columns/index.js'
 
 const NUMERIC = ['int', 'bigint', 'float', 'date'] as const
 
-function numericColumn(v: Value, rows: number, fn: string): IntColumn | FloatColumn {
+function numericColumn(v: Value, rows: number, fn: string): NumberColumn {
   const col = asColumn(v, rows, fn, 'X')
   if (col.type === 'text') throw callError(`${fn} needs a number, got text.`)
   return col
@@ -57,27 +57,57 @@ const intDef: FunctionDef = {
 
 const bothInt = (x: ColumnType | null, y: ColumnType | null): boolean => x !== 'float' && y !== 'float'
 
+/** The type of mod(X;Y) and round(X;Y): a decimal with a decimal, else a big integer with one, else an int. */
+function wholeResult(x: ColumnType | null, y: ColumnType | null): ColumnType {
+  if (!bothInt(x, y)) return 'float'
+  return x === 'bigint' || y === 'bigint' ? 'bigint' : 'int'
+}
+
+/** A whole-number argument as big integers: a column, or a constant (NA_BIGINT for N/A). */
+function bigintsOf(v: Value, rows: number, fn: string): BigInt64Array | bigint {
+  if (isScalar(v)) return v.type === 'bigint' ? v.value : BigInt(constantNumber(v, fn, 'Y') ?? NA_BIGINT)
+  return toBigint(numericColumn(v, rows, fn)).data
+}
+
 function mod(x: Value, y: Value, rows: number): Column {
   if (!isColumn(x) && !isColumn(y)) return onConstants([x, y], rows, (c, n) => mod(c[0], c[1], n))
+  if (wholeResult(x.type as ColumnType, y.type as ColumnType) === 'bigint') {
+    const a = bigintsOf(x, rows, 'mod')
+    const d = bigintsOf(y, rows, 'mod')
+    return { type: 'bigint', data: modBigints(typeof a === 'bigint' ? new BigInt64Array(rows).fill(a) : a, d, rows) }
+  }
   const a = numericColumn(x, rows, 'mod')
-  const b: IntColumn | FloatColumn | number = isScalar(y) ? (constantNumber(y, 'mod', 'Y') ?? NaN) : numericColumn(y, rows, 'mod')
+  const b: NumberColumn | number = isScalar(y) ? (constantNumber(y, 'mod', 'Y') ?? NaN) : numericColumn(y, rows, 'mod')
   const divisorType = typeof b === 'number' ? (y.type as ColumnType) : b.type
-  if (bothInt(a.type, divisorType) && !isFloat64(a)) {
+  if (bothInt(a.type, divisorType)) {
     const d = typeof b === 'number' ? (b !== b ? NA_INT : b) : (b as IntColumn).data
     return { type: 'int', data: modInt(a.data as Int32Array, d, rows) }
   }
-  return { type: 'float', data: modFloat(toFloat(a).data, typeof b === 'number' ? b : toFloat(b).data, rows) }
+  return { type: 'float', data: modFloat(exactNumbers(a, 'mod'), typeof b === 'number' ? b : exactNumbers(b, 'mod'), rows) }
 }
+
+/** A column as float64, refusing big integers past ±2^53, whose remainder or rounding would come out wrong. */
+function exactNumbers(c: NumberColumn, fn: string): Float64Array {
+  return c.type === 'bigint' ? exactFloats(c.data, `${fn}() of a big integer`) : toFloat(c).data
+}
+
+/** round(X;Y)'s type: a decimal with a decimal, else X's (a big integer or an int). */
+const roundResult = (x: ColumnType | null, y: ColumnType | null): ColumnType => (!bothInt(x, y) ? 'float' : x === 'bigint' ? 'bigint' : 'int')
 
 function round(x: Value, unitArg: Value | null, rows: number): Column {
   if (!isColumn(x)) return onConstants([x], rows, (c, n) => round(c[0], unitArg, n))
   const a = numericColumn(x, rows, 'round')
   const unit = unitArg === null ? 1 : constantNumber(unitArg, 'round', 'Y')
-  const intResult = a.type !== 'float' && a.type !== 'bigint' && (unitArg === null || unitArg.type !== 'float')
+  const type = roundResult(a.type, unitArg === null ? 'int' : (unitArg.type as ColumnType))
+  if (type === 'bigint' && a.type === 'bigint') {
+    if (unit === null || !(unit > 0) || !Number.isInteger(unit)) return { type: 'bigint', data: new BigInt64Array(rows).fill(NA_BIGINT) }
+    return { type: 'bigint', data: roundBigints(a.data, BigInt(unit), rows) }
+  }
+  const intResult = type === 'int'
   if (unit === null || !(unit > 0))
     return { type: intResult ? 'int' : 'float', data: intResult ? new Int32Array(rows).fill(NA_INT) : new Float64Array(rows).fill(NaN) } as Column
   if (intResult) return { type: 'int', data: roundInt(a.data as Int32Array, unit, rows) }
-  return { type: 'float', data: roundFloat(toFloat(a).data, unit, rows) }
+  return { type: 'float', data: roundFloat(exactNumbers(a, 'round'), unit, rows) }
 }
 
 /** log(X;B) = ln X / ln B; a base of 1 or below 0 gives N/A (division by ln 1 = 0, or ln of a negative). */
@@ -98,7 +128,13 @@ function extreme(values: readonly Value[], rows: number, isMax: boolean): Column
   const fn = isMax ? 'max' : 'min'
   if (!values.some(isColumn)) return onConstants(values, rows, (c, n) => extreme(c, n, isMax))
   const type = numericCommon(values.map((v) => v.type))
-  const float = isFloat64Type(type)
+  if (type === 'bigint') {
+    const acc = bigintsOf(values.find(isColumn)!, rows, fn) as BigInt64Array
+    const out = acc.slice()
+    for (const v of values) if (v !== values.find(isColumn)) extremeBigints(out, bigintsOf(v, rows, fn), rows, isMax)
+    return { type, data: out }
+  }
+  const float = type === 'float'
   const first = values.find(isColumn)!
   const acc = float ? toFloat(numericColumn(first, rows, fn)).data.slice() : (numericColumn(first, rows, fn).data as Int32Array).slice()
   for (const v of values) {
@@ -155,7 +191,7 @@ export const MATH: readonly FunctionDef[] = [
       { kind: 'value', name: 'X', types: NUMERIC },
       { kind: 'value', name: 'Y', types: NUMERIC },
     ],
-    result: ([x, y]) => firstError(needNumber('mod', 'X', x), needNumber('mod', 'Y', y)) ?? (bothInt(x, y) ? 'int' : 'float'),
+    result: ([x, y]) => firstError(needNumber('mod', 'X', x), needNumber('mod', 'Y', y)) ?? wholeResult(x, y),
     kernel: (args, ctx) => mod(requiredValue(args, 0, 'mod', 'X'), requiredValue(args, 1, 'mod', 'Y'), ctx.rows),
     doc: 'mod(X;Y): remainder of X/Y with the sign of Y (mod(-1;7) = 6); N/A when Y is 0.',
   },
@@ -165,7 +201,7 @@ export const MATH: readonly FunctionDef[] = [
       { kind: 'value', name: 'X', types: NUMERIC },
       { kind: 'value', name: 'Y', types: NUMERIC, optional: true, constant: true },
     ],
-    result: ([x, y]) => firstError(needNumber('round', 'X', x), needNumber('round', 'Y', y)) ?? (bothInt(x, y) ? 'int' : 'float'),
+    result: ([x, y]) => firstError(needNumber('round', 'X', x), needNumber('round', 'Y', y)) ?? roundResult(x, y),
     kernel: (args, ctx) => round(requiredValue(args, 0, 'round', 'X'), valueArg(args, 1), ctx.rows),
     doc: 'round(X;Y): X rounded to the nearest multiple of Y (default 1), halves away from zero.',
   },

@@ -6,6 +6,7 @@
  * from a date and a time, and dtdate and dttime take it apart. The fraction is read to the
  * millisecond, so float noise never turns 12:00:00 into 11:59:59. N/A in → N/A out.
  */
+import { toFloat } from '../columns/index.js'
 import { NA_INT, type Column, type ColumnType, type Value } from '../columns/types.js'
 import { asColumn, callError, isColumn, onConstants, requiredValue } from './args.js'
 import { dateInts, needDate } from './date-args.js'
@@ -97,9 +98,10 @@ function takeApart(which: 'dtdate' | 'dttime', v: Value, rows: number): Column {
   const col = asColumn(v, rows, which, 'X')
   if (col.type === 'text' || col.type === 'date')
     throw callError(`${which} needs a date+time (a decimal day number), got ${col.type === 'text' ? 'text' : 'a date'}.`)
+  const days = toFloat(col).data
   const out = new Int32Array(rows)
   for (let i = 0; i < rows; i++) {
-    const x = col.type === 'float' || col.type === 'bigint' ? col.data[i] : col.data[i] === NA_INT ? Number.NaN : col.data[i]
+    const x = days[i]
     if (Number.isNaN(x)) {
       out[i] = NA_INT
       continue

@@ -3,15 +3,16 @@
  * returns one entry per group; `gather(perGroup, gid)` then broadcasts it back to the rows
  * (and gives N/A to the rows that took no part).
  */
-import { NA_INT, type Column } from '../../columns/types.js'
-import { isFloat64 } from '../../columns/index.js'
+import { bigintWords, toFloat } from '../../columns/index.js'
+import { NA_INT, type BigIntColumn, type Column } from '../../columns/types.js'
 
 /** Sum and count of the non-N/A values of each group. */
 export function groupSums(gid: Int32Array, count: number, x: Column, rows: number): { sum: Float64Array; n: Int32Array } {
   const sum = new Float64Array(count)
   const n = new Int32Array(count)
-  if (isFloat64(x)) {
-    const d = x.data
+  if (x.type === 'float' || x.type === 'bigint') {
+    // A big integer is summed as its nearest float64: the sums here are decimals.
+    const d = toFloat(x).data
     for (let r = 0; r < rows; r++) {
       const g = gid[r]
       const v = d[r]
@@ -46,7 +47,8 @@ export function groupCounts(gid: Int32Array, count: number, rows: number): Int32
 
 /** Smallest or largest non-N/A value of each group, as a column of X's type (N/A if none). */
 export function groupExtremes(gid: Int32Array, count: number, x: Column, rows: number, isMax: boolean): Column {
-  if (isFloat64(x)) {
+  if (x.type === 'bigint') return bigintExtremes(gid, count, x, rows, isMax)
+  if (x.type === 'float') {
     const best = new Float64Array(count).fill(NaN)
     const d = x.data
     for (let r = 0; r < rows; r++) {
@@ -69,4 +71,34 @@ export function groupExtremes(gid: Int32Array, count: number, x: Column, rows: n
     if (b === na || (isMax ? v > b : v < b)) best[g] = v
   }
   return x.type === 'text' ? { type: 'text', codes: best, dict: x.dict } : { type: x.type, data: best }
+}
+
+/**
+ * Per-group extremes of big integers on their words: a value is held as (high word signed, low
+ * word unsigned), and N/A (−2^63) is told by its words, so no BigInt is made per row.
+ */
+function bigintExtremes(gid: Int32Array, count: number, x: BigIntColumn, rows: number, isMax: boolean): Column {
+  const data = new BigInt64Array(count)
+  const best = bigintWords(data)
+  const seen = new Uint8Array(count)
+  const w = bigintWords(x.data)
+  for (let r = 0; r < rows; r++) {
+    const g = gid[r]
+    const hi = w[2 * r + 1]
+    const lo = w[2 * r]
+    if (g < 0 || (hi === -2147483648 && lo === 0)) continue
+    if (seen[g] === 1) {
+      const bh = best[2 * g + 1]
+      const bl = best[2 * g] >>> 0
+      const greater = hi > bh || (hi === bh && lo >>> 0 > bl)
+      const less = hi < bh || (hi === bh && lo >>> 0 < bl)
+      if (!(isMax ? greater : less)) continue
+    }
+    seen[g] = 1
+    best[2 * g] = lo
+    best[2 * g + 1] = hi
+  }
+  // Groups without a value are N/A.
+  for (let g = 0; g < count; g++) if (seen[g] === 0) best[2 * g + 1] = -2147483648
+  return { type: 'bigint', data }
 }

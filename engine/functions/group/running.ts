@@ -4,11 +4,10 @@
  * the group's first value), g_cumrunlen (length of the current run of true X; a false or N/A X
  * ends the run and gives 0).
  */
-import { toFloat } from '../../columns/index.js'
+import { bigintWords, toFloat } from '../../columns/index.js'
 import { NA_INT, type Column } from '../../columns/types.js'
 import { callError } from '../args.js'
 import { floatResult, intResult, rowAt, type Groups } from './context.js'
-import { isFloat64 } from '../../columns/index.js'
 
 /** g_cumcnt(G;S;O): 1, 2, 3… within the group in O order. */
 export function gCumcnt(gr: Groups): Column {
@@ -29,8 +28,9 @@ export function gCumsum(gr: Groups, x: Column): Column {
   const { gid, order, rows } = gr
   const sum = new Float64Array(gr.count)
   const out = new Float64Array(rows)
-  if (isFloat64(x)) {
-    const d = x.data
+  if (x.type === 'float' || x.type === 'bigint') {
+    // The running sums are decimals: a big integer is read as its nearest float64.
+    const d = toFloat(x).data
     for (let k = 0; k < rows; k++) {
       const r = rowAt(order, k)
       const g = gid[r]
@@ -54,7 +54,8 @@ export function gCumsum(gr: Groups, x: Column): Column {
 /** g_cummax / g_cummin (G;S;O;X): running extreme of X's type; N/A before the first value. */
 export function gCumExtreme(gr: Groups, x: Column, isMax: boolean): Column {
   const { gid, order, rows } = gr
-  if (isFloat64(x)) {
+  if (x.type === 'bigint') return bigintCumExtreme(gr, x.data, isMax)
+  if (x.type === 'float') {
     const best = new Float64Array(gr.count).fill(NaN)
     const d = x.data
     const out = new Float64Array(rows)
@@ -89,6 +90,42 @@ export function gCumExtreme(gr: Groups, x: Column, isMax: boolean): Column {
     out[r] = best[g]
   }
   return x.type === 'text' ? { type: 'text', codes: out, dict: x.dict } : { type: x.type, data: out }
+}
+
+/** gCumExtreme over big integers, on their words (see per-group.ts bigintExtremes). */
+function bigintCumExtreme(gr: Groups, x: BigInt64Array, isMax: boolean): Column {
+  const { gid, order, rows } = gr
+  const best = new Int32Array(2 * gr.count)
+  const seen = new Uint8Array(gr.count)
+  const w = bigintWords(x)
+  const data = new BigInt64Array(rows)
+  const out = bigintWords(data)
+  for (let k = 0; k < rows; k++) {
+    const r = rowAt(order, k)
+    const g = gid[r]
+    if (g < 0) {
+      out[2 * r + 1] = -2147483648
+      continue
+    }
+    const hi = w[2 * r + 1]
+    const lo = w[2 * r]
+    if (!(hi === -2147483648 && lo === 0)) {
+      const bh = best[2 * g + 1]
+      const bl = best[2 * g] >>> 0
+      const better = isMax ? hi > bh || (hi === bh && lo >>> 0 > bl) : hi < bh || (hi === bh && lo >>> 0 < bl)
+      if (seen[g] === 0 || better) {
+        seen[g] = 1
+        best[2 * g] = lo
+        best[2 * g + 1] = hi
+      }
+    }
+    if (seen[g] === 0) out[2 * r + 1] = -2147483648
+    else {
+      out[2 * r] = best[2 * g]
+      out[2 * r + 1] = best[2 * g + 1]
+    }
+  }
+  return { type: 'bigint', data }
 }
 
 /** g_cumavg(G;S;O;X): running mean of the values so far; N/A before the first value. */

@@ -14,7 +14,7 @@
  * are never a target. For 'TSn', N still counts seconds (a whole number); n only sets to how many
  * decimals of a second two times must agree (0 to 6).
  */
-import { gather } from '../../columns/index.js'
+import { gather, toFloat } from '../../columns/index.js'
 import { NA_INT, type Column } from '../../columns/types.js'
 import { callError } from '../args.js'
 import { ymdToDays } from '../calendar.js'
@@ -63,10 +63,12 @@ function keysOf(t: Column, kind: TimeKind): Float64Array {
   if (t.type === 'text') throw callError('g_tshift needs a time column T, got text.')
   if (t.type === 'float' && !kind.decimal)
     throw callError("g_tshift: T is a decimal; a date+time needs TS 'TS' (or 'TS1'…'TS6'), other kinds of time are whole numbers.")
-  const out = new Float64Array(t.data.length)
+  // A big integer is read as its nearest float64: a count of periods past 2^53 is no time anyone keeps.
+  const times = toFloat(t).data
+  const out = new Float64Array(times.length)
   for (let r = 0; r < out.length; r++) {
-    const v = t.data[r]
-    out[r] = (t.type === 'float' || t.type === 'bigint' ? Number.isNaN(v) : v === NA_INT) ? Number.NaN : kind.key(v)
+    const v = times[r]
+    out[r] = Number.isNaN(v) ? Number.NaN : kind.key(v)
   }
   return out
 }
