@@ -6,7 +6,7 @@
  * tabulations) the key columns also get an order-sensitive weighted sum.
  */
 import type { ResultSet } from '../shared/protocol.js'
-import { NA_INT } from '../shared/table.js'
+import { NA_BIGINT, NA_INT } from '../shared/table.js'
 import { columnLength, isTextColumn, textReader } from '../shared/result-text.js'
 
 export interface ColumnDigest {
@@ -46,6 +46,13 @@ function columnDigest(name: string, col: ResultSet['columns'][number]): ColumnDi
         sum += v
       }
     }
+  } else if (col.kind === 'bigint') {
+    for (const v of col.data) {
+      if (v !== NA_BIGINT) {
+        nonNull++
+        sum += Number(v)
+      }
+    }
   } else {
     const d = col.data
     for (let i = 0; i < d.length; i++) {
@@ -62,7 +69,7 @@ function columnDigest(name: string, col: ResultSet['columns'][number]): ColumnDi
 function orderedSum(col: ResultSet['columns'][number]): number {
   if (isTextColumn(col)) throw new Error('text order keys are not supported by the digest')
   let s = 0
-  const d = col.data
+  const d = col.kind === 'bigint' ? Float64Array.from(col.data, Number) : col.data
   for (let i = 0; i < d.length; i++) s += orderWeight(i) * d[i]
   return s
 }

@@ -46,8 +46,11 @@ export const literalType = (e: { readonly value: number; readonly int: boolean }
   !e.int ? 'float' : Math.abs(e.value) <= INT32_MAX ? 'int' : 'bigint'
 
 export type Expr =
-  /** A number; `int` is true when written without a decimal point (or exponent). */
-  | { readonly kind: 'Num'; readonly value: number; readonly int: boolean; readonly loc: Loc }
+  /**
+   * A number; `int` is true when written without a decimal point (or exponent). A whole number
+   * past ±2^53 keeps its exact `digits` (with its sign); `value` is then only the nearest float64.
+   */
+  | { readonly kind: 'Num'; readonly value: number; readonly int: boolean; readonly digits?: string; readonly loc: Loc }
   | { readonly kind: 'Str'; readonly value: string; readonly loc: Loc }
   /** A date literal such as 3/15/03, as yyyymmdd. */
   | { readonly kind: 'Date'; readonly value: number; readonly loc: Loc }

@@ -91,7 +91,7 @@ export {
   removeUploadDir,
   sweepUploadDirs,
   uploadDir,
-  widenToFloat,
+  widenNumbers,
   writeChunkedVersion,
   type ChunkColumnState,
   type ChunkValues,

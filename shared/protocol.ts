@@ -8,7 +8,7 @@ import type { ColumnMeta, ColumnSpec } from './table.js'
 
 /**
  * One result column. Integer and date columns are Int32Array with NA_INT for N/A, floats are
- * Float64Array with NaN for N/A, text is an array of strings with '' for N/A, or (`coded`) the
+ * Float64Array with NaN for N/A, big integers BigInt64Array with NA_BIGINT (−2^63) for N/A, text is an array of strings with '' for N/A, or (`coded`) the
  * same text as an index per row into a dictionary of strings. Macro results keep text coded all
  * the way to the renderers: a 10M-row answer is then one Int32Array and a short dictionary, not
  * ten million string slots built on the gateway's one thread (docs/operations.md, "Parallel scans").
@@ -16,6 +16,7 @@ import type { ColumnMeta, ColumnSpec } from './table.js'
 export type ResultColumn =
   | { readonly kind: 'int'; readonly data: Int32Array }
   | { readonly kind: 'float'; readonly data: Float64Array }
+  | { readonly kind: 'bigint'; readonly data: BigInt64Array }
   | { readonly kind: 'text'; readonly data: readonly string[] }
   | CodedTextColumn
 

@@ -39,6 +39,8 @@ export function sliceColumn(c: ResultColumn, from: number, to: number): ResultCo
       return { kind: 'int', data: c.data.subarray(from, to) }
     case 'float':
       return { kind: 'float', data: c.data.subarray(from, to) }
+    case 'bigint':
+      return { kind: 'bigint', data: c.data.subarray(from, to) }
   }
 }
 

@@ -1,6 +1,6 @@
 /** The suite digest of a tabula answer (a ResultSet, as runOnPool returns it). */
 import type { ResultSet } from '../../shared/protocol.js'
-import { NA_INT } from '../../shared/table.js'
+import { NA_BIGINT, NA_INT } from '../../shared/table.js'
 import { columnLength, isTextColumn, textReader } from '../../shared/result-text.js'
 import { digestResult } from '../digest.js'
 import { orderedSum, SAMPLE_ROWS, type Kind, type SuiteDigest } from './digest.js'
@@ -14,6 +14,7 @@ function valueReader(col: Column): (r: number) => string | number | null {
     return (r) => text(r) || null
   }
   if (col.kind === 'int') return (r) => (col.data[r] === NA_INT ? null : col.data[r])
+  if (col.kind === 'bigint') return (r) => (col.data[r] === NA_BIGINT ? null : Number(col.data[r]))
   return (r) => (col.data[r] === col.data[r] ? col.data[r] : null)
 }
 

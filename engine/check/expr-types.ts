@@ -72,7 +72,7 @@ function typeArgument(schema: Schema, def: FunctionDef, spec: ArgSpec, arg: Expr
     if (arg.kind === 'Num' && typed.type === 'bigint' && spec.types.includes('int'))
       throw exprCheckError(
         arg.loc,
-        `${call.name}(): the argument ${spec.name} must be an int from -2147483647 to 2147483647, and ${arg.value} is past that range.`,
+        `${call.name}(): the argument ${spec.name} must be an int from -2147483647 to 2147483647, and ${arg.digits ?? arg.value} is past that range.`,
       )
     throw exprCheckError(arg.loc, `${call.name}(): the argument ${spec.name} must be ${spec.types.join(' or ')}, got ${typed.type}.`)
   }

@@ -1,6 +1,6 @@
 /** Reading one cell of a ResultSet as variable text, for the recompute form of `<do>`. */
 import type { ResultSet } from '../../shared/protocol.js'
-import { NA_INT } from '../../shared/table.js'
+import { NA_BIGINT, NA_INT } from '../../shared/table.js'
 
 /**
  * The text of cell (row, col), both 1-based as the macro language counts. N/A and a cell outside
@@ -19,6 +19,10 @@ export function cellText(result: ResultSet, row: number, col: number): string {
     case 'float': {
       const v = column.data[i]
       return v === undefined || Number.isNaN(v) ? '' : Object.is(v, -0) ? '0' : String(v)
+    }
+    case 'bigint': {
+      const v = column.data[i]
+      return v === undefined || v === NA_BIGINT ? '' : v.toString()
     }
     case 'text':
       return column.data[i] ?? ''

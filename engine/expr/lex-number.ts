@@ -8,6 +8,7 @@
  * anything else (`6/2/3`, `100/5/20`) stays a division. Once a text has that shape it must be a valid date or it is an error, so a typo in a
  * date never turns silently into arithmetic. Any digits followed by `:` must form a valid time.
  */
+import { BIGINT_MAX } from '../../shared/table.js'
 import type { Loc } from '../ast.js'
 import { dateValue, timeValue } from './calendar.js'
 import { exprSyntaxError } from './errors.js'
@@ -96,16 +97,21 @@ function lexNumber(src: Source, at: PositionText, allowGroups: boolean): Token {
   }
   checkEnd(src, at, start, loc)
   const text = src.since(start)
-  const value = Number(text.replaceAll(',', ''))
+  const plain = text.replaceAll(',', '')
+  const value = Number(plain)
+  // A whole number past the 32-bit range is a big integer (ast.ts literalType), rather than an int
+  // that would wrap (3000000000 as -1294967296) or read as N/A; past ±2^53 its digits are kept, as
+  // a float64 would round them.
   if (int && !Number.isSafeInteger(value)) {
-    throw exprSyntaxError(
-      `Integer ${text} at ${at(loc)} is too large: the largest exact integer is ${Number.MAX_SAFE_INTEGER} (add '.0' for an approximate decimal)`,
-      loc,
-      text,
-    )
+    if (BigInt(plain) > BIGINT_MAX) {
+      throw exprSyntaxError(
+        `Integer ${text} at ${at(loc)} is too large: the largest big integer is ${BIGINT_MAX} (2^63 - 1; add '.0' for an approximate decimal)`,
+        loc,
+        text,
+      )
+    }
+    return { type: 'num', value, int, digits: plain, text, loc }
   }
-  // A whole number past the 32-bit range is a big integer (ast.ts literalType), exact up to 2^53,
-  // rather than an int that would wrap (3000000000 as -1294967296) or read as N/A.
   return { type: 'num', value, int, text, loc }
 }
 

@@ -39,7 +39,7 @@ export function parsePrefix(p: ExprParser, minBp: number): Expr {
 function constant(t: ConstantToken): Expr {
   switch (t.type) {
     case 'num':
-      return { kind: 'Num', value: t.value, int: t.int, loc: t.loc }
+      return { kind: 'Num', value: t.value, int: t.int, ...(t.digits !== undefined && { digits: t.digits }), loc: t.loc }
     case 'str':
       return { kind: 'Str', value: t.value, loc: t.loc }
     case 'date':
@@ -77,7 +77,7 @@ function negate(p: ExprParser, minus: Token): Expr {
   if (t.type === 'num') {
     p.ts.next()
     // `0 - v`, not `-v`: a literal -0 would differ from 0 under deep equality and Object.is.
-    return listFrom(p, { kind: 'Num', value: 0 - t.value, int: t.int, loc: minus.loc })
+    return listFrom(p, { kind: 'Num', value: 0 - t.value, int: t.int, ...(t.digits !== undefined && { digits: `-${t.digits}` }), loc: minus.loc })
   }
   const operand = p.expr(BP.unary)
   return p.node({ kind: 'Neg', operand, loc: minus.loc }, [operand])

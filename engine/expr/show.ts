@@ -13,6 +13,7 @@ import type { Expr } from '../ast.js'
 export function showExpr(e: Expr): string {
   switch (e.kind) {
     case 'Num':
+      if (e.digits !== undefined) return e.digits
       return e.int || !Number.isInteger(e.value) ? String(e.value) : e.value.toFixed(1)
     case 'Str':
       return `'${e.value.replaceAll("'", "''")}'`

@@ -15,7 +15,7 @@ interface TokenBase {
 }
 
 export type Token =
-  | (TokenBase & { readonly type: 'num'; readonly value: number; readonly int: boolean })
+  | (TokenBase & { readonly type: 'num'; readonly value: number; readonly int: boolean; readonly digits?: string })
   | (TokenBase & { readonly type: 'str'; readonly value: string })
   | (TokenBase & { readonly type: 'date'; readonly value: number })
   | (TokenBase & { readonly type: 'time'; readonly value: number })

@@ -6,15 +6,16 @@
  * or a text column (its row's value), none when omitted.
  */
 import { textColumnFromStrings } from '../columns/index.js'
-import { NA_INT, type Column } from '../columns/types.js'
+import { NA_BIGINT, NA_INT, type Column } from '../columns/types.js'
 import { TextBudget } from './text-limits.js'
 import { valueText } from './value-text.js'
 
 /** Whether row `r` of a selection column is true. */
 function isTrue(s: Column, r: number): boolean {
   if (s.type === 'text') return s.codes[r] !== 0
+  if (s.type === 'bigint') return s.data[r] !== 0n && s.data[r] !== NA_BIGINT
   const v = s.data[r]
-  return v !== 0 && v === v && !(s.type !== 'float' && s.type !== 'bigint' && v === NA_INT)
+  return v !== 0 && v === v && !(s.type !== 'float' && v === NA_INT)
 }
 
 /** The selected X values of each row joined with D. */

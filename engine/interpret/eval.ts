@@ -10,14 +10,14 @@
  */
 import { AppError, toPayload } from '../../shared/errors.js'
 import { literalType, type Expr } from '../ast.js'
-import { groupBy, scalarToColumn, sortPermutation, toBigint } from '../columns/index.js'
-import { NA_INT, type Column, type IntColumn, type Scalar, type Value } from '../columns/types.js'
+import { groupBy, scalarToColumn, sortPermutation, toBigint, toFloat } from '../columns/index.js'
+import { truthy } from '../functions/logic.js'
+import { NA_BIGINT, NA_INT, type Column, type IntColumn, type Scalar, type Value } from '../columns/types.js'
 import { lookupFunction } from '../functions/index.js'
 import type { KernelArg } from '../functions/types.js'
 import { argSpec } from '../check/expr-types.js'
 import { checkError } from '../check/errors.js'
 import type { Worksheet } from './worksheet.js'
-import { isFloat64 } from '../columns/index.js'
 import { arithmetic } from '../functions/arith.js'
 import { isColumn } from '../functions/args.js'
 import { wideningKey } from '../expr/widening.js'
@@ -58,8 +58,13 @@ export function toMask(v: Value, rows: number): Uint8Array {
   // which it cannot know; an empty selection would be a wrong answer without an error.
   if (col?.type === 'text') throw new AppError('CHECK_ERROR', 'A selection must be a 0/1 expression, such as a comparison; this one gives text.')
   if (!col) return mask
+  if (col.type === 'bigint') {
+    const held = truthy(col, rows)
+    for (let i = 0; i < rows; i++) mask[i] = held[i]
+    return mask
+  }
   const d = col.data
-  if (isFloat64(col)) for (let i = 0; i < rows; i++) mask[i] = d[i] !== 0 && d[i] === d[i] ? 1 : 0
+  if (col.type === 'float') for (let i = 0; i < rows; i++) mask[i] = d[i] !== 0 && d[i] === d[i] ? 1 : 0
   else for (let i = 0; i < rows; i++) mask[i] = d[i] !== 0 && d[i] !== NA_INT ? 1 : 0
   return mask
 }
@@ -78,8 +83,9 @@ export function selectionMask(v: Value, rows: number, fn: string): Uint8Array {
       `${fn}(): the argument S must be 0 or 1 on every row, such as a comparison; this one gives ${col === null ? 'a list' : 'text'}.`,
     )
   const mask = new Uint8Array(rows)
-  const d = col.data
-  const na = isFloat64(col) ? Number.NaN : NA_INT
+  // A big integer is 0 or 1 exactly when its nearest float64 is: only the shown value may round.
+  const d = col.type === 'bigint' ? toFloat(col).data : col.data
+  const na = col.type === 'float' || col.type === 'bigint' ? Number.NaN : NA_INT
   for (let i = 0; i < rows; i++) {
     const x = d[i]
     if (x === 1) mask[i] = 1
@@ -97,8 +103,10 @@ export function selectionMask(v: Value, rows: number, fn: string): Uint8Array {
 function hasNa(c: Column, rows: number): boolean {
   if (c.type === 'text') {
     for (let i = 0; i < rows; i++) if (c.codes[i] === 0) return true
-  } else if (isFloat64(c)) {
+  } else if (c.type === 'float') {
     for (let i = 0; i < rows; i++) if (c.data[i] !== c.data[i]) return true
+  } else if (c.type === 'bigint') {
+    for (let i = 0; i < rows; i++) if (c.data[i] === NA_BIGINT) return true
   } else for (let i = 0; i < rows; i++) if (c.data[i] === NA_INT) return true
   return false
 }
@@ -161,14 +169,17 @@ function wideArithmetic(e: BinExpr, ws: Worksheet): Value {
 function asBigint(v: Value): Value {
   if (v.type !== 'int' && v.type !== 'date') return v
   if (isColumn(v)) return toBigint(v as IntColumn)
-  if (v.kind === 'scalar') return { kind: 'scalar', type: 'bigint', value: v.value === NA_INT ? Number.NaN : v.value }
+  if (v.kind === 'scalar') return { kind: 'scalar', type: 'bigint', value: v.value === NA_INT ? NA_BIGINT : BigInt(v.value) }
   return v
 }
 
 export function evalExpr(e: Expr, ws: Worksheet): Value {
   switch (e.kind) {
-    case 'Num':
-      return { kind: 'scalar', type: literalType(e), value: e.value }
+    case 'Num': {
+      const type = literalType(e)
+      if (type === 'bigint') return { kind: 'scalar', type, value: BigInt(e.digits ?? e.value) }
+      return { kind: 'scalar', type, value: e.value }
+    }
     case 'Str':
       return { kind: 'scalar', type: 'text', value: e.value }
     case 'Date':
@@ -176,7 +187,7 @@ export function evalExpr(e: Expr, ws: Worksheet): Value {
     case 'Time':
       return { kind: 'scalar', type: 'int', value: e.value }
     case 'List': {
-      const items = e.items.map((i) => evalExpr(i, ws)) as { kind: 'scalar'; type: string; value: number | string }[]
+      const items = e.items.map((i) => evalExpr(i, ws)) as { kind: 'scalar'; type: string; value: number | bigint | string }[]
       const text = items.some((i) => i.type === 'text')
       const type = text
         ? 'text'
@@ -187,7 +198,9 @@ export function evalExpr(e: Expr, ws: Worksheet): Value {
             : items.every((i) => i.type === 'date')
               ? 'date'
               : 'int'
-      return { kind: 'list', type, values: items.map((i) => i.value) } as Value
+      // Big integers keep their exact values; beside a decimal every member is a number.
+      const values = items.map((i) => (type === 'bigint' ? BigInt(i.value) : typeof i.value === 'bigint' ? Number(i.value) : i.value))
+      return { kind: 'list', type, values } as Value
     }
     case 'Col':
       return columnOf(ws, e.name)

@@ -1,11 +1,12 @@
 /**
  * `<table>` content: column types are inferred from the cells. A column whose non-empty cells
- * are all integers is int (bigint when some are past 32 bits, up to 2^53), all numbers float,
+ * are all integers is int (bigint when some are past 32 bits, up to 2^63 − 1), all numbers float,
  * anything else text; an empty cell is N/A.
  */
 import type { ColumnType } from '../../shared/table.js'
 import { textColumnFromStrings } from '../columns/index.js'
-import { NA_INT, type Column } from '../columns/types.js'
+import { bigintOfText } from '../../shared/bigint-text.js'
+import { NA_BIGINT, NA_INT, type Column } from '../columns/types.js'
 
 const INT = /^[+-]?\d+$/
 const NUM = /^[+-]?(\d+\.?\d*|\.\d+)$/
@@ -16,7 +17,7 @@ export function inlineColumnType(cells: readonly string[]): ColumnType {
     const c = raw.trim()
     if (c === '') continue
     if (INT.test(c) && Math.abs(Number(c)) <= 2147483647) continue
-    if (INT.test(c) && Number.isSafeInteger(Number(c))) type = type === 'float' ? 'float' : 'bigint'
+    if (bigintOfText(c) !== null) type = type === 'float' ? 'float' : 'bigint'
     else if (NUM.test(c)) type = 'float'
     else return 'text'
   }
@@ -28,5 +29,6 @@ export function inlineColumn(cells: readonly string[], declared?: ColumnType): C
   const type = declared ?? inlineColumnType(cells)
   if (type === 'text') return textColumnFromStrings(cells.map((c) => c.trim()))
   if (type === 'int') return { type: 'int', data: Int32Array.from(cells, (c) => (c.trim() === '' ? NA_INT : Number(c))) }
-  return { type: type === 'bigint' ? 'bigint' : 'float', data: Float64Array.from(cells, (c) => (c.trim() === '' ? Number.NaN : Number(c))) }
+  if (type === 'bigint') return { type, data: BigInt64Array.from(cells, (c) => (c.trim() === '' ? NA_BIGINT : BigInt(c.trim()))) }
+  return { type: 'float', data: Float64Array.from(cells, (c) => (c.trim() === '' ? Number.NaN : Number(c))) }
 }

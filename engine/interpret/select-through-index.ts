@@ -10,11 +10,10 @@
  * row's values alone, so the answer for a product is the answer for every order linked to it.
  */
 import type { Expr } from '../ast.js'
-import { NA_INT, type Column } from '../columns/types.js'
+import { NA_BIGINT, NA_INT, type Column } from '../columns/types.js'
 import { rowWiseExpr } from '../functions/index.js'
 import { evalExpr, toMask } from './eval.js'
 import { newColumn, Worksheet } from './worksheet.js'
-import { isFloat64 } from '../columns/index.js'
 
 /** The smaller table must have at most this share of the worksheet's rows to be worth it. */
 const MAX_SHARE = 0.5
@@ -56,7 +55,13 @@ function withNARow(col: Column): Column {
     codes.set(col.codes)
     return { type: 'text', codes, dict: col.dict }
   }
-  if (isFloat64(col)) {
+  if (col.type === 'bigint') {
+    const data = new BigInt64Array(col.data.length + 1)
+    data.set(col.data)
+    data[col.data.length] = NA_BIGINT
+    return { type: col.type, data }
+  }
+  if (col.type === 'float') {
     const data = new Float64Array(col.data.length + 1)
     data.set(col.data)
     data[col.data.length] = Number.NaN

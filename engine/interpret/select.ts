@@ -14,7 +14,6 @@ import { evalExpr, toMask } from './eval.js'
 import { scanCompare, scanMember, scanRange, scanTruthy, type Cmp, type Rows } from './select-scans.js'
 import { rowsThroughIndex } from './select-through-index.js'
 import type { Worksheet } from './worksheet.js'
-import { isFloat64 } from '../columns/index.js'
 
 const FLIP: Record<Cmp, Cmp> = { '=': '=', '<>': '<>', '<': '>', '>': '<', '<=': '>=', '>=': '<=' }
 const isCmp = (op: BinOp): op is Cmp => op in FLIP
@@ -40,7 +39,7 @@ function textRows(op: Cmp, codes: Int32Array, dict: readonly string[], s: string
 /** Int values this far apart or closer are tested through a table, not a set. */
 const MEMBER_SPAN = 1 << 16
 
-function listRows(op: '=' | '<>', col: Column, values: readonly (number | string)[], rows: Rows, n: number): Int32Array {
+function listRows(op: '=' | '<>', col: Exclude<Column, { type: 'bigint' }>, values: readonly (number | string)[], rows: Rows, n: number): Int32Array {
   if (col.type === 'text') {
     const member = new Uint8Array(col.dict.length)
     for (const s of values) {
@@ -51,7 +50,7 @@ function listRows(op: '=' | '<>', col: Column, values: readonly (number | string
     return scanMember(col.codes, member, 0, rows, n)
   }
   const numbers = values.map(Number)
-  if (!isFloat64(col) && op === '=' && numbers.every(Number.isInteger)) {
+  if (col.type !== 'float' && op === '=' && numbers.every(Number.isInteger)) {
     const base = Math.min(...numbers)
     const span = Math.max(...numbers) - base + 1
     if (span <= MEMBER_SPAN) {
@@ -62,7 +61,7 @@ function listRows(op: '=' | '<>', col: Column, values: readonly (number | string
   }
   const set = new Set(numbers)
   const d = col.data
-  const na = isFloat64(col) ? Number.NaN : NA_INT
+  const na = col.type === 'float' ? Number.NaN : NA_INT
   const read = (r: number) => (d[r] === na ? Number.NaN : d[r])
   return keep(rows, n, op === '=' ? (r) => set.has(read(r)) : (r) => !set.has(read(r)))
 }
@@ -92,7 +91,8 @@ function comparisonRows(op: Cmp, left: Expr, right: Expr, ws: Worksheet, rows: R
     return null
   }
   const col = ws.column(left.name)?.data()
-  if (!col) return null
+  // Big integers are compared exactly by the general path (compare-bigint.ts), not these scans.
+  if (!col || col.type === 'bigint') return null
   if (right.kind === 'List' && (op === '=' || op === '<>')) {
     const values = right.items.map(constantOf)
     if (values.some((v) => v === null) || values.some((v) => typeof v === 'string') !== (col.type === 'text')) return null
@@ -101,7 +101,7 @@ function comparisonRows(op: Cmp, left: Expr, right: Expr, ws: Worksheet, rows: R
   const v = constantOf(right)
   if (v === null) return null
   if (col.type === 'text') return typeof v === 'string' ? textRows(op, col.codes, col.dict, v, rows, ws.rows) : null
-  return typeof v === 'number' ? scanCompare(op, col.data, !isFloat64(col), v, rows, ws.rows) : null
+  return typeof v === 'number' ? scanCompare(op, col.data, col.type !== 'float', v, rows, ws.rows) : null
 }
 
 /** `between(column; a; b)` of a numeric column and two numbers, or null. */
@@ -112,8 +112,8 @@ function betweenRows(e: Expr, ws: Worksheet, rows: Rows): Int32Array | null {
   const lo = constantOf(a)
   const hi = constantOf(b)
   const col = ws.column(x.name)?.data()
-  if (typeof lo !== 'number' || typeof hi !== 'number' || !col || col.type === 'text') return null
-  return scanRange(col.data, !isFloat64(col), lo, hi, rows, ws.rows)
+  if (typeof lo !== 'number' || typeof hi !== 'number' || !col || col.type === 'text' || col.type === 'bigint') return null
+  return scanRange(col.data, col.type !== 'float', lo, hi, rows, ws.rows)
 }
 
 /**
@@ -135,7 +135,7 @@ function generic(e: Expr, ws: Worksheet, rows: Rows): Int32Array {
 /** The candidates where `e`, evaluated on every row of `ws`, is true. */
 function truthyRows(e: Expr, ws: Worksheet, rows: Rows): Int32Array {
   const v = evalExpr(e, ws)
-  if (!('kind' in v) && v.type !== 'text') return scanTruthy(v.data, !isFloat64(v), rows, ws.rows)
+  if (!('kind' in v) && v.type !== 'text' && v.type !== 'bigint') return scanTruthy(v.data, v.type !== 'float', rows, ws.rows)
   // Scalars, and text (which toMask refuses with a message).
   const mask = toMask(v, ws.rows)
   return keep(rows, ws.rows, (r) => mask[r] === 1)

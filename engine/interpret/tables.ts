@@ -14,8 +14,9 @@ export type { TableColumnInput, TableInput }
 function toColumn(c: TableColumnInput): Column {
   switch (c.spec.type) {
     case 'float':
-    case 'bigint':
       return { type: c.spec.type, data: new Float64Array(c.buffer) }
+    case 'bigint':
+      return { type: c.spec.type, data: new BigInt64Array(c.buffer) }
     case 'text':
       return { type: 'text', codes: new Int32Array(c.buffer), dict: dictionaryOf(c) }
     default:

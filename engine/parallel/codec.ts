@@ -9,7 +9,6 @@ import type { ResultColumn, ResultSet } from '../../shared/protocol.js'
 import { columnMeta, type ColumnType } from '../../shared/table.js'
 import { withUsedEntriesOnly } from '../columns/index.js'
 import type { Column } from '../columns/types.js'
-import { isFloat64 } from '../columns/index.js'
 
 export interface NamedColumn {
   readonly name: string
@@ -22,14 +21,17 @@ export function toResultColumn(c: Column): ResultColumn {
     const t = c.dict.length > 2 * c.codes.length ? withUsedEntriesOnly(c) : c
     return { kind: 'coded', codes: t.codes, dict: t.dict }
   }
-  return isFloat64(c) ? { kind: 'float', data: c.data } : { kind: 'int', data: c.data }
+  if (c.type === 'float') return { kind: 'float', data: c.data }
+  if (c.type === 'bigint') return { kind: 'bigint', data: c.data }
+  return { kind: 'int', data: c.data }
 }
 
 export function fromResultColumn(c: ResultColumn, type: ColumnType): Column {
   // encodeColumns never writes text as strings; anything else is a bug upstream.
   if (c.kind === 'text') throw new Error('parallel codec: a partial column arrived with text as strings')
   if (c.kind === 'coded') return { type: 'text', codes: c.codes, dict: c.dict }
-  if (c.kind === 'float') return { type: type === 'bigint' ? 'bigint' : 'float', data: c.data }
+  if (c.kind === 'float') return { type: 'float', data: c.data }
+  if (c.kind === 'bigint') return { type: 'bigint', data: c.data }
   return { type: type === 'date' ? 'date' : 'int', data: c.data }
 }
 
@@ -46,10 +48,11 @@ export function decodeColumns(r: ResultSet): Map<string, Column> {
 }
 
 /** A typed array over shared memory: itself when it is one already, else a copy. */
-function shared<T extends Int32Array | Float64Array>(a: T): T {
+function shared<T extends Int32Array | Float64Array | BigInt64Array>(a: T): T {
   if (a.buffer instanceof SharedArrayBuffer) return a
-  const out = a instanceof Float64Array ? new Float64Array(new SharedArrayBuffer(a.byteLength)) : new Int32Array(new SharedArrayBuffer(a.byteLength))
-  out.set(a)
+  const buffer = new SharedArrayBuffer(a.byteLength)
+  const out = a instanceof Float64Array ? new Float64Array(buffer) : a instanceof BigInt64Array ? new BigInt64Array(buffer) : new Int32Array(buffer)
+  out.set(a as never)
   return out as T
 }
 
@@ -62,6 +65,7 @@ export function inSharedMemory(r: ResultSet): ResultSet {
   const columns = r.columns.map((c): ResultColumn => {
     if (c.kind === 'int') return { kind: 'int', data: shared(c.data) }
     if (c.kind === 'float') return { kind: 'float', data: shared(c.data) }
+    if (c.kind === 'bigint') return { kind: 'bigint', data: shared(c.data) }
     if (c.kind === 'coded') return { kind: 'coded', codes: shared(c.codes), dict: c.dict }
     return c
   })

@@ -5,7 +5,6 @@
  * a worker, merge-task.ts).
  */
 import { AppError } from '../../shared/errors.js'
-import { isFloat64Type } from '../../shared/table.js'
 import type { CodedResultSet, PlainColumn, ResultColumn, ResultSet, RunTask, TableInput } from '../../shared/protocol.js'
 import type { RowRange } from './blocks.js'
 import { groupOrder } from '../interpret/ops/group-order.js'
@@ -21,7 +20,8 @@ import { dictionaryOf } from '../columns/shared-dictionary.js'
 /** Column `k` of the base table over base rows start … start+rows-1, viewed in place (text as its codes). */
 function storedColumn(table: TableInput, k: number, start: number, rows: number): ResultColumn {
   const c = table.columns[k]
-  if (isFloat64Type(c.spec.type)) return { kind: 'float', data: new Float64Array(c.buffer, start * 8, rows) }
+  if (c.spec.type === 'float') return { kind: 'float', data: new Float64Array(c.buffer, start * 8, rows) }
+  if (c.spec.type === 'bigint') return { kind: 'bigint', data: new BigInt64Array(c.buffer, start * 8, rows) }
   const codes = new Int32Array(c.buffer, start * 4, rows)
   return c.spec.type === 'text' ? { kind: 'coded', codes, dict: dictionaryOf(c) } : { kind: 'int', data: codes }
 }
@@ -47,13 +47,13 @@ function concatColumn(sets: readonly ResultSet[], c: number, rows: number): Resu
     const all = (parts[0].data as string[]).concat(...parts.slice(1).map((p) => p.data as string[]))
     return { kind, data: all.length > rows ? all.slice(0, rows) : all }
   }
-  const arrays = parts.map((p) => p.data as Int32Array | Float64Array)
-  const out = kind === 'float' ? new Float64Array(rows) : new Int32Array(rows)
+  const arrays = parts.map((p) => p.data as Int32Array | Float64Array | BigInt64Array)
+  const out = kind === 'float' ? new Float64Array(rows) : kind === 'bigint' ? new BigInt64Array(rows) : new Int32Array(rows)
   let at = 0
   for (const a of arrays) {
     if (at >= rows) break
     const take = Math.min(a.length, rows - at)
-    out.set(take === a.length ? a : a.subarray(0, take), at)
+    out.set((take === a.length ? a : a.subarray(0, take)) as never, at)
     at += take
   }
   return { kind, data: out } as ResultColumn
@@ -112,7 +112,7 @@ function placements(sets: readonly ResultSet[], ranges: readonly RowRange[], row
  * range is already in place; one whose selection left rows out leaves a gap, closed here by a move
  * within the buffer (no new memory, and only the rows after the first gap move).
  */
-function closeGaps(data: Int32Array | Float64Array, placed: readonly Placement[]): void {
+function closeGaps(data: Int32Array | Float64Array | BigInt64Array, placed: readonly Placement[]): void {
   let at = 0
   for (const { from, count } of placed) {
     if (count > 0 && from !== at) data.copyWithin(at, from, from + count)
@@ -121,7 +121,7 @@ function closeGaps(data: Int32Array | Float64Array, placed: readonly Placement[]
 }
 
 /** The answer's rows of a buffer: a view when they fill most of it, else a copy, so the buffer can go. */
-function answerRows<T extends Int32Array | Float64Array>(data: T, rows: number): T {
+function answerRows<T extends Int32Array | Float64Array | BigInt64Array>(data: T, rows: number): T {
   return (rows * 2 >= data.length ? data.subarray(0, rows) : data.slice(0, rows)) as T
 }
 
@@ -200,9 +200,14 @@ export function concatResults(sets: readonly ResultSet[], o: ConcatOptions): Res
     const out = o.output?.[c]
     if (out != null && sets.every((s) => (s as CodedResultSet).written?.[c] === true)) {
       if (col.logical === 'text') return writtenText(sets as readonly CodedResultSet[], c, new Int32Array(out), placed, rows)
-      const data = isFloat64Type(col.logical) ? new Float64Array(out) : new Int32Array(out)
+      if (col.logical === 'float' || col.logical === 'bigint') {
+        const data = col.logical === 'float' ? new Float64Array(out) : new BigInt64Array(out)
+        closeGaps(data, placed)
+        return data instanceof Float64Array ? { kind: 'float', data: answerRows(data, rows) } : { kind: 'bigint', data: answerRows(data, rows) }
+      }
+      const data = new Int32Array(out)
       closeGaps(data, placed)
-      return data instanceof Float64Array ? { kind: 'float', data: answerRows(data, rows) } : { kind: 'int', data: answerRows(data, rows) }
+      return { kind: 'int', data: answerRows(data, rows) }
     }
     const k = storedEverywhere(sets, c)
     return k === null ? concatColumn(sets, c, rows) : storedColumn(o.table, k, start, rows)

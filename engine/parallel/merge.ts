@@ -10,9 +10,9 @@
  */
 import type { ResultSet } from '../../shared/protocol.js'
 import type { ColumnType } from '../../shared/table.js'
-import { firstRowOfGroups, gather, groupBy } from '../columns/index.js'
+import { firstRowOfGroups, gather, groupBy, toFloat } from '../columns/index.js'
 import { concatColumns, onOneDictionary } from '../columns/concat.js'
-import { isFloat64Type, NA_INT, type Column, type TextColumn } from '../columns/types.js'
+import { NA_BIGINT, NA_INT, type BigIntColumn, type Column, type TextColumn } from '../columns/types.js'
 
 export { concatColumns, onOneDictionary }
 import { accumulationOf } from '../summaries/index.js'
@@ -64,7 +64,7 @@ const column = (p: Part, name: string): Column | undefined => {
   const i = p.byName.get(name)
   return i === undefined ? undefined : fromResultColumn(p.set.columns[i], p.set.cols[i].logical)
 }
-const numbers = (c: Column): Int32Array | Float64Array => (c.type === 'text' ? c.codes : c.data)
+const numbers = (c: Column): Int32Array | Float64Array => (c.type === 'text' ? c.codes : c.type === 'bigint' ? toFloat(c).data : c.data)
 
 /** A summed part: every part's block vectors added in block order from zero. */
 function sumOf(parts: readonly Part[], j: number, name: string, count: number): Float64Array {
@@ -99,11 +99,12 @@ function extremeOf(parts: readonly Part[], j: number, name: string, count: numbe
     const at = partName(j, name)
     const col = column(p, at)!
     const type = col.type
-    like = type === 'float' ? like : type === 'bigint' ? { type, data: best } : { type: type === 'date' ? 'date' : 'int', data: new Int32Array(0) }
+    // A part's big integers came from doubles exactly (parts.ts asTypeOf refuses any past ±2^53).
+    like = type === 'float' ? like : type === 'bigint' ? { type, data: new BigInt64Array(0) } : { type: type === 'date' ? 'date' : 'int', data: new Int32Array(0) }
     const d = numbers(col)
     for (let g = 0; g < d.length; g++) {
       const raw = d[g]
-      const v = isFloat64Type(type) ? raw : raw === NA_INT ? Number.NaN : raw
+      const v = type === 'float' || type === 'bigint' ? raw : raw === NA_INT ? Number.NaN : raw
       if (v !== v) continue
       const to = p.map[g]
       const b = best[to]
@@ -137,8 +138,21 @@ function textExtremeOf(parts: readonly Part[], cols: readonly TextColumn[], coun
 function edgeOf(parts: readonly Part[], j: number, name: string, count: number, last: boolean): Column {
   const cols = onOneDictionary(parts.map((p) => column(p, partName(j, name))!))
   const type: ColumnType = cols[0]?.type ?? 'float'
-  const na = type === 'text' ? 0 : isFloat64Type(type) ? Number.NaN : NA_INT
-  const values = isFloat64Type(type) ? new Float64Array(count).fill(na) : new Int32Array(count).fill(na)
+  if (type === 'bigint') {
+    const out = new BigInt64Array(count).fill(NA_BIGINT)
+    const seen = new Uint8Array(count)
+    parts.forEach((p, i) => {
+      const d = (cols[i] as BigIntColumn).data
+      for (let g = 0; g < d.length; g++) {
+        const to = p.map[g]
+        if (last || seen[to] === 0) out[to] = d[g]
+        seen[to] = 1
+      }
+    })
+    return { type, data: out }
+  }
+  const na = type === 'text' ? 0 : type === 'float' ? Number.NaN : NA_INT
+  const values = type === 'float' ? new Float64Array(count).fill(na) : new Int32Array(count).fill(na)
   const seen = new Uint8Array(count)
   parts.forEach((p, i) => {
     const d = numbers(cols[i])
@@ -149,7 +163,7 @@ function edgeOf(parts: readonly Part[], j: number, name: string, count: number, 
     }
   })
   if (type === 'text') return { type, codes: values as Int32Array, dict: (cols[0] as TextColumn).dict }
-  return isFloat64Type(type) ? { type, data: values as Float64Array } : { type, data: values as Int32Array }
+  return type === 'float' ? { type, data: values as Float64Array } : { type: type as 'int' | 'date', data: values as Int32Array }
 }
 
 /** One part of summary j over every range, as one value per merged group. */

@@ -21,7 +21,6 @@ import { numberTogether } from './merge.js'
 import { batchEnd, batchStart, keepsRows, summarises, type GroupStep, type ParallelPlan } from './plan.js'
 import { BASE_ROW, blockStarts, mergeStep, prefixStep, rangeWorksheet, storedPosition, withoutBaseRows } from './range-worksheet.js'
 import { toCodedResultSet } from './wire.js'
-import { isFloat64 } from '../columns/index.js'
 
 export const tablesOf = (task: RunTask): Tables => new Map(task.tables.map((t) => [t.path, t]))
 
@@ -155,8 +154,11 @@ function runValues(task: RunTask, plan: ParallelPlan, part: RunPart): ResultSet 
   const values = ws.column(op.name)!.data()
   const rows = (ws.column(BASE_ROW)!.data() as { data: Int32Array }).data
   const buffer = part.output![0]!
-  if (isFloat64(values)) {
+  if (values.type === 'float') {
     const out = new Float64Array(buffer)
+    for (let i = 0; i < rows.length; i++) out[rows[i]] = values.data[i]
+  } else if (values.type === 'bigint') {
+    const out = new BigInt64Array(buffer)
     for (let i = 0; i < rows.length; i++) out[rows[i]] = values.data[i]
   } else {
     const out = new Int32Array(buffer)

@@ -6,7 +6,7 @@
 import type { ResultSet, RunTask } from '../../shared/protocol.js'
 import type { ColumnType } from '../../shared/table.js'
 import type { CheckedOp } from '../check/index.js'
-import { bytesPerValue, isFloat64Type, type Column, type TextColumn } from '../columns/types.js'
+import { bytesPerValue, type Column, type TextColumn } from '../columns/types.js'
 import { valueName } from './aggregate.js'
 import { splitDeclined } from '../task/outcome.js'
 import { encodeColumns, fromResultColumn } from './codec.js'
@@ -61,6 +61,8 @@ export function partitionValues(column: ValueColumn, answers: readonly ResultSet
     const dicts = answers.map((a) => (fromResultColumn(a.columns[0], 'text') as TextColumn).dict)
     if (!dicts.every((d) => sameStrings(d, dicts[0]))) throw splitDeclined('a g_ function makes text on a dictionary of each partition')
     values = { type, codes: new Int32Array(buffer, 0, rows), dict: dicts[0] }
-  } else values = isFloat64Type(type) ? { type, data: new Float64Array(buffer, 0, rows) } : { type, data: new Int32Array(buffer, 0, rows) }
+  } else if (type === 'float') values = { type, data: new Float64Array(buffer, 0, rows) }
+  else if (type === 'bigint') values = { type, data: new BigInt64Array(buffer, 0, rows) }
+  else values = { type, data: new Int32Array(buffer, 0, rows) }
   return encodeColumns([{ name: valueName(0), column: values }], rows)
 }

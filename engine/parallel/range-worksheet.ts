@@ -32,8 +32,9 @@ function rangeColumn(c: TableColumnInput, start: number, end: number): Column {
   const n = end - start
   switch (c.spec.type) {
     case 'float':
-    case 'bigint':
       return { type: c.spec.type, data: new Float64Array(c.buffer, start * 8, n) }
+    case 'bigint':
+      return { type: c.spec.type, data: new BigInt64Array(c.buffer, start * 8, n) }
     case 'text':
       return { type: 'text', codes: new Int32Array(c.buffer, start * 4, n), dict: dictionaryOf(c) }
     default:

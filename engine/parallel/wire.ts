@@ -9,9 +9,8 @@
 import { AppError } from '../../shared/errors.js'
 import type { CodedResultSet, ResultColumn, ResultSet } from '../../shared/protocol.js'
 import { columnMeta } from '../../shared/table.js'
-import type { Column } from '../columns/types.js'
+import type { Column, NumberColumn } from '../columns/types.js'
 import type { Worksheet, WsColumn } from '../interpret/worksheet.js'
-import { isFloat64, isFloat64Type } from '../columns/index.js'
 
 function meta(c: WsColumn) {
   return columnMeta({
@@ -25,7 +24,7 @@ function meta(c: WsColumn) {
   })
 }
 
-const cut = <T extends Int32Array | Float64Array>(a: T, rows: number): T => (a.length > rows ? (a.slice(0, rows) as T) : a)
+const cut = <T extends Int32Array | Float64Array | BigInt64Array>(a: T, rows: number): T => (a.length > rows ? (a.slice(0, rows) as T) : a)
 
 /**
  * The worksheet's visible columns as a result, text as codes: with `truncate`, a worksheet over
@@ -62,12 +61,14 @@ export function toCodedResultSet(
     }
     if (stored[i] !== null || written[i]) {
       dicts.push(null)
-      if (written[i]) writeInto(output!.buffers[i]!, output!.at, d as Column & { type: 'int' | 'bigint' | 'date' | 'float' }, rows)
-      return isFloat64Type(c.type) ? { kind: 'float', data: new Float64Array(0) } : { kind: 'int', data: new Int32Array(0) }
+      if (written[i]) writeInto(output!.buffers[i]!, output!.at, d as NumberColumn, rows)
+      return c.type === 'float' ? { kind: 'float', data: new Float64Array(0) } : c.type === 'bigint' ? { kind: 'bigint', data: new BigInt64Array(0) } : { kind: 'int', data: new Int32Array(0) }
     }
     dicts.push(null)
-    const n = d as Column & { type: 'int' | 'bigint' | 'date' | 'float' }
-    return isFloat64(n) ? { kind: 'float', data: cut(n.data, rows) } : { kind: 'int', data: cut(n.data, rows) }
+    const n = d as NumberColumn
+    if (n.type === 'float') return { kind: 'float', data: cut(n.data, rows) }
+    if (n.type === 'bigint') return { kind: 'bigint', data: cut(n.data, rows) }
+    return { kind: 'int', data: cut(n.data, rows) }
   })
   const base = { cols: visible.map(meta), columns, rowCount: rows, dicts, ...(storedOf !== undefined ? { stored, written } : {}) }
   return ws.rows > maxRows ? { ...base, totalRows: ws.rows } : base
@@ -80,10 +81,10 @@ export interface Output {
   readonly at: number
 }
 
-function writeInto(buffer: SharedArrayBuffer, at: number, c: Column & { type: 'int' | 'bigint' | 'date' | 'float' }, rows: number): void {
-  const src = c.data.length > rows ? c.data.subarray(0, rows) : c.data
-  if (isFloat64(c)) new Float64Array(buffer).set(src, at)
-  else new Int32Array(buffer).set(src, at)
+function writeInto(buffer: SharedArrayBuffer, at: number, c: NumberColumn, rows: number): void {
+  if (c.type === 'float') new Float64Array(buffer).set(c.data.subarray(0, rows), at)
+  else if (c.type === 'bigint') new BigInt64Array(buffer).set(c.data.subarray(0, rows), at)
+  else new Int32Array(buffer).set(c.data.subarray(0, rows), at)
 }
 
 /**

@@ -5,6 +5,7 @@
  * against it here rather than inferred; the heading becomes the column's label. Other children
  * of the tree (title, sdesc, ldesc…) describe the table and are ignored.
  */
+import { bigintOfText } from '../../shared/bigint-text.js'
 import type { MetaPatch, XmlElement, XmlNode } from '../ast.js'
 import type { ColumnType } from '../../shared/table.js'
 import { attr, metaPatch, newColumnName } from './attrs.js'
@@ -69,9 +70,9 @@ function checkCell(cell: string, type: ColumnType, name: string, row: number, ta
     type === 'int'
       ? INT.test(cell) && Math.abs(Number(cell)) <= 2147483647
       : type === 'bigint'
-        ? INT.test(cell) && Number.isSafeInteger(Number(cell))
+        ? bigintOfText(cell) !== null
         : NUM.test(cell)
-  const wanted = type === 'int' ? 'an integer (type i, 32-bit)' : type === 'bigint' ? 'an integer within ±2^53 (type j)' : 'a number (type f)'
+  const wanted = type === 'int' ? 'an integer (type i, 32-bit)' : type === 'bigint' ? 'an integer within ±(2^63 − 1) (type j)' : 'a number (type f)'
   if (!ok) throw opError(table, `row ${row} of <table format="xml">: '${cell}' in column ${name} is not ${wanted}`)
 }
 

@@ -1,17 +1,18 @@
 /**
  * Turns rows stepped out of sql.js into the column-major ResultSet. SQLite values carry no
  * column type, so each column's kind is decided from its values: all integers that fit in
- * 32 bits → int, all integers within ±2^53 → bigint, other numbers → float, anything textual →
+ * 32 bits → int, all integers → bigint (64-bit, exact), other numbers → float, anything textual →
  * text. NULL becomes the N/A of the kind.
  *
  * sql.js hands INTEGER values over as BigInt (useBigInt) and REAL ones as numbers, so that a
  * value keeps what SQLite says it is: in a text column a REAL prints as SQLite prints it (2.0 is
- * "2.0", not "2"), and an integer past ±(2^53 − 1) that a number would not write with its own digits
- * is refused in a numeric column rather than answered wrong.
+ * "2.0", not "2"), an integer column keeps every digit, and an integer past ±(2^53 − 1) in a column
+ * of decimals, which a number would not write with its own digits, is refused rather than answered
+ * wrong.
  */
 import { AppError } from '../../shared/errors.js'
 import type { ResultColumn, ResultSet } from '../../shared/protocol.js'
-import { NA_INT, columnMeta, type ColumnMeta, type ColumnType } from '../../shared/table.js'
+import { NA_BIGINT, NA_INT, columnMeta, type ColumnMeta, type ColumnType } from '../../shared/table.js'
 import { realText } from '../functions/sql/sqlite-values.js'
 
 /** A value as sql.js gives it with useBigInt: INTEGER as bigint, REAL as number. */
@@ -28,7 +29,7 @@ function kindOf(values: readonly SqlValue[]): ColumnType {
     if (typeof v !== 'number' && typeof v !== 'bigint') return 'text'
     sawNumber = true
     const n = Number(v)
-    if (!Number.isSafeInteger(n)) sawFloat = true
+    if (typeof v === 'number' && !Number.isSafeInteger(n)) sawFloat = true
     else if (n > 2147483647 || n <= NA_INT) sawBig = true
   }
   return sawFloat ? 'float' : sawBig ? 'bigint' : sawNumber ? 'int' : 'text'
@@ -59,9 +60,23 @@ function numberOf(v: number | bigint, name: string): number {
   return n
 }
 
+/** An integer of a big-integer column; −2^63, which the column keeps for N/A, is refused. */
+function bigintOf(v: number | bigint, name: string): bigint {
+  const b = BigInt(v)
+  if (b === NA_BIGINT) {
+    throw new AppError(
+      'INVALID_PARAMETER',
+      `Column "${name}" of the result holds ${b} (−2^63), the one 64-bit integer this service keeps for N/A; cast it to text (CAST(${name} AS TEXT)) or to a real.`,
+      { parameter: 'sql', column: name },
+    )
+  }
+  return b
+}
+
 function toColumn(kind: ColumnType, values: readonly SqlValue[], name: string): ResultColumn {
   if (kind === 'int') return { kind: 'int', data: Int32Array.from(values, (v) => (v === null ? NA_INT : Number(v))) }
-  if (kind === 'float' || kind === 'bigint')
+  if (kind === 'bigint') return { kind: 'bigint', data: BigInt64Array.from(values, (v) => (v === null ? NA_BIGINT : bigintOf(v as number | bigint, name))) }
+  if (kind === 'float')
     return { kind: 'float', data: Float64Array.from(values, (v) => (v === null ? Number.NaN : numberOf(v as number | bigint, name))) }
   return { kind: 'text', data: values.map(toText) }
 }

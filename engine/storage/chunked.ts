@@ -23,7 +23,7 @@ import './endian.js'
 import { copyFile, constants as fsConstants, link, mkdir, open, readdir, readFile, rename, rm, stat, truncate } from 'node:fs/promises'
 import { join } from 'node:path'
 import { AppError } from '../../shared/errors.js'
-import { NA_INT, type ColumnSpec, type ColumnType, type TableMeta } from '../../shared/table.js'
+import { NA_BIGINT, NA_INT, type ColumnSpec, type ColumnType, type TableMeta } from '../../shared/table.js'
 import { bytesOf, writeFileDurably } from './durable.js'
 import { columnFile, dictFile, newVersionId, versionDir } from './layout.js'
 import { cleanSpec, publishVersion } from './write.js'
@@ -96,8 +96,9 @@ export async function sweepUploadDirs(dataDir: string, isLive: (id: string) => P
  * used ("nothing was saved"), and an abandoned upload would keep them until it expires. Also run
  * before each chunk and commit, and after a chunk is recorded, so what a failure or a lost answer
  * left is settled from the recorded state:
- *  - a column the chunk widened from int to float gets its int file back from the copy widening
- *    kept (widenToFloat) while the state still says int, and the copy goes once it says float;
+ *  - a column the chunk widened (int to big integers or floats, big integers to floats) gets its
+ *    narrower file back from the copy widening kept (widenNumbers) while the state still says the
+ *    narrower type, and the copy goes once it says the wider one;
  *  - files of columns that hold nothing yet, and anything else (a widening's temporary file), go.
  */
 export async function discardUnapplied(dir: string, applied: readonly ChunkColumnState[] | null): Promise<void> {
@@ -156,13 +157,14 @@ async function appendAt(file: string, length: number, bytes: Uint8Array): Promis
 }
 
 /** N/A values of a type, as the column file stores them. */
-export function naValues(type: ColumnType, n: number): Int32Array | Float64Array {
-  if (type === 'float' || type === 'bigint') return new Float64Array(n).fill(NaN)
+export function naValues(type: ColumnType, n: number): Int32Array | Float64Array | BigInt64Array {
+  if (type === 'float') return new Float64Array(n).fill(NaN)
+  if (type === 'bigint') return new BigInt64Array(n).fill(NA_BIGINT)
   return type === 'text' ? new Int32Array(n) : new Int32Array(n).fill(NA_INT)
 }
 
 /** A chunk of one column as appendColumn takes it: numbers as stored, text as distinct values and codes. */
-export type ChunkValues = Int32Array | Float64Array | ChunkText
+export type ChunkValues = Int32Array | Float64Array | BigInt64Array | ChunkText
 
 /**
  * Appends a chunk of one column. Text comes encoded by the chunk (ChunkText); its codes are
@@ -174,7 +176,7 @@ export async function appendColumn(dir: string, uploadId: string, index: number,
   const type = state.type
   if (type === null) throw new AppError('INTERNAL', `Column ${index} of upload ${uploadId} has no type yet.`)
   if (type !== 'text') {
-    const bytes = await appendAt(join(dir, columnFile(index)), state.bytes, bytesOf(values as Int32Array | Float64Array))
+    const bytes = await appendAt(join(dir, columnFile(index)), state.bytes, bytesOf(values as Int32Array | Float64Array | BigInt64Array))
     return { ...state, bytes }
   }
   const dict = await textDictionary(dir, uploadId, index, state)
@@ -214,15 +216,15 @@ export function appendNa(dir: string, uploadId: string, index: number, state: Ch
     : appendColumn(dir, uploadId, index, state, naValues(type, n))
 }
 
-/** Rewrites an int column's file as floats (a later chunk had fractions). */
-export async function widenToFloat(dir: string, index: number, state: ChunkColumnState, to: 'float' | 'bigint' = 'float'): Promise<ChunkColumnState> {
-  // A big integer column is already float64 on disk: only its type changes.
-  if (state.type === 'bigint' || state.type === 'float') return { ...state, type: to }
+/**
+ * Rewrites a number column's file in a wider type: an int column as big integers (a later chunk
+ * had values past 32 bits) or floats, a big-integer column as floats (a later chunk had fractions).
+ */
+export async function widenNumbers(dir: string, index: number, state: ChunkColumnState, to: 'float' | 'bigint'): Promise<ChunkColumnState> {
+  if (state.type === to) return state
   const file = join(dir, columnFile(index))
-  const ints = await readRange(file, 0, state.bytes)
-  const src = new Int32Array(ints.buffer, ints.byteOffset, ints.byteLength / 4)
-  const out = new Float64Array(src.length)
-  for (let r = 0; r < src.length; r++) out[r] = src[r] === NA_INT ? NaN : src[r]
+  const bytes = await readRange(file, 0, state.bytes)
+  const out = widened(bytes, state.type === 'bigint' ? 'bigint' : 'int', to)
   const tmp = `${file}.widen`
   await rm(tmp, { force: true })
   await writeFileDurably(tmp, bytesOf(out))
@@ -233,6 +235,19 @@ export async function widenToFloat(dir: string, index: number, state: ChunkColum
   await link(file, narrow).catch(() => copyFile(file, narrow))
   await rename(tmp, file)
   return { ...state, type: to, bytes: out.byteLength }
+}
+
+/** A column file's values (int32 or int64) in the wider type. */
+function widened(bytes: Uint8Array, from: 'int' | 'bigint', to: 'float' | 'bigint'): Float64Array | BigInt64Array {
+  const copy = bytes.slice()
+  if (from === 'bigint') {
+    // To floats: the nearest float64 of each big integer, as a column of decimals holds them.
+    const src = new BigInt64Array(copy.buffer, 0, copy.byteLength / 8)
+    return Float64Array.from(src, (v) => (v === NA_BIGINT ? NaN : Number(v)))
+  }
+  const src = new Int32Array(copy.buffer, 0, copy.byteLength / 4)
+  if (to === 'float') return Float64Array.from(src, (v) => (v === NA_INT ? NaN : v))
+  return BigInt64Array.from(src, (v) => (v === NA_INT ? NA_BIGINT : BigInt(v)))
 }
 
 const dictJsonl = (index: number): string => `c${index}.dict.jsonl`
@@ -344,6 +359,7 @@ export async function writeChunkedVersion(
     rows: baseRows + src.rows,
     columns: (base ? base.meta.columns : src.columns).map(cleanSpec),
     ...(segments !== undefined && { segments }),
+    int64: true,
     createdAt: new Date().toISOString(),
   }
   await publishVersion(dataDir, meta, async (tmp) => {

@@ -68,6 +68,7 @@ export async function cloneTableVersion(dataDir: string, version: string, column
     columns: cloneColumns(source.columns, columns),
     // The data files are the source's, segment files included: so is their layout.
     ...(source.segments !== undefined && { segments: source.segments }),
+    ...(source.int64 === true && { int64: true }),
     createdAt: new Date().toISOString(),
   }
   const from = versionDir(dataDir, version)

@@ -26,6 +26,6 @@ export async function syncDir(path: string): Promise<void> {
 }
 
 /** The raw bytes of a typed array, without copying. */
-export function bytesOf(a: Int32Array | Float64Array): Uint8Array {
+export function bytesOf(a: Int32Array | Float64Array | BigInt64Array): Uint8Array {
   return new Uint8Array(a.buffer, a.byteOffset, a.byteLength)
 }

@@ -15,7 +15,6 @@ import type { LoadedColumn } from './types.js'
 import { noteOpened, shareDictionaryInSlices } from '../columns/shared-dictionary.js'
 import { parseDictionaryFile } from './dict-parse.js'
 import { nextTurn } from '../../shared/turns.js'
-import { isFloat64Type } from '../columns/index.js'
 import { damaged, describe } from './damaged.js'
 import { checkSegments, readRowsInto } from './segments.js'
 import type { SharedDictionary } from '../../shared/protocol.js'
@@ -42,6 +41,7 @@ function checkMeta(m: unknown, version: string): string | undefined {
   if (!Number.isSafeInteger(meta.rows) || (meta.rows as number) < 0) return 'bad row count'
   // Older versions name their image; only the one name the writers used is acceptable.
   if (meta.sqlite !== undefined && meta.sqlite !== SQLITE_FILE) return 'bad SQLite file name'
+  if (meta.int64 !== undefined && meta.int64 !== true) return 'bad int64 mark'
   if (!Array.isArray(meta.columns) || meta.columns.length === 0) return 'no columns'
   for (const c of meta.columns as unknown[]) {
     const col = c as Record<string, unknown> | null
@@ -153,9 +153,10 @@ async function readDict(file: string): Promise<string[]> {
   return dict
 }
 
-/** A typed-array view over a loaded column: Float64Array for float and bigint, Int32Array otherwise. */
-export function columnView(col: LoadedColumn): Int32Array | Float64Array {
-  return isFloat64Type(col.type) ? new Float64Array(col.buffer) : new Int32Array(col.buffer)
+/** A typed-array view over a loaded column: Float64Array for float, BigInt64Array for bigint, Int32Array otherwise. */
+export function columnView(col: LoadedColumn): Int32Array | Float64Array | BigInt64Array {
+  if (col.type === 'float') return new Float64Array(col.buffer)
+  return col.type === 'bigint' ? new BigInt64Array(col.buffer) : new Int32Array(col.buffer)
 }
 
 const SQLITE_MAGIC = 'SQLite format 3\0'

@@ -9,7 +9,7 @@ import './endian.js'
 import { open } from 'node:fs/promises'
 import { join } from 'node:path'
 import { AppError } from '../../shared/errors.js'
-import { bytesPerValue, type TableMeta } from '../../shared/table.js'
+import { bytesPerValue, NA_BIGINT, type TableMeta } from '../../shared/table.js'
 import { damaged, describe } from './damaged.js'
 import { columnFile, segmentFile, versionDir } from './layout.js'
 
@@ -66,6 +66,21 @@ export async function readRowsInto(dataDir: string, meta: TableMeta, index: numb
     if (hi < lo || (hi === lo && from !== to)) continue
     const need = `${seg.end - seg.start} rows of ${spec.type}`
     await readPart(join(dir, seg.file), need, (seg.end - seg.start) * width, (lo - seg.start) * width, into.subarray((lo - from) * width, (hi - from) * width))
+  }
+  if (spec.type === 'bigint' && meta.int64 !== true) float64sToInt64s(into)
+}
+
+/**
+ * A big-integer column of a version written before they were 64-bit: its float64 values (whole,
+ * within ±2^53, NaN for N/A) made int64 in place, so every reader sees one layout.
+ */
+function float64sToInt64s(bytes: Uint8Array): void {
+  const n = bytes.byteLength / 8
+  const floats = new Float64Array(bytes.buffer, bytes.byteOffset, n)
+  const ints = new BigInt64Array(bytes.buffer, bytes.byteOffset, n)
+  for (let i = 0; i < n; i++) {
+    const v = floats[i]
+    ints[i] = v === v ? BigInt(v) : NA_BIGINT
   }
 }
 

@@ -12,7 +12,7 @@ import { NA_INT, type ColumnType, type TableMeta } from '../../shared/table.js'
 import { quoteIdent } from '../sql/table-refs.js'
 import { dictFile, versionDir } from './layout.js'
 import { readRowsInto } from './segments.js'
-import { SQLITE_TABLE, sqliteColumnDefs } from './sqlite-image.js'
+import { SQLITE_TABLE, sqlBigint, sqliteColumnDefs } from './sqlite-image.js'
 import { sqlJs } from './sqljs.js'
 
 const WIDTH: Record<ColumnType, number> = { int: 4, bigint: 8, date: 4, text: 4, float: 8 }
@@ -74,18 +74,18 @@ export async function buildSqliteImageFromFiles(dataDir: string, meta: TableMeta
 }
 
 /** Rows r0 … r0+n-1 of column i, from whichever files (row segments) hold them. */
-async function readSlice(dataDir: string, meta: TableMeta, i: number, r0: number, n: number): Promise<Int32Array | Float64Array> {
+async function readSlice(dataDir: string, meta: TableMeta, i: number, r0: number, n: number): Promise<Int32Array | Float64Array | BigInt64Array> {
   const type = meta.columns[i].type
   const buf = new ArrayBuffer(n * WIDTH[type])
   await readRowsInto(dataDir, meta, i, r0, r0 + n, new Uint8Array(buf))
-  return type === 'float' || type === 'bigint' ? new Float64Array(buf) : new Int32Array(buf)
+  return type === 'float' ? new Float64Array(buf) : type === 'bigint' ? new BigInt64Array(buf) : new Int32Array(buf)
 }
 
 /** Rows [k, k + n) of a slice into `params` at c, c + stride, …; N/A becomes NULL. */
 function fill(
   params: SqlValue[],
   type: ColumnType,
-  values: Int32Array | Float64Array,
+  values: Int32Array | Float64Array | BigInt64Array,
   dict: string[] | undefined,
   c: number,
   stride: number,
@@ -94,17 +94,19 @@ function fill(
 ): void {
   if (type === 'text') {
     for (let j = 0, p = c; j < n; j++, p += stride) {
-      const code = values[k + j]
+      const code = values[k + j] as number
       params[p] = code === 0 ? null : dict![code]
     }
-  } else if (type === 'float' || type === 'bigint') {
+  } else if (type === 'float') {
     for (let j = 0, p = c; j < n; j++, p += stride) {
-      const x = values[k + j]
+      const x = values[k + j] as number
       params[p] = Number.isNaN(x) ? null : x
     }
+  } else if (type === 'bigint') {
+    for (let j = 0, p = c; j < n; j++, p += stride) params[p] = sqlBigint((values as BigInt64Array)[k + j])
   } else {
     for (let j = 0, p = c; j < n; j++, p += stride) {
-      const x = values[k + j]
+      const x = values[k + j] as number
       params[p] = x === NA_INT ? null : x
     }
   }

@@ -5,7 +5,7 @@
  */
 import type { SqlValue } from 'sql.js'
 import type { ColumnSpec, ColumnType } from '../../shared/table.js'
-import { NA_INT } from '../../shared/table.js'
+import { NA_BIGINT, NA_INT } from '../../shared/table.js'
 import { quoteIdent } from '../sql/table-refs.js'
 import { sqlJs } from './sqljs.js'
 import type { ColumnValues } from './types.js'
@@ -78,6 +78,17 @@ function insertRange(db: Db, columns: readonly ColumnSpec[], data: readonly Colu
   }
 }
 
+/**
+ * A big integer as sql.js binds it: NULL for N/A, a number while one holds it exactly, else the
+ * bigint (sql.js binds it as its digits, which the INTEGER column's affinity stores as the integer).
+ */
+export function sqlBigint(v: bigint): SqlValue {
+  if (v === NA_BIGINT) return null
+  const n = Number(v)
+  // sql.js (1.16) binds a bigint; its type declarations do not list one.
+  return Number.isSafeInteger(n) ? n : (v as unknown as SqlValue)
+}
+
 /** Put rows [r0, r0 + batch) of one column into `params` at c, c + stride, …; N/A becomes NULL. */
 function fillColumn(params: SqlValue[], type: ColumnType, values: ColumnValues, c: number, stride: number, r0: number, batch: number): void {
   if (type === 'text') {
@@ -86,12 +97,15 @@ function fillColumn(params: SqlValue[], type: ColumnType, values: ColumnValues, 
       const s = v[r0 + k]
       params[p] = s === '' ? null : s
     }
-  } else if (type === 'float' || type === 'bigint') {
+  } else if (type === 'float') {
     const v = values as Float64Array
     for (let k = 0, p = c; k < batch; k++, p += stride) {
       const x = v[r0 + k]
       params[p] = Number.isNaN(x) ? null : x
     }
+  } else if (type === 'bigint') {
+    const v = values as BigInt64Array
+    for (let k = 0, p = c; k < batch; k++, p += stride) params[p] = sqlBigint(v[r0 + k])
   } else {
     const v = values as Int32Array
     for (let k = 0, p = c; k < batch; k++, p += stride) {

@@ -6,9 +6,10 @@ import type { SharedDictionary } from '../../shared/protocol.js'
  * Values of one column handed to the writer:
  * - int and date: Int32Array, NA_INT for N/A, dates as yyyymmdd;
  * - float: Float64Array, NaN for N/A;
+ * - bigint: BigInt64Array, NA_BIGINT (−2^63) for N/A;
  * - text: strings, '' for N/A.
  */
-export type ColumnValues = Int32Array | Float64Array | readonly string[]
+export type ColumnValues = Int32Array | Float64Array | BigInt64Array | readonly string[]
 
 /**
  * One column as loaded from disk into shared memory, ready to hand to worker threads without

@@ -43,6 +43,7 @@ export async function writeTableVersion(
     rows,
     columns: input.columns.map(cleanSpec),
     ...(segments !== undefined && { segments }),
+    int64: true,
     createdAt: new Date().toISOString(),
   }
   await publishVersion(dataDir, meta, (tmp) => writeFiles(tmp, meta, input.data))
@@ -88,13 +89,13 @@ async function writeFiles(dir: string, meta: TableMeta, data: readonly ColumnVal
       await writeColumn(dir, meta, i, codes)
       await writeFileDurably(join(dir, dictFile(i)), JSON.stringify(dict))
     } else {
-      await writeColumn(dir, meta, i, values as Int32Array | Float64Array)
+      await writeColumn(dir, meta, i, values as Int32Array | Float64Array | BigInt64Array)
     }
   }
 }
 
 /** One column's values: one file, or one per row segment (a text column's segments share its dictionary). */
-async function writeColumn(dir: string, meta: TableMeta, i: number, values: Int32Array | Float64Array): Promise<void> {
+async function writeColumn(dir: string, meta: TableMeta, i: number, values: Int32Array | Float64Array | BigInt64Array): Promise<void> {
   if (meta.segments === undefined) return writeFileDurably(join(dir, columnFile(i)), bytesOf(values))
   const starts = meta.segments
   for (let k = 0; k < starts.length; k++) {

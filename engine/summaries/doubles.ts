@@ -4,8 +4,8 @@
  * into a scratch run small enough to stay in the fast caches. Text reads as its codes (code 0,
  * text N/A, as NaN): codes order like the strings.
  */
+import { bigintToFloats } from '../columns/index.js'
 import { NA_INT, type Column } from '../columns/types.js'
-import { isFloat64 } from '../columns/index.js'
 
 /** A column as the worksheet sees it: `source` read through `index` (-1: no row, N/A), or in place. */
 export interface SourceView {
@@ -31,18 +31,24 @@ export class DoubleRuns implements RowRuns {
   /** Where `load` puts the rows; fixed, so callers may read it before calling `load`. */
   readonly array: Float64Array
 
+  /** The source as doubles when it is a float column, or big integers read once as their nearest doubles. */
+  private readonly floats: Float64Array | null
+
   constructor(private readonly view: SourceView) {
     const { source, index } = view
-    this.array = isFloat64(source) && index === null ? source.data : new Float64Array(RUN_ROWS)
+    // Sums and means of big integers are decimals; an extreme kept in the source's type is checked
+    // for exactness where it is made back into big integers (parts.ts asTypeOf).
+    this.floats = source.type === 'float' ? source.data : source.type === 'bigint' ? bigintToFloats(source.data) : null
+    this.array = this.floats !== null && index === null ? this.floats : new Float64Array(RUN_ROWS)
   }
 
   /** Makes rows start … start+len-1 (len ≤ RUN_ROWS) readable in `array`; returns the offset of row `start`. */
   load(start: number, len: number): number {
     const { source, index } = this.view
-    if (isFloat64(source)) {
+    if (this.floats !== null) {
       if (index === null) return start
-      floatsThrough(source.data, index, start, len, this.array)
-    } else {
+      floatsThrough(this.floats, index, start, len, this.array)
+    } else if (source.type !== 'float' && source.type !== 'bigint') {
       const ints = source.type === 'text' ? source.codes : source.data
       const na = source.type === 'text' ? 0 : NA_INT
       if (index === null) intsAsDoubles(ints, na, start, len, this.array)

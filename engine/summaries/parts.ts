@@ -13,7 +13,7 @@
  *   from zero, so that any split of the rows adds the same numbers in the same order.
  */
 import { NA_INT, type Column } from '../columns/types.js'
-import { isFloat64 } from '../columns/index.js'
+import { bigintFromFloats, pastSafeRange, withinSafeRange } from '../columns/index.js'
 
 export interface FoldPart {
   readonly kind: 'fold'
@@ -144,7 +144,12 @@ export type PartValue = Int32Array | Float64Array | Column
  * read as doubles, and codes order like the strings).
  */
 export function asTypeOf(like: Column, x: Float64Array): Column {
-  if (isFloat64(like)) return { type: like.type, data: x }
+  if (like.type === 'float') return { type: like.type, data: x }
+  if (like.type === 'bigint') {
+    // Read as doubles, big integers past ±2^53 may have been rounded: refused rather than answered.
+    if (!withinSafeRange(like.data)) throw pastSafeRange('The smallest or largest of big integers in a tabulation')
+    return bigintFromFloats(x)
+  }
   const na = like.type === 'text' ? 0 : NA_INT
   const ints = new Int32Array(x.length)
   for (let i = 0; i < x.length; i++) ints[i] = x[i] !== x[i] ? na : x[i]

@@ -7,7 +7,7 @@
  */
 import type { ResultColumn, ResultSet } from '../../shared/protocol.js'
 import type { ColumnMeta } from '../../shared/table.js'
-import { NA_INT } from '../../shared/table.js'
+import { NA_BIGINT, NA_INT } from '../../shared/table.js'
 import { perCode } from '../../shared/result-text.js'
 import { CHUNK_CHARS, chunkDone } from './chunks.js'
 import { exportKind, ymdToIso } from './export/columns.js'
@@ -47,6 +47,10 @@ function csvCellReader(meta: ColumnMeta, column: ResultColumn): (row: number) =>
     case 'float': {
       const data = column.data
       return (row) => (Number.isFinite(data[row]) ? String(data[row]) : '')
+    }
+    case 'bigint': {
+      const data = column.data
+      return (row) => (data[row] === NA_BIGINT ? '' : data[row].toString())
     }
     case 'text': {
       const data = column.data

@@ -5,7 +5,7 @@
  */
 import type { ResultColumn } from '../../shared/protocol.js'
 import type { ColumnMeta } from '../../shared/table.js'
-import { NA_INT } from '../../shared/table.js'
+import { NA_BIGINT, NA_INT } from '../../shared/table.js'
 import { isTextColumn, perCode, textReader } from '../../shared/result-text.js'
 import { displayFormatter, showsTextAsIs, type DisplayColumn } from './display/index.js'
 import { cellOf, type Cell, type LongCell } from './long-cells.js'
@@ -13,12 +13,21 @@ import { cellOf, type Cell, type LongCell } from './long-cells.js'
 /** Reads one cell of a column as a string; built once per column so the row loop stays flat. */
 export type CellReader = (row: number) => string
 
-/** The JSON value of a cell: numbers, strings, or null for an N/A (or non-finite) number. */
-export function cellValue(column: ResultColumn, row: number): number | string | null {
+/**
+ * The value of a cell: numbers, strings, or null for an N/A (or non-finite) number; a big integer
+ * as a number while a float64 holds it exactly (±(2^53 − 1)), else as a bigint.
+ */
+export function cellValue(column: ResultColumn, row: number): number | bigint | string | null {
   switch (column.kind) {
     case 'int': {
       const v = column.data[row]
       return v === NA_INT ? null : v
+    }
+    case 'bigint': {
+      const v = column.data[row]
+      if (v === NA_BIGINT) return null
+      const n = Number(v)
+      return Number.isSafeInteger(n) ? n : v
     }
     case 'float': {
       // JSON has no NaN or Infinity; both would otherwise become null in JSON.stringify anyway.
@@ -59,6 +68,14 @@ export function jsonCellReader(column: ResultColumn): (row: number) => Cell {
       return (row) => {
         const v = data[row]
         return Number.isFinite(v) ? String(v) : 'null'
+      }
+    }
+    case 'bigint': {
+      // Every digit, as a JSON number (docs/api.md, "Big integers"): JSON has no limit on them.
+      const data = column.data
+      return (row) => {
+        const v = data[row]
+        return v === NA_BIGINT ? 'null' : v.toString()
       }
     }
     case 'text': {
@@ -104,6 +121,14 @@ export function displayCellReader(meta: ColumnMeta, column: ResultColumn): CellR
       const data = column.data
       const show = displayFormatter(display)
       return (row) => show(data[row])
+    }
+    case 'bigint': {
+      const data = column.data
+      const show = displayFormatter(display)
+      return (row) => {
+        const v = data[row]
+        return v === NA_BIGINT ? '' : show(v)
+      }
     }
     case 'text':
       if (showsTextAsIs(display)) return textReader(column)

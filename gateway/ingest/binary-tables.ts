@@ -49,17 +49,20 @@ const unsupported = (format: BinaryUpload, parameter: string, column: string, ty
     { parameter, column },
   )
 
-/** A whole number that must fit a bigint column (±(2^53 − 1)); a 4xx naming the value otherwise. */
-function bigValue(v: bigint | number, format: BinaryUpload, parameter: string, column: string): number {
+/**
+ * A whole number of a bigint column, exact: within ±(2^63 − 1) (an unsigned 64-bit value past it,
+ * or −2^63, which the column keeps for N/A, gets a 4xx naming the value).
+ */
+function bigValue(v: bigint | number, format: BinaryUpload, parameter: string, column: string): bigint {
   const n = typeof v === 'bigint' ? v : BigInt(v)
-  if (n > BigInt(BIGINT_MAX) || n < -BigInt(BIGINT_MAX)) {
+  if (n > BIGINT_MAX || n < -BIGINT_MAX) {
     throw new AppError(
       'INVALID_PARAMETER',
-      `Column "${column}" of the ${NAMES[format]} upload holds ${n}, beyond the ±9007199254740991 (2^53 − 1) a big integer column holds exactly; store such values as text or a float.`,
+      `Column "${column}" of the ${NAMES[format]} upload holds ${n}, beyond the ±9223372036854775807 (2^63 − 1) a big integer column holds; store such values as text or a float.`,
       { parameter, column },
     )
   }
-  return Number(n)
+  return n
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -205,7 +208,7 @@ export function readArrowUpload(bytes: Uint8Array, parameter: string): DecodedUp
   return { cols, data }
 }
 
-/** Values as upload.ts takes them: bigints as exact numbers, booleans as 0/1, NaN as N/A. */
+/** Values as upload.ts takes them: 64-bit integers as bigints, booleans as 0/1, NaN as N/A. */
 function normalise(values: unknown[], c: { name: string; type: ColumnType }, format: BinaryUpload, parameter: string): void {
   for (let r = 0; r < values.length; r++) {
     const v = values[r]

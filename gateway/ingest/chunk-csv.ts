@@ -13,7 +13,7 @@ import type { ChunkText } from '../../shared/csv/chunk-text.js'
 /** A chunk's columns and values: numbers as stored, text as distinct values and codes. */
 export interface ChunkInput {
   readonly columns: readonly ColumnSpec[]
-  readonly data: readonly (Int32Array | Float64Array | ChunkText)[]
+  readonly data: readonly (Int32Array | Float64Array | BigInt64Array | ChunkText)[]
 }
 
 const invalid = (message: string): AppError => new AppError('INVALID_PARAMETER', message, { parameter: 'csv' })
@@ -51,7 +51,7 @@ export function chunkCsvInput(text: string, cols: readonly { name: string; type?
       throw invalid(`The CSV header has a column "${extra}" that the upload does not have (it has ${cols.map((c) => c.name).join(', ')}).`)
   }
   const columns: ColumnSpec[] = []
-  const data: (Int32Array | Float64Array | ChunkText)[] = []
+  const data: (Int32Array | Float64Array | BigInt64Array | ChunkText)[] = []
   for (const c of order) {
     const at = seen.get(c.name.toLowerCase())
     if (at === undefined) throw invalid(`The CSV header has no column "${c.name}", which the upload has; every chunk's header names the same columns.`)

@@ -6,7 +6,7 @@
  * numbers → float, all dates → date, anything else → text). An empty value or null is N/A.
  */
 import { AppError } from '../../shared/errors.js'
-import { COLUMN_NAME, COLUMN_TYPES, NA_INT, type ColumnSpec, type ColumnType } from '../../shared/table.js'
+import { COLUMN_NAME, COLUMN_TYPES, NA_BIGINT, NA_INT, type ColumnSpec, type ColumnType } from '../../shared/table.js'
 import type { ColumnValues, TableInput } from '../../engine/index.js'
 import { readCsv } from '../../shared/csv/read.js'
 import {
@@ -143,7 +143,7 @@ const MAX_WIDTH = 1000
 /**
  * The 1010data type letters `!cols` and get_table_cols report, read back as our types, so that
  * metadata read from the service can be sent back unchanged: i is an integer, or a date when its
- * format says `type:date` (dates are yyyymmdd integers there); j a big integer (exact to ±2^53);
+ * format says `type:date` (dates are yyyymmdd integers there); j a 64-bit integer;
  * f a float; a text.
  */
 function typeOfLetter(letter: string, format: string | undefined): ColumnType | undefined {
@@ -328,6 +328,8 @@ function fromCsv(text: string): RawTable {
 /** A JSON value's kind (shared/csv/infer.ts's for strings); null when it is no kind of table value (object, boolean…). */
 function kindOf(v: unknown): Kind | null {
   if (v === null || v === undefined) return NA
+  // A bigint comes from a Parquet or Arrow upload's 64-bit column (binary-tables.ts checked its range).
+  if (typeof v === 'bigint') return v <= INT_MAX && v >= -INT_MAX ? INT : BIG
   if (typeof v === 'number') return Number.isInteger(v) ? (Math.abs(v) <= INT_MAX ? INT : wholeKind(v)) : Number.isFinite(v) ? FLOAT : null
   if (typeof v !== 'string') return null
   return textKind(v.trim())
@@ -352,18 +354,19 @@ function wrongType(name: string, type: ColumnType | null, v: unknown, raw: RawTa
   )
 }
 
-const CONVERT: Record<ColumnType, (v: unknown) => number | string | undefined> = {
+const CONVERT: Record<ColumnType, (v: unknown) => number | bigint | string | undefined> = {
   int(v) {
     const k = kindOf(v)
-    return k === NA ? NA_INT : k === INT ? Number(typeof v === 'string' ? v.trim() : v) : undefined
+    return k === NA ? NA_INT : k === INT ? Number(typeof v === 'string' ? v.trim() : (v as number | bigint)) : undefined
   },
   bigint(v) {
+    // A string keeps every digit; a JSON number is exact only within ±2^53 (wholeKind).
     const k = kindOf(v)
-    return k === NA ? NaN : k === INT || k === BIG ? Number(typeof v === 'string' ? v.trim() : v) : undefined
+    return k === NA ? NA_BIGINT : k === INT || k === BIG ? BigInt(typeof v === 'string' ? v.trim() : (v as number | bigint)) : undefined
   },
   float(v) {
     const k = kindOf(v)
-    return k === NA ? NaN : k === INT || k === FLOAT || k === BIG ? Number(typeof v === 'string' ? v.trim() : v) : undefined
+    return k === NA ? NaN : k === INT || k === FLOAT || k === BIG ? Number(typeof v === 'string' ? v.trim() : (v as number | bigint)) : undefined
   },
   date(v) {
     const k = kindOf(v)
@@ -374,6 +377,7 @@ const CONVERT: Record<ColumnType, (v: unknown) => number | string | undefined> =
   text(v) {
     if (v === null || v === undefined) return ''
     if (typeof v === 'string') return v
+    if (typeof v === 'bigint') return v.toString()
     return typeof v === 'number' && Number.isFinite(v) ? String(v) : undefined
   },
 }
@@ -381,7 +385,13 @@ const CONVERT: Record<ColumnType, (v: unknown) => number | string | undefined> =
 function convertColumn(name: string, type: ColumnType, cells: readonly unknown[], raw: RawTable): ColumnValues {
   const convert = CONVERT[type]
   const out =
-    type === 'text' ? new Array<string>(cells.length) : type === 'float' || type === 'bigint' ? new Float64Array(cells.length) : new Int32Array(cells.length)
+    type === 'text'
+      ? new Array<string>(cells.length)
+      : type === 'float'
+        ? new Float64Array(cells.length)
+        : type === 'bigint'
+          ? new BigInt64Array(cells.length)
+          : new Int32Array(cells.length)
   for (let r = 0; r < cells.length; r++) {
     const x = convert(cells[r])
     if (x === undefined) throw wrongType(name, type, cells[r], raw, r)

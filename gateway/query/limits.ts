@@ -105,6 +105,8 @@ function firstRows(result: ResultSet, rows: number): ResultSet {
         return { kind: 'int', data: c.data.slice(0, rows) }
       case 'float':
         return { kind: 'float', data: c.data.slice(0, rows) }
+      case 'bigint':
+        return { kind: 'bigint', data: c.data.slice(0, rows) }
     }
   })
   return { cols: result.cols, columns, rowCount: rows, totalRows: result.totalRows ?? result.rowCount }

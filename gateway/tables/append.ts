@@ -8,7 +8,6 @@ import { AppError } from '../../shared/errors.js'
 import type { ColumnSpec } from '../../shared/table.js'
 import type { ColumnValues, LoadedColumn, TableInput } from '../../engine/index.js'
 import type { TableCache } from './table-cache.js'
-import { isFloat64Type } from '../../shared/table.js'
 
 /** The values of every column of a stored version, in the writer's shapes. */
 export async function readVersionValues(tables: TableCache, version: string, path?: string): Promise<TableInput> {
@@ -19,7 +18,8 @@ export async function readVersionValues(tables: TableCache, version: string, pat
 }
 
 function valuesOf(col: LoadedColumn): ColumnValues {
-  if (isFloat64Type(col.type)) return new Float64Array(col.buffer)
+  if (col.type === 'float') return new Float64Array(col.buffer)
+  if (col.type === 'bigint') return new BigInt64Array(col.buffer)
   const ints = new Int32Array(col.buffer)
   if (col.type !== 'text') return ints
   const dict = col.dict!

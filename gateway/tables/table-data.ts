@@ -17,8 +17,9 @@ import type { ReadableResult } from '../query/results/readable-result.js'
 function columnRows(col: LoadedColumn, from: number, to: number): ResultColumn {
   switch (col.type) {
     case 'float':
-    case 'bigint':
       return { kind: 'float', data: new Float64Array(col.buffer, from * 8, to - from) }
+    case 'bigint':
+      return { kind: 'bigint', data: new BigInt64Array(col.buffer, from * 8, to - from) }
     case 'text':
       return { kind: 'coded', codes: new Int32Array(col.buffer, from * 4, to - from), dict: col.dict! }
     default:

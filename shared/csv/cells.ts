@@ -9,10 +9,11 @@
 import { NA_INT, type ColumnType } from '../table.js'
 import type { ChunkText } from './chunk-text.js'
 import { isYmd } from '../ymd.js'
+import { bigintOfText } from '../bigint-text.js'
 import { BIG, columnTypeOf, dashedDate, DATE, FLOAT, INT, isSpace, KINDS, NA, plainDate, TEXT, textKind, trimmed, type WrongValue } from './infer.js'
 
-/** A typed column: Int32Array for int and date, Float64Array for float, strings for text. */
-export type ColumnValues = Int32Array | Float64Array | readonly string[]
+/** A typed column: Int32Array for int and date, Float64Array for float, BigInt64Array for bigint, strings for text. */
+export type ColumnValues = Int32Array | Float64Array | BigInt64Array | readonly string[]
 
 /** Powers of ten that are exact doubles: dividing by one rounds once, as Number() does. */
 const POW10 = Array.from({ length: 23 }, (_, k) => 10 ** k)
@@ -243,7 +244,7 @@ export function typeCells<T = ChunkText>(
   declared: ColumnType | undefined,
   wrong: WrongValue,
   asText: (col: CellColumn) => T = (c) => c.chunkText() as T,
-): { type: ColumnType; values: Int32Array | Float64Array | T } {
+): { type: ColumnType; values: Int32Array | Float64Array | BigInt64Array | T } {
   if (declared === 'text') return { type: 'text', values: asText(col) }
   const { kinds, nums, length: n } = col
   const seen = new Array<boolean>(KINDS).fill(false)
@@ -255,12 +256,13 @@ export function typeCells<T = ChunkText>(
   }
   const type = declared ?? columnTypeOf(seen, everyIntIsDate)
   if (type === 'text') return { type, values: asText(col) }
-  if (type === 'float' || type === 'bigint') {
+  if (type === 'bigint') return { type, values: bigintCells(col, wrong) }
+  if (type === 'float') {
     const out = new Float64Array(n)
     for (let r = 0; r < n; r++) {
       const k = kinds[r]
       if (k === NA) out[r] = NaN
-      else if (k === INT || k === BIG || (k === FLOAT && type === 'float')) out[r] = nums[r]
+      else if (k === INT || k === BIG || k === FLOAT) out[r] = nums[r]
       else throw wrong(r, type)
     }
     return { type, values: out }
@@ -275,6 +277,30 @@ export function typeCells<T = ChunkText>(
     else throw wrong(r, type)
   }
   return { type, values: out }
+}
+
+/**
+ * Whole-number cells as big integers, exact: a cell's number is used while a float64 holds it
+ * exactly, else its digits are read again (a cell past ±2^53 is rare: ids, hashes, nanoseconds).
+ */
+function bigintCells(col: CellColumn, wrong: WrongValue): BigInt64Array {
+  const { kinds, nums, length: n } = col
+  const out = new BigInt64Array(n)
+  const words = new Int32Array(out.buffer)
+  for (let r = 0; r < n; r++) {
+    const k = kinds[r]
+    if (k === NA) {
+      words[2 * r + 1] = -2147483648 // NA_BIGINT: high word −2^31, low word 0
+    } else if (k === INT || k === BIG) {
+      const v = nums[r]
+      if (Number.isSafeInteger(v)) {
+        const hi = Math.floor(v / 4294967296)
+        words[2 * r] = v - hi * 4294967296
+        words[2 * r + 1] = hi
+      } else out[r] = bigintOfText(trimmed(col.text(r)))!
+    } else throw wrong(r, 'bigint')
+  }
+  return out
 }
 
 /**

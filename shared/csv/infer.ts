@@ -8,6 +8,7 @@
 import { AppError } from '../errors.js'
 import type { ColumnType } from '../table.js'
 import { dashedYmd, plainYmd } from '../ymd.js'
+import { bigintOfText } from '../bigint-text.js'
 
 /** Kinds of a cell, small integers so a column's kinds fit a Uint8Array. */
 export const NA = 0
@@ -15,7 +16,7 @@ export const INT = 1
 export const FLOAT = 2
 export const DATE = 3
 export const TEXT = 4
-/** A whole number past the 32-bit range, within ±2^53: a big integer (`j`). */
+/** A whole number past the 32-bit range, within ±(2^63 − 1): a big integer (`j`). */
 export const BIG = 5
 export type Kind = typeof NA | typeof INT | typeof FLOAT | typeof DATE | typeof TEXT | typeof BIG
 /** How many kinds there are: the length of a column's `seen` flags. */
@@ -27,7 +28,7 @@ const FLOAT_TEXT = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/
 /** What each type takes, for messages. */
 export const TYPE_WORDS: Readonly<Record<ColumnType, string>> = {
   int: `a whole number between -${INT_MAX} and ${INT_MAX}`,
-  bigint: 'a whole number between -9007199254740991 and 9007199254740991',
+  bigint: 'a whole number between -9223372036854775807 and 9223372036854775807',
   float: 'a number',
   date: 'a date as YYYY-MM-DD or yyyymmdd',
   text: 'text or a number',
@@ -58,7 +59,7 @@ export const dashedDate = (t: string): number => dashedYmd(t) ?? -1
 /** Whether a (trimmed) text is a date written yyyymmdd. */
 export const plainDate = (t: string): boolean => plainYmd(t) !== null
 
-/** The kind of a trimmed text. A whole number beyond 32 bits is a big integer, beyond 2^53 a float. */
+/** The kind of a trimmed text. A whole number beyond 32 bits is a big integer, beyond 64 bits a float. */
 export function textKind(t: string): Kind {
   if (t === '') return NA
   let k = 0
@@ -70,12 +71,16 @@ export function textKind(t: string): Kind {
     if (d < 0 || d > 9) break
     digits++
   }
-  if (k === t.length && digits > 0) return digits <= 9 || Math.abs(Number(t)) <= INT_MAX ? INT : wholeKind(Number(t))
+  if (k === t.length && digits > 0) return digits <= 9 || Math.abs(Number(t)) <= INT_MAX ? INT : bigintOfText(t) !== null ? BIG : FLOAT
   if (FLOAT_TEXT.test(t)) return FLOAT
   return dashedDate(t) !== -1 ? DATE : TEXT
 }
 
-/** The kind of a whole number past the 32-bit range: a big integer while it is exact, else a float. */
+/**
+ * The kind of a whole JSON number past the 32-bit range: a big integer while a float64 holds it
+ * exactly, else a float (its digits were lost when the JSON was read: send such a value as a
+ * string of digits to store it exactly).
+ */
 export const wholeKind = (v: number): Kind => (Number.isSafeInteger(v) ? BIG : FLOAT)
 
 /**

@@ -11,7 +11,7 @@ import { asofLookup, NA_INT, type Column } from '../../engine/columns/index.js'
 import { Rng, randomFloatColumn, randomIntColumn } from '../../engine/columns/random.js'
 
 function valueAt(c: Column, r: number): number | null {
-  if (c.type === 'text') throw new Error('numbers only here')
+  if (c.type === 'text' || c.type === 'bigint') throw new Error('ints and floats only here')
   const v = c.data[r]
   if (c.type === 'float') return Number.isNaN(v) ? null : v
   return v === NA_INT ? null : v

@@ -26,7 +26,7 @@ import {
 import { Rng } from '../../engine/columns/random.js'
 
 // Plain values: numbers, strings, null for N/A. The references below work on these only.
-type V = number | string | null
+type V = number | bigint | string | null
 
 const WORDS = ['apple', 'Apple', 'banana', 'cherry', 'date', 'b', 'a b', 'zz']
 

@@ -14,7 +14,7 @@ const ints = (values: readonly (number | null)[]): Value => columnFromValues('in
 const intConstant = (value: number): Value => ({ kind: 'scalar', type: 'int', value })
 const floats = (values: readonly (number | null)[]): Value => columnFromValues('float', values)
 
-function call(name: string, args: readonly Value[], rows: number): (number | string | null)[] {
+function call(name: string, args: readonly Value[], rows: number): (number | bigint | string | null)[] {
   return columnValues(
     FUNCTIONS[name].kernel(
       args.map((value) => ({ kind: 'value' as const, value })),

@@ -15,7 +15,7 @@ import type { KernelArg } from '../../engine/functions/index.js'
 
 // Plain values (null = N/A) and deliberately simple row-by-row references. Groups and orders
 // are computed here too (by first appearance, by a stable sort), independent of the engine.
-type V = number | string | null
+type V = number | bigint | string | null
 
 const WORDS = ['ant', 'bee', 'cat', 'dog', 'eel']
 const SIZES = [0, 1, 2, 11, 150, 900]

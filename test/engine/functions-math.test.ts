@@ -5,7 +5,7 @@ import { FUNCTIONS } from '../../engine/functions/index.js'
 import { runKernel, scalar } from '../helpers/kernels.js'
 
 // Plain values (null = N/A) and deliberately simple row-by-row references.
-type V = number | string | null
+type V = number | bigint | string | null
 
 const SIZES = [0, 1, 3, 60, 500]
 

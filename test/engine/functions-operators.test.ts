@@ -3,7 +3,7 @@ import {
   columnFromValues,
   columnValues,
   gather,
-  NA_INT,
+  NA_BIGINT, NA_INT,
   type Column,
   type ColumnType,
   type Scalar,
@@ -14,7 +14,7 @@ import { Rng } from '../../engine/columns/random.js'
 import { FUNCTIONS } from '../../engine/functions/index.js'
 
 // Plain values (null = N/A) and deliberately simple row-by-row references.
-type V = number | string | null
+type V = number | bigint | string | null
 
 const WORDS = ['NY', 'CA', 'TX', 'ny', 'N', 'NYC', 'ca ', 'Z']
 const SIZES = [0, 1, 3, 50, 700]
@@ -34,6 +34,7 @@ const column = (type: ColumnType, values: readonly V[]): Column => columnFromVal
 
 function scalar(type: ColumnType, v: V): Scalar {
   if (type === 'text') return { kind: 'scalar', type, value: (v as string | null) ?? '' }
+  if (type === 'bigint') return { kind: 'scalar', type, value: v === null ? NA_BIGINT : BigInt(v) }
   return { kind: 'scalar', type, value: v === null ? (type === 'float' ? NaN : NA_INT) : (v as number) }
 }
 

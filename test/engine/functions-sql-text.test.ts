@@ -12,7 +12,7 @@ import { fallbackOf } from '../../engine/task/outcome.js'
 import { realText, sqliteRound, textToInteger, textToNumeric, textToReal } from '../../engine/functions/sql/sqlite-values.js'
 import { sqlJs } from '../../engine/storage/sqljs.js'
 
-type V = number | string | null
+type V = number | bigint | string | null
 
 const text = (values: readonly (string | null)[]): Value => columnFromValues('text', values)
 const nums = (values: readonly (number | null)[]): Value => columnFromValues('float', values)

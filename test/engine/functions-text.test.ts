@@ -4,7 +4,7 @@ import { Rng } from '../../engine/columns/random.js'
 import { FUNCTIONS } from '../../engine/functions/index.js'
 
 // Plain values (null = N/A) and deliberately simple row-by-row references.
-type V = number | string | null
+type V = number | bigint | string | null
 
 const WORDS = [' ab ', 'Abc', 'abc', 'xyz', 'aXb', 'b', 'Hello World', 'ABC', 'cab', 'élan']
 const NEEDLES = ['a', 'b', 'AB', 'ab', 'c', 'x', 'World', 'zz', 'É', ' ']

@@ -64,7 +64,7 @@ describe('row segments (engine/storage/segments.ts)', () => {
   it('loads whole columns and any row range the same as the values written', async () => {
     const meta = await write()
     expect(Array.from(columnView(await loadColumn(dataDir, meta, 0)) as Int32Array)).to.deep.equal(Array.from(IDS))
-    expect(Array.from(columnView(await loadColumn(dataDir, meta, 1)))).to.deep.equal(Array.from(PRICES))
+    expect(Array.from(columnView(await loadColumn(dataDir, meta, 1)) as ArrayLike<number>)).to.deep.equal(Array.from(PRICES))
     const text = await loadColumn(dataDir, meta, 2)
     expect(Array.from(new Int32Array(text.buffer), (c) => text.dict![c])).to.deep.equal(GROUPS)
     const { dict } = await loadDictionary(dataDir, meta, 2)
@@ -86,7 +86,7 @@ describe('row segments (engine/storage/segments.ts)', () => {
     const meta = await write()
     const clone = await cloneTableVersion(dataDir, meta.version)
     expect(clone.segments).to.deep.equal(meta.segments)
-    expect(Array.from(columnView(await loadColumn(dataDir, clone, 1)))).to.deep.equal(Array.from(PRICES))
+    expect(Array.from(columnView(await loadColumn(dataDir, clone, 1)) as ArrayLike<number>)).to.deep.equal(Array.from(PRICES))
     await addSqliteImage(dataDir, clone.version)
     const SQL = await sqlJs()
     const db = new SQL.Database(new Uint8Array(await loadSqliteImage(dataDir, clone)))

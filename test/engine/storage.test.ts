@@ -114,18 +114,18 @@ describe('engine/storage', function () {
       const dates = await loadColumn(dataDir, meta, 3)
       expect(ids.buffer).to.be.instanceOf(SharedArrayBuffer)
       expect(columnView(ids)).to.be.instanceOf(Int32Array)
-      expect(Array.from(columnView(ids))).to.deep.equal(Array.from(IDS))
+      expect(Array.from(columnView(ids) as ArrayLike<number>)).to.deep.equal(Array.from(IDS))
       expect(columnView(prices)).to.be.instanceOf(Float64Array)
-      expect(Array.from(columnView(prices))).to.deep.equal(Array.from(PRICES)) // deep equal treats NaN as NaN
+      expect(Array.from(columnView(prices) as ArrayLike<number>)).to.deep.equal(Array.from(PRICES)) // deep equal treats NaN as NaN
       expect(dates.type).to.equal('date')
-      expect(Array.from(columnView(dates))).to.deep.equal(Array.from(DATES))
+      expect(Array.from(columnView(dates) as ArrayLike<number>)).to.deep.equal(Array.from(DATES))
     })
 
     it("reads back a text column as codes into a sorted dictionary whose entry 0 is ''", async () => {
       const meta = await writeTableVersion(dataDir, { columns: COLUMNS, data: DATA })
       const col = await loadColumn(dataDir, meta, 2)
       expect(col.dict).to.deep.equal(['', 'a', 'b', 'héllo "quoted"'])
-      const codes = columnView(col)
+      const codes = columnView(col) as Int32Array
       expect(Array.from(codes, (c) => col.dict![c])).to.deep.equal(GROUPS)
       expect(codes[1]).to.equal(0)
     })

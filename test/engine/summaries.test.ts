@@ -9,7 +9,7 @@ import { columnFromValues, columnValues, groupBy } from '../../engine/columns/in
 import type { Column } from '../../engine/columns/types.js'
 import { accumulatorOf, SUMMARIES } from '../../engine/summaries/index.js'
 
-type V = number | string | null
+type V = number | bigint | string | null
 
 function groupsOf(ids: Int32Array, count: number, values: readonly V[]): V[][] {
   const out: V[][] = Array.from({ length: count }, () => [])

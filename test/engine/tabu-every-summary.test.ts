@@ -22,7 +22,7 @@ import { lookupSummary, SUMMARY_NAMES } from '../../engine/summaries/index.js'
 import { checkedOps, expectIdentical, MAX_ROWS, single, split, taskOf } from './parallel-harness.js'
 import { dictionaryOf } from '../../engine/columns/shared-dictionary.js'
 
-type V = number | string | null
+type V = number | bigint | string | null
 
 const WORDS = ['', 'ant', 'bee', 'cat', 'dog', 'eel']
 const ROWS = 600

@@ -169,7 +169,7 @@ function prepare(xml: string, tables: readonly TableInput[]): { before: CheckedO
 // --- Comparing -----------------------------------------------------------------------------------
 
 function cells(col: Column): unknown[] {
-  return col.type === 'text' ? Array.from(col.codes, (c) => col.dict[c]) : Array.from(col.data)
+  return col.type === 'text' ? Array.from(col.codes, (c) => col.dict[c]) : Array.from(col.data as ArrayLike<unknown>)
 }
 
 /** First difference between two worksheets ('' when identical); Object.is tells -0 from 0. */

@@ -28,7 +28,7 @@ describe('TableCache', () => {
     const b = await cache.column(meta.version, 0)
     expect(a.buffer).to.be.instanceOf(SharedArrayBuffer)
     expect(b.buffer).to.equal(a.buffer)
-    expect(Array.from(columnView(a).slice(0, 3))).to.deep.equal([0, 1, 2])
+    expect(Array.from((columnView(a) as Int32Array).slice(0, 3))).to.deep.equal([0, 1, 2])
     const s = await cache.column(meta.version, 1)
     expect(s.dict).to.include('v3')
     expect(cache.stats.hits).to.be.at.least(1)

@@ -22,7 +22,7 @@ export interface ColDef {
 }
 
 /** A copy of the array in shared memory, as table columns are handed to workers. */
-export function shared(array: Int32Array | Float64Array): SharedArrayBuffer {
+export function shared(array: Int32Array | Float64Array | BigInt64Array): SharedArrayBuffer {
   const sab = new SharedArrayBuffer(array.byteLength)
   new Uint8Array(sab).set(new Uint8Array(array.buffer, array.byteOffset, array.byteLength))
   return sab

@@ -116,7 +116,7 @@ function cells(r: ResultSet): unknown[][] {
   return r.columns.map((c) => {
     if (c.kind === 'coded') return Array.from(c.codes.subarray(0, r.rowCount), (k) => c.dict[k])
     if (c.kind === 'text') return c.data.slice(0, r.rowCount)
-    return Array.from(c.data.subarray(0, r.rowCount))
+    return Array.from(c.data.subarray(0, r.rowCount) as ArrayLike<unknown>)
   })
 }
 

@@ -3,7 +3,7 @@
  * by row: the reference the summary kernels and every tabulation path are checked against. N/A
  * is null (text N/A may also be '').
  */
-export type SummaryValue = number | string | null
+export type SummaryValue = number | bigint | string | null
 
 const valid = (vs: readonly SummaryValue[]): (number | string)[] => vs.filter((v) => v !== null && v !== '') as (number | string)[]
 const nums = (vs: readonly SummaryValue[]): number[] => valid(vs) as number[]

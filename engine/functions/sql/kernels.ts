@@ -10,10 +10,10 @@
  * the query then runs on sql.js.
  */
 import { AppError } from '../../../shared/errors.js'
-import { NA_INT, type Column, type TextColumn } from '../../columns/types.js'
+import { NA_BIGINT, NA_INT, type Column, type TextColumn } from '../../columns/types.js'
 import { asColumn, isColumn, isScalar, requiredValue } from '../args.js'
 import type { FunctionDef, KernelArg } from '../types.js'
-import { isFloat64 } from '../../columns/index.js'
+import { bigintToFloats, withinSafeRange } from '../../columns/index.js'
 import { sqlDeclined } from '../../task/outcome.js'
 
 /** Integers beyond this are not all exact as doubles. */
@@ -27,9 +27,16 @@ function column(args: readonly KernelArg[], i: number, fn: string, rows: number)
   return asColumn(requiredValue(args, i, fn, 'X'), rows, fn, 'X')
 }
 
+/** Big integers as doubles while every one is exact there; else the plan is declined (sql.js answers). */
+export function sqlDoublesOfBigints(data: BigInt64Array): Float64Array {
+  if (!withinSafeRange(data)) throw sqlDeclined('an integer beyond 2^53')
+  return bigintToFloats(data)
+}
+
 /** A number column as doubles, N/A as NaN. */
 function doubles(c: Column, rows: number): Float64Array {
-  if (isFloat64(c)) return c.data
+  if (c.type === 'float') return c.data
+  if (c.type === 'bigint') return sqlDoublesOfBigints(c.data)
   if (c.type === 'text') throw new AppError('INTERNAL', 'an SQL kernel met text where it needs a number')
   const out = new Float64Array(rows)
   const d = c.data
@@ -43,7 +50,8 @@ const ints = (data: Int32Array): Column => ({ type: 'int', data })
 /** 1 where the value is N/A (NULL), else 0. */
 function isNull(c: Column, rows: number): Int32Array {
   const out = new Int32Array(rows)
-  if (isFloat64(c)) for (let i = 0; i < rows; i++) out[i] = c.data[i] === c.data[i] ? 0 : 1
+  if (c.type === 'float') for (let i = 0; i < rows; i++) out[i] = c.data[i] === c.data[i] ? 0 : 1
+  else if (c.type === 'bigint') for (let i = 0; i < rows; i++) out[i] = c.data[i] === NA_BIGINT ? 1 : 0
   else if (c.type === 'text') for (let i = 0; i < rows; i++) out[i] = c.codes[i] === 0 ? 1 : 0
   else for (let i = 0; i < rows; i++) out[i] = c.data[i] === NA_INT ? 1 : 0
   return out
@@ -88,7 +96,7 @@ type IntOperand = Int32Array | number
 function intOperand(args: readonly KernelArg[], i: number, fn: string): IntOperand {
   const v = requiredValue(args, i, fn, i === 0 ? 'X' : 'Y')
   if (isScalar(v)) return v.value !== v.value ? NA_INT : (v.value as number)
-  if (!isColumn(v) || v.type === 'text' || isFloat64(v)) throw new AppError('INTERNAL', `${fn} needs int operands here`)
+  if (!isColumn(v) || (v.type !== 'int' && v.type !== 'date')) throw new AppError('INTERNAL', `${fn} needs int operands here`)
   return v.data
 }
 
@@ -125,10 +133,15 @@ function division(args: readonly KernelArg[], rows: number, fn: '$idiv' | '$imod
 
 /** The values unchanged, or the plan declined when one is an integer too large to be exact. */
 function exact(c: Column, rows: number): Column {
-  if (!isFloat64(c)) return c
+  if (c.type === 'bigint') return withinSafeRange(c.data) ? c : sqlDeclined_('an integer result beyond 2^53')
+  if (c.type !== 'float') return c
   const d = c.data
   for (let i = 0; i < rows; i++) if (Math.abs(d[i]) > EXACT) throw sqlDeclined('an integer result beyond 2^53')
   return c
+}
+
+function sqlDeclined_(why: string): never {
+  throw sqlDeclined(why)
 }
 
 /** A per-entry map of a text column's dictionary, applied to its codes. */

@@ -15,7 +15,7 @@ import { isColumn, isScalar, valueArg } from '../args.js'
 import { sqlDeclined } from '../../task/outcome.js'
 import { integerText, realText, sqliteRound, textToInteger, textToNumeric, textToReal } from './sqlite-values.js'
 import type { FunctionDef, KernelArg } from '../types.js'
-import { isFloat64 } from '../../columns/index.js'
+import { sqlDoublesOfBigints } from './kernels.js'
 
 const EXACT = 2 ** 53
 
@@ -35,12 +35,17 @@ function textAt(v: Value): TextAt {
 
 function numAt(v: Value): NumAt {
   if (isScalar(v)) {
-    const x = v.value as number
+    if (v.type === 'text') throw sqlDeclined('a number expected')
+    const x = v.type === 'bigint' ? sqlDoublesOfBigints(BigInt64Array.of(v.value))[0] : v.value
     const na = x !== x || ((v.type === 'int' || v.type === 'date') && x === NA_INT)
     return () => (na ? null : x)
   }
   const c = v as Column
-  if (isFloat64(c)) return (i) => (c.data[i] === c.data[i] ? c.data[i] : null)
+  if (c.type === 'bigint') {
+    const d = sqlDoublesOfBigints(c.data)
+    return (i) => (d[i] === d[i] ? d[i] : null)
+  }
+  if (c.type === 'float') return (i) => (c.data[i] === c.data[i] ? c.data[i] : null)
   if (c.type === 'text') throw sqlDeclined('a number expected')
   return (i) => (c.data[i] === NA_INT ? null : c.data[i])
 }

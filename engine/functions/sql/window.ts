@@ -15,7 +15,8 @@ import { gather, groupBy, sortPermutation } from '../../columns/index.js'
 import { asColumn, constantText, requiredValue } from '../args.js'
 import { sqlDeclined } from '../../task/outcome.js'
 import type { ArgSpec, FunctionDef, KernelArg } from '../types.js'
-import { isFloat64 } from '../../columns/index.js'
+import { bigintWords } from '../../columns/index.js'
+import { sqlDoublesOfBigints } from './kernels.js'
 
 const D: ArgSpec = { kind: 'value', name: 'D', types: ['text'], constant: true }
 const K: ArgSpec = { kind: 'value', name: 'K' }
@@ -62,7 +63,14 @@ function markChanges(c: Column, perm: Int32Array, starts: Uint8Array): void {
   if (c.type === 'text') {
     const codes = c.codes
     for (let k = 1; k < rows; k++) if (codes[perm[k]] !== codes[perm[k - 1]]) starts[k] = 1
-  } else if (isFloat64(c)) {
+  } else if (c.type === 'bigint') {
+    const w = bigintWords(c.data)
+    for (let k = 1; k < rows; k++) {
+      const x = perm[k - 1]
+      const y = perm[k]
+      if (w[2 * x] !== w[2 * y] || w[2 * x + 1] !== w[2 * y + 1]) starts[k] = 1
+    }
+  } else if (c.type === 'float') {
     const d = c.data
     for (let k = 1; k < rows; k++) {
       const x = d[perm[k - 1]]
@@ -81,12 +89,12 @@ function markChanges(c: Column, perm: Int32Array, starts: Uint8Array): void {
  * like that orders nothing the rows' own order does not, and need not be sorted on.
  */
 function strictlyInOrder(c: Column, desc: boolean): boolean {
-  if (c.type === 'text') return false
+  if (c.type === 'text' || c.type === 'bigint') return false
   const d = c.data
   for (let i = 1; i < d.length; i++) {
     const a = d[i - 1]
     const b = d[i]
-    if (!(desc ? a > b : a < b) || (!isFloat64(c) && (a === NA_INT || b === NA_INT))) return false
+    if (!(desc ? a > b : a < b) || (c.type !== 'float' && (a === NA_INT || b === NA_INT))) return false
   }
   return true
 }
@@ -190,7 +198,8 @@ function runningInRowOrder(w: InRowOrder, x: Float64Array, avg: boolean): Column
 
 /** A number column as doubles, N/A as NaN. */
 function doublesOf(c: Column): Float64Array {
-  if (isFloat64(c)) return c.data
+  if (c.type === 'float') return c.data
+  if (c.type === 'bigint') return sqlDoublesOfBigints(c.data)
   if (c.type === 'text') throw new Error('a window sum of text')
   const d = c.data
   const out = new Float64Array(d.length)

@@ -9,10 +9,9 @@
 import type { Op, OpOf } from '../../ast.js'
 import { asofLookup, firstIndexLookup, groupBy, lookupCode } from '../../columns/index.js'
 import { sqlDeclined } from '../../task/outcome.js'
-import { NA_INT, type Column } from '../../columns/types.js'
+import { NA_BIGINT, NA_INT, type Column } from '../../columns/types.js'
 import { checkError } from '../../check/errors.js'
 import type { Worksheet, WsColumn } from '../worksheet.js'
-import { isFloat64 } from '../../columns/index.js'
 import { expandMatches } from './link-expand.js'
 
 /** Text keys from two dictionaries become codes of the foreign dictionary (-2: absent there). */
@@ -26,13 +25,8 @@ function alignKeys(mine: Column, theirs: Column): [Column, Column] {
       { type: 'int', data: theirs.codes },
     ]
   }
-  if (isFloat64(mine) || isFloat64(theirs)) return [toFloat(mine), toFloat(theirs)]
+  // Numbers of different types are brought to one by the lookup (columns/lookup.ts alignTypes).
   return [mine, theirs]
-}
-
-function toFloat(c: Column): Column {
-  if (isFloat64(c) || c.type === 'text') return c
-  return { type: 'float', data: Float64Array.from(c.data, (v) => (v === -2147483648 ? Number.NaN : v)) }
 }
 
 function keyColumn(ws: Worksheet, name: string, op: Op, where: string): Column {
@@ -125,7 +119,8 @@ function sqlJoinCheck(op: OpOf<'Link'>, pairs: readonly [Column, Column][], fore
 function keysPresent(keys: readonly Column[], rows: number): { mask: Uint8Array; count: number } {
   const mask = new Uint8Array(rows).fill(1)
   for (const k of keys) {
-    if (isFloat64(k)) for (let i = 0; i < rows; i++) mask[i] &= +(k.data[i] === k.data[i])
+    if (k.type === 'float') for (let i = 0; i < rows; i++) mask[i] &= +(k.data[i] === k.data[i])
+    else if (k.type === 'bigint') for (let i = 0; i < rows; i++) mask[i] &= +(k.data[i] !== NA_BIGINT)
     else if (k.type === 'text') for (let i = 0; i < rows; i++) mask[i] &= +(k.codes[i] !== 0)
     else for (let i = 0; i < rows; i++) mask[i] &= +(k.data[i] !== NA_INT)
   }

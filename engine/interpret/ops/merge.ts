@@ -4,9 +4,9 @@
  * has comes after the current ones, N/A on the current rows. Text dictionaries are merged.
  */
 import { columnLength, gather, mergeDicts, toBigint, toFloat } from '../../columns/index.js'
-import { NA_INT, type Column, type ColumnType, type IntColumn, type TextColumn } from '../../columns/types.js'
+import { NA_BIGINT, NA_INT, type Column, type ColumnType, type IntColumn, type TextColumn } from '../../columns/types.js'
 import { deferredColumn, newColumn, Worksheet, type WsColumn } from '../worksheet.js'
-import { isFloat64, widerNumber } from '../../columns/index.js'
+import { widerNumber } from '../../columns/index.js'
 
 /**
  * Text rows of both sides under the union of their dictionaries: one pass over each side's codes
@@ -30,20 +30,28 @@ function concatText(a: TextColumn, b: TextColumn | null, bRows: number): TextCol
 function concat(a: Column, b: Column | null, bRows: number): Column {
   if (a.type === 'text') return concatText(a, b?.type === 'text' ? b : null, bRows)
   const n = a.data.length
-  if (isFloat64(a) || (b !== null && isFloat64(b))) {
+  const type = b !== null && b.type !== 'text' ? widerNumber(a.type, b.type) : a.type
+  if (type === 'bigint') {
+    // Either side made big integers (an int side widened exactly); a missing side is N/A.
+    const out = new BigInt64Array(n + bRows).fill(NA_BIGINT)
+    out.set(toBigint(a as IntColumn).data, 0)
+    if (b !== null && b.type !== 'text') out.set(toBigint(b as IntColumn).data, n)
+    return { type, data: out }
+  }
+  if (type === 'float') {
     const out = new Float64Array(n + bRows).fill(Number.NaN)
     const put = (c: Column, at: number) => {
       if (c.type === 'text') return
-      for (let i = 0; i < c.data.length; i++) out[at + i] = isFloat64(c) ? c.data[i] : c.data[i] === NA_INT ? Number.NaN : c.data[i]
+      out.set(toFloat(c).data, at)
     }
     put(a, 0)
     if (b) put(b, n)
-    return { type: b !== null && b.type !== 'text' ? widerNumber(a.type, b.type) : a.type, data: out } as Column
+    return { type, data: out }
   }
   const out = new Int32Array(n + bRows).fill(NA_INT)
-  out.set(a.data, 0)
+  out.set((a as IntColumn).data, 0)
   if (b && b.type !== 'text') out.set(b.data as Int32Array, n)
-  return { type: a.type, data: out }
+  return { type: (a as IntColumn).type, data: out }
 }
 
 /**
@@ -127,6 +135,7 @@ function asType(col: Column, type: ColumnType): Column {
 
 function naColumn(type: ColumnType, rows: number): Column {
   if (type === 'text') return { type, codes: new Int32Array(rows), dict: [''] }
-  if (type === 'float' || type === 'bigint') return { type, data: new Float64Array(rows).fill(Number.NaN) }
+  if (type === 'float') return { type, data: new Float64Array(rows).fill(Number.NaN) }
+  if (type === 'bigint') return { type, data: new BigInt64Array(rows).fill(NA_BIGINT) }
   return { type, data: new Int32Array(rows).fill(NA_INT) }
 }

@@ -162,6 +162,7 @@ function withPlaceholder(col: Column, rolled: Uint8Array, value: number | string
     const codes = Int32Array.from(shown.codes, (c, r) => (rolled[r] ? code : c))
     return { type: 'text', codes, dict: shown.dict }
   }
-  if (col.type === 'float' || col.type === 'bigint') return { type: col.type, data: Float64Array.from(col.data, (v, r) => (rolled[r] ? Number(value) : v)) }
+  if (col.type === 'float') return { type: col.type, data: Float64Array.from(col.data, (v, r) => (rolled[r] ? Number(value) : v)) }
+  if (col.type === 'bigint') return { type: col.type, data: col.data.map((v, r) => (rolled[r] ? BigInt(value) : v)) }
   return { type: col.type, data: Int32Array.from(col.data, (v, r) => (rolled[r] ? Number(value) : v)) }
 }

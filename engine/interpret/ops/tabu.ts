@@ -9,7 +9,7 @@
  */
 import type { BreakSpec, Op, OpOf, Tcol } from '../../ast.js'
 import { gather, groupBy } from '../../columns/index.js'
-import { NA_INT, type Column, type GroupIndex } from '../../columns/types.js'
+import { NA_BIGINT, NA_INT, type Column, type GroupIndex } from '../../columns/types.js'
 import { settled } from '../../summaries/fold.js'
 import { accumulationOf, accumulatorOf, lookupSummary } from '../../summaries/index.js'
 import { checkError } from '../../check/errors.js'
@@ -18,7 +18,6 @@ import { newColumn, Worksheet, type WsColumn } from '../worksheet.js'
 import { groupOrder } from './group-order.js'
 import { infoPatch } from './simple.js'
 import { groupStates } from './tabu-groups.js'
-import { isFloat64 } from '../../columns/index.js'
 
 /** A tabulation's groups before ordering: one row per group in every column. */
 export interface Tabulated {
@@ -159,13 +158,15 @@ export function tabulationWorksheet(op: OpOf<'Tabu'>, ws: Worksheet, t: Tabulate
 
 /** Marks cells of empty (row, column) combinations N/A. */
 function blankEmpty(col: Column, counts: Int32Array): Column {
-  if (isFloat64(col)) return { type: col.type, data: col.data.map((v, i) => (counts[i] === 0 ? Number.NaN : v)) }
+  if (col.type === 'float') return { type: col.type, data: col.data.map((v, i) => (counts[i] === 0 ? Number.NaN : v)) }
+  if (col.type === 'bigint') return { type: col.type, data: col.data.map((v, i) => (counts[i] === 0 ? NA_BIGINT : v)) }
   if (col.type === 'text') return { ...col, codes: col.codes.map((v, i) => (counts[i] === 0 ? 0 : v)) }
   return { type: col.type, data: col.data.map((v, i) => (counts[i] === 0 ? NA_INT : v)) }
 }
 
 function displayValue(col: Column, row: number): string {
   if (col.type === 'text') return col.dict[col.codes[row]]
+  if (col.type === 'bigint') return col.data[row] === NA_BIGINT ? '' : String(col.data[row])
   const v = col.data[row]
   return v === NA_INT || v !== v ? '' : String(v)
 }

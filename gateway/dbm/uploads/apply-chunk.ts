@@ -2,8 +2,8 @@
  * Writing one chunk's values after the upload's rows so far, a file per column, and answering
  * the upload's state as it will be once that is recorded.
  */
-import { appendColumn, appendNa, emptyColumnState, mapVolumeFull, uploadDir, widenToFloat, type ChunkValues } from '../../../engine/index.js'
-import { isFloat64Type, type ColumnType } from '../../../shared/table.js'
+import { appendColumn, appendNa, emptyColumnState, mapVolumeFull, uploadDir, widenNumbers, type ChunkValues } from '../../../engine/index.js'
+import type { ColumnType } from '../../../shared/table.js'
 import type { ReadChunk } from '../../ingest/chunk-read-task.js'
 import type { DbmContext } from '../registry.js'
 import { reconcile } from './column-types.js'
@@ -43,8 +43,8 @@ async function appendColumnChunk(
   if (col.type === null) {
     col = { ...col, type: values.type }
     if (state.rows > 0) col = { ...col, ...(await appendNa(dir, state.id, i, col, state.rows)) }
-  } else if (col.type !== values.type && (col.type === 'int' || col.type === 'bigint') && isFloat64Type(values.type)) {
-    col = { ...col, ...(await widenToFloat(dir, i, col, values.type)) }
+  } else if (col.type !== values.type && (col.type === 'int' || col.type === 'bigint') && (values.type === 'float' || values.type === 'bigint')) {
+    col = { ...col, ...(await widenNumbers(dir, i, col, values.type)) }
   }
   return { ...col, ...(await appendColumn(dir, state.id, i, col, values.values)) }
 }

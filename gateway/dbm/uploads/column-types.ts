@@ -7,7 +7,7 @@
 import { isYmd, type ChunkValues } from '../../../engine/index.js'
 import { AppError } from '../../../shared/errors.js'
 import type { ChunkText } from '../../../shared/csv/chunk-text.js'
-import { isFloat64Type, NA_INT, type ColumnSpec, type ColumnType } from '../../../shared/table.js'
+import { NA_BIGINT, NA_INT, type ColumnSpec, type ColumnType } from '../../../shared/table.js'
 import type { ColumnState, UploadState } from './state.js'
 
 /**
@@ -19,11 +19,14 @@ export function reconcile(state: UploadState, col: ColumnState, spec: ColumnSpec
   const allNa = isAllNa(spec.type, values)
   if (allNa && (col.type === null || spec.type !== col.type)) return null
   if (col.type === null || col.type === spec.type) return { type: spec.type, values }
-  // Numbers widen: int to bigint to float, the column's file rewritten (or relabelled) once.
-  if ((col.type === 'int' && isFloat64Type(spec.type)) || (col.type === 'bigint' && spec.type === 'float')) return { type: spec.type, values }
-  if (col.type === 'float' && spec.type === 'bigint') return { type: 'float', values }
-  if (isFloat64Type(col.type) && spec.type === 'int')
-    return { type: col.type, values: Float64Array.from(values as Int32Array, (x) => (x === NA_INT ? NaN : x)) }
+  // Numbers widen: int to bigint to float, the column's file rewritten once (apply-chunk.ts).
+  if ((col.type === 'int' && (spec.type === 'float' || spec.type === 'bigint')) || (col.type === 'bigint' && spec.type === 'float')) return { type: spec.type, values }
+  // A chunk narrower than its column is written in the column's type.
+  if (col.type === 'float' && spec.type === 'bigint')
+    return { type: 'float', values: Float64Array.from(values as BigInt64Array, (x) => (x === NA_BIGINT ? NaN : Number(x))) }
+  if (col.type === 'float' && spec.type === 'int') return { type: 'float', values: Float64Array.from(values as Int32Array, (x) => (x === NA_INT ? NaN : x)) }
+  if (col.type === 'bigint' && spec.type === 'int')
+    return { type: 'bigint', values: BigInt64Array.from(values as Int32Array, (x) => (x === NA_INT ? NA_BIGINT : BigInt(x))) }
   if (col.type === 'date' && spec.type === 'int' && (values as Int32Array).every((x) => x === NA_INT || isYmd(x))) return { type: 'date', values }
   throw new AppError(
     'INVALID_PARAMETER',
@@ -34,6 +37,7 @@ export function reconcile(state: UploadState, col: ColumnState, spec: ColumnSpec
 
 function isAllNa(type: ColumnType, values: ChunkValues): boolean {
   if (type === 'text') return (values as ChunkText).values.length === 0
-  if (isFloat64Type(type)) return (values as Float64Array).every((x) => Number.isNaN(x))
+  if (type === 'float') return (values as Float64Array).every((x) => Number.isNaN(x))
+  if (type === 'bigint') return (values as BigInt64Array).every((x) => x === NA_BIGINT)
   return (values as Int32Array).every((x) => x === NA_INT)
 }

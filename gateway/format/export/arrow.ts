@@ -13,7 +13,7 @@ import { Date_, DateUnit, Field, Float64, Int32, Int64, makeData, RecordBatch, R
 import type { DataType } from 'apache-arrow'
 import type { ResultColumn, ResultSet } from '../../../shared/protocol.js'
 import type { ColumnMeta } from '../../../shared/table.js'
-import { NA_INT } from '../../../shared/table.js'
+import { NA_BIGINT, NA_INT } from '../../../shared/table.js'
 import { textReader } from '../../../shared/result-text.js'
 import { exportKind, ymdToDays, type ExportKind } from './columns.js'
 
@@ -90,12 +90,15 @@ function columnData(type: DataType, kind: ExportKind, column: ResultColumn, leng
     case 'float': {
       const src = column.data
       const isNull = (r: number): boolean => Number.isNaN(src[r])
-      if (kind === 'int64') {
-        const out = new BigInt64Array(length)
-        for (let r = 0; r < length; r++) if (!isNull(r)) out[r] = BigInt(Math.trunc(src[r]))
-        return makeData({ type: type as Int64, length, data: out, ...validity(length, isNull) })
-      }
       return makeData({ type: type as Float64, length, data: src.slice(0, length), ...validity(length, isNull) })
+    }
+    case 'bigint': {
+      const src = column.data
+      const isNull = (r: number): boolean => src[r] === NA_BIGINT
+      const out = src.slice(0, length)
+      // N/A's slot holds 0 under the validity bitmap, as Arrow writers leave a null's value.
+      for (let r = 0; r < length; r++) if (isNull(r)) out[r] = 0n
+      return makeData({ type: type as Int64, length, data: out, ...validity(length, isNull) })
     }
     case 'text':
     case 'coded':

@@ -6,8 +6,8 @@
  * - an integer column is a date when its logical type is `date` or its display format says so
  *   (`type:date` or `type:date4y`, both for yyyymmdd integers): a date result of a macro query
  *   computed from a date column carries only the format;
- * - a float64 column whose letter is `j` holds whole numbers exact to ±2^53: a 64-bit integer;
- * - other float64 columns are doubles, int columns 32-bit integers, text columns UTF-8.
+ * - a big-integer column is a 64-bit integer;
+ * - float64 columns are doubles, int columns 32-bit integers, text columns UTF-8.
  */
 import type { ResultColumn } from '../../../shared/protocol.js'
 import type { ColumnMeta } from '../../../shared/table.js'
@@ -24,7 +24,9 @@ export function exportKind(meta: ColumnMeta, column: ResultColumn): ExportKind {
     case 'int':
       return meta.logical === 'date' || DATE_DISPLAY.has(displaySpec(meta.format).type) ? 'date' : 'int32'
     case 'float':
-      return meta.type === 'j' || meta.logical === 'bigint' ? 'int64' : 'float64'
+      return 'float64'
+    case 'bigint':
+      return 'int64'
     case 'text':
     case 'coded':
       return 'utf8'

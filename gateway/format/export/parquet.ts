@@ -8,7 +8,7 @@
 import { ByteWriter, ParquetWriter } from 'hyparquet-writer'
 import type { ResultColumn, ResultSet } from '../../../shared/protocol.js'
 import type { ColumnMeta } from '../../../shared/table.js'
-import { NA_INT } from '../../../shared/table.js'
+import { NA_BIGINT, NA_INT } from '../../../shared/table.js'
 import { textReader } from '../../../shared/result-text.js'
 import { exportKind, ymdToDays, type ExportKind } from './columns.js'
 
@@ -46,7 +46,12 @@ function values(kind: ExportKind, column: ResultColumn, length: number): (number
     }
     case 'float': {
       const src = column.data
-      for (let r = 0; r < length; r++) out[r] = Number.isNaN(src[r]) ? null : kind === 'int64' ? BigInt(Math.trunc(src[r])) : src[r]
+      for (let r = 0; r < length; r++) out[r] = Number.isNaN(src[r]) ? null : src[r]
+      return out
+    }
+    case 'bigint': {
+      const src = column.data
+      for (let r = 0; r < length; r++) out[r] = src[r] === NA_BIGINT ? null : src[r]
       return out
     }
     case 'text':

@@ -37,6 +37,8 @@ export function emptyColumn(kind: ColumnKind, rows: number): PlainColumn {
       return { kind, data: new Int32Array(rows) }
     case 'float':
       return { kind, data: new Float64Array(rows) }
+    case 'bigint':
+      return { kind, data: new BigInt64Array(rows) }
     case 'text':
       return { kind, data: new Array<string>(rows).fill('') }
   }
@@ -49,6 +51,6 @@ function copyRows(source: ResultColumn, from: number, to: number, target: PlainC
     const text = textReader(source)
     for (let i = from; i < to; i++) out[at + i - from] = text(i)
   } else {
-    ;(target.data as Int32Array | Float64Array).set(source.data.subarray(from, to), at)
+    ;(target.data as Int32Array).set(source.data.subarray(from, to) as Int32Array, at)
   }
 }

@@ -271,7 +271,7 @@ function checkShape(result: ResultSet): void {
 }
 
 /** Base64 characters per value of the numeric kinds (4 per 3 bytes). */
-const ENCODED_WIDTH: Record<Exclude<ColumnKind, 'text'>, number> = { int: (4 / 3) * 4, float: (8 / 3) * 4 }
+const ENCODED_WIDTH: Record<Exclude<ColumnKind, 'text'>, number> = { int: (4 / 3) * 4, float: (8 / 3) * 4, bigint: (8 / 3) * 4 }
 
 /**
  * A quick lower bound of the stored size: exact for numbers (less padding), and for text the

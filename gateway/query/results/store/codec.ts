@@ -15,10 +15,10 @@ export type ColumnKind = Exclude<ResultColumn['kind'], 'coded'>
 /** The kind a column is stored as. */
 export const storedKind = (c: ResultColumn): ColumnKind => (c.kind === 'coded' ? 'text' : c.kind)
 
-export const COLUMN_KINDS: readonly ColumnKind[] = ['int', 'float', 'text']
+export const COLUMN_KINDS: readonly ColumnKind[] = ['int', 'float', 'text', 'bigint']
 
 /** Bytes per value of the numeric kinds. */
-const WIDTH = { int: 4, float: 8 } as const
+const WIDTH = { int: 4, float: 8, bigint: 8 } as const
 
 /** Typed arrays use the platform's byte order; the wire format is little-endian everywhere. */
 const LITTLE_ENDIAN = new Uint8Array(new Uint32Array([1]).buffer)[0] === 1
@@ -40,13 +40,14 @@ export function encodeColumn(column: ResultColumn, from: number, to: number): st
 export function decodeColumn(kind: ColumnKind, text: string, rows: number): PlainColumn {
   if (kind === 'text') return { kind, data: decodeText(text, rows) }
   const width = WIDTH[kind]
-  const data = kind === 'int' ? new Int32Array(rows) : new Float64Array(rows)
+  const data = kind === 'int' ? new Int32Array(rows) : kind === 'bigint' ? new BigInt64Array(rows) : new Float64Array(rows)
   const bytes = Buffer.from(data.buffer, data.byteOffset, data.byteLength)
   // Buffer#write decodes straight into the array's memory: no intermediate Buffer to copy from.
   const written = Buffer.byteLength(text, 'base64') === rows * width ? bytes.write(text, 0, 'base64') : -1
   if (written !== rows * width) throw new Error(`Corrupt ${kind} column: expected ${rows} values of ${width} bytes.`)
   if (!LITTLE_ENDIAN) void (width === 4 ? bytes.swap32() : bytes.swap64())
-  return kind === 'int' ? { kind, data: data as Int32Array } : { kind, data: data as Float64Array }
+  if (kind === 'int') return { kind, data: data as Int32Array }
+  return kind === 'bigint' ? { kind, data: data as BigInt64Array } : { kind, data: data as Float64Array }
 }
 
 function decodeText(text: string, rows: number): string[] {
@@ -58,7 +59,7 @@ function decodeText(text: string, rows: number): string[] {
 }
 
 /** Big-endian hosts only: a little-endian copy of the values' bytes. */
-function swappedBytes(view: Int32Array | Float64Array): Buffer {
+function swappedBytes(view: Int32Array | Float64Array | BigInt64Array): Buffer {
   const copy = Buffer.from(view.buffer.slice(view.byteOffset, view.byteOffset + view.byteLength))
   return view.BYTES_PER_ELEMENT === 4 ? copy.swap32() : copy.swap64()
 }
