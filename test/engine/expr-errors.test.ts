@@ -160,7 +160,7 @@ const NUMBERS: readonly ErrorCase[] = [
   { name: 'a short group before a decimal point', expr: '12,34.5', line: 1, col: 1, has: 'Malformed number' },
   { name: 'a comma-separated pair of numbers in a call', expr: 'f(1,2)', line: 1, col: 3, has: 'not commas' },
   { name: 'a comma-separated list of numbers', expr: 'x=1,2', line: 1, col: 3, has: 'list values are separated by spaces' },
-  { name: 'an integer beyond 2^53', expr: '99999999999999999', line: 1, col: 1, has: 'too large' },
+  { name: 'an integer beyond 2^63 − 1', expr: '9223372036854775808', line: 1, col: 1, has: 'too large' },
   { name: 'a thousands-comma number ending in a point', expr: '1,000.', line: 1, col: 1, has: 'decimal point must be followed' },
 ]
 

@@ -25,6 +25,10 @@ describe('whole-number literals past 32 bits', () => {
     ['3000000000+1', 3000000001],
     ['3000000000/2', 1500000000],
     ['9007199254740991', 9007199254740991],
+    // Past 2^53 a literal keeps its digits (a big integer), where a float64 would round them.
+    ['9007199254740993', 9007199254740993n],
+    ['9223372036854775807', 9223372036854775807n],
+    ['-9223372036854775807', -9223372036854775807n],
     ['20240131*1000.0', 20240131000],
   ] as const) {
     it(`${expr} is ${want}`, () => expect(value(expr)).to.equal(want))

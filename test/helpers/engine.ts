@@ -3,7 +3,7 @@
  * small tables built from plain arrays (null = N/A) in shared memory, like the gateway's.
  */
 import type { ResultSet, TableInput } from '../../shared/protocol.js'
-import { NA_INT, type ColumnType } from '../../shared/table.js'
+import { NA_BIGINT, NA_INT, type ColumnType } from '../../shared/table.js'
 import { encodeStoredText } from '../../engine/storage/index.js'
 import { parseQuery, tableRefs } from '../../engine/parse/index.js'
 import { checkQuery } from '../../engine/check/index.js'
@@ -13,7 +13,7 @@ import type { Column } from '../../engine/columns/types.js'
 import { dataOf } from './columns.js'
 import { shareDictionary } from '../../engine/columns/shared-dictionary.js'
 
-export type Cell = number | string | null
+export type Cell = number | bigint | string | null
 
 export interface ColDef {
   readonly name: string
@@ -41,7 +41,8 @@ export function makeTable(path: string, cols: readonly ColDef[]): TableInput {
         const enc = encodeStoredText(c.values.map((v) => (v === null ? '' : String(v))))
         return { spec, buffer: shared(enc.codes), dict: shareDictionary(enc.dict) }
       }
-      if (c.type === 'float' || c.type === 'bigint') return { spec, buffer: shared(Float64Array.from(c.values, (v) => (v === null ? Number.NaN : Number(v)))) }
+      if (c.type === 'float') return { spec, buffer: shared(Float64Array.from(c.values, (v) => (v === null ? Number.NaN : Number(v)))) }
+      if (c.type === 'bigint') return { spec, buffer: shared(BigInt64Array.from(c.values, (v) => (v === null ? NA_BIGINT : BigInt(v)))) }
       return { spec, buffer: shared(Int32Array.from(c.values, (v) => (v === null ? NA_INT : Number(v)))) }
     }),
   }
@@ -60,6 +61,11 @@ export function columnsOf(r: ResultSet): Record<string, Cell[]> {
   const out: Record<string, Cell[]> = {}
   r.cols.forEach((c, i) => {
     const col = r.columns[i]
+    if (col.kind === 'bigint') {
+      // A number where it is exact (what a JSON reader sees), a bigint past ±(2^53 − 1).
+      out[c.name] = Array.from(col.data, (v) => (v === NA_BIGINT ? null : Number.isSafeInteger(Number(v)) ? Number(v) : v))
+      return
+    }
     out[c.name] = Array.from(dataOf(col) as ArrayLike<number | string>, (v) => {
       if (col.kind === 'int') return v === NA_INT ? null : (v as number)
       if (col.kind === 'float') return Number.isNaN(v) ? null : (v as number)

@@ -2,12 +2,13 @@
  * The columnar engine's answer to compiled SQL in the shape sql.js gives its own (result-builder.ts):
  * SQLite's values carry no column type, so a column's kind follows from its values. Integers
  * that fit in 32 bits are int (an SQL integer computed through doubles, or a real column whose
- * values are all whole, as sql.js hands them over as plain numbers), whole numbers within ±2^53
- * bigint, other numbers float, a
+ * values are all whole, as sql.js hands them over as plain numbers), other whole numbers bigint
+ * (64-bit), other numbers float, a
  * column of nothing but NULL (or of no rows) text. Dates are SQLite integers.
  */
 import type { ResultColumn, ResultSet } from '../../../shared/protocol.js'
 import { NA_INT, type ColumnType } from '../../../shared/table.js'
+import { bigintFromFloats, bigintToFloats } from '../../columns/index.js'
 import { sqlColumnsMeta, WIDTH_SAMPLE } from '../result-builder.js'
 
 /** The kind sql.js would give a column of these values. */
@@ -17,10 +18,12 @@ function kindOf(col: ResultColumn, rows: number): ColumnType {
     for (let r = 0; r < rows; r++) if (col.data[r] !== NA_INT) return 'int'
     return 'text'
   }
+  // Compiled plans carry integers as doubles (kernels.ts); a big-integer column is read as them too.
+  const data = col.kind === 'bigint' ? bigintToFloats(col.data) : col.data
   let any = false
   let big = false
   for (let r = 0; r < rows; r++) {
-    const v = col.data[r]
+    const v = data[r]
     if (v !== v) continue
     any = true
     if (!Number.isSafeInteger(v)) return 'float'
@@ -31,12 +34,16 @@ function kindOf(col: ResultColumn, rows: number): ColumnType {
 
 function asKind(col: ResultColumn, kind: ColumnType, rows: number): ResultColumn {
   if (kind === 'text') return col.kind === 'coded' || col.kind === 'text' ? col : { kind: 'coded', codes: new Int32Array(rows), dict: [''] }
-  if (kind === 'int' && col.kind === 'float') {
+  if (col.kind !== 'float' && col.kind !== 'bigint') return col
+  const data = col.kind === 'bigint' ? bigintToFloats(col.data) : col.data
+  if (kind === 'int') {
     const out = new Int32Array(rows)
     // -0 becomes 0, as SQLite's integer.
-    for (let r = 0; r < rows; r++) out[r] = col.data[r] === col.data[r] ? col.data[r] : NA_INT
+    for (let r = 0; r < rows; r++) out[r] = data[r] === data[r] ? data[r] : NA_INT
     return { kind: 'int', data: out }
   }
+  // Whole numbers within ±2^53 (kindOf): exact as big integers, as sql.js answers integers.
+  if (kind === 'bigint') return col.kind === 'bigint' ? col : { kind: 'bigint', data: bigintFromFloats(data.subarray(0, rows)).data }
   return col
 }
 
