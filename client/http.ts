@@ -8,6 +8,7 @@
  * bounded, growing pause. A query, a dbm transaction, a login or anything else that changes
  * something is sent once: the first copy may have run even when its answer was lost.
  */
+import { parseJsonKeepingBigints } from './json-bigint.js'
 import { CODE_STATUS, TabulaError } from './errors.js'
 
 export type Format = 'json' | 'json.rows' | 'json.keyed' | 'text' | 'csv' | 'arrow' | 'parquet'
@@ -143,7 +144,7 @@ export class Transport {
     if (spec.format === 'arrow' || spec.format === 'parquet') return bytes
     if (spec.format === 'text' || spec.format === 'csv') return text()
     try {
-      return JSON.parse(text())
+      return parseJsonKeepingBigints(text())
     } catch {
       throw new TabulaError({ status: res.status, code: 'bad_response', message: `The answer of ${spec.path} is not JSON: ${text().slice(0, 200)}` })
     }

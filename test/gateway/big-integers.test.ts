@@ -1,8 +1,9 @@
 /**
  * Integers that never lie (issue 21, item 1), through api/run: whole-number literals past 32 bits
  * are big integers (`j`); int + - * whose results leave the 32-bit range run again with that
- * operator computing in big integers, so `date*1000000+time` keys come out exact; past ±2^53 a
- * query is refused, never answered with a rounded or wrapped number. Big-integer columns come in
+ * operator computing in big integers, so `date*1000000+time` keys come out exact; big integers are
+ * 64-bit (issue 38), answered with every digit in every JSON shape and text, and past ±(2^63 − 1)
+ * a query is refused, never answered with a rounded or wrapped number. Big-integer columns come in
  * through uploads (CSV and JSON) and savetable, and report `j` in `!cols`.
  */
 import { expect } from 'chai'
@@ -50,13 +51,36 @@ forEachStore('big integers through api/run', (svc) => {
     expect(Math.floor(res.body.m[0] / 10000000)).to.equal(res.body.t[0])
   })
 
-  it('refuses a result past 2^53 with a message that says what to write instead', async () => {
-    const res = await run('<table cols="a">1</table><willbe name="x" value="9007199254740991+a"/>')
-    expect(res.status).to.equal(400)
-    expect(res.text).to.match(/Big integer overflow: 9007199254740991 \+ 1 .*write one side as a decimal/)
-    const lit = await run('<table cols="a">1</table><willbe name="x" value="9007199254740993"/>')
+  it('computes past 2^53 exactly, and refuses a result past 2^63 − 1 saying what to write instead', async () => {
+    const res = await run('<table cols="a">1</table><willbe name="x" value="9007199254740991+a"/><willbe name="y" value="9223372036854775806+a"/>')
+    expect(res.status, res.text).to.equal(200)
+    expect(res.text).to.equal('{"a":[1],"x":[9007199254740992],"y":[9223372036854775807]}')
+    const over = await run('<table cols="a">1</table><willbe name="x" value="9223372036854775807+a"/>')
+    expect(over.status).to.equal(400)
+    expect(over.text).to.match(/Big integer overflow: 9223372036854775807 \+ 1 .*write one side as a decimal/)
+    const lit = await run('<table cols="a">1</table><willbe name="x" value="9223372036854775808"/>')
     expect(lit.status).to.equal(400)
     expect(lit.text).to.match(/too large/)
+  })
+
+  it('answers 64-bit values with every digit in every JSON shape, the text view and SQL', async () => {
+    const up = await dbmOk<{ cols: { name: string; type: string }[] }>(svc(), session.cookie, 'upload_table', {
+      path: 'bigint_edges',
+      csv: 'id,n\n9223372036854775807,1\n-9223372036854775807,2\n1152921504606846977,3\n1152921504606846978,4\n,5\n',
+    })
+    expect(up.cols.map((c) => c.type)).to.deep.equal(['bigint', 'int'])
+    const xml = '<base table="uploads.admin.bigint_edges"/><sel value="id>1152921504606846977"/><sort col="id" dir="down"/>'
+    expect((await run(xml)).text).to.equal('{"id":[9223372036854775807,1152921504606846978],"n":[1,4]}')
+    expect((await run(xml, '/v1/api/run:json.rows')).text).to.contain('[[9223372036854775807,1],[1152921504606846978,4]]')
+    expect((await run(xml, '/v1/api/run:json.keyed')).text).to.contain('{"id":9223372036854775807,"n":1}')
+    expect((await run(xml, '/v1/api/run:text')).text).to.match(/9,?223,?372,?036,?854,?775,?807/)
+    const tab = await run('<base table="uploads.admin.bigint_edges"/><tabu breaks="id"><tcol fun="cnt" name="c"/></tabu><sort col="id"/>')
+    expect(tab.text).to.equal('{"id":[null,-9223372036854775807,1152921504606846977,1152921504606846978,9223372036854775807],"c":[1,1,1,1,1]}')
+    const sql = await session.post('/v1/api/sql:json').send({ sql: 'select id, id - 1 as prev from uploads.admin.bigint_edges where n in (1, 3) order by n' })
+    expect(sql.status, sql.text).to.equal(200)
+    expect(sql.text).to.equal('{"id":[9223372036854775807,1152921504606846977],"prev":[9223372036854775806,1152921504606846976]}')
+    // api/run keeps its own last result, the tabulation: its key is still `j`.
+    expect((await cols()).type).to.deep.equal(['j', 'i'])
   })
 
   it('uploads CSV and JSON with integers past 32 bits as big integers, exactly', async () => {
@@ -75,7 +99,7 @@ forEachStore('big integers through api/run', (svc) => {
     expect(json.cols.map((c) => c.type)).to.deep.equal(['bigint'])
     const sum = await run('<base table="uploads.admin.bigint_json"/><willbe name="next" value="id+1"/><sel value="id>2147483647"/>')
     expect(sum.body).to.deep.equal({ id: [3000000000], next: [3000000001] })
-    // The table's own URL reads the stored float64 values as they are.
+    // The table's own URL reads the stored values as they are.
     const url = await session.get('/v1/api/uploads.admin.bigint_json:json')
     expect(url.status, url.text).to.equal(200)
     expect(url.body).to.deep.equal({ id: [3000000000, 1, null] })

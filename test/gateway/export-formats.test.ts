@@ -2,8 +2,9 @@
  * Results as CSV, Arrow and Parquet on every kind of result endpoint (api/sql, api/run, an
  * instance, a `!data` range, a table by its path), read back by DuckDB (CSV and Parquet) and by
  * apache-arrow (Arrow: the DuckDB build here has no Arrow reader, its arrow extensions are not
- * bundled and cannot be downloaded), with the same values and types: dates, big integers, N/A,
- * and text with quotes, commas, line breaks and non-ASCII characters.
+ * bundled and cannot be downloaded), with the same values and types: dates, big integers (the
+ * 64-bit range's ends and a value past 2^53, sent to the upload as digits), N/A, and text with
+ * quotes, commas, line breaks and non-ASCII characters.
  */
 import { expect } from 'chai'
 import { tableFromIPC } from 'apache-arrow'
@@ -18,7 +19,8 @@ import { columnMeta } from '../../shared/table.js'
 const NAMES = ['say "hi", ok', null, 'line one\r\nline two', 'ünïcødé € 🙂', ' padded ', 'a,b', '"']
 const TABLE = {
   id: [1, 2, 3, 4, 5, 6, 7],
-  big: [9007199254740991, null, -5000000000000, 0, 1, 2147483648, -9007199254740991],
+  // Past ±2^53 as digits: a JSON number there would have lost them before the upload saw it.
+  big: ['9223372036854775807', null, -5000000000000, 0, 1, '9007199254740993', '-9223372036854775807'],
   price: [1.5, null, -0.1, 1e-7, 123456.789, 0, 2],
   name: NAMES,
   day: ['2024-01-31', null, '1999-12-31', '2000-02-29', '0001-01-01', '9999-12-31', '2024-01-01'],
@@ -170,13 +172,13 @@ forEachStore(
         expect(res.text).to.equal(
           [
             'id,big,price,name,day',
-            '1,9007199254740991,1.5,"say ""hi"", ok",2024-01-31',
+            '1,9223372036854775807,1.5,"say ""hi"", ok",2024-01-31',
             '2,,,,',
             '3,-5000000000000,-0.1,"line one\r\nline two",1999-12-31',
             '4,0,1e-7,ünïcødé € 🙂,2000-02-29',
             '5,1,123456.789, padded ,0001-01-01',
-            '6,2147483648,0,"a,b",9999-12-31',
-            '7,-9007199254740991,2,"""",2024-01-01',
+            '6,9007199254740993,0,"a,b",9999-12-31',
+            '7,-9223372036854775807,2,"""",2024-01-01',
             '',
           ].join('\r\n'),
         )
