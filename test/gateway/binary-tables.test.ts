@@ -1,5 +1,5 @@
 import { expect } from 'chai'
-import { Bool, Float64, Int32, Int64, Utf8, tableFromArrays, tableToIPC, vectorFromArray, Table, DateDay, Binary } from 'apache-arrow'
+import { Bool, Float64, Int32, Int64, Uint64, Utf8, tableFromArrays, tableToIPC, vectorFromArray, Table, DateDay, Binary } from 'apache-arrow'
 import { parquetWriteBuffer } from 'hyparquet-writer'
 import { AppError } from '../../shared/errors.js'
 import { binaryRowsOf, readArrowUpload, readBinaryUpload, readParquetUpload, withFileTypes } from '../../gateway/ingest/binary-tables.js'
@@ -37,18 +37,23 @@ describe('gateway/ingest/binary-tables.ts', () => {
         { name: 'ok', type: 'int' },
       ])
       expect(data.i).to.deep.equal([1, null, 3])
-      expect(data.b).to.deep.equal([10, 20, null])
+      expect(data.b).to.deep.equal([10n, 20n, null])
       expect(data.f).to.deep.equal([1.5, null, null])
       expect(data.t).to.deep.equal(['x', null, 'z'])
       expect(data.d).to.deep.equal([20240102, null, 19991231])
       expect(data.ok).to.deep.equal([1, 0, null])
     })
 
-    it('refuses a big integer beyond 2^53 − 1, naming the column', async () => {
-      const table = new Table({ big: vectorFromArray([2n ** 60n], new Int64()) })
-      const e = await refusal(() => readArrowUpload(arrowBytes(table), 'arrow'))
+    it('keeps a 64-bit integer whole, and refuses one past 2^63 − 1 (an unsigned one) naming the column', async () => {
+      const table = new Table({ big: vectorFromArray([2n ** 60n + 1n, -(2n ** 63n - 1n)], new Int64()) })
+      expect(readArrowUpload(arrowBytes(table), 'arrow').data.big).to.deep.equal([2n ** 60n + 1n, -(2n ** 63n - 1n)])
+      const unsigned = new Table({ big: vectorFromArray([2n ** 64n - 1n], new Uint64()) })
+      const e = await refusal(() => readArrowUpload(arrowBytes(unsigned), 'arrow'))
       expect(e.code).to.equal('INVALID_PARAMETER')
-      expect(e.message).to.include('Column "big"').and.include('9007199254740991')
+      expect(e.message).to.include('Column "big"').and.include('18446744073709551615').and.include('9223372036854775807')
+      // −2^63 is a big integer column's N/A: refused too, rather than stored as N/A.
+      const min = new Table({ big: vectorFromArray([-(2n ** 63n)], new Int64()) })
+      expect((await refusal(() => readArrowUpload(arrowBytes(min), 'arrow'))).message).to.include('-9223372036854775808')
     })
 
     it('refuses a column type tabula does not store, and bytes that are no Arrow', async () => {

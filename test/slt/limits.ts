@@ -13,10 +13,9 @@ export interface KnownLimit {
 
 export const KNOWN_LIMITS: readonly KnownLimit[] = [
   {
-    kind: '64-bit integers',
-    message: /2\^53|9007199254740991|CAST it to text|too large/i,
-    reason:
-      'integers past ±(2^53 − 1) cannot be stored or answered yet (issue 38 part 2): upload_table refuses them and an answer holding one is refused rather than rounded',
+    kind: '-2^63',
+    message: /-9223372036854775808/,
+    reason: 'the 64-bit integer −2^63 is the N/A of a big-integer (j) column, so a table or an answer holding it is refused rather than shown as N/A',
   },
 ]
 
