@@ -12,7 +12,14 @@ export function onOneDictionary(cols: readonly Column[]): Column[] {
 export function concatColumns(cols: readonly Column[], type: ColumnType): Column {
   const same = onOneDictionary(cols)
   const length = same.reduce((n, c) => n + columnLength(c), 0)
-  if (type === 'bigint') return { type, data: joined(new BigInt64Array(length), same.map((c) => (c as BigIntColumn).data)) }
+  if (type === 'bigint')
+    return {
+      type,
+      data: joined(
+        new BigInt64Array(length),
+        same.map((c) => (c as BigIntColumn).data),
+      ),
+    }
   const arrays = same.map((c) => (c.type === 'text' ? c.codes : (c.data as Int32Array | Float64Array)))
   if (type === 'float') return { type, data: joined(new Float64Array(length), arrays as Float64Array[]) }
   const out = joined(new Int32Array(length), arrays as Int32Array[])

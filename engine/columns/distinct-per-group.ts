@@ -76,8 +76,7 @@ function denseValues(x: Column, rows: number): DenseValues {
   else if (x.type === 'bigint') {
     const w = bigintWords(x.data)
     for (let r = 0; r < rows; r++) present[r] = isNaWords(w[2 * r], w[2 * r + 1]) ? 0 : 1
-  }
-  else for (let r = 0; r < rows; r++) present[r] = x.data[r] !== NA_INT ? 1 : 0
+  } else for (let r = 0; r < rows; r++) present[r] = x.data[r] !== NA_INT ? 1 : 0
   const ids = keyIds(x, rows, present)
   return { data: ids.ids, na: -1, off: 0, count: ids.count }
 }

@@ -77,5 +77,3 @@ function alignTypes(key: Column, probe: Column): [Column, Column] {
 function asFloats(c: Exclude<Column, { type: 'text' }>): FloatColumn {
   return c.type === 'bigint' ? { type: 'float', data: exactFloats(c.data, 'A link matching big integers with decimals') } : toFloat(c)
 }
-
-

@@ -3,7 +3,19 @@
  * from a constant repeated on every row. None of these are kernels; they run once per column.
  */
 import { bigintColumn, bigintToFloat, bigintFromFloats, intToBigint, naBigints } from './bigint.js'
-import { NA_BIGINT, NA_FLOAT, NA_INT, type BigIntColumn, type Column, type ColumnType, type FloatColumn, type IntColumn, type NumberColumn, type Scalar, type TextColumn } from './types.js'
+import {
+  NA_BIGINT,
+  NA_FLOAT,
+  NA_INT,
+  type BigIntColumn,
+  type Column,
+  type ColumnType,
+  type FloatColumn,
+  type IntColumn,
+  type NumberColumn,
+  type Scalar,
+  type TextColumn,
+} from './types.js'
 
 /** An int column over `data` (not copied). NA_INT marks N/A. */
 export const intColumn = (data: Int32Array): IntColumn => ({ type: 'int', data })

@@ -80,4 +80,3 @@ export function compareBigintFloat(op: CmpOp, a: BigInt64Array, b: Float64Array 
   }
   return o
 }
-

@@ -54,7 +54,8 @@ function refuseInvalid(x: Column, dates: Int32Array, rows: number): void {
 
 function toDate(x: Value, options: DateOptions, rows: number): Column {
   if (!isColumn(x)) return onConstants([x], rows, (c, n) => toDate(c[0], options, n))
-  if (x.type === 'float' || x.type === 'bigint') throw callError(`todate(): X must be text, a date or a yyyymmdd integer, not ${x.type === 'float' ? 'a decimal' : 'a big integer'}.`)
+  if (x.type === 'float' || x.type === 'bigint')
+    throw callError(`todate(): X must be text, a date or a yyyymmdd integer, not ${x.type === 'float' ? 'a decimal' : 'a big integer'}.`)
   const dates =
     x.type === 'text' ? intFromDictMap(x, (s) => parseDateText(s, options.mode) ?? NA_INT, NA_INT) : mapInts(x.data, rows, (v) => (isYmd(v) ? v : NA_INT))
   if (options.invalidIsError) refuseInvalid(x, dates, rows)

@@ -9,7 +9,8 @@ import { asColumn, callError } from './args.js'
 export function dateInts(v: Value, rows: number, fn: string): Int32Array {
   const col = asColumn(v, rows, fn, 'D')
   if (col.type === 'text') throw callError(`${fn} needs a date, got text.`)
-  if (col.type === 'float' || col.type === 'bigint') throw callError(`${fn} needs a date (yyyymmdd integer), got ${col.type === 'float' ? 'a decimal' : 'a big integer'}.`)
+  if (col.type === 'float' || col.type === 'bigint')
+    throw callError(`${fn} needs a date (yyyymmdd integer), got ${col.type === 'float' ? 'a decimal' : 'a big integer'}.`)
   return col.data
 }
 

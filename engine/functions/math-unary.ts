@@ -9,7 +9,6 @@ import { NA_INT, type BigIntColumn, type Column, type FloatColumn, type NumberCo
 /** The one-argument math functions (ceiling is ceil, registered twice). */
 export type UnaryName = 'abs' | 'ceil' | 'floor' | 'int' | 'sign' | 'sqrt' | 'exp' | 'ln' | 'log10'
 
-
 /** Applies `name` to a numeric column. */
 export function mathUnary(name: UnaryName, col: NumberColumn, n: number): Column {
   if (col.type === 'bigint') return bigintUnary(name, col, n)

@@ -5,7 +5,7 @@
  */
 import { exactFloats, toBigint, toFloat } from '../columns/index.js'
 import { extremeBigints, modBigints, roundBigints } from './math-bigint.js'
-import { NA_BIGINT, NA_INT, type Column, type ColumnType, type FloatColumn, type IntColumn, type NumberColumn, type Value } from '../columns/types.js'
+import { NA_BIGINT, NA_INT, type Column, type ColumnType, type IntColumn, type NumberColumn, type Value } from '../columns/types.js'
 import { arithmetic } from './arith.js'
 import { asColumn, callError, constantNumber, isColumn, isScalar, onConstants, requiredValue, valueArg } from './args.js'
 import { extremeFloat, extremeInt, modFloat, modInt, roundFloat, roundInt } from './math-binary.js'

@@ -100,7 +100,8 @@ function extremeOf(parts: readonly Part[], j: number, name: string, count: numbe
     const col = column(p, at)!
     const type = col.type
     // A part's big integers came from doubles exactly (parts.ts asTypeOf refuses any past ±2^53).
-    like = type === 'float' ? like : type === 'bigint' ? { type, data: new BigInt64Array(0) } : { type: type === 'date' ? 'date' : 'int', data: new Int32Array(0) }
+    like =
+      type === 'float' ? like : type === 'bigint' ? { type, data: new BigInt64Array(0) } : { type: type === 'date' ? 'date' : 'int', data: new Int32Array(0) }
     const d = numbers(col)
     for (let g = 0; g < d.length; g++) {
       const raw = d[g]

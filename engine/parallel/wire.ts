@@ -9,7 +9,7 @@
 import { AppError } from '../../shared/errors.js'
 import type { CodedResultSet, ResultColumn, ResultSet } from '../../shared/protocol.js'
 import { columnMeta } from '../../shared/table.js'
-import type { Column, NumberColumn } from '../columns/types.js'
+import type { NumberColumn } from '../columns/types.js'
 import type { Worksheet, WsColumn } from '../interpret/worksheet.js'
 
 function meta(c: WsColumn) {
@@ -62,7 +62,11 @@ export function toCodedResultSet(
     if (stored[i] !== null || written[i]) {
       dicts.push(null)
       if (written[i]) writeInto(output!.buffers[i]!, output!.at, d as NumberColumn, rows)
-      return c.type === 'float' ? { kind: 'float', data: new Float64Array(0) } : c.type === 'bigint' ? { kind: 'bigint', data: new BigInt64Array(0) } : { kind: 'int', data: new Int32Array(0) }
+      return c.type === 'float'
+        ? { kind: 'float', data: new Float64Array(0) }
+        : c.type === 'bigint'
+          ? { kind: 'bigint', data: new BigInt64Array(0) }
+          : { kind: 'int', data: new Int32Array(0) }
     }
     dicts.push(null)
     const n = d as NumberColumn

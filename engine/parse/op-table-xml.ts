@@ -66,12 +66,7 @@ function headingMeta(th: XmlElement): MetaPatch {
 
 function checkCell(cell: string, type: ColumnType, name: string, row: number, table: XmlElement): void {
   if (cell === '' || type === 'text') return
-  const ok =
-    type === 'int'
-      ? INT.test(cell) && Math.abs(Number(cell)) <= 2147483647
-      : type === 'bigint'
-        ? bigintOfText(cell) !== null
-        : NUM.test(cell)
+  const ok = type === 'int' ? INT.test(cell) && Math.abs(Number(cell)) <= 2147483647 : type === 'bigint' ? bigintOfText(cell) !== null : NUM.test(cell)
   const wanted = type === 'int' ? 'an integer (type i, 32-bit)' : type === 'bigint' ? 'an integer within ±(2^63 − 1) (type j)' : 'a number (type f)'
   if (!ok) throw opError(table, `row ${row} of <table format="xml">: '${cell}' in column ${name} is not ${wanted}`)
 }

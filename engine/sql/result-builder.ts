@@ -76,8 +76,7 @@ function bigintOf(v: number | bigint, name: string): bigint {
 function toColumn(kind: ColumnType, values: readonly SqlValue[], name: string): ResultColumn {
   if (kind === 'int') return { kind: 'int', data: Int32Array.from(values, (v) => (v === null ? NA_INT : Number(v))) }
   if (kind === 'bigint') return { kind: 'bigint', data: BigInt64Array.from(values, (v) => (v === null ? NA_BIGINT : bigintOf(v as number | bigint, name))) }
-  if (kind === 'float')
-    return { kind: 'float', data: Float64Array.from(values, (v) => (v === null ? Number.NaN : numberOf(v as number | bigint, name))) }
+  if (kind === 'float') return { kind: 'float', data: Float64Array.from(values, (v) => (v === null ? Number.NaN : numberOf(v as number | bigint, name))) }
   return { kind: 'text', data: values.map(toText) }
 }
 

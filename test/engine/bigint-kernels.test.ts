@@ -17,7 +17,23 @@ import { groupExtremes } from '../../engine/functions/group/per-group.js'
 import { mathUnary } from '../../engine/functions/math-unary.js'
 
 const MAX = 2n ** 63n - 1n
-const EDGES = [0n, 1n, -1n, 2n ** 31n, -(2n ** 31n), 2n ** 32n, 2n ** 32n - 1n, -(2n ** 32n), 2n ** 53n, 2n ** 53n - 1n, 2n ** 53n + 1n, -(2n ** 53n), MAX, -MAX, MAX - 1n]
+const EDGES = [
+  0n,
+  1n,
+  -1n,
+  2n ** 31n,
+  -(2n ** 31n),
+  2n ** 32n,
+  2n ** 32n - 1n,
+  -(2n ** 32n),
+  2n ** 53n,
+  2n ** 53n - 1n,
+  2n ** 53n + 1n,
+  -(2n ** 53n),
+  MAX,
+  -MAX,
+  MAX - 1n,
+]
 
 /** A random big integer: an edge, a small one, or any 64-bit value (N/A kept where `na`). */
 function value(rng: Rng, na: boolean): bigint {
@@ -93,7 +109,9 @@ describe('big-integer kernels against BigInt arithmetic', () => {
       const r = x % y
       return r !== 0n && r < 0n !== y < 0n ? r + y : r
     }
-    expect(Array.from(modBigints(a, divisor, n))).to.deep.equal(Array.from(a, (x, i) => (isNA(x) || isNA(divisor[i]) || divisor[i] === 0n ? NA_BIGINT : mod(x, divisor[i]))))
+    expect(Array.from(modBigints(a, divisor, n))).to.deep.equal(
+      Array.from(a, (x, i) => (isNA(x) || isNA(divisor[i]) || divisor[i] === 0n ? NA_BIGINT : mod(x, divisor[i]))),
+    )
     const round = (x: bigint, u: bigint): bigint => {
       const m = x < 0n ? -x : x
       const down = (m / u) * u

@@ -50,7 +50,9 @@ async function oracle(n: number, sql: string): Promise<unknown[][]> {
 function rowsOf(answer: ReturnType<typeof sqliteAnswer>): unknown[][] {
   if ('error' in answer) throw new Error(answer.error)
   const r = answer.result
-  const cols = r.columns.map((c) => (c.kind === 'text' ? c.data : c.kind === 'coded' ? Array.from(c.codes, (x) => c.dict[x]) : Array.from(c.data as ArrayLike<unknown>)))
+  const cols = r.columns.map((c) =>
+    c.kind === 'text' ? c.data : c.kind === 'coded' ? Array.from(c.codes, (x) => c.dict[x]) : Array.from(c.data as ArrayLike<unknown>),
+  )
   // N/A as the result set holds it (the int sentinel, NaN, empty text) is SQL's NULL; no value here is empty text.
   const sqlValue = (v: unknown) => (v === NA_INT || Number.isNaN(v) || v === '' ? null : v)
   return Array.from({ length: r.rowCount }, (_, i) => cols.map((c) => sqlValue(c[i])))

@@ -212,7 +212,9 @@ forEachStore(
 
       it('stores 64-bit integers exactly, and refuses an unsigned one past 2^63 − 1, naming it', async () => {
         const file = duck.file('huge.parquet')
-        await duck.conn.run(`copy (select * from (values (9007199254740993::BIGINT), (9223372036854775807::BIGINT), (-9223372036854775807::BIGINT)) t(n)) to ${sqlString(file)} (format parquet)`)
+        await duck.conn.run(
+          `copy (select * from (values (9007199254740993::BIGINT), (9223372036854775807::BIGINT), (-9223372036854775807::BIGINT)) t(n)) to ${sqlString(file)} (format parquet)`,
+        )
         const res = await withBody(['upload_table', { path: 'uploads.admin.huge' }], 'application/vnd.apache.parquet', await readFile(file))
         expect(res.body, JSON.stringify(res.body)).to.include({ rc: 0 })
         const back = await admin.get('/v1/api/uploads.admin.huge:json')

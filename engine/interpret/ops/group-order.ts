@@ -11,7 +11,22 @@ function naFlags(col: Column): Column {
   const n = col.type === 'text' ? col.codes.length : col.data.length
   const out = new Int32Array(n)
   for (let i = 0; i < n; i++) {
-    out[i] = col.type === 'text' ? (col.codes[i] === 0 ? 1 : 0) : col.type === 'float' ? (col.data[i] !== col.data[i] ? 1 : 0) : col.type === 'bigint' ? (col.data[i] === NA_BIGINT ? 1 : 0) : col.data[i] === NA_INT ? 1 : 0
+    out[i] =
+      col.type === 'text'
+        ? col.codes[i] === 0
+          ? 1
+          : 0
+        : col.type === 'float'
+          ? col.data[i] !== col.data[i]
+            ? 1
+            : 0
+          : col.type === 'bigint'
+            ? col.data[i] === NA_BIGINT
+              ? 1
+              : 0
+            : col.data[i] === NA_INT
+              ? 1
+              : 0
   }
   return { type: 'int', data: out }
 }

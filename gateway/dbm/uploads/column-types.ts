@@ -20,7 +20,8 @@ export function reconcile(state: UploadState, col: ColumnState, spec: ColumnSpec
   if (allNa && (col.type === null || spec.type !== col.type)) return null
   if (col.type === null || col.type === spec.type) return { type: spec.type, values }
   // Numbers widen: int to bigint to float, the column's file rewritten once (apply-chunk.ts).
-  if ((col.type === 'int' && (spec.type === 'float' || spec.type === 'bigint')) || (col.type === 'bigint' && spec.type === 'float')) return { type: spec.type, values }
+  if ((col.type === 'int' && (spec.type === 'float' || spec.type === 'bigint')) || (col.type === 'bigint' && spec.type === 'float'))
+    return { type: spec.type, values }
   // A chunk narrower than its column is written in the column's type.
   if (col.type === 'float' && spec.type === 'bigint')
     return { type: 'float', values: Float64Array.from(values as BigInt64Array, (x) => (x === NA_BIGINT ? NaN : Number(x))) }
