@@ -155,7 +155,7 @@ function sortedRows(columns: unknown[][]): unknown[][] {
 
 /**
  * Whether SQL leaves the order of the answer's rows open: no ORDER BY of the whole query, and a
- * join, a window (which sorts the rows its own way) or a subquery or WITH.
+ * join (by JOIN or by commas), a window (which sorts the rows its own way) or a subquery or WITH.
  */
 function orderLeftOpen(sql: string): boolean {
   let depth = 0
@@ -167,7 +167,9 @@ function orderLeftOpen(sql: string): boolean {
     else if (ch === ')') depth--
     else if (depth === 0 && sql.startsWith(' ORDER BY ', i)) outerOrder = true
   }
-  return !outerOrder && (sql.includes(' JOIN ') || sql.includes(' OVER ') || sql.includes('(SELECT ') || sql.startsWith('WITH '))
+  return (
+    !outerOrder && (sql.includes(' JOIN ') || FEATURES['comma join'].test(sql) || sql.includes(' OVER ') || sql.includes('(SELECT ') || sql.startsWith('WITH '))
+  )
 }
 
 /** What one run of random queries found (differential test, fuzz:sql). */
@@ -201,6 +203,7 @@ export const FEATURES: Readonly<Record<string, RegExp>> = {
   rank: /rank\(\) OVER/,
   'lag/lead': /\b(lag|lead)\(/,
   'IN ()': /\bIN \(\)/,
+  'comma join': /\bFROM [\w.]+( \w+)?, /,
 }
 
 /**
