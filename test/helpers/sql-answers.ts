@@ -9,7 +9,7 @@ import { buildSqliteImage } from '../../engine/storage/sqlite-image.js'
 import { sqlJs } from '../../engine/storage/sqljs.js'
 import { SqlExecutor } from '../../engine/sql/execute.js'
 import { rewriteTableRefs } from '../../engine/sql/table-refs.js'
-import { compileSql, ordersAsSqlite, sqlShaped } from '../../engine/sql/compile/index.js'
+import { compileSql, oneRowTable, ordersAsSqlite, sqlShaped } from '../../engine/sql/compile/index.js'
 import { executeRunTask } from '../../engine/task/execute.js'
 import { withPlan } from '../../engine/parallel/plan.js'
 import { fromWire } from '../../engine/parallel/wire.js'
@@ -104,7 +104,8 @@ export async function compiledAnswer(sql: string, tables: readonly BothTables[])
   // As the gateway: text whose UTF-16 and UTF-8 orders differ is not ordered by the engine.
   if (c.compiled.textOrder && !inputs.every((t) => t.columns.every((col) => col.dict === undefined || ordersAsSqlite(col.dict)))) return null
   try {
-    const answer = executeRunTask(withPlan({ kind: 'run', ops: c.compiled.ops, tables: inputs, maxRows: 1e9 }))
+    const runOver = c.compiled.oneRow ? [...inputs, oneRowTable()] : inputs
+    const answer = executeRunTask(withPlan({ kind: 'run', ops: c.compiled.ops, tables: runOver, maxRows: 1e9 }))
     return sqlShaped(fromWire(answer), c.compiled.names)
   } catch (e) {
     if (fallbackOf(e)?.kind === 'sqlite') return null

@@ -60,6 +60,8 @@ export interface OrderKey {
  */
 export type SqlSource =
   | { readonly k: 'table'; readonly path: string }
+  /** No FROM: one row of no columns (one-row.ts). */
+  | { readonly k: 'one row' }
   | { readonly k: 'query'; readonly query: SqlQuery; readonly name: string | null; readonly columns: readonly string[] | null }
 
 /** `[INNER | LEFT] JOIN source [alias] ON …`: the ON condition as written. */

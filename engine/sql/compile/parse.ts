@@ -183,8 +183,8 @@ function readDistinct(d: unknown): boolean {
 }
 
 function readFrom(from: unknown, ctes: Ctes): { source: SqlSource; alias: string | null; joins: SqlJoin[] | SqlCommaJoin[] } {
-  if (!Array.isArray(from) || from.length === 0) throw outside('a SELECT without FROM')
-  if (!from.every(isNode)) throw outside('a FROM form')
+  if (emptyList(from)) return { source: { k: 'one row' }, alias: null, joins: [] }
+  if (!Array.isArray(from) || !from.every(isNode)) throw outside('a FROM form')
   if (from.length > 1) {
     // `FROM a, b, c`: SQLite reads `a, b JOIN c` as `(a, b) JOIN c`; only items without JOINs here.
     if (from.some((twj) => !emptyList(twj.joins))) throw outside('a comma join beside a JOIN')

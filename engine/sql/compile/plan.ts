@@ -11,6 +11,7 @@ import type { Expr, Op, SortKey, Tcol } from '../../ast.js'
 import type { ColumnSpec } from '../../../shared/table.js'
 import { textOf, truth, value, type Scope, type Uses, type Val } from './expr.js'
 import { commaJoinOrder } from './comma-joins.js'
+import { ONE_ROW_PATH } from './one-row.js'
 import { outside, type SqlExpr, type SqlJoin, type SqlQuery, type SqlSelect, type SqlSource, type SqlUnion } from './ir.js'
 import {
   aggregatesOf,
@@ -45,6 +46,8 @@ export interface SqlPlan {
   readonly aliases: readonly (string | null)[]
   /** Text is ordered somewhere (expr.ts, Uses): the caller checks the text's characters first. */
   readonly textOrder: boolean
+  /** A SELECT without FROM reads the table of one row (one-row.ts). */
+  readonly oneRow: boolean
 }
 
 /** What the planning of one query shares with its subqueries. */
@@ -52,6 +55,8 @@ interface Context {
   readonly specs: ReadonlyMap<string, readonly ColumnSpec[]>
   readonly names: Names
   readonly uses: Uses
+  /** Whether a SELECT without FROM reads the table of one row. */
+  readonly oneRow: { read: boolean }
 }
 
 /** A (sub)query planned: the operations that make its rows, from a `<base>`, and its columns. */
@@ -66,11 +71,11 @@ interface Planned {
 /** @param specs the columns of each table the query reads, by lower-cased path */
 export function planQuery(query: SqlQuery, specs: ReadonlyMap<string, readonly ColumnSpec[]>): SqlPlan {
   const taken = new Set([...specs.values()].flatMap((cols) => cols.map((c) => c.name.toLowerCase())))
-  const ctx: Context = { specs, names: new Names(taken), uses: { textOrder: false } }
+  const ctx: Context = { specs, names: new Names(taken), uses: { textOrder: false }, oneRow: { read: false } }
   const planned = planOf(query, ctx, true)
   const columns = planned.cols.map((c) => (c.val.e as { name: string }).name)
   const ops = [...planned.ops, { kind: 'Colord', cols: columns, hide: [], hard: false, loc: LOC } as Op]
-  return { ops: linkingWhatIsRead(ops), columns, aliases: planned.aliases, textOrder: ctx.uses.textOrder }
+  return { ops: linkingWhatIsRead(ops), columns, aliases: planned.aliases, textOrder: ctx.uses.textOrder, oneRow: ctx.oneRow.read }
 }
 
 /**
@@ -99,6 +104,10 @@ function planOf(query: SqlQuery, ctx: Context, top = false): Planned {
  */
 function planSource(source: SqlSource, alias: string | null, index: number, ctx: Context): { table: PlanTable; ops: Op[]; suffix: string } {
   const suffix = index === 0 ? '' : `_sqlj${index}`
+  if (source.k === 'one row') {
+    ctx.oneRow.read = true
+    return { table: { qualifier: null, cols: [], foreign: [] }, ops: [{ kind: 'Base', table: ONE_ROW_PATH, loc: LOC }], suffix }
+  }
   if (source.k === 'table') {
     const specs = ctx.specs.get(source.path.toLowerCase())
     if (specs === undefined) throw outside(`the table ${source.path}`)
