@@ -21,7 +21,7 @@ export { checkMacro, guardSql, parseMacro, type ParsedQuery } from './compile.js
 /** The gateway points an SQL text's dotted table names at the versions it resolved (gateway/query/sql.ts). */
 export { rewriteTableRefs } from './sql/index.js'
 /** SQL compiled to the engine's operations and checked in one call, or why it runs on sql.js; its answer shaped as sql.js's (gateway/query/sql.ts). */
-export { compileSql, loadSqlParser, ordersAsSqlite, sqlShaped, type Compiled, type CompiledSql, type SqlTableSchema } from './sql/compile/index.js'
+export { compileSql, loadSqlParser, oneRowTable, ordersAsSqlite, sqlShaped, type Compiled, type CompiledSql, type SqlTableSchema } from './sql/compile/index.js'
 
 // --- Parallel scans: the gateway runs each phase's parts on the pool (gateway/query/parallel.ts).
 

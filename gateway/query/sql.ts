@@ -7,7 +7,7 @@
 import { AppError } from '../../shared/errors.js'
 import type { ResultSet, RunTask, SqlTask } from '../../shared/protocol.js'
 import { checkTableCount } from '../../shared/sql-table-limit.js'
-import { ordersAsSqlite, rewriteTableRefs, sqlShaped, type Compiled } from '../../engine/index.js'
+import { oneRowTable, ordersAsSqlite, rewriteTableRefs, sqlShaped, type Compiled } from '../../engine/index.js'
 import { readableTable } from '../catalog/tables.js'
 import type { Principal } from '../catalog/principal.js'
 import type { QueryServices, RecipeServices } from './deps.js'
@@ -55,10 +55,12 @@ export async function runSql(deps: QueryServices, recipe: SqlRecipe, control: Ru
   }
   const compiled = await compiledSql(deps, recipe)
   if ('compiled' in compiled) {
-    const { ops, names, textOrder } = compiled.compiled
+    const { ops, names, textOrder, oneRow } = compiled.compiled
     // A table has no title of its own here: the SQL names it by its path.
     const tables = recipe.tables.map((t) => ({ ...t, title: t.path }))
-    const task = await buildRunTask(deps, ops, tables, { truncate: recipe.truncate, progress: control.progress })
+    const built = await buildRunTask(deps, ops, tables, { truncate: recipe.truncate, progress: control.progress })
+    // A SELECT without FROM reads one row of no table (engine/sql/compile/one-row.ts).
+    const task = oneRow ? { ...built, tables: [...built.tables, oneRowTable()] } : built
     // Text with characters that order differently in UTF-8 than in UTF-16 goes to sql.js (text-order.ts).
     if (!textOrder || textOrdersAsSqliteIn(task)) {
       if (control.progress) control.progress.engine = 'columnar'

@@ -9,7 +9,7 @@ import { buildSqliteImage } from '../../engine/storage/sqlite-image.js'
 import { sqlJs } from '../../engine/storage/sqljs.js'
 import { SqlExecutor } from '../../engine/sql/execute.js'
 import { rewriteTableRefs } from '../../engine/sql/table-refs.js'
-import { compileSql, ordersAsSqlite, sqlShaped } from '../../engine/sql/compile/index.js'
+import { compileSql, oneRowTable, ordersAsSqlite, sqlShaped } from '../../engine/sql/compile/index.js'
 import { executeRunTask } from '../../engine/task/execute.js'
 import { withPlan } from '../../engine/parallel/plan.js'
 import { fromWire } from '../../engine/parallel/wire.js'
@@ -104,7 +104,8 @@ export async function compiledAnswer(sql: string, tables: readonly BothTables[])
   // As the gateway: text whose UTF-16 and UTF-8 orders differ is not ordered by the engine.
   if (c.compiled.textOrder && !inputs.every((t) => t.columns.every((col) => col.dict === undefined || ordersAsSqlite(col.dict)))) return null
   try {
-    const answer = executeRunTask(withPlan({ kind: 'run', ops: c.compiled.ops, tables: inputs, maxRows: 1e9 }))
+    const runOver = c.compiled.oneRow ? [...inputs, oneRowTable()] : inputs
+    const answer = executeRunTask(withPlan({ kind: 'run', ops: c.compiled.ops, tables: runOver, maxRows: 1e9 }))
     return sqlShaped(fromWire(answer), c.compiled.names)
   } catch (e) {
     if (fallbackOf(e)?.kind === 'sqlite') return null
@@ -155,7 +156,7 @@ function sortedRows(columns: unknown[][]): unknown[][] {
 
 /**
  * Whether SQL leaves the order of the answer's rows open: no ORDER BY of the whole query, and a
- * join, a window (which sorts the rows its own way) or a subquery or WITH.
+ * join (by JOIN or by commas), a window (which sorts the rows its own way) or a subquery or WITH.
  */
 function orderLeftOpen(sql: string): boolean {
   let depth = 0
@@ -167,7 +168,9 @@ function orderLeftOpen(sql: string): boolean {
     else if (ch === ')') depth--
     else if (depth === 0 && sql.startsWith(' ORDER BY ', i)) outerOrder = true
   }
-  return !outerOrder && (sql.includes(' JOIN ') || sql.includes(' OVER ') || sql.includes('(SELECT ') || sql.startsWith('WITH '))
+  return (
+    !outerOrder && (sql.includes(' JOIN ') || FEATURES['comma join'].test(sql) || sql.includes(' OVER ') || sql.includes('(SELECT ') || sql.startsWith('WITH '))
+  )
 }
 
 /** What one run of random queries found (differential test, fuzz:sql). */
@@ -201,6 +204,7 @@ export const FEATURES: Readonly<Record<string, RegExp>> = {
   rank: /rank\(\) OVER/,
   'lag/lead': /\b(lag|lead)\(/,
   'IN ()': /\bIN \(\)/,
+  'comma join': /\bFROM [\w.]+( \w+)?, /,
 }
 
 /**

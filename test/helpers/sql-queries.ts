@@ -23,6 +23,8 @@ export class SqlQueries {
   private readonly rng: Rng
   /** While a join query is made: its expressions may read the joined table's columns too. */
   private joined = false
+  /** While a comma join is made: the equalities WHERE must begin with. */
+  private commaOn: string | null = null
 
   constructor(seed: number) {
     this.rng = new Rng(seed)
@@ -204,11 +206,13 @@ export class SqlQueries {
     // Now and then WHERE tests a value the select list shows too (computed once, plan.ts withShared).
     const shown = items[0].replace(/ AS c[0-9]+$/, '')
     if (this.rng.chance(0.15) && !distinct)
-      sql += ` WHERE ${shown} ${this.rng.pick(['>', '<=', 'IS NOT NULL AND', '='])} ${this.rng.pick(["'b'", '0', '1.5'])}`.replace(
-        'IS NOT NULL AND',
-        'IS NOT NULL AND i <>',
+      sql += this.where(
+        `${shown} ${this.rng.pick(['>', '<=', 'IS NOT NULL AND', '='])} ${this.rng.pick(["'b'", '0', '1.5'])}`.replace(
+          'IS NOT NULL AND',
+          'IS NOT NULL AND i <>',
+        ),
       )
-    else if (this.rng.chance(0.6)) sql += ` WHERE ${this.cond(2)}`
+    else sql += this.where(this.rng.chance(0.6) ? this.cond(2) : null)
     return sql + this.orderAndLimit(sql.includes('SELECT *') ? (this.joined ? 8 : 5) : items.length, !distinct)
   }
 
@@ -228,12 +232,22 @@ export class SqlQueries {
         ? `(SELECT k, name, w FROM ${SQL_JOINED}${r.chance(0.5) ? ` WHERE ${r.pick(['w IS NOT NULL', 'k > -3'])}` : ''})`
         : SQL_JOINED
       const joinedAlias = a === 'x' ? ' y' : joined === SQL_JOINED ? '' : ' AS u'
-      const from = `${SQL_TABLE}${aliases} ${r.pick(['JOIN', 'LEFT JOIN', 'INNER JOIN', 'LEFT OUTER JOIN'])} ${joined}${joinedAlias} ON ${on}`
+      const how = r.pick(['JOIN', 'LEFT JOIN', 'INNER JOIN', 'LEFT OUTER JOIN', ','])
+      // `FROM t, u WHERE <on> AND (…)`: the inner join written with a comma (comma-joins.ts).
+      if (how === ',') this.commaOn = on
+      const from = how === ',' ? `${SQL_TABLE}${aliases}, ${joined}${joinedAlias}` : `${SQL_TABLE}${aliases} ${how} ${joined}${joinedAlias} ON ${on}`
       const sql = this.single(r.pick(['plain', 'plain', 'grouped', 'aggregate', 'distinct']))
       return sql.replace(`FROM ${SQL_TABLE}`, `FROM ${from}`)
     } finally {
       this.joined = false
+      this.commaOn = null
     }
+  }
+
+  /** ` WHERE cond`, with a comma join's equalities first; '' for none. */
+  private where(cond: string | null): string {
+    if (this.commaOn === null) return cond === null ? '' : ` WHERE ${cond}`
+    return ` WHERE ${this.commaOn}${cond === null ? '' : ` AND (${cond})`}`
   }
 
   private grouped(byKeys: boolean): string {
@@ -244,7 +258,7 @@ export class SqlQueries {
     const items = [...keys.map((k) => (r.chance(0.3) ? `${k} AS k${r.int(0, 9)}` : k)), ...aggs.map((a) => (r.chance(0.4) ? `${a} AS v${r.int(0, 99)}` : a))]
     const distinctItems = [...new Set(items)]
     let sql = `SELECT ${distinctItems.join(', ')} FROM ${SQL_TABLE}`
-    if (r.chance(0.5)) sql += ` WHERE ${this.cond(2)}`
+    sql += this.where(r.chance(0.5) ? this.cond(2) : null)
     if (keys.length > 0) sql += ` GROUP BY ${keys.map((k, i) => (r.chance(0.3) ? String(i + 1) : k)).join(', ')}`
     if (r.chance(0.3)) sql += ` HAVING ${this.aggregateExpr()} ${r.pick(['>', '<=', '='])} ${r.int(0, 4)}`
     // Without ORDER BY a grouped answer comes in SQLite's order of the keys; with, the order is total.

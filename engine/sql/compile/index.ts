@@ -13,11 +13,13 @@ import { rewriteTableRefs } from '../table-refs.js'
 import { NotCompiled } from './ir.js'
 import { sqliteColumnNames } from './names.js'
 import { loadSqlParser, readStatement } from './parse.js'
+import { ONE_ROW_COLUMNS, ONE_ROW_PATH } from './one-row.js'
 import { planQuery } from './plan.js'
 import { textOrdersAsSqlite } from './text-order.js'
 
 export { sqlShaped } from './shape.js'
 export { loadSqlParser } from './parse.js'
+export { oneRowTable } from './one-row.js'
 export { ordersAsSqlite } from './text-order.js'
 
 /** A table an SQL text reads: its catalog path, the schema sql.js attaches it as (`t0`), its columns. */
@@ -34,6 +36,8 @@ export interface CompiledSql {
   readonly names: readonly string[]
   /** The plan orders text: the caller runs it only over text that orders as in SQLite (ordersAsSqlite). */
   readonly textOrder: boolean
+  /** A SELECT without FROM: the caller adds oneRowTable() to the tables it runs the plan over. */
+  readonly oneRow: boolean
 }
 
 /** The query compiled, or why it runs on sql.js instead. */
@@ -48,7 +52,7 @@ export async function compileSql(sql: string, tables: readonly SqlTableSchema[])
   // sql.js refuses it with a clear message (many-tables.ts), which the engine must not answer instead.
   if (tables.length > MAX_QUERY_TABLES) return { reason: `more than ${MAX_QUERY_TABLES} tables` }
   await loadSqlParser()
-  const schemas = new Map(tables.map((t) => [t.path, t.columns]))
+  const schemas = new Map([...tables.map((t): [string, readonly ColumnSpec[]] => [t.path, t.columns]), [ONE_ROW_PATH, ONE_ROW_COLUMNS]])
   try {
     const select = readStatement(sql)
     const plan = planQuery(select, schemas)
@@ -63,7 +67,7 @@ export async function compileSql(sql: string, tables: readonly SqlTableSchema[])
       const alias = plan.aliases[i]
       if (alias !== null && alias !== names[i]) return { reason: 'not SQLite’s reading of the select list' }
     }
-    return { compiled: { ops: checkedPlan(plan.ops, schemas), names, textOrder: plan.textOrder } }
+    return { compiled: { ops: checkedPlan(plan.ops, schemas), names, textOrder: plan.textOrder, oneRow: plan.oneRow } }
   } catch (e) {
     if (e instanceof NotCompiled) return { reason: e.message }
     throw e

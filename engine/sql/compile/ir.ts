@@ -60,6 +60,8 @@ export interface OrderKey {
  */
 export type SqlSource =
   | { readonly k: 'table'; readonly path: string }
+  /** No FROM: one row of no columns (one-row.ts). */
+  | { readonly k: 'one row' }
   | { readonly k: 'query'; readonly query: SqlQuery; readonly name: string | null; readonly columns: readonly string[] | null }
 
 /** `[INNER | LEFT] JOIN source [alias] ON …`: the ON condition as written. */
@@ -70,13 +72,20 @@ export interface SqlJoin {
   readonly on: SqlExpr
 }
 
+/** `FROM a, source [alias]`: an inner join whose conditions are among WHERE's (comma-joins.ts finds them). */
+export interface SqlCommaJoin {
+  readonly kind: 'comma'
+  readonly source: SqlSource
+  readonly alias: string | null
+}
+
 export interface SqlSelect {
   readonly k: 'select'
   /** What the first FROM item reads, and the alias it may be called by. */
   readonly source: SqlSource
   readonly alias: string | null
-  /** The tables joined to it, in order. */
-  readonly joins: readonly SqlJoin[]
+  /** The items joined to it, in order: all by JOIN, or all by commas. */
+  readonly joins: readonly SqlJoin[] | readonly SqlCommaJoin[]
   readonly distinct: boolean
   /** `*` is expanded by the planner into the table's columns. */
   readonly items: readonly (SelectItem | 'star')[]

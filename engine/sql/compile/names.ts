@@ -5,6 +5,7 @@
  * own answer, not a re-implementation of its rules.
  */
 import type { ColumnSpec } from '../../../shared/table.js'
+import { ATTACH_DIRECT, COPIES, needsCopies, pointAtCopies } from '../many-tables.js'
 import { quoteIdent } from '../table-refs.js'
 import { sqliteColumnDefs, SQLITE_TABLE } from '../../storage/sqlite-image.js'
 import { sqlJs } from '../../storage/sqljs.js'
@@ -20,11 +21,17 @@ export async function sqliteColumnNames(
   const SQL = await sqlJs()
   const db = new SQL.Database()
   try {
-    for (const t of tables) {
+    // Past the databases sql.js attaches, the rest are tables of one database, as the sql.js path
+    // has them (many-tables.ts), and the query reads them there.
+    const direct = needsCopies(tables.length) ? tables.slice(0, ATTACH_DIRECT) : tables
+    const copied = tables.slice(direct.length)
+    for (const t of direct) {
       db.exec(`ATTACH ':memory:' AS ${quoteIdent(t.alias)}`)
       db.exec(`CREATE TABLE ${quoteIdent(t.alias)}.${quoteIdent(SQLITE_TABLE)} (${sqliteColumnDefs(t.columns)})`)
     }
-    const stmt = db.prepare(sql)
+    if (copied.length > 0) db.exec(`ATTACH ':memory:' AS ${quoteIdent(COPIES)}`)
+    for (const t of copied) db.exec(`CREATE TABLE ${quoteIdent(COPIES)}.${quoteIdent(t.alias)} (${sqliteColumnDefs(t.columns)})`)
+    const stmt = db.prepare(copied.length === 0 ? sql : pointAtCopies(sql, new Set(copied.map((t) => t.alias))))
     try {
       return stmt.getColumnNames()
     } finally {

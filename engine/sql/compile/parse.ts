@@ -19,6 +19,7 @@ import {
   type OrderKey,
   type SelectItem,
   type SqlExpr,
+  type SqlCommaJoin,
   type SqlJoin,
   type SqlQuery,
   type SqlSelect,
@@ -181,8 +182,15 @@ function readDistinct(d: unknown): boolean {
   throw outside('DISTINCT ON')
 }
 
-function readFrom(from: unknown, ctes: Ctes): { source: SqlSource; alias: string | null; joins: SqlJoin[] } {
-  if (!Array.isArray(from) || from.length !== 1 || !isNode(from[0])) throw outside('not one table (and its joins) in FROM')
+function readFrom(from: unknown, ctes: Ctes): { source: SqlSource; alias: string | null; joins: SqlJoin[] | SqlCommaJoin[] } {
+  if (emptyList(from)) return { source: { k: 'one row' }, alias: null, joins: [] }
+  if (!Array.isArray(from) || !from.every(isNode)) throw outside('a FROM form')
+  if (from.length > 1) {
+    // `FROM a, b, c`: SQLite reads `a, b JOIN c` as `(a, b) JOIN c`; only items without JOINs here.
+    if (from.some((twj) => !emptyList(twj.joins))) throw outside('a comma join beside a JOIN')
+    const [first, ...rest] = from.map((twj) => readRelation(twj.relation, ctes))
+    return { ...first, joins: rest.map((r): SqlCommaJoin => ({ kind: 'comma', ...r })) }
+  }
   const twj = from[0]
   const first = readRelation(twj.relation, ctes)
   const joins = (Array.isArray(twj.joins) ? twj.joins : []).map((j: unknown): SqlJoin => {

@@ -10,7 +10,9 @@
 import type { Expr, Op, SortKey, Tcol } from '../../ast.js'
 import type { ColumnSpec } from '../../../shared/table.js'
 import { textOf, truth, value, type Scope, type Uses, type Val } from './expr.js'
-import { outside, type SqlExpr, type SqlQuery, type SqlSelect, type SqlSource, type SqlUnion } from './ir.js'
+import { commaJoinOrder } from './comma-joins.js'
+import { ONE_ROW_PATH } from './one-row.js'
+import { outside, type SqlExpr, type SqlJoin, type SqlQuery, type SqlSelect, type SqlSource, type SqlUnion } from './ir.js'
 import {
   aggregatesOf,
   colRef,
@@ -44,6 +46,8 @@ export interface SqlPlan {
   readonly aliases: readonly (string | null)[]
   /** Text is ordered somewhere (expr.ts, Uses): the caller checks the text's characters first. */
   readonly textOrder: boolean
+  /** A SELECT without FROM reads the table of one row (one-row.ts). */
+  readonly oneRow: boolean
 }
 
 /** What the planning of one query shares with its subqueries. */
@@ -51,6 +55,8 @@ interface Context {
   readonly specs: ReadonlyMap<string, readonly ColumnSpec[]>
   readonly names: Names
   readonly uses: Uses
+  /** Whether a SELECT without FROM reads the table of one row. */
+  readonly oneRow: { read: boolean }
 }
 
 /** A (sub)query planned: the operations that make its rows, from a `<base>`, and its columns. */
@@ -65,11 +71,11 @@ interface Planned {
 /** @param specs the columns of each table the query reads, by lower-cased path */
 export function planQuery(query: SqlQuery, specs: ReadonlyMap<string, readonly ColumnSpec[]>): SqlPlan {
   const taken = new Set([...specs.values()].flatMap((cols) => cols.map((c) => c.name.toLowerCase())))
-  const ctx: Context = { specs, names: new Names(taken), uses: { textOrder: false } }
+  const ctx: Context = { specs, names: new Names(taken), uses: { textOrder: false }, oneRow: { read: false } }
   const planned = planOf(query, ctx, true)
   const columns = planned.cols.map((c) => (c.val.e as { name: string }).name)
   const ops = [...planned.ops, { kind: 'Colord', cols: columns, hide: [], hard: false, loc: LOC } as Op]
-  return { ops: linkingWhatIsRead(ops), columns, aliases: planned.aliases, textOrder: ctx.uses.textOrder }
+  return { ops: linkingWhatIsRead(ops), columns, aliases: planned.aliases, textOrder: ctx.uses.textOrder, oneRow: ctx.oneRow.read }
 }
 
 /**
@@ -98,6 +104,10 @@ function planOf(query: SqlQuery, ctx: Context, top = false): Planned {
  */
 function planSource(source: SqlSource, alias: string | null, index: number, ctx: Context): { table: PlanTable; ops: Op[]; suffix: string } {
   const suffix = index === 0 ? '' : `_sqlj${index}`
+  if (source.k === 'one row') {
+    ctx.oneRow.read = true
+    return { table: { qualifier: null, cols: [], foreign: [] }, ops: [{ kind: 'Base', table: ONE_ROW_PATH, loc: LOC }], suffix }
+  }
   if (source.k === 'table') {
     const specs = ctx.specs.get(source.path.toLowerCase())
     if (specs === undefined) throw outside(`the table ${source.path}`)
@@ -114,17 +124,22 @@ function planSource(source: SqlSource, alias: string | null, index: number, ctx:
 }
 
 /** @param top the query itself (not a subquery, nor one SELECT of a UNION ALL): its values are only shown */
-function planSelect(select: SqlSelect, ctx: Context, top = false): Planned {
+function planSelect(written: SqlSelect, ctx: Context, top = false): Planned {
   const { names } = ctx
-  const sources = [planSource(select.source, select.alias, 0, ctx), ...select.joins.map((j, i) => planSource(j.source, j.alias, i + 1, ctx))]
-  const tables = sources.map((s) => s.table)
-  const qualifiers = tables.flatMap((t) => (t.qualifier === null ? [] : [t.qualifier]))
+  const sources = [planSource(written.source, written.alias, 0, ctx), ...written.joins.map((j, i) => planSource(j.source, j.alias, i + 1, ctx))]
+  const fromTables = sources.map((s) => s.table)
+  const qualifiers = fromTables.flatMap((t) => (t.qualifier === null ? [] : [t.qualifier]))
   if (new Set(qualifiers).size !== qualifiers.length) throw outside('two tables by the same name')
+  const { select, order } = asJoins(written, fromTables)
+  const tables = order.map((at) => fromTables[at])
   const ops: Op[] = [...sources[0].ops]
-  select.joins.forEach((j, i) => ops.push(linkOf(j, tables, i + 1, sources[i + 1].ops, sources[i + 1].suffix, ops, names, ctx.uses, select.where)))
+  select.joins.forEach((j, i) => {
+    const joined = sources[order[i + 1]]
+    ops.push(linkOf(j, tables, i + 1, joined.ops, joined.suffix, ops, names, ctx.uses, select.where))
+  })
   const items = select.items.flatMap((item): Item[] =>
     item === 'star'
-      ? tables.flatMap((t) => t.cols.map((c) => ({ expr: null, val: c.val, alias: c.name, star: true })))
+      ? fromTables.flatMap((t) => t.cols.map((c) => ({ expr: null, val: c.val, alias: c.name, star: true })))
       : [{ expr: item.expr, val: null, alias: item.alias, star: false }],
   )
   const exprs = items.flatMap((i) => (i.expr === null ? [] : [i.expr]))
@@ -181,6 +196,19 @@ function planSelect(select: SqlSelect, ctx: Context, top = false): Planned {
   }
   limitRows(select, ops)
   return { ops, cols, aliases: items.map((i) => i.alias) }
+}
+
+/**
+ * The SELECT with its FROM items joined by JOIN … ON, and the order in which they are joined (by
+ * their place in FROM): a comma join's items as comma-joins.ts orders them, WHERE's equalities
+ * that join them become their ON conditions.
+ */
+function asJoins(select: SqlSelect, fromTables: readonly PlanTable[]): { select: SqlSelect & { joins: readonly SqlJoin[] }; order: readonly number[] } {
+  const joins = select.joins
+  if (!joins.some((j) => j.kind === 'comma')) return { select: { ...select, joins: joins as readonly SqlJoin[] }, order: fromTables.map((_, i) => i) }
+  const { order, ons, where } = commaJoinOrder(fromTables, select.where)
+  const inner = order.slice(1).map((at, i): SqlJoin => ({ kind: 'inner', source: joins[at - 1].source, alias: joins[at - 1].alias, on: ons[i] }))
+  return { select: { ...select, joins: inner, where }, order }
 }
 
 function limitRows(q: { readonly limit: number | null; readonly offset: number }, ops: Op[]): void {

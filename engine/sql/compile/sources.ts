@@ -53,30 +53,59 @@ export function storedSourceColumn(name: string, engineName: string, spec: Colum
   }
 }
 
+type Place = { readonly table: number; readonly col: number }
+
+/** The tables' columns by lower-cased bare name, made once per list of tables (a join of 64 resolves thousands of names). */
+const placesByName = new WeakMap<readonly PlanTable[], ReadonlyMap<string, readonly Place[]>>()
+
+function placesOf(tables: readonly PlanTable[]): ReadonlyMap<string, readonly Place[]> {
+  let places = placesByName.get(tables)
+  if (places === undefined) {
+    const made = new Map<string, Place[]>()
+    tables.forEach((t, table) =>
+      t.cols.forEach((c, col) => {
+        if (c.name === null) return
+        const bare = c.name.toLowerCase()
+        made.set(bare, [...(made.get(bare) ?? []), { table, col }])
+      }),
+    )
+    places = made
+    placesByName.set(tables, places)
+  }
+  return places
+}
+
 /** Where a name (`col` or `q.col`) is among the tables: exactly one column, or `outside`. */
-function resolve(tables: readonly PlanTable[], name: string): { table: number; col: number } {
+function resolve(tables: readonly PlanTable[], name: string): Place {
   const dot = name.lastIndexOf('.')
   const bare = name.slice(dot + 1).toLowerCase()
   const qualifier = dot >= 0 ? name.slice(0, dot).toLowerCase() : null
-  const hits: { table: number; col: number }[] = []
-  tables.forEach((t, table) => {
-    if (qualifier !== null && t.qualifier !== qualifier) return
-    t.cols.forEach((c, col) => {
-      if (c.name !== null && c.name.toLowerCase() === bare) hits.push({ table, col })
-    })
-  })
+  const hits = (placesOf(tables).get(bare) ?? []).filter((p) => qualifier === null || tables[p.table].qualifier === qualifier)
   // None: not a column here; several: SQLite's "ambiguous column name" (or a subquery's repeated name).
   if (hits.length !== 1) throw outside(`the name ${name}`)
   return hits[0]
 }
 
-/** The tables' columns by name (SQL names are case-insensitive). */
-export function tableScope(tables: readonly PlanTable[], uses: Uses): Scope {
+/** Which of the tables a name (`col` or `q.col`) is a column of, or null when none or several. */
+export function tableOf(tables: readonly PlanTable[], name: string): number | null {
+  try {
+    return resolve(tables, name).table
+  } catch {
+    return null
+  }
+}
+
+/**
+ * The tables' columns by name (SQL names are case-insensitive), a name resolved among all of them
+ * (as SQLite resolves one: a name two items have is ambiguous) and read from the first `before` only.
+ */
+export function tableScope(tables: readonly PlanTable[], uses: Uses, before = tables.length): Scope {
   return {
     uses,
     match: () => null,
     column(name) {
       const at = resolve(tables, name)
+      if (at.table >= before) throw outside(`the name ${name}, of an item not joined yet`)
       return tables[at.table].cols[at.col].val
     },
   }
@@ -88,14 +117,7 @@ export function tableScope(tables: readonly PlanTable[], uses: Uses): Scope {
  * orders a bare column of that item, which is NULL there, so the conjunct is NULL, not true.
  */
 function rejectsUnmatched(where: SqlExpr | null, tables: readonly PlanTable[], at: number): boolean {
-  const ofJoined = (x: SqlExpr): boolean => {
-    if (x.k !== 'col') return false
-    try {
-      return resolve(tables, x.name).table === at
-    } catch {
-      return false
-    }
-  }
+  const ofJoined = (x: SqlExpr): boolean => x.k === 'col' && tableOf(tables, x.name) === at
   const rejects = (x: SqlExpr): boolean => {
     switch (x.k) {
       case 'and':
@@ -147,12 +169,11 @@ export function linkOf(
   flatten(join.on)
   const col: string[] = []
   const col2: string[] = []
-  const sofar = tables.slice(0, at + 1)
-  const earlier = tableScope(tables.slice(0, at), uses)
+  const earlier = tableScope(tables, uses, at)
   /** The side that is a column of the joined item, or null. */
   const joinedColumn = (x: SqlExpr): number | null => {
     if (x.k !== 'col') return null
-    const where = resolve(sofar, x.name)
+    const where = resolve(tables, x.name)
     return where.table === at ? where.col : null
   }
   for (const c of conjuncts) {
