@@ -205,6 +205,7 @@ export const FEATURES: Readonly<Record<string, RegExp>> = {
   'lag/lead': /\b(lag|lead)\(/,
   'IN ()': /\bIN \(\)/,
   'comma join': /\bFROM [\w.]+( \w+)?, /,
+  'SELECT without FROM': /\(SELECT [^()]* AS d\)/,
 }
 
 /**

@@ -88,11 +88,20 @@ export class SqlQueries {
     const at = sql.indexOf(from)
     const after = sql.slice(at + from.length)
     const aliased = after.startsWith(' x ')
+    // Now and then one row of constants, a SELECT without FROM (one-row.ts), stands for the table.
+    if (r.chance(0.15)) return `${sql.slice(0, at)}FROM (${this.constantRow()})${aliased ? '' : ' AS t'}${after}`
     if (r.chance(0.3)) {
       const listed = r.chance(0.5)
       return `WITH t${listed ? '(i, j, f, s, d)' : ''} AS (${this.innerQuery(!listed)}) ${sql.slice(0, at)}FROM t${after}`
     }
     return `${sql.slice(0, at)}FROM (${this.innerQuery(true)})${aliased ? '' : ' AS t'}${after}`
+  }
+
+  /** One row of the first table's columns, as constants of their types: a SELECT without FROM. */
+  private constantRow(): string {
+    const r = this.rng
+    const real = (r.int(-5, 5) / 2).toFixed(1)
+    return `SELECT ${r.int(-5, 5)} AS i, ${r.int(0, 3)} AS j, ${real} AS f, '${r.pick(TEXTS)}' AS s, ${r.pick(DATES)} AS d`
   }
 
   /** A query of the first table whose columns are of its types, named as its columns when `named`. */
