@@ -71,7 +71,7 @@ export function jsonCellReader(column: ResultColumn): (row: number) => Cell {
       }
     }
     case 'bigint': {
-      // Every digit, as a JSON number (docs/api.md, "Big integers"): JSON has no limit on them.
+      // Every digit, as a JSON number (docs/endpoints.md): JSON has no limit on digits.
       const data = column.data
       return (row) => {
         const v = data[row]
