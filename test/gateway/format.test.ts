@@ -49,6 +49,14 @@ function mixed(): ResultSet {
   )
 }
 
+/**
+ * renderResult's answer joined into one string whatever time the joining takes: these tests are of
+ * the text, and a rendering slower than JOIN_BUDGET_MS (a cold start on a loaded machine) would
+ * otherwise come as a stream (the tests "on large results" are of that choice).
+ */
+const joined = (result: ResultSet, format: Format, opts: Parameters<typeof renderResult>[2] = {}): Rendered =>
+  renderResult(result, format, { ...opts, stream: false })
+
 function isStream(r: Rendered): boolean {
   return typeof r.body !== 'string'
 }
@@ -150,13 +158,13 @@ function natural(result: ResultSet, from = 0, to = result.rowCount) {
 describe('renderResult()', () => {
   describe('on a small mixed result with N/A in every type', () => {
     it('renders column-major JSON with null for numeric N/A and an empty string for text N/A', () => {
-      const r = renderResult(mixed(), 'json')
+      const r = joined(mixed(), 'json')
       expect(r.type).to.equal('application/json; charset=utf-8')
       expect(r.body).to.equal('{"id":[1,22,-3],"name":["apple","","kiwi fruit"],"price":[1.5,null,1234.567],"day":[20240131,null,20231105]}')
     })
 
     it('renders json.rows as cols plus row arrays', () => {
-      const r = renderResult(mixed(), 'json.rows')
+      const r = joined(mixed(), 'json.rows')
       expect(r.type).to.equal('application/json; charset=utf-8')
       expect(JSON.parse(r.body as string)).to.deep.equal({
         cols: ['id', 'name', 'price', 'day'],
@@ -169,7 +177,7 @@ describe('renderResult()', () => {
     })
 
     it('renders json.keyed as a list of row objects', () => {
-      const r = renderResult(mixed(), 'json.keyed')
+      const r = joined(mixed(), 'json.keyed')
       expect(r.body).to.equal(
         '[{"id":1,"name":"apple","price":1.5,"day":20240131},{"id":22,"name":"","price":null,"day":null},' +
           '{"id":-3,"name":"kiwi fruit","price":1234.567,"day":20231105}]',
@@ -177,7 +185,7 @@ describe('renderResult()', () => {
     })
 
     it('renders an aligned text table with numbers right-aligned, dates as type:date shows them (mm/dd/yy) and N/A blank', () => {
-      const r = renderResult(mixed(), 'text')
+      const r = joined(mixed(), 'text')
       expect(r.type).to.equal('text/plain; charset=utf-8')
       expect(r.body).to.equal(
         'id  name          price       day\n' +
@@ -193,7 +201,7 @@ describe('renderResult()', () => {
         { label: 'text', href: 'api/run/!data:text' },
         { label: 'json', href: 'api/run/!data:json' },
       ]
-      const r = renderResult(mixed(), 'html', { page: { title: 'My result', links } })
+      const r = joined(mixed(), 'html', { page: { title: 'My result', links } })
       const html = r.body as string
       expect(r.type).to.equal('text/html; charset=utf-8')
       expect(html.startsWith('<!doctype html>\n')).to.equal(true)
@@ -216,44 +224,42 @@ describe('renderResult()', () => {
     it('selects the half-open range in every JSON shape', () => {
       const range = { from: 1, to: 3 }
       const want = natural(mixed(), 1, 3)
-      expect(renderResult(mixed(), 'json', { range }).body).to.equal(JSON.stringify(want.json))
-      expect(renderResult(mixed(), 'json.rows', { range }).body).to.equal(JSON.stringify(want.rows))
-      expect(renderResult(mixed(), 'json.keyed', { range }).body).to.equal(JSON.stringify(want.keyed))
+      expect(joined(mixed(), 'json', { range }).body).to.equal(JSON.stringify(want.json))
+      expect(joined(mixed(), 'json.rows', { range }).body).to.equal(JSON.stringify(want.rows))
+      expect(joined(mixed(), 'json.keyed', { range }).body).to.equal(JSON.stringify(want.keyed))
     })
 
     it('sizes text columns from the selected rows only', () => {
-      const body = renderResult(mixed(), 'text', { range: { from: 0, to: 1 } }).body
+      const body = joined(mixed(), 'text', { range: { from: 0, to: 1 } }).body
       expect(body).to.equal('id  name   price       day\n--  -----  -----  --------\n 1  apple   1.50  01/31/24\n')
     })
 
     it('renders an empty range as empty arrays and a header-only table', () => {
       const range = { from: 2, to: 2 }
-      expect(renderResult(mixed(), 'json', { range }).body).to.equal('{"id":[],"name":[],"price":[],"day":[]}')
-      expect(renderResult(mixed(), 'json.rows', { range }).body).to.equal('{"cols":["id","name","price","day"],"rows":[]}')
-      expect(renderResult(mixed(), 'json.keyed', { range }).body).to.equal('[]')
-      expect(renderResult(mixed(), 'text', { range }).body).to.equal('id  name  price  day\n--  ----  -----  ---\n')
+      expect(joined(mixed(), 'json', { range }).body).to.equal('{"id":[],"name":[],"price":[],"day":[]}')
+      expect(joined(mixed(), 'json.rows', { range }).body).to.equal('{"cols":["id","name","price","day"],"rows":[]}')
+      expect(joined(mixed(), 'json.keyed', { range }).body).to.equal('[]')
+      expect(joined(mixed(), 'text', { range }).body).to.equal('id  name  price  day\n--  ----  -----  ---\n')
     })
 
     it('says which rows an HTML page shows', () => {
-      const html = renderResult(mixed(), 'html', { range: { from: 1, to: 3 } }).body as string
+      const html = joined(mixed(), 'html', { range: { from: 1, to: 3 } }).body as string
       expect(html).to.include('<p>3 rows, showing rows 1\u20132</p>')
       expect(html).to.not.include('apple')
     })
 
     it('clips a range that runs past the end', () => {
-      expect(renderResult(mixed(), 'json', { range: { from: 2, to: 99 } }).body).to.equal(
-        '{"id":[-3],"name":["kiwi fruit"],"price":[1234.567],"day":[20231105]}',
-      )
+      expect(joined(mixed(), 'json', { range: { from: 2, to: 99 } }).body).to.equal('{"id":[-3],"name":["kiwi fruit"],"price":[1234.567],"day":[20231105]}')
     })
   })
 
   describe('with no columns', () => {
     it('renders valid empty shapes', () => {
       const empty: ResultSet = { cols: [], columns: [], rowCount: 0 }
-      expect(renderResult(empty, 'json').body).to.equal('{}')
-      expect(renderResult(empty, 'json.rows').body).to.equal('{"cols":[],"rows":[]}')
-      expect(renderResult(empty, 'json.keyed').body).to.equal('[]')
-      expect(renderResult(empty, 'text').body).to.equal('\n\n')
+      expect(joined(empty, 'json').body).to.equal('{}')
+      expect(joined(empty, 'json.rows').body).to.equal('{"cols":[],"rows":[]}')
+      expect(joined(empty, 'json.keyed').body).to.equal('[]')
+      expect(joined(empty, 'text').body).to.equal('\n\n')
     })
   })
 
@@ -322,12 +328,12 @@ describe('renderResult()', () => {
 
     it('writes 1e21, -0 and 0.1+0.2 as JSON.stringify does', () => {
       const result = table([{ name: 'x', type: 'float' }], [[1e21], [-0], [0.1 + 0.2], [Infinity], [-Infinity]])
-      expect(renderResult(result, 'json').body).to.equal('{"x":[1e+21,0,0.30000000000000004,null,null]}')
+      expect(joined(result, 'json').body).to.equal('{"x":[1e+21,0,0.30000000000000004,null,null]}')
     })
 
     it('escapes quotes, backslashes, control characters and lone surrogates in strings', () => {
       const result = table([{ name: 's', type: 'text' }], [['a"b'], ['c\\d'], ['\u0001\n'], ['\ud800'], ['\ud83d\ude00']])
-      expect(renderResult(result, 'json').body).to.equal('{"s":["a\\"b","c\\\\d","\\u0001\\n","\\ud800","\ud83d\ude00"]}')
+      expect(joined(result, 'json').body).to.equal('{"s":["a\\"b","c\\\\d","\\u0001\\n","\\ud800","\ud83d\ude00"]}')
     })
   })
 
@@ -338,7 +344,7 @@ describe('renderResult()', () => {
     const page = { title: '<script>t</script>', links: [{ label: '<i>json</i>', href: evilHref }] }
 
     it('never lets a value, label, title or link break out of its element or attribute', () => {
-      const html = renderResult(result, 'html', { page }).body as string
+      const html = joined(result, 'html', { page }).body as string
       expect(html).to.not.include('<script>')
       expect(html).to.not.include('" onmouseover=')
       expect(html).to.not.include('<i>')
@@ -378,7 +384,7 @@ describe('cell display', () => {
       [1 / 3, 0.000123456789],
       [null, 1e-7],
     ])
-    expect(renderResult(result, 'text').body).to.equal(
+    expect(joined(result, 'text').body).to.equal(
       '    a            b\n' + '-----  -----------\n' + '2.000            2\n' + '0.000          0.3\n' + '0.333  0.000123457\n' + '              1e-7\n',
     )
   })
@@ -398,17 +404,17 @@ describe('cell display', () => {
 
   it('shows a value through the first of a repeated format key, in the text view', () => {
     const result = table([{ name: 'a', type: 'float', format: 'type:num;dec:1;width:6;dec:4' }], [[2.25], [1]])
-    expect(renderResult(result, 'text').body).to.equal('  a\n---\n2.3\n1.0\n')
+    expect(joined(result, 'text').body).to.equal('  a\n---\n2.3\n1.0\n')
   })
 
   it('shows a date column value that is not a date as the plain integer', () => {
     const result = table([{ name: 'd', type: 'date' }], [[20241301], [7]])
-    expect(renderResult(result, 'text').body).to.equal('       d\n--------\n20241301\n       7\n')
+    expect(joined(result, 'text').body).to.equal('       d\n--------\n20241301\n       7\n')
   })
 
   it('keeps text table lines intact when a value holds a newline or tab', () => {
     const result = table([{ name: 's', type: 'text' }], [['a\nb\tc']])
-    expect(renderResult(result, 'text').body).to.equal('s\n-----\na b c\n')
+    expect(joined(result, 'text').body).to.equal('s\n-----\na b c\n')
   })
 })
 
@@ -416,7 +422,7 @@ describe('colsTable()', () => {
   const cols: ColumnMeta[] = mixed().cols.slice()
 
   it('reports name, label, desc, type, fixed, width and format for run', async () => {
-    const body = await collectBody(renderResult(colsTable(cols, 'run'), 'json'))
+    const body = await collectBody(joined(colsTable(cols, 'run'), 'json'))
     expect(JSON.parse(body)).to.deep.equal({
       name: ['id', 'name', 'price', 'day'],
       label: ['id', 'Full\nname', 'price', 'day'],
@@ -430,13 +436,13 @@ describe('colsTable()', () => {
   })
 
   it('reports only name, label and width for sql', () => {
-    expect(renderResult(colsTable(cols, 'sql'), 'json').body).to.equal(
+    expect(joined(colsTable(cols, 'sql'), 'json').body).to.equal(
       '{"name":["id","name","price","day"],"label":["id","Full\\nname","price","day"],"width":[10,16,12,10]}',
     )
   })
 
   it('renders as a text table like any other result', () => {
-    expect(renderResult(colsTable(cols, 'sql'), 'text').body).to.equal(
+    expect(joined(colsTable(cols, 'sql'), 'text').body).to.equal(
       'name   label      width\n' +
         '-----  ---------  -----\n' +
         'id     id            10\n' +
