@@ -8,20 +8,14 @@
  */
 import { expect } from 'chai'
 import { MAX_SQL_NAME_CHARS } from '../../shared/name-limits.js'
-import { startTestService, type TestService } from '../helpers/service.js'
+import { memoryServiceLoggedIn } from '../helpers/service.js'
 
 const sum = (n: number) => Array.from({ length: n }, (_, i) => String(i)).join(' + ')
 
 describe('api/sql result columns named by long expressions (issue 38)', function () {
   this.timeout(60_000)
-  let svc: TestService
-  let cookie: string
-  before(async () => {
-    svc = await startTestService('memory')
-    cookie = await svc.login()
-  })
-  after(() => svc?.close())
-  const sql = (text: string) => svc.http.post('/v1/api/sql:json').set('Cookie', cookie).send({ sql: text })
+  const { session } = memoryServiceLoggedIn()
+  const sql = (text: string) => session.post('/v1/api/sql:json', { sql: text })
 
   for (const [what, from] of [
     ['on sql.js (no table)', ''],

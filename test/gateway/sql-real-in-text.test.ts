@@ -6,7 +6,7 @@
  * receives it.
  */
 import { expect } from 'chai'
-import { startTestService, type TestService } from '../helpers/service.js'
+import { memoryServiceLoggedIn } from '../helpers/service.js'
 
 const SQL =
   "select store, case when store = (select min(store) from pub.demo.retail.stores) then 2.0 when store < 0 then 0.5 else 'x' end as v " +
@@ -14,14 +14,8 @@ const SQL =
 
 describe('api/sql: a REAL among text is written as SQLite writes it (issue 38)', function () {
   this.timeout(60_000)
-  let svc: TestService
-  let cookie: string
-  before(async () => {
-    svc = await startTestService('memory')
-    cookie = await svc.login()
-  })
-  after(() => svc?.close())
-  const post = (format: string, sql: string) => svc.http.post(`/v1/api/sql:${format}`).set('Cookie', cookie).send({ sql })
+  const { session } = memoryServiceLoggedIn()
+  const post = (format: string, sql: string) => session.post(`/v1/api/sql:${format}`, { sql })
 
   it('answers "2.0" in JSON, the column being text', async () => {
     const res = await post('json', SQL)

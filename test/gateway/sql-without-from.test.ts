@@ -4,18 +4,12 @@
  * (gateway/query/sql.ts); the answer is SQLite's, and SELECT * without FROM is SQLite's error.
  */
 import { expect } from 'chai'
-import { startTestService, type TestService } from '../helpers/service.js'
+import { memoryServiceLoggedIn } from '../helpers/service.js'
 
 describe('api/sql: SELECT without FROM on the columnar engine (issue 38)', function () {
   this.timeout(60_000)
-  let svc: TestService
-  let cookie: string
-  before(async () => {
-    svc = await startTestService('memory')
-    cookie = await svc.login()
-  })
-  after(() => svc?.close())
-  const post = (sql: string) => svc.http.post('/v1/api/sql:json').set('Cookie', cookie).send({ sql })
+  const { session } = memoryServiceLoggedIn()
+  const post = (sql: string) => session.post('/v1/api/sql:json', { sql })
 
   it('answers constants, an aggregate of the one row and a join of it to a table', async () => {
     const res = await post('select 1 + 2 as x, abs(-3) as y, 7 / 2 as z, count(*) as n')

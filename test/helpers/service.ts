@@ -141,6 +141,20 @@ export function loggedIn(svc: () => TestService, uid?: string, pw?: string): Log
   return session
 }
 
+/**
+ * A service on the embedded store for the tests of the enclosing describe, started in a `before`
+ * hook and closed in an `after` hook registered where this is called, with an admin session.
+ */
+export function memoryServiceLoggedIn(): { svc: () => TestService; session: LoggedIn } {
+  let svc: TestService | undefined
+  before(async () => {
+    svc = await startTestService('memory')
+  })
+  after(() => svc?.close())
+  const current = (): TestService => svc!
+  return { svc: current, session: loggedIn(current) }
+}
+
 async function loginThrough(agent: ReturnType<typeof supertest>, uid: string, pw: string): Promise<string> {
   const res = await agent.post('/v1/api/!login:json').type('form').send({ uid, pw })
   if (res.status !== 200) throw new Error(`login failed: ${res.status} ${res.text}`)
