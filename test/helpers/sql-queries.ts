@@ -6,7 +6,7 @@
  */
 import { Rng } from '../../engine/columns/random.js'
 import type { TableInput } from '../../shared/protocol.js'
-import { NA_INT, type ColumnType } from '../../shared/table.js'
+import { NA_BIGINT, NA_INT, type ColumnType } from '../../shared/table.js'
 import type { ColumnValues } from '../../engine/storage/types.js'
 import { makeTable, type Cell } from './engine.js'
 
@@ -405,6 +405,7 @@ export function columnValues(defs: readonly { type: ColumnType; values: readonly
   return defs.map((d): ColumnValues => {
     if (d.type === 'text') return d.values.map((v) => (v === null ? '' : String(v)))
     if (d.type === 'float') return Float64Array.from(d.values, (v) => (v === null ? Number.NaN : Number(v)))
+    if (d.type === 'bigint') return BigInt64Array.from(d.values, (v) => (v === null ? NA_BIGINT : BigInt(v)))
     return Int32Array.from(d.values, (v) => (v === null ? NA_INT : Number(v)))
   })
 }
