@@ -8,6 +8,7 @@
  */
 import { randomUUID } from 'node:crypto'
 import type { SharedDictionary } from '../../shared/protocol.js'
+import type { TextColumn } from './types.js'
 
 export type { SharedDictionary }
 
@@ -203,4 +204,20 @@ const NO_DICTIONARY: readonly string[] = ['']
 /** A stored text column's strings; a column without a dictionary holds only N/A. */
 export function dictionaryOf(c: { readonly dict?: SharedDictionary }): readonly string[] {
   return c.dict ? openDictionary(c.dict) : NO_DICTIONARY
+}
+
+/**
+ * A stored text column over `codes` whose strings are decoded when something first reads them:
+ * a query pays for the dictionaries of the columns it reads, not of every column of a wide table
+ * (decoding a million URLs takes longer than counting a table's rows).
+ */
+export function storedTextColumn(codes: Int32Array, c: { readonly dict?: SharedDictionary }): TextColumn {
+  let dict: readonly string[] | undefined
+  return {
+    type: 'text',
+    codes,
+    get dict(): readonly string[] {
+      return (dict ??= dictionaryOf(c))
+    },
+  }
 }

@@ -7,7 +7,7 @@ import type { Column } from '../columns/types.js'
 import { newColumn, Worksheet } from './worksheet.js'
 import { checkError } from '../check/errors.js'
 import type { Loc } from '../ast.js'
-import { dictionaryOf } from '../columns/shared-dictionary.js'
+import { storedTextColumn } from '../columns/shared-dictionary.js'
 
 export type { TableColumnInput, TableInput }
 
@@ -18,7 +18,7 @@ function toColumn(c: TableColumnInput): Column {
     case 'bigint':
       return { type: c.spec.type, data: new BigInt64Array(c.buffer) }
     case 'text':
-      return { type: 'text', codes: new Int32Array(c.buffer), dict: dictionaryOf(c) }
+      return storedTextColumn(new Int32Array(c.buffer), c)
     default:
       return { type: c.spec.type, data: new Int32Array(c.buffer) }
   }

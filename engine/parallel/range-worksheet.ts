@@ -13,7 +13,7 @@ import type { OpOf } from '../ast.js'
 import { runMerge } from '../interpret/ops/merge.js'
 import { step, type Tables } from '../interpret/run.js'
 import { newColumn, Worksheet, type WsColumn } from '../interpret/worksheet.js'
-import { dictionaryOf } from '../columns/shared-dictionary.js'
+import { storedTextColumn } from '../columns/shared-dictionary.js'
 import { bytesPerValue } from '../columns/types.js'
 
 /**
@@ -36,7 +36,7 @@ function rangeColumn(c: TableColumnInput, start: number, end: number): Column {
     case 'bigint':
       return { type: c.spec.type, data: new BigInt64Array(c.buffer, start * 8, n) }
     case 'text':
-      return { type: 'text', codes: new Int32Array(c.buffer, start * 4, n), dict: dictionaryOf(c) }
+      return storedTextColumn(new Int32Array(c.buffer, start * 4, n), c)
     default:
       return { type: c.spec.type, data: new Int32Array(c.buffer, start * 4, n) }
   }

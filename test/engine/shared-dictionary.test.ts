@@ -6,7 +6,8 @@
 import { expect } from 'chai'
 import { Worker } from 'node:worker_threads'
 import { Rng } from '../../engine/columns/random.js'
-import { KeptDictionaries, openDictionary, shareDictionary, type SharedDictionary } from '../../engine/columns/shared-dictionary.js'
+import { alreadyOpened, KeptDictionaries, openDictionary, shareDictionary, type SharedDictionary } from '../../engine/columns/shared-dictionary.js'
+import { columnsOf, makeTable, runXml } from '../helpers/engine.js'
 
 /** Strings of every kind: empty, ASCII, accents, CJK, emoji (surrogate pairs) and lone surrogates. */
 function randomStrings(rng: Rng, n: number): string[] {
@@ -82,6 +83,23 @@ describe('shared dictionaries', () => {
     const big = d('z'.repeat(11))
     expect(kept.open(big)).to.deep.equal(['', 'z'.repeat(11)])
     expect(kept.stats.count).to.equal(2)
+  })
+
+  it("are decoded only for the columns a query reads (issue 39: a wide table's every dictionary was decoded by every query)", () => {
+    const table = makeTable('pub.w.t', [
+      { name: 'n', type: 'int', values: [1, 2, 3, 2] },
+      { name: 'url', type: 'text', values: ['a.com', 'b.com', null, 'a.com'] },
+      { name: 'title', type: 'text', values: ['A', 'B', 'C', 'D'] },
+    ])
+    const [url, title] = [table.columns[1].dict!, table.columns[2].dict!]
+    const count = runXml('<base table="pub.w.t"/><sel value="n=2"/><tabu><tcol fun="cnt" name="c"/></tabu>', [table])
+    expect(columnsOf(count)).to.deep.equal({ c: [2] })
+    expect(alreadyOpened(url), 'url').to.equal(undefined)
+    expect(alreadyOpened(title), 'title').to.equal(undefined)
+    const urls = runXml('<base table="pub.w.t"/><sel value="n=2"/><colord cols="url"/>', [table])
+    expect(columnsOf(urls)).to.deep.equal({ url: ['b.com', 'a.com'] })
+    expect(alreadyOpened(url)).to.deep.equal(['', 'a.com', 'b.com'])
+    expect(alreadyOpened(title), 'title').to.equal(undefined)
   })
 
   it('hold only N/A for a text column stored without one', () => {

@@ -85,7 +85,8 @@ export function groupStates(ws: Worksheet, g: Grouping, summaries: readonly Grou
   return {
     count: groups.count,
     keys: data.map((c) => gather(c, first)),
-    states: foldGroups(groups, specs, g.starts, g.mask !== null),
+    // Without breaks or a mask every row is in the one group: its count needs no pass over the rows.
+    states: foldGroups(groups, specs, g.starts, g.mask !== null, data.length === 0 && g.mask === null ? Int32Array.of(ws.rows) : undefined),
     slotOrder: null,
     sourceTypes,
   }
