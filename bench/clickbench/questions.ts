@@ -147,8 +147,9 @@ function macro(n: number, having: number): string {
       )
     case 23:
       return (
-        // `~` negates everything to its right, so it goes in parentheses.
-        sel("contains(Title;'Google') & (~contains(URL;'.google.')) & SearchPhrase<>''") +
+        // `~` negates everything to its right, so it goes in parentheses. An empty URL is N/A:
+        // `~contains` holds there, where SQL's `NULL NOT LIKE …` is NULL, so URL<>'' says SQL's meaning.
+        sel("contains(Title;'Google') & (~contains(URL;'.google.')) & URL<>'' & SearchPhrase<>''") +
         tabu(['SearchPhrase'], tcol('min', 'URL') + tcol('min', 'Title') + tcol('cnt', undefined, 'c') + tcol('ucnt', 'UserID')) +
         orderRows(['-c', 'SearchPhrase'], 10)
       )
