@@ -8,7 +8,23 @@ import type { ColumnSpec } from '../shared/table.js'
 import { makeRetailDemo } from '../engine/demo/index.js'
 import { encodeStoredText } from '../engine/storage/index.js'
 import type { ColumnValues } from '../engine/storage/index.js'
+import type { StoredText } from '../engine/storage/dictionary.js'
 import { shareDictionary } from '../engine/columns/shared-dictionary.js'
+
+/**
+ * A column's values as a generator made them: plain values, or text already encoded as the
+ * storage layer keeps it (codes into a sorted dictionary whose code 0 is '', encodeStoredText's
+ * form), which a generator of millions of rows writes straight into an Int32Array.
+ */
+export type BenchColumnValues = ColumnValues | StoredText
+
+export const isEncodedText = (v: BenchColumnValues): v is StoredText => 'codes' in v && 'dict' in v
+
+/** A text column's codes and dictionary, encoding plain values (encodeStoredText) or passing encoded ones on. */
+export const storedText = (v: BenchColumnValues): StoredText => (isEncodedText(v) ? v : encodeStoredText(v as readonly string[]))
+
+/** Plain values, decoding encoded text (for what needs one value per row, such as a SQLite image). */
+export const plainValues = (v: BenchColumnValues): ColumnValues => (isEncodedText(v) ? Array.from(v.codes, (c) => v.dict[c]) : v)
 
 /** One table of the benchmark as the generator made it (plus the key columns for the items). */
 export interface BenchTable {
@@ -19,7 +35,7 @@ export interface BenchTable {
   readonly title: string
   readonly rows: number
   readonly columns: readonly ColumnSpec[]
-  readonly data: readonly ColumnValues[]
+  readonly data: readonly BenchColumnValues[]
 }
 
 export interface BenchData {
@@ -67,7 +83,7 @@ export function makeBenchData(rows: number): BenchData {
   return { item: byName.get('item')!, products: byName.get('products')!, stores: byName.get('stores')! }
 }
 
-function sharedCopy(array: Int32Array | Float64Array): SharedArrayBuffer {
+function sharedCopy(array: Int32Array | Float64Array | BigInt64Array): SharedArrayBuffer {
   const sab = new SharedArrayBuffer(array.byteLength)
   new Uint8Array(sab).set(new Uint8Array(array.buffer, array.byteOffset, array.byteLength))
   return sab
@@ -81,10 +97,10 @@ export function toTableInput(t: BenchTable): TableInput {
   const columns: TableColumnInput[] = t.columns.map((spec, i) => {
     const values = t.data[i]
     if (spec.type === 'text') {
-      const { codes, dict } = encodeStoredText(values as readonly string[])
+      const { codes, dict } = storedText(values)
       return { spec, buffer: sharedCopy(codes), dict: shareDictionary(dict) }
     }
-    return { spec, buffer: sharedCopy(values as Int32Array | Float64Array) }
+    return { spec, buffer: sharedCopy(values as Int32Array | Float64Array | BigInt64Array) }
   })
   return { path: t.path, version: `bench-${t.name}-${t.rows}`, rows: t.rows, title: t.title, columns }
 }

@@ -2,7 +2,7 @@
  * DuckDB (@duckdb/node-api, in-process, in-memory database) loaded from the same arrays as our
  * engine through its appender, one 2,048-row data chunk at a time (DuckDB's vector size): numbers
  * are written into the chunk's vectors and whole chunks appended, never row-by-row INSERTs.
- * Integers and dates are INTEGER (dates as yyyymmdd, like ours), floats DOUBLE, text VARCHAR;
+ * Integers and dates are INTEGER (dates as yyyymmdd, like ours), bigint BIGINT, floats DOUBLE, text VARCHAR;
  * N/A is NULL, as in the SQLite image that api/sql reads.
  *
  * Materialising the result: each timed run is `connection.run(sql)`, which returns only when DuckDB
@@ -13,8 +13,8 @@
  * (it also writes table storage), so it would flatter us.
  */
 import type { DuckDBConnection, DuckDBInstance, DuckDBMaterializedResult, DuckDBType } from '@duckdb/node-api'
-import { NA_INT } from '../shared/table.js'
-import type { BenchTable } from './data.js'
+import { NA_BIGINT, NA_INT } from '../shared/table.js'
+import { isEncodedText, type BenchTable } from './data.js'
 import { orderWeight, type Digest } from './digest.js'
 import { sqlFor, type BenchQuery } from './queries.js'
 import type { Target } from './target.js'
@@ -34,7 +34,14 @@ export async function loadDuckDb(): Promise<{ api: DuckApi } | { error: string }
 const quote = (name: string): string => `"${name.replaceAll('"', '""')}"`
 
 function sqlType(type: string): string {
-  return type === 'float' ? 'DOUBLE' : type === 'text' ? 'VARCHAR' : 'INTEGER'
+  return type === 'float' ? 'DOUBLE' : type === 'text' ? 'VARCHAR' : type === 'bigint' ? 'BIGINT' : 'INTEGER'
+}
+
+/** Whether a numeric column holds an N/A (NaN, NA_INT or NA_BIGINT). */
+function hasNa(d: Int32Array | Float64Array | BigInt64Array): boolean {
+  if (d instanceof BigInt64Array) return d.includes(NA_BIGINT)
+  if (d instanceof Float64Array) return d.some((v) => v !== v)
+  return d.includes(NA_INT)
 }
 
 export class DuckDb {
@@ -55,35 +62,63 @@ export class DuckDb {
     return String(r.getRows()[0][0])
   }
 
-  /** CREATE TABLE and append every row through data chunks. */
+  /**
+   * CREATE TABLE and append every row through data chunks. Numbers without N/A are copied into a
+   * chunk's vector whole (its `items` array, then one flush); text, and numbers holding N/A, value
+   * by value.
+   */
   async load(t: BenchTable): Promise<void> {
     const { api } = this
     const defs = t.columns.map((c) => `${quote(c.name)} ${sqlType(c.type)}`).join(', ')
     await this.conn.run(`CREATE OR REPLACE TABLE ${quote(t.name)} (${defs})`)
-    const types: DuckDBType[] = t.columns.map((c) => (c.type === 'float' ? api.DOUBLE : c.type === 'text' ? api.VARCHAR : api.INTEGER))
+    const types: DuckDBType[] = t.columns.map((c) =>
+      c.type === 'float' ? api.DOUBLE : c.type === 'text' ? api.VARCHAR : c.type === 'bigint' ? api.BIGINT : api.INTEGER,
+    )
+    const columns = t.columns.map((c, ci) => {
+      const values = t.data[ci]
+      if (c.type === 'text')
+        return { kind: 'text' as const, text: isEncodedText(values) ? values : null, plain: isEncodedText(values) ? null : (values as readonly string[]) }
+      const numbers = values as Int32Array | Float64Array | BigInt64Array
+      return { kind: 'number' as const, numbers, bulk: !hasNa(numbers) }
+    })
     const appender = await this.conn.createAppender(t.name)
     const size = api.DuckDBVector.standardSize()
     try {
       for (let from = 0; from < t.rows; from += size) {
         const n = Math.min(size, t.rows - from)
         const chunk = api.DuckDBDataChunk.create(types, n)
-        t.columns.forEach((c, ci) => {
+        columns.forEach((c, ci) => {
           const vector = chunk.getColumnVector(ci)
-          const values = t.data[ci]
-          if (c.type === 'text') {
-            const s = values as readonly string[]
-            for (let i = 0; i < n; i++) {
-              const v = s[from + i]
-              vector.setItem(i, v === '' ? null : v)
+          if (c.kind === 'text') {
+            if (c.text) {
+              const { codes, dict } = c.text
+              for (let i = 0; i < n; i++) {
+                const code = codes[from + i]
+                vector.setItem(i, code === 0 ? null : dict[code])
+              }
+            } else {
+              const s = c.plain!
+              for (let i = 0; i < n; i++) {
+                const v = s[from + i]
+                vector.setItem(i, v === '' ? null : v)
+              }
             }
-          } else if (c.type === 'float') {
-            const d = values as Float64Array
+          } else if (c.bulk) {
+            const items = (vector as unknown as { items: Int32Array | Float64Array | BigInt64Array }).items
+            items.set(c.numbers.subarray(from, from + n) as never)
+          } else if (c.numbers instanceof BigInt64Array) {
+            for (let i = 0; i < n; i++) {
+              const v = c.numbers[from + i]
+              vector.setItem(i, v === NA_BIGINT ? null : v)
+            }
+          } else if (c.numbers instanceof Float64Array) {
+            const d = c.numbers
             for (let i = 0; i < n; i++) {
               const v = d[from + i]
               vector.setItem(i, v === v ? v : null)
             }
           } else {
-            const d = values as Int32Array
+            const d = c.numbers
             for (let i = 0; i < n; i++) {
               const v = d[from + i]
               vector.setItem(i, v === NA_INT ? null : v)

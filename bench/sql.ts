@@ -24,7 +24,7 @@ import { compileSql, sqlShaped } from '../engine/sql/compile/index.js'
 import { rewriteTableRefs } from '../engine/sql/table-refs.js'
 import { buildSqliteImage } from '../engine/storage/sqlite-image.js'
 import { difference } from '../test/helpers/sql-answers.js'
-import type { BenchTable } from './data.js'
+import { plainValues, type BenchTable } from './data.js'
 import { loadDuckDb } from './duck.js'
 import { median, settle } from './measure.js'
 import { sqliteOf } from './sql-dialect.js'
@@ -70,7 +70,7 @@ async function main(): Promise<number> {
   const images = new Map<string, SharedArrayBuffer>()
   const keep = async (tables: readonly BenchTable[]): Promise<void> => {
     for (const t of tables) {
-      const bytes = await buildSqliteImage(t.columns, t.data)
+      const bytes = await buildSqliteImage(t.columns, t.data.map(plainValues))
       const image = new SharedArrayBuffer(bytes.byteLength)
       new Uint8Array(image).set(bytes)
       images.set(t.path, image)

@@ -7,13 +7,13 @@ import type { ResultSet, SqlTableInput } from '../shared/protocol.js'
 import { buildSqliteImage } from '../engine/storage/index.js'
 import { sqlJs } from '../engine/storage/sqljs.js'
 import { SqlExecutor } from '../engine/sql/execute.js'
-import type { BenchTable } from './data.js'
+import { plainValues, type BenchTable } from './data.js'
 import { digestResult, type Digest } from './digest.js'
 import { sqlFor, type BenchQuery } from './queries.js'
 import type { Target } from './target.js'
 
 async function image(t: BenchTable, alias: string): Promise<SqlTableInput> {
-  const bytes = await buildSqliteImage(t.columns, t.data)
+  const bytes = await buildSqliteImage(t.columns, t.data.map(plainValues))
   const sab = new SharedArrayBuffer(bytes.byteLength)
   new Uint8Array(sab).set(bytes)
   return { alias, version: `bench-${t.name}-${t.rows}`, image: sab }

@@ -7,8 +7,8 @@
 import { mkdir, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import type { TableMeta } from '../shared/table.js'
-import { columnFile, dictFile, encodeStoredText, META_FILE, newVersionId, versionDir } from '../engine/storage/index.js'
-import { makeBenchData, type BenchTable } from './data.js'
+import { columnFile, dictFile, META_FILE, newVersionId, versionDir } from '../engine/storage/index.js'
+import { makeBenchData, storedText, type BenchTable } from './data.js'
 
 /** Writes one table version of `table` under dataDir and answers its meta. */
 export async function writeTableFiles(dataDir: string, table: BenchTable): Promise<TableMeta> {
@@ -18,15 +18,16 @@ export async function writeTableFiles(dataDir: string, table: BenchTable): Promi
   for (let i = 0; i < table.columns.length; i++) {
     const values = table.data[i]
     if (table.columns[i].type === 'text') {
-      const { codes, dict } = encodeStoredText(values as readonly string[])
+      const { codes, dict } = storedText(values)
       await writeFile(join(dir, columnFile(i)), new Uint8Array(codes.buffer))
       await writeFile(join(dir, dictFile(i)), JSON.stringify(dict))
     } else {
-      const a = values as Int32Array | Float64Array
+      const a = values as Int32Array | Float64Array | BigInt64Array
       await writeFile(join(dir, columnFile(i)), new Uint8Array(a.buffer, a.byteOffset, a.byteLength))
     }
   }
-  const meta: TableMeta = { version, rows: table.rows, columns: table.columns, createdAt: new Date().toISOString() }
+  // int64: a bigint column's file holds 64-bit integers (BigInt64Array), as every version written now does.
+  const meta: TableMeta = { version, rows: table.rows, columns: table.columns, createdAt: new Date().toISOString(), int64: true }
   await writeFile(join(dir, META_FILE), JSON.stringify(meta))
   return meta
 }

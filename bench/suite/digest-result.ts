@@ -3,7 +3,7 @@ import type { ResultSet } from '../../shared/protocol.js'
 import { NA_BIGINT, NA_INT } from '../../shared/table.js'
 import { columnLength, isTextColumn, textReader } from '../../shared/result-text.js'
 import { digestResult } from '../digest.js'
-import { orderedSum, SAMPLE_ROWS, type Kind, type SuiteDigest } from './digest.js'
+import { orderedSum, orderKeyIndex, SAMPLE_ROWS, type Kind, type SuiteDigest } from './digest.js'
 
 type Column = ResultSet['columns'][number]
 
@@ -28,8 +28,10 @@ export function digestOurs(r: ResultSet, orderKeys: readonly string[]): SuiteDig
   const base = digestResult(r, [])
   const readers = r.columns.map(valueReader)
   const ordered = orderKeys.map((k) => {
-    const i = r.cols.findIndex((c) => c.name.toLowerCase() === k)
-    if (i < 0) throw new Error(`order key ${k} is not in the answer`)
+    const i = orderKeyIndex(
+      r.cols.map((c) => c.name),
+      k,
+    )
     return orderedSum(rowsOf(readers[i], columnLength(r.columns[i])))
   })
   const sample: string[] = []

@@ -1,5 +1,5 @@
 /** The suite digest of an answer given as plain values per column (null for N/A), as JSON has it. */
-import { orderedSum, SAMPLE_ROWS, type Kind, type SuiteDigest } from './digest.js'
+import { orderedSum, orderKeyIndex, SAMPLE_ROWS, type Kind, type SuiteDigest } from './digest.js'
 
 export interface ValuesColumn {
   readonly name: string
@@ -23,8 +23,13 @@ export function digestRows(columns: readonly ValuesColumn[], orderKeys: readonly
     return { name: c.name.toLowerCase(), nonNull, sum }
   })
   const ordered = orderKeys.map((k) => {
-    const c = columns.find((x) => x.name.toLowerCase() === k)
-    if (!c) throw new Error(`order key ${k} is not in the answer`)
+    const c =
+      columns[
+        orderKeyIndex(
+          columns.map((x) => x.name),
+          k,
+        )
+      ]
     return orderedSum(c.values)
   })
   const sample: string[] = []

@@ -36,6 +36,16 @@ export function orderValue(v: unknown): number {
   return Number.isNaN(n) ? NA_WEIGHT : n
 }
 
+/**
+ * The column an order key names among an answer's column names: by name (any case), or `#n`
+ * for the n-th column (for answers whose forms name their columns differently).
+ */
+export function orderKeyIndex(names: readonly string[], key: string): number {
+  const i = /^#\d+$/.test(key) ? Number(key.slice(1)) - 1 : names.findIndex((n) => n.toLowerCase() === key)
+  if (i < 0 || i >= names.length) throw new Error(`order key ${key} is not in the answer`)
+  return i
+}
+
 /** The order-sensitive sum of one key column, given its values in result order. */
 export function orderedSum(values: Iterable<unknown>): number {
   let sum = 0

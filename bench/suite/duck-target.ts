@@ -5,7 +5,7 @@
  */
 import type { DuckDBMaterializedResult } from '@duckdb/node-api'
 import type { DuckDb } from '../duck.js'
-import { orderedSum, SAMPLE_ROWS, type Kind, type SuiteDigest } from './digest.js'
+import { orderedSum, orderKeyIndex, SAMPLE_ROWS, type Kind, type SuiteDigest } from './digest.js'
 import type { SuiteQuestion } from './questions/index.js'
 import type { SuiteTarget } from './target.js'
 
@@ -69,9 +69,7 @@ export class DuckTarget implements SuiteTarget {
     const sums = (await this.db.conn.runAndReadAll(`SELECT ${parts.join(', ')} FROM (${q.sql}) AS q`)).getRows()[0].map(Number)
     if (sums[0] !== result.rowCount) throw new Error(`held ${result.rowCount} rows, the digest query counted ${sums[0]}`)
     const ordered = q.orderKeys.map((k) => {
-      const i = names.findIndex((n) => n.toLowerCase() === k)
-      if (i < 0) throw new Error(`order key ${k} is not in the answer`)
-      return orderedSum(columnValues(result, i))
+      return orderedSum(columnValues(result, orderKeyIndex(names, k)))
     })
     return {
       rows: result.rowCount,

@@ -1,7 +1,8 @@
 /**
  * The service as users reach it, for the suite's HTTP runs (`--http`): a gateway on a loopback
  * port with its worker pool (test/helpers/service.ts, memory store), the suite's tables written as
- * stored tables under pub.suite (table files, then the catalog entry), and an admin session.
+ * stored tables under pub.suite (or any table's own folder: table files, then the catalog entry),
+ * and an admin session.
  * Queries then go the whole way: HTTP request, session, parse and check, the table cache, the
  * pool (split over the workers when the plan allows), and the JSON answer.
  */
@@ -17,11 +18,13 @@ export interface SuiteService {
 }
 
 /** A gateway with `workers` workers serving the suite's tables. */
-export async function startSuiteService(tables: readonly BenchTable[], workers: number): Promise<SuiteService> {
-  const service = await startTestService('memory', { WORKERS: String(workers), LOG_LEVEL: 'error' })
+export async function startSuiteService(tables: readonly BenchTable[], workers: number, env: Record<string, string> = {}): Promise<SuiteService> {
+  const service = await startTestService('memory', { WORKERS: String(workers), LOG_LEVEL: 'error', ...env })
   try {
     const store = service.deps.store
-    await ensureDir(store, { path: 'pub.suite', owner: 'admin', title: 'Benchmark suite' })
+    // Each table's folder (pub.suite for the suite's tables).
+    for (const dir of new Set(tables.map((t) => t.path.split('.').slice(0, -1).join('.'))))
+      await ensureDir(store, { path: dir, owner: 'admin', title: dir === 'pub.suite' ? 'Benchmark suite' : dir })
     for (const t of tables) {
       const meta = await writeTableFiles(service.dataDir, t)
       await commitTable(store, { path: t.path, owner: 'admin', title: t.title }, meta)
