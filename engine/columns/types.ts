@@ -47,8 +47,11 @@ export type Scalar =
 
 /** Juxtaposed constants (`'NY' 'CA'`), only meaningful to =, <> and list-aware functions. */
 export type ScalarList =
-  | { readonly kind: 'list'; readonly type: 'int' | 'date' | 'float'; readonly values: readonly number[] }
-  | { readonly kind: 'list'; readonly type: 'bigint'; readonly values: readonly bigint[] }
+  /**
+   * A list of numbers, each member exactly as written: a big integer as a bigint (also beside
+   * decimals), N/A as NaN (an int's N/A is not the number −2^31 here).
+   */
+  | { readonly kind: 'list'; readonly type: 'int' | 'date' | 'float' | 'bigint'; readonly values: readonly (number | bigint)[] }
   | { readonly kind: 'list'; readonly type: 'text'; readonly values: readonly string[] }
 
 /** What a value argument evaluates to. */

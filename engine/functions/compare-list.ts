@@ -22,10 +22,11 @@ export function listMembership(col: Column, values: readonly (number | bigint | 
     for (let i = 0; i < n; i++) o[i] = hit[codes[i]] ^ flip
     return o
   }
-  if (col.type === 'bigint') return bigintMembership(col.data, values, n, flip)
-  const nums = values.map(Number)
-  const naMember = nums.some((v) => v !== v || v === NA_INT) ? 1 : 0
-  const members = Float64Array.from(nums.filter((v) => v === v && v !== NA_INT)).sort()
+  if (col.type === 'bigint') return bigintMembership(col.data, values as readonly (number | bigint)[], n, flip)
+  const nums = values as readonly (number | bigint)[]
+  // N/A members are NaN (eval.ts): −2^31 in a list is that number, never an int's N/A.
+  const naMember = nums.some((v) => v !== v) ? 1 : 0
+  const members = Float64Array.from(nums.flatMap((v) => (typeof v === 'bigint' ? exactDouble(v) : v === v ? [v] : []))).sort()
   if (col.type === 'float') {
     const data = col.data
     for (let i = 0; i < n; i++) {
@@ -42,20 +43,18 @@ export function listMembership(col: Column, values: readonly (number | bigint | 
   return o
 }
 
+/** A big integer as the one double equal to it, if there is one (past 2^53 most have none). */
+const exactDouble = (v: bigint): number[] => (BigInt(Number(v)) === v ? [Number(v)] : [])
+
 /** Membership of big integers: members kept exactly (a whole number of another type as its integer). */
-function bigintMembership(data: BigInt64Array, values: readonly (number | bigint | string)[], n: number, flip: number): Int32Array {
+function bigintMembership(data: BigInt64Array, values: readonly (number | bigint)[], n: number, flip: number): Int32Array {
   const o = new Int32Array(n)
   const members = new Set<bigint>()
   let naMember = 0
   for (const v of values) {
-    if (typeof v === 'bigint') {
-      if (v === NA_BIGINT) naMember = 1
-      else members.add(v)
-    } else {
-      const x = Number(v)
-      if (x !== x || x === NA_INT) naMember = 1
-      else if (Number.isInteger(x)) members.add(BigInt(x))
-    }
+    if (typeof v === 'bigint') members.add(v)
+    else if (v !== v) naMember = 1
+    else if (Number.isInteger(v)) members.add(BigInt(v))
   }
   for (let i = 0; i < n; i++) {
     const x = data[i]

@@ -54,7 +54,10 @@ function compareColumns(op: CmpOp, a: Column, b: Column | Scalar, n: number): Co
   if (isScalar(b)) {
     if (scalarIsNA(b)) return compareWithNA(op, a, n)
     const c = b.value as number
-    return int(a.type === 'float' ? compareFloatConst(op, a.data, c, n) : compareInt32Const(op, a.data, c, n, NA_INT))
+    if (a.type === 'float') return int(compareFloatConst(op, a.data, c, n))
+    // The decimal −2^31 is a number below every int, not the int N/A that shares its bits: it
+    // compares as any number between it and the smallest int would.
+    return int(compareInt32Const(op, a.data, c === NA_INT ? NA_INT - 0.5 : c, n, NA_INT))
   }
   if (a.type !== 'float' && b.type !== 'float') return int(compareInt32(op, a.data, b.data, n, NA_INT))
   return int(compareFloat(op, toFloat(a).data, toFloat(b as IntColumn).data, n))

@@ -173,6 +173,13 @@ function asBigint(v: Value): Value {
   return v
 }
 
+/** A list member as a number: an int's N/A (−2^31) and a big integer's as NaN, a big integer exactly. */
+function listNumber(i: { type: string; value: number | bigint | string }): number | bigint {
+  if (typeof i.value === 'bigint') return i.value === NA_BIGINT ? Number.NaN : i.value
+  if ((i.type === 'int' || i.type === 'date') && i.value === NA_INT) return Number.NaN
+  return i.value as number
+}
+
 export function evalExpr(e: Expr, ws: Worksheet): Value {
   switch (e.kind) {
     case 'Num': {
@@ -198,8 +205,8 @@ export function evalExpr(e: Expr, ws: Worksheet): Value {
             : items.every((i) => i.type === 'date')
               ? 'date'
               : 'int'
-      // Big integers keep their exact values; beside a decimal every member is a number.
-      const values = items.map((i) => (type === 'bigint' ? BigInt(i.value) : typeof i.value === 'bigint' ? Number(i.value) : i.value))
+      // Every member keeps its exact value (a big integer beside decimals too); N/A is NaN.
+      const values = text ? items.map((i) => i.value) : items.map(listNumber)
       return { kind: 'list', type, values } as Value
     }
     case 'Col':

@@ -49,8 +49,9 @@ function listRows(op: '=' | '<>', col: Exclude<Column, { type: 'bigint' }>, valu
     if (op === '<>') for (let c = 0; c < member.length; c++) member[c] ^= 1
     return scanMember(col.codes, member, 0, rows, n)
   }
-  const numbers = values.map(Number)
-  if (col.type !== 'float' && op === '=' && numbers.every(Number.isInteger)) {
+  // −2^31 (or less) in a list is a number no int equals, not the int N/A.
+  const numbers = values.map(Number).filter((v) => col.type === 'float' || v > NA_INT)
+  if (col.type !== 'float' && op === '=' && numbers.length > 0 && numbers.every(Number.isInteger)) {
     const base = Math.min(...numbers)
     const span = Math.max(...numbers) - base + 1
     if (span <= MEMBER_SPAN) {
@@ -101,7 +102,21 @@ function comparisonRows(op: Cmp, left: Expr, right: Expr, ws: Worksheet, rows: R
   const v = constantOf(right)
   if (v === null) return null
   if (col.type === 'text') return typeof v === 'string' ? textRows(op, col.codes, col.dict, v, rows, ws.rows) : null
-  return typeof v === 'number' ? scanCompare(op, col.data, col.type !== 'float', v, rows, ws.rows) : null
+  if (typeof v !== 'number') return null
+  if (col.type === 'float') return scanCompare(op, col.data, false, v, rows, ws.rows)
+  const [intOp, bound] = againstInts(op, v)
+  return scanCompare(intOp, col.data, true, bound, rows, ws.rows)
+}
+
+/**
+ * `x op v` for int x as the scans can test it. A number at or below −2^31 (a decimal, or an
+ * integer past 32 bits: never the int N/A, which shares −2^31's bits) is below every int: the
+ * test then holds for every value, for none, or (`<>`) for every row. NaN equals no row.
+ */
+function againstInts(op: Cmp, v: number): [Cmp, number] {
+  if (v > NA_INT) return [op, v]
+  if (op === '>' || op === '>=') return ['>', NA_INT]
+  return op === '<>' ? ['<>', Number.NaN] : ['=', Number.NaN]
 }
 
 /** `between(column; a; b)` of a numeric column and two numbers, or null. */
