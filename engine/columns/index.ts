@@ -1,7 +1,7 @@
 /** Public API of the column layer: constructors, dictionary helpers and the shared kernels. */
 export type { BigIntColumn, Column, ColumnType, FloatColumn, GroupIndex, IntColumn, NumberColumn, Scalar, ScalarList, TextColumn, Value } from './types.js'
 export { NA_FLOAT, NA_INT, NA_BIGINT, BIGINT_MAX, SAFE_INT_MAX, columnLength, isBigInt, isFloat, isWideType, isNumericType, widerNumber } from './types.js'
-export { bigintFromFloats, bigintToFloats, bigintWords, exactFloats, intToBigint, naBigints, pastSafeRange, withinSafeRange } from './bigint.js'
+export { bigintFromFloats, bigintToFloats, bigintWords, exactFloats, intToBigint, isNaWords, naBigints, pastSafeRange, withinSafeRange } from './bigint.js'
 export {
   columnFromValues,
   compareStrings,

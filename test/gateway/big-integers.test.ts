@@ -83,6 +83,15 @@ forEachStore('big integers through api/run', (svc) => {
     expect((await cols()).type).to.deep.equal(['j', 'i'])
   })
 
+  it('answers SQL that filters, groups and orders a 64-bit column on the columnar engine, every digit kept', async () => {
+    const sql =
+      'select id, count(*) as c from uploads.admin.bigint_edges where id > 1152921504606846976 or id = -9223372036854775807 group by id order by id desc'
+    const res = await session.post('/v1/api/sql:json').send({ sql })
+    expect(res.status, res.text).to.equal(200)
+    expect(res.headers['x-tabula-engine']).to.equal('columnar')
+    expect(res.text).to.equal('{"id":[9223372036854775807,1152921504606846978,1152921504606846977,-9223372036854775807],"c":[1,1,1,1]}')
+  })
+
   it('uploads CSV and JSON with integers past 32 bits as big integers, exactly', async () => {
     const csv = await dbmOk<{ cols: { name: string; type: string }[] }>(svc(), session.cookie, 'upload_table', {
       path: 'bigint_csv',

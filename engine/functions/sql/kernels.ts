@@ -136,7 +136,8 @@ function exact(c: Column, rows: number): Column {
   if (c.type === 'bigint') return withinSafeRange(c.data) ? c : sqlDeclined_('an integer result beyond 2^53')
   if (c.type !== 'float') return c
   const d = c.data
-  for (let i = 0; i < rows; i++) if (Math.abs(d[i]) > EXACT) throw sqlDeclined('an integer result beyond 2^53')
+  // 2^53 itself may be 2^53 + 1 rounded: only what lies below it is certainly exact.
+  for (let i = 0; i < rows; i++) if (Math.abs(d[i]) >= EXACT) throw sqlDeclined('an integer result beyond 2^53')
   return c
 }
 

@@ -30,6 +30,12 @@ export interface Val {
   readonly date?: boolean
   /** For an integer: a bound on its magnitude. */
   readonly bound: number
+  /**
+   * A 64-bit integer (a `j` column, or a literal past 2^53): exact in the engine's own kernels
+   * (comparisons, IN, ordering, grouping, links, count, output), which read it as it is; read as
+   * doubles only through `$num`, which declines the plan where a value is past 2^53.
+   */
+  readonly wide?: boolean
 }
 
 /** What a plan's answer depends on beyond its operations, for the caller to check before running it. */
@@ -71,12 +77,21 @@ const nullText = (): Expr => str('')
 const isNumeric = (t: SqlType): boolean => t !== 'text'
 
 /** The value as doubles. */
-function asDoubles(v: Val): Expr {
+export function asDoubles(v: Val): Expr {
   if (!v.intCarried) return v.e
+  // A literal past 2^53 has no exact double.
+  if (v.wide === true && v.e.kind === 'Num') throw outside('arithmetic on an integer literal beyond 2^53')
   // An integer literal is written as a real one: the same double, and no column is made of it.
   if (v.e.kind === 'Num') return num(v.e.value, false)
   return call('$num', v.e)
 }
+
+/**
+ * True when the engine's own arithmetic may read the value in place as doubles: an int column
+ * does (N/A as NaN); a date would be read as a date, and a 64-bit integer as its nearest double
+ * even past 2^53, so those go through `$num`.
+ */
+const readInPlace = (v: Val): boolean => v.date !== true && v.wide !== true
 
 /** True when `v` is a double in the engine (not int-carried, or a literal that asDoubles writes as a real). */
 const engineDouble = (v: Val): boolean => !v.intCarried || v.e.kind === 'Num'
@@ -87,10 +102,10 @@ const engineDouble = (v: Val): boolean => !v.intCarried || v.e.kind === 'Num'
  * only one side needs $num, and none when one is a literal.
  */
 function doublePair(l: Val, r: Val): [Expr, Expr] {
-  const inPlace = (v: Val): Expr => (v.intCarried && v.date !== true && v.e.kind !== 'Num' ? v.e : asDoubles(v))
+  const inPlace = (v: Val): Expr => (v.intCarried && readInPlace(v) && v.e.kind !== 'Num' ? v.e : asDoubles(v))
   if (engineDouble(l) || engineDouble(r)) return [inPlace(l), inPlace(r)]
-  if (r.date !== true) return [asDoubles(l), r.e]
-  if (l.date !== true) return [l.e, asDoubles(r)]
+  if (readInPlace(r)) return [asDoubles(l), r.e]
+  if (readInPlace(l)) return [l.e, asDoubles(r)]
   return [asDoubles(l), asDoubles(r)]
 }
 
@@ -105,6 +120,8 @@ export function value(x: SqlExpr, scope: Scope, lax = false): Val {
     case 'col':
       return scope.column(x.name)
     case 'int':
+      if (x.digits !== undefined)
+        return { e: { kind: 'Num', value: x.v, int: true, digits: x.digits, loc: LOC }, t: 'int', intCarried: true, bound: Math.abs(x.v), wide: true }
       return Math.abs(x.v) < INT32
         ? { e: num(x.v, true), t: 'int', intCarried: true, bound: Math.abs(x.v) }
         : { e: num(x.v, false), t: 'int', intCarried: false, bound: Math.abs(x.v) }
@@ -150,7 +167,8 @@ function numeric(x: SqlExpr, scope: Scope, what: string): Val {
 function arithmetic(op: '+' | '-' | '*' | '/' | '%', l: Val, r: Val): Val {
   if (l.t === 'int' && r.t === 'int') {
     // $idiv and $imod read int operands themselves, and answer an int column when both are ints.
-    const ints = l.intCarried && r.intCarried
+    // ($idiv and $imod read a 64-bit operand as doubles, and answer doubles.)
+    const ints = l.intCarried && r.intCarried && l.wide !== true && r.wide !== true
     if (op === '/') return { e: call('$idiv', l.e, r.e), t: 'int', intCarried: ints, bound: l.bound }
     if (op === '%') return { e: call('$imod', l.e, r.e), t: 'int', intCarried: ints, bound: Math.min(l.bound, r.bound) }
     const [a, b] = doublePair(l, r)
@@ -168,7 +186,7 @@ function arithmetic(op: '+' | '-' | '*' | '/' | '%', l: Val, r: Val): Val {
   }
   // With a real on one side the engine's own operators are SQLite's: an int column is read in
   // place as doubles (N/A as NaN), and a division by zero is N/A. Dates are numbers only here.
-  const side = (v: Val): Expr => (v.date === true ? call('$num', v.e) : v.e)
+  const side = (v: Val): Expr => (readInPlace(v) ? v.e : asDoubles(v))
   return { e: bin(op, side(l), side(r)), t: 'real', intCarried: false, bound: Infinity }
 }
 
@@ -447,6 +465,7 @@ function membership(x: SqlExpr, list: readonly SqlExpr[], member: boolean, scope
   const items = list.map((item) => {
     if (item.k === 'int' || item.k === 'real') {
       if (v.t === 'text') throw outside('IN mixing text and numbers')
+      if (item.k === 'int' && item.digits !== undefined) return value(item, scope).e
       return num(item.v, item.k === 'int' && Math.abs(item.v) < INT32)
     }
     if (item.k === 'str' && item.v !== '') {

@@ -13,7 +13,8 @@ export type CastTo = 'integer' | 'real' | 'text' | 'numeric'
 export type SqlExpr =
   /** A column of the one table, by its name as the table spells it. */
   | { readonly k: 'col'; readonly name: string }
-  | { readonly k: 'int'; readonly v: number }
+  /** An integer literal; past 2^53 its exact `digits` (with its sign), `v` then only the nearest double. */
+  | { readonly k: 'int'; readonly v: number; readonly digits?: string }
   | { readonly k: 'real'; readonly v: number }
   | { readonly k: 'str'; readonly v: string }
   | { readonly k: 'null' }

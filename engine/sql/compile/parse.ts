@@ -11,6 +11,7 @@
  */
 import { init, parse as parseSql } from '@guanmingchiu/sqlparser-ts'
 import { castAffinity } from './cast-types.js'
+import { BIGINT_MAX } from '../../../shared/table.js'
 import {
   outside,
   type AggFn,
@@ -305,6 +306,10 @@ function readLimit(l: unknown): { limit: number | null; offset: number } {
   return { limit: limit !== null && limit < 0 ? null : limit, offset: Math.max(0, offset) }
 }
 
+/** −n of an integer literal, its digits too. */
+const negated = (x: SqlExpr & { k: 'int' }): SqlExpr =>
+  x.digits === undefined ? { k: 'int', v: -x.v } : { k: 'int', v: -x.v, digits: x.digits.startsWith('-') ? x.digits.slice(1) : `-${x.digits}` }
+
 function integerLiteral(e: unknown, what: string): number {
   const x = readExpr(e)
   const v = x.k === 'int' ? x.v : x.k === 'neg' && x.e.k === 'int' ? -x.e.v : null
@@ -349,7 +354,7 @@ export function readExpr(node: unknown): SqlExpr {
     case 'UnaryOp': {
       if (!isNode(body)) break
       const e = readExpr(body.expr)
-      if (body.op === 'Minus') return e.k === 'int' ? { k: 'int', v: -e.v } : e.k === 'real' ? { k: 'real', v: -e.v } : { k: 'neg', e }
+      if (body.op === 'Minus') return e.k === 'int' ? negated(e) : e.k === 'real' ? { k: 'real', v: -e.v } : { k: 'neg', e }
       if (body.op === 'Plus') return e
       if (body.op === 'Not') return { k: 'not', e }
       break
@@ -429,9 +434,11 @@ function readValue(v: unknown): SqlExpr {
     const text = body[0]
     if (/^[0-9]+$/.test(text)) {
       const v = Number(text)
-      // Beyond 2^53 a literal is no longer exact as a double (SQLite keeps 64-bit integers).
-      if (!Number.isSafeInteger(v)) throw outside('an integer literal beyond 2^53')
-      return { k: 'int', v }
+      if (Number.isSafeInteger(v)) return { k: 'int', v }
+      // Beyond 2^53 a literal keeps its digits (SQLite's integers are 64-bit); beyond 2^63 − 1 SQLite reads a real.
+      const digits = text.replace(/^0+(?=.)/, '')
+      if (BigInt(digits) > BIGINT_MAX) throw outside('an integer literal beyond 2^63 − 1')
+      return { k: 'int', v, digits }
     }
     if (/^([0-9]+\.?[0-9]*|\.[0-9]+)([eE][+-]?[0-9]+)?$/.test(text)) {
       const v = Number(text)

@@ -9,7 +9,7 @@
  */
 import type { Expr, Op, SortKey, Tcol } from '../../ast.js'
 import type { ColumnSpec } from '../../../shared/table.js'
-import { textOf, truth, value, type Scope, type Uses, type Val } from './expr.js'
+import { asDoubles, textOf, truth, value, type Scope, type Uses, type Val } from './expr.js'
 import { commaJoinOrder } from './comma-joins.js'
 import { ONE_ROW_PATH } from './one-row.js'
 import { outside, type SqlExpr, type SqlJoin, type SqlQuery, type SqlSelect, type SqlSource, type SqlUnion } from './ir.js'
@@ -277,8 +277,17 @@ function unionVal(cols: readonly SourceColumn[], name: string): { val: Val; asDo
   if (text && !vals.every((v) => v.t === 'text')) throw outside('UNION ALL of text and numbers in one column')
   const t = vals.every((v) => v.t === vals[0].t) ? vals[0].t : 'num'
   // Int columns merge with int columns; with anything else (a NULL written out too), all as doubles.
-  const ints = vals.every((v) => v.intCarried) && typed.length === cols.length
-  const val: Val = { e: colRef(name), t, intCarried: ints, bound: Math.max(...vals.map((v) => v.bound)), ...(vals.every((v) => v.date) ? { date: true } : {}) }
+  // 64-bit integers merge only with 64-bit integers.
+  const wide = vals.every((v) => v.wide === true)
+  const ints = vals.every((v) => v.intCarried && (v.wide === true) === wide) && typed.length === cols.length
+  const val: Val = {
+    e: colRef(name),
+    t,
+    intCarried: ints,
+    bound: Math.max(...vals.map((v) => v.bound)),
+    ...(vals.every((v) => v.date) ? { date: true } : {}),
+    ...(ints && wide ? { wide: true } : {}),
+  }
   return { val, asDoubles: !text && !ints }
 }
 
@@ -489,15 +498,18 @@ function aggregate(a: SqlExpr & { k: 'agg' }, rows: Scope, tcols: Tcol[], names:
     case 'min':
     case 'max': {
       if (v.t === 'text') rows.uses.textOrder = true
-      const col = tcol(a.fn, v.e)
+      // A tabulation's extremes of 64-bit integers are exact within 2^53 only (else refused): past it, declined.
+      const col = tcol(a.fn, v.wide === true ? { kind: 'Call', name: '$exact', args: [v.e], loc: LOC } : v.e)
       return { ...v, e: col }
     }
   }
   if (v.t === 'text') throw outside(`${a.fn} of text`)
-  if (a.fn === 'avg') return { e: tcol('avg', v.e), t: 'real', intCarried: false, bound: Infinity }
-  if (a.fn === 'total') return { e: tcol('sum', v.e), t: 'real', intCarried: false, bound: Infinity }
+  // Summaries read a 64-bit integer as its nearest double: $num declines past 2^53 instead.
+  const source = v.wide === true ? asDoubles(v) : v.e
+  if (a.fn === 'avg') return { e: tcol('avg', source), t: 'real', intCarried: false, bound: Infinity }
+  if (a.fn === 'total') return { e: tcol('sum', source), t: 'real', intCarried: false, bound: Infinity }
   // sum() of no values is NULL; of integers, an integer (exact below 2^53, else declined).
-  const sum = tcol('$sum', v.e)
+  const sum = tcol('$sum', source)
   return {
     e: v.t === 'real' ? sum : { kind: 'Call', name: '$exact', args: [sum], loc: LOC },
     t: v.t,

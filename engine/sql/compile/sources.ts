@@ -29,28 +29,24 @@ export interface PlanTable {
   readonly foreign: readonly string[]
 }
 
-/** A stored column's value: dates are SQLite integers the engine's arithmetic would treat as dates. */
+/**
+ * A stored column's value: dates are SQLite integers the engine's arithmetic would treat as dates;
+ * a `j` column holds 64-bit integers, exact in the engine's kernels and read as doubles only
+ * through `$num` (expr.ts `wide`).
+ */
 export function storedColumn(name: string, spec: ColumnSpec): Val {
-  // The compiled plans reason about 32-bit int bounds; SQLite's 64-bit integers answer exactly.
-  if (spec.type === 'bigint') throw outside(`the column ${spec.name} holds big integers, which SQLite computes exactly`)
+  if (spec.type === 'bigint') return { e: colRef(name), t: 'int', intCarried: true, bound: BIG, wide: true }
   const t: SqlType = spec.type === 'float' ? 'real' : spec.type === 'text' ? 'text' : 'int'
   const v: Val = { e: colRef(name), t, intCarried: t === 'int', bound: t === 'int' ? INT32 : t === 'real' ? Infinity : 0 }
   return spec.type === 'date' ? { ...v, date: true } : v
 }
 
-/**
- * A table's column as a source column named `name`, read as `engineName`. A column of big
- * integers declines the plan only when the query reads it (its value is asked for): a query on
- * the table's other columns still compiles.
- */
+/** The magnitude of a 64-bit integer is below this. */
+const BIG = 2 ** 63
+
+/** A table's column as a source column named `name`, read as `engineName`. */
 export function storedSourceColumn(name: string, engineName: string, spec: ColumnSpec): SourceColumn {
-  if (spec.type !== 'bigint') return { name, val: storedColumn(engineName, spec) }
-  return {
-    name,
-    get val(): Val {
-      return storedColumn(engineName, spec)
-    },
-  }
+  return { name, val: storedColumn(engineName, spec) }
 }
 
 type Place = { readonly table: number; readonly col: number }
@@ -136,6 +132,9 @@ function rejectsUnmatched(where: SqlExpr | null, tables: readonly PlanTable[], a
   return where !== null && rejects(where)
 }
 
+/** A key the engine holds as integers: an int or 64-bit column or literal, not doubles. */
+const intKey = (v: Val): boolean => v.t === 'int' && v.intCarried && v.date !== true
+
 /**
  * A join as a `<link>` to the joined item's worksheet (its table, after the operations of its
  * subquery, if any): a link brings the FIRST matching row, a join every one, so the link is
@@ -184,7 +183,10 @@ export function linkOf(
     const theirs = (left ?? right)!
     // The other side reads the earlier items only (a name of the joined item is not in their scope).
     const ours = value(left === null ? c.l : c.r, earlier)
-    if ((tables[at].cols[theirs].val.t === 'text') !== (ours.t === 'text')) throw outside('a join of text with a number')
+    const their = tables[at].cols[theirs].val
+    if ((their.t === 'text') !== (ours.t === 'text')) throw outside('a join of text with a number')
+    // The engine links a 64-bit key with an int key exactly, with doubles only within 2^53 (else an error, not a decline).
+    if ((their.wide === true || ours.wide === true) && !(intKey(their) && intKey(ours))) throw outside('a join of a 64-bit integer with a computed or real key')
     let key = ours.e.kind === 'Col' ? ours.e.name : null
     if (key === null) {
       key = names.next('k')
