@@ -27,12 +27,21 @@ export function atomOf(v: Scalar, what: string): Atom {
   return v
 }
 
-/** The value as a number; text must look like one. */
+/** Whole numbers past this are not all exact as doubles, which block expressions compute in. */
+const SAFE = Number.MAX_SAFE_INTEGER
+const WHOLE = /^\s*[+-]?\d+\s*$/
+
+/** The value as a number; text must look like one (a whole number within ±(2^53 − 1), if whole). */
 export function toNumber(v: Scalar, what: string): number {
   const a = atomOf(v, what)
   if (a.kind === 'num') return a.value
-  if (isNumericText(a.value)) return Number(a.value)
-  throw new ScalarError(`${what} needs a number, not the text ${quote(a.value)}`)
+  if (!isNumericText(a.value)) throw new ScalarError(`${what} needs a number, not the text ${quote(a.value)}`)
+  const n = Number(a.value)
+  if (Math.abs(n) > SAFE && WHOLE.test(a.value))
+    throw new ScalarError(
+      `${what}: ${a.value.trim()} is past ±${SAFE} (2^53 − 1), where a block expression's arithmetic would round it; compute with it in the query itself (a willbe), which holds 64-bit integers exactly`,
+    )
+  return n
 }
 
 /** The value as text; numbers are written as they would be inserted. */
@@ -51,6 +60,12 @@ export function isTrue(v: Scalar, what: string): boolean {
 /** The shortest text of a number, as inserted into the query. */
 export function formatNumber(n: number): string {
   if (!Number.isFinite(n)) throw new ScalarError('the result is not a finite number')
+  // Past 2^53 a double is whole and prints as digits (below 1e21) that the query would read as an
+  // exact integer, though it may be rounded.
+  if (Math.abs(n) > SAFE && Math.abs(n) < 1e21)
+    throw new ScalarError(
+      `the result ${String(n)} is past ±${SAFE} (2^53 − 1), where a block expression's arithmetic may have rounded it; compute it in the query itself (a willbe), which holds 64-bit integers exactly`,
+    )
   return Object.is(n, -0) ? '0' : String(n)
 }
 

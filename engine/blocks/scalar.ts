@@ -19,6 +19,8 @@ export type VarLookup = (name: string) => string | undefined
 export function evalScalar(e: Expr, vars: VarLookup): Scalar {
   switch (e.kind) {
     case 'Num':
+      // A literal past 2^53 keeps its digits, as text: inserted as written, refused by arithmetic.
+      return e.digits !== undefined ? str(e.digits) : num(e.value)
     case 'Date':
     case 'Time':
       return num(e.value)

@@ -2,7 +2,16 @@ import { expect } from 'chai'
 import { evalScalar, formatScalar } from '../../engine/blocks/index.js'
 import { parseExpr } from '../../engine/expr/index.js'
 
-const VARS: Readonly<Record<string, string>> = { n: '41', x: '2.5', tbl: 'pub.fin.monthly', s: "O'Brien", empty: '', csv: 'a, b,,c', word: 'Mixed' }
+const VARS: Readonly<Record<string, string>> = {
+  big: '9007199254740993',
+  n: '41',
+  x: '2.5',
+  tbl: 'pub.fin.monthly',
+  s: "O'Brien",
+  empty: '',
+  csv: 'a, b,,c',
+  word: 'Mixed',
+}
 
 /** Evaluates a block expression over VARS and returns the text that would replace the braces. */
 const run = (src: string): string => formatScalar(evalScalar(parseExpr(src, { vars: true }), (name) => VARS[name]))
@@ -71,6 +80,14 @@ const VALUES: readonly { src: string; out: string }[] = [
   { src: 'width(@word)', out: '5' },
   { src: '0.1+0.2', out: '0.30000000000000004' },
   { src: '1/3*3', out: '1' },
+  // Integers past 2^53 (issue 38): written out whole, compared as written, never rounded.
+  { src: '9007199254740993', out: '9007199254740993' },
+  { src: '-9223372036854775807', out: '-9223372036854775807' },
+  { src: '@big', out: '9007199254740993' },
+  { src: '@big = 9007199254740993', out: '1' },
+  { src: '@big = 9007199254740992', out: '0' },
+  { src: '9007199254740991 + 0', out: '9007199254740991' },
+  { src: '2^80', out: '1.2089258196146292e+24' },
 ]
 
 const FAILURES: readonly { src: string; part: string }[] = [
@@ -91,6 +108,10 @@ const FAILURES: readonly { src: string; part: string }[] = [
   { src: "str_to_lst(@csv;'')", part: 'str_to_lst needs a non-empty delimiter' },
   { src: '@word & 1', part: "'&' needs a number, not the text 'Mixed'" },
   { src: '2^2000', part: 'the result is not a finite number' },
+  { src: '@big + 1', part: "'+': 9007199254740993 is past ±9007199254740991 (2^53 − 1)" },
+  { src: '9007199254740993 > 1', part: 'compute with it in the query itself' },
+  { src: '9007199254740991 + 2', part: 'the result 9007199254740992 is past ±9007199254740991' },
+  { src: '2^60', part: 'is past ±9007199254740991' },
 ]
 
 describe('evalScalar()', () => {

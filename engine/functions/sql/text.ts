@@ -3,14 +3,14 @@
  * trim, replace, instr), for compiled SQL only (`$` names). Positions count characters (code
  * points) as SQLite counts UTF-8 characters, not JavaScript's UTF-16 units. A value SQLite would
  * answer otherwise than these kernels can tell (a lone surrogate, a NUL, an uncertain digit, an
- * integer beyond 2^53) declines the plan (sqlDeclined): the query then runs on sql.js.
+ * integer beyond 2^53 read as a number, not as a 64-bit column's digits) declines the plan (sqlDeclined): the query then runs on sql.js.
  *
  * The engine's text N/A is '', so a kernel that would make an empty text from a value declines
  * too, unless its argument E is 1: the compiler passes 1 where an empty text and NULL look
  * the same in the answer (a result column), so that '' may stand for either.
  */
 import { compareStrings, textColumnFromStrings } from '../../columns/index.js'
-import { NA_INT, type Column, type TextColumn, type Value } from '../../columns/types.js'
+import { NA_BIGINT, NA_INT, type Column, type TextColumn, type Value } from '../../columns/types.js'
 import { isColumn, isScalar, valueArg } from '../args.js'
 import { sqlDeclined } from '../../task/outcome.js'
 import { integerText, realText, sqliteRound, textToInteger, textToNumeric, textToReal } from './sqlite-values.js'
@@ -266,6 +266,14 @@ function toText(args: readonly KernelArg[], rows: number, print: (v: number) => 
   })
 }
 
+/** A column of 64-bit integers as their digits, every one exact (null for any other argument). */
+function bigintText(args: readonly KernelArg[], rows: number): Column | null {
+  const v = value(args, 0)!
+  if (isScalar(v) || (v as Column).type !== 'bigint') return null
+  const data = (v as Column & { type: 'bigint' }).data
+  return textResult(rows, false, (i) => (data[i] === NA_BIGINT ? null : data[i].toString()))
+}
+
 /** A number from each distinct text by `read`, declined where it is undefined. */
 function fromText(args: readonly KernelArg[], rows: number, read: (s: string) => number | undefined): Column {
   const x = textAt(value(args, 0)!)
@@ -285,7 +293,7 @@ function fromText(args: readonly KernelArg[], rows: number, read: (s: string) =>
 
 /** Registry rows of the text and conversion kernels of compiled SQL. */
 export const SQL_TEXT_KERNELS: readonly FunctionDef[] = [
-  textFn('$itext', [NUMBER], (args, { rows }) => toText(args, rows, integerText), '$itext(X): an SQL integer as text (SQL).'),
+  textFn('$itext', [NUMBER], (args, { rows }) => bigintText(args, rows) ?? toText(args, rows, integerText), '$itext(X): an SQL integer as text (SQL).'),
   textFn('$rtext', [NUMBER], (args, { rows }) => toText(args, rows, realText), "$rtext(X): an SQL real as text, as SQLite's %!.17g (SQL)."),
   floatFn(
     '$tointeger',
