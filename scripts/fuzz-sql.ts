@@ -40,7 +40,7 @@ async function main(): Promise<number> {
       .map(([f, n]) => `${f} ${n}`)
       .join(', ')}`,
   )
-  for (const d of run.differences.slice(0, 10)) console.log(d)
+  for (const d of run.differences.slice(0, 50)) console.log(d)
   return run.differences.length === 0 ? 0 : 1
 }
 
