@@ -121,18 +121,26 @@ function cells(r: ResultSet): unknown[][] {
   })
 }
 
-const close = (a: unknown, b: unknown): boolean => {
+/**
+ * Cells alike: the same value (a big integer's every digit: bigints compare exactly, and never
+ * equal a number), or floats within 1e-12 relative; with `exact`, the same float (0 and -0 alike,
+ * as the tolerance had them: SQLite stores -0.0 as 0).
+ */
+const close = (a: unknown, b: unknown, exact: boolean): boolean => {
   if (Object.is(a, b)) return true
   if (typeof a !== 'number' || typeof b !== 'number') return false
+  if (exact) return a === b
   return Math.abs(a - b) <= 1e-12 * Math.max(1, Math.abs(a), Math.abs(b))
 }
 
 /**
  * The first difference between two answers ('' when none): column names, labels, types and
  * widths, row counts, then every cell in order; floats may differ by 1e-12 relative (SQLite sums
- * reals with compensation, the engine in fixed blocks).
+ * reals with compensation, the engine in fixed blocks), except with `exact` (a query of integers
+ * alone, whose reals each come from one rounding: an average, a cast, an overflow, where a sum
+ * of big integers carried as doubles would be off by less than 1e-12 relative).
  */
-export function difference(got: ResultSet, want: ResultSet, unordered = false): string {
+export function difference(got: ResultSet, want: ResultSet, unordered = false, exact = false): string {
   const gotMeta = got.cols.map((c) => `${c.name}/${c.label}/${c.type}/${c.width}`)
   const wantMeta = want.cols.map((c) => `${c.name}/${c.label}/${c.type}/${c.width}`)
   if (JSON.stringify(gotMeta) !== JSON.stringify(wantMeta)) return `columns ${JSON.stringify(gotMeta)} vs ${JSON.stringify(wantMeta)}`
@@ -140,15 +148,38 @@ export function difference(got: ResultSet, want: ResultSet, unordered = false): 
   const a = unordered ? sortedRows(cells(got)) : cells(got)
   const b = unordered ? sortedRows(cells(want)) : cells(want)
   for (let c = 0; c < a.length; c++)
-    for (let r = 0; r < got.rowCount; r++) if (!close(a[c][r], b[c][r])) return `column ${got.cols[c].name} row ${r}: ${String(a[c][r])} vs ${String(b[c][r])}`
+    for (let r = 0; r < got.rowCount; r++)
+      if (!close(a[c][r], b[c][r], exact))
+        return unordered && sameRows(a, b, exact) ? '' : `column ${got.cols[c].name} row ${r}: ${String(a[c][r])} vs ${String(b[c][r])}`
   return ''
+}
+
+/**
+ * Whether each row of `a` has its own row of `b` alike cell for cell: the sort of sortedRows
+ * keys numbers by 12 digits, which leaves distinct rows unordered between them when their values
+ * agree that far (1099511627776 and 1099511627780.5, a j value and a j value plus a real).
+ */
+function sameRows(a: unknown[][], b: unknown[][], exact: boolean): boolean {
+  const rows = a.length === 0 ? 0 : a[0].length
+  const used = new Uint8Array(rows)
+  for (let r = 0; r < rows; r++) {
+    let found = false
+    for (let s = 0; s < rows && !found; s++) {
+      if (used[s] === 1 || !a.every((col, c) => close(col[r], b[c][s], exact))) continue
+      used[s] = 1
+      found = true
+    }
+    if (!found) return false
+  }
+  return true
 }
 
 /** Columns with their rows sorted (for answers whose order SQL leaves open, as a join's). */
 function sortedRows(columns: unknown[][]): unknown[][] {
   const rows = columns.length === 0 ? 0 : columns[0].length
   const order = Array.from({ length: rows }, (_, r) => r)
-  const key = (r: number): string => JSON.stringify(columns.map((c) => (typeof c[r] === 'number' ? Number((c[r] as number).toPrecision(12)) : c[r])))
+  const cell = (v: unknown): unknown => (typeof v === 'number' ? Number(v.toPrecision(12)) : typeof v === 'bigint' ? `${v}n` : v)
+  const key = (r: number): string => JSON.stringify(columns.map((c) => cell(c[r])))
   const keys = order.map(key)
   order.sort((x, y) => (keys[x] < keys[y] ? -1 : keys[x] > keys[y] ? 1 : 0))
   return columns.map((c) => order.map((r) => c[r]))
@@ -180,10 +211,28 @@ export interface DifferentialRun {
   readonly compiled: number
   /** Refused by SQLite itself (the generator's fault, not compared). */
   readonly sqliteErrors: number
-  /** One line per query whose answers differ. */
+  /** One line per query whose answers differ (or that one side refused and the other answered). */
   readonly differences: string[]
   /** How many compared queries use each feature of FEATURES. */
   readonly features: Readonly<Record<string, number>>
+  /** Queries SQLite answered that read a big-integer (j) column: jv, jk, or all columns (SELECT *). */
+  readonly bigQueries: number
+  /** Of those, answered on the columnar engine too, and compared. */
+  readonly bigCompiled: number
+  /** Queries SQLite refused that the engine refused too (an integer overflow, a value no result column holds…). */
+  readonly bothRefused: number
+  /** One line per query SQLite refused with a value error that the engine answered: not counted among differences (see `refusal`). */
+  readonly refusedAnswered: string[]
+}
+
+/**
+ * Whether a query computes with integers alone (no real column, SELECT * among them, or literal,
+ * no cast to a real type, text aside): its answer has each real from one rounding of an exact
+ * integer, which the engine must match to the last bit (difference's `exact`).
+ */
+export function integersAlone(sql: string): boolean {
+  const code = sql.replace(/'[^']*'/g, "''")
+  return !/\b[fw]\b|SELECT (DISTINCT )?\*|[0-9]\.[0-9]|[0-9][eE]|\b(REAL|DOUBLE|NUMERIC|DECIMAL|FLOAT)\b/i.test(code)
 }
 
 /** Features whose compiled use the differential test counts, by how they are written. */
@@ -218,22 +267,50 @@ export async function compareRandomQueries(seed: number, count: number): Promise
   let tables: BothTables[] = []
   let compiled = 0
   let sqliteErrors = 0
+  let bigQueries = 0
+  let bigCompiled = 0
+  let bothRefused = 0
   const differences: string[] = []
+  const refusedAnswered: string[] = []
   const features: Record<string, number> = Object.fromEntries(Object.keys(FEATURES).map((f) => [f, 0]))
   for (let q = 0; q < count; q++) {
     if (q % 40 === 0) tables = await Promise.all(gen.tables().map(async ({ input, data }) => ({ input, sql: await sqlTableOf(input, data) })))
     const sql = gen.query()
+    const where = `query ${q} over ${tables.map((t) => t.input.rows).join(' and ')} rows: ${sql}`
     const want = sqliteAnswer(sql, tables)
     if ('error' in want) {
       sqliteErrors++
+      // A refusal of a value (not of the query's text) the engine must make too, or leave to sql.js.
+      if (refusal(want.error)) {
+        const got = await engineAnswer(sql, tables)
+        if (got !== null && 'error' in got) bothRefused++
+        else if (got !== null) refusedAnswered.push(`${where}\n  SQLite refused (${want.error}), the engine answered`)
+      }
       continue
     }
-    const got = await compiledAnswer(sql, tables)
+    const big = gen.readsBigints
+    if (big) bigQueries++
+    const got = await engineAnswer(sql, tables)
     if (got === null) continue
     compiled++
+    if (big) bigCompiled++
     for (const [f, re] of Object.entries(FEATURES)) if (re.test(sql)) features[f]++
-    const diff = difference(got, want.result, orderLeftOpen(sql))
-    if (diff !== '') differences.push(`query ${q} over ${tables.map((t) => t.input.rows).join(' and ')} rows: ${sql}\n  ${diff}`)
+    const diff = 'error' in got ? `the engine refused: ${got.error}` : difference(got.result, want.result, orderLeftOpen(sql), integersAlone(sql))
+    if (diff !== '') differences.push(`${where}\n  ${diff}`)
   }
-  return { queries: count, compiled, sqliteErrors, differences, features }
+  return { queries: count, compiled, sqliteErrors, differences, features, bigQueries, bigCompiled, bothRefused, refusedAnswered }
+}
+
+/** SQLite's refusals of a value: an integer overflow, a result value no column of the service holds (result-builder.ts). */
+const refusal = (error: string): boolean => /integer overflow|cannot answer exactly|keeps for N\/A/i.test(error)
+
+/** compiledAnswer, with the engine's refusal (an AppError) as a value. */
+async function engineAnswer(sql: string, tables: readonly BothTables[]): Promise<{ result: ResultSet } | { error: string } | null> {
+  try {
+    const got = await compiledAnswer(sql, tables)
+    return got === null ? null : { result: got }
+  } catch (e) {
+    if (e instanceof AppError) return { error: e.message }
+    throw e
+  }
 }
