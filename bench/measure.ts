@@ -3,6 +3,7 @@
  * warms up caches and the JIT), then the median of at least MIN_RUNS timed runs, more while they
  * are quick, so the whole benchmark stays bounded.
  */
+import { loadavg } from 'node:os'
 import { performance } from 'node:perf_hooks'
 import { compareDigests, type Digest } from './digest.js'
 import type { BenchQuery } from './queries.js'
@@ -106,3 +107,14 @@ export async function timedRuns(t: Target, q: BenchQuery): Promise<Outcome> {
   }
   return { kind: 'ok', ms: median(times), runs: times.length, all: times }
 }
+
+/** One line of a benchmark's report, on stdout. */
+export const log = (s = ''): void => {
+  process.stdout.write(`${s}\n`)
+}
+
+/** The machine's load averages (1, 5, 15 minutes), printed beside figures measured on it. */
+export const loadAverage = (): string =>
+  loadavg()
+    .map((x) => x.toFixed(2))
+    .join(', ')

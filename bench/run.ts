@@ -16,13 +16,13 @@
  */
 import { spawn } from 'node:child_process'
 import { readFileSync } from 'node:fs'
-import { availableParallelism, cpus, loadavg, totalmem } from 'node:os'
+import { availableParallelism, cpus, totalmem } from 'node:os'
 import { performance } from 'node:perf_hooks'
 import { fileURLToPath } from 'node:url'
 import { makeBenchData, toTableInput } from './data.js'
 import { DuckDb, DuckTarget, loadDuckDb } from './duck.js'
 import type { Digest } from './digest.js'
-import { checkedRun, MAX_RUNS, MAX_WARMUPS, MIN_RUNS, settle, timedRuns, WARMUP_MS, type Outcome } from './measure.js'
+import { checkedRun, loadAverage, log, MAX_RUNS, MAX_WARMUPS, MIN_RUNS, settle, timedRuns, WARMUP_MS, type Outcome } from './measure.js'
 import { OursTarget } from './ours.js'
 import { QUERIES, SAME_SHAPE, type BenchQuery, type SameShapeQuery } from './queries.js'
 import { DUCK_TARGET, engineSummary, markdownTable, SQLJS_TARGET, TARGET_ROWS, textTable, verdicts, type Row, type SizeReport } from './report.js'
@@ -71,15 +71,6 @@ function parseArgs(argv: readonly string[]): Options {
   for (const o of only ?? []) if (!known.has(o)) throw new Error(`--only: unknown name ${o}; known: ${[...known].join(', ')}`)
   return { sizes, only, markdown }
 }
-
-const log = (s = ''): void => {
-  process.stdout.write(`${s}\n`)
-}
-
-const loadAverage = (): string =>
-  loadavg()
-    .map((x) => x.toFixed(2))
-    .join(', ')
 
 const secs = (ms: number): string => `${(ms / 1000).toFixed(1)} s`
 

@@ -13,11 +13,11 @@
  *
  * --http or --pool alone runs only that side of tabula (both by default).
  */
-import { availableParallelism, cpus, loadavg, totalmem } from 'node:os'
+import { availableParallelism, cpus, totalmem } from 'node:os'
 import { performance } from 'node:perf_hooks'
 import { loadDuckDb, DuckDb } from '../duck.js'
 import { toTableInput } from '../data.js'
-import { settle } from '../measure.js'
+import { loadAverage, log, settle } from '../measure.js'
 import { checkAnswers } from '../suite/check.js'
 import { DuckTarget } from '../suite/duck-target.js'
 import { HttpTarget } from '../suite/http-target.js'
@@ -84,15 +84,6 @@ function parseOptions(argv: readonly string[]): Options {
   if (!http && !pool) http = pool = true
   return { rows, seed, only, reps, http, pool, workers, markdown, maxSecondsPerQuestion }
 }
-
-const log = (s = ''): void => {
-  process.stdout.write(`${s}\n`)
-}
-
-const load = (): string =>
-  loadavg()
-    .map((x) => x.toFixed(2))
-    .join(', ')
 
 /** The timed targets, each optional but DuckDB's. */
 interface Targets {
@@ -217,7 +208,7 @@ async function main(): Promise<void> {
   log(`date: ${new Date().toISOString()}`)
   log(`machine: ${availableParallelism()} cores (${cpus()[0]?.model?.trim() ?? '?'}), ${(totalmem() / 2 ** 30).toFixed(0)} GiB; node ${process.version}`)
   log(
-    `hits: ${opts.rows.toLocaleString('en-US')} rows, 105 columns (seed ${opts.seed}); ${questions.length} queries; ${opts.workers} workers; load average at start: ${load()}`,
+    `hits: ${opts.rows.toLocaleString('en-US')} rows, 105 columns (seed ${opts.seed}); ${questions.length} queries; ${opts.workers} workers; load average at start: ${loadAverage()}`,
   )
   log(`timing: answers checked first; then the median of up to ${opts.reps} runs per target within ${opts.maxSecondsPerQuestion} s per query`)
   const t0 = performance.now()
@@ -272,7 +263,7 @@ async function main(): Promise<void> {
     await Promise.all([(pool as EnginePool | null)?.close(), (service as SuiteService | null)?.close()])
     ;(db as DuckDb | null)?.close()
   }
-  log(`\nload average at end: ${load()}; total time: ${((performance.now() - started) / 1000).toFixed(0)} s`)
+  log(`\nload average at end: ${loadAverage()}; total time: ${((performance.now() - started) / 1000).toFixed(0)} s`)
 }
 
 main().catch((e: unknown) => {

@@ -12,10 +12,10 @@
  * With --http, tabula is reached as users reach it: two gateways in this process (1 and 2
  * workers) serving the tables as stored tables, each question posted to api/run:json.
  */
-import { availableParallelism, cpus, loadavg, totalmem } from 'node:os'
+import { availableParallelism, cpus, totalmem } from 'node:os'
 import { performance } from 'node:perf_hooks'
 import { loadDuckDb } from '../duck.js'
-import { settle } from '../measure.js'
+import { loadAverage, log, settle } from '../measure.js'
 import { checkAnswers } from './check.js'
 import { DuckTarget } from './duck-target.js'
 import { loadSuite } from './load.js'
@@ -29,15 +29,6 @@ import { startSuiteService, type SuiteService } from './http-service.js'
 import type { BenchTable } from '../data.js'
 import type { SuiteTarget } from './target.js'
 import { timeQuestion } from './timing.js'
-
-const log = (s = ''): void => {
-  process.stdout.write(`${s}\n`)
-}
-
-const load = (): string =>
-  loadavg()
-    .map((x) => x.toFixed(2))
-    .join(', ')
 
 interface Targets {
   readonly tabula1: SuiteTarget
@@ -85,7 +76,7 @@ async function main(): Promise<void> {
   log('# tabula benchmark suite')
   log(`date: ${new Date().toISOString()}`)
   log(`machine: ${availableParallelism()} cores (${cpus()[0]?.model?.trim() ?? '?'}), ${(totalmem() / 2 ** 30).toFixed(0)} GiB; node ${process.version}`)
-  log(`${opts.rows.toLocaleString('en-US')} orders (seed ${opts.seed}), ${questions.length} questions; load average at start: ${load()}`)
+  log(`${opts.rows.toLocaleString('en-US')} orders (seed ${opts.seed}), ${questions.length} questions; load average at start: ${loadAverage()}`)
   log(`timing: answers checked first; then the median of up to ${opts.reps} runs per target within ${opts.maxSecondsPerQuestion} s per question`)
 
   const t0 = performance.now()
@@ -138,7 +129,7 @@ async function main(): Promise<void> {
   log(textReport(results))
   if (opts.markdown) log(`\n${markdownReport(results)}`)
   for (const r of results) if (r.kind !== 'timed') log(`\n## ${r.question.name}: ${r.kind}\n${r.lines.join('\n')}`)
-  log(`\nload average at end: ${load()}; total time: ${((performance.now() - started) / 1000).toFixed(0)} s`)
+  log(`\nload average at end: ${loadAverage()}; total time: ${((performance.now() - started) / 1000).toFixed(0)} s`)
   if (results.some((r) => r.kind !== 'timed')) process.exitCode = 1
 }
 
