@@ -1,15 +1,17 @@
 /**
  * One key column's values as dense ids (first-appearance order), whatever its type: ints and
- * dates directly, text by code, floats by the two halves of their bit pattern (with -0 folded
- * into 0 and every NaN into one N/A). `find` maps another column's values to the same ids, which
- * is what a link lookup needs.
+ * dates directly, text by code, big integers as ints when close together and else by their two
+ * words, floats by the two words of their bit pattern (with -0 folded into 0 and every NaN into
+ * one N/A). `find` maps another column's values to the same ids, which is what a link lookup
+ * needs.
  */
 import { lookupCode } from './dict.js'
-import { internInt32 } from './int-ids.js'
+import { internInRange, internInt32 } from './int-ids.js'
 import { toBigint, toFloat } from './make.js'
-import { internPairs } from './pair-ids.js'
-import { bigintWords } from './bigint.js'
-import { isFloat, type Column, type TextColumn } from './types.js'
+import { internWords } from './word-ids.js'
+import { offsetKeys, probeOffsetKeys, wordSpan } from './word-span.js'
+import { bigintWords, isNaWords } from './bigint.js'
+import { isFloat, NA_INT, type Column, type TextColumn } from './types.js'
 
 /** One key column interned: ids per row and a lookup for other columns' values. */
 export interface KeyIds {
@@ -25,23 +27,12 @@ export interface KeyIds {
  * @param probes how many values will be looked up later with `find` (sizes the table)
  */
 export function keyIds(col: Column, rows: number, mask: Uint8Array | null, probes = 0): KeyIds {
-  if (col.type === 'bigint') {
-    const { hi, lo } = splitWords(bigintWords(col.data), rows)
-    const inner = internPairs(hi, lo, rows, mask, false)
-    const find = (probe: Column, m: number): Int32Array => {
-      if (probe.type === 'text' || probe.type === 'float') throw new Error('keyIds: probe big integers with ints or big integers (align decimals first)')
-      const w = splitWords(bigintWords(toBigint(probe).data), m)
-      return inner.find(w.hi, w.lo, m)
-    }
-    return { ids: inner.ids, count: inner.count, find }
-  }
+  if (col.type === 'bigint') return bigintKeyIds(col.data, rows, mask, probes)
   if (isFloat(col)) {
-    const { hi, lo } = floatWords(col.data, rows)
-    const inner = internPairs(hi, lo, rows, mask, false)
+    const inner = internWords(floatWords(col.data, rows), rows, mask, expectedKeys(rows, probes))
     const find = (probe: Column, m: number): Int32Array => {
       if (probe.type === 'text') return new Int32Array(m).fill(-1)
-      const w = floatWords(toFloat(probe).data, m)
-      return inner.find(w.hi, w.lo, m)
+      return inner.find(floatWords(toFloat(probe).data, m), m)
     }
     return { ids: inner.ids, count: inner.count, find }
   }
@@ -49,6 +40,44 @@ export function keyIds(col: Column, rows: number, mask: Uint8Array | null, probe
   const inner = internInt32(keys, rows, mask, rows + probes)
   const find = (probe: Column, m: number): Int32Array => inner.find(probeKeys(col, probe, m), m)
   return { ids: inner.ids, count: inner.count, find }
+}
+
+/**
+ * A key side that will be probed is usually a dimension's unique keys: its word table is sized
+ * for them at once rather than grown by doubling.
+ */
+const expectedKeys = (rows: number, probes: number): number => (probes > 0 ? rows : 0)
+
+/**
+ * Big integers: as Int32 offsets from the smallest value, through the int path (a lookup table
+ * for a narrow range), when the values lie within 2^32 − 2 of each other (word-span.ts); else
+ * by their word pairs in place.
+ */
+function bigintKeyIds(data: BigInt64Array, rows: number, mask: Uint8Array | null, probes: number): KeyIds {
+  const words = bigintWords(data)
+  const s = wordSpan(words, rows)
+  if (s === null) {
+    const inner = internWords(words, rows, mask, expectedKeys(rows, probes))
+    return { ids: inner.ids, count: inner.count, find: (probe, m) => inner.find(bigintProbe(probe), m) }
+  }
+  const inner = internInRange(offsetKeys(words, rows, s), rows, mask, NA_INT + 1, s.span + 1, rows + probes)
+  const find = (probe: Column, m: number): Int32Array => {
+    const w = bigintProbe(probe)
+    const { keys, outside } = probeOffsetKeys(w, m, s)
+    const out = inner.find(keys, m)
+    // Values outside the span got N/A's key: where N/A has an id, they must not take it.
+    if (outside > 0 && inner.find(Int32Array.of(NA_INT), 1)[0] >= 0) {
+      for (let i = 0; i < m; i++) if (keys[i] === NA_INT && !isNaWords(w[2 * i], w[2 * i + 1])) out[i] = -1
+    }
+    return out
+  }
+  return { ids: inner.ids, count: inner.count, find }
+}
+
+/** The words of a column probing big integers. */
+function bigintProbe(probe: Column): Int32Array {
+  if (probe.type === 'text' || probe.type === 'float') throw new Error('keyIds: probe big integers with ints or big integers (align decimals first)')
+  return bigintWords(toBigint(probe).data)
 }
 
 /**
@@ -76,24 +105,16 @@ function translateCodes(probe: TextColumn, dict: readonly string[], m: number): 
   return out
 }
 
-/** Low and high 32-bit words of each double, after folding -0 into 0 and all NaNs into one. */
-export function floatWords(data: Float64Array, n: number): { hi: Int32Array; lo: Int32Array } {
+/**
+ * The words of each double (low first, as internWords reads them), after folding -0 into 0 and
+ * every NaN into one, so that equal values have equal bits.
+ */
+export function floatWords(data: Float64Array, n: number): Int32Array {
   const tmp = new Float64Array(n)
   for (let i = 0; i < n; i++) {
     const v = data[i]
     tmp[i] = v !== v ? Number.NaN : v === 0 ? 0 : v
   }
   // Typed arrays use the platform's byte order; Node runs on little-endian hosts only (x64, arm64).
-  return splitWords(new Int32Array(tmp.buffer), n)
-}
-
-/** The low and high words of `n` 8-byte values (words 2i and 2i+1) as two arrays. */
-function splitWords(words: Int32Array, n: number): { hi: Int32Array; lo: Int32Array } {
-  const hi = new Int32Array(n)
-  const lo = new Int32Array(n)
-  for (let i = 0; i < n; i++) {
-    lo[i] = words[2 * i]
-    hi[i] = words[2 * i + 1]
-  }
-  return { hi, lo }
+  return new Int32Array(tmp.buffer)
 }

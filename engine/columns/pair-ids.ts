@@ -1,7 +1,8 @@
 /**
- * Interning pairs of Int32 keys into dense ids numbered by first appearance. Used to combine the
- * per-column ids of a multi-column key, and for float keys (the two 32-bit halves of a double).
- * When the pair space is small enough the pair becomes one Int32 key (a·countB + b) instead.
+ * Interning pairs of group ids into dense ids numbered by first appearance: how the per-column
+ * ids of a multi-column key are combined. When the pair space is small enough the pair becomes
+ * one Int32 key (a·countB + b) instead. (8-byte values, big integers and floats, are interned
+ * from their two words in place by word-ids.ts.)
  */
 import { internInt32, type Interned } from './int-ids.js'
 
@@ -33,7 +34,7 @@ export function internIdPairs(a: Int32Array, countA: number, b: Int32Array, coun
     const inner: Interned = internInt32(keys, n, missing === 0 ? null : missingMask(a, b, n))
     return { ids: inner.ids, count: inner.count, find: compositeFinder(inner, countB) }
   }
-  return internPairs(a, b, n, null, true)
+  return internPairs(a, b, n)
 }
 
 /** 0 where either id is missing (-1), else 1: only built when some id is missing. */
@@ -43,12 +44,8 @@ function missingMask(a: Int32Array, b: Int32Array, n: number): Uint8Array {
   return mask
 }
 
-/**
- * Interns arbitrary Int32 pairs with a hash table.
- * @param mask rows whose mask is 0 get -1
- * @param skipNegative rows with a negative key on either side get -1 (for ids, not for raw words)
- */
-export function internPairs(a: Int32Array, b: Int32Array, n: number, mask: Uint8Array | null, skipNegative: boolean): InternedPairs {
+/** Interns pairs of ids with a hash table; a row with a negative id on either side gets -1. */
+function internPairs(a: Int32Array, b: Int32Array, n: number): InternedPairs {
   let bits = 10
   let cap = 1 << bits
   let keyA: Int32Array = new Int32Array(cap)
@@ -59,7 +56,7 @@ export function internPairs(a: Int32Array, b: Int32Array, n: number, mask: Uint8
   for (let r = 0; r < n; r++) {
     const x = a[r]
     const y = b[r]
-    if ((mask !== null && mask[r] === 0) || (skipNegative && (x < 0 || y < 0))) {
+    if (x < 0 || y < 0) {
       ids[r] = -1
       continue
     }
@@ -83,7 +80,7 @@ export function internPairs(a: Int32Array, b: Int32Array, n: number, mask: Uint8
     }
     ids[r] = id
   }
-  return { ids, count, find: pairFinder(keyA, keyB, slotId, bits, skipNegative) }
+  return { ids, count, find: pairFinder(keyA, keyB, slotId, bits) }
 }
 
 /**
@@ -100,14 +97,14 @@ function compositeFinder(inner: Interned, countB: number): InternedPairs['find']
   }
 }
 
-function pairFinder(tA: Int32Array, tB: Int32Array, tId: Int32Array, tBits: number, skipNegative: boolean): InternedPairs['find'] {
+function pairFinder(tA: Int32Array, tB: Int32Array, tId: Int32Array, tBits: number): InternedPairs['find'] {
   return (pa, pb, m) => {
     const out = new Int32Array(m)
     const mk = (1 << tBits) - 1
     for (let i = 0; i < m; i++) {
       const x = pa[i]
       const y = pb[i]
-      if (skipNegative && (x < 0 || y < 0)) {
+      if (x < 0 || y < 0) {
         out[i] = -1
         continue
       }

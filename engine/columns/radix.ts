@@ -1,11 +1,13 @@
 /**
- * Stable radix sort of positions by unsigned keys of at most 32 bits, several keys sorted
- * least significant first. One key is sorted most-significant-digit first: a single pass
+ * Stable radix sort of positions by unsigned keys of at most 32 bits (several keys: see
+ * radix-keys.ts). One key is sorted most-significant-digit first: a single pass
  * scatters the rows into up to 2048 buckets by their top bits, then each bucket, small enough
  * to stay in cache, is sorted by the remaining bits with least-significant-digit passes.
  * Scattering over a large array is what costs (every write lands on a different cache line
  * and page), so doing it once instead of once per digit is the main saving.
  */
+
+import { sortByKeys } from './radix-keys.js'
 
 /** One radix key per position: values in [0, 2^bits), bits <= 32. */
 export interface RadixKey {
@@ -35,16 +37,13 @@ interface Buffers {
 export function sortPositions(keys: readonly RadixKey[], n: number, limit = n): Int32Array {
   const active = keys.filter((k) => k.bits > 0)
   if (limit < n && active.length > 0 && n > INSERTION_LIMIT) return firstPositions(active, n, Math.max(limit, 0))
+  if (active.length > 1 && n >= 2) return sortByKeys(active, n).subarray(0, Math.max(Math.min(limit, n), 0))
   const perm = new Int32Array(n)
   for (let i = 0; i < n; i++) perm[i] = i
   if (active.length === 0 || n < 2) return perm.subarray(0, Math.max(Math.min(limit, n), 0))
   if (n <= INSERTION_LIMIT) return insertionSort(active, perm).subarray(0, Math.max(Math.min(limit, n), 0))
-  const buf: Buffers = { vals: active[active.length - 1].values, perm, tmpVals: new Uint32Array(n), tmpPerm: new Int32Array(n) }
-  for (let k = active.length - 1; k >= 0; k--) {
-    // The last key's array arrived in position order; later keys follow the current order.
-    if (k < active.length - 1) gatherKey(active[k].values, buf.perm, buf.vals, n)
-    sortByKey(buf, n, active[k].bits)
-  }
+  const buf: Buffers = { vals: active[0].values, perm, tmpVals: new Uint32Array(n), tmpPerm: new Int32Array(n) }
+  sortByKey(buf, n, active[0].bits)
   return buf.perm
 }
 
@@ -74,10 +73,6 @@ function firstPositions(keys: readonly RadixKey[], n: number, limit: number): In
   const out = new Int32Array(Math.min(limit, m))
   for (let j = 0; j < out.length; j++) out[j] = candidates[order[j]]
   return out
-}
-
-function gatherKey(values: Uint32Array, perm: Int32Array, out: Uint32Array, n: number): void {
-  for (let i = 0; i < n; i++) out[i] = values[perm[i]]
 }
 
 /** Stable sort of buf by vals (bits wide); the result is left in buf.vals / buf.perm. */

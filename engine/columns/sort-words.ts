@@ -4,7 +4,8 @@
  * (after subtracting its minimum) and writes itself, shifted, into a 32-bit radix key, so
  * narrow keys share one radix key without an intermediate array per key.
  */
-import { bigintWords } from './bigint.js'
+import { bigintWords, isNaWords } from './bigint.js'
+import { wordSpan, type WordSpan } from './word-span.js'
 import { NA_INT, type Column } from './types.js'
 
 /** One sort key reduced to an unsigned integer per position. */
@@ -165,20 +166,51 @@ function floatWords(data: Float64Array, desc: boolean, n: number): SortWord[] {
 }
 
 /**
- * Signed 64-bit integers as two order-preserving 32-bit words: the high word with its sign bit
- * flipped, the low word as unsigned. N/A (−2^63) becomes 0:0, below every value, as it should
- * ascending; descending inverts both words, putting it last.
+ * Signed 64-bit integers as order-preserving 32-bit words. Values within 2^32 − 2 of each other
+ * (word-span.ts) make one word, their offset from the smallest, so the column sorts like an int
+ * column. Others make two: the high word with its sign bit flipped, the low word as unsigned.
+ * N/A (−2^63) becomes the smallest word ascending (0, or 0:0) and the largest descending.
  */
-function bigintSortWords(words: Int32Array, desc: boolean, n: number, rowOf: Int32Array | null): SortWord[] {
+function bigintSortWords(all: Int32Array, desc: boolean, n: number, rowOf: Int32Array | null): SortWord[] {
+  const words = rowOf === null ? all : gatherWords(all, rowOf)
+  const span = wordSpan(words, n)
+  if (span !== null) return [arrayWord(offsetWord(words, n, span, desc), n)]
   const hi = new Uint32Array(n)
   const lo = new Uint32Array(n)
   const flip = desc ? 0xffffffff : 0
   for (let i = 0; i < n; i++) {
-    const r = rowOf === null ? i : rowOf[i]
-    hi[i] = (words[2 * r + 1] ^ 0x80000000 ^ flip) >>> 0
-    lo[i] = (words[2 * r] ^ flip) >>> 0
+    hi[i] = (words[2 * i + 1] ^ 0x80000000 ^ flip) >>> 0
+    lo[i] = (words[2 * i] ^ flip) >>> 0
   }
   return [arrayWord(hi, n), arrayWord(lo, n)]
+}
+
+function gatherWords(words: Int32Array, rowOf: Int32Array): Int32Array {
+  const out = new Int32Array(2 * rowOf.length)
+  for (let i = 0; i < rowOf.length; i++) {
+    out[2 * i] = words[2 * rowOf[i]]
+    out[2 * i + 1] = words[2 * rowOf[i] + 1]
+  }
+  return out
+}
+
+/**
+ * Offsets d = v − min (exact in 32 bits within the span): d + 1 ascending with N/A at 0; span − d
+ * descending with N/A at span + 1. Both stay within 32 bits, as the span is at most 2^32 − 2.
+ */
+function offsetWord(words: Int32Array, n: number, s: WordSpan, desc: boolean): Uint32Array {
+  const out = new Uint32Array(n)
+  const minLo = s.minLo
+  const na = desc ? s.span + 1 : 0
+  const top = desc ? s.span : 0
+  const sign = desc ? -1 : 1
+  const one = desc ? 0 : 1
+  for (let i = 0; i < n; i++) {
+    const lo = words[2 * i]
+    const d = (lo - minLo) >>> 0
+    out[i] = isNaWords(lo, words[2 * i + 1]) ? na : top + sign * d + one
+  }
+  return out
 }
 
 /** A materialised word, its minimum subtracted so it needs as few bits as its spread. */

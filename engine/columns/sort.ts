@@ -2,7 +2,8 @@
  * Sorting rows: a stable multi-key sort returning row numbers. N/A is the smallest value (first
  * ascending, last descending), text sorts by code (= string order), floats by value with -0
  * equal to 0. Keys become unsigned words, narrow words are packed together into 32-bit radix
- * keys (two int keys with small ranges sort as one key), and an LSD radix sort orders them.
+ * keys (two int keys with small ranges sort as one key), and a radix sort orders them (radix.ts;
+ * several radix keys, radix-keys.ts).
  */
 import { sortPositions, type RadixKey } from './radix.js'
 import { sortWords, type SortWord } from './sort-words.js'

@@ -35,10 +35,11 @@ const withNA = (op: CmpOp, bothNA: boolean): number => (op === '=' ? +bothNA : o
 
 /** a op b over big integers; b a column or a constant (NA_BIGINT for N/A). */
 export function compareBigints(op: CmpOp, a: BigInt64Array, b: BigInt64Array | bigint, n: number): Int32Array {
-  const o = new Int32Array(n)
   const aw = bigintWords(a)
   const bw = typeof b === 'bigint' ? bigintWords(new BigInt64Array(n === 0 ? 0 : 1).fill(b)) : bigintWords(b)
   const step = typeof b === 'bigint' ? 0 : 2
+  if (op === '=' || op === '<>') return equalWords(aw, bw, step, n, op === '<>')
+  const o = new Int32Array(n)
   for (let i = 0, j = 0; i < n; i++, j += step) {
     const ah = aw[2 * i + 1]
     const al = aw[2 * i] >>> 0
@@ -52,6 +53,17 @@ export function compareBigints(op: CmpOp, a: BigInt64Array, b: BigInt64Array | b
     }
     o[i] = answer(op, ah < bh ? -1 : ah > bh ? 1 : al < bl ? -1 : al > bl ? 1 : 0)
   }
+  return o
+}
+
+/**
+ * = and <> are equality of both words, N/A rules included: N/A is one bit pattern, equal to
+ * itself and to no value. No order is worked out, so no branch per row.
+ */
+function equalWords(aw: Int32Array, bw: Int32Array, step: number, n: number, negate: boolean): Int32Array {
+  const o = new Int32Array(n)
+  const flip = +negate
+  for (let i = 0, j = 0; i < n; i++, j += step) o[i] = (+(aw[2 * i] === bw[j]) & +(aw[2 * i + 1] === bw[j + 1])) ^ flip
   return o
 }
 
