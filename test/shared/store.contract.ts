@@ -400,6 +400,10 @@ export function storeContract(label: string, make: () => Promise<Store>): void {
       await offStaying()
       const late: string[] = []
       await store.publish('chan:unsub', 'nobody listens')
+      // On Redis Cluster a message crosses the cluster bus to the other nodes after PUBLISH has
+      // answered; a subscriber on another node could still get it if it subscribed at once. Let it
+      // settle, so "later" means later on every node.
+      await sleep(200)
       const offLate = await store.subscribe('chan:unsub', (m) => late.push(m))
       await store.publish('chan:unsub', 'last')
       await eventually(() => late.length === 1, 'the new subscriber got a message')
