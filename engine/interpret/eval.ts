@@ -22,6 +22,7 @@ import { arithmetic } from '../functions/arith.js'
 import { isColumn } from '../functions/args.js'
 import { wideningKey } from '../expr/widening.js'
 import { FallbackError } from '../task/outcome.js'
+import { columnPerEntry } from './per-entry.js'
 
 const OPERATOR_FUNCTION = { Neg: 'neg', Not: 'not' } as const
 
@@ -44,7 +45,7 @@ function namesOf(e: Expr): string[] | null {
 const kindOf = (v: Value): string | undefined => (v as { kind?: string }).kind
 
 /** A value as a full column: a constant is repeated on every row; null for a list. */
-function asColumn(v: Value, rows: number): Column | null {
+export function asColumn(v: Value, rows: number): Column | null {
   const kind = kindOf(v)
   if (kind === 'list') return null
   return kind === 'scalar' ? scalarToColumn(v as Scalar, rows) : (v as Column)
@@ -227,6 +228,8 @@ export function evalExpr(e: Expr, ws: Worksheet): Value {
 
 /** Evaluates to a full column (a constant is repeated on every row). */
 export function evalColumn(e: Expr, ws: Worksheet): Column {
+  const perEntry = columnPerEntry(e, ws)
+  if (perEntry !== null) return perEntry
   const col = asColumn(evalExpr(e, ws), ws.rows)
   if (col === null) throw unchecked('a list of values where a column belongs')
   return col

@@ -13,6 +13,7 @@ import { rowWiseExpr } from '../functions/index.js'
 import { evalExpr, toMask } from './eval.js'
 import { scanCompare, scanMember, scanRange, scanTruthy, type Cmp, type Rows } from './select-scans.js'
 import { rowsThroughIndex } from './select-through-index.js'
+import { selectionPerEntry } from './per-entry.js'
 import type { Worksheet } from './worksheet.js'
 
 const FLIP: Record<Cmp, Cmp> = { '=': '=', '<>': '<>', '<': '>', '>': '<', '<=': '>=', '>=': '<=' }
@@ -139,6 +140,8 @@ const GATHER_SHARE = 0.5
 
 /** Rows of `rows` where the expression holds, evaluated generally (as a column). */
 function generic(e: Expr, ws: Worksheet, rows: Rows): Int32Array {
+  const perEntry = selectionPerEntry(e, ws, rows === null ? ws.rows : rows.length)
+  if (perEntry !== null) return scanMember(perEntry.codes, perEntry.holds, 0, rows, ws.rows)
   if (rows !== null && rows.length <= ws.rows * GATHER_SHARE && rowWiseExpr(e)) {
     const held = truthyRows(e, ws.selectRows(rows), null)
     for (let i = 0; i < held.length; i++) held[i] = rows[held[i]]
