@@ -120,6 +120,19 @@ function againstInts(op: Cmp, v: number): [Cmp, number] {
   return op === '<>' ? ['<>', Number.NaN] : ['=', Number.NaN]
 }
 
+/**
+ * SQL's `x IS NULL` (`$isnull(x)`) of an int, date or text column, or its negation (`x IS NOT
+ * NULL`, and `x <> ''` on text), as one scan of the values against N/A (code 0 for text); null
+ * when the shapes do not fit.
+ */
+function nullTestRows(e: Expr, isNull: boolean, ws: Worksheet, rows: Rows): Int32Array | null {
+  if (e.kind !== 'Call' || e.name !== '$isnull' || e.args.length !== 1 || e.args[0]!.kind !== 'Col') return null
+  const col = ws.column(e.args[0]!.name)?.data()
+  if (!col || col.type === 'float' || col.type === 'bigint') return null
+  const op = isNull ? '=' : '<>'
+  return col.type === 'text' ? scanCompare(op, col.codes, true, 0, rows, ws.rows) : scanCompare(op, col.data, true, NA_INT, rows, ws.rows)
+}
+
 /** `between(column; a; b)` of a numeric column and two numbers, or null. */
 function betweenRows(e: Expr, ws: Worksheet, rows: Rows): Int32Array | null {
   if (e.kind !== 'Call' || e.name.toLowerCase() !== 'between' || e.args.length !== 3) return null
@@ -223,6 +236,8 @@ function conjuncts(e: Expr, out: Expr[] = []): Expr[] {
 function scanShaped(e: Expr): boolean {
   const fixed = (x: Expr | null) => x !== null && (constantOf(x) !== null || (x.kind === 'List' && x.items.every((i) => constantOf(i) !== null)))
   if (e.kind === 'Bin' && isCmp(e.op)) return (e.left.kind === 'Col' && fixed(e.right)) || (e.right.kind === 'Col' && fixed(e.left))
+  const nullTest = (x: Expr) => x.kind === 'Call' && x.name === '$isnull' && x.args[0]?.kind === 'Col'
+  if (nullTest(e) || (e.kind === 'Not' && nullTest(e.operand))) return true
   if (e.kind === 'Call') return e.name.toLowerCase() === 'between' && e.args[0]?.kind === 'Col' && fixed(e.args[1]) && fixed(e.args[2])
   return false
 }
@@ -248,6 +263,8 @@ function selectOne(e: Expr, ws: Worksheet, rows: Rows): Int32Array {
   if (e.kind === 'Bin' && e.op === '|') return union(selectRows(e.left, ws, rows), selectRows(e.right, ws, rows))
   const linked = rowsThroughIndex(e, ws, rows)
   if (linked !== null) return linked
+  const nulls = e.kind === 'Not' ? nullTestRows(e.operand, false, ws, rows) : nullTestRows(e, true, ws, rows)
+  if (nulls !== null) return nulls
   if (e.kind === 'Not') return without(rows, ws.rows, selectRows(e.operand, ws, rows))
   if (e.kind === 'Bin' && isCmp(e.op)) {
     const found = comparisonRows(e.op, e.left, e.right, ws, rows)

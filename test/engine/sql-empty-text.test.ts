@@ -24,6 +24,10 @@ const COMPILED = [
   "select a, iif(s <> '', s, 'none') as x from pub.e.t",
   'select sum(iif(a > 2, 1, 0)) as n from pub.e.t',
   "select a from pub.e.t where s <> '' and a > 1 or s = ''",
+  // IS NULL and IS NOT NULL as one scan against N/A (interpret/select.ts nullTestRows).
+  'select a, s from pub.e.t where s is null',
+  'select a, s from pub.e.t where s is not null and a is not null',
+  'select s from pub.e.t where a is null or not (s is not null)',
 ]
 
 /** Forms still left to sql.js: their answer must be SQLite's all the same. */
