@@ -232,3 +232,25 @@ export function scanTruthy(data: Numbers, naInt: boolean, rows: Rows, n: number)
     return k
   })
 }
+
+/**
+ * The candidates whose big integer, read as its two 32-bit words (`words`: low, high, low, …),
+ * is the pair (lo, hi): `x = k` on a 64-bit column without making a BigInt per row.
+ */
+export function scanWordPair(words: Int32Array, lo: number, hi: number, rows: Rows, n: number): Int32Array {
+  return collect(rows, n, (out) => {
+    let k = 0
+    if (rows === null)
+      for (let r = 0; r < n; r++) {
+        out[k] = r
+        k += +(words[2 * r] === lo) & +(words[2 * r + 1] === hi)
+      }
+    else
+      for (let i = 0; i < rows.length; i++) {
+        const r = rows[i]
+        out[k] = r
+        k += +(words[2 * r] === lo) & +(words[2 * r + 1] === hi)
+      }
+    return k
+  })
+}

@@ -8,10 +8,11 @@
  */
 import type { BinOp, Expr } from '../ast.js'
 import { lowerBound, lookupCode, upperBound } from '../columns/index.js'
-import { NA_INT, type Column } from '../columns/types.js'
+import { bigintWords } from '../columns/bigint.js'
+import { BIGINT_MAX, NA_BIGINT, NA_INT, type Column } from '../columns/types.js'
 import { rowWiseExpr } from '../functions/index.js'
 import { evalExpr, toMask } from './eval.js'
-import { scanCompare, scanMember, scanRange, scanTruthy, type Cmp, type Rows } from './select-scans.js'
+import { scanCompare, scanMember, scanRange, scanTruthy, scanWordPair, type Cmp, type Rows } from './select-scans.js'
 import { rowsThroughIndex } from './select-through-index.js'
 import { selectionPerEntry } from './per-entry.js'
 import type { Worksheet } from './worksheet.js'
@@ -93,8 +94,9 @@ function comparisonRows(op: Cmp, left: Expr, right: Expr, ws: Worksheet, rows: R
     return null
   }
   const col = ws.column(left.name)?.data()
-  // Big integers are compared exactly by the general path (compare-bigint.ts), not these scans.
-  if (!col || col.type === 'bigint') return null
+  if (!col) return null
+  // Big integers: `=` an integer constant on the words; the rest exactly by the general path (compare-bigint.ts).
+  if (col.type === 'bigint') return op === '=' ? bigintEqualRows(col.data, right, rows, ws.rows) : null
   if (right.kind === 'List' && (op === '=' || op === '<>')) {
     const values = right.items.map(constantOf)
     if (values.some((v) => v === null) || values.some((v) => typeof v === 'string') !== (col.type === 'text')) return null
@@ -107,6 +109,24 @@ function comparisonRows(op: Cmp, left: Expr, right: Expr, ws: Worksheet, rows: R
   if (col.type === 'float') return scanCompare(op, col.data, false, v, rows, ws.rows)
   const [intOp, bound] = againstInts(op, v)
   return scanCompare(intOp, col.data, true, bound, rows, ws.rows)
+}
+
+/** An integer constant exactly (its digits past 2^53), or null for anything else. */
+function exactInteger(e: Expr): bigint | null {
+  if (e.kind === 'Neg') {
+    const v = exactInteger(e.operand)
+    return v === null ? null : -v
+  }
+  if (e.kind !== 'Num' || !e.int) return null
+  if (e.digits !== undefined) return BigInt(e.digits)
+  return Number.isSafeInteger(e.value) ? BigInt(e.value) : null
+}
+
+/** `x = k` for a big-integer column and an integer constant within its range (never N/A); null otherwise. */
+function bigintEqualRows(data: BigInt64Array, e: Expr, rows: Rows, n: number): Int32Array | null {
+  const k = exactInteger(e)
+  if (k === null || k <= NA_BIGINT || k > BIGINT_MAX) return null
+  return scanWordPair(bigintWords(data), Number(BigInt.asIntN(32, k)), Number(BigInt.asIntN(32, k >> 32n)), rows, n)
 }
 
 /**
