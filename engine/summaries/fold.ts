@@ -15,6 +15,8 @@ export interface RunGroups {
   readonly array: Int32Array
   /** Makes the groups of rows start … start+len-1 readable in `array`; returns the offset of row `start`. */
   load(start: number, len: number): number
+  /** Every row is in group 0 (a tabulation without breaks): the folds take their one-group kernels. */
+  readonly one?: true
 }
 
 /**
@@ -64,7 +66,8 @@ export function foldRows(groups: RunGroups, folds: readonly PendingFold[], start
           offset = f.x.load(start, len)
           loaded = f.x
         }
-        f.part.add(at === 0 ? slots : slots.subarray(at, at + len), f.x.array, offset, len, acc)
+        if (groups.one) f.part.addToOne(f.x.array, offset, len, acc)
+        else f.part.add(at === 0 ? slots : slots.subarray(at, at + len), f.x.array, offset, len, acc)
       }
     }
   }
@@ -73,7 +76,8 @@ export function foldRows(groups: RunGroups, folds: readonly PendingFold[], start
 /** The rows in order of a group index: ids as they are, or with rows left out (-1) sent to group `count`, which nobody reads. */
 export function idsRuns(groups: GroupIndex, masked: boolean): RunGroups {
   const ids = groups.ids
-  if (!masked) return { array: ids, load: (start) => start }
+  // Unmasked ids of a single group are all 0.
+  if (!masked) return groups.count === 1 ? { array: ids, load: (start) => start, one: true } : { array: ids, load: (start) => start }
   const array = new Int32Array(RUN_ROWS)
   const spare = groups.count
   return {

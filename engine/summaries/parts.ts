@@ -32,6 +32,11 @@ export interface FoldPart {
    * as a double, N/A as NaN.
    */
   add(slots: Int32Array, x: Float64Array, off: number, len: number, acc: Int32Array | Float64Array): void
+  /**
+   * The same for rows that are all in group 0 (a tabulation without breaks): `add` with every
+   * slot 0, the same additions in the same order, kept in a local rather than stored each row.
+   */
+  addToOne(x: Float64Array, off: number, len: number, acc: Int32Array | Float64Array): void
   /** How two ranges' vectors combine: their sum, or the smaller or larger value. */
   readonly merge: 'add' | 'min' | 'max'
   /** Kept per summing block (only sums need it: their order of addition changes their bits). */
@@ -113,6 +118,53 @@ function maxBlock(slots: Int32Array, x: Float64Array, off: number, len: number, 
   }
 }
 
+/** The block kernels for one group: a local accumulator, no slot read or store per row. */
+
+function sumOne(x: Float64Array, off: number, len: number, s: Float64Array): void {
+  let sum = s[0]
+  for (let j = 0; j < len; j++) {
+    const v = x[off + j]
+    sum += v === v ? v : 0
+  }
+  s[0] = sum
+}
+
+function squaresOne(x: Float64Array, off: number, len: number, s: Float64Array): void {
+  let sum = s[0]
+  for (let j = 0; j < len; j++) {
+    const v = x[off + j]
+    sum += v === v ? v * v : 0
+  }
+  s[0] = sum
+}
+
+function countValidOne(x: Float64Array, off: number, len: number, n: Int32Array): void {
+  let count = 0
+  for (let j = 0; j < len; j++) {
+    const v = x[off + j]
+    count += v === v ? 1 : 0
+  }
+  n[0] += count
+}
+
+function minOne(x: Float64Array, off: number, len: number, best: Float64Array): void {
+  let b = best[0]
+  for (let j = 0; j < len; j++) {
+    const v = x[off + j]
+    if (v < b || (b !== b && v === v)) b = v
+  }
+  best[0] = b
+}
+
+function maxOne(x: Float64Array, off: number, len: number, best: Float64Array): void {
+  let b = best[0]
+  for (let j = 0; j < len; j++) {
+    const v = x[off + j]
+    if (v > b || (b !== b && v === v)) b = v
+  }
+  best[0] = b
+}
+
 // --- The parts -------------------------------------------------------------------------------
 
 export const ROWS: RowsPart = { kind: 'rows', name: 'rows' }
@@ -122,17 +174,67 @@ export const LAST: EdgePart = { kind: 'edge', name: 'last', last: true }
 const fold = (p: Omit<FoldPart, 'kind' | 'reads'> & Partial<Pick<FoldPart, 'reads'>>): FoldPart => ({ kind: 'fold', reads: 'value', ...p })
 
 /** Non-N/A values per group. */
-export const VALID = fold({ name: 'valid', vector: 'int', fill: 0, add: countValidBlock, merge: 'add', summed: false, sourceTyped: false, mergesText: true })
+export const VALID = fold({
+  name: 'valid',
+  vector: 'int',
+  fill: 0,
+  add: countValidBlock,
+  addToOne: countValidOne,
+  merge: 'add',
+  summed: false,
+  sourceTyped: false,
+  mergesText: true,
+})
 /** Sum of the non-N/A values per group (0 when none). */
-export const SUM = fold({ name: 'sum', vector: 'float', fill: 0, add: sumBlock, merge: 'add', summed: true, sourceTyped: false, mergesText: false })
+export const SUM = fold({
+  name: 'sum',
+  vector: 'float',
+  fill: 0,
+  add: sumBlock,
+  addToOne: sumOne,
+  merge: 'add',
+  summed: true,
+  sourceTyped: false,
+  mergesText: false,
+})
 /** Sum of the squares of the non-N/A values per group (0 when none). */
-export const SQUARES = fold({ name: 'squares', vector: 'float', fill: 0, add: squaresBlock, merge: 'add', summed: true, sourceTyped: false, mergesText: false })
+export const SQUARES = fold({
+  name: 'squares',
+  vector: 'float',
+  fill: 0,
+  add: squaresBlock,
+  addToOne: squaresOne,
+  merge: 'add',
+  summed: true,
+  sourceTyped: false,
+  mergesText: false,
+})
 /** Sum of value × weight per group, rows where either is N/A left out (0 when none): SUM of other values. */
 export const PRODUCTS: FoldPart = { ...SUM, name: 'products', reads: 'product' }
 /** Sum of the weights of the rows whose value and weight are not N/A (0 when none). */
 export const WEIGHTS: FoldPart = { ...SUM, name: 'weights', reads: 'weight' }
-export const MIN = fold({ name: 'min', vector: 'float', fill: Number.NaN, add: minBlock, merge: 'min', summed: false, sourceTyped: true, mergesText: true })
-export const MAX = fold({ name: 'max', vector: 'float', fill: Number.NaN, add: maxBlock, merge: 'max', summed: false, sourceTyped: true, mergesText: true })
+export const MIN = fold({
+  name: 'min',
+  vector: 'float',
+  fill: Number.NaN,
+  add: minBlock,
+  addToOne: minOne,
+  merge: 'min',
+  summed: false,
+  sourceTyped: true,
+  mergesText: true,
+})
+export const MAX = fold({
+  name: 'max',
+  vector: 'float',
+  fill: Number.NaN,
+  add: maxBlock,
+  addToOne: maxOne,
+  merge: 'max',
+  summed: false,
+  sourceTyped: true,
+  mergesText: true,
+})
 
 // --- Reading the parts back ------------------------------------------------------------------
 
