@@ -14,10 +14,12 @@ import { checkQuery } from '../../engine/check/index.js'
 import { step } from '../../engine/interpret/run.js'
 import { Worksheet } from '../../engine/interpret/worksheet.js'
 import { planFolds } from '../../engine/interpret/ops/tabu-folds.js'
-import { BLOCK_VALID, shiftOf } from '../../engine/interpret/ops/tabu-shift.js'
+import { BLOCK_VALID, foldable, shiftOf } from '../../engine/interpret/ops/tabu-shift.js'
 import { accumulationOf } from '../../engine/summaries/index.js'
 import { SUM, VALID } from '../../engine/summaries/parts.js'
 import { Rng } from '../../engine/columns/random.js'
+import { planParallel } from '../../engine/parallel/plan.js'
+import { checkedOps, expectIdentical, single, split, taskOf } from './parallel-harness.js'
 
 const ROWS = 300
 
@@ -152,5 +154,46 @@ describe('tabulations of a column plus a constant (tabu-shift.ts)', () => {
     )
     expect(floats.specs).to.have.length(2)
     expect(floats.specs[0].parts).to.deep.equal([VALID, SUM])
+  })
+
+  it('gives the same bits split into parts and summing blocks as the unfolded query run whole', () => {
+    const values = ['x+5', 'x-7', '3+x', 'x+2147482647', 'big-1', 'f+1']
+    const [folded, plain] = bothWays(values, 'g')
+    const ops = checkedOps(folded, [T])
+    expect(planParallel(ops), 'the query has a plan').to.not.equal(null)
+    const task = taskOf(ops, [T])
+    // Blocks of 16 rows: the folded block sums must be the unfolded ones, block by block.
+    const alone = single(taskOf(checkedOps(plain, [T]), [T]), 16)
+    expectIdentical(single(task, 16), alone, 'one part')
+    for (const parts of [2, 3, 7]) expectIdentical(split(task, parts, 16)!.result, alone, `${parts} parts`)
+  })
+
+  it('folds a sum only while every block sums exactly, and an int x+k only inside the int range', () => {
+    const base = step(
+      checkQuery(parseQuery('<base table="t"/>', {}), new Map([['t', T.columns.map((c) => c.spec)]])).ops[0],
+      new Worksheet(0, []),
+      new Map([['t', T]]),
+    )
+    const x = base.column('x')!
+    const sum = accumulationOf('sum').parts
+    const blocks = (...rows: number[]) => Int32Array.from(rows.reduce<number[]>((a, r) => [...a, a[a.length - 1] + r], [0]))
+    const unread = () => {
+      throw new Error('x read')
+    }
+    const wide = () => ({ min: -2147483647, max: 2147483647 })
+    // Blocks of 2^21 rows of any ints plus up to 2^31 sum exactly: x is not even read.
+    expect(foldable(sum, { base: x, k: 2 ** 31 - 1, type: 'float' }, unread, blocks(2 ** 21, 5))).to.equal(true)
+    // A block of 2^23 rows of ints near ±2^31 may not; of small ints it does.
+    expect(foldable(sum, { base: x, k: 1, type: 'float' }, wide, blocks(5, 2 ** 23))).to.equal(false)
+    expect(foldable(sum, { base: x, k: 1, type: 'float' }, () => ({ min: -1000, max: 1000 }), blocks(5, 2 ** 23))).to.equal(true)
+    // Extremes need no exact sums, but an int x+k must stay an int.
+    const minmax = accumulationOf('min').parts
+    expect(foldable(minmax, { base: x, k: 1, type: 'float' }, unread, blocks(2 ** 30))).to.equal(true)
+    expect(foldable(minmax, { base: x, k: 1, type: 'int' }, () => ({ min: 0, max: 2147483646 }), blocks(9))).to.equal(true)
+    expect(foldable(minmax, { base: x, k: 2, type: 'int' }, () => ({ min: 0, max: 2147483646 }), blocks(9))).to.equal(false)
+    expect(foldable(minmax, { base: x, k: -1, type: 'int' }, () => ({ min: -2147483646, max: 0 }), blocks(9))).to.equal(true)
+    expect(foldable(minmax, { base: x, k: -2, type: 'int' }, () => ({ min: -2147483646, max: 0 }), blocks(9))).to.equal(false)
+    // var's sum of squares does not follow from x's by a shift.
+    expect(foldable(accumulationOf('var').parts, { base: x, k: 1, type: 'int' }, () => null, blocks(9))).to.equal(false)
   })
 })

@@ -58,18 +58,25 @@ export const BLOCK_VALID: FoldPart = { ...VALID, name: 'blockValid', summed: tru
 export function intRange(col: WsColumn): { min: number; max: number } | null {
   const { source, index } = col.view()
   const data = (source as { data: Int32Array }).data
+  // N/A (-2^31) is below every value: it never counts as the largest, and is skipped for the smallest.
   let min = INT_MAX
-  let max = -INT_MAX
-  const n = index === null ? data.length : index.length
-  for (let i = 0; i < n; i++) {
-    const r = index === null ? i : index[i]
-    if (r < 0) continue
-    const v = data[r]
-    if (v === NA_INT) continue
-    if (v < min) min = v
-    if (v > max) max = v
+  let max = NA_INT
+  if (index === null) {
+    for (let i = 0; i < data.length; i++) {
+      const v = data[i]
+      if (v > max) max = v
+      if (v < min && v !== NA_INT) min = v
+    }
+  } else {
+    for (let i = 0; i < index.length; i++) {
+      const r = index[i]
+      if (r < 0) continue
+      const v = data[r]
+      if (v > max) max = v
+      if (v < min && v !== NA_INT) min = v
+    }
   }
-  return min <= max ? { min, max } : null
+  return max === NA_INT ? null : { min, max }
 }
 
 /**
@@ -80,16 +87,18 @@ export function intRange(col: WsColumn): { min: number; max: number } | null {
  */
 export function foldable(parts: readonly StatePart[], shift: Shift, rangeOfBase: () => { min: number; max: number } | null, starts: Int32Array): boolean {
   if (!parts.every((p) => SHIFTABLE.has(p))) return false
+  const k = shift.k
+  const sums = parts.includes(SUM)
+  let longest = 0
+  for (let b = 0; b + 1 < starts.length; b++) longest = Math.max(longest, starts[b + 1] - starts[b])
+  // Every partial sum of x, of x+k, and k·count are at most rows × (largest |x| + |k|): ints are
+  // within 2^31, so over short enough blocks the sums are exact without reading x.
+  if (shift.type === 'float' && (!sums || longest * (INT_MAX + Math.abs(k)) <= EXACT)) return true
   const range = rangeOfBase()
   if (range === null) return true
   const { min, max } = range
-  const k = shift.k
   if (shift.type === 'int' && (min + k < -INT_MAX || max + k > INT_MAX)) return false
-  if (!parts.includes(SUM)) return true
-  // Every partial sum of x, of x+k, and k·count are at most rows × (largest |x| + |k|).
-  const bound = Math.max(Math.abs(min), Math.abs(max)) + Math.abs(k)
-  for (let b = 0; b + 1 < starts.length; b++) if ((starts[b + 1] - starts[b]) * bound > EXACT) return false
-  return true
+  return !sums || longest * (Math.max(Math.abs(min), Math.abs(max)) + Math.abs(k)) <= EXACT
 }
 
 /** x's state of `part` as x+k's: block sums plus k × block counts, values moved by k, counts kept. */
