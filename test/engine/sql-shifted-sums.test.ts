@@ -18,6 +18,8 @@ const QUERIES = [
   'select sum(f + 1), avg(f - 2), min(f + 1), max(1 + f) from pub.f.t',
   'select sum(x + 1.5), avg(x - 0.25), sum(x + 1.0) from pub.f.t',
   'select sum(x + 1), sum(x + 1), sum(x + 2) from pub.f.t where g = 2',
+  'select count(distinct x + 1), count(distinct 2 + x), count(distinct f + 1) from pub.f.t',
+  'select g, count(distinct x - 3) from pub.f.t group by g order by g',
   'select g, sum(x + 1) as s from pub.f.t group by g having sum(x + 1) > 0 order by s desc',
 ]
 

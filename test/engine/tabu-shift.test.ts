@@ -94,6 +94,15 @@ describe('tabulations of a column plus a constant (tabu-shift.ts)', () => {
     expectSame(answer(folded), answer(plain))
   })
 
+  it('counts distinct values of x+k as those of x, overflow and N/A included', () => {
+    for (const breaks of ['', 'g', 's'])
+      for (const v of ['x+5', '3+x', 'x-1.0', 'big+1000', 'big-1', 'allna+1', 'f+1']) {
+        const q = (w: string) =>
+          `<base table="t"/><willbe name="r" value="${w}"/><tabu${breaks ? ` breaks="${breaks}"` : ''}><tcol fun="ucnt" source="r"/><tcol fun="ucnt" source="${w}"/></tabu>`
+        expectSame(answer(q(v)), answer(q(`(${v})*1`)))
+      }
+  })
+
   it('gives the unfolded answers when the willbe is also read elsewhere', () => {
     for (const after of ['<sel value="r0>3"/>', '<willbe name="y" value="r0*2"/>', '<sort col="x"/>', '<colord cols="r0,x,g,s"/>']) {
       const [folded, plain] = bothWays(['x+5'], 'g', after)
@@ -119,6 +128,7 @@ describe('tabulations of a column plus a constant (tabu-shift.ts)', () => {
     }
     const folded = run('<base table="t"/><willbe name="r" value="x+5"/><tabu breaks="g"><tcol fun="sum" source="r"/><tcol fun="avg" source="r"/></tabu>')
     expect(folded.column('r')!.computed).to.equal(false)
+    expect(run('<base table="t"/><willbe name="r" value="x+5"/><tabu breaks="g"><tcol fun="ucnt" source="r"/></tabu>').column('r')!.computed).to.equal(false)
     const unfoldable = run('<base table="t"/><willbe name="r" value="x+5"/><tabu breaks="g"><tcol fun="var" source="r"/></tabu>')
     expect(unfoldable.column('r')!.computed).to.equal(true)
   })

@@ -101,6 +101,19 @@ export function foldable(parts: readonly StatePart[], shift: Shift, rangeOfBase:
   return !sums || longest * (Math.max(Math.abs(min), Math.abs(max)) + Math.abs(k)) <= EXACT
 }
 
+/**
+ * The column whose distinct values ucnt may count instead of those of `e`, when `e` is x+k
+ * (shifting by k keeps values apart and N/A N/A): x, unless an int x+k could overflow (then null,
+ * and `e` is made, refusing as it would).
+ */
+export function distinctSource(e: Expr, ws: Worksheet): WsColumn | null {
+  const shift = shiftOf(e, ws)
+  if (shift === null) return null
+  const range = shift.type === 'int' ? intRange(shift.base) : null
+  if (range !== null && (range.min + shift.k < -INT_MAX || range.max + shift.k > INT_MAX)) return null
+  return shift.base
+}
+
 /** x's state of `part` as x+k's: block sums plus k × block counts, values moved by k, counts kept. */
 export function shiftedState(part: StatePart, state: PartState, shift: Shift, blockCounts: PartState | null): PartState {
   if (part === SUM) {
