@@ -43,9 +43,25 @@ export class DeferredColumn {
     return this.made
   }
 
+  /** Whether the column has been made (tests observe that a folded summary never made it). */
+  get isMade(): boolean {
+    return this.made !== null
+  }
+
   gather(index: Int32Array): Column {
     return this.made !== null ? gather(this.made, index) : this.gatherRows(index)
   }
+}
+
+/**
+ * A column known to be `base` plus the integer `k` on every row (N/A where base is N/A), of type
+ * `type`: a willbe of `x+k` (ops/simple.ts), whose summaries a tabulation can read off x's
+ * (ops/tabu-shift.ts) without making the column at all.
+ */
+export interface Shift {
+  readonly base: WsColumn
+  readonly k: number
+  readonly type: 'int' | 'float'
 }
 
 /** A column of the worksheet: its data (lazily gathered) and what the user sees of it. */
@@ -60,7 +76,17 @@ export class WsColumn {
     private readonly source: Column | DeferredColumn,
     /** Rows of `source` in worksheet order; null = all of them, in order. */
     readonly index: Int32Array | null,
+    /**
+     * Set only while the column's rows are its base's rows (index null): a reindexed column drops
+     * it, since its base is not reindexed with it.
+     */
+    readonly shift: Shift | null = null,
   ) {}
+
+  /** Whether the data exists yet: false for a deferred column nobody has read. */
+  get computed(): boolean {
+    return this.cached !== null || !(this.source instanceof DeferredColumn) || this.source.isMade
+  }
 
   private sourceData(): Column {
     return this.source instanceof DeferredColumn ? this.source.get() : this.source
@@ -95,7 +121,15 @@ export class WsColumn {
   }
 
   with(changes: { name?: string; info?: Partial<ColumnInfo>; visible?: boolean }): WsColumn {
-    const c = new WsColumn(changes.name ?? this.name, this.type, { ...this.info, ...changes.info }, changes.visible ?? this.visible, this.source, this.index)
+    const c = new WsColumn(
+      changes.name ?? this.name,
+      this.type,
+      { ...this.info, ...changes.info },
+      changes.visible ?? this.visible,
+      this.source,
+      this.index,
+      this.shift,
+    )
     c.cached = this.cached
     return c
   }
@@ -159,7 +193,23 @@ export function deferredColumn(
   return columnOver(name, type, new DeferredColumn(make, gatherRows), info, visible)
 }
 
-function columnOver(name: string, type: ColumnType, source: Column | DeferredColumn, info: Partial<ColumnInfo>, visible: boolean): WsColumn {
+/**
+ * A column that is `shift.base` + `shift.k`, made by `make` only when something reads its data;
+ * a tabulation's summaries of it may read the base instead (ops/tabu-shift.ts).
+ */
+export function shiftedColumn(name: string, shift: Shift, make: () => Column, info: Partial<ColumnInfo> = {}): WsColumn {
+  const deferred: DeferredColumn = new DeferredColumn(make, (index) => gather(deferred.get(), index))
+  return columnOver(name, shift.type, deferred, info, true, shift)
+}
+
+function columnOver(
+  name: string,
+  type: ColumnType,
+  source: Column | DeferredColumn,
+  info: Partial<ColumnInfo>,
+  visible: boolean,
+  shift: Shift | null = null,
+): WsColumn {
   const full: ColumnInfo = {
     label: info.label ?? name,
     desc: info.desc ?? '',
@@ -167,5 +217,5 @@ function columnOver(name: string, type: ColumnType, source: Column | DeferredCol
     width: info.width ?? null,
     fixed: info.fixed ?? false,
   }
-  return new WsColumn(name, type, full, visible, source, null)
+  return new WsColumn(name, type, full, visible, source, null, shift)
 }

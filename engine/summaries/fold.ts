@@ -7,6 +7,7 @@
 import { gather } from '../columns/index.js'
 import { type Column, type GroupIndex } from '../columns/types.js'
 import { RUN_ROWS, runsOf, type RowRuns, type SourceView } from './doubles.js'
+import { pairSumsWithCounts, sumAndCountBlock, sumAndCountOne } from './fused.js'
 import { asTypeOf, type FoldPart, type PartValue, type StatePart } from './parts.js'
 
 /** The group of each row, a run at a time. */
@@ -41,6 +42,9 @@ export interface PendingFold {
   readonly vectors: (Int32Array | Float64Array)[]
 }
 
+/** The vector a fold adds block `b`'s rows into. */
+const vectorOf = (f: PendingFold, b: number): Int32Array | Float64Array => f.vectors[f.part.summed ? b : 0]
+
 export function newVector(part: FoldPart, size: number): Int32Array | Float64Array {
   return (part.vector === 'int' ? new Int32Array(size) : new Float64Array(size)).fill(part.fill)
 }
@@ -51,23 +55,29 @@ export function newVector(part: FoldPart, size: number): Int32Array | Float64Arr
  */
 export function foldRows(groups: RunGroups, folds: readonly PendingFold[], starts: Int32Array): void {
   if (folds.length === 0) return
+  const steps = pairSumsWithCounts(folds)
   const slots = groups.array
   for (let b = 0; b + 1 < starts.length; b++) {
     const end = starts[b + 1]
     for (let start = starts[b]; start < end; start += RUN_ROWS) {
       const len = Math.min(RUN_ROWS, end - start)
       const at = groups.load(start, len)
+      const runSlots = at === 0 ? slots : slots.subarray(at, at + len)
       // Parts of one summary that read the same values (avg's count and sum) share one load.
       let loaded: RowRuns | null = null
       let offset = 0
-      for (const f of folds) {
-        const acc = f.vectors[f.part.summed ? b : 0]
+      for (const { fold: f, count } of steps) {
+        const acc = vectorOf(f, b)
         if (f.x !== loaded) {
           offset = f.x.load(start, len)
           loaded = f.x
         }
-        if (groups.one) f.part.addToOne(f.x.array, offset, len, acc)
-        else f.part.add(at === 0 ? slots : slots.subarray(at, at + len), f.x.array, offset, len, acc)
+        if (count !== null) {
+          const n = vectorOf(count, b) as Int32Array
+          if (groups.one) sumAndCountOne(f.x.array, offset, len, acc as Float64Array, n)
+          else sumAndCountBlock(runSlots, f.x.array, offset, len, acc as Float64Array, n)
+        } else if (groups.one) f.part.addToOne(f.x.array, offset, len, acc)
+        else f.part.add(runSlots, f.x.array, offset, len, acc)
       }
     }
   }

@@ -5,7 +5,8 @@ import { checkError } from '../../check/errors.js'
 import { evalColumn } from '../eval.js'
 import { selectRows } from '../select.js'
 import { matchesPattern } from '../patterns.js'
-import { newColumn, type WsColumn, type Worksheet, type ColumnInfo } from '../worksheet.js'
+import { newColumn, shiftedColumn, type WsColumn, type Worksheet, type ColumnInfo } from '../worksheet.js'
+import { shiftOfSum } from './tabu-shift.js'
 import type { MetaPatch } from '../../ast.js'
 
 export function runSel(op: OpOf<'Sel'>, ws: Worksheet): Worksheet {
@@ -22,9 +23,19 @@ export function infoPatch(meta: MetaPatch): Partial<ColumnInfo> {
   return p
 }
 
+/**
+ * A willbe of an int column plus a constant is made only when read: a tabulation's summaries of
+ * it read the column's instead (tabu-shift.ts), and then it is never made. Nothing but an int
+ * overflow can fail in it, which a summary checks for and anything else meets when it reads.
+ */
 export function runWillbe(op: OpOf<'Willbe'>, ws: Worksheet): Worksheet {
   if (ws.column(op.name)) throw checkError(op.loc, `A column named "${op.name}" already exists; choose another name.`)
-  return ws.withColumns([...ws.cols, newColumn(op.name, evalColumn(op.value, ws), infoPatch(op.meta))])
+  const shift = shiftOfSum(op.value, ws)
+  const col =
+    shift !== null
+      ? shiftedColumn(op.name, shift, () => evalColumn(op.value, ws), infoPatch(op.meta))
+      : newColumn(op.name, evalColumn(op.value, ws), infoPatch(op.meta))
+  return ws.withColumns([...ws.cols, col])
 }
 
 /** Shown columns first, in the order `cols` names them; hidden ones keep their order after. */

@@ -9,11 +9,10 @@
 import type { Expr } from '../../ast.js'
 import { gather, groupBy } from '../../columns/index.js'
 import type { Column, ColumnType, GroupIndex } from '../../columns/types.js'
-import type { SourceView } from '../../summaries/doubles.js'
-import { edgeRowsOfIds, foldGroups, type FoldSpec, type PartState } from '../../summaries/fold.js'
+import { edgeRowsOfIds, foldGroups, type PartState } from '../../summaries/fold.js'
 import type { Accumulation } from '../../summaries/index.js'
-import { evalColumn } from '../eval.js'
 import type { Worksheet } from '../worksheet.js'
+import { planFolds } from './tabu-folds.js'
 import { slotGroups, slotKey } from './tabu-slots.js'
 
 /** One summary to accumulate: how, over which value (null: rows only) and weight (null: none). */
@@ -58,25 +57,20 @@ export interface GroupStates {
   readonly sourceTypes: (ColumnType | null)[]
 }
 
-/** A summary's value: a plain column is read through the worksheet's row index, not gathered. */
-function sourceView(e: Expr | null, ws: Worksheet): SourceView | null {
-  if (e === null) return null
-  const col = e.kind === 'Col' ? ws.column(e.name) : undefined
-  return col !== undefined ? col.view() : { source: evalColumn(e, ws), index: null }
-}
-
 export function groupStates(ws: Worksheet, g: Grouping, summaries: readonly GroupedSummary[]): GroupStates {
   const cols = g.breaks.map((b) => {
     const c = ws.column(b)
     if (!c) throw g.unknownColumn(b)
     return c
   })
-  const specs: FoldSpec[] = summaries.map((s) => ({ parts: s.accumulates.parts, view: sourceView(s.source, ws), weight: sourceView(s.weight, ws) }))
-  const sourceTypes = specs.map((s) => s.view?.source.type ?? null)
+  // Summaries over one source share its folds, and x+k's read x's (tabu-folds.ts).
+  const plan = planFolds(ws, summaries, g.starts)
+  const specs = plan.specs
+  const sourceTypes = plan.sourceTypes
   const key = cols.length === 1 && g.mask === null && g.slots !== false ? slotKey(cols[0].view()) : null
   if (key !== null) {
     const bySlots = slotGroups(key, ws.rows, specs, g.starts, g.order === 'any' ? 'slots' : 'appearance')
-    if (bySlots !== null) return { count: bySlots.count, keys: [bySlots.keys], states: bySlots.states, slotOrder: bySlots.slotOrder, sourceTypes }
+    if (bySlots !== null) return { count: bySlots.count, keys: [bySlots.keys], states: plan.read(bySlots.states), slotOrder: bySlots.slotOrder, sourceTypes }
   }
   const data = cols.map((c) => c.data())
   const found = groupBy(data, ws.rows, g.mask)
@@ -86,7 +80,7 @@ export function groupStates(ws: Worksheet, g: Grouping, summaries: readonly Grou
     count: groups.count,
     keys: data.map((c) => gather(c, first)),
     // Without breaks or a mask every row is in the one group: its count needs no pass over the rows.
-    states: foldGroups(groups, specs, g.starts, g.mask !== null, data.length === 0 && g.mask === null ? Int32Array.of(ws.rows) : undefined),
+    states: plan.read(foldGroups(groups, specs, g.starts, g.mask !== null, data.length === 0 && g.mask === null ? Int32Array.of(ws.rows) : undefined)),
     slotOrder: null,
     sourceTypes,
   }

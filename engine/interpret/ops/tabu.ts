@@ -18,6 +18,7 @@ import { newColumn, Worksheet, type WsColumn } from '../worksheet.js'
 import { groupOrder } from './group-order.js'
 import { infoPatch } from './simple.js'
 import { groupStates } from './tabu-groups.js'
+import { distinctSource } from './tabu-shift.js'
 
 /** A tabulation's groups before ordering: one row per group in every column. */
 export interface Tabulated {
@@ -60,7 +61,9 @@ export function groupsOf(names: readonly string[], ws: Worksheet, op: Op): { gro
 export function summaryOver(t: Tcol, ws: Worksheet): (groups: GroupIndex) => Column {
   const def = lookupSummary(t.fun)
   if (!def) throw checkError(t.loc, `Unknown summary fun="${t.fun}".`)
-  const source = t.source ? evalColumn(t.source, ws) : null
+  // ucnt of x+k is ucnt of x, without making x+k (tabu-shift.ts); the other general summaries read x+k itself.
+  const unshifted = def.name === 'ucnt' && t.source !== null && t.weight === null ? distinctSource(t.source, ws) : null
+  const source = unshifted !== null ? unshifted.data() : t.source ? evalColumn(t.source, ws) : null
   const weight = t.weight ? evalColumn(t.weight, ws) : null
   return (groups) => def.kernel({ groups, source, weight })
 }

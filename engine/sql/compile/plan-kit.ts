@@ -51,7 +51,20 @@ export function orderKeys(col: string, desc: boolean, nulls: 'first' | 'last' | 
   return keys
 }
 
-export const sameExpr = (a: SqlExpr, b: SqlExpr): boolean => JSON.stringify(a) === JSON.stringify(b)
+/**
+ * Each expression's text, made once: a query of n aggregates compares every expression the plan
+ * reads with each of them (ClickBench's Q30 has 90), and making the texts again for every pair
+ * took 60 ms of a 70 ms compile. Expressions are immutable, so a text never goes stale.
+ */
+const texts = new WeakMap<SqlExpr, string>()
+
+function textOf(x: SqlExpr): string {
+  let t = texts.get(x)
+  if (t === undefined) texts.set(x, (t = JSON.stringify(x)))
+  return t
+}
+
+export const sameExpr = (a: SqlExpr, b: SqlExpr): boolean => a === b || textOf(a) === textOf(b)
 
 /** Whether an expression reads a column or an aggregate (else it is a constant). */
 export const readsColumns = (x: SqlExpr): boolean => JSON.stringify(x).includes('"k":"col"') || containsAggregate(x)
