@@ -114,8 +114,18 @@ function addDigit(keys: Int32Array, data: Int32Array, na: number, off: number, s
 }
 
 function oneGroup(rows: number, mask: Uint8Array | null): GroupIndex {
+  if (mask === null) {
+    // Every id is 0: made only if something reads them (the summaries' one-group kernels do not).
+    let ids: Int32Array | null = null
+    return {
+      get ids() {
+        ids ??= new Int32Array(rows)
+        return ids
+      },
+      count: rows > 0 ? 1 : 0,
+    }
+  }
   const ids = new Int32Array(rows)
-  if (mask === null) return { ids, count: rows > 0 ? 1 : 0 }
   let any = 0
   for (let r = 0; r < rows; r++) {
     const keep = mask[r]

@@ -85,9 +85,10 @@ export function foldRows(groups: RunGroups, folds: readonly PendingFold[], start
 
 /** The rows in order of a group index: ids as they are, or with rows left out (-1) sent to group `count`, which nobody reads. */
 export function idsRuns(groups: GroupIndex, masked: boolean): RunGroups {
+  // Unmasked ids of a single group are all 0: the one-group kernels need not read them.
+  if (!masked && groups.count === 1) return { array: new Int32Array(RUN_ROWS), load: () => 0, one: true }
   const ids = groups.ids
-  // Unmasked ids of a single group are all 0.
-  if (!masked) return groups.count === 1 ? { array: ids, load: (start) => start, one: true } : { array: ids, load: (start) => start }
+  if (!masked) return { array: ids, load: (start) => start }
   const array = new Int32Array(RUN_ROWS)
   const spare = groups.count
   return {
