@@ -112,6 +112,15 @@ describe('SQL text kernels agree with sql.js', () => {
     expect(call('$instr', [text(['ab', null]), text([null, 'a'])], 2)).to.deep.equal([null, null])
   })
 
+  it('length counts characters: beyond U+FFFF once, and a lone surrogate once as the string iterator does', () => {
+    const values = ['', 'abc', '😀', 'a😀b😀', 'é', '\u{10FFFF}x']
+    const got = call('$length', [text(values)], values.length)
+    expect(got).to.deep.equal(values.map((v) => (v === '' ? null : sqlite('length(?)', [v]))))
+    // Not SQLite's to judge (sql.js would see U+FFFD): what the engine counted before, [...s].length.
+    const lone = ['a\ud800b', '\udc00', '\ud800\ud800\udc00', 'x\ud800']
+    expect(call('$length', [text(lone)], lone.length)).to.deep.equal(lone.map((v) => [...v].length))
+  })
+
   it('declines text with a lone surrogate or a NUL', () => {
     expect(declines(() => call('$instr', [text(['a\ud800b']), str('b')], 1))).to.equal(true)
     expect(declines(() => call('$substr', [text(['a\0b']), int(1), nums([2])], 1))).to.equal(true)
