@@ -2,9 +2,11 @@
  * Group-by: rows with equal values in every key column get one group id. Ids are numbered by
  * first appearance, N/A is a value like any other. One column is interned directly (a lookup
  * table for small ranges and for text codes, a hash table otherwise); several columns are
- * interned one by one and their ids combined pairwise, left to right.
+ * interned one by one and their ids combined pairwise, left to right, skipping a column that is
+ * constant within the groups of those before it.
  */
 import { internInRange, intRange, lookupLimit } from './int-ids.js'
+import { constantWithinGroups } from './dependent-keys.js'
 import { keyIds } from './key-ids.js'
 import { internIdPairs } from './pair-ids.js'
 import { NA_INT, type Column, type GroupIndex } from './types.js'
@@ -25,6 +27,8 @@ export function groupBy(cols: readonly Column[], rows: number, mask?: Uint8Array
   }
   let { ids, count } = keyIds(cols[0], rows, m)
   for (let c = 1; c < cols.length; c++) {
+    // A key constant within the groups so far splits none of them (dependent-keys.ts).
+    if (constantWithinGroups(cols[c], { ids, count })) continue
     const next = keyIds(cols[c], rows, m)
     const pair = internIdPairs(ids, count, next.ids, next.count, rows)
     ids = pair.ids
