@@ -8,7 +8,7 @@
 import { lookupCode } from './dict.js'
 import { internInRange, internInt32 } from './int-ids.js'
 import { toBigint, toFloat } from './make.js'
-import { mostlyDistinct } from './distinct-sample.js'
+import { estimatedDistinct } from './distinct-sample.js'
 import { internWords } from './word-ids.js'
 import { offsetKeys, probeOffsetKeys, wordSpan } from './word-span.js'
 import { bigintWords, isNaWords } from './bigint.js'
@@ -45,11 +45,11 @@ export function keyIds(col: Column, rows: number, mask: Uint8Array | null, probe
 }
 
 /**
- * A key side that will be probed is usually a dimension's unique keys, and keys that look mostly
- * distinct in a sample will be about as many as the rows (distinct-sample.ts): either way the
- * word table is sized for them at once rather than grown by doubling.
+ * A key side that will be probed is usually a dimension's unique keys; other keys are counted
+ * from a sample (distinct-sample.ts): either way a word table for many keys is sized for them at
+ * once rather than grown by doubling.
  */
-const expectedKeys = (words: Int32Array, rows: number, probes: number): number => (probes > 0 || mostlyDistinct(words, rows) ? rows : 0)
+const expectedKeys = (words: Int32Array, rows: number, probes: number): number => (probes > 0 ? rows : estimatedDistinct(words, rows))
 
 /**
  * Big integers: as Int32 offsets from the smallest value, through the int path (a lookup table
