@@ -8,6 +8,7 @@
 import { lookupCode } from './dict.js'
 import { internInRange, internInt32 } from './int-ids.js'
 import { toBigint, toFloat } from './make.js'
+import { estimatedDistinct } from './distinct-sample.js'
 import { internWords } from './word-ids.js'
 import { offsetKeys, probeOffsetKeys, wordSpan } from './word-span.js'
 import { bigintWords, isNaWords } from './bigint.js'
@@ -29,7 +30,8 @@ export interface KeyIds {
 export function keyIds(col: Column, rows: number, mask: Uint8Array | null, probes = 0): KeyIds {
   if (col.type === 'bigint') return bigintKeyIds(col.data, rows, mask, probes)
   if (isFloat(col)) {
-    const inner = internWords(floatWords(col.data, rows), rows, mask, expectedKeys(rows, probes))
+    const words = floatWords(col.data, rows)
+    const inner = internWords(words, rows, mask, expectedKeys(words, rows, probes))
     const find = (probe: Column, m: number): Int32Array => {
       if (probe.type === 'text') return new Int32Array(m).fill(-1)
       return inner.find(floatWords(toFloat(probe).data, m), m)
@@ -43,10 +45,11 @@ export function keyIds(col: Column, rows: number, mask: Uint8Array | null, probe
 }
 
 /**
- * A key side that will be probed is usually a dimension's unique keys: its word table is sized
- * for them at once rather than grown by doubling.
+ * A key side that will be probed is usually a dimension's unique keys; other keys are counted
+ * from a sample (distinct-sample.ts): either way a word table for many keys is sized for them at
+ * once rather than grown by doubling.
  */
-const expectedKeys = (rows: number, probes: number): number => (probes > 0 ? rows : 0)
+const expectedKeys = (words: Int32Array, rows: number, probes: number): number => (probes > 0 ? rows : estimatedDistinct(words, rows))
 
 /**
  * Big integers: as Int32 offsets from the smallest value, through the int path (a lookup table
@@ -57,7 +60,7 @@ function bigintKeyIds(data: BigInt64Array, rows: number, mask: Uint8Array | null
   const words = bigintWords(data)
   const s = wordSpan(words, rows)
   if (s === null) {
-    const inner = internWords(words, rows, mask, expectedKeys(rows, probes))
+    const inner = internWords(words, rows, mask, expectedKeys(words, rows, probes))
     return { ids: inner.ids, count: inner.count, find: (probe, m) => inner.find(bigintProbe(probe), m) }
   }
   const inner = internInRange(offsetKeys(words, rows, s), rows, mask, NA_INT + 1, s.span + 1, rows + probes)

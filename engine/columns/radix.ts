@@ -8,6 +8,7 @@
  */
 
 import { sortByKeys } from './radix-keys.js'
+import { topCandidates } from './top-candidates.js'
 
 /** One radix key per position: values in [0, 2^bits), bits <= 32. */
 export interface RadixKey {
@@ -48,22 +49,16 @@ export function sortPositions(keys: readonly RadixKey[], n: number, limit = n): 
 }
 
 /**
- * The first `limit` positions in order, sorting only the candidates: the positions whose first
- * key falls in the top-bit buckets up to the one where the count reaches `limit`. Every position
- * among the first `limit` is a candidate, since any position outside has a larger first key than
- * all of them. Candidates are taken in position order, so ties keep it.
+ * The first `limit` positions in order, sorting only the candidates (top-candidates.ts: every
+ * position among the first `limit`, found digit by digit). Candidates come in position order, so
+ * ties keep it.
  */
 function firstPositions(keys: readonly RadixKey[], n: number, limit: number): Int32Array {
-  const first = keys[0]
-  const low = Math.max(first.bits - TOP_BITS, 0)
-  const counts = new Int32Array((1 << (first.bits - low)) + 1)
-  const v0 = first.values
-  for (let i = 0; i < n; i++) counts[v0[i] >>> low]++
-  let bucket = 0
-  let m = counts[0]
-  while (m < limit) m += counts[++bucket]
-  const candidates = new Int32Array(m)
-  for (let i = 0, j = 0; i < n; i++) if (v0[i] >>> low <= bucket) candidates[j++] = i
+  if (limit === 0) return new Int32Array(0)
+  const candidates = topCandidates(keys, n, limit)
+  // Nothing narrowed them: a full sort, of the keys themselves.
+  if (candidates === null) return sortPositions(keys, n).subarray(0, limit)
+  const m = candidates.length
   const picked = keys.map((k) => {
     const values = new Uint32Array(m)
     for (let j = 0; j < m; j++) values[j] = k.values[candidates[j]]

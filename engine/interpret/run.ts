@@ -5,6 +5,7 @@
  * (check/checked.ts) instead of asking again.
  */
 import type { OpOf } from '../ast.js'
+import type { SortKey } from '../columns/index.js'
 import type { CheckedOp, CheckedOps } from '../check/index.js'
 import { AppError } from '../../shared/errors.js'
 import { PROGRESS_SCALE, PROGRESS_SLOTS } from '../../shared/protocol.js'
@@ -13,8 +14,8 @@ import { inlineColumn } from './inline-table.js'
 import { runLink } from './ops/link.js'
 import { runMerge } from './ops/merge.js'
 import { runCols } from './ops/cols.js'
-import { infoPatch, runColMeta, runColord, runSel, runSort, runWillbe } from './ops/simple.js'
-import { runTabu } from './ops/tabu.js'
+import { infoPatch, runColMeta, runColord, runSel, runSort, runSorts, runWillbe } from './ops/simple.js'
+import { runTabu, tabulateForSorts } from './ops/tabu.js'
 import { runRollup } from './ops/tabu-rollup.js'
 import { tableWorksheet, type TableInput } from './tables.js'
 import { newColumn, Worksheet } from './worksheet.js'
@@ -113,6 +114,21 @@ export function reportSteps(done: number, total: number): void {
   report(done)
 }
 
+/** Where the run of sorts starting at `i` ends (exclusive): i when ops[i] is no sort. */
+export function sortRunEnd(ops: CheckedOps, i: number): number {
+  let end = i
+  while (end < ops.length && ops[end].kind === 'Sort') end++
+  return end
+}
+
+/**
+ * The sorts ops[from…end) as one sort ending with `tieKeys` (ops/simple.ts runSorts), a top-N
+ * when the operation after them keeps only the first rows.
+ */
+export function runSortRun(ops: CheckedOps, from: number, end: number, ws: Worksheet, tieKeys: readonly SortKey[]): Worksheet {
+  return runSorts(ops.slice(from, end) as OpOf<'Sort'>[], ws, firstRowsKept(ops[end]) ?? undefined, tieKeys)
+}
+
 /**
  * Runs a pipeline from a starting worksheet (empty for a whole query). The query's operations
  * are the progress steps; a `<link>` or `<merge>` pipeline moves the bar within its one step
@@ -127,7 +143,19 @@ export function runOps(ops: CheckedOps, tables: Tables, start: Worksheet = EMPTY
     }
     let ws = start
     for (let i = 0; i < ops.length; i++) {
-      ws = step(ops[i], ws, tables, ops[i + 1])
+      const op = ops[i]
+      const sortsFrom = op.kind === 'Tabu' && !op.rollup && op.cbreaks.length === 0 ? i + 1 : i
+      const end = sortRunEnd(ops, sortsFrom)
+      if (sortsFrom > i && end > sortsFrom) {
+        // A tabulation read by sorts leaves its own order to them (tabu.ts tabulateForSorts).
+        const t = tabulateForSorts(op as OpOf<'Tabu'>, ws)
+        ws = runSortRun(ops, sortsFrom, end, t.ws, t.tieKeys)
+        i = end - 1
+      } else if (end > i + 1) {
+        // Consecutive sorts run as one (runSorts), and count as the operations they are.
+        ws = runSortRun(ops, i, end, ws, [])
+        i = end - 1
+      } else ws = step(op, ws, tables, ops[i + 1])
       if (level === 0) {
         finished = i + 1
         report(finished)

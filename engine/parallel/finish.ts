@@ -7,9 +7,10 @@
 import { AppError } from '../../shared/errors.js'
 import type { CodedResultSet, PlainColumn, ResultColumn, ResultSet, RunTask, TableInput } from '../../shared/protocol.js'
 import type { RowRange } from './blocks.js'
-import { groupOrder } from '../interpret/ops/group-order.js'
+import { groupOrder, groupOrderKeys } from '../interpret/ops/group-order.js'
 import { tabulationWorksheet } from '../interpret/ops/tabu.js'
-import { runOps, type Tables } from '../interpret/run.js'
+import { runOps, runSortRun, sortRunEnd, type Tables } from '../interpret/run.js'
+import type { Worksheet } from '../interpret/worksheet.js'
 import type { MergedGroups } from './merge.js'
 import type { ParallelPlan } from './plan.js'
 import { prefixWorksheet } from './part.js'
@@ -224,8 +225,19 @@ export function finishTabu(plan: ParallelPlan, merged: MergedGroups, tables: Tab
   const op = plan.tail.op
   // The prefix over no rows: the worksheet's columns as the tabulation saw them.
   const shape = prefixWorksheet(plan, emptyTables(tables), { start: 0, end: 0 }, plan.prefix.length, groupValues)
-  const order = groupOrder(op.breaks, merged.keys, op.breakSpecs, merged.count)
-  const ws = tabulationWorksheet(op, shape, { count: merged.count, values: merged.keys, summaries: merged.values, order })
-  const done = runOps(plan.tail.rest, tables, ws)
+  const rest = plan.tail.rest
+  const groups = { count: merged.count, values: merged.keys, summaries: merged.values }
+  const sortsEnd = sortRunEnd(rest, 0)
+  let done: Worksheet
+  if (sortsEnd > 0) {
+    // Sorts read the groups next: they end with the keys of the tabulation's order instead of
+    // the groups being put in that order first (as interpret/run.ts does on one worker).
+    const ws = tabulationWorksheet(op, shape, { ...groups, order: null })
+    const sorted = runSortRun(rest, 0, sortsEnd, ws, groupOrderKeys(op.breaks, merged.keys, op.breakSpecs))
+    done = runOps(rest.slice(sortsEnd), tables, sorted)
+  } else {
+    const order = groupOrder(op.breaks, merged.keys, op.breakSpecs, merged.count)
+    done = runOps(rest, tables, tabulationWorksheet(op, shape, { ...groups, order }))
+  }
   return toCodedResultSet(done, task.maxRows, task.truncate === true)
 }

@@ -4,7 +4,7 @@
  * unless `naorder="last"`.
  */
 import type { BreakSpec } from '../../ast.js'
-import { sortPermutation } from '../../columns/index.js'
+import { sortPermutation, type SortKey } from '../../columns/index.js'
 import { NA_BIGINT, NA_INT, type Column } from '../../columns/types.js'
 
 function naFlags(col: Column): Column {
@@ -42,7 +42,22 @@ export function groupOrder(
   count: number,
   defaultSort: 'up' | 'none' = 'none',
 ): Int32Array | null {
-  const keys: { col: Column; desc: boolean }[] = []
+  const keys = groupOrderKeys(breaks, values, specs, defaultSort)
+  return keys.length === 0 ? null : sortPermutation(keys, count)
+}
+
+/**
+ * The sort keys of groupOrder (none when no break asks for sorting): also the last keys of a sort
+ * that reads the groups right after the tabulation (tabu.ts tabulateForSorts), which then need
+ * not be put in this order first.
+ */
+export function groupOrderKeys(
+  breaks: readonly string[],
+  values: readonly Column[],
+  specs: readonly BreakSpec[],
+  defaultSort: 'up' | 'none' = 'none',
+): SortKey[] {
+  const keys: SortKey[] = []
   breaks.forEach((b, i) => {
     const spec = specs.find((s) => s.col === b)
     const sort = spec?.sort ?? defaultSort
@@ -53,5 +68,5 @@ export function groupOrder(
     if (naLast !== desc) keys.push({ col: naFlags(values[i]), desc: !naLast })
     keys.push({ col: values[i], desc })
   })
-  return keys.length === 0 ? null : sortPermutation(keys, count)
+  return keys
 }

@@ -1,6 +1,6 @@
 /** sel, willbe, colord, col and sort: operations on one worksheet that keep its rows' identity. */
 import type { OpOf } from '../../ast.js'
-import { sortPermutation } from '../../columns/index.js'
+import { sortPermutation, type SortKey } from '../../columns/index.js'
 import { checkError } from '../../check/errors.js'
 import { evalColumn } from '../eval.js'
 import { selectRows } from '../select.js'
@@ -60,10 +60,26 @@ export function runColMeta(op: OpOf<'ColMeta'>, ws: Worksheet): Worksheet {
  *   worksheet keeps just those
  */
 export function runSort(op: OpOf<'Sort'>, ws: Worksheet, limit?: number): Worksheet {
-  const keys = op.keys.map((k) => {
-    const col = ws.column(k.col)
-    if (!col) throw checkError(op.loc, `Unknown column "${k.col}" in <sort>.`)
-    return { col: col.data(), desc: k.dir === 'down' }
-  })
+  return runSorts([op], ws, limit)
+}
+
+/**
+ * Consecutive sorts as one: stable sorts by A then by B order rows by B, ties by A, ties in
+ * their order, which is one sort by B's keys then A's. The macro form of `ORDER BY c DESC, k`
+ * is such a run (sort by k, then by c), and one sort over every key is one pass where the run
+ * was a full sort per key; read by a first-N selection, it is one top-N where only the last sort
+ * of the run could be. Columns are looked up in the run's order, so an unknown one fails as the
+ * run would.
+ * @param tieKeys keys after the sorts' own, one value per worksheet row (tabu.ts tabulateForSorts)
+ */
+export function runSorts(ops: readonly OpOf<'Sort'>[], ws: Worksheet, limit?: number, tieKeys: readonly SortKey[] = []): Worksheet {
+  const perOp = ops.map((op) =>
+    op.keys.map((k) => {
+      const col = ws.column(k.col)
+      if (!col) throw checkError(op.loc, `Unknown column "${k.col}" in <sort>.`)
+      return { col: col.data(), desc: k.dir === 'down' }
+    }),
+  )
+  const keys = [...perOp.reverse().flat(), ...tieKeys]
   return ws.selectRows(sortPermutation(keys, ws.rows, undefined, limit))
 }

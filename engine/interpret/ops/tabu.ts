@@ -8,14 +8,14 @@
  * too; otherwise each summary's whole-column kernel runs over group ids.
  */
 import type { BreakSpec, Op, OpOf, Tcol } from '../../ast.js'
-import { gather, groupBy } from '../../columns/index.js'
+import { gather, groupBy, type SortKey } from '../../columns/index.js'
 import { NA_BIGINT, NA_INT, type Column, type GroupIndex } from '../../columns/types.js'
 import { settled } from '../../summaries/fold.js'
 import { accumulationOf, accumulatorOf, lookupSummary } from '../../summaries/index.js'
 import { checkError } from '../../check/errors.js'
 import { evalColumn } from '../eval.js'
 import { newColumn, Worksheet, type WsColumn } from '../worksheet.js'
-import { groupOrder } from './group-order.js'
+import { groupOrder, groupOrderKeys } from './group-order.js'
 import { infoPatch } from './simple.js'
 import { groupStates } from './tabu-groups.js'
 import { distinctSource } from './tabu-shift.js'
@@ -86,18 +86,34 @@ export function reorder(cols: WsColumn[], order: Int32Array | null, rows: number
   return order ? ws.selectRows(order) : ws
 }
 
+/**
+ * How a tabulation orders its groups: `sorted`, in the order its breaks ask for; `deferred`, as
+ * they come, with the keys of the order its breaks ask for beside them (a sort that reads the
+ * groups next ends with those keys instead, tabulateForSorts).
+ */
+type Ordering = 'sorted' | 'deferred'
+
+/** A tabulation whose `order` is left to `tieKeys` when its ordering was deferred (else none). */
+type OrderedTabulation = Tabulated & { readonly tieKeys: SortKey[] }
+
+/** The groups' order, or the keys of it when the ordering is deferred. */
+function ordered(t: Omit<Tabulated, 'order'>, op: OpOf<'Tabu'>, ordering: Ordering): OrderedTabulation {
+  if (ordering === 'deferred') return { ...t, order: null, tieKeys: groupOrderKeys(op.breaks, t.values, op.breakSpecs) }
+  return { ...t, order: groupOrder(op.breaks, t.values, op.breakSpecs, t.count), tieKeys: [] }
+}
+
 /** Group ids for every row, then each summary's kernel over them: any breaks, any summaries. */
-function generalTabu(op: OpOf<'Tabu'>, ws: Worksheet): Tabulated {
+function generalTabu(op: OpOf<'Tabu'>, ws: Worksheet, ordering: Ordering): OrderedTabulation {
   const { groups, values } = groupsOf(op.breaks, ws, op)
   const summaries = op.tcols.map((t) => summarise(t, groups, ws))
-  return { count: groups.count, values, summaries, order: groupOrder(op.breaks, values, op.breakSpecs, groups.count) }
+  return ordered({ count: groups.count, values, summaries }, op, ordering)
 }
 
 /**
  * Summaries that all accumulate, through the one evaluator of grouped summaries (tabu-groups.ts,
  * which also serves a split run's ranges); null when one does not.
  */
-function accumulatedTabu(op: OpOf<'Tabu'>, ws: Worksheet, slots: boolean): Tabulated | null {
+function accumulatedTabu(op: OpOf<'Tabu'>, ws: Worksheet, slots: boolean, ordering: Ordering): OrderedTabulation | null {
   const names = op.tcols.map(accumulatorOf)
   if (!names.every((n) => n !== null)) return null
   const how = names.map((n) => accumulationOf(n!))
@@ -117,8 +133,9 @@ function accumulatedTabu(op: OpOf<'Tabu'>, ws: Worksheet, slots: boolean): Tabul
     op.tcols.map((t, i) => ({ accumulates: how[i], source: t.source, weight: t.weight })),
   )
   const summaries = g.states.map((parts, i) => how[i].finish(parts.map(settled)))
-  const order = g.slotOrder !== null ? keyOrder(spec!, g.slotOrder.naFirst, g.count) : groupOrder(op.breaks, g.keys, op.breakSpecs, g.count)
-  return { count: g.count, values: g.keys, summaries, order }
+  // Groups in slot order are put in the order asked for without sorting: nothing to defer.
+  if (g.slotOrder !== null) return { count: g.count, values: g.keys, summaries, order: keyOrder(spec!, g.slotOrder.naFirst, g.count), tieKeys: [] }
+  return ordered({ count: g.count, values: g.keys, summaries }, op, ordering)
 }
 
 /**
@@ -146,7 +163,19 @@ function keyOrder(spec: BreakSpec, naFirst: boolean, n: number): Int32Array | nu
  */
 export function runTabu(op: OpOf<'Tabu'>, ws: Worksheet, slots = true): Worksheet {
   if (op.cbreaks.length > 0) return runCrossTab(op, ws)
-  return tabulationWorksheet(op, ws, accumulatedTabu(op, ws, slots) ?? generalTabu(op, ws))
+  return tabulationWorksheet(op, ws, accumulatedTabu(op, ws, slots, 'sorted') ?? generalTabu(op, ws, 'sorted'))
+}
+
+/**
+ * A tabulation (no cbreaks, no rollup) that a run of sorts reads next: its groups as they come,
+ * and the keys of the order its breaks ask for, which that sort ends with (simple.ts runSorts).
+ * Sorted by those keys, then by the sorts', the groups come out as they would from sorting them
+ * once for the tabulation and again for the sorts (ties kept in order each time), without the
+ * first sort of every group, often millions of them, nor the gathers that read through it.
+ */
+export function tabulateForSorts(op: OpOf<'Tabu'>, ws: Worksheet): { ws: Worksheet; tieKeys: SortKey[] } {
+  const t = accumulatedTabu(op, ws, true, 'deferred') ?? generalTabu(op, ws, 'deferred')
+  return { ws: tabulationWorksheet(op, ws, t), tieKeys: t.tieKeys }
 }
 
 /**
