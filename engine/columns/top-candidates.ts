@@ -7,7 +7,11 @@
  * grouping by an id unique per row: every count is 1) hands the choice to the next key instead of
  * leaving every row a candidate.
  */
-import type { RadixKey } from './radix.js'
+/** A radix key (radix.ts's RadixKey, restated here: radix.ts imports this file). */
+interface RadixKey {
+  readonly values: Uint32Array
+  readonly bits: number
+}
 
 const DIGIT_BITS = 11
 

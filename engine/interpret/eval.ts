@@ -22,7 +22,6 @@ import { arithmetic } from '../functions/arith.js'
 import { isColumn } from '../functions/args.js'
 import { wideningKey } from '../expr/widening.js'
 import { FallbackError } from '../task/outcome.js'
-import { columnPerEntry } from './per-entry.js'
 
 const OPERATOR_FUNCTION = { Neg: 'neg', Not: 'not' } as const
 
@@ -34,7 +33,7 @@ function columnOf(ws: Worksheet, name: string): Column {
 }
 
 /** What the checker refuses reached the interpreter: a bug in the engine, not in the query. */
-const unchecked = (what: string): AppError => new AppError('INTERNAL', `The checker should have refused ${what}.`)
+export const unchecked = (what: string): AppError => new AppError('INTERNAL', `The checker should have refused ${what}.`)
 
 function namesOf(e: Expr): string[] | null {
   if (e.kind === 'Col') return [e.name]
@@ -224,13 +223,4 @@ export function evalExpr(e: Expr, ws: Worksheet): Value {
     case 'Bin':
       return e.wide ? wideArithmetic(e, ws) : binary(e, ws)
   }
-}
-
-/** Evaluates to a full column (a constant is repeated on every row). */
-export function evalColumn(e: Expr, ws: Worksheet): Column {
-  const perEntry = columnPerEntry(e, ws)
-  if (perEntry !== null) return perEntry
-  const col = asColumn(evalExpr(e, ws), ws.rows)
-  if (col === null) throw unchecked('a list of values where a column belongs')
-  return col
 }

@@ -28,13 +28,17 @@ const SORTS = 128
 
 /**
  * A macro query of SORTS sorts and a tabulation over the demo table, made unique by `tag` (the
- * gateway memoises results by recipe, and a memo hit would run nothing). Its op count is
- * 1 (base) + 1 (willbe) + SORTS + 1 (tabu).
+ * gateway memoises results by recipe, and a memo hit would run nothing). A willbe after each
+ * sort keeps the sorts apart (consecutive sorts run as one sort, interpret/run.ts). Its op count
+ * is 1 (base) + 1 (willbe) + 2 × SORTS + 1 (tabu).
  */
 function longQuery(tag: number): { xml: string; ops: number } {
-  const sorts = Array.from({ length: SORTS }, (_, i) => `<sort col="${SORT_COLS[i % SORT_COLS.length]}" dir="${i % 2 ? 'up' : 'down'}"/>`)
+  const sorts = Array.from(
+    { length: SORTS },
+    (_, i) => `<sort col="${SORT_COLS[i % SORT_COLS.length]}" dir="${i % 2 ? 'up' : 'down'}"/><willbe name="after${i}" value="${i}"/>`,
+  )
   const xml = `<base table="pub.demo.retail.item"/><willbe name="tag" value="${tag}"/>${sorts.join('')}<tabu breaks="store"><tcol source="sales" fun="sum"/></tabu>`
-  return { xml, ops: SORTS + 3 }
+  return { xml, ops: 2 * SORTS + 3 }
 }
 
 /**

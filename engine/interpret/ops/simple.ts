@@ -2,7 +2,7 @@
 import type { OpOf } from '../../ast.js'
 import { sortPermutation, type SortKey } from '../../columns/index.js'
 import { checkError } from '../../check/errors.js'
-import { evalColumn } from '../eval.js'
+import { evalColumn } from '../eval-column.js'
 import { selectRows } from '../select.js'
 import { matchesPattern } from '../patterns.js'
 import { newColumn, shiftedColumn, type WsColumn, type Worksheet, type ColumnInfo } from '../worksheet.js'

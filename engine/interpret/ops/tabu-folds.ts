@@ -10,11 +10,18 @@ import type { Expr } from '../../ast.js'
 import type { ColumnType } from '../../columns/types.js'
 import type { SourceView } from '../../summaries/doubles.js'
 import type { FoldSpec, PartState } from '../../summaries/fold.js'
+import type { Accumulation } from '../../summaries/index.js'
 import { SUM, type StatePart } from '../../summaries/parts.js'
-import { evalColumn } from '../eval.js'
+import { evalColumn } from '../eval-column.js'
 import type { Shift, Worksheet, WsColumn } from '../worksheet.js'
-import type { GroupedSummary } from './tabu-groups.js'
 import { BLOCK_VALID, foldable, intRange, shiftedState, shiftOf } from './tabu-shift.js'
+
+/** One summary to accumulate: how, over which value (null: rows only) and weight (null: none). */
+export interface GroupedSummary {
+  readonly accumulates: Accumulation
+  readonly source: Expr | null
+  readonly weight: Expr | null
+}
 
 /** The specs to fold, and how each summary's states are read from theirs. */
 export interface PlannedFolds {

@@ -6,21 +6,14 @@
  * slots for one int or date break (tabu-slots.ts), else a general group-by; either way the same
  * fold loop accumulates the parts (summaries/fold.ts), so both give the same bits.
  */
-import type { Expr } from '../../ast.js'
 import { gather, groupBy } from '../../columns/index.js'
 import type { Column, ColumnType, GroupIndex } from '../../columns/types.js'
 import { edgeRowsOfIds, foldGroups, type PartState } from '../../summaries/fold.js'
-import type { Accumulation } from '../../summaries/index.js'
 import type { Worksheet } from '../worksheet.js'
-import { planFolds } from './tabu-folds.js'
+import { planFolds, type GroupedSummary } from './tabu-folds.js'
 import { slotGroups, slotKey } from './tabu-slots.js'
 
-/** One summary to accumulate: how, over which value (null: rows only) and weight (null: none). */
-export interface GroupedSummary {
-  readonly accumulates: Accumulation
-  readonly source: Expr | null
-  readonly weight: Expr | null
-}
+export type { GroupedSummary } from './tabu-folds.js'
 
 export interface Grouping {
   /** The break columns (none: one group). */

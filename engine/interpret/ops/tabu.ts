@@ -13,7 +13,7 @@ import { NA_BIGINT, NA_INT, type Column, type GroupIndex } from '../../columns/t
 import { settled } from '../../summaries/fold.js'
 import { accumulationOf, accumulatorOf, lookupSummary } from '../../summaries/index.js'
 import { checkError } from '../../check/errors.js'
-import { evalColumn } from '../eval.js'
+import { evalColumn } from '../eval-column.js'
 import { newColumn, Worksheet, type WsColumn } from '../worksheet.js'
 import { groupOrder, groupOrderKeys } from './group-order.js'
 import { infoPatch } from './simple.js'
